@@ -1,0 +1,115 @@
+//! Neo4j status codes.
+//!
+//! Every crate has its own `thiserror` enum; the server maps each of them onto
+//! a [`Status`] in exactly one place (`server/src/status.rs`). This crate only
+//! names the codes clients understand, so that no crate spells them by hand.
+
+use std::fmt;
+
+/// A Neo4j status code such as `Neo.ClientError.Statement.SyntaxError`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Status {
+    SyntaxError,
+    SemanticError,
+    TypeError,
+    ArgumentError,
+    ArithmeticError,
+    EntityNotFound,
+    ParameterMissing,
+    ConstraintValidationFailed,
+    ProcedureNotFound,
+    RequestInvalid,
+    Unauthorized,
+    /// A write-write conflict: drivers retry transient errors.
+    DeadlockDetected,
+    TransactionNotFound,
+    DatabaseUnavailable,
+    General,
+}
+
+/// How a driver classifies a status, from the code's second segment.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Classification {
+    ClientError,
+    TransientError,
+    DatabaseError,
+}
+
+impl Status {
+    pub fn code(self) -> &'static str {
+        match self {
+            Status::SyntaxError => "Neo.ClientError.Statement.SyntaxError",
+            Status::SemanticError => "Neo.ClientError.Statement.SemanticError",
+            Status::TypeError => "Neo.ClientError.Statement.TypeError",
+            Status::ArgumentError => "Neo.ClientError.Statement.ArgumentError",
+            Status::ArithmeticError => "Neo.ClientError.Statement.ArithmeticError",
+            Status::EntityNotFound => "Neo.ClientError.Statement.EntityNotFound",
+            Status::ParameterMissing => "Neo.ClientError.Statement.ParameterMissing",
+            Status::ConstraintValidationFailed => {
+                "Neo.ClientError.Schema.ConstraintValidationFailed"
+            }
+            Status::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
+            Status::RequestInvalid => "Neo.ClientError.Request.Invalid",
+            Status::Unauthorized => "Neo.ClientError.Security.Unauthorized",
+            Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
+            Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
+            Status::DatabaseUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
+            Status::General => "Neo.DatabaseError.General.UnknownError",
+        }
+    }
+
+    pub fn classification(self) -> Classification {
+        let code = self.code();
+        if code.starts_with("Neo.TransientError") {
+            Classification::TransientError
+        } else if code.starts_with("Neo.DatabaseError") {
+            Classification::DatabaseError
+        } else {
+            Classification::ClientError
+        }
+    }
+
+    /// The GQLSTATUS sent alongside the code from Bolt 5.7 on.
+    pub fn gql_status(self) -> &'static str {
+        match self {
+            Status::SyntaxError => "42001",
+            Status::SemanticError => "42N00",
+            Status::TypeError => "22G03",
+            Status::ArgumentError => "22N00",
+            Status::ArithmeticError => "22000",
+            Status::EntityNotFound => "42N00",
+            Status::ParameterMissing => "42N51",
+            Status::ConstraintValidationFailed => "22N00",
+            Status::ProcedureNotFound => "42N08",
+            Status::RequestInvalid => "08N06",
+            Status::Unauthorized => "42NFF",
+            Status::DeadlockDetected => "40N01",
+            Status::TransactionNotFound => "25N05",
+            Status::DatabaseUnavailable => "51N00",
+            Status::General => "50N00",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transient_errors_are_classified_for_retry() {
+        assert_eq!(
+            Status::DeadlockDetected.classification(),
+            Classification::TransientError
+        );
+        assert_eq!(
+            Status::SyntaxError.classification(),
+            Classification::ClientError
+        );
+    }
+}

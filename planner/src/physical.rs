@@ -1,0 +1,390 @@
+//! The physical plan: what the dataflow executor (dfe) runs.
+//!
+//! Row model: every row of a query has the same fixed number of *slots*
+//! ([`PhysicalPlan::slot_count`]); the planner assigns each variable and each
+//! intermediate value a slot once, and operators only fill slots (unfilled
+//! slots are `null`). A batch is therefore a set of `slot_count` columns.
+//!
+//! Every operator except [`Op::Argument`] has an `input`. Leaves that scan
+//! (e.g. [`Op::NodeByLabelScan`]) produce, *for each input row*, that row
+//! extended with each scanned entity, so chaining two scans is a cartesian
+//! product and the right side of [`Op::Optional`] sees the outer row through
+//! its own `Argument` leaf.
+
+use nereid_values::{Direction, Value};
+
+/// Index of a column in every row of a query.
+pub type Slot = usize;
+
+/// A complete executable plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhysicalPlan {
+    pub root: Op,
+    /// Number of slots in every row.
+    pub slot_count: usize,
+    /// Result columns, in order: (name, slot).
+    pub outputs: Vec<(String, Slot)>,
+    /// True when the plan contains an updating operator.
+    pub writes: bool,
+    /// True when the plan reads the graph.
+    pub reads: bool,
+}
+
+/// A physical operator.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Emits one row: the enclosing [`Op::Optional`]'s current outer row, or
+    /// at the top of the plan a single row of nulls.
+    Argument,
+    /// For each input row, every visible node into `out`.
+    AllNodesScan {
+        input: Box<Op>,
+        out: Slot,
+    },
+    /// For each input row, every visible node with `label` into `out`.
+    NodeByLabelScan {
+        input: Box<Op>,
+        out: Slot,
+        label: String,
+    },
+    /// For each input row, each relationship of the node in `from` (in `dir`,
+    /// of one of `types`, any type when empty) into `rel` and its other end
+    /// into `to`. When `into` is true, `to` is already bound and only
+    /// relationships reaching that node are kept. A null `from` yields no rows.
+    Expand {
+        input: Box<Op>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        into: bool,
+    },
+    /// Keeps rows where `predicate` is `true` (not `false`, not `null`).
+    Filter {
+        input: Box<Op>,
+        predicate: Expr,
+    },
+    /// Evaluates each expression (against the input row) into its slot.
+    Project {
+        input: Box<Op>,
+        items: Vec<(Slot, Expr)>,
+    },
+    /// Groups by `keys` and computes `aggregates`; the output rows hold only
+    /// the key and aggregate slots. Without keys, always exactly one row.
+    Aggregate {
+        input: Box<Op>,
+        keys: Vec<(Slot, Expr)>,
+        aggregates: Vec<(Slot, Aggregate)>,
+    },
+    /// Drops rows whose values in `slots` were seen before.
+    Distinct {
+        input: Box<Op>,
+        slots: Vec<Slot>,
+    },
+    /// Stable sort by `keys` (ORDER BY order, nulls last when ascending).
+    Sort {
+        input: Box<Op>,
+        keys: Vec<SortKey>,
+    },
+    /// Sort, keeping only the first `limit` rows.
+    Top {
+        input: Box<Op>,
+        keys: Vec<SortKey>,
+        limit: Expr,
+    },
+    /// `count` evaluates to a non-negative integer without reading rows.
+    Skip {
+        input: Box<Op>,
+        count: Expr,
+    },
+    Limit {
+        input: Box<Op>,
+        count: Expr,
+    },
+    /// For each input row and each element of the list `expr`, the row with
+    /// the element in `out`. `null` yields no rows; a non-list yields itself.
+    Unwind {
+        input: Box<Op>,
+        expr: Expr,
+        out: Slot,
+    },
+    /// For each input row, the rows of `inner` (run with that row as its
+    /// argument), or when there are none, the input row with `nullable` set
+    /// to null.
+    Optional {
+        input: Box<Op>,
+        inner: Box<Op>,
+        nullable: Vec<Slot>,
+    },
+    /// Materialises all input rows before emitting any: separates reads from
+    /// later writes so a query never sees its own writes half-way.
+    Eager {
+        input: Box<Op>,
+    },
+    /// Creates nodes and relationships for each input row (after draining the
+    /// input: updating operators are eager).
+    Create {
+        input: Box<Op>,
+        items: Vec<CreateItem>,
+    },
+    /// SET and REMOVE for each input row.
+    SetProperties {
+        input: Box<Op>,
+        items: Vec<SetItem>,
+    },
+    /// Deletes the node, relationship or path each expression yields (nulls
+    /// are ignored).
+    Delete {
+        input: Box<Op>,
+        items: Vec<Expr>,
+        detach: bool,
+    },
+    /// Calls a procedure for each input row; `yields` maps result columns of
+    /// the procedure to slots.
+    ProcedureCall {
+        input: Box<Op>,
+        name: String,
+        args: Vec<Expr>,
+        yields: Vec<(String, Slot)>,
+    },
+}
+
+/// One sort key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SortKey {
+    pub expr: Expr,
+    pub ascending: bool,
+}
+
+/// An entity to create.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CreateItem {
+    Node {
+        out: Slot,
+        labels: Vec<String>,
+        properties: Vec<(String, Expr)>,
+    },
+    /// `from` and `to` already hold nodes (the planner orders items so);
+    /// direction is normalised: the relationship goes from `from` to `to`.
+    Rel {
+        out: Slot,
+        from: Slot,
+        to: Slot,
+        rel_type: String,
+        properties: Vec<(String, Expr)>,
+    },
+}
+
+/// One SET / REMOVE item. The target evaluates to a node or relationship
+/// (null targets are ignored).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetItem {
+    /// `SET t.key = value`; a null value removes the property (also `REMOVE t.key`).
+    Property {
+        target: Expr,
+        key: String,
+        value: Expr,
+    },
+    /// `SET t = map`: replaces all properties.
+    ReplaceProperties { target: Expr, map: Expr },
+    /// `SET t += map`: adds/overwrites properties (null values remove).
+    MergeProperties { target: Expr, map: Expr },
+    /// `SET t:A:B`
+    AddLabels { target: Expr, labels: Vec<String> },
+    /// `REMOVE t:A:B`
+    RemoveLabels { target: Expr, labels: Vec<String> },
+}
+
+/// An aggregate call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aggregate {
+    pub func: AggregateFunction,
+    /// `None` only for `count(*)`.
+    pub arg: Option<Expr>,
+    pub distinct: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AggregateFunction {
+    Count,
+    Collect,
+    Sum,
+    Avg,
+    Min,
+    Max,
+}
+
+/// A resolved expression: variables are slots, functions are enums.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Literal(Value),
+    /// `$name`; a missing parameter is a `ParameterMissing` error.
+    Param(String),
+    Slot(Slot),
+    /// `expr.key` on a node, relationship or map; null on null.
+    Property {
+        expr: Box<Expr>,
+        key: String,
+    },
+    /// `expr:A:B` (all labels).
+    HasLabels {
+        expr: Box<Expr>,
+        labels: Vec<String>,
+    },
+    List(Vec<Expr>),
+    Map(Vec<(String, Expr)>),
+    Not(Box<Expr>),
+    Negate(Box<Expr>),
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    Function {
+        func: ScalarFunction,
+        args: Vec<Expr>,
+    },
+    /// Generic form when `operand` is None (`CASE WHEN p THEN v ...`), simple
+    /// form otherwise (`CASE x WHEN v1 THEN ...`).
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `list[index]` or `map[key]`.
+    Index {
+        expr: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `list[from..to]`
+    Slice {
+        expr: Box<Expr>,
+        from: Option<Box<Expr>>,
+        to: Option<Box<Expr>>,
+    },
+    /// A path from alternating node and relationship expressions
+    /// (`n0, r0, n1, r1, n2`).
+    Path(Vec<Expr>),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    And,
+    Or,
+    Xor,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+    Power,
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    In,
+    StartsWith,
+    EndsWith,
+    Contains,
+    RegexMatch,
+}
+
+/// Scalar functions the executor implements (names as in Cypher, matched
+/// case-insensitively by the planner).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScalarFunction {
+    Id,
+    ElementId,
+    Labels,
+    Type,
+    Properties,
+    Keys,
+    Size,
+    Length,
+    Coalesce,
+    ToString,
+    ToInteger,
+    ToFloat,
+    ToBoolean,
+    Head,
+    Last,
+    Tail,
+    Range,
+    Abs,
+    StartNode,
+    EndNode,
+    Nodes,
+    Relationships,
+    ToUpper,
+    ToLower,
+    Trim,
+    Exists,
+}
+
+impl ScalarFunction {
+    /// Resolves a Cypher function name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<ScalarFunction> {
+        use ScalarFunction::*;
+        Some(match name.to_ascii_lowercase().as_str() {
+            "id" => Id,
+            "elementid" => ElementId,
+            "labels" => Labels,
+            "type" => Type,
+            "properties" => Properties,
+            "keys" => Keys,
+            "size" => Size,
+            "length" => Length,
+            "coalesce" => Coalesce,
+            "tostring" => ToString,
+            "tointeger" => ToInteger,
+            "tofloat" => ToFloat,
+            "toboolean" => ToBoolean,
+            "head" => Head,
+            "last" => Last,
+            "tail" => Tail,
+            "range" => Range,
+            "abs" => Abs,
+            "startnode" => StartNode,
+            "endnode" => EndNode,
+            "nodes" => Nodes,
+            "relationships" => Relationships,
+            "toupper" => ToUpper,
+            "tolower" => ToLower,
+            "trim" => Trim,
+            "exists" => Exists,
+            _ => return None,
+        })
+    }
+
+    /// Allowed argument counts (inclusive).
+    pub fn arity(self) -> (usize, usize) {
+        use ScalarFunction::*;
+        match self {
+            Coalesce => (1, usize::MAX),
+            Range => (2, 3),
+            _ => (1, 1),
+        }
+    }
+}
+
+impl AggregateFunction {
+    pub fn from_name(name: &str) -> Option<AggregateFunction> {
+        use AggregateFunction::*;
+        Some(match name.to_ascii_lowercase().as_str() {
+            "count" => Count,
+            "collect" => Collect,
+            "sum" => Sum,
+            "avg" => Avg,
+            "min" => Min,
+            "max" => Max,
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,6 @@
+//! The nereid server: Bolt and HTTP front ends, configuration, and the
+//! database facade that ties the layers together.
+//!
+//! Invariant: no other crate depends on this one.
+
+pub mod db;
