@@ -1,1 +1,4 @@
-//! placeholder
+//! openCypher front end of Nereid: lexer, recursive-descent parser, typed AST and semantic
+//! analysis.
+
+pub mod ast;

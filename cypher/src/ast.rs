@@ -1,0 +1,511 @@
+//! The typed abstract syntax tree produced by [`crate::parse`].
+//!
+//! Invariants the planner may rely on:
+//! - every [`Expr`] carries the byte [`Span`] of its source text, so later stages can point errors at
+//!   the offending piece of the query;
+//! - names (variables, labels, relationship types, property keys, function names) keep their
+//!   original case; keywords do not appear in the tree at all;
+//! - OneGraph prefixed names (`foaf::name`) and IRIs (`<http://...>`) are already resolved to the
+//!   full IRI string wherever a label, relationship type or property key is allowed;
+//! - chained comparisons (`1 < x < 3`) are desugared into `AND`s of binary comparisons.
+
+use nereid_values::Direction;
+
+/// A half-open byte range `[start, end)` into the original query string.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Byte offset of the first character.
+    pub start: usize,
+    /// Byte offset one past the last character.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span covering `start..end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both `self` and `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// A user-written name (variable, alias) with the place it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    /// The name exactly as written (backticks removed).
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole statement: optional `EXPLAIN`/`PROFILE`, `PREFIX` declarations, then the query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// `EXPLAIN` was written before the query.
+    pub explain: bool,
+    /// `PROFILE` was written before the query.
+    pub profile: bool,
+    /// OneGraph `PREFIX name: <iri>` declarations, in source order, as `(name, iri)`.
+    /// They are already applied to the names in `query`; kept for tooling and EXPLAIN output.
+    pub prefixes: Vec<(String, String)>,
+    pub query: Query,
+}
+
+/// A query: one single query, or several joined by `UNION` / `UNION ALL`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Query {
+    Single(SingleQuery),
+    /// `q1 UNION q2 UNION ...` (`all == false`, duplicates removed) or `UNION ALL` (`all == true`).
+    /// Mixing `UNION` and `UNION ALL` in one query is a syntax error, so one flag suffices.
+    /// Invariant: `queries.len() >= 2`.
+    Union { all: bool, queries: Vec<SingleQuery> },
+}
+
+/// A sequence of clauses, e.g. `MATCH ... WITH ... RETURN ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SingleQuery {
+    pub clauses: Vec<Clause>,
+    pub span: Span,
+}
+
+/// One clause of a single query.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Clause {
+    Match(Match),
+    Unwind(Unwind),
+    With(With),
+    Return(Projection),
+    Create(Create),
+    Merge(Merge),
+    Set(SetClause),
+    Remove(Remove),
+    Delete(Delete),
+    Call(Call),
+}
+
+impl Clause {
+    /// Source span of the whole clause.
+    pub fn span(&self) -> Span {
+        match self {
+            Clause::Match(c) => c.span,
+            Clause::Unwind(c) => c.span,
+            Clause::With(c) => c.span,
+            Clause::Return(c) => c.span,
+            Clause::Create(c) => c.span,
+            Clause::Merge(c) => c.span,
+            Clause::Set(c) => c.span,
+            Clause::Remove(c) => c.span,
+            Clause::Delete(c) => c.span,
+            Clause::Call(c) => c.span,
+        }
+    }
+}
+
+/// `[OPTIONAL] MATCH pattern [WHERE predicate]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    pub optional: bool,
+    /// Comma-separated pattern parts; never empty.
+    pub pattern: Vec<PatternPart>,
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+/// `UNWIND expr AS alias`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unwind {
+    pub expr: Expr,
+    pub alias: Ident,
+    pub span: Span,
+}
+
+/// `WITH projection [WHERE predicate]`. The `WHERE` filters after projection (and after
+/// ORDER BY/SKIP/LIMIT), and sees only the projected names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct With {
+    pub projection: Projection,
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+/// The body shared by `WITH` and `RETURN`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Projection {
+    pub distinct: bool,
+    /// `*` was written: all variables in scope are projected (before `items`).
+    pub star: bool,
+    /// Explicit items; may be empty only when `star` is true.
+    pub items: Vec<ReturnItem>,
+    /// `ORDER BY` items, empty when absent.
+    pub order_by: Vec<SortItem>,
+    pub skip: Option<Expr>,
+    pub limit: Option<Expr>,
+    /// Span of the whole clause (including the `WITH`/`RETURN` keyword).
+    pub span: Span,
+}
+
+/// One projected expression: `expr [AS alias]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReturnItem {
+    pub expr: Expr,
+    pub alias: Option<Ident>,
+    /// The exact source text of `expr` (trimmed); the column name when there is no alias.
+    pub text: String,
+}
+
+impl ReturnItem {
+    /// The column name this item produces: the alias if any, otherwise the source text.
+    pub fn column_name(&self) -> &str {
+        match &self.alias {
+            Some(alias) => &alias.name,
+            None => &self.text,
+        }
+    }
+}
+
+/// One `ORDER BY` item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SortItem {
+    pub expr: Expr,
+    /// `true` for `ASC`/`ASCENDING` or no keyword, `false` for `DESC`/`DESCENDING`.
+    pub ascending: bool,
+}
+
+/// `CREATE pattern`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Create {
+    pub pattern: Vec<PatternPart>,
+    pub span: Span,
+}
+
+/// `MERGE pattern [ON CREATE SET ...] [ON MATCH SET ...]`. Several `ON CREATE`/`ON MATCH`
+/// actions are concatenated in source order into the respective list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merge {
+    pub pattern: PatternPart,
+    pub on_create: Vec<SetItem>,
+    pub on_match: Vec<SetItem>,
+    pub span: Span,
+}
+
+/// `SET item, item, ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetClause {
+    pub items: Vec<SetItem>,
+    pub span: Span,
+}
+
+/// One `SET` item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetItem {
+    /// `target.key = value`; `target` is the expression before the last `.key`
+    /// (usually a variable).
+    Property {
+        target: Expr,
+        key: String,
+        value: Expr,
+        span: Span,
+    },
+    /// `n = map`: replace all properties of `n`.
+    Replace {
+        variable: Ident,
+        value: Expr,
+        span: Span,
+    },
+    /// `n += map`: add/overwrite the map's properties on `n`.
+    MergeProperties {
+        variable: Ident,
+        value: Expr,
+        span: Span,
+    },
+    /// `n:L:M`: add labels.
+    Labels {
+        variable: Ident,
+        labels: Vec<String>,
+        span: Span,
+    },
+}
+
+/// `REMOVE item, item, ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remove {
+    pub items: Vec<RemoveItem>,
+    pub span: Span,
+}
+
+/// One `REMOVE` item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RemoveItem {
+    /// `target.key`.
+    Property { target: Expr, key: String, span: Span },
+    /// `n:L:M`.
+    Labels {
+        variable: Ident,
+        labels: Vec<String>,
+        span: Span,
+    },
+}
+
+/// `[DETACH] DELETE expr, expr, ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delete {
+    pub detach: bool,
+    pub exprs: Vec<Expr>,
+    pub span: Span,
+}
+
+/// `CALL proc.name(args) [YIELD a [AS b], ... [WHERE pred]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// Dotted procedure name in original case, e.g. `db.labels`.
+    pub procedure: String,
+    /// Span of the procedure name.
+    pub procedure_span: Span,
+    /// `None` when written without parentheses (`CALL db.ping`): arguments come from
+    /// parameters of the same names (standalone call) .
+    pub args: Option<Vec<Expr>>,
+    /// `None` when there is no `YIELD`; `Some(vec![])` never occurs (`YIELD *` sets `yield_star`).
+    pub yields: Option<Vec<YieldItem>>,
+    /// `YIELD *` was written.
+    pub yield_star: bool,
+    /// `WHERE` after `YIELD`.
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+/// `name [AS alias]` in a `YIELD`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YieldItem {
+    /// The procedure's output column name.
+    pub name: Ident,
+    pub alias: Option<Ident>,
+}
+
+impl YieldItem {
+    /// The variable this item binds: the alias if any, otherwise the column name.
+    pub fn binding(&self) -> &Ident {
+        self.alias.as_ref().unwrap_or(&self.name)
+    }
+}
+
+/// Whether a pattern part asks for a shortest path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum PathKind {
+    /// A plain pattern.
+    #[default]
+    Normal,
+    /// `shortestPath(...)`.
+    Shortest,
+    /// `allShortestPaths(...)`.
+    AllShortest,
+}
+
+/// One comma-separated part of a pattern: `[p =] element`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternPart {
+    /// Named path variable (`p = (a)-->(b)`).
+    pub variable: Option<Ident>,
+    pub kind: PathKind,
+    pub element: PatternElement,
+    pub span: Span,
+}
+
+/// A chain of nodes joined by relationships: `(a)-[r]->(b)<-[s]-(c)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternElement {
+    pub start: NodePattern,
+    /// Each step: the relationship and the node to its right.
+    pub chain: Vec<(RelPattern, NodePattern)>,
+}
+
+/// `(var:Label:Other {props})`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodePattern {
+    pub variable: Option<Ident>,
+    /// Labels, resolved (prefixed names expanded to IRIs).
+    pub labels: Vec<String>,
+    /// A map literal or a parameter.
+    pub properties: Option<Expr>,
+    pub span: Span,
+}
+
+/// `-[var:T|U *min..max {props}]->`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelPattern {
+    pub variable: Option<Ident>,
+    /// Alternative types (`:A|B`), resolved; empty means any type.
+    pub types: Vec<String>,
+    /// Seen from the node on the left.
+    pub direction: Direction,
+    /// Variable length. `None`: exactly one hop. `Some((min, max))` for `*...`:
+    /// `*` = `(None, None)`, `*2` = `(Some(2), Some(2))`, `*1..3` = `(Some(1), Some(3))`,
+    /// `*1..` = `(Some(1), None)`, `*..3` = `(None, Some(3))`. A missing min means 1,
+    /// a missing max means unbounded.
+    pub length: Option<(Option<u64>, Option<u64>)>,
+    /// A map literal or a parameter.
+    pub properties: Option<Expr>,
+    pub span: Span,
+}
+
+/// An expression with its source span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    /// Builds an expression node.
+    pub fn new(kind: ExprKind, span: Span) -> Self {
+        Expr { kind, span }
+    }
+}
+
+/// A literal value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    Null,
+    Bool(bool),
+    Integer(i64),
+    Float(f64),
+    /// Escapes already decoded.
+    String(String),
+}
+
+/// Prefix operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `NOT e`
+    Not,
+    /// `-e`
+    Negate,
+    /// `+e`
+    Plus,
+}
+
+/// Infix operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    Xor,
+    And,
+    /// `=`
+    Eq,
+    /// `<>`
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    /// `^`
+    Pow,
+    /// `x IN list`
+    In,
+    StartsWith,
+    EndsWith,
+    Contains,
+    /// `=~`
+    RegexMatch,
+}
+
+/// `all`, `any`, `none`, `single` list predicates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum QuantifierKind {
+    All,
+    Any,
+    None,
+    Single,
+}
+
+/// One entry of a map projection `n { .name, key: expr, var, .* }`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MapProjectionItem {
+    /// `.key`: the property of the projected entity/map.
+    Property(String),
+    /// `key: expr`.
+    Literal(String, Expr),
+    /// `var`: a variable, under its own name.
+    Variable(Ident),
+    /// `.*`: all properties.
+    AllProperties,
+}
+
+/// The kinds of expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Literal(Literal),
+    /// `$name` or `$0` (the name without `$`).
+    Parameter(String),
+    Variable(String),
+    /// `expr.key` (key resolved).
+    Property(Box<Expr>, String),
+    /// `[a, b, c]`
+    List(Vec<Expr>),
+    /// `{k: v, ...}` (keys resolved, in source order).
+    Map(Vec<(String, Expr)>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `e IS NULL`
+    IsNull(Box<Expr>),
+    /// `e IS NOT NULL`
+    IsNotNull(Box<Expr>),
+    /// `n:Person:Actor` used as a predicate (labels resolved).
+    HasLabels(Box<Expr>, Vec<String>),
+    /// `name(args)`; `name` dotted and in original case (`apoc.coll.sum`).
+    FunctionCall {
+        name: String,
+        distinct: bool,
+        args: Vec<Expr>,
+    },
+    /// `count(*)`
+    CountStar,
+    /// `CASE [operand] WHEN a THEN b ... [ELSE c] END`.
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        else_: Option<Box<Expr>>,
+    },
+    /// `list[index]` / `map[key]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `list[from..to]`, either bound may be missing.
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// `[variable IN list WHERE predicate | projection]`.
+    ListComprehension {
+        variable: Ident,
+        list: Box<Expr>,
+        predicate: Option<Box<Expr>>,
+        projection: Option<Box<Expr>>,
+    },
+    /// `all(variable IN list WHERE predicate)` and friends.
+    Quantifier {
+        kind: QuantifierKind,
+        variable: Ident,
+        list: Box<Expr>,
+        predicate: Box<Expr>,
+    },
+    /// A relationship pattern used as a predicate: `WHERE (a)-[:KNOWS]->()`.
+    /// Invariant: the chain has at least one relationship.
+    PatternExpression(PatternElement),
+    /// `[p = (a)-->(b) WHERE pred | projection]`.
+    PatternComprehension {
+        variable: Option<Ident>,
+        pattern: PatternElement,
+        predicate: Option<Box<Expr>>,
+        projection: Box<Expr>,
+    },
+    /// `n { .name, .age, key: expr }`.
+    MapProjection {
+        variable: Ident,
+        items: Vec<MapProjectionItem>,
+    },
+}
