@@ -495,11 +495,11 @@ pub enum ExprKind {
     },
     /// A relationship pattern used as a predicate: `WHERE (a)-[:KNOWS]->()`.
     /// Invariant: the chain has at least one relationship.
-    PatternExpression(PatternElement),
+    PatternExpression(Box<PatternElement>),
     /// `[p = (a)-->(b) WHERE pred | projection]`.
     PatternComprehension {
         variable: Option<Ident>,
-        pattern: PatternElement,
+        pattern: Box<PatternElement>,
         predicate: Option<Box<Expr>>,
         projection: Box<Expr>,
     },
