@@ -1,18 +1,71 @@
 //! From an analysed openCypher AST to a [`PhysicalPlan`] the dfe runs.
 //!
-//! Pipeline: AST → logical plan (`logical`) → rewrite rules (`rules/`, one
-//! named rule per file) → physical plan ([`physical`]).
+//! Pipeline: AST → logical plan (`lower`) → rewrite rules (`rules/`, one
+//! named rule per file) → physical plan (`physical_planning`).
 //!
-//! Invariants: the planner never touches storage directly; it asks for
-//! estimates through [`Statistics`]. Plans are immutable and `Send + Sync`, so
-//! a plan cache can share them between sessions.
+//! Invariants: the planner never touches storage or the procedure registry
+//! directly; it asks the [`Catalog`]. Plans are immutable and `Send + Sync`,
+//! so a plan cache can share them between sessions. Cost-based join ordering
+//! arrives with the statistics issue; the rule mechanism is already final.
 
+mod error;
+mod explain;
+pub mod logical;
+mod lower;
 pub mod physical;
+mod physical_planning;
+pub mod rules;
 
+pub use error::PlanError;
+pub use explain::explain;
 pub use physical::*;
 
-/// Cardinality estimates the planner needs from the store.
-pub trait Statistics {
+use nereid_cypher::ast::Statement;
+
+/// What the planner may ask about the database: cardinality estimates and
+/// the procedures that exist.
+pub trait Catalog {
     /// Estimated number of nodes carrying `label` (all nodes when `None`).
     fn estimate_nodes(&self, label: Option<&str>) -> u64;
+    /// The output column names of procedure `name`, or `None` when there is
+    /// no such procedure.
+    fn procedure_outputs(&self, name: &str) -> Option<Vec<String>>;
+}
+
+/// Plans an analysed statement.
+pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, PlanError> {
+    let lowered = lower::lower(stmt, catalog)?;
+    let logical = rules::apply_all(lowered.plan, catalog);
+    let root = physical_planning::to_physical(logical, catalog);
+    let (reads, writes) = access(&root);
+    Ok(PhysicalPlan {
+        root,
+        slot_count: lowered.slot_count,
+        outputs: lowered.outputs,
+        writes,
+        reads,
+    })
+}
+
+/// Whether a plan reads the graph and whether it writes it.
+fn access(op: &Op) -> (bool, bool) {
+    let (mut reads, mut writes) = match op {
+        Op::AllNodesScan { .. } | Op::NodeByLabelScan { .. } | Op::Expand { .. } => (true, false),
+        Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),
+        // Property reads and procedures read the graph too.
+        Op::ProcedureCall { .. } => (true, false),
+        _ => (false, false),
+    };
+    let mut visit = |child: &Op| {
+        let (r, w) = access(child);
+        reads |= r;
+        writes |= w;
+    };
+    if let Op::Optional { inner, .. } = op {
+        visit(inner);
+    }
+    if let Some(input) = op.input() {
+        visit(input);
+    }
+    (reads, writes)
 }

@@ -150,6 +150,34 @@ pub enum Op {
     },
 }
 
+impl Op {
+    /// The operator's main input (`None` for [`Op::Argument`]); the inner
+    /// plan of [`Op::Optional`] is not its input.
+    pub fn input(&self) -> Option<&Op> {
+        match self {
+            Op::Argument => None,
+            Op::AllNodesScan { input, .. }
+            | Op::NodeByLabelScan { input, .. }
+            | Op::Expand { input, .. }
+            | Op::Filter { input, .. }
+            | Op::Project { input, .. }
+            | Op::Aggregate { input, .. }
+            | Op::Distinct { input, .. }
+            | Op::Sort { input, .. }
+            | Op::Top { input, .. }
+            | Op::Skip { input, .. }
+            | Op::Limit { input, .. }
+            | Op::Unwind { input, .. }
+            | Op::Optional { input, .. }
+            | Op::Eager { input }
+            | Op::Create { input, .. }
+            | Op::SetProperties { input, .. }
+            | Op::Delete { input, .. }
+            | Op::ProcedureCall { input, .. } => Some(input),
+        }
+    }
+}
+
 /// One sort key.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SortKey {

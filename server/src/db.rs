@@ -2,14 +2,21 @@
 //! The Bolt and HTTP layers call only this module. All methods are blocking
 //! and run on the execution pool, never on the I/O threads.
 //!
-//! CONTRACT NOTE (temporary): bodies are being implemented; signatures are
-//! the contract the Bolt layer codes against.
+//! Commit protocol (see ARCHITECTURE.md): the store stamps the transaction
+//! and hands its logical changes to the log under its commit lock; the
+//! session waits until the log says the record is durable (group commit);
+//! only then is the commit published to new readers and acknowledged. A log
+//! failure after stamping makes the database refuse further commits rather
+//! than risk exposing a non-durable commit.
 
+use crate::status;
 use nereid_errors::Status;
-use nereid_storage::WriteStats;
+use nereid_storage::{CommitError, Store, StoreConfig, Txn, WriteStats};
 use nereid_values::{EntityResolver, Value};
+use nereid_wal::{Durability, Lsn, Wal};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Query parameters.
@@ -48,53 +55,194 @@ pub struct Summary {
 
 /// The database.
 pub struct Database {
-    _private: (),
+    store: Arc<Store>,
+    wal: Wal,
+    /// Transaction handles written into log records.
+    next_handle: AtomicU64,
+    /// Set when the log failed after a commit was stamped: from then on no
+    /// commit is acknowledged (restart recovers from the log).
+    failed: AtomicBool,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
 pub struct Transaction {
-    _private: (),
+    txn: Arc<Txn>,
 }
 
 /// The result stream of one RUN. `Send`: it moves between pool threads.
 pub struct QueryResult {
-    _private: (),
+    fields: Vec<String>,
+    cursor: Option<nereid_dfe::Cursor>,
+    /// A row computed ahead to know whether more rows exist.
+    peeked: Option<Vec<Value>>,
+    txn: Arc<Txn>,
+    /// The database, for auto-commit queries (which commit at the end).
+    auto_commit: Option<Arc<Database>>,
+    stats_before: WriteStats,
+    query_type: &'static str,
+    summary: Option<Summary>,
+}
+
+/// The planner's view of the database.
+struct DbCatalog<'a> {
+    store: &'a Store,
+}
+
+impl nereid_planner::Catalog for DbCatalog<'_> {
+    fn estimate_nodes(&self, label: Option<&str>) -> u64 {
+        self.store.estimate_nodes(label)
+    }
+
+    fn procedure_outputs(&self, name: &str) -> Option<Vec<String>> {
+        nereid_dfe::procedure_outputs(name)
+    }
 }
 
 impl Database {
     /// Opens (and recovers) the database in `config.data_dir`.
-    pub fn open(_config: &DbConfig) -> anyhow::Result<Arc<Database>> {
-        unimplemented!("db facade")
+    pub fn open(config: &DbConfig) -> anyhow::Result<Arc<Database>> {
+        std::fs::create_dir_all(&config.data_dir)?;
+        let store = Store::new(StoreConfig {
+            partitions: config.partitions,
+        });
+        let started = std::time::Instant::now();
+        let (wal, report) = Wal::open(
+            &config.data_dir.join("wal"),
+            Durability::Fsync,
+            |commit_ts, changes| store.replay(commit_ts, changes).map_err(|e| e.to_string()),
+        )?;
+        tracing::info!(
+            records = report.records,
+            last_commit_ts = report.last_commit_ts,
+            truncated_bytes = report.truncated_bytes,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "recovered from the log"
+        );
+        Ok(Arc::new(Database {
+            store,
+            wal,
+            next_handle: AtomicU64::new(1),
+            failed: AtomicBool::new(false),
+        }))
     }
 
     pub fn begin(self: &Arc<Self>) -> Transaction {
-        unimplemented!("db facade")
+        Transaction {
+            txn: Arc::new(self.store.begin()),
+        }
     }
 
     /// Runs `query` in `tx`, or in its own auto-commit transaction when `tx`
     /// is `None` (committed when the result is fully pulled or discarded).
     pub fn run(
         self: &Arc<Self>,
-        _tx: Option<&Transaction>,
-        _query: &str,
-        _params: Params,
+        tx: Option<&Transaction>,
+        query: &str,
+        params: Params,
     ) -> Result<QueryResult, DbError> {
-        unimplemented!("db facade")
+        let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
+        nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
+        let catalog = DbCatalog { store: &self.store };
+        let plan = nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        let (txn, auto_commit) = match tx {
+            Some(t) => (t.txn.clone(), None),
+            None => (Arc::new(self.store.begin()), Some(self.clone())),
+        };
+        let query_type = match (plan.reads, plan.writes) {
+            (_, false) => "r",
+            (false, true) => "w",
+            (true, true) => "rw",
+        };
+        let fields: Vec<String> = if stmt.explain {
+            Vec::new()
+        } else {
+            plan.outputs.iter().map(|(n, _)| n.clone()).collect()
+        };
+        let cursor = if stmt.explain {
+            None
+        } else {
+            Some(nereid_dfe::Cursor::new(Arc::new(plan), txn.clone(), params))
+        };
+        Ok(QueryResult {
+            fields,
+            cursor,
+            peeked: None,
+            stats_before: txn.stats(),
+            txn,
+            auto_commit,
+            query_type,
+            summary: None,
+        })
     }
 
     /// Commits; returns the bookmark.
-    pub fn commit(&self, _tx: Transaction) -> Result<String, DbError> {
-        unimplemented!("db facade")
+    pub fn commit(&self, tx: Transaction) -> Result<String, DbError> {
+        self.commit_txn(&tx.txn)
     }
 
-    pub fn rollback(&self, _tx: Transaction) {
-        unimplemented!("db facade")
+    pub fn rollback(&self, tx: Transaction) {
+        tx.txn.rollback();
+    }
+
+    /// Commits through the log and publishes once durable.
+    fn commit_txn(&self, txn: &Txn) -> Result<String, DbError> {
+        if self.failed.load(Ordering::Acquire) {
+            txn.rollback();
+            return Err(unavailable());
+        }
+        let handle = self.next_handle.fetch_add(1, Ordering::Relaxed);
+        let mut lsn: Option<Lsn> = None;
+        let ticket = txn
+            .commit(|commit_ts, changes| {
+                lsn = Some(self.wal.append(handle, commit_ts, changes)?);
+                Ok(())
+            })
+            .map_err(|e| match e {
+                CommitError::Storage(s) => status::from_storage(s),
+                CommitError::Log(w) => status::from_wal(w),
+            })?;
+        let Some(ticket) = ticket else {
+            return Ok(bookmark(self.store.visible_ts()));
+        };
+        let commit_ts = ticket.commit_ts();
+        if let Some(lsn) = lsn {
+            if let Err(e) = self.wal.wait_durable(lsn) {
+                self.failed.store(true, Ordering::Release);
+                tracing::error!(error = %e, "the log failed; refusing further commits");
+                return Err(status::from_wal(e));
+            }
+        }
+        ticket.publish();
+        Ok(bookmark(commit_ts))
+    }
+}
+
+fn unavailable() -> DbError {
+    DbError {
+        status: Status::DatabaseUnavailable,
+        message: "the database refuses commits after a log failure; restart the server".into(),
+    }
+}
+
+fn bookmark(commit_ts: u64) -> String {
+    format!("FB:nereid:{commit_ts}")
+}
+
+fn stats_delta(after: &WriteStats, before: &WriteStats) -> WriteStats {
+    WriteStats {
+        nodes_created: after.nodes_created - before.nodes_created,
+        nodes_deleted: after.nodes_deleted - before.nodes_deleted,
+        relationships_created: after.relationships_created - before.relationships_created,
+        relationships_deleted: after.relationships_deleted - before.relationships_deleted,
+        properties_set: after.properties_set - before.properties_set,
+        labels_added: after.labels_added - before.labels_added,
+        labels_removed: after.labels_removed - before.labels_removed,
     }
 }
 
 impl QueryResult {
     pub fn fields(&self) -> &[String] {
-        unimplemented!("db facade")
+        &self.fields
     }
 
     /// Streams up to `n` rows (all when `n < 0`) to `sink`, which also gets a
@@ -102,19 +250,96 @@ impl QueryResult {
     /// When the stream ends, an auto-commit query commits (durably).
     pub fn pull(
         &mut self,
-        _n: i64,
-        _sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
+        n: i64,
+        sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
     ) -> Result<bool, DbError> {
-        unimplemented!("db facade")
+        let mut sent: i64 = 0;
+        while n < 0 || sent < n {
+            match self.next_row()? {
+                Some(row) => {
+                    sink(&row, self.txn.as_ref());
+                    sent += 1;
+                }
+                None => {
+                    self.finish()?;
+                    return Ok(false);
+                }
+            }
+        }
+        // Look one row ahead so that an exhausted stream ends now.
+        match self.next_row()? {
+            Some(row) => {
+                self.peeked = Some(row);
+                Ok(true)
+            }
+            None => {
+                self.finish()?;
+                Ok(false)
+            }
+        }
     }
 
     /// Like `pull`, but drops the rows.
-    pub fn discard(&mut self, _n: i64) -> Result<bool, DbError> {
-        unimplemented!("db facade")
+    pub fn discard(&mut self, n: i64) -> Result<bool, DbError> {
+        self.pull(n, &mut |_, _| {})
     }
 
     /// Valid once `pull`/`discard` returned `has_more == false`.
     pub fn summary(&self) -> Summary {
-        unimplemented!("db facade")
+        self.summary.clone().unwrap_or_default()
+    }
+
+    fn next_row(&mut self) -> Result<Option<Vec<Value>>, DbError> {
+        if let Some(row) = self.peeked.take() {
+            return Ok(Some(row));
+        }
+        let Some(cursor) = self.cursor.as_mut() else {
+            return Ok(None);
+        };
+        match cursor.next_row() {
+            Ok(row) => Ok(row),
+            Err(e) => {
+                self.cursor = None;
+                // Statement atomicity: a failed auto-commit query leaves
+                // nothing behind. (An explicit transaction is rolled back by
+                // the session's RESET.)
+                if self.auto_commit.take().is_some() {
+                    self.txn.rollback();
+                }
+                Err(status::from_exec(e))
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<(), DbError> {
+        if self.summary.is_some() {
+            return Ok(());
+        }
+        self.cursor = None;
+        let stats = stats_delta(&self.txn.stats(), &self.stats_before);
+        let mut bookmark = None;
+        if let Some(db) = self.auto_commit.take() {
+            let writes = stats != WriteStats::default() || !self.txn.is_read_only();
+            let b = db.commit_txn(&self.txn)?;
+            if writes {
+                bookmark = Some(b);
+            }
+        }
+        self.summary = Some(Summary {
+            stats,
+            query_type: self.query_type,
+            bookmark,
+        });
+        Ok(())
+    }
+}
+
+impl Drop for QueryResult {
+    /// An auto-commit result dropped before its end (e.g. the client went
+    /// away) rolls its transaction back.
+    fn drop(&mut self) {
+        if self.auto_commit.take().is_some() {
+            self.txn.rollback();
+        }
     }
 }

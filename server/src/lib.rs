@@ -4,3 +4,4 @@
 //! Invariant: no other crate depends on this one.
 
 pub mod db;
+mod status;

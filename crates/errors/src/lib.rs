@@ -24,6 +24,8 @@ pub enum Status {
     DeadlockDetected,
     TransactionNotFound,
     DatabaseUnavailable,
+    /// A valid construct the engine does not execute yet.
+    NotSupported,
     General,
 }
 
@@ -54,6 +56,7 @@ impl Status {
             Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
             Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
             Status::DatabaseUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
+            Status::NotSupported => "Neo.DatabaseError.Statement.ExecutionFailed",
             Status::General => "Neo.DatabaseError.General.UnknownError",
         }
     }
@@ -86,6 +89,7 @@ impl Status {
             Status::DeadlockDetected => "40N01",
             Status::TransactionNotFound => "25N05",
             Status::DatabaseUnavailable => "51N00",
+            Status::NotSupported => "50N00",
             Status::General => "50N00",
         }
     }

@@ -1,0 +1,210 @@
+//! EXPLAIN output: the physical plan as an indented operator tree, leaf last.
+//! The text is stable (snapshot-tested), so keep changes deliberate.
+
+use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem};
+use nereid_values::Direction;
+use std::fmt::Write;
+
+pub fn explain(plan: &PhysicalPlan) -> String {
+    let mut out = String::new();
+    let cols: Vec<String> = plan
+        .outputs
+        .iter()
+        .map(|(n, s)| format!("{n}=${s}"))
+        .collect();
+    let _ = writeln!(out, "ProduceResults [{}]", cols.join(", "));
+    render(&plan.root, 1, &mut out);
+    out
+}
+
+fn render(op: &Op, depth: usize, out: &mut String) {
+    let pad = "  ".repeat(depth);
+    let line = describe(op);
+    let _ = writeln!(out, "{pad}{line}");
+    if let Op::Optional { inner, .. } = op {
+        let _ = writeln!(out, "{pad}  inner:");
+        render(inner, depth + 2, out);
+    }
+    if let Some(input) = op.input() {
+        render(input, depth + 1, out);
+    }
+}
+
+fn describe(op: &Op) -> String {
+    match op {
+        Op::Argument => "Argument".into(),
+        Op::AllNodesScan { out, .. } => format!("AllNodesScan ${out}"),
+        Op::NodeByLabelScan { out, label, .. } => format!("NodeByLabelScan ${out}:{label}"),
+        Op::Expand {
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            into,
+            ..
+        } => {
+            let (l, r) = match dir {
+                Direction::Outgoing => ("-", "->"),
+                Direction::Incoming => ("<-", "-"),
+                Direction::Both => ("-", "-"),
+            };
+            let t = if types.is_empty() {
+                String::new()
+            } else {
+                format!(":{}", types.join("|"))
+            };
+            let kind = if *into { "ExpandInto" } else { "Expand" };
+            format!("{kind} (${from}){l}[${rel}{t}]{r}(${to})")
+        }
+        Op::Filter { predicate, .. } => format!("Filter {}", expr(predicate)),
+        Op::Project { items, .. } => format!("Project {}", assignments(items)),
+        Op::Aggregate {
+            keys, aggregates, ..
+        } => {
+            let aggs: Vec<String> = aggregates
+                .iter()
+                .map(|(s, a)| {
+                    let arg = a.arg.as_ref().map(expr).unwrap_or_else(|| "*".into());
+                    let d = if a.distinct { "DISTINCT " } else { "" };
+                    format!("${s}={:?}({d}{arg})", a.func).to_lowercase()
+                })
+                .collect();
+            format!("Aggregate keys [{}] aggregates [{}]", assignments(keys), aggs.join(", "))
+        }
+        Op::Distinct { slots, .. } => format!("Distinct {}", slot_list(slots)),
+        Op::Sort { keys, .. } => format!("Sort {}", sort_keys(keys)),
+        Op::Top { keys, limit, .. } => format!("Top {} limit {}", sort_keys(keys), expr(limit)),
+        Op::Skip { count, .. } => format!("Skip {}", expr(count)),
+        Op::Limit { count, .. } => format!("Limit {}", expr(count)),
+        Op::Unwind { expr: e, out, .. } => format!("Unwind {} AS ${out}", expr(e)),
+        Op::Optional { nullable, .. } => format!("Optional nullable {}", slot_list(nullable)),
+        Op::Eager { .. } => "Eager".into(),
+        Op::Create { items, .. } => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| match i {
+                    CreateItem::Node {
+                        out,
+                        labels,
+                        properties,
+                    } => format!("(${out}{}{})", labels_text(labels), props(properties)),
+                    CreateItem::Rel {
+                        out,
+                        from,
+                        to,
+                        rel_type,
+                        properties,
+                    } => format!("(${from})-[${out}:{rel_type}{}]->(${to})", props(properties)),
+                })
+                .collect();
+            format!("Create {}", parts.join(", "))
+        }
+        Op::SetProperties { items, .. } => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| match i {
+                    SetItem::Property { target, key, value } => {
+                        format!("{}.{key} = {}", expr(target), expr(value))
+                    }
+                    SetItem::ReplaceProperties { target, map } => {
+                        format!("{} = {}", expr(target), expr(map))
+                    }
+                    SetItem::MergeProperties { target, map } => {
+                        format!("{} += {}", expr(target), expr(map))
+                    }
+                    SetItem::AddLabels { target, labels } => {
+                        format!("{}{}", expr(target), labels_text(labels))
+                    }
+                    SetItem::RemoveLabels { target, labels } => {
+                        format!("REMOVE {}{}", expr(target), labels_text(labels))
+                    }
+                })
+                .collect();
+            format!("SetProperties {}", parts.join(", "))
+        }
+        Op::Delete { items, detach, .. } => {
+            let d = if *detach { "DetachDelete" } else { "Delete" };
+            let parts: Vec<String> = items.iter().map(expr).collect();
+            format!("{d} {}", parts.join(", "))
+        }
+        Op::ProcedureCall {
+            name, args, yields, ..
+        } => {
+            let a: Vec<String> = args.iter().map(expr).collect();
+            let y: Vec<String> = yields.iter().map(|(n, s)| format!("{n}=${s}")).collect();
+            format!("ProcedureCall {name}({}) yield {}", a.join(", "), y.join(", "))
+        }
+    }
+}
+
+fn labels_text(labels: &[String]) -> String {
+    labels.iter().map(|l| format!(":{l}")).collect()
+}
+
+fn props(p: &[(String, Expr)]) -> String {
+    if p.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = p.iter().map(|(k, v)| format!("{k}: {}", expr(v))).collect();
+    format!(" {{{}}}", parts.join(", "))
+}
+
+fn slot_list(slots: &[usize]) -> String {
+    let parts: Vec<String> = slots.iter().map(|s| format!("${s}")).collect();
+    parts.join(", ")
+}
+
+fn assignments(items: &[(usize, Expr)]) -> String {
+    let parts: Vec<String> = items.iter().map(|(s, e)| format!("${s}={}", expr(e))).collect();
+    parts.join(", ")
+}
+
+fn sort_keys(keys: &[crate::physical::SortKey]) -> String {
+    let parts: Vec<String> = keys
+        .iter()
+        .map(|k| format!("{} {}", expr(&k.expr), if k.ascending { "ASC" } else { "DESC" }))
+        .collect();
+    parts.join(", ")
+}
+
+/// Compact expression text: slots print as `$n`.
+pub(crate) fn expr(e: &Expr) -> String {
+    match e {
+        Expr::Literal(v) => v.to_string(),
+        Expr::Param(p) => format!("${{{p}}}"),
+        Expr::Slot(s) => format!("${s}"),
+        Expr::Property { expr: inner, key } => format!("{}.{key}", expr(inner)),
+        Expr::HasLabels { expr: inner, labels } => format!("{}{}", expr(inner), labels_text(labels)),
+        Expr::List(items) => {
+            let p: Vec<String> = items.iter().map(expr).collect();
+            format!("[{}]", p.join(", "))
+        }
+        Expr::Map(entries) => {
+            let p: Vec<String> = entries.iter().map(|(k, v)| format!("{k}: {}", expr(v))).collect();
+            format!("{{{}}}", p.join(", "))
+        }
+        Expr::Not(inner) => format!("NOT {}", expr(inner)),
+        Expr::Negate(inner) => format!("-{}", expr(inner)),
+        Expr::Binary { op, lhs, rhs } => format!("({} {op:?} {})", expr(lhs), expr(rhs)),
+        Expr::IsNull { expr: inner, negated } => {
+            format!("{} IS {}NULL", expr(inner), if *negated { "NOT " } else { "" })
+        }
+        Expr::Function { func, args } => {
+            let p: Vec<String> = args.iter().map(expr).collect();
+            format!("{func:?}({})", p.join(", "))
+        }
+        Expr::Case { .. } => "CASE ... END".into(),
+        Expr::Index { expr: inner, index } => format!("{}[{}]", expr(inner), expr(index)),
+        Expr::Slice { expr: inner, from, to } => format!(
+            "{}[{}..{}]",
+            expr(inner),
+            from.as_deref().map(expr).unwrap_or_default(),
+            to.as_deref().map(expr).unwrap_or_default()
+        ),
+        Expr::Path(parts) => {
+            let p: Vec<String> = parts.iter().map(expr).collect();
+            format!("path({})", p.join(", "))
+        }
+    }
+}

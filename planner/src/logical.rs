@@ -1,0 +1,216 @@
+//! The logical plan: what to compute, before any choice of operator.
+//!
+//! It differs from the physical plan where a choice exists: a node scan
+//! carries the *set* of labels it must have (the physical planner picks the
+//! label index to use), and sort and limit stay separate operators (a rule
+//! may fuse them). Variables already live in slots: the lowering assigns
+//! every variable its slot once, so rules never renumber.
+
+use crate::physical::{Aggregate, CreateItem, Expr, SetItem, Slot, SortKey};
+use nereid_values::Direction;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LogicalPlan {
+    Argument,
+    NodeScan {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        labels: Vec<String>,
+    },
+    Expand {
+        input: Box<LogicalPlan>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        into: bool,
+    },
+    Filter {
+        input: Box<LogicalPlan>,
+        predicate: Expr,
+    },
+    Project {
+        input: Box<LogicalPlan>,
+        items: Vec<(Slot, Expr)>,
+    },
+    Aggregate {
+        input: Box<LogicalPlan>,
+        keys: Vec<(Slot, Expr)>,
+        aggregates: Vec<(Slot, Aggregate)>,
+    },
+    Distinct {
+        input: Box<LogicalPlan>,
+        slots: Vec<Slot>,
+    },
+    Sort {
+        input: Box<LogicalPlan>,
+        keys: Vec<SortKey>,
+    },
+    Top {
+        input: Box<LogicalPlan>,
+        keys: Vec<SortKey>,
+        limit: Expr,
+    },
+    Skip {
+        input: Box<LogicalPlan>,
+        count: Expr,
+    },
+    Limit {
+        input: Box<LogicalPlan>,
+        count: Expr,
+    },
+    Unwind {
+        input: Box<LogicalPlan>,
+        expr: Expr,
+        out: Slot,
+    },
+    Optional {
+        input: Box<LogicalPlan>,
+        inner: Box<LogicalPlan>,
+        nullable: Vec<Slot>,
+    },
+    Eager {
+        input: Box<LogicalPlan>,
+    },
+    Create {
+        input: Box<LogicalPlan>,
+        items: Vec<CreateItem>,
+    },
+    SetProperties {
+        input: Box<LogicalPlan>,
+        items: Vec<SetItem>,
+    },
+    Delete {
+        input: Box<LogicalPlan>,
+        items: Vec<Expr>,
+        detach: bool,
+    },
+    ProcedureCall {
+        input: Box<LogicalPlan>,
+        name: String,
+        args: Vec<Expr>,
+        yields: Vec<(String, Slot)>,
+    },
+}
+
+impl LogicalPlan {
+    /// The operator's input, if it has one (the main input for `Optional`).
+    pub fn input_mut(&mut self) -> Option<&mut LogicalPlan> {
+        use LogicalPlan::*;
+        match self {
+            Argument => None,
+            NodeScan { input, .. }
+            | Expand { input, .. }
+            | Filter { input, .. }
+            | Project { input, .. }
+            | Aggregate { input, .. }
+            | Distinct { input, .. }
+            | Sort { input, .. }
+            | Top { input, .. }
+            | Skip { input, .. }
+            | Limit { input, .. }
+            | Unwind { input, .. }
+            | Optional { input, .. }
+            | Eager { input }
+            | Create { input, .. }
+            | SetProperties { input, .. }
+            | Delete { input, .. }
+            | ProcedureCall { input, .. } => Some(input),
+        }
+    }
+
+    /// Slots this operator itself binds (not those of its input).
+    pub fn bound_here(&self) -> Vec<Slot> {
+        use LogicalPlan::*;
+        match self {
+            NodeScan { out, .. } | Unwind { out, .. } => vec![*out],
+            Expand { rel, to, into, .. } => {
+                if *into {
+                    vec![*rel]
+                } else {
+                    vec![*rel, *to]
+                }
+            }
+            Project { items, .. } => items.iter().map(|(s, _)| *s).collect(),
+            Aggregate {
+                keys, aggregates, ..
+            } => keys
+                .iter()
+                .map(|(s, _)| *s)
+                .chain(aggregates.iter().map(|(s, _)| *s))
+                .collect(),
+            Optional { nullable, .. } => nullable.clone(),
+            Create { items, .. } => items
+                .iter()
+                .map(|i| match i {
+                    CreateItem::Node { out, .. } | CreateItem::Rel { out, .. } => *out,
+                })
+                .collect(),
+            ProcedureCall { yields, .. } => yields.iter().map(|(_, s)| *s).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True when rows may be reordered/filtered across this operator without
+    /// changing its meaning for a predicate over already-bound slots.
+    pub fn is_row_preserving_stream(&self) -> bool {
+        matches!(
+            self,
+            LogicalPlan::NodeScan { .. }
+                | LogicalPlan::Expand { .. }
+                | LogicalPlan::Unwind { .. }
+                | LogicalPlan::Project { .. }
+                | LogicalPlan::Filter { .. }
+        )
+    }
+}
+
+/// The slots an expression reads.
+pub fn slots_of(expr: &Expr, out: &mut Vec<Slot>) {
+    use Expr::*;
+    match expr {
+        Literal(_) | Param(_) => {}
+        Slot(s) => out.push(*s),
+        Property { expr, .. } | HasLabels { expr, .. } | Not(expr) | Negate(expr) => {
+            slots_of(expr, out)
+        }
+        IsNull { expr, .. } => slots_of(expr, out),
+        List(items) | Path(items) => items.iter().for_each(|e| slots_of(e, out)),
+        Map(items) => items.iter().for_each(|(_, e)| slots_of(e, out)),
+        Binary { lhs, rhs, .. } => {
+            slots_of(lhs, out);
+            slots_of(rhs, out);
+        }
+        Function { args, .. } => args.iter().for_each(|e| slots_of(e, out)),
+        Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            if let Some(o) = operand {
+                slots_of(o, out);
+            }
+            for (w, t) in whens {
+                slots_of(w, out);
+                slots_of(t, out);
+            }
+            if let Some(o) = otherwise {
+                slots_of(o, out);
+            }
+        }
+        Index { expr, index } => {
+            slots_of(expr, out);
+            slots_of(index, out);
+        }
+        Slice { expr, from, to } => {
+            slots_of(expr, out);
+            if let Some(f) = from {
+                slots_of(f, out);
+            }
+            if let Some(t) = to {
+                slots_of(t, out);
+            }
+        }
+    }
+}

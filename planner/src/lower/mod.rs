@@ -1,0 +1,340 @@
+//! AST → logical plan.
+//!
+//! Clauses are lowered in order onto one growing plan; each variable gets its
+//! slot when first bound. WITH and RETURN replace the scope with the
+//! projected names.
+
+mod expr;
+mod pattern;
+mod projection;
+mod scope;
+
+use crate::error::PlanError;
+use crate::logical::LogicalPlan;
+use crate::physical::{Expr, SetItem, Slot};
+use crate::Catalog;
+use expr::lower_expr;
+use nereid_cypher::ast::{self, Clause, Query, Statement};
+use pattern::{lower_create, lower_match_part, MatchState};
+use projection::lower_projection;
+use scope::{Scope, Slots, VarKind};
+
+/// A lowered query.
+pub(crate) struct Lowered {
+    pub plan: LogicalPlan,
+    pub outputs: Vec<(String, Slot)>,
+    pub slot_count: usize,
+}
+
+pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, PlanError> {
+    let single = match &stmt.query {
+        Query::Single(q) => q,
+        Query::Union { queries, .. } => {
+            return Err(PlanError::unsupported(
+                "UNION",
+                queries.first().map(|q| q.span.start).unwrap_or(0),
+            ))
+        }
+    };
+    let mut slots = Slots::default();
+    let mut scope = Scope::default();
+    let mut plan = LogicalPlan::Argument;
+    let mut outputs = Vec::new();
+    let mut after_write = false;
+    for clause in &single.clauses {
+        // Reads after writes see the writes: separate them with a barrier so
+        // the read never interleaves with the writing operator's batches.
+        if after_write && is_reading(clause) {
+            plan = LogicalPlan::Eager {
+                input: Box::new(plan),
+            };
+            after_write = false;
+        }
+        match clause {
+            Clause::Match(m) => {
+                plan = lower_match(plan, m, &mut scope, &mut slots)?;
+            }
+            Clause::Unwind(u) => {
+                let expr = lower_expr(&u.expr, &scope, &mut None)?;
+                let out = slots.fresh();
+                scope.bind(&u.alias.name, out, VarKind::Value);
+                plan = LogicalPlan::Unwind {
+                    input: Box::new(plan),
+                    expr,
+                    out,
+                };
+            }
+            Clause::With(w) => {
+                let projected = lower_projection(plan, &w.projection, &scope, &mut slots)?;
+                plan = projected.plan;
+                scope = projected.scope;
+                if let Some(pred) = &w.where_ {
+                    plan = LogicalPlan::Filter {
+                        input: Box::new(plan),
+                        predicate: lower_expr(pred, &scope, &mut None)?,
+                    };
+                }
+            }
+            Clause::Return(r) => {
+                let projected = lower_projection(plan, r, &scope, &mut slots)?;
+                plan = projected.plan;
+                scope = projected.scope;
+                outputs = projected.columns;
+            }
+            Clause::Create(c) => {
+                plan = lower_create(plan, &c.pattern, &mut scope, &mut slots)?;
+                after_write = true;
+            }
+            Clause::Merge(m) => return Err(PlanError::unsupported("MERGE", m.span.start)),
+            Clause::Set(s) => {
+                let items = s
+                    .items
+                    .iter()
+                    .map(|i| lower_set_item(i, &scope))
+                    .collect::<Result<_, _>>()?;
+                plan = LogicalPlan::SetProperties {
+                    input: Box::new(plan),
+                    items,
+                };
+                after_write = true;
+            }
+            Clause::Remove(r) => {
+                let items = r
+                    .items
+                    .iter()
+                    .map(|i| lower_remove_item(i, &scope))
+                    .collect::<Result<_, _>>()?;
+                plan = LogicalPlan::SetProperties {
+                    input: Box::new(plan),
+                    items,
+                };
+                after_write = true;
+            }
+            Clause::Delete(d) => {
+                let items = d
+                    .exprs
+                    .iter()
+                    .map(|e| lower_expr(e, &scope, &mut None))
+                    .collect::<Result<_, _>>()?;
+                plan = LogicalPlan::Delete {
+                    input: Box::new(plan),
+                    items,
+                    detach: d.detach,
+                };
+                after_write = true;
+            }
+            Clause::Call(c) => {
+                let (p, cols) = lower_call(plan, c, &mut scope, &mut slots, catalog, single)?;
+                plan = p;
+                if let Some(cols) = cols {
+                    outputs = cols;
+                }
+            }
+        }
+    }
+    Ok(Lowered {
+        plan,
+        outputs,
+        slot_count: slots.count(),
+    })
+}
+
+fn is_reading(clause: &Clause) -> bool {
+    matches!(clause, Clause::Match(_) | Clause::Merge(_) | Clause::Call(_))
+}
+
+fn lower_match(
+    plan: LogicalPlan,
+    m: &ast::Match,
+    scope: &mut Scope,
+    slots: &mut Slots,
+) -> Result<LogicalPlan, PlanError> {
+    if m.optional {
+        // The inner plan runs once per outer row, starting from that row.
+        let mut st = MatchState {
+            scope,
+            slots,
+            rels: Vec::new(),
+            bound: Vec::new(),
+        };
+        let mut inner = LogicalPlan::Argument;
+        for part in &m.pattern {
+            inner = lower_match_part(inner, part, &mut st)?;
+        }
+        inner = uniqueness(inner, &st.rels);
+        if let Some(pred) = &m.where_ {
+            inner = LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate: lower_expr(pred, st.scope, &mut None)?,
+            };
+        }
+        return Ok(LogicalPlan::Optional {
+            input: Box::new(plan),
+            inner: Box::new(inner),
+            nullable: st.bound,
+        });
+    }
+    let mut st = MatchState {
+        scope,
+        slots,
+        rels: Vec::new(),
+        bound: Vec::new(),
+    };
+    let mut plan = plan;
+    for part in &m.pattern {
+        plan = lower_match_part(plan, part, &mut st)?;
+    }
+    plan = uniqueness(plan, &st.rels);
+    if let Some(pred) = &m.where_ {
+        plan = LogicalPlan::Filter {
+            input: Box::new(plan),
+            predicate: lower_expr(pred, st.scope, &mut None)?,
+        };
+    }
+    Ok(plan)
+}
+
+/// Relationship uniqueness within one MATCH: no relationship is matched twice.
+fn uniqueness(mut plan: LogicalPlan, rels: &[Slot]) -> LogicalPlan {
+    for (i, a) in rels.iter().enumerate() {
+        for b in &rels[i + 1..] {
+            plan = LogicalPlan::Filter {
+                input: Box::new(plan),
+                predicate: Expr::Binary {
+                    op: crate::physical::BinaryOp::NotEqual,
+                    lhs: Box::new(Expr::Slot(*a)),
+                    rhs: Box::new(Expr::Slot(*b)),
+                },
+            };
+        }
+    }
+    plan
+}
+
+fn variable(scope: &Scope, v: &ast::Ident) -> Result<Expr, PlanError> {
+    match scope.get(&v.name) {
+        Some((slot, _)) => Ok(Expr::Slot(slot)),
+        None => Err(PlanError::semantic(
+            format!("Variable `{}` not defined", v.name),
+            v.span.start,
+        )),
+    }
+}
+
+fn lower_set_item(item: &ast::SetItem, scope: &Scope) -> Result<SetItem, PlanError> {
+    Ok(match item {
+        ast::SetItem::Property {
+            target, key, value, ..
+        } => SetItem::Property {
+            target: lower_expr(target, scope, &mut None)?,
+            key: key.clone(),
+            value: lower_expr(value, scope, &mut None)?,
+        },
+        ast::SetItem::Replace {
+            variable: v, value, ..
+        } => SetItem::ReplaceProperties {
+            target: variable(scope, v)?,
+            map: lower_expr(value, scope, &mut None)?,
+        },
+        ast::SetItem::MergeProperties {
+            variable: v, value, ..
+        } => SetItem::MergeProperties {
+            target: variable(scope, v)?,
+            map: lower_expr(value, scope, &mut None)?,
+        },
+        ast::SetItem::Labels {
+            variable: v,
+            labels,
+            ..
+        } => SetItem::AddLabels {
+            target: variable(scope, v)?,
+            labels: labels.clone(),
+        },
+    })
+}
+
+fn lower_remove_item(item: &ast::RemoveItem, scope: &Scope) -> Result<SetItem, PlanError> {
+    Ok(match item {
+        ast::RemoveItem::Property { target, key, .. } => SetItem::Property {
+            target: lower_expr(target, scope, &mut None)?,
+            key: key.clone(),
+            value: Expr::Literal(nereid_values::Value::Null),
+        },
+        ast::RemoveItem::Labels {
+            variable: v,
+            labels,
+            ..
+        } => SetItem::RemoveLabels {
+            target: variable(scope, v)?,
+            labels: labels.clone(),
+        },
+    })
+}
+
+/// `CALL proc(args) [YIELD ...]`. A standalone call (the only clause) without
+/// YIELD returns all the procedure's columns.
+fn lower_call(
+    plan: LogicalPlan,
+    c: &ast::Call,
+    scope: &mut Scope,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+    query: &ast::SingleQuery,
+) -> Result<(LogicalPlan, Option<Vec<(String, Slot)>>), PlanError> {
+    let Some(outputs) = catalog.procedure_outputs(&c.procedure) else {
+        return Err(PlanError::ProcedureNotFound {
+            name: c.procedure.clone(),
+            offset: Some(c.procedure_span.start),
+        });
+    };
+    let args = match &c.args {
+        Some(args) => args
+            .iter()
+            .map(|a| lower_expr(a, scope, &mut None))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    let standalone = query.clauses.len() == 1;
+    let mut yields = Vec::new();
+    let mut columns = Vec::new();
+    match &c.yields {
+        Some(items) => {
+            for item in items {
+                if !outputs.iter().any(|o| o == &item.name.name) {
+                    return Err(PlanError::semantic(
+                        format!("Unknown procedure output: `{}`", item.name.name),
+                        item.name.span.start,
+                    ));
+                }
+                let s = slots.fresh();
+                let binding = item.binding();
+                scope.bind(&binding.name, s, VarKind::Value);
+                yields.push((item.name.name.clone(), s));
+                columns.push((binding.name.clone(), s));
+            }
+        }
+        None => {
+            for name in &outputs {
+                let s = slots.fresh();
+                if standalone || c.yield_star {
+                    scope.bind(name, s, VarKind::Value);
+                }
+                yields.push((name.clone(), s));
+                columns.push((name.clone(), s));
+            }
+        }
+    }
+    let mut plan = LogicalPlan::ProcedureCall {
+        input: Box::new(plan),
+        name: c.procedure.clone(),
+        args,
+        yields,
+    };
+    if let Some(pred) = &c.where_ {
+        plan = LogicalPlan::Filter {
+            input: Box::new(plan),
+            predicate: lower_expr(pred, scope, &mut None)?,
+        };
+    }
+    Ok((plan, if standalone { Some(columns) } else { None }))
+}

@@ -1,0 +1,407 @@
+//! Lowering of MATCH and CREATE patterns.
+
+use super::expr::lower_expr;
+use super::scope::{Scope, Slots, VarKind};
+use crate::error::PlanError;
+use crate::logical::LogicalPlan;
+use crate::physical::{BinaryOp, CreateItem, Expr, SetItem, Slot};
+use nereid_cypher::ast::{self, ExprKind, NodePattern, PatternPart, RelPattern};
+use nereid_values::Direction;
+
+/// State shared by the parts of one MATCH clause.
+pub(crate) struct MatchState<'a> {
+    pub scope: &'a mut Scope,
+    pub slots: &'a mut Slots,
+    /// Relationship slots bound by this clause (for uniqueness).
+    pub rels: Vec<Slot>,
+    /// Slots this clause bound (OPTIONAL MATCH nulls them when no match).
+    pub bound: Vec<Slot>,
+}
+
+fn filter(plan: LogicalPlan, predicate: Expr) -> LogicalPlan {
+    LogicalPlan::Filter {
+        input: Box::new(plan),
+        predicate,
+    }
+}
+
+fn eq(lhs: Expr, rhs: Expr) -> Expr {
+    Expr::Binary {
+        op: BinaryOp::Equal,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    }
+}
+
+/// Filters for an inline property map `{k: v, ...}` on the entity in `slot`.
+fn property_filters(
+    mut plan: LogicalPlan,
+    slot: Slot,
+    props: &Option<ast::Expr>,
+    scope: &Scope,
+) -> Result<LogicalPlan, PlanError> {
+    let Some(props) = props else {
+        return Ok(plan);
+    };
+    match &props.kind {
+        ExprKind::Map(entries) => {
+            for (key, value) in entries {
+                let value = lower_expr(value, scope, &mut None)?;
+                plan = filter(
+                    plan,
+                    eq(
+                        Expr::Property {
+                            expr: Box::new(Expr::Slot(slot)),
+                            key: key.clone(),
+                        },
+                        value,
+                    ),
+                );
+            }
+            Ok(plan)
+        }
+        _ => Err(PlanError::unsupported(
+            "A parameter as a property map in MATCH",
+            props.span.start,
+        )),
+    }
+}
+
+/// Binds (or reuses) the node of a pattern, scanning when it is new.
+fn match_node(
+    mut plan: LogicalPlan,
+    node: &NodePattern,
+    st: &mut MatchState<'_>,
+) -> Result<(LogicalPlan, Slot), PlanError> {
+    let existing = node
+        .variable
+        .as_ref()
+        .and_then(|v| st.scope.get(&v.name).map(|b| (v, b)));
+    let slot = match existing {
+        Some((v, (slot, kind))) => {
+            if kind != VarKind::Node && kind != VarKind::Value {
+                return Err(PlanError::semantic(
+                    format!("Type mismatch: `{}` defined with conflicting type (expected Node)", v.name),
+                    v.span.start,
+                ));
+            }
+            slot
+        }
+        None => {
+            let slot = st.slots.fresh();
+            if let Some(v) = &node.variable {
+                st.scope.bind(&v.name, slot, VarKind::Node);
+            }
+            st.bound.push(slot);
+            plan = LogicalPlan::NodeScan {
+                input: Box::new(plan),
+                out: slot,
+                labels: Vec::new(),
+            };
+            slot
+        }
+    };
+    if !node.labels.is_empty() {
+        plan = filter(
+            plan,
+            Expr::HasLabels {
+                expr: Box::new(Expr::Slot(slot)),
+                labels: node.labels.clone(),
+            },
+        );
+    }
+    plan = property_filters(plan, slot, &node.properties, st.scope)?;
+    Ok((plan, slot))
+}
+
+fn is_bound(node: &NodePattern, scope: &Scope) -> bool {
+    node.variable
+        .as_ref()
+        .is_some_and(|v| scope.get(&v.name).is_some())
+}
+
+fn reverse(dir: Direction) -> Direction {
+    match dir {
+        Direction::Outgoing => Direction::Incoming,
+        Direction::Incoming => Direction::Outgoing,
+        Direction::Both => Direction::Both,
+    }
+}
+
+/// Lowers one comma-separated part of a MATCH pattern onto `plan`.
+pub(crate) fn lower_match_part(
+    mut plan: LogicalPlan,
+    part: &PatternPart,
+    st: &mut MatchState<'_>,
+) -> Result<LogicalPlan, PlanError> {
+    if part.kind != ast::PathKind::Normal {
+        return Err(PlanError::unsupported("shortestPath", part.span.start));
+    }
+    let el = &part.element;
+    // Written order: nodes[0] rels[0] nodes[1] ...
+    let mut nodes: Vec<&NodePattern> = vec![&el.start];
+    let mut rels: Vec<&RelPattern> = Vec::new();
+    for (r, n) in &el.chain {
+        rels.push(r);
+        nodes.push(n);
+    }
+    // Start from a bound end when only the far end is bound.
+    let reversed = !is_bound(nodes[0], st.scope)
+        && nodes.len() > 1
+        && nodes.last().is_some_and(|n| is_bound(n, st.scope));
+    let order: Vec<usize> = if reversed {
+        (0..nodes.len()).rev().collect()
+    } else {
+        (0..nodes.len()).collect()
+    };
+
+    let mut node_slots = vec![0; nodes.len()];
+    let mut rel_slots = vec![0; rels.len()];
+    let (p, first) = match_node(plan, nodes[order[0]], st)?;
+    plan = p;
+    node_slots[order[0]] = first;
+    let mut current = first;
+    for w in order.windows(2) {
+        let (from_idx, to_idx) = (w[0], w[1]);
+        let rel_idx = from_idx.min(to_idx);
+        let rel = rels[rel_idx];
+        if rel.length.is_some() {
+            return Err(PlanError::unsupported(
+                "Variable-length relationship",
+                rel.span.start,
+            ));
+        }
+        let dir = if reversed {
+            reverse(rel.direction)
+        } else {
+            rel.direction
+        };
+        let rel_slot = match &rel.variable {
+            Some(v) if st.scope.get(&v.name).is_some() => {
+                return Err(PlanError::unsupported(
+                    "Matching an already bound relationship variable",
+                    v.span.start,
+                ))
+            }
+            Some(v) => {
+                let s = st.slots.fresh();
+                st.scope.bind(&v.name, s, VarKind::Relationship);
+                s
+            }
+            None => st.slots.fresh(),
+        };
+        st.bound.push(rel_slot);
+        st.rels.push(rel_slot);
+        let target = nodes[to_idx];
+        let bound_target = target
+            .variable
+            .as_ref()
+            .and_then(|v| st.scope.get(&v.name))
+            .map(|(s, _)| s);
+        let (to_slot, into) = match bound_target {
+            Some(s) => (s, true),
+            None => {
+                let s = st.slots.fresh();
+                if let Some(v) = &target.variable {
+                    st.scope.bind(&v.name, s, VarKind::Node);
+                }
+                st.bound.push(s);
+                (s, false)
+            }
+        };
+        plan = LogicalPlan::Expand {
+            input: Box::new(plan),
+            from: current,
+            rel: rel_slot,
+            to: to_slot,
+            dir,
+            types: rel.types.clone(),
+            into,
+        };
+        plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
+        if !target.labels.is_empty() {
+            plan = filter(
+                plan,
+                Expr::HasLabels {
+                    expr: Box::new(Expr::Slot(to_slot)),
+                    labels: target.labels.clone(),
+                },
+            );
+        }
+        plan = property_filters(plan, to_slot, &target.properties, st.scope)?;
+        node_slots[to_idx] = to_slot;
+        rel_slots[rel_idx] = rel_slot;
+        current = to_slot;
+    }
+    if let Some(path_var) = &part.variable {
+        plan = bind_path(plan, path_var, &node_slots, &rel_slots, st.scope, st.slots);
+        if let Some((s, _)) = st.scope.get(&path_var.name) {
+            st.bound.push(s);
+        }
+    }
+    Ok(plan)
+}
+
+fn bind_path(
+    plan: LogicalPlan,
+    var: &ast::Ident,
+    nodes: &[Slot],
+    rels: &[Slot],
+    scope: &mut Scope,
+    slots: &mut Slots,
+) -> LogicalPlan {
+    let mut parts = vec![Expr::Slot(nodes[0])];
+    for (r, n) in rels.iter().zip(&nodes[1..]) {
+        parts.push(Expr::Slot(*r));
+        parts.push(Expr::Slot(*n));
+    }
+    let slot = slots.fresh();
+    scope.bind(&var.name, slot, VarKind::Path);
+    LogicalPlan::Project {
+        input: Box::new(plan),
+        items: vec![(slot, Expr::Path(parts))],
+    }
+}
+
+/// Lowers a CREATE clause: one Create operator for all its parts, then the
+/// named paths and parameter property maps.
+pub(crate) fn lower_create(
+    plan: LogicalPlan,
+    parts: &[PatternPart],
+    scope: &mut Scope,
+    slots: &mut Slots,
+) -> Result<LogicalPlan, PlanError> {
+    let mut items = Vec::new();
+    let mut sets = Vec::new();
+    let mut paths = Vec::new();
+    for part in parts {
+        let el = &part.element;
+        let mut node_slots = vec![create_node(&el.start, scope, slots, &mut items, &mut sets)?];
+        let mut rel_slots = Vec::new();
+        for (rel, node) in &el.chain {
+            let left = *node_slots.last().unwrap_or(&0);
+            let right = create_node(node, scope, slots, &mut items, &mut sets)?;
+            let [rel_type] = rel.types.as_slice() else {
+                return Err(PlanError::semantic(
+                    "Exactly one relationship type must be specified for CREATE",
+                    rel.span.start,
+                ));
+            };
+            let (from, to) = match rel.direction {
+                Direction::Outgoing => (left, right),
+                Direction::Incoming => (right, left),
+                Direction::Both => {
+                    return Err(PlanError::semantic(
+                        "Only directed relationships are supported in CREATE",
+                        rel.span.start,
+                    ))
+                }
+            };
+            if rel.length.is_some() {
+                return Err(PlanError::semantic(
+                    "Variable length relationships cannot be used in CREATE",
+                    rel.span.start,
+                ));
+            }
+            let out = match &rel.variable {
+                Some(v) if scope.get(&v.name).is_some() => {
+                    return Err(PlanError::semantic(
+                        format!("Variable `{}` already declared", v.name),
+                        v.span.start,
+                    ))
+                }
+                Some(v) => {
+                    let s = slots.fresh();
+                    scope.bind(&v.name, s, VarKind::Relationship);
+                    s
+                }
+                None => slots.fresh(),
+            };
+            let properties = create_properties(out, &rel.properties, scope, &mut sets)?;
+            items.push(CreateItem::Rel {
+                out,
+                from,
+                to,
+                rel_type: rel_type.clone(),
+                properties,
+            });
+            node_slots.push(right);
+            rel_slots.push(out);
+        }
+        if let Some(var) = &part.variable {
+            paths.push((var, node_slots, rel_slots));
+        }
+    }
+    let mut plan = LogicalPlan::Create {
+        input: Box::new(plan),
+        items,
+    };
+    if !sets.is_empty() {
+        plan = LogicalPlan::SetProperties {
+            input: Box::new(plan),
+            items: sets,
+        };
+    }
+    for (var, nodes, rels) in paths {
+        plan = bind_path(plan, var, &nodes, &rels, scope, slots);
+    }
+    Ok(plan)
+}
+
+fn create_node(
+    node: &NodePattern,
+    scope: &mut Scope,
+    slots: &mut Slots,
+    items: &mut Vec<CreateItem>,
+    sets: &mut Vec<SetItem>,
+) -> Result<Slot, PlanError> {
+    if let Some(v) = &node.variable {
+        if let Some((slot, _)) = scope.get(&v.name) {
+            if !node.labels.is_empty() || node.properties.is_some() {
+                return Err(PlanError::semantic(
+                    format!("Variable `{}` already declared", v.name),
+                    v.span.start,
+                ));
+            }
+            return Ok(slot);
+        }
+    }
+    let out = slots.fresh();
+    if let Some(v) = &node.variable {
+        scope.bind(&v.name, out, VarKind::Node);
+    }
+    let properties = create_properties(out, &node.properties, scope, sets)?;
+    items.push(CreateItem::Node {
+        out,
+        labels: node.labels.clone(),
+        properties,
+    });
+    Ok(out)
+}
+
+/// A literal map becomes the created entity's properties; a parameter map is
+/// applied right after creation with `SET x = $map`.
+fn create_properties(
+    slot: Slot,
+    props: &Option<ast::Expr>,
+    scope: &Scope,
+    sets: &mut Vec<SetItem>,
+) -> Result<Vec<(String, Expr)>, PlanError> {
+    let Some(props) = props else {
+        return Ok(Vec::new());
+    };
+    match &props.kind {
+        ExprKind::Map(entries) => entries
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), lower_expr(v, scope, &mut None)?)))
+            .collect(),
+        _ => {
+            let map = lower_expr(props, scope, &mut None)?;
+            sets.push(SetItem::ReplaceProperties {
+                target: Expr::Slot(slot),
+                map,
+            });
+            Ok(Vec::new())
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! Lowering of WITH and RETURN: projection, aggregation, DISTINCT,
+//! ORDER BY, SKIP and LIMIT.
+
+use super::expr::{contains_aggregate, lower_expr};
+use super::scope::{Scope, Slots, VarKind};
+use crate::error::PlanError;
+use crate::logical::LogicalPlan;
+use crate::physical::{Aggregate, Expr, Slot, SortKey};
+use nereid_cypher::ast::{self, ExprKind, Projection};
+
+/// The result of lowering a projection: the plan, the new scope, and the
+/// projected columns in order.
+pub(crate) struct Projected {
+    pub plan: LogicalPlan,
+    pub scope: Scope,
+    pub columns: Vec<(String, Slot)>,
+}
+
+pub(crate) fn lower_projection(
+    mut plan: LogicalPlan,
+    proj: &Projection,
+    scope: &Scope,
+    slots: &mut Slots,
+) -> Result<Projected, PlanError> {
+    let mut new_scope = Scope::default();
+    let mut columns: Vec<(String, Slot)> = Vec::new();
+    if proj.star {
+        if scope.is_empty() {
+            return Err(PlanError::semantic(
+                "RETURN * is not allowed when there are no variables in scope",
+                proj.span.start,
+            ));
+        }
+        for (name, slot) in scope.names() {
+            columns.push((name.clone(), slot));
+            let kind = scope.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value);
+            new_scope.bind(name, slot, kind);
+        }
+    }
+
+    let aggregating = proj.items.iter().any(|i| contains_aggregate(&i.expr));
+    // Lowered item expressions (in the input scope), used to match ORDER BY
+    // expressions against projected ones.
+    let mut lowered_items: Vec<(Expr, Slot)> = Vec::new();
+
+    if aggregating {
+        let mut keys: Vec<(Slot, Expr)> = Vec::new();
+        let mut aggregates: Vec<(Slot, Aggregate)> = Vec::new();
+        let mut post: Vec<(Slot, Expr)> = Vec::new();
+        // `RETURN *` columns are grouping keys too.
+        for (_, slot) in &columns {
+            keys.push((*slot, Expr::Slot(*slot)));
+        }
+        for item in &proj.items {
+            let name = item.column_name().to_string();
+            if contains_aggregate(&item.expr) {
+                let mut sink = |agg: Aggregate| {
+                    let s = slots.fresh();
+                    aggregates.push((s, agg));
+                    s
+                };
+                let mut sink_ref: Option<&mut dyn FnMut(Aggregate) -> Slot> = Some(&mut sink);
+                let e = lower_expr(&item.expr, scope, &mut sink_ref)?;
+                let out = match e {
+                    Expr::Slot(s) => s,
+                    other => {
+                        let s = slots.fresh();
+                        post.push((s, other));
+                        s
+                    }
+                };
+                columns.push((name.clone(), out));
+                new_scope.bind(&name, out, VarKind::Value);
+            } else {
+                let e = lower_expr(&item.expr, scope, &mut None)?;
+                let kind = kind_of(&item.expr, scope);
+                let out = slots.fresh();
+                lowered_items.push((e.clone(), out));
+                keys.push((out, e));
+                columns.push((name.clone(), out));
+                new_scope.bind(&name, out, kind);
+            }
+        }
+        plan = LogicalPlan::Aggregate {
+            input: Box::new(plan),
+            keys,
+            aggregates,
+        };
+        if !post.is_empty() {
+            plan = LogicalPlan::Project {
+                input: Box::new(plan),
+                items: post,
+            };
+        }
+    } else if !proj.items.is_empty() {
+        let mut items = Vec::new();
+        for item in &proj.items {
+            let name = item.column_name().to_string();
+            let e = lower_expr(&item.expr, scope, &mut None)?;
+            let kind = kind_of(&item.expr, scope);
+            let out = slots.fresh();
+            lowered_items.push((e.clone(), out));
+            items.push((out, e));
+            columns.push((name.clone(), out));
+            new_scope.bind(&name, out, kind);
+        }
+        plan = LogicalPlan::Project {
+            input: Box::new(plan),
+            items,
+        };
+    }
+    check_duplicate_columns(&columns, proj)?;
+
+    if proj.distinct {
+        plan = LogicalPlan::Distinct {
+            input: Box::new(plan),
+            slots: columns.iter().map(|(_, s)| *s).collect(),
+        };
+    }
+
+    if !proj.order_by.is_empty() {
+        let mut keys = Vec::new();
+        for item in &proj.order_by {
+            let expr = lower_sort_expr(&item.expr, scope, &new_scope, &lowered_items, aggregating || proj.distinct)?;
+            keys.push(SortKey {
+                expr,
+                ascending: item.ascending,
+            });
+        }
+        plan = LogicalPlan::Sort {
+            input: Box::new(plan),
+            keys,
+        };
+    }
+    if let Some(skip) = &proj.skip {
+        plan = LogicalPlan::Skip {
+            input: Box::new(plan),
+            count: lower_expr(skip, &Scope::default(), &mut None)?,
+        };
+    }
+    if let Some(limit) = &proj.limit {
+        plan = LogicalPlan::Limit {
+            input: Box::new(plan),
+            count: lower_expr(limit, &Scope::default(), &mut None)?,
+        };
+    }
+    Ok(Projected {
+        plan,
+        scope: new_scope,
+        columns,
+    })
+}
+
+/// ORDER BY sees the projected names first; after a non-aggregating,
+/// non-distinct projection it may also use the variables before it (their
+/// slots are still filled). An expression equal to a projected one reads the
+/// projected slot.
+fn lower_sort_expr(
+    e: &ast::Expr,
+    old: &Scope,
+    new: &Scope,
+    items: &[(Expr, Slot)],
+    only_projected: bool,
+) -> Result<Expr, PlanError> {
+    if let Ok(x) = lower_expr(e, new, &mut None) {
+        return Ok(x);
+    }
+    let in_old = lower_expr(e, old, &mut None)?;
+    if let Some((_, slot)) = items.iter().find(|(x, _)| *x == in_old) {
+        return Ok(Expr::Slot(*slot));
+    }
+    if only_projected {
+        return Err(PlanError::semantic(
+            "In a WITH/RETURN with DISTINCT or an aggregation, it is not possible to access variables declared before the WITH/RETURN",
+            e.span.start,
+        ));
+    }
+    // Names shadowed by the projection must resolve to the new binding.
+    let mut merged = old.clone();
+    for (name, slot) in new.names() {
+        let kind = new.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value);
+        merged.bind(name, slot, kind);
+    }
+    lower_expr(e, &merged, &mut None)
+}
+
+fn kind_of(e: &ast::Expr, scope: &Scope) -> VarKind {
+    match &e.kind {
+        ExprKind::Variable(name) => scope.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value),
+        _ => VarKind::Value,
+    }
+}
+
+fn check_duplicate_columns(columns: &[(String, Slot)], proj: &Projection) -> Result<(), PlanError> {
+    for (i, (name, _)) in columns.iter().enumerate() {
+        if columns[..i].iter().any(|(n, _)| n == name) {
+            return Err(PlanError::semantic(
+                format!("Multiple result columns with the same name are not supported (`{name}`)"),
+                proj.span.start,
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,137 @@
+//! Logical plan → physical plan: the choices of operator.
+
+use crate::logical::LogicalPlan;
+use crate::physical::{Expr, Op};
+use crate::Catalog;
+
+pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
+    let b = |p: Box<LogicalPlan>| Box::new(to_physical(*p, catalog));
+    match plan {
+        LogicalPlan::Argument => Op::Argument,
+        LogicalPlan::NodeScan { input, out, labels } => node_scan(b(input), out, labels, catalog),
+        LogicalPlan::Expand {
+            input,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            into,
+        } => Op::Expand {
+            input: b(input),
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            into,
+        },
+        LogicalPlan::Filter { input, predicate } => Op::Filter {
+            input: b(input),
+            predicate,
+        },
+        LogicalPlan::Project { input, items } => Op::Project {
+            input: b(input),
+            items,
+        },
+        LogicalPlan::Aggregate {
+            input,
+            keys,
+            aggregates,
+        } => Op::Aggregate {
+            input: b(input),
+            keys,
+            aggregates,
+        },
+        LogicalPlan::Distinct { input, slots } => Op::Distinct {
+            input: b(input),
+            slots,
+        },
+        LogicalPlan::Sort { input, keys } => Op::Sort {
+            input: b(input),
+            keys,
+        },
+        LogicalPlan::Top { input, keys, limit } => Op::Top {
+            input: b(input),
+            keys,
+            limit,
+        },
+        LogicalPlan::Skip { input, count } => Op::Skip {
+            input: b(input),
+            count,
+        },
+        LogicalPlan::Limit { input, count } => Op::Limit {
+            input: b(input),
+            count,
+        },
+        LogicalPlan::Unwind { input, expr, out } => Op::Unwind {
+            input: b(input),
+            expr,
+            out,
+        },
+        LogicalPlan::Optional {
+            input,
+            inner,
+            nullable,
+        } => Op::Optional {
+            input: b(input),
+            inner: b(inner),
+            nullable,
+        },
+        LogicalPlan::Eager { input } => Op::Eager { input: b(input) },
+        LogicalPlan::Create { input, items } => Op::Create {
+            input: b(input),
+            items,
+        },
+        LogicalPlan::SetProperties { input, items } => Op::SetProperties {
+            input: b(input),
+            items,
+        },
+        LogicalPlan::Delete {
+            input,
+            items,
+            detach,
+        } => Op::Delete {
+            input: b(input),
+            items,
+            detach,
+        },
+        LogicalPlan::ProcedureCall {
+            input,
+            name,
+            args,
+            yields,
+        } => Op::ProcedureCall {
+            input: b(input),
+            name,
+            args,
+            yields,
+        },
+    }
+}
+
+/// Scans the most selective label's index and checks the other labels.
+fn node_scan(input: Box<Op>, out: usize, mut labels: Vec<String>, catalog: &dyn Catalog) -> Op {
+    if labels.is_empty() {
+        return Op::AllNodesScan { input, out };
+    }
+    let best = labels
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, l)| catalog.estimate_nodes(Some(l.as_str())))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    let label = labels.remove(best);
+    let scan = Op::NodeByLabelScan { input, out, label };
+    if labels.is_empty() {
+        scan
+    } else {
+        Op::Filter {
+            input: Box::new(scan),
+            predicate: Expr::HasLabels {
+                expr: Box::new(Expr::Slot(out)),
+                labels,
+            },
+        }
+    }
+}

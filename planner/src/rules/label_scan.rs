@@ -1,0 +1,78 @@
+//! `label_into_scan`: a label predicate on the node a scan binds becomes part
+//! of the scan (looking through other filters between them), so the physical
+//! planner can use a label index instead of scanning every node.
+
+use super::{transform_up, RewriteRule};
+use crate::logical::LogicalPlan;
+use crate::physical::{Expr, Slot};
+use crate::Catalog;
+
+pub struct LabelIntoScan;
+
+impl RewriteRule for LabelIntoScan {
+    fn name(&self) -> &'static str {
+        "label_into_scan"
+    }
+
+    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+        transform_up(plan, &|op| match op {
+            LogicalPlan::Filter {
+                input,
+                predicate: Expr::HasLabels { expr, labels },
+            } => match *expr {
+                Expr::Slot(slot) => match absorb(*input, slot, &labels) {
+                    Ok(plan) => plan,
+                    Err(input) => LogicalPlan::Filter {
+                        input: Box::new(input),
+                        predicate: Expr::HasLabels {
+                            expr: Box::new(Expr::Slot(slot)),
+                            labels,
+                        },
+                    },
+                },
+                other => LogicalPlan::Filter {
+                    input,
+                    predicate: Expr::HasLabels {
+                        expr: Box::new(other),
+                        labels,
+                    },
+                },
+            },
+            other => other,
+        })
+    }
+}
+
+/// Adds `labels` to the scan binding `slot` if only filters lie between;
+/// gives the plan back unchanged otherwise.
+fn absorb(plan: LogicalPlan, slot: Slot, labels: &[String]) -> Result<LogicalPlan, LogicalPlan> {
+    match plan {
+        LogicalPlan::NodeScan {
+            input,
+            out,
+            labels: mut have,
+        } if out == slot => {
+            for l in labels {
+                if !have.contains(l) {
+                    have.push(l.clone());
+                }
+            }
+            Ok(LogicalPlan::NodeScan {
+                input,
+                out,
+                labels: have,
+            })
+        }
+        LogicalPlan::Filter { input, predicate } => match absorb(*input, slot, labels) {
+            Ok(inner) => Ok(LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate,
+            }),
+            Err(inner) => Err(LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate,
+            }),
+        },
+        other => Err(other),
+    }
+}

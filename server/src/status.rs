@@ -1,0 +1,100 @@
+//! The one place where every crate's errors become Neo4j statuses.
+//!
+//! Messages keep the crate's wording; positions (byte offsets) become Neo4j's
+//! `(line L, column C (offset: O))` suffix.
+
+use crate::db::DbError;
+use nereid_cypher::{CypherError, ErrorKind};
+use nereid_dfe::ExecError;
+use nereid_errors::Status;
+use nereid_planner::PlanError;
+use nereid_storage::StorageError;
+use nereid_wal::WalError;
+
+pub(crate) fn from_cypher(e: CypherError) -> DbError {
+    // Neo4j reports scoping and other compile-time errors with the
+    // SyntaxError code too; drivers surface them as CypherSyntaxError.
+    let status = match e.kind {
+        ErrorKind::Syntax | ErrorKind::Semantic => Status::SyntaxError,
+    };
+    DbError {
+        status,
+        message: e.message,
+    }
+}
+
+pub(crate) fn from_plan(e: PlanError, query: &str) -> DbError {
+    let status = match &e {
+        PlanError::Semantic { .. } => Status::SyntaxError,
+        PlanError::Unsupported { .. } => Status::NotSupported,
+        PlanError::ProcedureNotFound { .. } => Status::ProcedureNotFound,
+    };
+    let message = match e.offset() {
+        Some(offset) => format!("{e} {}", position(query, offset)),
+        None => e.to_string(),
+    };
+    DbError { status, message }
+}
+
+pub(crate) fn from_exec(e: ExecError) -> DbError {
+    let status = match &e {
+        ExecError::Type(_) => Status::TypeError,
+        ExecError::Argument(_) => Status::ArgumentError,
+        ExecError::Arithmetic(_) => Status::ArithmeticError,
+        ExecError::ParameterMissing(_) => Status::ParameterMissing,
+        ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
+        ExecError::Storage(s) => return from_storage(s.clone()),
+        #[allow(unreachable_patterns)]
+        _ => Status::General,
+    };
+    DbError {
+        status,
+        message: e.to_string(),
+    }
+}
+
+pub(crate) fn from_storage(e: StorageError) -> DbError {
+    let status = match &e {
+        StorageError::WriteConflict(_) => Status::DeadlockDetected,
+        StorageError::DeleteConnectedNode(_) => Status::ConstraintValidationFailed,
+        StorageError::EntityNotFound(_) => Status::EntityNotFound,
+        StorageError::UnstorableValue(_) => Status::TypeError,
+        StorageError::TxnClosed => Status::TransactionNotFound,
+        StorageError::Replay(_) => Status::General,
+        #[allow(unreachable_patterns)]
+        _ => Status::General,
+    };
+    DbError {
+        status,
+        message: e.to_string(),
+    }
+}
+
+pub(crate) fn from_wal(e: WalError) -> DbError {
+    DbError {
+        status: Status::DatabaseUnavailable,
+        message: format!("the transaction log failed: {e}"),
+    }
+}
+
+/// `(line L, column C (offset: O))`, 1-based line and column (in characters).
+pub(crate) fn position(query: &str, offset: usize) -> String {
+    let offset = offset.min(query.len());
+    let before = query.get(..offset).unwrap_or(query);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before[line_start..].chars().count() + 1;
+    format!("(line {line}, column {column} (offset: {offset}))")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::position;
+
+    #[test]
+    fn positions_are_one_based_lines_and_columns() {
+        assert_eq!(position("RETURN x", 7), "(line 1, column 8 (offset: 7))");
+        assert_eq!(position("MATCH (n)\nRETURN x", 17), "(line 2, column 8 (offset: 17))");
+        assert_eq!(position("", 5), "(line 1, column 1 (offset: 0))");
+    }
+}
