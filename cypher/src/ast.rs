@@ -54,6 +54,9 @@ pub struct Statement {
     /// They are already applied to the names in `query`; kept for tooling and EXPLAIN output.
     pub prefixes: Vec<(String, String)>,
     pub query: Query,
+    /// The original query text; spans index into it, and [`crate::analyze`] uses it to
+    /// render line/column and the caret excerpt of semantic errors.
+    pub source: String,
 }
 
 /// A query: one single query, or several joined by `UNION` / `UNION ALL`.

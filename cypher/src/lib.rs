@@ -1,4 +1,29 @@
-//! openCypher front end of Nereid: lexer, recursive-descent parser, typed AST and semantic
-//! analysis.
+//! openCypher front end of Nereid: a logos lexer, a hand-written recursive-descent parser
+//! producing a typed, spanned AST ([`ast`]), and semantic analysis ([`analyze`]).
+//!
+//! ```
+//! let statement = nereid_cypher::parse("MATCH (n:Person) RETURN n.name AS name").unwrap();
+//! nereid_cypher::analyze(&statement).unwrap();
+//! ```
 
 pub mod ast;
+mod error;
+mod lexer;
+mod parser;
+mod semantic;
+
+pub use error::{CypherError, ErrorKind};
+
+/// Parses one Cypher statement (optionally prefixed by `EXPLAIN`/`PROFILE` and OneGraph
+/// `PREFIX` declarations, optionally ending with `;`). Only grammar is checked here, plus
+/// literal ranges and prefix declarations; call [`analyze`] for scoping and typing rules.
+pub fn parse(query: &str) -> Result<ast::Statement, CypherError> {
+    parser::parse_statement(query)
+}
+
+/// Semantic checks on a parsed statement: variable scoping, aggregation rules, projection
+/// aliases and duplicate columns, node/relationship type conflicts and CREATE rules.
+/// Errors point into `stmt.source`.
+pub fn analyze(stmt: &ast::Statement) -> Result<(), CypherError> {
+    semantic::check_statement(stmt)
+}

@@ -1,0 +1,166 @@
+//! Names: variables, schema names (labels, types, property keys) with OneGraph prefix
+//! resolution, and dotted function/procedure names.
+
+use super::{PResult, Parser};
+use crate::ast::{Ident, Span};
+use crate::lexer::Tok;
+
+/// Words that cannot name a variable (they always mean their keyword). Labels, relationship
+/// types and property keys may still use them.
+const RESERVED: &[&str] = &[
+    "ALL",
+    "AND",
+    "AS",
+    "ASC",
+    "ASCENDING",
+    "BY",
+    "CALL",
+    "CASE",
+    "CONTAINS",
+    "CREATE",
+    "DELETE",
+    "DESC",
+    "DESCENDING",
+    "DETACH",
+    "DISTINCT",
+    "ELSE",
+    "END",
+    "ENDS",
+    "EXISTS",
+    "FALSE",
+    "IN",
+    "IS",
+    "LIMIT",
+    "MATCH",
+    "MERGE",
+    "NOT",
+    "NULL",
+    "ON",
+    "OPTIONAL",
+    "OR",
+    "ORDER",
+    "REMOVE",
+    "RETURN",
+    "SET",
+    "SKIP",
+    "STARTS",
+    "THEN",
+    "TRUE",
+    "UNION",
+    "UNWIND",
+    "WHEN",
+    "WHERE",
+    "WITH",
+    "XOR",
+    "YIELD",
+];
+
+/// Whether `word` is reserved (case-insensitive).
+pub(super) fn is_reserved(word: &str) -> bool {
+    RESERVED.iter().any(|kw| kw.eq_ignore_ascii_case(word))
+}
+
+impl Parser<'_> {
+    /// Whether the token `n` ahead can name a variable.
+    pub(super) fn is_variable_at(&self, n: usize) -> bool {
+        let token = self.peek_at(n);
+        match token.kind {
+            Tok::EscapedIdent => true,
+            Tok::Ident => !is_reserved(&token.value),
+            _ => false,
+        }
+    }
+
+    /// A variable name (identifier that is not a reserved word, or a backticked name).
+    pub(super) fn variable(&mut self) -> PResult<Ident> {
+        if self.is_variable_at(0) {
+            let token = self.bump();
+            Ok(Ident {
+                name: token.value,
+                span: token.span,
+            })
+        } else {
+            self.fail_expecting("an identifier")
+        }
+    }
+
+    /// A label, relationship type or property key: a word, a backticked name, an IRI in angle
+    /// brackets, or `prefix::local` (resolved against the `PREFIX` declarations).
+    pub(super) fn schema_name(&mut self) -> PResult<(String, Span)> {
+        let token = self.peek().clone();
+        match token.kind {
+            Tok::Iri => {
+                self.bump();
+                Ok((token.value, token.span))
+            }
+            Tok::Ident | Tok::EscapedIdent => {
+                self.bump();
+                if self.peek().kind != Tok::ColonColon {
+                    return Ok((token.value, token.span));
+                }
+                self.bump();
+                let local = self.peek().clone();
+                if !matches!(local.kind, Tok::Ident | Tok::EscapedIdent) {
+                    return self.fail_expecting("a local name");
+                }
+                self.bump();
+                let span = token.span.to(local.span);
+                match self.prefixes.iter().find(|(name, _)| *name == token.value) {
+                    Some((_, iri)) => Ok((format!("{iri}{}", local.value), span)),
+                    None => self.hard_semantic(
+                        &format!("Undeclared prefix `{}`", token.value),
+                        token.span,
+                    ),
+                }
+            }
+            _ => self.fail_expecting("a name"),
+        }
+    }
+
+    /// `:A:B...` (at least one label), resolved.
+    pub(super) fn node_labels(&mut self) -> PResult<Vec<String>> {
+        self.expect(Tok::Colon)?;
+        let mut labels = vec![self.schema_name()?.0];
+        while self.eat(Tok::Colon) {
+            labels.push(self.schema_name()?.0);
+        }
+        Ok(labels)
+    }
+
+    /// `a.b.c` for functions and procedures, original case, with its span.
+    pub(super) fn dotted_name(&mut self) -> PResult<(String, Span)> {
+        let first = self.peek().clone();
+        if !matches!(first.kind, Tok::Ident | Tok::EscapedIdent) {
+            return self.fail_expecting("a procedure name");
+        }
+        self.bump();
+        let mut name = first.value;
+        let mut span = first.span;
+        while self.peek().kind == Tok::Dot
+            && matches!(self.peek_at(1).kind, Tok::Ident | Tok::EscapedIdent)
+        {
+            self.bump();
+            let part = self.bump();
+            name.push('.');
+            name.push_str(&part.value);
+            span = span.to(part.span);
+        }
+        Ok((name, span))
+    }
+
+    /// Whether the tokens ahead read `name(.name)* (` — a function call rather than a variable
+    /// or property access. Returns the number of name tokens (`2k+1`) when they do.
+    pub(super) fn function_call_ahead(&self) -> Option<usize> {
+        let mut n = 0;
+        loop {
+            if !matches!(self.peek_at(n).kind, Tok::Ident | Tok::EscapedIdent) {
+                return None;
+            }
+            match self.peek_at(n + 1).kind {
+                Tok::LParen => return Some(n + 1),
+                Tok::Dot => n += 2,
+                _ => return None,
+            }
+        }
+    }
+}

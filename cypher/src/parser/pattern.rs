@@ -1,0 +1,188 @@
+//! Graph patterns: `p = (a:L {k: v})-[r:T|U *1..3]->(b)`, `shortestPath(...)`.
+
+use nereid_values::Direction;
+
+use super::{PResult, Parser};
+use crate::ast::{Expr, NodePattern, PathKind, PatternElement, PatternPart, RelPattern};
+use crate::lexer::Tok;
+
+impl Parser<'_> {
+    /// `part (, part)*`
+    pub(super) fn pattern(&mut self) -> PResult<Vec<PatternPart>> {
+        let mut parts = vec![self.pattern_part()?];
+        while self.eat(Tok::Comma) {
+            parts.push(self.pattern_part()?);
+        }
+        Ok(parts)
+    }
+
+    /// `[var =] (shortestPath(element) | allShortestPaths(element) | element)`
+    pub(super) fn pattern_part(&mut self) -> PResult<PatternPart> {
+        let start = self.peek().span;
+        let variable = if self.is_variable_at(0) && self.peek_at(1).kind == Tok::Eq {
+            let variable = self.variable()?;
+            self.bump();
+            Some(variable)
+        } else {
+            None
+        };
+        let kind = if self.is_kw_at(0, "shortestPath") && self.peek_at(1).kind == Tok::LParen {
+            PathKind::Shortest
+        } else if self.is_kw_at(0, "allShortestPaths") && self.peek_at(1).kind == Tok::LParen {
+            PathKind::AllShortest
+        } else {
+            PathKind::Normal
+        };
+        let element = if kind == PathKind::Normal {
+            self.pattern_element()?
+        } else {
+            self.bump();
+            self.bump();
+            let element = self.pattern_element()?;
+            self.expect(Tok::RParen)?;
+            element
+        };
+        Ok(PatternPart {
+            variable,
+            kind,
+            element,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `node (rel node)*` or the same in parentheses.
+    pub(super) fn pattern_element(&mut self) -> PResult<PatternElement> {
+        self.nested(|p| {
+            if p.peek().kind == Tok::LParen && p.peek_at(1).kind == Tok::LParen {
+                p.bump();
+                let element = p.pattern_element()?;
+                p.expect(Tok::RParen)?;
+                return Ok(element);
+            }
+            let start = p.node_pattern()?;
+            let mut chain = Vec::new();
+            while p.at(Tok::Minus) || p.at(Tok::Lt) {
+                let rel = p.rel_pattern()?;
+                let node = p.node_pattern()?;
+                chain.push((rel, node));
+            }
+            Ok(PatternElement { start, chain })
+        })
+    }
+
+    /// `( [var] [:L:M] [{map} | $param] )`
+    fn node_pattern(&mut self) -> PResult<NodePattern> {
+        let start = self.expect(Tok::LParen)?.span;
+        let variable = if self.is_variable_at(0) {
+            Some(self.variable()?)
+        } else {
+            self.record("an identifier");
+            None
+        };
+        let labels = if self.at(Tok::Colon) {
+            self.node_labels()?
+        } else {
+            Vec::new()
+        };
+        let properties = self.pattern_properties()?;
+        self.expect(Tok::RParen)?;
+        Ok(NodePattern {
+            variable,
+            labels,
+            properties,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `[{map} | $param]` inside a node or relationship pattern.
+    fn pattern_properties(&mut self) -> PResult<Option<Expr>> {
+        if self.at(Tok::LBrace) {
+            return Ok(Some(self.map_literal()?));
+        }
+        if self.at(Tok::Parameter) {
+            return Ok(Some(self.atom()?));
+        }
+        Ok(None)
+    }
+
+    /// `<-[...]-`, `-[...]->`, `-[...]-`, `<-[...]->`, or the bracket-less forms (`-->`).
+    fn rel_pattern(&mut self) -> PResult<RelPattern> {
+        let start = self.peek().span;
+        let left_arrow = self.eat(Tok::Lt);
+        self.expect(Tok::Minus)?;
+        let mut rel = RelPattern {
+            variable: None,
+            types: Vec::new(),
+            direction: Direction::Both,
+            length: None,
+            properties: None,
+            span: start,
+        };
+        if self.eat(Tok::LBracket) {
+            self.rel_detail(&mut rel)?;
+            self.expect(Tok::RBracket)?;
+        }
+        self.expect(Tok::Minus)?;
+        let right_arrow = self.eat(Tok::Gt);
+        rel.direction = match (left_arrow, right_arrow) {
+            (true, false) => Direction::Incoming,
+            (false, true) => Direction::Outgoing,
+            _ => Direction::Both,
+        };
+        rel.span = self.span_from(start);
+        Ok(rel)
+    }
+
+    /// Inside the brackets: `[var] [:T|U] [*range] [{map} | $param]`.
+    fn rel_detail(&mut self, rel: &mut RelPattern) -> PResult<()> {
+        if self.is_variable_at(0) {
+            rel.variable = Some(self.variable()?);
+        } else {
+            self.record("an identifier");
+        }
+        if self.eat(Tok::Colon) {
+            rel.types.push(self.schema_name()?.0);
+            while self.eat(Tok::Pipe) {
+                self.eat(Tok::Colon);
+                rel.types.push(self.schema_name()?.0);
+            }
+        }
+        if self.eat(Tok::Star) {
+            rel.length = Some(self.length_range()?);
+        }
+        rel.properties = self.pattern_properties()?;
+        Ok(())
+    }
+
+    /// After `*`: nothing, `n`, `n..`, `..m`, `n..m`.
+    fn length_range(&mut self) -> PResult<(Option<u64>, Option<u64>)> {
+        let min = self.optional_hop_count()?;
+        if !self.eat(Tok::DotDot) {
+            return Ok((min, min));
+        }
+        let max = self.optional_hop_count()?;
+        Ok((min, max))
+    }
+
+    fn optional_hop_count(&mut self) -> PResult<Option<u64>> {
+        if !self.at(Tok::Integer) {
+            return Ok(None);
+        }
+        let token = self.bump();
+        match parse_unsigned(&token.value) {
+            Some(n) => Ok(Some(n)),
+            None => self.hard_syntax("integer is too large", token.span),
+        }
+    }
+}
+
+/// Parses a decimal, `0x` hex or `0o` octal literal's magnitude; `None` on overflow.
+pub(super) fn parse_unsigned(text: &str) -> Option<u64> {
+    if let Some(hex) = text.strip_prefix("0x") {
+        u64::from_str_radix(hex, 16).ok()
+    } else if let Some(octal) = text.strip_prefix("0o") {
+        u64::from_str_radix(octal, 8).ok()
+    } else {
+        text.parse().ok()
+    }
+}
