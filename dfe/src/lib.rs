@@ -1,41 +1,42 @@
-//! The dataflow executor (DFE): runs a [`PhysicalPlan`] as a pipeline of
-//! operators exchanging columnar batches (default 1,024 rows).
+//! The dataflow executor (DFE): runs a [`PhysicalPlan`](nereid_planner::PhysicalPlan)
+//! as a pipeline of operators exchanging columnar batches (default 1,024 rows).
+//!
+//! Following the Poseidon paper (§8.3), operators are RISC-style and
+//! pipelined: each pulls batches from its input on demand (single-threaded,
+//! depth-first, which minimises time to first row for LIMIT queries), and
+//! evaluates expressions a whole batch at a time. Operators that read base
+//! graph data (scans, expand, updates) go through the storage [`Txn`];
+//! the others only see intermediate batches.
+//!
+//! Layout: `batch` (columns + selection vector), `eval` (expressions and
+//! functions), `accumulator` (aggregate functions), `operators` (one per
+//! file), `procedures` (CALL registry), `cursor` (the public pull API).
 
+mod accumulator;
 mod batch;
+mod context;
+mod cursor;
 mod error;
 mod eval;
 mod graph;
+mod operators;
+mod procedures;
 
 pub use batch::Batch;
+pub use context::OperatorStats;
+pub use cursor::Cursor;
 pub use error::{ExecError, ExecResult};
-pub use eval::{Evaluator, RegexCache};
+pub use eval::{Evaluator, IntRange, RegexCache};
 pub use graph::GraphRead;
 
-use nereid_planner::PhysicalPlan;
-use nereid_storage::Txn;
 use nereid_values::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+
+#[doc(no_inline)]
+pub use nereid_storage::Txn;
 
 /// Default number of rows in a batch.
 pub const BATCH_SIZE: usize = 1024;
 
 /// Query parameters by name.
 pub type Params = BTreeMap<String, Value>;
-
-/// A running query: pulls rows lazily from the operator pipeline.
-pub struct Cursor {
-    _private: (),
-}
-
-impl Cursor {
-    pub fn new(_plan: Arc<PhysicalPlan>, _txn: Arc<Txn>, _params: Params) -> Cursor {
-        unimplemented!("dfe helper")
-    }
-    pub fn columns(&self) -> Vec<String> {
-        unimplemented!("dfe helper")
-    }
-    pub fn next_row(&mut self) -> Result<Option<Vec<Value>>, ExecError> {
-        unimplemented!("dfe helper")
-    }
-}
