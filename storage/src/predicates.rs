@@ -15,10 +15,13 @@ pub(crate) const PRED_EXISTS: u32 = 0;
 /// REL_VP predicate of label tuples (O = literal gui of the label name).
 pub(crate) const PRED_LABEL: u32 = 1;
 
+/// Names to ids, and ids (minus `first_id`) to names.
+type Names = (HashMap<Arc<str>, u32>, Vec<Arc<str>>);
+
 /// A name <-> id table.
 pub(crate) struct PredicateTable {
     first_id: u32,
-    inner: RwLock<(HashMap<Arc<str>, u32>, Vec<Arc<str>>)>,
+    inner: RwLock<Names>,
 }
 
 impl PredicateTable {
