@@ -55,8 +55,12 @@ impl GraphRead for Txn {
     fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value> {
         Txn::rel_properties(self, id)
     }
-    /// Asks the [`EntityResolver`] (see [`GraphRead::node_element_id`]).
+    /// Asks the [`EntityResolver`] (see [`GraphRead::node_element_id`]); a
+    /// relationship's element id is derived from its id, so it is known even
+    /// after deletion.
     fn rel_element_id(&self, id: RelId) -> Option<String> {
-        EntityResolver::relationship(self, id).map(|rel| rel.element_id)
+        EntityResolver::relationship(self, id)
+            .map(|rel| rel.element_id)
+            .or_else(|| Some(nereid_storage::rel_element_id(id)))
     }
 }
