@@ -179,7 +179,12 @@ mod tests {
 
     #[test]
     fn min_and_max_use_the_order_across_types() {
-        let values = [Value::from("b"), Value::Int(3), Value::Null, Value::from("a")];
+        let values = [
+            Value::from("b"),
+            Value::Int(3),
+            Value::Null,
+            Value::from("a"),
+        ];
         assert_eq!(run(A::Min, false, &values), Ok(Value::from("a")));
         assert_eq!(run(A::Max, false, &values), Ok(Value::Int(3)));
         let numbers = [Value::Float(2.5), Value::Int(1), Value::Int(7)];

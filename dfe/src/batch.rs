@@ -145,10 +145,8 @@ mod tests {
 
     #[test]
     fn selection_narrows_without_copying() {
-        let mut batch = Batch::from_rows(
-            2,
-            (0..5).map(|i| vec![Value::Int(i), Value::Int(i * 10)]),
-        );
+        let mut batch =
+            Batch::from_rows(2, (0..5).map(|i| vec![Value::Int(i), Value::Int(i * 10)]));
         batch.set_selection(vec![1, 3, 4]);
         batch.skip_active(1);
         assert_eq!(batch.selection(), &[3, 4]);

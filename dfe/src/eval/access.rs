@@ -88,7 +88,10 @@ pub fn slice(base: &Value, from: Option<&Value>, to: Option<&Value>) -> ExecResu
     let start = bound(from, 0)?;
     let end = bound(to, items.len())?;
     Ok(Value::List(
-        items.get(start..end).map(<[Value]>::to_vec).unwrap_or_default(),
+        items
+            .get(start..end)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default(),
     ))
 }
 
@@ -98,7 +101,7 @@ pub fn path(parts: Vec<Value>) -> ExecResult<Value> {
     if parts.iter().any(Value::is_null) {
         return Ok(Value::Null);
     }
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return Err(ExecError::Type(
             "A path must alternate nodes and relationships, starting and ending with a node"
                 .to_string(),
@@ -142,10 +145,7 @@ mod tests {
         assert_eq!(s(Some(-5), Some(5)), ints(&[1, 2, 3]));
         assert_eq!(s(None, Some(2)), ints(&[1, 2]));
         assert_eq!(s(Some(i64::MIN), Some(i64::MAX)), ints(&[1, 2, 3]));
-        assert_eq!(
-            slice(&list, Some(&Value::Null), None).unwrap(),
-            Value::Null
-        );
+        assert_eq!(slice(&list, Some(&Value::Null), None).unwrap(), Value::Null);
     }
 
     #[test]

@@ -76,10 +76,7 @@ mod tests {
             in_list(&Value::Int(2), &list(vec![Value::Int(1)])),
             Ok(Value::Bool(false))
         );
-        assert_eq!(
-            in_list(&Value::Null, &list(vec![])),
-            Ok(Value::Bool(false))
-        );
+        assert_eq!(in_list(&Value::Null, &list(vec![])), Ok(Value::Bool(false)));
         assert_eq!(
             in_list(&Value::Null, &list(vec![Value::Int(1)])),
             Ok(Value::Null)

@@ -82,7 +82,11 @@ fn labels(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
         Value::Node(n) => Ok(Value::List(
-            graph.node_labels(*n).into_iter().map(Value::String).collect(),
+            graph
+                .node_labels(*n)
+                .into_iter()
+                .map(Value::String)
+                .collect(),
         )),
         other => Err(type_mismatch("Node", other)),
     }

@@ -51,7 +51,10 @@ impl<'a> Evaluator<'a> {
                 Some(value) => Ok(vec![value.clone(); rows.len()]),
                 None => Err(ExecError::ParameterMissing(name.clone())),
             },
-            Expr::Slot(slot) => Ok(rows.iter().map(|&r| batch.value(*slot, r).clone()).collect()),
+            Expr::Slot(slot) => Ok(rows
+                .iter()
+                .map(|&r| batch.value(*slot, r).clone())
+                .collect()),
             Expr::Property { expr, key } => {
                 let graph = self.graph;
                 self.eval(expr, batch, rows)?
@@ -79,11 +82,8 @@ impl<'a> Evaluator<'a> {
                 Ok(transpose(columns, rows.len())
                     .into_iter()
                     .map(|values| {
-                        let map: BTreeMap<String, Value> = entries
-                            .iter()
-                            .map(|(k, _)| k.clone())
-                            .zip(values)
-                            .collect();
+                        let map: BTreeMap<String, Value> =
+                            entries.iter().map(|(k, _)| k.clone()).zip(values).collect();
                         Value::Map(map)
                     })
                     .collect())
@@ -325,7 +325,10 @@ impl<'a> Evaluator<'a> {
         }
         if let (Some(otherwise), false) = (otherwise, pending.is_empty()) {
             let pending_rows: Vec<usize> = pending.iter().map(|&i| rows[i]).collect();
-            for (i, v) in pending.into_iter().zip(self.eval(otherwise, batch, &pending_rows)?) {
+            for (i, v) in pending
+                .into_iter()
+                .zip(self.eval(otherwise, batch, &pending_rows)?)
+            {
                 out[i] = v;
             }
         }

@@ -132,7 +132,10 @@ fn three_valued_logic_and_comparisons() {
         (bin(B::Equal, int(1), null()), Is(Value::Null)),
         (bin(B::NotEqual, int(1), lit("1")), Is(Value::Bool(true))),
         (bin(B::Less, int(1), lit("a")), Is(Value::Null)),
-        (bin(B::GreaterEqual, lit(2.5), int(2)), Is(Value::Bool(true))),
+        (
+            bin(B::GreaterEqual, lit(2.5), int(2)),
+            Is(Value::Bool(true)),
+        ),
         (bin(B::Less, lit("a"), lit("b")), Is(Value::Bool(true))),
         (
             bin(
@@ -170,10 +173,16 @@ fn arithmetic_and_concatenation() {
     check(vec![
         (bin(B::Add, Expr::Slot(0), int(1)), Is(Value::Int(11))),
         (bin(B::Add, int(1), lit(0.5)), Is(Value::Float(1.5))),
-        (bin(B::Add, int(i64::MAX), int(1)), ArithmeticError("integer overflow")),
+        (
+            bin(B::Add, int(i64::MAX), int(1)),
+            ArithmeticError("integer overflow"),
+        ),
         (bin(B::Divide, int(7), int(2)), Is(Value::Int(3))),
         (bin(B::Divide, int(7), int(0)), ArithmeticError("/ by zero")),
-        (bin(B::Divide, lit(1.0), int(0)), Is(Value::Float(f64::INFINITY))),
+        (
+            bin(B::Divide, lit(1.0), int(0)),
+            Is(Value::Float(f64::INFINITY)),
+        ),
         (bin(B::Modulo, int(-7), int(3)), Is(Value::Int(-1))),
         (bin(B::Power, int(2), int(3)), Is(Value::Float(8.0))),
         (bin(B::Subtract, int(1), Expr::Slot(1)), Is(Value::Null)),
@@ -191,13 +200,28 @@ fn arithmetic_and_concatenation() {
 #[test]
 fn string_predicates_and_regex() {
     check(vec![
-        (bin(B::StartsWith, lit("abc"), lit("ab")), Is(Value::Bool(true))),
-        (bin(B::EndsWith, lit("abc"), lit("bc")), Is(Value::Bool(true))),
-        (bin(B::Contains, lit("abc"), lit("x")), Is(Value::Bool(false))),
+        (
+            bin(B::StartsWith, lit("abc"), lit("ab")),
+            Is(Value::Bool(true)),
+        ),
+        (
+            bin(B::EndsWith, lit("abc"), lit("bc")),
+            Is(Value::Bool(true)),
+        ),
+        (
+            bin(B::Contains, lit("abc"), lit("x")),
+            Is(Value::Bool(false)),
+        ),
         (bin(B::Contains, lit("abc"), int(1)), Is(Value::Null)),
         (bin(B::StartsWith, null(), lit("a")), Is(Value::Null)),
-        (bin(B::RegexMatch, lit("abc"), lit("a.*")), Is(Value::Bool(true))),
-        (bin(B::RegexMatch, lit("abc"), lit("b")), Is(Value::Bool(false))),
+        (
+            bin(B::RegexMatch, lit("abc"), lit("a.*")),
+            Is(Value::Bool(true)),
+        ),
+        (
+            bin(B::RegexMatch, lit("abc"), lit("b")),
+            Is(Value::Bool(false)),
+        ),
         (bin(B::RegexMatch, lit("abc"), lit("[")), ArgumentError),
     ]);
 }
@@ -217,7 +241,10 @@ fn access_parameters_and_case() {
         (prop(Expr::Param("m".into()), "b"), Is(Value::Null)),
         (prop(Expr::Slot(1), "a"), Is(Value::Null)),
         (prop(Expr::Slot(0), "a"), TypeError),
-        (prop(Expr::Literal(Value::Node(NodeId(1))), "a"), Is(Value::Null)),
+        (
+            prop(Expr::Literal(Value::Node(NodeId(1))), "a"),
+            Is(Value::Null),
+        ),
         (Expr::Param("x".into()), Is(Value::Int(5))),
         (Expr::Param("nope".into()), MissingParam),
         (index(Expr::Slot(2), int(-1)), Is(Value::Int(3))),
@@ -305,7 +332,10 @@ fn scalar_functions() {
         lit(Value::Node(NodeId(3))),
     ]);
     check(vec![
-        (func(F::Id, vec![lit(Value::Node(NodeId((3 << 60) | 7)))]), Is(Value::Int(7))),
+        (
+            func(F::Id, vec![lit(Value::Node(NodeId((3 << 60) | 7)))]),
+            Is(Value::Int(7)),
+        ),
         (func(F::Id, vec![null()]), Is(Value::Null)),
         (func(F::Id, vec![int(1)]), TypeError),
         (func(F::Size, vec![lit("héllo")]), Is(Value::Int(5))),
@@ -314,14 +344,25 @@ fn scalar_functions() {
         (func(F::Length, vec![path.clone()]), Is(Value::Int(1))),
         (
             func(F::Nodes, vec![path.clone()]),
-            Is(Value::List(vec![Value::Node(NodeId(1)), Value::Node(NodeId(3))])),
+            Is(Value::List(vec![
+                Value::Node(NodeId(1)),
+                Value::Node(NodeId(3)),
+            ])),
         ),
         (
             func(F::Relationships, vec![path]),
             Is(Value::List(vec![Value::Relationship(RelId(2))])),
         ),
         (
-            func(F::Coalesce, vec![null(), Expr::Slot(1), int(3), bin(B::Divide, int(1), int(0))]),
+            func(
+                F::Coalesce,
+                vec![
+                    null(),
+                    Expr::Slot(1),
+                    int(3),
+                    bin(B::Divide, int(1), int(0)),
+                ],
+            ),
             Is(Value::Int(3)),
         ),
         (func(F::Coalesce, vec![null()]), Is(Value::Null)),
@@ -330,17 +371,26 @@ fn scalar_functions() {
         (func(F::ToInteger, vec![lit("twelve")]), Is(Value::Null)),
         (func(F::ToInteger, vec![Expr::Slot(2)]), TypeError),
         (func(F::ToFloat, vec![int(2)]), Is(Value::Float(2.0))),
-        (func(F::ToBoolean, vec![lit("false")]), Is(Value::Bool(false))),
+        (
+            func(F::ToBoolean, vec![lit("false")]),
+            Is(Value::Bool(false)),
+        ),
         (func(F::Head, vec![Expr::Slot(2)]), Is(Value::Int(1))),
         (func(F::Last, vec![Expr::Slot(2)]), Is(Value::Int(3))),
         (func(F::Head, vec![list(vec![])]), Is(Value::Null)),
         (func(F::Tail, vec![Expr::Slot(2)]), Is(ints(&[2, 3]))),
         (func(F::Tail, vec![list(vec![])]), Is(ints(&[]))),
-        (func(F::Range, vec![int(1), int(5), int(2)]), Is(ints(&[1, 3, 5]))),
+        (
+            func(F::Range, vec![int(1), int(5), int(2)]),
+            Is(ints(&[1, 3, 5])),
+        ),
         (func(F::Range, vec![int(1), int(5), int(0)]), ArgumentError),
         (func(F::Range, vec![int(1), lit(5.0)]), TypeError),
         (func(F::Abs, vec![int(-3)]), Is(Value::Int(3))),
-        (func(F::Abs, vec![int(i64::MIN)]), ArithmeticError("integer overflow")),
+        (
+            func(F::Abs, vec![int(i64::MIN)]),
+            ArithmeticError("integer overflow"),
+        ),
         (func(F::ToUpper, vec![lit("aB")]), Is(Value::from("AB"))),
         (func(F::ToLower, vec![lit("aB")]), Is(Value::from("ab"))),
         (func(F::Trim, vec![lit("  x ")]), Is(Value::from("x"))),

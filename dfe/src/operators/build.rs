@@ -8,7 +8,6 @@
 use super::aggregate::Aggregate;
 use super::argument::Argument;
 use super::create::Create;
-use super::writes::Updating;
 use super::delete::Delete;
 use super::distinct::Distinct;
 use super::eager::Eager;
@@ -25,6 +24,7 @@ use super::skip::Skip;
 use super::sort::Sort;
 use super::top::Top;
 use super::unwind::Unwind;
+use super::writes::Updating;
 use super::{Counted, Operator};
 use crate::context::OperatorStats;
 use nereid_planner::Op;
@@ -108,7 +108,9 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
     let input = |input: &Op| build(input, input_id, argument.clone());
     let inner: Box<dyn Operator> = match op {
         Op::Argument => Box::new(Argument::new(argument.clone())),
-        Op::AllNodesScan { input: i, out } => Box::new(FlatMap::new(input(i), NodeScan::new(*out, None))),
+        Op::AllNodesScan { input: i, out } => {
+            Box::new(FlatMap::new(input(i), NodeScan::new(*out, None)))
+        }
         Op::NodeByLabelScan {
             input: i,
             out,
@@ -183,14 +185,12 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
                 items: items.clone(),
             },
         )),
-        Op::SetProperties { input: i, items } => {
-            Box::new(Updating::new(
-                input(i),
-                SetProperties {
-                    items: items.clone(),
-                },
-            ))
-        }
+        Op::SetProperties { input: i, items } => Box::new(Updating::new(
+            input(i),
+            SetProperties {
+                items: items.clone(),
+            },
+        )),
         Op::Delete {
             input: i,
             items,

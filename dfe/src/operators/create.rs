@@ -33,7 +33,12 @@ fn property_map(
     Ok(map)
 }
 
-fn endpoint(batch: &Batch, slot: usize, row: usize, rel_type: &str) -> ExecResult<nereid_values::NodeId> {
+fn endpoint(
+    batch: &Batch,
+    slot: usize,
+    row: usize,
+    rel_type: &str,
+) -> ExecResult<nereid_values::NodeId> {
     match batch.value(slot, row) {
         Value::Node(id) => Ok(*id),
         Value::Null => Err(ExecError::Argument(format!(
@@ -44,7 +49,12 @@ fn endpoint(batch: &Batch, slot: usize, row: usize, rel_type: &str) -> ExecResul
 }
 
 impl RowWriter for Create {
-    fn write_row(&mut self, batch: &mut Batch, row: usize, ctx: &mut ExecContext) -> ExecResult<()> {
+    fn write_row(
+        &mut self,
+        batch: &mut Batch,
+        row: usize,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<()> {
         for item in &self.items {
             match item {
                 CreateItem::Node {

@@ -54,7 +54,12 @@ impl Pending {
 }
 
 impl RowWriter for Delete {
-    fn write_row(&mut self, batch: &mut Batch, row: usize, ctx: &mut ExecContext) -> ExecResult<()> {
+    fn write_row(
+        &mut self,
+        batch: &mut Batch,
+        row: usize,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<()> {
         for expr in &self.items {
             match ctx.evaluator().eval_row(expr, batch, row)? {
                 Value::Null => {}

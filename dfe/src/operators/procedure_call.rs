@@ -31,8 +31,8 @@ impl ProcedureCall {
         if let Some(resolved) = &self.resolved {
             return Ok(resolved.clone());
         }
-        let procedure =
-            procedures::lookup(&self.name).ok_or_else(|| ExecError::ProcedureNotFound(self.name.clone()))?;
+        let procedure = procedures::lookup(&self.name)
+            .ok_or_else(|| ExecError::ProcedureNotFound(self.name.clone()))?;
         if self.args.len() != procedure.arity {
             return Err(ExecError::Argument(format!(
                 "Procedure call `{}` takes {} argument(s) but {} were given",

@@ -20,7 +20,10 @@ impl Operator for Project {
         };
         let mut columns = Vec::with_capacity(self.items.len());
         for (slot, expr) in &self.items {
-            columns.push((*slot, ctx.evaluator().eval(expr, &batch, batch.selection())?));
+            columns.push((
+                *slot,
+                ctx.evaluator().eval(expr, &batch, batch.selection())?,
+            ));
         }
         let rows = batch.selection().to_vec();
         for (slot, column) in columns {

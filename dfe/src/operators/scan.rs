@@ -47,8 +47,8 @@ impl Expander for NodeScan {
             }
         };
         let out = self.out;
-        Ok(Box::new(
-            (0..ids.len()).filter_map(move |i| ids.get(i).map(|&id| vec![(out, Value::Node(id))])),
-        ))
+        Ok(Box::new((0..ids.len()).filter_map(move |i| {
+            ids.get(i).map(|&id| vec![(out, Value::Node(id))])
+        })))
     }
 }

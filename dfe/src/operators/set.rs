@@ -71,7 +71,12 @@ fn node_target(value: &Value) -> ExecResult<Option<NodeId>> {
 }
 
 impl RowWriter for SetProperties {
-    fn write_row(&mut self, batch: &mut Batch, row: usize, ctx: &mut ExecContext) -> ExecResult<()> {
+    fn write_row(
+        &mut self,
+        batch: &mut Batch,
+        row: usize,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<()> {
         for item in &self.items {
             match item {
                 SetItem::Property { target, key, value } => {
