@@ -1,0 +1,174 @@
+//! Columnar batches: the unit of data exchanged between operators.
+//!
+//! A batch holds `slot_count` columns of equal physical length plus a
+//! *selection vector* listing the physical rows that are still active.
+//! Filters only shrink the selection instead of copying columns; operators
+//! that build new rows start a fresh batch with every row selected.
+//!
+//! Invariants: every column has exactly `len` values; `selection` is strictly
+//! increasing and each entry is `< len`.
+
+use nereid_values::Value;
+
+/// A set of rows stored column by column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Batch {
+    columns: Vec<Vec<Value>>,
+    len: usize,
+    selection: Vec<usize>,
+}
+
+impl Batch {
+    /// An empty batch with `slot_count` columns.
+    pub fn new(slot_count: usize) -> Batch {
+        Batch {
+            columns: vec![Vec::new(); slot_count],
+            len: 0,
+            selection: Vec::new(),
+        }
+    }
+
+    /// A batch from rows (each of `slot_count` values; missing values are null).
+    pub fn from_rows(slot_count: usize, rows: impl IntoIterator<Item = Vec<Value>>) -> Batch {
+        let mut batch = Batch::new(slot_count);
+        for row in rows {
+            batch.push_row(row);
+        }
+        batch
+    }
+
+    /// Number of columns (the plan's slot count).
+    pub fn slot_count(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Physical row indexes that are active, in order.
+    pub fn selection(&self) -> &[usize] {
+        &self.selection
+    }
+
+    /// Number of active rows.
+    pub fn active_len(&self) -> usize {
+        self.selection.len()
+    }
+
+    /// True when no row is active.
+    pub fn is_empty(&self) -> bool {
+        self.selection.is_empty()
+    }
+
+    /// Physical number of rows (active or not).
+    pub fn physical_len(&self) -> usize {
+        self.len
+    }
+
+    /// Replaces the selection; the new one must be a strictly increasing
+    /// subset of physical rows (operators only ever narrow it).
+    pub fn set_selection(&mut self, selection: Vec<usize>) {
+        debug_assert!(selection.windows(2).all(|w| w[0] < w[1]));
+        debug_assert!(selection.iter().all(|&r| r < self.len));
+        self.selection = selection;
+    }
+
+    /// Keeps only the first `n` active rows.
+    pub fn truncate_active(&mut self, n: usize) {
+        self.selection.truncate(n);
+    }
+
+    /// Drops the first `n` active rows.
+    pub fn skip_active(&mut self, n: usize) {
+        let n = n.min(self.selection.len());
+        self.selection.drain(..n);
+    }
+
+    /// The value in `slot` of physical row `row`; null for an out-of-range
+    /// slot so that a malformed plan cannot crash the server.
+    pub fn value(&self, slot: usize, row: usize) -> &Value {
+        const NULL: &Value = &Value::Null;
+        self.columns
+            .get(slot)
+            .and_then(|column| column.get(row))
+            .unwrap_or(NULL)
+    }
+
+    /// Overwrites the value in `slot` of physical row `row` (ignored when out
+    /// of range, which only a malformed plan can cause).
+    pub fn set(&mut self, slot: usize, row: usize, value: Value) {
+        if let Some(cell) = self.columns.get_mut(slot).and_then(|c| c.get_mut(row)) {
+            *cell = value;
+        }
+    }
+
+    /// Appends an active row; shorter rows are padded with nulls, longer
+    /// ones truncated to the slot count.
+    pub fn push_row(&mut self, row: Vec<Value>) {
+        let mut values = row.into_iter();
+        for column in &mut self.columns {
+            column.push(values.next().unwrap_or(Value::Null));
+        }
+        self.selection.push(self.len);
+        self.len += 1;
+    }
+
+    /// Appends a copy of physical row `row` of `source` with `overrides`
+    /// written into their slots.
+    pub fn push_extended(&mut self, source: &Batch, row: usize, overrides: &[(usize, Value)]) {
+        for (slot, column) in self.columns.iter_mut().enumerate() {
+            column.push(source.value(slot, row).clone());
+        }
+        for (slot, value) in overrides {
+            if let Some(cell) = self.columns.get_mut(*slot).and_then(|c| c.last_mut()) {
+                *cell = value.clone();
+            }
+        }
+        self.selection.push(self.len);
+        self.len += 1;
+    }
+
+    /// The values of physical row `row`, one per slot.
+    pub fn row(&self, row: usize) -> Vec<Value> {
+        self.columns
+            .iter()
+            .map(|column| column.get(row).cloned().unwrap_or(Value::Null))
+            .collect()
+    }
+
+    /// The active rows, materialised (for operators that must buffer rows).
+    pub fn into_active_rows(self) -> Vec<Vec<Value>> {
+        self.selection.iter().map(|&r| self.row(r)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection_narrows_without_copying() {
+        let mut batch =
+            Batch::from_rows(2, (0..5).map(|i| vec![Value::Int(i), Value::Int(i * 10)]));
+        batch.set_selection(vec![1, 3, 4]);
+        batch.skip_active(1);
+        assert_eq!(batch.selection(), &[3, 4]);
+        assert_eq!(batch.physical_len(), 5);
+        assert_eq!(
+            batch.into_active_rows(),
+            vec![
+                vec![Value::Int(3), Value::Int(30)],
+                vec![Value::Int(4), Value::Int(40)]
+            ]
+        );
+    }
+
+    #[test]
+    fn push_extended_copies_and_overrides() {
+        let source = Batch::from_rows(3, [vec![Value::Int(1), Value::Int(2)]]);
+        let mut out = Batch::new(3);
+        out.push_extended(&source, 0, &[(2, Value::from("x"))]);
+        assert_eq!(
+            out.row(0),
+            vec![Value::Int(1), Value::Int(2), Value::from("x")]
+        );
+        assert_eq!(out.value(7, 0), &Value::Null);
+    }
+}

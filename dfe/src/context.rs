@@ -1,0 +1,65 @@
+//! Per-query execution state shared by all operators of one cursor.
+
+use crate::eval::{Evaluator, RegexCache};
+use crate::Params;
+use nereid_storage::Txn;
+use nereid_values::Value;
+use std::sync::Arc;
+
+/// Rows emitted by one operator of the plan (in plan pre-order), for
+/// PROFILE-style reporting and for checking that execution stays lazy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperatorStats {
+    /// The operator kind (`Op` variant name).
+    pub name: &'static str,
+    /// Active rows emitted so far (summed over re-instantiations under
+    /// `Optional`).
+    pub rows: u64,
+}
+
+/// What every operator can reach while producing a batch.
+pub struct ExecContext {
+    pub(crate) txn: Arc<Txn>,
+    pub(crate) params: Params,
+    pub(crate) regexes: RegexCache,
+    /// Columns per row (the plan's slot count).
+    pub(crate) slot_count: usize,
+    /// Target number of rows per emitted batch.
+    pub(crate) batch_size: usize,
+    pub(crate) stats: Vec<OperatorStats>,
+}
+
+impl ExecContext {
+    pub(crate) fn new(
+        txn: Arc<Txn>,
+        params: Params,
+        slot_count: usize,
+        batch_size: usize,
+        stats: Vec<OperatorStats>,
+    ) -> ExecContext {
+        ExecContext {
+            txn,
+            params,
+            regexes: RegexCache::default(),
+            slot_count,
+            batch_size: batch_size.max(1),
+            stats,
+        }
+    }
+
+    /// An evaluator over this query's snapshot and parameters.
+    pub(crate) fn evaluator(&mut self) -> Evaluator<'_> {
+        Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
+    }
+
+    /// A row with every slot null.
+    pub(crate) fn null_row(&self) -> Vec<Value> {
+        vec![Value::Null; self.slot_count]
+    }
+
+    pub(crate) fn record_rows(&mut self, operator: usize, rows: usize) {
+        if let Some(stats) = self.stats.get_mut(operator) {
+            stats.rows += rows as u64;
+        }
+    }
+}

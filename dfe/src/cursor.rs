@@ -1,0 +1,143 @@
+//! [`Cursor`]: the pull interface over a running plan.
+
+use crate::batch::Batch;
+use crate::context::{ExecContext, OperatorStats};
+use crate::error::ExecError;
+use crate::operators::{build, plan_stats, Operator};
+use crate::{Params, BATCH_SIZE};
+use nereid_planner::PhysicalPlan;
+use nereid_storage::Txn;
+use nereid_values::Value;
+use std::sync::Arc;
+
+/// A running query: pulls rows lazily from the operator pipeline.
+///
+/// Invariant: at most one batch is computed ahead of the rows handed out.
+/// After an error the cursor is exhausted (the caller rolls back).
+pub struct Cursor {
+    plan: Arc<PhysicalPlan>,
+    root: Box<dyn Operator>,
+    ctx: ExecContext,
+    /// The batch rows are currently taken from, and the index of the next
+    /// row in its selection.
+    current: Option<Batch>,
+    position: usize,
+    finished: bool,
+}
+
+impl Cursor {
+    /// Starts executing `plan` inside `txn`. Nothing is computed until rows
+    /// are pulled.
+    pub fn new(plan: Arc<PhysicalPlan>, txn: Arc<Txn>, params: Params) -> Cursor {
+        Cursor::with_batch_size(plan, txn, params, BATCH_SIZE)
+    }
+
+    /// Like [`Cursor::new`] with a different target batch size (at least 1).
+    pub fn with_batch_size(
+        plan: Arc<PhysicalPlan>,
+        txn: Arc<Txn>,
+        params: Params,
+        batch_size: usize,
+    ) -> Cursor {
+        let root = build(&plan.root, 0, None);
+        let ctx = ExecContext::new(
+            txn,
+            params,
+            plan.slot_count,
+            batch_size,
+            plan_stats(&plan.root),
+        );
+        Cursor {
+            plan,
+            root,
+            ctx,
+            current: None,
+            position: 0,
+            finished: false,
+        }
+    }
+
+    /// Result column names.
+    pub fn columns(&self) -> Vec<String> {
+        self.plan
+            .outputs
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
+    /// The next result row (values of the plan's output slots, in order), or
+    /// `None` when the query is exhausted. Computes at most one batch ahead.
+    pub fn next_row(&mut self) -> Result<Option<Vec<Value>>, ExecError> {
+        loop {
+            if let Some(batch) = &self.current {
+                if let Some(&row) = batch.selection().get(self.position) {
+                    self.position += 1;
+                    return Ok(Some(self.output_row(batch, row)));
+                }
+                self.current = None;
+            }
+            if !self.pull()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The rest of the current batch, or the next batch, as result rows;
+    /// `None` when the query is exhausted.
+    pub fn next_batch(&mut self) -> Result<Option<Vec<Vec<Value>>>, ExecError> {
+        loop {
+            if let Some(batch) = self.current.take() {
+                let rows: Vec<Vec<Value>> = batch
+                    .selection()
+                    .get(self.position..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&row| self.output_row(&batch, row))
+                    .collect();
+                if !rows.is_empty() {
+                    return Ok(Some(rows));
+                }
+            }
+            if !self.pull()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Rows emitted so far by each operator of the plan (pre-order: an
+    /// operator, its input, then an Optional's inner plan).
+    pub fn operator_stats(&self) -> &[OperatorStats] {
+        &self.ctx.stats
+    }
+
+    /// Fetches the next batch into `current`; false when exhausted.
+    fn pull(&mut self) -> Result<bool, ExecError> {
+        if self.finished {
+            return Ok(false);
+        }
+        match self.root.next(&mut self.ctx) {
+            Ok(Some(batch)) => {
+                self.current = Some(batch);
+                self.position = 0;
+                Ok(true)
+            }
+            Ok(None) => {
+                self.finished = true;
+                Ok(false)
+            }
+            Err(error) => {
+                self.finished = true;
+                Err(error)
+            }
+        }
+    }
+
+    fn output_row(&self, batch: &Batch, row: usize) -> Vec<Value> {
+        self.plan
+            .outputs
+            .iter()
+            .map(|(_, slot)| batch.value(*slot, row).clone())
+            .collect()
+    }
+}

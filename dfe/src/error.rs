@@ -1,0 +1,38 @@
+//! The executor's error type and helpers that phrase errors the way Neo4j
+//! does, so clients see familiar messages.
+
+use nereid_storage::StorageError;
+use nereid_values::Value;
+
+/// Errors raised while executing a plan.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum ExecError {
+    #[error("{0}")]
+    Type(String),
+    #[error("{0}")]
+    Argument(String),
+    #[error("{0}")]
+    Arithmetic(String),
+    #[error("Expected parameter(s): {0}")]
+    ParameterMissing(String),
+    #[error("There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
+    ProcedureNotFound(String),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Result alias used throughout the executor.
+pub type ExecResult<T> = Result<T, ExecError>;
+
+/// `Type mismatch: expected <expected> but was <actual type>`.
+pub(crate) fn type_mismatch(expected: &str, actual: &Value) -> ExecError {
+    ExecError::Type(format!(
+        "Type mismatch: expected {expected} but was {}",
+        actual.type_name()
+    ))
+}
+
+/// The error for an integer operation whose result does not fit in 64 bits.
+pub(crate) fn overflow() -> ExecError {
+    ExecError::Arithmetic("integer overflow".to_string())
+}

@@ -1,0 +1,158 @@
+//! Reading into values: property access, label tests, list/map subscripts,
+//! list slices and path construction.
+
+use crate::error::{type_mismatch, ExecError, ExecResult};
+use crate::graph::GraphRead;
+use nereid_values::{PathValue, Value};
+
+/// `base.key` on a node, relationship or map. A missing property is null.
+pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Value> {
+    let found = match base {
+        Value::Null => None,
+        Value::Node(id) => graph.node_property(*id, key),
+        Value::Relationship(id) => graph.rel_property(*id, key),
+        Value::Map(map) => map.get(key).cloned(),
+        other => return Err(type_mismatch("Map, Node or Relationship", other)),
+    };
+    Ok(found.unwrap_or(Value::Null))
+}
+
+/// `base:A:B`: true when the node carries every label.
+pub fn has_labels(graph: &dyn GraphRead, base: &Value, labels: &[String]) -> ExecResult<Value> {
+    match base {
+        Value::Null => Ok(Value::Null),
+        Value::Node(id) => Ok(Value::Bool(
+            labels.iter().all(|label| graph.node_has_label(*id, label)),
+        )),
+        other => Err(type_mismatch("Node", other)),
+    }
+}
+
+/// Resolves a possibly negative list index against `len`; `None` when out
+/// of range.
+fn list_position(index: i64, len: usize) -> Option<usize> {
+    let len = i64::try_from(len).ok()?;
+    let position = if index < 0 { index + len } else { index };
+    if (0..len).contains(&position) {
+        usize::try_from(position).ok()
+    } else {
+        None
+    }
+}
+
+/// `base[index]`: list element (negative counts from the end, out of range
+/// is null), map entry, or entity property by name.
+pub fn index(graph: &dyn GraphRead, base: &Value, index: &Value) -> ExecResult<Value> {
+    match (base, index) {
+        (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+        (Value::List(items), Value::Int(i)) => Ok(list_position(*i, items.len())
+            .and_then(|p| items.get(p).cloned())
+            .unwrap_or(Value::Null)),
+        (Value::List(_), other) => Err(type_mismatch("Integer", other)),
+        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), Value::String(key)) => {
+            property(graph, base, key)
+        }
+        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => {
+            Err(type_mismatch("String", other))
+        }
+        (other, _) => Err(type_mismatch("List or Map", other)),
+    }
+}
+
+/// Clamps a slice bound (negative counts from the end) into `0..=len`.
+fn slice_bound(bound: i64, len: usize) -> usize {
+    let len_i = i64::try_from(len).unwrap_or(i64::MAX);
+    let position = if bound < 0 {
+        bound.saturating_add(len_i)
+    } else {
+        bound
+    };
+    usize::try_from(position.clamp(0, len_i)).unwrap_or(len)
+}
+
+/// `base[from..to]`; an absent bound is open, a null bound gives null.
+pub fn slice(base: &Value, from: Option<&Value>, to: Option<&Value>) -> ExecResult<Value> {
+    if base.is_null() || from.is_some_and(Value::is_null) || to.is_some_and(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    let Value::List(items) = base else {
+        return Err(type_mismatch("List", base));
+    };
+    let bound = |value: Option<&Value>, default: usize| -> ExecResult<usize> {
+        match value {
+            None => Ok(default),
+            Some(Value::Int(i)) => Ok(slice_bound(*i, items.len())),
+            Some(other) => Err(type_mismatch("Integer", other)),
+        }
+    };
+    let start = bound(from, 0)?;
+    let end = bound(to, items.len())?;
+    Ok(Value::List(
+        items
+            .get(start..end)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default(),
+    ))
+}
+
+/// A path from alternating node and relationship values. Any null part
+/// (e.g. from an OPTIONAL MATCH that found nothing) makes the path null.
+pub fn path(parts: Vec<Value>) -> ExecResult<Value> {
+    if parts.iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    if parts.len().is_multiple_of(2) {
+        return Err(ExecError::Type(
+            "A path must alternate nodes and relationships, starting and ending with a node"
+                .to_string(),
+        ));
+    }
+    let mut nodes = Vec::with_capacity(parts.len() / 2 + 1);
+    let mut rels = Vec::with_capacity(parts.len() / 2);
+    for (position, part) in parts.into_iter().enumerate() {
+        match (position % 2, part) {
+            (0, Value::Node(id)) => nodes.push(id),
+            (1, Value::Relationship(id)) => rels.push(id),
+            (0, other) => return Err(type_mismatch("Node", &other)),
+            (_, other) => return Err(type_mismatch("Relationship", &other)),
+        }
+    }
+    Ok(Value::Path(Box::new(PathValue { nodes, rels })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(values: &[i64]) -> Value {
+        Value::List(values.iter().map(|&i| Value::Int(i)).collect())
+    }
+
+    #[test]
+    fn slices_follow_the_tck() {
+        let list = ints(&[1, 2, 3]);
+        let s = |from: Option<i64>, to: Option<i64>| {
+            slice(
+                &list,
+                from.map(Value::Int).as_ref(),
+                to.map(Value::Int).as_ref(),
+            )
+            .unwrap()
+        };
+        assert_eq!(s(Some(1), Some(3)), ints(&[2, 3]));
+        assert_eq!(s(Some(-3), Some(-1)), ints(&[1, 2]));
+        assert_eq!(s(Some(3), Some(1)), ints(&[]));
+        assert_eq!(s(Some(-5), Some(5)), ints(&[1, 2, 3]));
+        assert_eq!(s(None, Some(2)), ints(&[1, 2]));
+        assert_eq!(s(Some(i64::MIN), Some(i64::MAX)), ints(&[1, 2, 3]));
+        assert_eq!(slice(&list, Some(&Value::Null), None).unwrap(), Value::Null);
+    }
+
+    #[test]
+    fn list_positions_count_from_the_end_when_negative() {
+        assert_eq!(list_position(-1, 3), Some(2));
+        assert_eq!(list_position(-4, 3), None);
+        assert_eq!(list_position(3, 3), None);
+        assert_eq!(list_position(i64::MIN, 3), None);
+    }
+}

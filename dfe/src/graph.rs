@@ -1,0 +1,66 @@
+//! The read-only view of the graph that expression evaluation needs.
+//!
+//! Keeping expression evaluation behind this small trait (instead of the
+//! whole [`Txn`]) follows the DFE's split between operators that touch base
+//! data and operators over intermediate results (Poseidon paper, §8.3): the
+//! evaluator can run over any snapshot that answers these questions.
+
+use nereid_storage::Txn;
+use nereid_values::{EntityResolver, NodeId, RelId, Value};
+use std::collections::BTreeMap;
+
+/// Entity reads from one consistent snapshot. Entities that are not visible
+/// read as absent (`None` / empty).
+pub trait GraphRead {
+    fn node_labels(&self, id: NodeId) -> Vec<String>;
+    fn node_has_label(&self, id: NodeId, label: &str) -> bool;
+    fn node_property(&self, id: NodeId, key: &str) -> Option<Value>;
+    fn node_properties(&self, id: NodeId) -> BTreeMap<String, Value>;
+    /// The string `elementId(n)` reports.
+    fn node_element_id(&self, id: NodeId) -> Option<String>;
+    /// `(start, end, type)` of a visible relationship.
+    fn rel_endpoints(&self, id: RelId) -> Option<(NodeId, NodeId, String)>;
+    fn rel_property(&self, id: RelId, key: &str) -> Option<Value>;
+    fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value>;
+    /// The string `elementId(r)` reports.
+    fn rel_element_id(&self, id: RelId) -> Option<String>;
+}
+
+impl GraphRead for Txn {
+    fn node_labels(&self, id: NodeId) -> Vec<String> {
+        Txn::node_labels(self, id)
+    }
+    fn node_has_label(&self, id: NodeId, label: &str) -> bool {
+        Txn::node_has_label(self, id, label)
+    }
+    fn node_property(&self, id: NodeId, key: &str) -> Option<Value> {
+        Txn::node_property(self, id, key)
+    }
+    fn node_properties(&self, id: NodeId) -> BTreeMap<String, Value> {
+        Txn::node_properties(self, id)
+    }
+    /// Asks the [`EntityResolver`] so that `elementId()` always equals the
+    /// element id Bolt sends for the same node.
+    fn node_element_id(&self, id: NodeId) -> Option<String> {
+        EntityResolver::node(self, id)
+            .map(|node| node.element_id)
+            .or_else(|| self.node_key(id))
+    }
+    fn rel_endpoints(&self, id: RelId) -> Option<(NodeId, NodeId, String)> {
+        Txn::rel_endpoints(self, id)
+    }
+    fn rel_property(&self, id: RelId, key: &str) -> Option<Value> {
+        Txn::rel_property(self, id, key)
+    }
+    fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value> {
+        Txn::rel_properties(self, id)
+    }
+    /// Asks the [`EntityResolver`] (see [`GraphRead::node_element_id`]); a
+    /// relationship's element id is derived from its id, so it is known even
+    /// after deletion.
+    fn rel_element_id(&self, id: RelId) -> Option<String> {
+        EntityResolver::relationship(self, id)
+            .map(|rel| rel.element_id)
+            .or_else(|| Some(nereid_storage::rel_element_id(id)))
+    }
+}

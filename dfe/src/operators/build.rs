@@ -1,0 +1,210 @@
+//! Builds the operator pipeline for a plan.
+//!
+//! Operators are numbered in plan pre-order (an operator, then its input,
+//! then an `Optional`'s inner plan); the number indexes the per-operator
+//! statistics. An `Optional` re-builds its inner plan per outer row with the
+//! same numbers, so statistics accumulate across instances.
+
+use super::aggregate::Aggregate;
+use super::argument::Argument;
+use super::create::Create;
+use super::delete::Delete;
+use super::distinct::Distinct;
+use super::eager::Eager;
+use super::expand::Expand;
+use super::filter::Filter;
+use super::flat_map::FlatMap;
+use super::limit::Limit;
+use super::optional::Optional;
+use super::procedure_call::ProcedureCall;
+use super::project::Project;
+use super::scan::NodeScan;
+use super::set::SetProperties;
+use super::skip::Skip;
+use super::sort::Sort;
+use super::top::Top;
+use super::unwind::Unwind;
+use super::writes::Updating;
+use super::{Counted, Operator};
+use crate::context::OperatorStats;
+use nereid_planner::Op;
+use nereid_values::Value;
+
+/// The operator kind's name, for statistics.
+fn name(op: &Op) -> &'static str {
+    match op {
+        Op::Argument => "Argument",
+        Op::AllNodesScan { .. } => "AllNodesScan",
+        Op::NodeByLabelScan { .. } => "NodeByLabelScan",
+        Op::Expand { .. } => "Expand",
+        Op::Filter { .. } => "Filter",
+        Op::Project { .. } => "Project",
+        Op::Aggregate { .. } => "Aggregate",
+        Op::Distinct { .. } => "Distinct",
+        Op::Sort { .. } => "Sort",
+        Op::Top { .. } => "Top",
+        Op::Skip { .. } => "Skip",
+        Op::Limit { .. } => "Limit",
+        Op::Unwind { .. } => "Unwind",
+        Op::Optional { .. } => "Optional",
+        Op::Eager { .. } => "Eager",
+        Op::Create { .. } => "Create",
+        Op::SetProperties { .. } => "SetProperties",
+        Op::Delete { .. } => "Delete",
+        Op::ProcedureCall { .. } => "ProcedureCall",
+    }
+}
+
+/// The operator's children in numbering order.
+fn children(op: &Op) -> Vec<&Op> {
+    match op {
+        Op::Argument => Vec::new(),
+        Op::Optional { input, inner, .. } => vec![input, inner],
+        Op::AllNodesScan { input, .. }
+        | Op::NodeByLabelScan { input, .. }
+        | Op::Expand { input, .. }
+        | Op::Filter { input, .. }
+        | Op::Project { input, .. }
+        | Op::Aggregate { input, .. }
+        | Op::Distinct { input, .. }
+        | Op::Sort { input, .. }
+        | Op::Top { input, .. }
+        | Op::Skip { input, .. }
+        | Op::Limit { input, .. }
+        | Op::Unwind { input, .. }
+        | Op::Eager { input, .. }
+        | Op::Create { input, .. }
+        | Op::SetProperties { input, .. }
+        | Op::Delete { input, .. }
+        | Op::ProcedureCall { input, .. } => vec![input],
+    }
+}
+
+/// Number of operators in the subtree rooted at `op`.
+fn subtree_size(op: &Op) -> usize {
+    1 + children(op).into_iter().map(subtree_size).sum::<usize>()
+}
+
+/// Zeroed statistics for every operator of the plan, in pre-order.
+pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
+    fn walk(op: &Op, out: &mut Vec<OperatorStats>) {
+        out.push(OperatorStats {
+            name: name(op),
+            rows: 0,
+        });
+        for child in children(op) {
+            walk(child, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &mut out);
+    out
+}
+
+/// Builds the pipeline for `op`, numbered from `id`. `argument` is the row
+/// the `Argument` leaf emits (`None`: a row of nulls).
+pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn Operator> {
+    let input_id = id + 1;
+    let input = |input: &Op| build(input, input_id, argument.clone());
+    let inner: Box<dyn Operator> = match op {
+        Op::Argument => Box::new(Argument::new(argument.clone())),
+        Op::AllNodesScan { input: i, out } => {
+            Box::new(FlatMap::new(input(i), NodeScan::new(*out, None)))
+        }
+        Op::NodeByLabelScan {
+            input: i,
+            out,
+            label,
+        } => Box::new(FlatMap::new(
+            input(i),
+            NodeScan::new(*out, Some(label.clone())),
+        )),
+        Op::Expand {
+            input: i,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            into,
+        } => Box::new(FlatMap::new(
+            input(i),
+            Expand {
+                from: *from,
+                rel: *rel,
+                to: *to,
+                dir: *dir,
+                types: types.clone(),
+                into: *into,
+            },
+        )),
+        Op::Filter {
+            input: i,
+            predicate,
+        } => Box::new(Filter {
+            input: input(i),
+            predicate: predicate.clone(),
+        }),
+        Op::Project { input: i, items } => Box::new(Project {
+            input: input(i),
+            items: items.clone(),
+        }),
+        Op::Aggregate {
+            input: i,
+            keys,
+            aggregates,
+        } => Box::new(Aggregate::new(input(i), keys.clone(), aggregates.clone())),
+        Op::Distinct { input: i, slots } => Box::new(Distinct::new(input(i), slots.clone())),
+        Op::Sort { input: i, keys } => Box::new(Sort::new(input(i), keys.clone())),
+        Op::Top {
+            input: i,
+            keys,
+            limit,
+        } => Box::new(Top::new(input(i), keys.clone(), limit.clone())),
+        Op::Skip { input: i, count } => Box::new(Skip::new(input(i), count.clone())),
+        Op::Limit { input: i, count } => Box::new(Limit::new(input(i), count.clone())),
+        Op::Unwind {
+            input: i,
+            expr,
+            out,
+        } => Box::new(FlatMap::new(input(i), Unwind::new(expr.clone(), *out))),
+        Op::Optional {
+            input: i,
+            inner,
+            nullable,
+        } => Box::new(Optional::new(
+            input(i),
+            (**inner).clone(),
+            input_id + subtree_size(i),
+            nullable.clone(),
+        )),
+        Op::Eager { input: i } => Box::new(Eager::new(input(i))),
+        Op::Create { input: i, items } => Box::new(Updating::new(
+            input(i),
+            Create {
+                items: items.clone(),
+            },
+        )),
+        Op::SetProperties { input: i, items } => Box::new(Updating::new(
+            input(i),
+            SetProperties {
+                items: items.clone(),
+            },
+        )),
+        Op::Delete {
+            input: i,
+            items,
+            detach,
+        } => Box::new(Updating::new(input(i), Delete::new(items.clone(), *detach))),
+        Op::ProcedureCall {
+            input: i,
+            name,
+            args,
+            yields,
+        } => Box::new(FlatMap::new(
+            input(i),
+            ProcedureCall::new(name.clone(), args.clone(), yields.clone()),
+        )),
+    };
+    Box::new(Counted { id, inner })
+}

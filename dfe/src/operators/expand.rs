@@ -1,0 +1,57 @@
+//! `Expand`: each input row extended with every relationship of the node in
+//! `from` (and the relationship's other end). With `into`, the other end is
+//! already bound and only relationships reaching it are kept.
+
+use super::flat_map::{Expander, Extensions};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::{type_mismatch, ExecResult};
+use nereid_planner::Slot;
+use nereid_values::{Direction, Value};
+
+pub(crate) struct Expand {
+    pub(crate) from: Slot,
+    pub(crate) rel: Slot,
+    pub(crate) to: Slot,
+    pub(crate) dir: Direction,
+    pub(crate) types: Vec<String>,
+    pub(crate) into: bool,
+}
+
+impl Expander for Expand {
+    fn expand(
+        &mut self,
+        batch: &Batch,
+        _position: usize,
+        row: usize,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<Extensions> {
+        let from = match batch.value(self.from, row) {
+            Value::Null => return Ok(Box::new(std::iter::empty())),
+            Value::Node(id) => *id,
+            other => return Err(type_mismatch("Node", other)),
+        };
+        let bound_to = if self.into {
+            match batch.value(self.to, row) {
+                Value::Node(id) => Some(*id),
+                Value::Null => return Ok(Box::new(std::iter::empty())),
+                other => return Err(type_mismatch("Node", other)),
+            }
+        } else {
+            None
+        };
+        let (rel_slot, to_slot) = (self.rel, self.to);
+        let neighbours = ctx.txn.expand(from, self.dir, &self.types);
+        Ok(Box::new(
+            neighbours
+                .into_iter()
+                .filter(move |(_, other)| bound_to.is_none_or(|to| to == *other))
+                .map(move |(rel, other)| {
+                    vec![
+                        (rel_slot, Value::Relationship(rel)),
+                        (to_slot, Value::Node(other)),
+                    ]
+                }),
+        ))
+    }
+}

@@ -1,0 +1,102 @@
+//! Physical operators: one per file, pull-based and pipelined.
+//!
+//! Every operator implements [`Operator::next`], returning the next
+//! non-empty batch or `None` when exhausted; the call is dynamically
+//! dispatched once per batch, never per row. Operators that must see all of
+//! their input first (sort, aggregation, eager, updates) drain it on their
+//! first call and then emit batch by batch.
+
+mod aggregate;
+mod argument;
+mod build;
+mod create;
+mod delete;
+mod distinct;
+mod eager;
+mod expand;
+mod filter;
+mod flat_map;
+mod limit;
+mod optional;
+mod procedure_call;
+mod project;
+mod scan;
+mod set;
+mod skip;
+mod sort;
+mod top;
+mod unwind;
+mod writes;
+
+pub(crate) use build::{build, plan_stats};
+
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::{ExecError, ExecResult};
+use nereid_planner::Expr;
+use nereid_values::Value;
+
+/// A pipelined operator.
+pub trait Operator: Send {
+    /// The next batch with at least one active row, or `None` when done.
+    fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>>;
+}
+
+/// Counts the rows an operator emits into [`ExecContext`]'s statistics.
+struct Counted {
+    id: usize,
+    inner: Box<dyn Operator>,
+}
+
+impl Operator for Counted {
+    fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
+        let batch = self.inner.next(ctx)?;
+        if let Some(batch) = &batch {
+            ctx.record_rows(self.id, batch.active_len());
+        }
+        Ok(batch)
+    }
+}
+
+/// Pulls every remaining batch of `input`.
+fn drain(input: &mut dyn Operator, ctx: &mut ExecContext) -> ExecResult<Vec<Batch>> {
+    let mut batches = Vec::new();
+    while let Some(batch) = input.next(ctx)? {
+        batches.push(batch);
+    }
+    Ok(batches)
+}
+
+/// Emits buffered rows in batches of the context's batch size.
+struct RowEmitter {
+    rows: std::vec::IntoIter<Vec<Value>>,
+}
+
+impl RowEmitter {
+    fn new(rows: Vec<Vec<Value>>) -> RowEmitter {
+        RowEmitter {
+            rows: rows.into_iter(),
+        }
+    }
+
+    fn next_batch(&mut self, ctx: &ExecContext) -> Option<Batch> {
+        let batch = Batch::from_rows(ctx.slot_count, self.rows.by_ref().take(ctx.batch_size));
+        (!batch.is_empty()).then_some(batch)
+    }
+}
+
+/// Evaluates a SKIP / LIMIT / Top count once, without reading any input row:
+/// it must be a non-negative integer.
+fn evaluate_count(expr: &Expr, clause: &str, ctx: &mut ExecContext) -> ExecResult<usize> {
+    let row = Batch::from_rows(ctx.slot_count, [ctx.null_row()]);
+    let value = ctx.evaluator().eval_row(expr, &row, 0)?;
+    match value {
+        Value::Int(n) if n >= 0 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        other => Err(ExecError::Argument(format!(
+            "Invalid input. '{other}' is not a valid value for {clause}. Must be a non-negative integer."
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,115 @@
+//! `Optional` (OPTIONAL MATCH): for each input row, the rows of the inner
+//! pipeline run with that row as its argument, or, when it produces none,
+//! the input row with the `nullable` slots set to null.
+//!
+//! The inner pipeline is instantiated afresh for every outer row (its
+//! `Argument` leaf holds the row), so no operator needs a reset protocol.
+//! Rows of consecutive outer rows are packed into shared output batches.
+
+use super::{build, Operator};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::ExecResult;
+use nereid_planner::{Op, Slot};
+use nereid_values::Value;
+
+pub(crate) struct Optional {
+    input: Box<dyn Operator>,
+    inner: Op,
+    /// Statistics id of the inner plan's root (see `build`).
+    inner_first_id: usize,
+    nullable: Vec<Slot>,
+    batch: Option<Batch>,
+    /// Index into the current outer batch's selection.
+    position: usize,
+    /// The inner pipeline for the current outer row and whether it has
+    /// produced a row yet.
+    current: Option<(Box<dyn Operator>, bool)>,
+}
+
+impl Optional {
+    pub(crate) fn new(
+        input: Box<dyn Operator>,
+        inner: Op,
+        inner_first_id: usize,
+        nullable: Vec<Slot>,
+    ) -> Optional {
+        Optional {
+            input,
+            inner,
+            inner_first_id,
+            nullable,
+            batch: None,
+            position: 0,
+            current: None,
+        }
+    }
+
+    /// The physical index of the current outer row.
+    fn outer_row(&self) -> Option<(&Batch, usize)> {
+        let batch = self.batch.as_ref()?;
+        let row = *batch.selection().get(self.position)?;
+        Some((batch, row))
+    }
+
+    /// Moves to the next outer row and starts its inner pipeline; false when
+    /// the input is exhausted.
+    fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
+        let has_next_in_batch = self
+            .batch
+            .as_ref()
+            .is_some_and(|b| self.position + 1 < b.active_len());
+        if has_next_in_batch {
+            self.position += 1;
+        } else {
+            loop {
+                let Some(batch) = self.input.next(ctx)? else {
+                    self.batch = None;
+                    return Ok(false);
+                };
+                if !batch.is_empty() {
+                    self.batch = Some(batch);
+                    self.position = 0;
+                    break;
+                }
+            }
+        }
+        let Some((batch, row)) = self.outer_row() else {
+            return Ok(false);
+        };
+        let argument = batch.row(row);
+        let inner = build(&self.inner, self.inner_first_id, Some(argument));
+        self.current = Some((inner, false));
+        Ok(true)
+    }
+}
+
+impl Operator for Optional {
+    fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
+        let mut out = Batch::new(ctx.slot_count);
+        while out.active_len() < ctx.batch_size {
+            if let Some((inner, produced)) = &mut self.current {
+                if let Some(inner_batch) = inner.next(ctx)? {
+                    *produced = true;
+                    for &row in inner_batch.selection() {
+                        out.push_extended(&inner_batch, row, &[]);
+                    }
+                    continue;
+                }
+                let produced = *produced;
+                self.current = None;
+                if !produced {
+                    if let Some((batch, row)) = self.outer_row() {
+                        let nulls: Vec<(Slot, Value)> =
+                            self.nullable.iter().map(|&s| (s, Value::Null)).collect();
+                        out.push_extended(batch, row, &nulls);
+                    }
+                }
+            }
+            if !self.advance(ctx)? {
+                break;
+            }
+        }
+        Ok((!out.is_empty()).then_some(out))
+    }
+}

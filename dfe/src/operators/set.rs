@@ -1,0 +1,142 @@
+//! `SetProperties`: SET and REMOVE items, applied row by row and item by
+//! item (a later item sees the effect of an earlier one). Null targets are
+//! ignored; a null property value removes the property.
+
+use super::writes::{check_storable, RowWriter};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::{type_mismatch, ExecResult};
+use nereid_planner::SetItem;
+use nereid_storage::Txn;
+use nereid_values::{NodeId, RelId, Value};
+use std::collections::BTreeMap;
+
+pub(crate) struct SetProperties {
+    pub(crate) items: Vec<SetItem>,
+}
+
+/// A node or relationship whose properties are written.
+#[derive(Copy, Clone)]
+enum Entity {
+    Node(NodeId),
+    Rel(RelId),
+}
+
+impl Entity {
+    /// `None` for null (ignored), an error for non-entities.
+    fn from_value(value: &Value) -> ExecResult<Option<Entity>> {
+        match value {
+            Value::Null => Ok(None),
+            Value::Node(id) => Ok(Some(Entity::Node(*id))),
+            Value::Relationship(id) => Ok(Some(Entity::Rel(*id))),
+            other => Err(type_mismatch("Node or Relationship", other)),
+        }
+    }
+
+    fn set(self, txn: &Txn, key: &str, value: Value) -> ExecResult<()> {
+        check_storable(key, &value)?;
+        match self {
+            Entity::Node(id) => txn.set_node_property(id, key, value)?,
+            Entity::Rel(id) => txn.set_rel_property(id, key, value)?,
+        }
+        Ok(())
+    }
+
+    fn properties(self, txn: &Txn) -> BTreeMap<String, Value> {
+        match self {
+            Entity::Node(id) => txn.node_properties(id),
+            Entity::Rel(id) => txn.rel_properties(id),
+        }
+    }
+}
+
+/// The properties a `SET t = x` / `SET t += x` right-hand side stands for:
+/// a map, or the properties of a node or relationship. Null is no map.
+fn source_map(value: Value, txn: &Txn) -> ExecResult<BTreeMap<String, Value>> {
+    match value {
+        Value::Null => Ok(BTreeMap::new()),
+        Value::Map(map) => Ok(map),
+        Value::Node(id) => Ok(txn.node_properties(id)),
+        Value::Relationship(id) => Ok(txn.rel_properties(id)),
+        other => Err(type_mismatch("Map", &other)),
+    }
+}
+
+fn node_target(value: &Value) -> ExecResult<Option<NodeId>> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Node(id) => Ok(Some(*id)),
+        other => Err(type_mismatch("Node", other)),
+    }
+}
+
+impl RowWriter for SetProperties {
+    fn write_row(
+        &mut self,
+        batch: &mut Batch,
+        row: usize,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<()> {
+        for item in &self.items {
+            match item {
+                SetItem::Property { target, key, value } => {
+                    let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    let value = ctx.evaluator().eval_row(value, batch, row)?;
+                    if let Some(entity) = Entity::from_value(&target)? {
+                        entity.set(&ctx.txn, key, value)?;
+                    }
+                }
+                SetItem::ReplaceProperties { target, map } => {
+                    let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    let map = ctx.evaluator().eval_row(map, batch, row)?;
+                    let Some(entity) = Entity::from_value(&target)? else {
+                        continue;
+                    };
+                    let new = source_map(map, &ctx.txn)?;
+                    for (key, value) in &new {
+                        check_storable(key, value)?;
+                    }
+                    for key in entity.properties(&ctx.txn).into_keys() {
+                        if !new.contains_key(&key) {
+                            entity.set(&ctx.txn, &key, Value::Null)?;
+                        }
+                    }
+                    for (key, value) in new {
+                        entity.set(&ctx.txn, &key, value)?;
+                    }
+                }
+                SetItem::MergeProperties { target, map } => {
+                    let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    let map = ctx.evaluator().eval_row(map, batch, row)?;
+                    let Some(entity) = Entity::from_value(&target)? else {
+                        continue;
+                    };
+                    let new = source_map(map, &ctx.txn)?;
+                    for (key, value) in &new {
+                        check_storable(key, value)?;
+                    }
+                    for (key, value) in new {
+                        entity.set(&ctx.txn, &key, value)?;
+                    }
+                }
+                SetItem::AddLabels { target, labels } => {
+                    let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    if let Some(id) = node_target(&target)? {
+                        for label in labels {
+                            ctx.txn.add_label(id, label)?;
+                        }
+                    }
+                }
+                SetItem::RemoveLabels { target, labels } => {
+                    let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    if let Some(id) = node_target(&target)? {
+                        for label in labels {
+                            ctx.txn.remove_label(id, label)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,94 @@
+//! `Top`: ORDER BY with LIMIT, keeping only the best `limit` rows in a
+//! bounded max-heap (memory O(limit), time O(n log limit)). Ties keep input
+//! order, exactly as a stable sort followed by a limit would.
+
+use super::sort::{compare_keys, keyed_rows};
+use super::{evaluate_count, Operator, RowEmitter};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::ExecResult;
+use nereid_planner::{Expr, SortKey};
+use nereid_values::Value;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+pub(crate) struct Top {
+    input: Box<dyn Operator>,
+    keys: Vec<SortKey>,
+    limit: Expr,
+    output: Option<RowEmitter>,
+}
+
+impl Top {
+    pub(crate) fn new(input: Box<dyn Operator>, keys: Vec<SortKey>, limit: Expr) -> Top {
+        Top {
+            input,
+            keys,
+            limit,
+            output: None,
+        }
+    }
+
+    fn best_rows(&mut self, ctx: &mut ExecContext) -> ExecResult<Vec<Vec<Value>>> {
+        let limit = evaluate_count(&self.limit, "LIMIT", ctx)?;
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let ascending: Arc<[bool]> = self.keys.iter().map(|k| k.ascending).collect();
+        let mut heap = BinaryHeap::new();
+        let mut sequence = 0u64;
+        while let Some(batch) = self.input.next(ctx)? {
+            for (keys, row) in keyed_rows(&batch, &self.keys, ctx)? {
+                heap.push(Entry {
+                    keys,
+                    sequence,
+                    row,
+                    ascending: Arc::clone(&ascending),
+                });
+                sequence += 1;
+                if heap.len() > limit {
+                    heap.pop();
+                }
+            }
+        }
+        Ok(heap.into_sorted_vec().into_iter().map(|e| e.row).collect())
+    }
+}
+
+/// A candidate row; the heap's maximum is the worst row kept so far.
+struct Entry {
+    keys: Vec<Value>,
+    /// Input position: among equal keys the earlier row is better.
+    sequence: u64,
+    row: Vec<Value>,
+    ascending: Arc<[bool]>,
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare_keys(&self.keys, &other.keys, &self.ascending)
+            .then_with(|| self.sequence.cmp(&other.sequence))
+    }
+}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+
+impl Operator for Top {
+    fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
+        if self.output.is_none() {
+            let rows = self.best_rows(ctx)?;
+            self.output = Some(RowEmitter::new(rows));
+        }
+        Ok(self.output.as_mut().and_then(|o| o.next_batch(ctx)))
+    }
+}

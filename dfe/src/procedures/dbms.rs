@@ -1,0 +1,25 @@
+//! The `dbms.*` procedures.
+
+use super::Procedure;
+use crate::error::ExecResult;
+use nereid_storage::Txn;
+use nereid_values::Value;
+
+pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
+    name: "dbms.components",
+    arity: 0,
+    outputs: &["name", "versions", "edition"],
+    body: components,
+}];
+
+/// The server version drivers and tools read to pick features. Nereid
+/// reports the Neo4j version whose Cypher and Bolt behaviour it follows.
+pub(crate) const COMPATIBLE_NEO4J_VERSION: &str = "5.26.0";
+
+fn components(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    Ok(vec![vec![
+        Value::from("Neo4j Kernel"),
+        Value::List(vec![Value::from(COMPATIBLE_NEO4J_VERSION)]),
+        Value::from("community"),
+    ]])
+}

@@ -1,0 +1,36 @@
+//! Built-in procedures (`CALL name(args)`), one module per namespace.
+//!
+//! A procedure declares its output columns and returns its result rows in
+//! that column order; `YIELD` picks columns by name.
+
+mod db;
+mod dbms;
+
+use crate::error::ExecResult;
+use nereid_storage::Txn;
+use nereid_values::Value;
+
+/// The body of a procedure: arguments in, rows (in `outputs` order) out.
+pub(crate) type ProcedureBody = fn(&Txn, &[Value]) -> ExecResult<Vec<Vec<Value>>>;
+
+/// A registered procedure.
+pub(crate) struct Procedure {
+    /// Fully qualified name, e.g. `db.ping`.
+    pub name: &'static str,
+    /// Number of arguments it takes.
+    pub arity: usize,
+    /// Output column names.
+    pub outputs: &'static [&'static str],
+    pub body: ProcedureBody,
+}
+
+/// Every namespace's procedures.
+const NAMESPACES: &[&[Procedure]] = &[db::PROCEDURES, dbms::PROCEDURES];
+
+/// The procedure called `name` (exact, case-sensitive as in Neo4j).
+pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {
+    NAMESPACES
+        .iter()
+        .flat_map(|procedures| procedures.iter())
+        .find(|p| p.name == name)
+}

@@ -1,0 +1,26 @@
+//! The store's error type.
+
+/// Errors raised by the store.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum StorageError {
+    /// Another transaction wrote the same item since our snapshot (or is
+    /// writing it now). Clients retry: mapped to a TransientError.
+    #[error("write-write conflict on {0}; retry the transaction")]
+    WriteConflict(String),
+    #[error("cannot delete node {0} because it still has relationships; use DETACH DELETE")]
+    DeleteConnectedNode(i64),
+    #[error("entity {0} not found or deleted")]
+    EntityNotFound(String),
+    #[error("property values of type {0} cannot be stored")]
+    UnstorableValue(&'static str),
+    #[error("the transaction is no longer active")]
+    TxnClosed,
+    #[error("replay failed: {0}")]
+    Replay(String),
+    /// An id space is exhausted (e.g. 2^28 relationships in one REL_E grid
+    /// cell, or 2^28 vertex identifiers sharing one hash).
+    #[error("storage capacity exceeded: {0}")]
+    CapacityExceeded(&'static str),
+}
+
+pub type Result<T> = std::result::Result<T, StorageError>;

@@ -1,0 +1,240 @@
+//! Partitioned SPOI relations with their per-partition adjacency indexes.
+//!
+//! A partition holds its tuples in insertion order (a tuple's position never
+//! changes: tuples are only appended, so `(partition, index)` is a stable
+//! tuple reference) plus three indexes: S -> tuple positions, O -> tuple
+//! positions (only for O values that are guis) and I (SID) -> position.
+//!
+//! The indexes are plain hash maps behind the partition's `RwLock` for now;
+//! the paper's lock-free adjacency arrays with compaction are a later issue.
+//! Stamps are atomics, so deleting (and committing) needs only a read lock;
+//! inserting takes the write lock of one partition.
+
+use crate::error::{Result, StorageError};
+use crate::ids::{make_sid, split_sid, LOCAL_BITS};
+use crate::typed_value::TypedValue;
+use parking_lot::{RwLock, RwLockReadGuard};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+
+/// One SPOI tuple with its version stamps (see [`crate::mvcc`]).
+pub(crate) struct Tuple {
+    pub(crate) s: u64,
+    pub(crate) p: u32,
+    pub(crate) o: TypedValue,
+    pub(crate) i: u64,
+    pub(crate) begin: AtomicU64,
+    pub(crate) end: AtomicU64,
+}
+
+/// Which relation a tuple reference points into.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RelKind {
+    /// REL_VP: vertex properties, labels, existence.
+    Vp,
+    /// REL_E: edges.
+    E,
+    /// REL_EP: edge properties.
+    Ep,
+}
+
+/// A stable reference to one tuple.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TupleRef {
+    pub(crate) kind: RelKind,
+    pub(crate) part: usize,
+    pub(crate) index: u32,
+}
+
+#[derive(Default)]
+pub(crate) struct Partition {
+    tuples: Vec<Tuple>,
+    by_s: HashMap<u64, Vec<u32>>,
+    by_o: HashMap<u64, Vec<u32>>,
+    by_i: HashMap<u64, u32>,
+    next_local: u32,
+}
+
+impl Partition {
+    pub(crate) fn tuple(&self, index: u32) -> Option<&Tuple> {
+        self.tuples.get(index as usize)
+    }
+
+    /// All tuples, in insertion order (a relation scan).
+    pub(crate) fn scan(&self) -> impl Iterator<Item = (u32, &Tuple)> {
+        self.tuples.iter().enumerate().map(|(i, t)| (i as u32, t))
+    }
+
+    /// Tuples whose S is `s` (the S adjacency list), in insertion order.
+    pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, &Tuple)> {
+        self.positions(self.by_s.get(&s))
+    }
+
+    /// Tuples whose O is the gui `o`, in insertion order.
+    pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, &Tuple)> {
+        self.positions(self.by_o.get(&o))
+    }
+
+    /// The tuple with statement id `sid` (the join index).
+    pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, &Tuple)> {
+        let index = *self.by_i.get(&sid)?;
+        Some((index, self.tuple(index)?))
+    }
+
+    fn positions<'a>(
+        &'a self,
+        list: Option<&'a Vec<u32>>,
+    ) -> impl Iterator<Item = (u32, &'a Tuple)> + 'a {
+        list.into_iter()
+            .flatten()
+            .filter_map(move |&i| self.tuple(i).map(|t| (i, t)))
+    }
+}
+
+/// One relation, split into partitions.
+pub(crate) struct Relation {
+    tag: u8,
+    parts: Vec<RwLock<Partition>>,
+}
+
+impl Relation {
+    pub(crate) fn new(tag: u8, partitions: usize) -> Self {
+        Relation {
+            tag,
+            parts: (0..partitions)
+                .map(|_| RwLock::new(Partition::default()))
+                .collect(),
+        }
+    }
+
+    pub(crate) fn partitions(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Read access to one partition (`None` for an out-of-range number,
+    /// e.g. from a malformed id).
+    pub(crate) fn read(&self, part: usize) -> Option<RwLockReadGuard<'_, Partition>> {
+        self.parts.get(part).map(|p| p.read())
+    }
+
+    /// The partition a SID of this relation lives in, if the SID is well formed.
+    pub(crate) fn partition_of_sid(&self, sid: u64) -> Option<usize> {
+        let (tag, part, _) = split_sid(sid)?;
+        (tag == self.tag && part < self.parts.len()).then_some(part)
+    }
+
+    /// Appends a tuple stamped `begin`. The SID is allocated from the
+    /// partition's counter, or `forced` (log replay), after which the counter
+    /// continues past it. Returns the tuple's position and SID.
+    pub(crate) fn insert(
+        &self,
+        part: usize,
+        s: u64,
+        p: u32,
+        o: TypedValue,
+        forced: Option<u64>,
+        begin: u64,
+    ) -> Result<(u32, u64)> {
+        let lock = self
+            .parts
+            .get(part)
+            .ok_or_else(|| StorageError::Replay(format!("partition {part} out of range")))?;
+        let mut partition = lock.write();
+        let sid = match forced {
+            Some(sid) => {
+                let local = match split_sid(sid) {
+                    Some((tag, sid_part, local)) if tag == self.tag && sid_part == part => local,
+                    _ => {
+                        return Err(StorageError::Replay(format!(
+                            "statement id {sid:#x} does not belong to partition {part} \
+                             (was the partition count changed?)"
+                        )))
+                    }
+                };
+                if partition.by_i.contains_key(&sid) {
+                    return Err(StorageError::Replay(format!(
+                        "statement id {sid:#x} used twice"
+                    )));
+                }
+                partition.next_local = partition.next_local.max(local.saturating_add(1));
+                sid
+            }
+            None => {
+                let local = partition.next_local;
+                if local >= (1 << LOCAL_BITS) {
+                    return Err(StorageError::CapacityExceeded("tuples per partition"));
+                }
+                partition.next_local = local + 1;
+                make_sid(self.tag, part, local)
+            }
+        };
+        let index = u32::try_from(partition.tuples.len())
+            .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
+        partition.tuples.push(Tuple {
+            s,
+            p,
+            o,
+            i: sid,
+            begin: AtomicU64::new(begin),
+            end: AtomicU64::new(crate::mvcc::NONE),
+        });
+        partition.by_s.entry(s).or_default().push(index);
+        if let Some(gui) = o.indexed_gui() {
+            partition.by_o.entry(gui).or_default().push(index);
+        }
+        partition.by_i.insert(sid, index);
+        Ok((index, sid))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{TAG_E, TAG_VP};
+
+    #[test]
+    fn insert_indexes_by_s_o_and_i() {
+        let rel = Relation::new(TAG_E, 4);
+        let (i0, sid0) = rel
+            .insert(2, 10, 0, TypedValue::vertex(20), None, 1)
+            .unwrap();
+        let (i1, sid1) = rel
+            .insert(2, 10, 0, TypedValue::vertex(30), None, 1)
+            .unwrap();
+        assert_ne!(sid0, sid1);
+        assert_eq!(rel.partition_of_sid(sid1), Some(2));
+        let part = rel.read(2).unwrap();
+        let by_s: Vec<u32> = part.by_subject(10).map(|(i, _)| i).collect();
+        assert_eq!(by_s, vec![i0, i1]);
+        assert_eq!(
+            part.by_object(30).map(|(i, _)| i).collect::<Vec<_>>(),
+            vec![i1]
+        );
+        assert_eq!(
+            part.by_statement(sid0).map(|(i, t)| (i, t.s)),
+            Some((i0, 10))
+        );
+        assert!(rel.read(4).is_none());
+    }
+
+    #[test]
+    fn forced_sids_advance_the_counter_and_are_checked() {
+        let rel = Relation::new(TAG_E, 4);
+        let forced = make_sid(TAG_E, 1, 41);
+        rel.insert(1, 1, 0, TypedValue::NONE, Some(forced), 1)
+            .unwrap();
+        let (_, next) = rel.insert(1, 1, 0, TypedValue::NONE, None, 1).unwrap();
+        assert_eq!(split_sid(next), Some((TAG_E, 1, 42)));
+        assert!(rel
+            .insert(1, 1, 0, TypedValue::NONE, Some(forced), 1)
+            .is_err());
+        assert!(rel
+            .insert(2, 1, 0, TypedValue::NONE, Some(forced), 1)
+            .is_err());
+        let wrong_tag = make_sid(TAG_VP, 1, 50);
+        assert!(rel
+            .insert(1, 1, 0, TypedValue::NONE, Some(wrong_tag), 1)
+            .is_err());
+        assert_eq!(rel.partition_of_sid(wrong_tag), None);
+    }
+}

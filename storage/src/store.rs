@@ -1,0 +1,151 @@
+//! The shared store: dictionaries, predicate tables, the three partitioned
+//! SPOI relations of a basic LPG (REL_VP, REL_E, REL_EP), id generators and
+//! the commit clock.
+//!
+//! Clock invariants: `last_commit` (guarded by the commit mutex) is the
+//! highest commit timestamp assigned; `visible` is the highest *published*
+//! one and never exceeds it. New transactions read at `visible`, so a commit
+//! is stamped before it is published but nobody reads it until then. Commit
+//! timestamps are assigned in log order, so publishing `t` (durable) implies
+//! every commit below `t` is durable too, which makes `fetch_max` correct
+//! even when tickets are published out of order.
+
+use crate::change::{Change, StoreConfig};
+use crate::dictionary::Dictionary;
+use crate::error::{Result, StorageError};
+use crate::ids::{normalize_partitions, TAG_E, TAG_EP, TAG_LIT, TAG_VERT, TAG_VP};
+use crate::mvcc::View;
+use crate::predicates::PredicateTable;
+use crate::relation::{RelKind, Relation, Tuple, TupleRef};
+use crate::txn::{replay_changes, Reader, Txn, TxnCore};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// The shared store.
+pub struct Store {
+    pub(crate) partitions: usize,
+    /// REL_VERT: vertex identifier strings.
+    pub(crate) vertices: Dictionary,
+    /// REL_LIT: literal forms (string/bytes/list values, label names).
+    pub(crate) literals: Dictionary,
+    /// Property keys (REL_VP and REL_EP predicates).
+    pub(crate) keys: PredicateTable,
+    /// Relationship types (REL_E predicates).
+    pub(crate) types: PredicateTable,
+    /// Vertex properties, labels and existence, 1D by the low bits of S.
+    pub(crate) vp: Relation,
+    /// Edges, on a `P x P` grid by (S, O).
+    pub(crate) e: Relation,
+    /// Edge properties, in the grid cell of their edge.
+    pub(crate) ep: Relation,
+    /// Next number for generated vertex identifiers (`n<number>`).
+    pub(crate) vertex_seq: AtomicU64,
+    next_txn: AtomicU64,
+    /// The last assigned commit timestamp; holding the lock serialises commits.
+    pub(crate) commit_lock: Mutex<u64>,
+    visible: AtomicU64,
+}
+
+impl Store {
+    pub fn new(config: StoreConfig) -> Arc<Store> {
+        let p = normalize_partitions(config.partitions);
+        Arc::new(Store {
+            partitions: p,
+            vertices: Dictionary::new(TAG_VERT),
+            literals: Dictionary::new(TAG_LIT),
+            keys: PredicateTable::new(2),
+            types: PredicateTable::new(0),
+            vp: Relation::new(TAG_VP, p),
+            e: Relation::new(TAG_E, p * p),
+            ep: Relation::new(TAG_EP, p * p),
+            vertex_seq: AtomicU64::new(0),
+            next_txn: AtomicU64::new(1),
+            commit_lock: Mutex::new(0),
+            visible: AtomicU64::new(0),
+        })
+    }
+
+    /// Starts a transaction reading the latest *published* (durable) commit.
+    pub fn begin(self: &Arc<Self>) -> Txn {
+        let core = TxnCore::new(self.next_txn_id(), self.visible_ts());
+        Txn::new(self.clone(), core)
+    }
+
+    /// Applies a committed transaction read back from the log, at its
+    /// original commit timestamp and ids. Called before the store serves
+    /// queries; timestamps must increase from call to call.
+    pub fn replay(&self, commit_ts: u64, changes: &[Change]) -> Result<()> {
+        let mut last = self.commit_lock.lock();
+        if commit_ts <= *last {
+            return Err(StorageError::Replay(format!(
+                "commit timestamp {commit_ts} is not after {}",
+                *last
+            )));
+        }
+        let core = TxnCore::new(self.next_txn_id(), *last);
+        replay_changes(self, &core, changes)?;
+        crate::txn::stamp_committed(self, &core, commit_ts);
+        *last = commit_ts;
+        self.visible.fetch_max(commit_ts, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Number of visible nodes with `label` (all nodes when `None`) in the
+    /// latest snapshot: the planner's cardinality estimate. Exact, but costs
+    /// a scan (of REL_VP, or of the label's O-index lists).
+    pub fn estimate_nodes(&self, label: Option<&str>) -> u64 {
+        let reader = Reader {
+            store: self,
+            view: View::committed(self.visible_ts()),
+        };
+        reader.scan_nodes(label).len() as u64
+    }
+
+    /// The newest commit timestamp readers may see.
+    pub fn visible_ts(&self) -> u64 {
+        self.visible.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn publish(&self, commit_ts: u64) {
+        self.visible.fetch_max(commit_ts, Ordering::AcqRel);
+    }
+
+    fn next_txn_id(&self) -> u64 {
+        self.next_txn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub(crate) fn relation(&self, kind: RelKind) -> &Relation {
+        match kind {
+            RelKind::Vp => &self.vp,
+            RelKind::E => &self.e,
+            RelKind::Ep => &self.ep,
+        }
+    }
+
+    /// Runs `f` on the referenced tuple under its partition's read lock.
+    pub(crate) fn with_tuple<T>(&self, r: TupleRef, f: impl FnOnce(&Tuple) -> T) -> Option<T> {
+        let part = self.relation(r.kind).read(r.part)?;
+        part.tuple(r.index).map(f)
+    }
+}
+
+/// A pending commit: the commit timestamp is assigned and the changes are
+/// stamped, but not yet visible to new readers until [`Store`] is told the
+/// commit is durable via [`CommitTicket::publish`]. Dropping a ticket
+/// without publishing leaves the commit invisible until a later commit is
+/// published (which implies this one is durable too: see the store docs).
+pub struct CommitTicket {
+    pub(crate) store: Arc<Store>,
+    pub(crate) commit_ts: u64,
+}
+
+impl CommitTicket {
+    pub fn commit_ts(&self) -> u64 {
+        self.commit_ts
+    }
+    /// Makes the commit visible to transactions that begin afterwards.
+    pub fn publish(self) {
+        self.store.publish(self.commit_ts);
+    }
+}

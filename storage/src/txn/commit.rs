@@ -1,0 +1,104 @@
+//! Commit and rollback.
+//!
+//! Commit, under the store's commit mutex: validate (write-write conflicts
+//! that a delete CAS cannot see), assign `last + 1`, hand the changes to the
+//! log callback, then stamp every insert/delete of the transaction with the
+//! commit timestamp. Logging before stamping means a failed log write only
+//! has to undo markers; either way no reader can see the commit, because
+//! readers start at the published timestamp, which is below it.
+
+use super::state::{Status, TxnCore, TxnState, Undo};
+use super::validate::validate;
+use super::CommitError;
+use crate::change::Change;
+use crate::error::StorageError;
+use crate::mvcc::{KILLED, NONE};
+use crate::store::Store;
+use std::sync::atomic::Ordering;
+
+/// Commits `core`; `Ok(None)` for a transaction that wrote nothing.
+pub(crate) fn commit<E>(
+    store: &Store,
+    core: &TxnCore,
+    log: impl FnOnce(u64, &[Change]) -> Result<(), E>,
+) -> Result<Option<u64>, CommitError<E>> {
+    let mut st = core.state.lock();
+    if st.status != Status::Active {
+        return Err(CommitError::Storage(StorageError::TxnClosed));
+    }
+    if let Some(why) = st.doomed.clone() {
+        rollback_locked(store, core, &mut st);
+        return Err(CommitError::Storage(StorageError::WriteConflict(why)));
+    }
+    if st.changes.is_empty() && st.undo.is_empty() {
+        st.status = Status::Committed;
+        return Ok(None);
+    }
+    let mut last = store.commit_lock.lock();
+    if let Err(e) = validate(store, core, &st) {
+        drop(last);
+        rollback_locked(store, core, &mut st);
+        return Err(CommitError::Storage(e));
+    }
+    let commit_ts = *last + 1;
+    if let Err(e) = log(commit_ts, &st.changes) {
+        drop(last);
+        rollback_locked(store, core, &mut st);
+        return Err(CommitError::Log(e));
+    }
+    stamp(store, core, &mut st, commit_ts);
+    *last = commit_ts;
+    Ok(Some(commit_ts))
+}
+
+/// Stamps a replayed transaction (the caller holds the commit mutex).
+pub(crate) fn stamp_committed(store: &Store, core: &TxnCore, commit_ts: u64) {
+    let mut st = core.state.lock();
+    stamp(store, core, &mut st, commit_ts);
+}
+
+fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
+    for undo in &st.undo {
+        match *undo {
+            Undo::Inserted(at) => {
+                store.with_tuple(at, |t| t.begin.store(commit_ts, Ordering::Release));
+            }
+            Undo::Deleted(at) => {
+                store.with_tuple(at, |t| t.end.store(commit_ts, Ordering::Release));
+            }
+        }
+    }
+    core.committed_ts.store(commit_ts, Ordering::Release);
+    st.status = Status::Committed;
+}
+
+/// Rolls back an active transaction; a no-op otherwise.
+pub(crate) fn rollback(store: &Store, core: &TxnCore) {
+    let mut st = core.state.lock();
+    if st.status == Status::Active {
+        rollback_locked(store, core, &mut st);
+    }
+}
+
+/// Undoes the writes newest first: inserts are killed (never visible),
+/// deletes are unmarked.
+pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) {
+    for undo in st.undo.drain(..).rev() {
+        match undo {
+            Undo::Inserted(at) => {
+                store.with_tuple(at, |t| t.begin.store(KILLED, Ordering::Release));
+            }
+            Undo::Deleted(at) => {
+                store.with_tuple(at, |t| {
+                    let _ = t.end.compare_exchange(
+                        core.marker,
+                        NONE,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    );
+                });
+            }
+        }
+    }
+    st.status = Status::RolledBack;
+}

@@ -1,0 +1,220 @@
+//! Transactions: [`Txn`] (the public handle) over a [`TxnCore`] (id, read
+//! timestamp, and the mutable state behind a mutex, shared with log replay).
+//!
+//! Lock order: a transaction's state mutex, then the store's commit mutex,
+//! then partition locks (one at a time). Partition locks are never held
+//! while acquiring either mutex.
+
+mod commit;
+mod read;
+mod replay;
+mod state;
+mod validate;
+mod write;
+
+pub(crate) use commit::stamp_committed;
+pub(crate) use read::Reader;
+pub(crate) use replay::replay_changes;
+pub(crate) use state::TxnCore;
+
+use crate::change::{Change, WriteStats};
+use crate::error::{Result, StorageError};
+use crate::store::{CommitTicket, Store};
+use nereid_values::{Direction, NodeId, RelId, Value};
+use state::Status;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use write::Writer;
+
+/// One MVCC transaction (snapshot isolation). Dropping it without committing
+/// rolls it back.
+///
+/// Reads see the snapshot at [`Txn::read_ts`] plus this transaction's own
+/// writes. After a commit, reads keep seeing that snapshot plus the
+/// committed writes; after a rollback, the snapshot alone. A write that hits
+/// a write-write conflict dooms the transaction: its commit fails with the
+/// same `WriteConflict`, and it should be rolled back and retried.
+pub struct Txn {
+    store: Arc<Store>,
+    core: TxnCore,
+}
+
+impl Txn {
+    pub(crate) fn new(store: Arc<Store>, core: TxnCore) -> Self {
+        Txn { store, core }
+    }
+
+    pub fn read_ts(&self) -> u64 {
+        self.core.read_ts
+    }
+
+    pub(crate) fn reader(&self) -> Reader<'_> {
+        Reader {
+            store: &self.store,
+            view: self.core.view(),
+        }
+    }
+
+    /// Runs one write operation with the state locked; conflicts doom the
+    /// transaction.
+    fn write<T>(&self, op: impl FnOnce(&mut Writer<'_>) -> Result<T>) -> Result<T> {
+        let mut state = self.core.state.lock();
+        if state.status != Status::Active {
+            return Err(StorageError::TxnClosed);
+        }
+        let result = op(&mut Writer::new(&self.store, &self.core, &mut state));
+        if let Err(StorageError::WriteConflict(why)) = &result {
+            state.doomed.get_or_insert_with(|| why.clone());
+        }
+        result
+    }
+
+    // ---- reads: the snapshot at read_ts plus this transaction's own writes
+
+    /// All visible nodes, optionally only those carrying `label`. The order
+    /// is unspecified (partition by partition).
+    pub fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
+        self.reader().scan_nodes(label)
+    }
+    pub fn node_exists(&self, id: NodeId) -> bool {
+        self.reader().node_exists(id.0)
+    }
+    /// Labels in the order they were added.
+    pub fn node_labels(&self, id: NodeId) -> Vec<String> {
+        self.reader().node_labels(id.0)
+    }
+    pub fn node_has_label(&self, id: NodeId, label: &str) -> bool {
+        self.reader().node_has_label(id.0, label)
+    }
+    pub fn node_property(&self, id: NodeId, key: &str) -> Option<Value> {
+        self.reader().node_property(id.0, key)
+    }
+    pub fn node_properties(&self, id: NodeId) -> BTreeMap<String, Value> {
+        self.reader().node_properties(id.0)
+    }
+    /// The vertex identifier string (the node's element id), for a visible node.
+    pub fn node_key(&self, id: NodeId) -> Option<String> {
+        if !self.node_exists(id) {
+            return None;
+        }
+        self.store.vertices.resolve_str(id.0)
+    }
+    /// Relationships of `id` in `dir`, restricted to `types` when non-empty:
+    /// `(relationship, other endpoint)` pairs. A self-loop appears once for
+    /// `Outgoing`/`Incoming` and once for `Both`.
+    pub fn expand(&self, id: NodeId, dir: Direction, types: &[String]) -> Vec<(RelId, NodeId)> {
+        self.reader().expand(id.0, dir, types)
+    }
+    pub fn rel_exists(&self, id: RelId) -> bool {
+        self.reader().edge(id.0).is_some()
+    }
+    /// `(start, end, type)` of a visible relationship.
+    pub fn rel_endpoints(&self, id: RelId) -> Option<(NodeId, NodeId, String)> {
+        self.reader().rel_endpoints(id)
+    }
+    pub fn rel_property(&self, id: RelId, key: &str) -> Option<Value> {
+        let reader = self.reader();
+        reader.edge(id.0)?;
+        reader.rel_property(id.0, key)
+    }
+    pub fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value> {
+        self.reader().rel_properties(id.0)
+    }
+
+    // ---- writes (visible to this transaction at once, to others after commit)
+
+    /// Null-valued properties are skipped; other values must be storable.
+    pub fn create_node(
+        &self,
+        labels: &[String],
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<NodeId> {
+        self.write(|w| w.create_node(None, labels, properties))
+    }
+    pub fn create_rel(
+        &self,
+        src: NodeId,
+        dst: NodeId,
+        rel_type: &str,
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<RelId> {
+        self.write(|w| w.create_rel(None, src, dst, rel_type, properties))
+    }
+    /// `Value::Null` removes the property.
+    pub fn set_node_property(&self, id: NodeId, key: &str, value: Value) -> Result<()> {
+        self.write(|w| w.set_node_property(id, key, value))
+    }
+    pub fn set_rel_property(&self, id: RelId, key: &str, value: Value) -> Result<()> {
+        self.write(|w| w.set_rel_property(id, key, value))
+    }
+    pub fn add_label(&self, id: NodeId, label: &str) -> Result<()> {
+        self.write(|w| w.add_label(id, label))
+    }
+    pub fn remove_label(&self, id: NodeId, label: &str) -> Result<()> {
+        self.write(|w| w.remove_label(id, label))
+    }
+    /// Deleting a relationship this transaction already deleted is a no-op.
+    pub fn delete_rel(&self, id: RelId) -> Result<()> {
+        self.write(|w| w.delete_rel(id))
+    }
+    /// Fails with `DeleteConnectedNode` when relationships remain, unless
+    /// `detach`, which deletes them first. Deleting a node this transaction
+    /// already deleted is a no-op.
+    pub fn delete_node(&self, id: NodeId, detach: bool) -> Result<()> {
+        self.write(|w| w.delete_node(id, detach))
+    }
+
+    /// What this transaction has changed so far.
+    pub fn stats(&self) -> WriteStats {
+        self.core.state.lock().stats.clone()
+    }
+    pub fn is_read_only(&self) -> bool {
+        self.core.state.lock().changes.is_empty()
+    }
+
+    // ---- end of life
+
+    /// Validates, assigns the commit timestamp, stamps the writes and calls
+    /// `log(commit_ts, changes)` while holding the commit lock, so that the
+    /// log order equals commit-timestamp order. If `log` fails the commit is
+    /// rolled back. The caller waits for durability, then publishes the ticket.
+    /// A read-only transaction returns `Ok(None)` without calling `log`.
+    pub fn commit<E>(
+        &self,
+        log: impl FnOnce(u64, &[Change]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Option<CommitTicket>, CommitError<E>> {
+        let committed = commit::commit(&self.store, &self.core, log)?;
+        Ok(committed.map(|commit_ts| CommitTicket {
+            store: self.store.clone(),
+            commit_ts,
+        }))
+    }
+    /// Undoes every write; a no-op once committed or rolled back.
+    pub fn rollback(&self) {
+        commit::rollback(&self.store, &self.core);
+    }
+}
+
+impl Drop for Txn {
+    fn drop(&mut self) {
+        commit::rollback(&self.store, &self.core);
+    }
+}
+
+/// Why a commit failed.
+#[derive(Debug)]
+pub enum CommitError<E> {
+    Storage(StorageError),
+    Log(E),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for CommitError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommitError::Storage(e) => write!(f, "{e}"),
+            CommitError::Log(e) => write!(f, "writing the commit to the log failed: {e}"),
+        }
+    }
+}
+
+impl<E: std::fmt::Debug + std::fmt::Display> std::error::Error for CommitError<E> {}

@@ -1,0 +1,304 @@
+//! Reads through one MVCC view: the snapshot at `read_ts` plus the viewing
+//! transaction's own writes.
+
+use crate::ids::{edge_cell, vertex_partition};
+use crate::mvcc::View;
+use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+use crate::relation::{RelKind, Tuple, TupleRef};
+use crate::store::Store;
+use crate::typed_value::{TypedValue, F_STRING};
+use nereid_values::{Direction, NodeId, RelId, Value};
+use std::collections::BTreeMap;
+
+/// A visible REL_E tuple.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct EdgeTuple {
+    pub(crate) at: TupleRef,
+    pub(crate) src: u64,
+    pub(crate) type_id: u32,
+    pub(crate) dst: u64,
+}
+
+/// Read access to the store through a view.
+pub(crate) struct Reader<'a> {
+    pub(crate) store: &'a Store,
+    pub(crate) view: View,
+}
+
+impl Reader<'_> {
+    fn visible(&self, t: &Tuple) -> bool {
+        self.view.visible(&t.begin, &t.end)
+    }
+
+    fn vertex_part(&self, node: u64) -> usize {
+        vertex_partition(node, self.store.partitions)
+    }
+
+    /// Visible REL_VP tuples of `node` matching `pred`, in insertion order.
+    pub(crate) fn node_tuples(
+        &self,
+        node: u64,
+        mut pred: impl FnMut(u32, TypedValue) -> bool,
+    ) -> Vec<(TupleRef, u32, TypedValue)> {
+        let part_no = self.vertex_part(node);
+        let Some(part) = self.store.vp.read(part_no) else {
+            return Vec::new();
+        };
+        part.by_subject(node)
+            .filter(|(_, t)| pred(t.p, t.o) && self.visible(t))
+            .map(|(index, t)| {
+                let at = TupleRef {
+                    kind: RelKind::Vp,
+                    part: part_no,
+                    index,
+                };
+                (at, t.p, t.o)
+            })
+            .collect()
+    }
+
+    /// The visible existence tuple of a node.
+    pub(crate) fn exists_tuple(&self, node: u64) -> Option<TupleRef> {
+        self.node_tuples(node, |p, _| p == PRED_EXISTS)
+            .first()
+            .map(|(at, _, _)| *at)
+    }
+
+    pub(crate) fn node_exists(&self, node: u64) -> bool {
+        self.exists_tuple(node).is_some()
+    }
+
+    /// True when `node` has an existence tuple whose deletion carries `stamp`
+    /// (e.g. this transaction's marker).
+    pub(crate) fn node_deleted_with(&self, node: u64, stamp: u64) -> bool {
+        let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
+            return false;
+        };
+        let deleted = part.by_subject(node).any(|(_, t)| {
+            t.p == PRED_EXISTS && t.end.load(std::sync::atomic::Ordering::Acquire) == stamp
+        });
+        deleted
+    }
+
+    pub(crate) fn node_labels(&self, node: u64) -> Vec<String> {
+        self.node_tuples(node, |p, _| p == PRED_LABEL)
+            .into_iter()
+            .filter_map(|(_, _, o)| self.store.literals.resolve_str(o.payload))
+            .collect()
+    }
+
+    pub(crate) fn label_tuple(&self, node: u64, label_gui: u64) -> Option<TupleRef> {
+        self.node_tuples(node, |p, o| {
+            p == PRED_LABEL && o == TypedValue::string_gui(label_gui)
+        })
+        .first()
+        .map(|(at, _, _)| *at)
+    }
+
+    pub(crate) fn node_has_label(&self, node: u64, label: &str) -> bool {
+        match self.store.literals.lookup(label.as_bytes()) {
+            Some(gui) => self.label_tuple(node, gui).is_some(),
+            None => false,
+        }
+    }
+
+    pub(crate) fn node_property_tuple(
+        &self,
+        node: u64,
+        key_id: u32,
+    ) -> Option<(TupleRef, TypedValue)> {
+        self.node_tuples(node, |p, _| p == key_id)
+            .first()
+            .map(|(at, _, o)| (*at, *o))
+    }
+
+    pub(crate) fn node_property(&self, node: u64, key: &str) -> Option<Value> {
+        let key_id = self.store.keys.lookup(key)?;
+        let (_, o) = self.node_property_tuple(node, key_id)?;
+        o.decode(&self.store.literals)
+    }
+
+    pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
+        self.node_tuples(node, |p, _| p != PRED_EXISTS && p != PRED_LABEL)
+            .into_iter()
+            .filter_map(|(_, p, o)| {
+                let name = self.store.keys.name(p)?;
+                Some((name.to_string(), o.decode(&self.store.literals)?))
+            })
+            .collect()
+    }
+
+    /// Visible nodes, optionally only those labelled `label`: an O-index
+    /// probe per partition for a label, a relation scan of REL_VP otherwise.
+    /// Order: partition by partition, insertion order within one.
+    pub(crate) fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
+        let label_gui = match label {
+            Some(l) => match self.store.literals.lookup(l.as_bytes()) {
+                Some(gui) => Some(gui),
+                None => return Vec::new(),
+            },
+            None => None,
+        };
+        let mut out = Vec::new();
+        for part_no in 0..self.store.vp.partitions() {
+            let Some(part) = self.store.vp.read(part_no) else {
+                continue;
+            };
+            match label_gui {
+                Some(gui) => out.extend(
+                    part.by_object(gui)
+                        .filter(|(_, t)| {
+                            t.p == PRED_LABEL && t.o.flag == F_STRING && self.visible(t)
+                        })
+                        .map(|(_, t)| NodeId(t.s)),
+                ),
+                None => out.extend(
+                    part.scan()
+                        .filter(|(_, t)| t.p == PRED_EXISTS && self.visible(t))
+                        .map(|(_, t)| NodeId(t.s)),
+                ),
+            }
+        }
+        out
+    }
+
+    /// The REL_E tuple of a relationship id, visible or not.
+    pub(crate) fn edge_any(&self, rel: u64) -> Option<(EdgeTuple, u64)> {
+        let part_no = self.store.e.partition_of_sid(rel)?;
+        let part = self.store.e.read(part_no)?;
+        let (index, t) = part.by_statement(rel)?;
+        let edge = EdgeTuple {
+            at: TupleRef {
+                kind: RelKind::E,
+                part: part_no,
+                index,
+            },
+            src: t.s,
+            type_id: t.p,
+            dst: t.o.payload,
+        };
+        Some((edge, t.end.load(std::sync::atomic::Ordering::Acquire)))
+    }
+
+    /// The visible REL_E tuple of a relationship id.
+    pub(crate) fn edge(&self, rel: u64) -> Option<EdgeTuple> {
+        let (edge, _) = self.edge_any(rel)?;
+        let visible = self.store.with_tuple(edge.at, |t| self.visible(t))?;
+        visible.then_some(edge)
+    }
+
+    pub(crate) fn rel_endpoints(&self, rel: RelId) -> Option<(NodeId, NodeId, String)> {
+        let edge = self.edge(rel.0)?;
+        let name = self.store.types.name(edge.type_id)?;
+        Some((NodeId(edge.src), NodeId(edge.dst), name.to_string()))
+    }
+
+    /// Relationships of `node`; see `Txn::expand` for the self-loop rule.
+    pub(crate) fn expand(
+        &self,
+        node: u64,
+        dir: Direction,
+        types: &[String],
+    ) -> Vec<(RelId, NodeId)> {
+        let type_ids: Vec<u32> = types
+            .iter()
+            .filter_map(|t| self.store.types.lookup(t))
+            .collect();
+        if !types.is_empty() && type_ids.is_empty() {
+            return Vec::new();
+        }
+        let wanted = |p: u32| type_ids.is_empty() || type_ids.contains(&p);
+        let p = self.store.partitions;
+        let home = vertex_partition(node, p);
+        let mut out = Vec::new();
+        if matches!(dir, Direction::Outgoing | Direction::Both) {
+            for column in 0..p {
+                let Some(part) = self.store.e.read(home * p + column) else {
+                    continue;
+                };
+                out.extend(
+                    part.by_subject(node)
+                        .filter(|(_, t)| wanted(t.p) && self.visible(t))
+                        .map(|(_, t)| (RelId(t.i), NodeId(t.o.payload))),
+                );
+            }
+        }
+        if matches!(dir, Direction::Incoming | Direction::Both) {
+            for row in 0..p {
+                let Some(part) = self.store.e.read(row * p + home) else {
+                    continue;
+                };
+                out.extend(
+                    part.by_object(node)
+                        .filter(|(_, t)| {
+                            // In `Both`, a self-loop was already listed as outgoing.
+                            !(dir == Direction::Both && t.s == node)
+                                && wanted(t.p)
+                                && self.visible(t)
+                        })
+                        .map(|(_, t)| (RelId(t.i), NodeId(t.s))),
+                );
+            }
+        }
+        out
+    }
+
+    /// Visible REL_EP tuples of a relationship matching `pred`.
+    pub(crate) fn rel_tuples(
+        &self,
+        rel: u64,
+        mut pred: impl FnMut(u32) -> bool,
+    ) -> Vec<(TupleRef, u32, TypedValue)> {
+        let Some((tag, part_no, _)) = crate::ids::split_sid(rel) else {
+            return Vec::new();
+        };
+        if tag != crate::ids::TAG_E {
+            return Vec::new();
+        }
+        let Some(part) = self.store.ep.read(part_no) else {
+            return Vec::new();
+        };
+        part.by_subject(rel)
+            .filter(|(_, t)| pred(t.p) && self.visible(t))
+            .map(|(index, t)| {
+                let at = TupleRef {
+                    kind: RelKind::Ep,
+                    part: part_no,
+                    index,
+                };
+                (at, t.p, t.o)
+            })
+            .collect()
+    }
+
+    pub(crate) fn rel_property_tuple(
+        &self,
+        rel: u64,
+        key_id: u32,
+    ) -> Option<(TupleRef, TypedValue)> {
+        self.rel_tuples(rel, |p| p == key_id)
+            .first()
+            .map(|(at, _, o)| (*at, *o))
+    }
+
+    pub(crate) fn rel_property(&self, rel: u64, key: &str) -> Option<Value> {
+        let key_id = self.store.keys.lookup(key)?;
+        let (_, o) = self.rel_property_tuple(rel, key_id)?;
+        o.decode(&self.store.literals)
+    }
+
+    pub(crate) fn rel_properties(&self, rel: u64) -> BTreeMap<String, Value> {
+        self.rel_tuples(rel, |_| true)
+            .into_iter()
+            .filter_map(|(_, p, o)| {
+                let name = self.store.keys.name(p)?;
+                Some((name.to_string(), o.decode(&self.store.literals)?))
+            })
+            .collect()
+    }
+}
+
+/// The REL_E grid cell (and REL_EP partition) of an edge.
+pub(crate) fn cell_of(store: &Store, src: u64, dst: u64) -> usize {
+    edge_cell(src, dst, store.partitions)
+}

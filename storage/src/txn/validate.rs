@@ -1,0 +1,114 @@
+//! Commit-time validation: the write-write conflicts that the delete CAS
+//! alone cannot detect. All checks look for tuples committed after our
+//! snapshot (`begin` is a commit timestamp above `read_ts`) or deletions
+//! committed by others. Runs under the commit mutex, so commits that
+//! validate are serialised with the commits they are checked against.
+
+use super::state::{TxnCore, TxnState};
+use crate::error::{Result, StorageError};
+use crate::ids::vertex_partition;
+use crate::mvcc::is_commit_ts;
+use crate::predicates::PRED_EXISTS;
+use crate::relation::{Partition, Relation, Tuple};
+use crate::store::Store;
+use nereid_values::{NodeId, RelId};
+use std::sync::atomic::Ordering;
+
+pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<()> {
+    let newer = |t: &Tuple| {
+        let begin = t.begin.load(Ordering::Acquire);
+        is_commit_ts(begin) && begin > core.read_ts
+    };
+    let conflict = |what: String| Err(StorageError::WriteConflict(what));
+
+    // Two transactions both inserting the same property or label.
+    for key in &st.fresh {
+        let Some(part) = store.relation(key.kind).read(key.part) else {
+            continue;
+        };
+        let clash = part
+            .by_subject(key.s)
+            .any(|(_, t)| t.p == key.p && key.o.is_none_or(|o| t.o == o) && newer(t));
+        if clash {
+            return conflict(format!(
+                "a property or label concurrently set on {:#x}",
+                key.s
+            ));
+        }
+    }
+
+    // Entities we wrote to must not have been deleted by a concurrent commit.
+    for &node in &st.touched_nodes {
+        let part = store.vp.read(vertex_partition(node, store.partitions));
+        let alive = part.is_some_and(|part| {
+            part.by_subject(node).any(|(_, t)| {
+                t.p == PRED_EXISTS
+                    && is_commit_ts(t.begin.load(Ordering::Acquire))
+                    && !is_commit_ts(t.end.load(Ordering::Acquire))
+            })
+        });
+        if !alive {
+            return conflict(format!(
+                "node {} deleted concurrently",
+                NodeId(node).external()
+            ));
+        }
+    }
+    for &rel in &st.touched_rels {
+        let alive = edge_part(&store.e, rel).is_some_and(|part| {
+            part.by_statement(rel)
+                .is_some_and(|(_, t)| !is_commit_ts(t.end.load(Ordering::Acquire)))
+        });
+        if !alive {
+            return conflict(format!(
+                "relationship {} deleted concurrently",
+                RelId(rel).external()
+            ));
+        }
+    }
+
+    // Entities we deleted must not have gained tuples from a concurrent commit.
+    let p = store.partitions;
+    for &node in &st.deleted_nodes {
+        let home = vertex_partition(node, p);
+        let mut gained = store
+            .vp
+            .read(home)
+            .is_some_and(|part| part.by_subject(node).any(|(_, t)| newer(t)));
+        for other in 0..p {
+            gained = gained
+                || store
+                    .e
+                    .read(home * p + other)
+                    .is_some_and(|part| part.by_subject(node).any(|(_, t)| newer(t)))
+                || store
+                    .e
+                    .read(other * p + home)
+                    .is_some_and(|part| part.by_object(node).any(|(_, t)| newer(t)));
+        }
+        if gained {
+            return conflict(format!(
+                "node {} changed concurrently",
+                NodeId(node).external()
+            ));
+        }
+    }
+    for &rel in &st.deleted_rels {
+        let gained = store
+            .e
+            .partition_of_sid(rel)
+            .and_then(|part_no| store.ep.read(part_no))
+            .is_some_and(|part| part.by_subject(rel).any(|(_, t)| newer(t)));
+        if gained {
+            return conflict(format!(
+                "relationship {} changed concurrently",
+                RelId(rel).external()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn edge_part(e: &Relation, rel: u64) -> Option<parking_lot::RwLockReadGuard<'_, Partition>> {
+    e.read(e.partition_of_sid(rel)?)
+}

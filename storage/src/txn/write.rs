@@ -1,0 +1,435 @@
+//! Write operations of a transaction. Every operation turns into tuple
+//! inserts and deletes (a property change is delete + insert), recorded in
+//! the undo list, plus one logical [`Change`] for the log.
+//!
+//! Operations check their preconditions (existence, storable values,
+//! `DeleteConnectedNode`) before the first physical write, so such errors
+//! leave the transaction unchanged. A write-write conflict may strike in the
+//! middle of a multi-tuple operation; the transaction is then doomed.
+
+use super::read::{cell_of, Reader};
+use super::state::{FreshKey, TxnCore, TxnState, Undo};
+use crate::change::Change;
+use crate::error::{Result, StorageError};
+use crate::ids::vertex_partition;
+use crate::mvcc::{is_commit_ts, try_delete, DeleteOutcome, NONE};
+use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+use crate::relation::{RelKind, TupleRef};
+use crate::store::Store;
+use crate::typed_value::{dict_error, TypedValue};
+use nereid_values::{Direction, NodeId, RelId, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+
+/// A transaction's state, locked for one write operation.
+pub(crate) struct Writer<'a> {
+    store: &'a Store,
+    core: &'a TxnCore,
+    st: &'a mut TxnState,
+}
+
+fn node_name(node: u64) -> String {
+    format!("node {}", NodeId(node).external())
+}
+
+fn rel_name(rel: u64) -> String {
+    format!("relationship {}", RelId(rel).external())
+}
+
+impl<'a> Writer<'a> {
+    pub(crate) fn new(store: &'a Store, core: &'a TxnCore, st: &'a mut TxnState) -> Self {
+        Writer { store, core, st }
+    }
+
+    fn reader(&self) -> Reader<'a> {
+        Reader {
+            store: self.store,
+            view: self.core.view(),
+        }
+    }
+
+    fn insert(
+        &mut self,
+        kind: RelKind,
+        part: usize,
+        s: u64,
+        p: u32,
+        o: TypedValue,
+        forced_sid: Option<u64>,
+    ) -> Result<u64> {
+        let relation = self.store.relation(kind);
+        let (index, sid) = relation.insert(part, s, p, o, forced_sid, self.core.marker)?;
+        self.st
+            .undo
+            .push(Undo::Inserted(TupleRef { kind, part, index }));
+        Ok(sid)
+    }
+
+    /// Marks a visible tuple deleted; `what` names it in a conflict error.
+    fn delete(&mut self, at: TupleRef, what: impl FnOnce() -> String) -> Result<()> {
+        let me = self.core.marker;
+        match self.store.with_tuple(at, |t| try_delete(&t.end, me)) {
+            Some(DeleteOutcome::Deleted) => {
+                self.st.undo.push(Undo::Deleted(at));
+                Ok(())
+            }
+            Some(DeleteOutcome::AlreadyMine) => Ok(()),
+            Some(DeleteOutcome::Conflict) => Err(StorageError::WriteConflict(what())),
+            None => Err(StorageError::EntityNotFound(what())),
+        }
+    }
+
+    /// True when the tuple's `end` shows a deletion by someone else that we
+    /// cannot see (uncommitted, or committed after our snapshot).
+    fn deleted_by_other(&self, at: TupleRef) -> bool {
+        let me = self.core.marker;
+        self.store
+            .with_tuple(at, |t| {
+                let end = t.end.load(Ordering::Acquire);
+                end != NONE && end != me && (!is_commit_ts(end) || end > self.core.read_ts)
+            })
+            .unwrap_or(true)
+    }
+
+    /// Requires a visible node that no one else is deleting, and remembers
+    /// it for commit-time validation.
+    fn lock_node(&mut self, node: NodeId) -> Result<()> {
+        let exists = self
+            .reader()
+            .exists_tuple(node.0)
+            .ok_or_else(|| StorageError::EntityNotFound(node_name(node.0)))?;
+        if self.deleted_by_other(exists) {
+            return Err(StorageError::WriteConflict(node_name(node.0)));
+        }
+        if !self.st.created_nodes.contains(&node.0) {
+            self.st.touched_nodes.insert(node.0);
+        }
+        Ok(())
+    }
+
+    /// Requires a visible relationship that no one else is deleting.
+    fn lock_rel(&mut self, rel: RelId) -> Result<usize> {
+        let edge = self
+            .reader()
+            .edge(rel.0)
+            .ok_or_else(|| StorageError::EntityNotFound(rel_name(rel.0)))?;
+        if self.deleted_by_other(edge.at) {
+            return Err(StorageError::WriteConflict(rel_name(rel.0)));
+        }
+        if !self.st.created_rels.contains(&rel.0) {
+            self.st.touched_rels.insert(rel.0);
+        }
+        Ok(edge.at.part)
+    }
+
+    fn encode_properties(
+        &self,
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<Vec<(u32, TypedValue)>> {
+        properties
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| {
+                Ok((
+                    self.store.keys.intern(k),
+                    TypedValue::encode(v, &self.store.literals)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// A fresh vertex identifier `n<seq>` registered in REL_VERT. Numbers
+    /// whose identifier is already registered (by replay or a future bulk
+    /// load) are skipped.
+    fn fresh_vertex(&self) -> Result<(u64, String)> {
+        loop {
+            let seq = self.store.vertex_seq.fetch_add(1, Ordering::Relaxed);
+            let key = format!("n{seq}");
+            let (gui, fresh) = self
+                .store
+                .vertices
+                .intern(key.as_bytes())
+                .map_err(dict_error)?;
+            if fresh {
+                return Ok((gui, key));
+            }
+        }
+    }
+
+    /// Registers a logged vertex identifier under its logged gui (replay).
+    fn replayed_vertex(&self, id: NodeId, key: &str) -> Result<(u64, String)> {
+        self.store
+            .vertices
+            .register(id.0, key.as_bytes())
+            .map_err(|e| StorageError::Replay(e.to_string()))?;
+        if let Some(seq) = key.strip_prefix('n').and_then(|d| d.parse::<u64>().ok()) {
+            self.store
+                .vertex_seq
+                .fetch_max(seq.saturating_add(1), Ordering::Relaxed);
+        }
+        if self.reader().node_exists(id.0) {
+            return Err(StorageError::Replay(format!(
+                "{} created twice",
+                node_name(id.0)
+            )));
+        }
+        Ok((id.0, key.to_string()))
+    }
+
+    pub(crate) fn create_node(
+        &mut self,
+        forced: Option<(NodeId, &str)>,
+        labels: &[String],
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<NodeId> {
+        let encoded = self.encode_properties(properties)?;
+        let mut unique_labels: Vec<String> = Vec::with_capacity(labels.len());
+        for label in labels {
+            if !unique_labels.contains(label) {
+                unique_labels.push(label.clone());
+            }
+        }
+        let label_guis = unique_labels
+            .iter()
+            .map(|l| self.store.literals.intern(l.as_bytes()).map(|(g, _)| g))
+            .collect::<std::result::Result<Vec<u64>, _>>()
+            .map_err(dict_error)?;
+        let (gui, key) = match forced {
+            Some((id, key)) => self.replayed_vertex(id, key)?,
+            None => self.fresh_vertex()?,
+        };
+        let part = vertex_partition(gui, self.store.partitions);
+        self.insert(RelKind::Vp, part, gui, PRED_EXISTS, TypedValue::NONE, None)?;
+        for &label in &label_guis {
+            let o = TypedValue::string_gui(label);
+            self.insert(RelKind::Vp, part, gui, PRED_LABEL, o, None)?;
+        }
+        for &(key_id, o) in &encoded {
+            self.insert(RelKind::Vp, part, gui, key_id, o, None)?;
+        }
+        self.st.created_nodes.insert(gui);
+        let stats = &mut self.st.stats;
+        stats.nodes_created += 1;
+        stats.labels_added += label_guis.len() as u64;
+        stats.properties_set += encoded.len() as u64;
+        self.st.changes.push(Change::CreateNode {
+            id: NodeId(gui),
+            key,
+            labels: unique_labels,
+            properties: non_null(properties),
+        });
+        Ok(NodeId(gui))
+    }
+
+    pub(crate) fn create_rel(
+        &mut self,
+        forced: Option<RelId>,
+        src: NodeId,
+        dst: NodeId,
+        rel_type: &str,
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<RelId> {
+        let encoded = self.encode_properties(properties)?;
+        self.lock_node(src)?;
+        self.lock_node(dst)?;
+        let type_id = self.store.types.intern(rel_type);
+        let cell = cell_of(self.store, src.0, dst.0);
+        let o = TypedValue::vertex(dst.0);
+        let sid = self.insert(RelKind::E, cell, src.0, type_id, o, forced.map(|r| r.0))?;
+        for &(key_id, o) in &encoded {
+            self.insert(RelKind::Ep, cell, sid, key_id, o, None)?;
+        }
+        self.st.created_rels.insert(sid);
+        self.st.stats.relationships_created += 1;
+        self.st.stats.properties_set += encoded.len() as u64;
+        self.st.changes.push(Change::CreateRel {
+            id: RelId(sid),
+            src,
+            dst,
+            rel_type: rel_type.to_string(),
+            properties: non_null(properties),
+        });
+        Ok(RelId(sid))
+    }
+
+    pub(crate) fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<()> {
+        self.lock_node(id)?;
+        let part = vertex_partition(id.0, self.store.partitions);
+        let subject = PropertySubject {
+            kind: RelKind::Vp,
+            part,
+            s: id.0,
+        };
+        if self.set_property(subject, key, &value)? {
+            self.st.changes.push(Change::SetNodeProperty {
+                id,
+                key: key.to_string(),
+                value,
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn set_rel_property(&mut self, id: RelId, key: &str, value: Value) -> Result<()> {
+        let part = self.lock_rel(id)?;
+        let subject = PropertySubject {
+            kind: RelKind::Ep,
+            part,
+            s: id.0,
+        };
+        if self.set_property(subject, key, &value)? {
+            self.st.changes.push(Change::SetRelProperty {
+                id,
+                key: key.to_string(),
+                value,
+            });
+        }
+        Ok(())
+    }
+
+    /// Replaces (or with null, removes) one property. Returns whether
+    /// anything changed (removing an absent property changes nothing).
+    fn set_property(&mut self, subject: PropertySubject, key: &str, value: &Value) -> Result<bool> {
+        let current = |w: &Self, key_id: u32| match subject.kind {
+            RelKind::Vp => w.reader().node_property_tuple(subject.s, key_id),
+            _ => w.reader().rel_property_tuple(subject.s, key_id),
+        };
+        let describe = || format!("property {key}");
+        if value.is_null() {
+            let Some(key_id) = self.store.keys.lookup(key) else {
+                return Ok(false);
+            };
+            let Some((at, _)) = current(self, key_id) else {
+                return Ok(false);
+            };
+            self.delete(at, describe)?;
+        } else {
+            let o = TypedValue::encode(value, &self.store.literals)?;
+            let key_id = self.store.keys.intern(key);
+            match current(self, key_id) {
+                Some((at, _)) => self.delete(at, describe)?,
+                None => self.st.fresh.push(FreshKey {
+                    kind: subject.kind,
+                    part: subject.part,
+                    s: subject.s,
+                    p: key_id,
+                    o: None,
+                }),
+            }
+            self.insert(subject.kind, subject.part, subject.s, key_id, o, None)?;
+        }
+        self.st.stats.properties_set += 1;
+        Ok(true)
+    }
+
+    pub(crate) fn add_label(&mut self, id: NodeId, label: &str) -> Result<()> {
+        self.lock_node(id)?;
+        let (gui, _) = self
+            .store
+            .literals
+            .intern(label.as_bytes())
+            .map_err(dict_error)?;
+        if self.reader().label_tuple(id.0, gui).is_some() {
+            return Ok(());
+        }
+        let part = vertex_partition(id.0, self.store.partitions);
+        let o = TypedValue::string_gui(gui);
+        self.st.fresh.push(FreshKey {
+            kind: RelKind::Vp,
+            part,
+            s: id.0,
+            p: PRED_LABEL,
+            o: Some(o),
+        });
+        self.insert(RelKind::Vp, part, id.0, PRED_LABEL, o, None)?;
+        self.st.stats.labels_added += 1;
+        self.st.changes.push(Change::AddLabel {
+            id,
+            label: label.to_string(),
+        });
+        Ok(())
+    }
+
+    pub(crate) fn remove_label(&mut self, id: NodeId, label: &str) -> Result<()> {
+        self.lock_node(id)?;
+        let Some(gui) = self.store.literals.lookup(label.as_bytes()) else {
+            return Ok(());
+        };
+        let Some(at) = self.reader().label_tuple(id.0, gui) else {
+            return Ok(());
+        };
+        self.delete(at, || format!("label {label}"))?;
+        self.st.stats.labels_removed += 1;
+        self.st.changes.push(Change::RemoveLabel {
+            id,
+            label: label.to_string(),
+        });
+        Ok(())
+    }
+
+    pub(crate) fn delete_rel(&mut self, id: RelId) -> Result<()> {
+        let reader = self.reader();
+        let Some(edge) = reader.edge(id.0) else {
+            return match reader.edge_any(id.0) {
+                Some((_, end)) if end == self.core.marker => Ok(()),
+                _ => Err(StorageError::EntityNotFound(rel_name(id.0))),
+            };
+        };
+        // The edge tuple first: its CAS is the lock that decides conflicts.
+        self.delete(edge.at, || rel_name(id.0))?;
+        for (at, _, _) in reader.rel_tuples(id.0, |_| true) {
+            self.delete(at, || rel_name(id.0))?;
+        }
+        if !self.st.created_rels.contains(&id.0) {
+            self.st.deleted_rels.push(id.0);
+        }
+        self.st.stats.relationships_deleted += 1;
+        self.st.changes.push(Change::DeleteRel { id });
+        Ok(())
+    }
+
+    pub(crate) fn delete_node(&mut self, id: NodeId, detach: bool) -> Result<()> {
+        let reader = self.reader();
+        let Some(exists) = reader.exists_tuple(id.0) else {
+            return if reader.node_deleted_with(id.0, self.core.marker) {
+                Ok(())
+            } else {
+                Err(StorageError::EntityNotFound(node_name(id.0)))
+            };
+        };
+        let rels = reader.expand(id.0, Direction::Both, &[]);
+        if !rels.is_empty() && !detach {
+            return Err(StorageError::DeleteConnectedNode(id.external()));
+        }
+        // The existence tuple first: its CAS is the lock that decides conflicts.
+        self.delete(exists, || node_name(id.0))?;
+        for (rel, _) in rels {
+            self.delete_rel(rel)?;
+        }
+        for (at, _, _) in reader.node_tuples(id.0, |p, _| p != PRED_EXISTS) {
+            self.delete(at, || node_name(id.0))?;
+        }
+        if !self.st.created_nodes.contains(&id.0) {
+            self.st.deleted_nodes.push(id.0);
+        }
+        self.st.stats.nodes_deleted += 1;
+        self.st.changes.push(Change::DeleteNode { id });
+        Ok(())
+    }
+}
+
+/// Where a property lives: REL_VP for nodes, REL_EP for relationships.
+#[derive(Copy, Clone)]
+struct PropertySubject {
+    kind: RelKind,
+    part: usize,
+    s: u64,
+}
+
+fn non_null(properties: &BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+    properties
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}

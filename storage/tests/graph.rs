@@ -1,0 +1,188 @@
+//! Graph operations: expansion, deletes, statistics, entity materialisation.
+
+mod common;
+
+use common::{commit, labels, props, store};
+use nereid_storage::{StorageError, WriteStats};
+use nereid_values::{Direction, EntityResolver, Value};
+
+#[test]
+fn expand_follows_directions_types_and_self_loops() {
+    let s = store();
+    let t = s.begin();
+    let a = t.create_node(&[], &Default::default()).unwrap();
+    let b = t.create_node(&[], &Default::default()).unwrap();
+    let ab = t.create_rel(a, b, "KNOWS", &Default::default()).unwrap();
+    let ba = t.create_rel(b, a, "LIKES", &Default::default()).unwrap();
+    let aa = t.create_rel(a, a, "SELF", &Default::default()).unwrap();
+
+    let mut out = t.expand(a, Direction::Outgoing, &[]);
+    out.sort();
+    let mut expected = vec![(ab, b), (aa, a)];
+    expected.sort();
+    assert_eq!(out, expected);
+    let mut inc = t.expand(a, Direction::Incoming, &[]);
+    inc.sort();
+    let mut expected = vec![(ba, b), (aa, a)];
+    expected.sort();
+    assert_eq!(inc, expected);
+    assert_eq!(t.expand(a, Direction::Both, &[]).len(), 3);
+    assert_eq!(
+        t.expand(a, Direction::Both, &["KNOWS".into(), "LIKES".into()])
+            .len(),
+        2
+    );
+    assert!(t.expand(a, Direction::Both, &["NOPE".into()]).is_empty());
+    assert_eq!(t.rel_endpoints(ba), Some((b, a, "LIKES".to_string())));
+}
+
+#[test]
+fn deleting_a_connected_node_needs_detach() {
+    let s = store();
+    let t = s.begin();
+    let a = t.create_node(&labels(&["A"]), &Default::default()).unwrap();
+    let b = t.create_node(&[], &Default::default()).unwrap();
+    let r = t
+        .create_rel(a, b, "R", &props(&[("w", Value::Int(1))]))
+        .unwrap();
+    commit(&t).unwrap();
+
+    let t = s.begin();
+    assert_eq!(
+        t.delete_node(a, false),
+        Err(StorageError::DeleteConnectedNode(a.external()))
+    );
+    assert!(t.node_exists(a), "a failed delete changes nothing");
+    assert!(t.is_read_only());
+    t.delete_node(a, true).unwrap();
+    assert!(!t.node_exists(a));
+    assert!(!t.rel_exists(r));
+    assert!(t.expand(b, Direction::Both, &[]).is_empty());
+    // Deleting again in the same transaction is a no-op.
+    t.delete_node(a, true).unwrap();
+    t.delete_rel(r).unwrap();
+    assert_eq!(
+        t.stats(),
+        WriteStats {
+            nodes_deleted: 1,
+            relationships_deleted: 1,
+            ..Default::default()
+        }
+    );
+    let (_, changes) = commit(&t).unwrap();
+    assert!(matches!(
+        changes[0],
+        nereid_storage::Change::DeleteRel { .. }
+    ));
+    assert!(matches!(
+        changes[1],
+        nereid_storage::Change::DeleteNode { .. }
+    ));
+    assert_eq!(s.estimate_nodes(None), 1);
+    assert_eq!(s.estimate_nodes(Some("A")), 0);
+}
+
+#[test]
+fn missing_entities_are_errors() {
+    let s = store();
+    let t = s.begin();
+    let a = t.create_node(&[], &Default::default()).unwrap();
+    t.delete_node(a, false).unwrap();
+    assert!(matches!(
+        t.set_node_property(a, "x", Value::Int(1)),
+        Err(StorageError::EntityNotFound(_))
+    ));
+    assert!(matches!(
+        t.create_rel(a, a, "T", &Default::default()),
+        Err(StorageError::EntityNotFound(_))
+    ));
+    assert!(matches!(
+        t.delete_rel(nereid_values::RelId(12345)),
+        Err(StorageError::EntityNotFound(_))
+    ));
+    assert!(!t.node_exists(nereid_values::NodeId(u64::MAX)));
+    assert!(!t.rel_exists(nereid_values::RelId(u64::MAX)));
+}
+
+#[test]
+fn stats_follow_neo4j_counting() {
+    let s = store();
+    let t = s.begin();
+    let n = t
+        .create_node(
+            &labels(&["A", "A", "B"]),
+            &props(&[("x", Value::Int(1)), ("gone", Value::Null)]),
+        )
+        .unwrap();
+    assert_eq!(t.node_labels(n), labels(&["A", "B"]));
+    t.add_label(n, "A").unwrap(); // already there: not counted
+    t.add_label(n, "C").unwrap();
+    t.remove_label(n, "Z").unwrap(); // absent: not counted
+    t.remove_label(n, "B").unwrap();
+    t.set_node_property(n, "x", Value::Int(1)).unwrap(); // same value still counts
+    t.set_node_property(n, "x", Value::Null).unwrap(); // removal counts
+    t.set_node_property(n, "x", Value::Null).unwrap(); // nothing to remove
+    assert!(matches!(
+        t.set_node_property(n, "m", Value::Map(Default::default())),
+        Err(StorageError::UnstorableValue("Map"))
+    ));
+    assert_eq!(
+        t.stats(),
+        WriteStats {
+            nodes_created: 1,
+            properties_set: 3,
+            labels_added: 3,
+            labels_removed: 1,
+            ..Default::default()
+        }
+    );
+    assert!(t.node_properties(n).is_empty());
+}
+
+#[test]
+fn resolver_materialises_nodes_and_relationships() {
+    let s = store();
+    let t = s.begin();
+    let a = t
+        .create_node(
+            &labels(&["P"]),
+            &props(&[
+                ("name", "a".into()),
+                ("l", Value::List(vec![Value::Int(1), "x".into()])),
+            ]),
+        )
+        .unwrap();
+    let b = t.create_node(&[], &Default::default()).unwrap();
+    let r = t
+        .create_rel(a, b, "R", &props(&[("since", Value::Int(2020))]))
+        .unwrap();
+    let node = t.node(a).unwrap();
+    assert_eq!(node.labels, labels(&["P"]));
+    assert_eq!(node.properties.get("name"), Some(&Value::from("a")));
+    assert_eq!(Some(node.element_id.clone()), t.node_key(a));
+    let rel = t.relationship(r).unwrap();
+    assert_eq!(rel.start, a);
+    assert_eq!(rel.end, b);
+    assert_eq!(rel.start_element_id, node.element_id);
+    assert_eq!(rel.element_id, format!("r{}", r.external()));
+    assert_eq!(rel.rel_type, "R");
+    assert_eq!(rel.properties.get("since"), Some(&Value::Int(2020)));
+    t.delete_rel(r).unwrap();
+    assert!(t.relationship(r).is_none());
+    assert_ne!(a.external(), b.external());
+}
+
+#[test]
+fn relationship_properties_can_be_set_and_removed() {
+    let s = store();
+    let t = s.begin();
+    let a = t.create_node(&[], &Default::default()).unwrap();
+    let r = t.create_rel(a, a, "R", &Default::default()).unwrap();
+    t.set_rel_property(r, "k", Value::Bytes(vec![1, 2]))
+        .unwrap();
+    t.set_rel_property(r, "k", Value::Bool(true)).unwrap();
+    assert_eq!(t.rel_property(r, "k"), Some(Value::Bool(true)));
+    t.set_rel_property(r, "k", Value::Null).unwrap();
+    assert!(t.rel_properties(r).is_empty());
+    assert_eq!(t.stats().properties_set, 3);
+}
