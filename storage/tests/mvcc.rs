@@ -239,3 +239,11 @@ fn commits_from_many_threads_get_unique_increasing_timestamps() {
     assert_eq!(s.estimate_nodes(Some("T")), 200);
     assert_eq!(s.visible_ts(), 200);
 }
+
+#[test]
+fn store_and_txn_are_shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<nereid_storage::Store>();
+    assert_send_sync::<nereid_storage::Txn>();
+    assert_send_sync::<nereid_storage::CommitTicket>();
+}
