@@ -40,3 +40,10 @@ pub const BATCH_SIZE: usize = 1024;
 
 /// Query parameters by name.
 pub type Params = BTreeMap<String, Value>;
+
+/// The output column names of the built-in procedure `name`, or `None` when
+/// no such procedure exists. The planner's catalog asks this so that
+/// `CALL proc()` without `YIELD` knows its columns.
+pub fn procedure_outputs(name: &str) -> Option<Vec<String>> {
+    procedures::lookup(name).map(|p| p.outputs.iter().map(|s| s.to_string()).collect())
+}
