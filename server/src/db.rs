@@ -253,6 +253,12 @@ impl QueryResult {
         n: i64,
         sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
     ) -> Result<bool, DbError> {
+        // A query without RETURN yields no records: run it to the end.
+        if self.fields.is_empty() {
+            while self.next_row()?.is_some() {}
+            self.finish()?;
+            return Ok(false);
+        }
         let mut sent: i64 = 0;
         while n < 0 || sent < n {
             match self.next_row()? {
