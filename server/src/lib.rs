@@ -3,4 +3,8 @@
 //!
 //! Invariant: no other crate depends on this one.
 
+pub mod app;
+pub mod bolt;
+pub mod config;
 pub mod db;
+pub mod http;
