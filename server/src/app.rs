@@ -52,7 +52,10 @@ async fn bind(what: &'static str, address: &str) -> Result<(TcpListener, SocketA
 }
 
 /// Binds the Bolt and HTTP listeners and serves `backend` on them.
-pub async fn start<B: Backend>(backend: Arc<B>, config: &Config) -> Result<RunningServer, StartError> {
+pub async fn start<B: Backend>(
+    backend: Arc<B>,
+    config: &Config,
+) -> Result<RunningServer, StartError> {
     let pool = ExecPool::new(config.exec_threads).map_err(StartError::Pool)?;
     let (bolt_listener, bolt_address) = bind("Bolt", &config.bolt_address).await?;
     let (http_listener, http_address) = bind("HTTP", &config.http_address).await?;

@@ -156,7 +156,10 @@ impl Config {
             ("bolt_address", &self.bolt_address),
             ("http_address", &self.http_address),
         ] {
-            if address.rsplit_once(':').is_none_or(|(_, port)| port.parse::<u16>().is_err()) {
+            if address
+                .rsplit_once(':')
+                .is_none_or(|(_, port)| port.parse::<u16>().is_err())
+            {
                 return Err(ConfigError::Invalid {
                     name,
                     message: format!("expected HOST:PORT, got {address:?}"),

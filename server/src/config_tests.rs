@@ -54,10 +54,17 @@ fn flags_beat_environment_beats_file_beats_defaults() {
     let cli = parse(&["--http-address", "localhost:9999"]);
     clear_env();
     let config = Config::resolve(cli, file).unwrap();
-    assert_eq!(config.http_address, "localhost:9999", "flag over env and file");
+    assert_eq!(
+        config.http_address, "localhost:9999",
+        "flag over env and file"
+    );
     assert_eq!(config.bolt_address, "10.0.0.1:7000", "env over file");
     assert_eq!(config.exec_threads, 3, "env over default");
-    assert_eq!(config.data_dir, PathBuf::from("/file/data"), "file over default");
+    assert_eq!(
+        config.data_dir,
+        PathBuf::from("/file/data"),
+        "file over default"
+    );
     assert_eq!(config.partitions, 8, "file over default");
     assert_eq!(config.log, "warn");
 }

@@ -135,7 +135,10 @@ async fn read_requests<R: AsyncRead + Unpin>(
             }
             Err(e) => Incoming::Invalid(e),
         };
-        let stop = matches!(item, Incoming::Invalid(_) | Incoming::Request(Request::Goodbye));
+        let stop = matches!(
+            item,
+            Incoming::Invalid(_) | Incoming::Request(Request::Goodbye)
+        );
         if requests.send(item).await.is_err() || stop {
             return;
         }

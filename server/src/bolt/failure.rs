@@ -49,10 +49,7 @@ impl Failure {
             .with("neo4j_code", self.status.code())
             .with("message", self.message.as_str())
             .with("gql_status", self.status.gql_status())
-            .with(
-                "description",
-                format!("error: {}", self.message),
-            )
+            .with("description", format!("error: {}", self.message))
             .with("diagnostic_record", diagnostic)
     }
 }
@@ -86,14 +83,24 @@ mod tests {
             new.get("neo4j_code").and_then(PackValue::as_str),
             Some("Neo.ClientError.Statement.SyntaxError")
         );
-        assert_eq!(new.get("gql_status").and_then(PackValue::as_str), Some("42001"));
-        let record = new.get("diagnostic_record").and_then(PackValue::as_map).unwrap();
+        assert_eq!(
+            new.get("gql_status").and_then(PackValue::as_str),
+            Some("42001")
+        );
+        let record = new
+            .get("diagnostic_record")
+            .and_then(PackValue::as_map)
+            .unwrap();
         assert_eq!(
             record.get("_classification").and_then(PackValue::as_str),
             Some("CLIENT_ERROR")
         );
-        let transient = Failure::new(Status::DeadlockDetected, "conflict").metadata(BoltVersion::new(5, 8));
-        let record = transient.get("diagnostic_record").and_then(PackValue::as_map).unwrap();
+        let transient =
+            Failure::new(Status::DeadlockDetected, "conflict").metadata(BoltVersion::new(5, 8));
+        let record = transient
+            .get("diagnostic_record")
+            .and_then(PackValue::as_map)
+            .unwrap();
         assert_eq!(
             record.get("_classification").and_then(PackValue::as_str),
             Some("TRANSIENT_ERROR")

@@ -17,8 +17,8 @@ pub const MANIFEST_V1: [u8; 4] = [0x00, 0x00, 0x01, 0xFF];
 /// `00 00 01 FF`, 3 ranges (4.4–4.0, 5.4–5.0, 5.8–5.6), capabilities 0:
 /// byte for byte what Neo4j 5.26 answers.
 pub const MANIFEST_REPLY: [u8; 18] = [
-    0x00, 0x00, 0x01, 0xFF, 0x03, 0x00, 0x04, 0x04, 0x04, 0x00, 0x04, 0x04, 0x05, 0x00, 0x02,
-    0x08, 0x05, 0x00,
+    0x00, 0x00, 0x01, 0xFF, 0x03, 0x00, 0x04, 0x04, 0x04, 0x00, 0x04, 0x04, 0x05, 0x00, 0x02, 0x08,
+    0x05, 0x00,
 ];
 
 /// The reply when no offered version is supported.
@@ -115,7 +115,9 @@ where
     let slots = split_slots(raw);
     match choose(&slots) {
         Offer::Version(version) => {
-            writer.write_all(&[0, 0, version.minor, version.major]).await?;
+            writer
+                .write_all(&[0, 0, version.minor, version.major])
+                .await?;
             writer.flush().await?;
             Ok(Negotiated {
                 version,

@@ -25,10 +25,16 @@ pub mod tag {
 /// A request from the client.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    Hello { extra: PackMap },
-    Logon { auth: PackMap },
+    Hello {
+        extra: PackMap,
+    },
+    Logon {
+        auth: PackMap,
+    },
     Logoff,
-    Telemetry { api: i64 },
+    Telemetry {
+        api: i64,
+    },
     Goodbye,
     Reset,
     Run {
@@ -36,9 +42,17 @@ pub enum Request {
         params: PackMap,
         extra: PackMap,
     },
-    Pull { n: i64, qid: i64 },
-    Discard { n: i64, qid: i64 },
-    Begin { extra: PackMap },
+    Pull {
+        n: i64,
+        qid: i64,
+    },
+    Discard {
+        n: i64,
+        qid: i64,
+    },
+    Begin {
+        extra: PackMap,
+    },
     Commit,
     Rollback,
     Route {
@@ -82,9 +96,7 @@ impl Request {
                 auth: fields.map()?,
             },
             tag::LOGOFF => Request::Logoff,
-            tag::TELEMETRY => Request::Telemetry {
-                api: fields.int()?,
-            },
+            tag::TELEMETRY => Request::Telemetry { api: fields.int()? },
             tag::GOODBYE => Request::Goodbye,
             tag::RESET => Request::Reset,
             tag::RUN => Request::Run {
@@ -96,7 +108,11 @@ impl Request {
                 let meta = fields.optional_map()?;
                 let n = match meta.get("n") {
                     Some(PackValue::Int(n)) if *n > 0 || *n == -1 => *n,
-                    other => return Err(fields.invalid(format!("n must be -1 or positive, got {other:?}"))),
+                    other => {
+                        return Err(
+                            fields.invalid(format!("n must be -1 or positive, got {other:?}"))
+                        )
+                    }
                 };
                 let qid = match meta.get("qid") {
                     None | Some(PackValue::Null) => -1,
@@ -120,16 +136,23 @@ impl Request {
                     None | Some(PackValue::Null) => Vec::new(),
                     Some(PackValue::List(items)) => items,
                     Some(other) => {
-                        return Err(fields.invalid(format!("bookmarks must be a list, got {}", other.type_name())))
+                        return Err(fields.invalid(format!(
+                            "bookmarks must be a list, got {}",
+                            other.type_name()
+                        )))
                     }
                 };
                 // 4.4+: an extra dictionary {db, imp_user}; 4.3: a bare db.
                 let db = match fields.next() {
                     None | Some(PackValue::Null) => None,
                     Some(PackValue::String(db)) => Some(db),
-                    Some(PackValue::Map(extra)) => extra.get("db").and_then(|v| v.as_str()).map(str::to_string),
+                    Some(PackValue::Map(extra)) => {
+                        extra.get("db").and_then(|v| v.as_str()).map(str::to_string)
+                    }
                     Some(other) => {
-                        return Err(fields.invalid(format!("bad database field {}", other.type_name())))
+                        return Err(
+                            fields.invalid(format!("bad database field {}", other.type_name()))
+                        )
                     }
                 };
                 Request::Route {
@@ -255,12 +278,12 @@ mod tests {
     #[test]
     fn pull_defaults_qid_and_validates_n() {
         let pull = body(tag::PULL, vec![PackMap::new().with("n", 100).into()]);
-        assert_eq!(
-            Request::parse(&pull),
-            Ok(Request::Pull { n: 100, qid: -1 })
-        );
+        assert_eq!(Request::parse(&pull), Ok(Request::Pull { n: 100, qid: -1 }));
         let zero = body(tag::PULL, vec![PackMap::new().with("n", 0).into()]);
-        assert!(matches!(Request::parse(&zero), Err(RequestError::Invalid { .. })));
+        assert!(matches!(
+            Request::parse(&zero),
+            Err(RequestError::Invalid { .. })
+        ));
     }
 
     #[test]
@@ -276,7 +299,11 @@ mod tests {
         );
         let v43 = body(
             tag::ROUTE,
-            vec![routing.clone().into(), PackValue::List(vec![]), "neo4j".into()],
+            vec![
+                routing.clone().into(),
+                PackValue::List(vec![]),
+                "neo4j".into(),
+            ],
         );
         for b in [v44, v43] {
             assert_eq!(
@@ -292,12 +319,27 @@ mod tests {
 
     #[test]
     fn malformed_messages_are_errors() {
-        assert!(matches!(Request::parse(&[0xB0, 0x99]), Err(RequestError::Unknown(0x99))));
-        assert!(matches!(Request::parse(&[0x01]), Err(RequestError::NotAStructure(_))));
-        assert!(matches!(Request::parse(&[0xB1, 0x10]), Err(RequestError::Decode(_))));
+        assert!(matches!(
+            Request::parse(&[0xB0, 0x99]),
+            Err(RequestError::Unknown(0x99))
+        ));
+        assert!(matches!(
+            Request::parse(&[0x01]),
+            Err(RequestError::NotAStructure(_))
+        ));
+        assert!(matches!(
+            Request::parse(&[0xB1, 0x10]),
+            Err(RequestError::Decode(_))
+        ));
         let run = body(tag::RUN, vec![PackValue::Int(1)]);
-        assert!(matches!(Request::parse(&run), Err(RequestError::Invalid { .. })));
+        assert!(matches!(
+            Request::parse(&run),
+            Err(RequestError::Invalid { .. })
+        ));
         let commit = body(tag::COMMIT, vec![PackValue::Null]);
-        assert!(matches!(Request::parse(&commit), Err(RequestError::Invalid { .. })));
+        assert!(matches!(
+            Request::parse(&commit),
+            Err(RequestError::Invalid { .. })
+        ));
     }
 }

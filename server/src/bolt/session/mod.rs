@@ -225,9 +225,14 @@ impl<B: Backend> Session<B> {
             (Ready, Request::Logoff) if self.version.has_logon() => self.logoff(),
             (Ready, Request::Telemetry { .. }) => self.success(PackMap::new()),
             (Ready, Request::Route { routing, .. }) => self.route(&routing),
-            (Ready | TxReady | TxStreaming, Request::Run { query, params, extra }) => {
-                self.run(query, params, &extra).await
-            }
+            (
+                Ready | TxReady | TxStreaming,
+                Request::Run {
+                    query,
+                    params,
+                    extra,
+                },
+            ) => self.run(query, params, &extra).await,
             (Ready, Request::Begin { .. }) => self.begin().await,
             (Streaming | TxStreaming, Request::Pull { n, qid }) => {
                 self.pull(n, qid, false, w).await

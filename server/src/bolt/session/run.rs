@@ -17,7 +17,10 @@ impl<B: Backend> Session<B> {
 
         let (results, fields) = if in_tx {
             let tx = self.tx.take().ok_or_else(|| {
-                Failure::new(Status::General, "the transaction was lost to an internal error")
+                Failure::new(
+                    Status::General,
+                    "the transaction was lost to an internal error",
+                )
             })?;
             let (tx, outcome) = self
                 .ctx
@@ -39,7 +42,9 @@ impl<B: Backend> Session<B> {
 
         let t_first = started.elapsed().as_millis() as i64;
         let fields = PackValue::List(fields.into_iter().map(PackValue::String).collect());
-        let mut meta = PackMap::new().with("t_first", t_first).with("fields", fields);
+        let mut meta = PackMap::new()
+            .with("t_first", t_first)
+            .with("fields", fields);
         if in_tx {
             let qid = self.next_qid;
             self.next_qid += 1;
@@ -49,7 +54,10 @@ impl<B: Backend> Session<B> {
             self.state = State::TxStreaming;
         } else {
             self.streams.push(OpenStream { qid: 0, results });
-            if extra.get("db").is_none_or(|db| matches!(db, PackValue::Null)) {
+            if extra
+                .get("db")
+                .is_none_or(|db| matches!(db, PackValue::Null))
+            {
                 meta.insert("db", "neo4j");
             }
             self.state = State::Streaming;

@@ -56,7 +56,9 @@ impl<B: Backend> Session<B> {
 
         if let Some(e) = encode_error {
             self.ctx.pool.dispose(open);
-            return Err(Failure::new(Status::General, format!("cannot send the result: {e}")).into());
+            return Err(
+                Failure::new(Status::General, format!("cannot send the result: {e}")).into(),
+            );
         }
         match result {
             Ok(true) => {
