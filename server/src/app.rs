@@ -83,3 +83,7 @@ pub async fn start<B: Backend>(
         tasks: vec![bolt_task, http_task],
     })
 }
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

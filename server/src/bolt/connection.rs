@@ -14,14 +14,15 @@ use super::BoltContext;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 /// Requests read ahead of the session at most.
 const READ_AHEAD: usize = 64;
 
 /// What the reader hands to the session.
 enum Incoming {
-    Request(Request),
+    /// A request, with the read-ahead budget its bytes hold until handled.
+    Request(Request, OwnedSemaphorePermit),
     /// A well-framed message that is not a valid request.
     Invalid(RequestError),
 }
@@ -90,7 +91,7 @@ where
         };
         let flow = match next {
             None => break,
-            Some(Incoming::Request(request)) => session.handle(request, &mut writer).await,
+            Some(Incoming::Request(request, _budget)) => session.handle(request, &mut writer).await,
             Some(Incoming::Invalid(e)) => session.fail_protocol(e.to_string()).map(|_| Flow::Close),
         };
         match flow {
@@ -115,6 +116,10 @@ async fn read_requests<R: AsyncRead + Unpin>(
     max_message_size: usize,
     connection_id: String,
 ) {
+    // Bytes of requests read but not yet handled are limited to one
+    // maximal message, so reading ahead cannot multiply the memory limit.
+    let budget_bytes = u32::try_from(max_message_size).unwrap_or(u32::MAX);
+    let budget = Arc::new(Semaphore::new(budget_bytes as usize));
     loop {
         let body = match read_message(&mut reader, max_message_size).await {
             Ok(Some(body)) => body,
@@ -126,18 +131,25 @@ async fn read_requests<R: AsyncRead + Unpin>(
                 return;
             }
         };
+        let cost = u32::try_from(body.len())
+            .unwrap_or(u32::MAX)
+            .min(budget_bytes);
+        let Ok(permit) = budget.clone().acquire_many_owned(cost).await else {
+            return;
+        };
         let item = match Request::parse(&body) {
             Ok(request) => {
                 if request == Request::Reset {
                     pending_resets.fetch_add(1, Ordering::AcqRel);
                 }
-                Incoming::Request(request)
+                Incoming::Request(request, permit)
             }
             Err(e) => Incoming::Invalid(e),
         };
+        drop(body);
         let stop = matches!(
             item,
-            Incoming::Invalid(_) | Incoming::Request(Request::Goodbye)
+            Incoming::Invalid(_) | Incoming::Request(Request::Goodbye, _)
         );
         if requests.send(item).await.is_err() || stop {
             return;

@@ -18,6 +18,9 @@ pub mod version;
 
 #[cfg(test)]
 mod tests;
+/// The in-memory backend of the Bolt tests, for the other modules' tests.
+#[cfg(test)]
+pub(crate) use tests::fake as tests_support;
 
 pub use backend::{Backend, ResultStream};
 pub use connection::serve_connection;

@@ -18,6 +18,9 @@ pub struct FakeBackend {
     pub log: Mutex<Vec<String>>,
     /// Rows produced by all pulls so far (to check laziness).
     pub produced: Arc<AtomicUsize>,
+    /// Pulls of `SLOW` that have started / finished sleeping.
+    pub slow_started: Arc<AtomicUsize>,
+    pub slow_done: Arc<AtomicUsize>,
     next_tx: AtomicU64,
 }
 
@@ -45,7 +48,7 @@ pub struct FakeTx(u64);
 /// - `GRAPH`: columns `a`, `r`, `l`: node 0, relationship 0 and a list;
 /// - `PARAM`: column `x`, one row with `$x`;
 /// - `CREATE`: no columns, a write of one node;
-/// - `SLOW`: like `RETURN 1`, but pulling takes 300 ms;
+/// - `SLOW`: like `RETURN 1`, but pulling takes a second;
 /// - `FAIL`: a syntax error at RUN; `PULLFAIL`: an error at PULL.
 pub struct FakeResults {
     fields: Vec<String>,
@@ -57,6 +60,8 @@ pub struct FakeResults {
     slow: bool,
     fail_on_pull: bool,
     produced: Arc<AtomicUsize>,
+    slow_started: Arc<AtomicUsize>,
+    slow_done: Arc<AtomicUsize>,
 }
 
 impl Backend for FakeBackend {
@@ -87,6 +92,8 @@ impl Backend for FakeBackend {
             slow: false,
             fail_on_pull: false,
             produced: self.produced.clone(),
+            slow_started: self.slow_started.clone(),
+            slow_done: self.slow_done.clone(),
         };
         match query.split_once(' ').map_or((query, ""), |(a, b)| (a, b)) {
             ("RETURN", "1") => {
@@ -167,7 +174,9 @@ impl ResultStream for FakeResults {
             });
         }
         if self.slow {
-            std::thread::sleep(Duration::from_millis(300));
+            self.slow_started.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_secs(1));
+            self.slow_done.fetch_add(1, Ordering::SeqCst);
         }
         let mut taken = 0;
         while self.next < self.total && (n < 0 || taken < n) {

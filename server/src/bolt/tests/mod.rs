@@ -2,7 +2,7 @@
 //! backend ([`fake::FakeBackend`]).
 
 mod client;
-mod fake;
+pub(crate) mod fake;
 mod session_basics;
 mod session_streams;
 mod session_tx;

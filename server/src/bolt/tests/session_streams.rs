@@ -5,7 +5,7 @@ use super::client::*;
 use super::fake::FakeBackend;
 use nereid_packstream::{PackMap, PackValue};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[tokio::test]
 async fn pull_n_returns_n_rows_and_has_more_without_computing_the_rest() {
@@ -135,19 +135,27 @@ async fn a_reset_queued_behind_requests_interrupts_them() {
 
 #[tokio::test]
 async fn a_slow_query_does_not_stall_other_connections() {
-    let ctx = context(FakeBackend::new(), 2);
+    let backend = FakeBackend::new();
+    let ctx = context(backend.clone(), 2);
     let mut slow = connect(&ctx, 5, 4).await;
     slow.login(true).await;
     let mut fast = connect(&ctx, 5, 4).await;
     fast.login(true).await;
     slow.send(&[run("SLOW"), pull(-1)]).await;
-    slow.recv().await.success(); // the RUN; the PULL now sleeps on the pool
-    let started = Instant::now();
+    while backend.slow_started.load(Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // The slow PULL now sleeps on one pool thread.
     fast.send(&[run("RETURN 1"), pull(-1)]).await;
     fast.recv().await.success();
     let (records, _) = fast.records().await;
     assert_eq!(records.len(), 1);
-    assert!(started.elapsed() < Duration::from_millis(250));
+    assert_eq!(
+        backend.slow_done.load(Ordering::SeqCst),
+        0,
+        "the fast query finished while the slow one was still running"
+    );
+    slow.recv().await.success();
     let (records, _) = slow.records().await;
     assert_eq!(records.len(), 1);
 }
