@@ -3,5 +3,9 @@
 //!
 //! Invariant: no other crate depends on this one.
 
+pub mod app;
+pub mod bolt;
+pub mod config;
 pub mod db;
+pub mod http;
 mod status;

@@ -1,1 +1,83 @@
-fn main() {}
+//! The `nereid` binary: configuration, logging, database, listeners, and a
+//! clean exit on SIGINT/SIGTERM. Startup problems end in a one-line message
+//! and a non-zero exit code, never a panic trace.
+
+use anyhow::Context;
+use nereid_server::app;
+use nereid_server::config::Config;
+use nereid_server::db::{Database, DbConfig};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let config = match Config::load() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("nereid: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let filter = match tracing_subscriber::EnvFilter::try_new(&config.log) {
+        Ok(filter) => filter,
+        Err(e) => {
+            eprintln!("nereid: invalid log filter {:?}: {e}", config.log);
+            return ExitCode::from(2);
+        }
+    };
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("nereid: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            eprintln!("nereid: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
+    let db_config = DbConfig {
+        data_dir: config.data_dir.clone(),
+        partitions: config.partitions,
+    };
+    // Opening recovers from the log: blocking work, off the I/O threads.
+    let db = tokio::task::spawn_blocking(move || Database::open(&db_config))
+        .await
+        .context("opening the database failed")?
+        .with_context(|| format!("cannot open the database in {}", config.data_dir.display()))?;
+    let server = app::start(db, &config).await?;
+    tracing::info!("Bolt listening on {}", server.bolt_address);
+    tracing::info!("HTTP listening on {}", server.http_address);
+    wait_for_shutdown_signal().await?;
+    tracing::info!("shutting down");
+    server.shutdown().await;
+    Ok(())
+}
+
+async fn wait_for_shutdown_signal() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut terminate =
+            signal(SignalKind::terminate()).context("cannot install the SIGTERM handler")?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result.context("cannot wait for SIGINT")?,
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c()
+        .await
+        .context("cannot wait for Ctrl-C")?;
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! The listeners over real sockets, with the in-memory test backend.
+
+use super::*;
+use crate::bolt::tests_support::FakeBackend;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+fn config() -> Config {
+    Config {
+        data_dir: "./unused".into(),
+        bolt_address: "127.0.0.1:0".into(),
+        http_address: "127.0.0.1:0".into(),
+        partitions: 1,
+        exec_threads: 1,
+        log: "info".into(),
+    }
+}
+
+async fn http_get(address: SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    response
+}
+
+#[tokio::test]
+async fn health_bolt_and_shutdown_over_tcp() {
+    let server = start(FakeBackend::new(), &config()).await.unwrap();
+
+    let response = http_get(server.http_address, "/health").await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert_eq!(json["status"], "ok");
+    assert_eq!(json["bolt_address"], server.bolt_address.to_string());
+
+    let mut bolt = TcpStream::connect(server.bolt_address).await.unwrap();
+    let mut opening = crate::bolt::handshake::MAGIC.to_vec();
+    opening.extend_from_slice(&[0, 0, 4, 4]);
+    opening.resize(20, 0);
+    bolt.write_all(&opening).await.unwrap();
+    let mut reply = [0u8; 4];
+    bolt.read_exact(&mut reply).await.unwrap();
+    assert_eq!(reply, [0, 0, 4, 4]);
+
+    let response = http_get(server.bolt_address, "/").await;
+    assert!(response.starts_with("HTTP/1.1 400"), "{response}");
+
+    let bolt_address = server.bolt_address;
+    tokio::time::timeout(std::time::Duration::from_secs(10), server.shutdown())
+        .await
+        .expect("shutdown must finish");
+    assert!(TcpStream::connect(bolt_address).await.is_err());
+}
+
+#[tokio::test]
+async fn an_address_in_use_is_a_clear_error() {
+    let taken = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mut config = config();
+    config.bolt_address = taken.local_addr().unwrap().to_string();
+    let err = match start(FakeBackend::new(), &config).await {
+        Err(e) => e,
+        Ok(_) => panic!("binding a taken port must fail"),
+    };
+    let text = err.to_string();
+    assert!(
+        text.starts_with("cannot listen for Bolt on 127.0.0.1:"),
+        "{text}"
+    );
+}

@@ -1,0 +1,99 @@
+//! What the Bolt session needs from the database, as traits, so that the
+//! state machine can be tested against a small in-memory backend. The real
+//! implementation forwards to [`crate::db`].
+//!
+//! Every method is blocking; the session calls them only on the execution
+//! pool. Transactions and result streams are `Send` because they move into
+//! a pool job and back.
+
+use crate::db::{Database, DbError, Params, QueryResult, Summary, Transaction};
+use nereid_values::{EntityResolver, Value};
+use std::sync::Arc;
+
+/// The database operations behind BEGIN/RUN/COMMIT/ROLLBACK.
+pub trait Backend: Send + Sync + 'static {
+    type Tx: Send + 'static;
+    type Results: ResultStream;
+
+    fn begin(self: &Arc<Self>) -> Self::Tx;
+
+    /// Runs `query` in `tx`, or auto-commit when `tx` is `None` (committed
+    /// once the stream is exhausted).
+    fn run(
+        self: &Arc<Self>,
+        tx: Option<&Self::Tx>,
+        query: &str,
+        params: Params,
+    ) -> Result<Self::Results, DbError>;
+
+    /// Commits; returns the bookmark.
+    fn commit(self: &Arc<Self>, tx: Self::Tx) -> Result<String, DbError>;
+
+    fn rollback(self: &Arc<Self>, tx: Self::Tx);
+}
+
+/// The result of one RUN, pulled in batches.
+pub trait ResultStream: Send + 'static {
+    fn fields(&self) -> &[String];
+
+    /// Streams up to `n` rows (all when `n < 0`) to `sink`; returns `has_more`.
+    fn pull(
+        &mut self,
+        n: i64,
+        sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
+    ) -> Result<bool, DbError>;
+
+    /// Like `pull`, but drops the rows.
+    fn discard(&mut self, n: i64) -> Result<bool, DbError>;
+
+    /// Valid once `pull`/`discard` returned `has_more == false`.
+    fn summary(&self) -> Summary;
+}
+
+impl Backend for Database {
+    type Tx = Transaction;
+    type Results = QueryResult;
+
+    fn begin(self: &Arc<Self>) -> Transaction {
+        Database::begin(self)
+    }
+
+    fn run(
+        self: &Arc<Self>,
+        tx: Option<&Transaction>,
+        query: &str,
+        params: Params,
+    ) -> Result<QueryResult, DbError> {
+        Database::run(self, tx, query, params)
+    }
+
+    fn commit(self: &Arc<Self>, tx: Transaction) -> Result<String, DbError> {
+        Database::commit(self, tx)
+    }
+
+    fn rollback(self: &Arc<Self>, tx: Transaction) {
+        Database::rollback(self, tx)
+    }
+}
+
+impl ResultStream for QueryResult {
+    fn fields(&self) -> &[String] {
+        QueryResult::fields(self)
+    }
+
+    fn pull(
+        &mut self,
+        n: i64,
+        sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
+    ) -> Result<bool, DbError> {
+        QueryResult::pull(self, n, sink)
+    }
+
+    fn discard(&mut self, n: i64) -> Result<bool, DbError> {
+        QueryResult::discard(self, n)
+    }
+
+    fn summary(&self) -> Summary {
+        QueryResult::summary(self)
+    }
+}

@@ -1,0 +1,110 @@
+//! The Bolt server: handshake, framing, messages and the per-connection
+//! state machine, over any [`Backend`] (the real [`crate::db::Database`] or
+//! a test double).
+//!
+//! Threading: one tokio task per connection (plus a reader task); all
+//! database work runs on an [`ExecPool`].
+
+pub mod backend;
+mod connection;
+pub mod failure;
+pub mod framing;
+pub mod handshake;
+pub mod pool;
+pub mod request;
+pub mod response;
+pub mod session;
+pub mod version;
+
+#[cfg(test)]
+mod tests;
+/// The in-memory backend of the Bolt tests, for the other modules' tests.
+#[cfg(test)]
+pub(crate) use tests::fake as tests_support;
+
+pub use backend::{Backend, ResultStream};
+pub use connection::serve_connection;
+pub use pool::ExecPool;
+pub use version::BoltVersion;
+
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+/// What HELLO SUCCESS reports as `server`. Drivers (Java, cypher-shell)
+/// refuse servers whose agent does not start with `Neo4j/`.
+pub const SERVER_AGENT: &str = "Neo4j/5.26.0";
+
+/// Settings of the Bolt listener.
+#[derive(Clone, Debug)]
+pub struct BoltConfig {
+    /// The address ROUTE advertises when the client sent no routing address.
+    pub advertised_address: String,
+    /// Larger messages close the connection.
+    pub max_message_size: usize,
+    /// A client must finish the handshake within this time.
+    pub handshake_timeout: Duration,
+    /// A client that does not accept our bytes within this time is dropped.
+    pub write_timeout: Duration,
+}
+
+impl BoltConfig {
+    pub fn new(advertised_address: impl Into<String>) -> Self {
+        BoltConfig {
+            advertised_address: advertised_address.into(),
+            max_message_size: framing::DEFAULT_MAX_MESSAGE_SIZE,
+            handshake_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+/// Everything connections share.
+pub struct BoltContext<B: Backend> {
+    pub backend: Arc<B>,
+    pub pool: ExecPool,
+    pub config: BoltConfig,
+    next_connection: AtomicU64,
+}
+
+impl<B: Backend> BoltContext<B> {
+    pub fn new(backend: Arc<B>, pool: ExecPool, config: BoltConfig) -> Arc<Self> {
+        Arc::new(BoltContext {
+            backend,
+            pool,
+            config,
+            next_connection: AtomicU64::new(1),
+        })
+    }
+}
+
+/// Accepts connections until `shutdown` turns true; each connection runs
+/// in its own task.
+pub async fn serve<B: Backend>(
+    listener: TcpListener,
+    ctx: Arc<BoltContext<B>>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    tracing::trace!(%peer, "bolt connection");
+                    tokio::spawn(serve_connection(stream, ctx.clone()));
+                }
+                Err(e) => {
+                    // Out of file descriptors and the like: back off briefly.
+                    tracing::warn!("bolt accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+            _ = shutdown.changed() => return,
+        }
+        if *shutdown.borrow() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! HELLO, LOGON, LOGOFF and ROUTE.
+//!
+//! Authentication is not enforced yet: any credentials are accepted,
+//! including `LOGON {}` without a scheme (what Neo4j does with
+//! authentication disabled).
+
+use super::{Handled, Session, State};
+use crate::bolt::backend::Backend;
+use crate::bolt::SERVER_AGENT;
+use nereid_packstream::{PackMap, PackValue};
+
+impl<B: Backend> Session<B> {
+    pub(super) fn hello(&mut self, extra: PackMap) -> Handled {
+        self.hello_done = true;
+        self.routing_address = extra
+            .get("routing")
+            .and_then(PackValue::as_map)
+            .and_then(|routing| routing.get("address"))
+            .and_then(PackValue::as_str)
+            .map(str::to_string);
+        let utc = self.version.accepts_utc_patch()
+            && extra
+                .get("patch_bolt")
+                .and_then(PackValue::as_list)
+                .is_some_and(|patches| patches.iter().any(|p| p.as_str() == Some("utc")));
+        self.format = self.version.struct_format(utc);
+
+        let mut meta = PackMap::new()
+            .with("server", SERVER_AGENT)
+            .with("connection_id", self.connection_id.as_str())
+            .with("hints", PackMap::new());
+        if self.manifest {
+            meta.insert("protocol_version", self.version.to_string());
+        }
+        if utc {
+            meta.insert("patch_bolt", PackValue::List(vec!["utc".into()]));
+        }
+        if self.version.has_logon() {
+            self.state = State::Authentication;
+        } else {
+            // Before 5.1 HELLO carries the credentials.
+            self.authenticated = true;
+            self.state = State::Ready;
+        }
+        self.success(meta)
+    }
+
+    pub(super) fn logon(&mut self, _auth: PackMap) -> Handled {
+        self.authenticated = true;
+        self.state = State::Ready;
+        self.success(PackMap::new())
+    }
+
+    pub(super) fn logoff(&mut self) -> Handled {
+        self.authenticated = false;
+        self.state = State::Authentication;
+        self.success(PackMap::new())
+    }
+
+    /// A single-server routing table: this server for every role, under
+    /// the address the client used (from its routing context), else the
+    /// configured Bolt address.
+    pub(super) fn route(&mut self, routing: &PackMap) -> Handled {
+        let address = routing
+            .get("address")
+            .and_then(PackValue::as_str)
+            .map(str::to_string)
+            .or_else(|| self.routing_address.clone())
+            .unwrap_or_else(|| self.ctx.config.advertised_address.clone());
+        let servers = ["WRITE", "READ", "ROUTE"]
+            .into_iter()
+            .map(|role| {
+                PackValue::Map(
+                    PackMap::new()
+                        .with("addresses", PackValue::List(vec![address.as_str().into()]))
+                        .with("role", role),
+                )
+            })
+            .collect::<Vec<_>>();
+        let table = PackMap::new()
+            .with("servers", PackValue::List(servers))
+            .with("ttl", 300)
+            .with("db", "neo4j");
+        self.success(PackMap::new().with("rt", table))
+    }
+}

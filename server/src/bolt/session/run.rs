@@ -1,0 +1,89 @@
+//! RUN: auto-commit in READY, or inside an explicit transaction.
+
+use super::{Handled, HandlerError, OpenStream, Session, State};
+use crate::bolt::backend::{Backend, ResultStream};
+use crate::bolt::failure::Failure;
+use crate::db::Params;
+use nereid_errors::Status;
+use nereid_packstream::{pack_to_value, PackMap, PackValue};
+use std::time::Instant;
+
+impl<B: Backend> Session<B> {
+    pub(super) async fn run(&mut self, query: String, params: PackMap, extra: &PackMap) -> Handled {
+        let params = convert_params(params)?;
+        let started = Instant::now();
+        let backend = self.ctx.backend.clone();
+        let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
+
+        let (results, fields) = if in_tx {
+            let tx = self.tx.take().ok_or_else(|| {
+                Failure::new(
+                    Status::General,
+                    "the transaction was lost to an internal error",
+                )
+            })?;
+            let (tx, outcome) = self
+                .ctx
+                .pool
+                .run(move || {
+                    let outcome = backend.run(Some(&tx), &query, params).map(with_fields);
+                    (tx, outcome)
+                })
+                .await?;
+            self.tx = Some(tx);
+            outcome.map_err(Failure::from)?
+        } else {
+            self.ctx
+                .pool
+                .run(move || backend.run(None, &query, params).map(with_fields))
+                .await?
+                .map_err(Failure::from)?
+        };
+
+        let t_first = started.elapsed().as_millis() as i64;
+        let fields = PackValue::List(fields.into_iter().map(PackValue::String).collect());
+        let mut meta = PackMap::new()
+            .with("t_first", t_first)
+            .with("fields", fields);
+        if in_tx {
+            let qid = self.next_qid;
+            self.next_qid += 1;
+            self.last_qid = qid;
+            self.streams.push(OpenStream { qid, results });
+            meta.insert("qid", qid);
+            self.state = State::TxStreaming;
+        } else {
+            self.streams.push(OpenStream { qid: 0, results });
+            if extra
+                .get("db")
+                .is_none_or(|db| matches!(db, PackValue::Null))
+            {
+                meta.insert("db", "neo4j");
+            }
+            self.state = State::Streaming;
+        }
+        self.success(meta)
+    }
+}
+
+/// Reads the field names on the pool thread, next to the database call.
+fn with_fields<R: ResultStream>(results: R) -> (R, Vec<String>) {
+    let fields = results.fields().to_vec();
+    (results, fields)
+}
+
+fn convert_params(params: PackMap) -> Result<Params, HandlerError> {
+    params
+        .into_iter()
+        .map(|(name, value)| {
+            pack_to_value(value)
+                .map(|v| (name.clone(), v))
+                .map_err(|e| {
+                    HandlerError::Failure(Failure::new(
+                        Status::TypeError,
+                        format!("parameter ${name}: {e}"),
+                    ))
+                })
+        })
+        .collect()
+}

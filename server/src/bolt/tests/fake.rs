@@ -1,0 +1,251 @@
+//! A tiny backend understanding a handful of fixed "queries", enough to
+//! drive every path of the session. It records what it was asked to do.
+
+use crate::bolt::backend::{Backend, ResultStream};
+use crate::db::{DbError, Params, Summary};
+use nereid_errors::Status;
+use nereid_storage::WriteStats;
+use nereid_values::{EntityResolver, NodeData, NodeId, RelData, RelId, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub const UUID: &str = "7666574c-0000-4000-8000-000000000000";
+
+#[derive(Default)]
+pub struct FakeBackend {
+    pub log: Mutex<Vec<String>>,
+    /// Rows produced by all pulls so far (to check laziness).
+    pub produced: Arc<AtomicUsize>,
+    /// Pulls of `SLOW` that have started / finished sleeping.
+    pub slow_started: Arc<AtomicUsize>,
+    pub slow_done: Arc<AtomicUsize>,
+    next_tx: AtomicU64,
+}
+
+impl FakeBackend {
+    pub fn new() -> Arc<Self> {
+        Arc::new(FakeBackend::default())
+    }
+
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    fn record(&self, event: String) {
+        if let Ok(mut log) = self.log.lock() {
+            log.push(event);
+        }
+    }
+}
+
+pub struct FakeTx(u64);
+
+/// Queries:
+/// - `RETURN 1`: one column `1`, one row;
+/// - `COUNT n`: column `x`, rows 1..=n produced lazily;
+/// - `GRAPH`: columns `a`, `r`, `l`: node 0, relationship 0 and a list;
+/// - `PARAM`: column `x`, one row with `$x`;
+/// - `CREATE`: no columns, a write of one node;
+/// - `SLOW`: like `RETURN 1`, but pulling takes a second;
+/// - `FAIL`: a syntax error at RUN; `PULLFAIL`: an error at PULL.
+pub struct FakeResults {
+    fields: Vec<String>,
+    rows: Box<dyn FnMut(i64) -> Vec<Value> + Send>,
+    next: i64,
+    total: i64,
+    write: bool,
+    auto_commit: bool,
+    slow: bool,
+    fail_on_pull: bool,
+    produced: Arc<AtomicUsize>,
+    slow_started: Arc<AtomicUsize>,
+    slow_done: Arc<AtomicUsize>,
+}
+
+impl Backend for FakeBackend {
+    type Tx = FakeTx;
+    type Results = FakeResults;
+
+    fn begin(self: &Arc<Self>) -> FakeTx {
+        let id = self.next_tx.fetch_add(1, Ordering::Relaxed) + 1;
+        self.record(format!("begin {id}"));
+        FakeTx(id)
+    }
+
+    fn run(
+        self: &Arc<Self>,
+        tx: Option<&FakeTx>,
+        query: &str,
+        params: Params,
+    ) -> Result<FakeResults, DbError> {
+        let scope = tx.map_or("auto".to_string(), |t| format!("tx{}", t.0));
+        self.record(format!("run {query} in {scope}"));
+        let mut results = FakeResults {
+            fields: vec!["x".into()],
+            rows: Box::new(|i| vec![Value::Int(i)]),
+            next: 0,
+            total: 1,
+            write: false,
+            auto_commit: tx.is_none(),
+            slow: false,
+            fail_on_pull: false,
+            produced: self.produced.clone(),
+            slow_started: self.slow_started.clone(),
+            slow_done: self.slow_done.clone(),
+        };
+        match query.split_once(' ').map_or((query, ""), |(a, b)| (a, b)) {
+            ("RETURN", "1") => {
+                results.fields = vec!["1".into()];
+                results.rows = Box::new(|_| vec![Value::Int(1)]);
+            }
+            ("COUNT", n) => {
+                results.total = n.parse().unwrap_or(0);
+                results.rows = Box::new(|i| vec![Value::Int(i + 1)]);
+            }
+            ("GRAPH", _) => {
+                results.fields = vec!["a".into(), "r".into(), "l".into()];
+                results.rows = Box::new(|_| {
+                    vec![
+                        Value::Node(NodeId(0)),
+                        Value::Relationship(RelId(0)),
+                        Value::List(vec![
+                            Value::Int(1),
+                            Value::Int(-1),
+                            Value::Int(200),
+                            Value::from("x"),
+                            Value::Float(1.5),
+                        ]),
+                    ]
+                });
+            }
+            ("PARAM", _) => {
+                let x = params.get("x").cloned().unwrap_or(Value::Null);
+                results.rows = Box::new(move |_| vec![x.clone()]);
+            }
+            ("CREATE", _) => {
+                results.fields = vec![];
+                results.total = 0;
+                results.write = true;
+            }
+            ("SLOW", _) => results.slow = true,
+            ("FAIL", _) => {
+                return Err(DbError {
+                    status: Status::SyntaxError,
+                    message: "Invalid input 'FAIL'".into(),
+                })
+            }
+            ("PULLFAIL", _) => results.fail_on_pull = true,
+            _ => {
+                return Err(DbError {
+                    status: Status::General,
+                    message: format!("the fake backend does not know {query:?}"),
+                })
+            }
+        }
+        Ok(results)
+    }
+
+    fn commit(self: &Arc<Self>, tx: FakeTx) -> Result<String, DbError> {
+        self.record(format!("commit {}", tx.0));
+        Ok(format!("FB:{}", tx.0))
+    }
+
+    fn rollback(self: &Arc<Self>, tx: FakeTx) {
+        self.record(format!("rollback {}", tx.0));
+    }
+}
+
+impl ResultStream for FakeResults {
+    fn fields(&self) -> &[String] {
+        &self.fields
+    }
+
+    fn pull(
+        &mut self,
+        n: i64,
+        sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
+    ) -> Result<bool, DbError> {
+        if self.fail_on_pull {
+            return Err(DbError {
+                status: Status::ArithmeticError,
+                message: "/ by zero".into(),
+            });
+        }
+        if self.slow {
+            self.slow_started.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_secs(1));
+            self.slow_done.fetch_add(1, Ordering::SeqCst);
+        }
+        let mut taken = 0;
+        while self.next < self.total && (n < 0 || taken < n) {
+            let row = (self.rows)(self.next);
+            self.produced.fetch_add(1, Ordering::Relaxed);
+            sink(&row, &GraphResolver);
+            self.next += 1;
+            taken += 1;
+        }
+        Ok(self.next < self.total)
+    }
+
+    fn discard(&mut self, n: i64) -> Result<bool, DbError> {
+        self.next = if n < 0 {
+            self.total
+        } else {
+            (self.next + n).min(self.total)
+        };
+        Ok(self.next < self.total)
+    }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            stats: WriteStats {
+                nodes_created: u64::from(self.write),
+                ..WriteStats::default()
+            },
+            query_type: if self.write { "w" } else { "r" },
+            bookmark: (self.write && self.auto_commit).then(|| "FB:auto".to_string()),
+        }
+    }
+}
+
+pub fn node_eid(n: u64) -> String {
+    format!("4:{UUID}:{n}")
+}
+
+/// Node 0 `(:P {name:'a'})`, node 1 `()`, relationship 0 `[:K {w:1}]` 0→1
+/// (the graph of bolt-protocol.md §13).
+pub struct GraphResolver;
+
+impl EntityResolver for GraphResolver {
+    fn node(&self, id: NodeId) -> Option<NodeData> {
+        let (labels, properties) = match id.0 {
+            0 => (
+                vec!["P".to_string()],
+                BTreeMap::from([("name".to_string(), Value::from("a"))]),
+            ),
+            1 => (vec![], BTreeMap::new()),
+            _ => return None,
+        };
+        Some(NodeData {
+            id,
+            element_id: node_eid(id.0),
+            labels,
+            properties,
+        })
+    }
+
+    fn relationship(&self, id: RelId) -> Option<RelData> {
+        (id.0 == 0).then(|| RelData {
+            id,
+            element_id: format!("5:{UUID}:0"),
+            start: NodeId(0),
+            start_element_id: node_eid(0),
+            end: NodeId(1),
+            end_element_id: node_eid(1),
+            rel_type: "K".into(),
+            properties: BTreeMap::from([("w".to_string(), Value::Int(1))]),
+        })
+    }
+}

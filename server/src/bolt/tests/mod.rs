@@ -1,0 +1,8 @@
+//! Session tests over in-memory duplex streams against a small in-memory
+//! backend ([`fake::FakeBackend`]).
+
+mod client;
+pub(crate) mod fake;
+mod session_basics;
+mod session_streams;
+mod session_tx;

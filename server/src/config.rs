@@ -1,0 +1,195 @@
+//! Server configuration: command-line flags, environment variables and an
+//! optional TOML file.
+//!
+//! Precedence, highest first: flags > environment > TOML file > defaults.
+//! Clap merges flags and environment (every setting is an `Option`, so
+//! "not given" stays visible); the file and the defaults fill the gaps.
+
+use clap::Parser;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+pub const DEFAULT_DATA_DIR: &str = "./data";
+pub const DEFAULT_BOLT_ADDRESS: &str = "127.0.0.1:7687";
+pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:7474";
+pub const DEFAULT_PARTITIONS: usize = 4;
+pub const DEFAULT_LOG: &str = "info";
+
+/// Nereid: a graph database server speaking Bolt and openCypher.
+///
+/// Every setting can also come from an environment variable or from the
+/// TOML file named by --config (keys: data_dir, bolt_address, http_address,
+/// partitions, exec_threads, log). Flags win over the environment, which
+/// wins over the file.
+#[derive(Parser, Debug, Default, Clone)]
+#[command(name = "nereid", version)]
+pub struct Cli {
+    /// Directory of the database files [default: ./data]
+    #[arg(long, env = "NEREID_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Address the Bolt listener binds to [default: 127.0.0.1:7687]
+    #[arg(long, env = "NEREID_BOLT_ADDRESS", value_name = "HOST:PORT")]
+    pub bolt_address: Option<String>,
+
+    /// Address the HTTP listener (health, admin) binds to [default: 127.0.0.1:7474]
+    #[arg(long, env = "NEREID_HTTP_ADDRESS", value_name = "HOST:PORT")]
+    pub http_address: Option<String>,
+
+    /// Optional TOML configuration file
+    #[arg(long, env = "NEREID_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Number of data partitions [default: 4]
+    #[arg(long, env = "NEREID_PARTITIONS", value_name = "N")]
+    pub partitions: Option<usize>,
+
+    /// Threads executing queries [default: number of CPU cores]
+    #[arg(long, env = "NEREID_EXEC_THREADS", value_name = "N")]
+    pub exec_threads: Option<usize>,
+
+    /// Log filter, e.g. `info` or `nereid_server=debug,info` [default: info]
+    #[arg(long, env = "NEREID_LOG", value_name = "FILTER")]
+    pub log: Option<String>,
+}
+
+/// The settings a TOML file may hold; anything else is an error.
+#[derive(Deserialize, Debug, Default, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub data_dir: Option<PathBuf>,
+    pub bolt_address: Option<String>,
+    pub http_address: Option<String>,
+    pub partitions: Option<usize>,
+    pub exec_threads: Option<usize>,
+    pub log: Option<String>,
+}
+
+/// The resolved configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub bolt_address: String,
+    pub http_address: String,
+    pub partitions: usize,
+    pub exec_threads: usize,
+    pub log: String,
+}
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read the configuration file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid configuration file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("invalid setting {name}: {message}")]
+    Invalid { name: &'static str, message: String },
+}
+
+impl Config {
+    /// Parses the process's flags and environment, then reads the file.
+    /// `--help`, `--version` and bad flags exit the process (clap's way).
+    pub fn load() -> Result<Config, ConfigError> {
+        Config::from_cli(Cli::parse())
+    }
+
+    /// Reads the TOML file named by `cli.config` (if any) and resolves.
+    pub fn from_cli(cli: Cli) -> Result<Config, ConfigError> {
+        let file = match &cli.config {
+            Some(path) => read_file(path)?,
+            None => FileConfig::default(),
+        };
+        Config::resolve(cli, file)
+    }
+
+    /// Applies the precedence: `cli` (flags and environment) over `file`
+    /// over the defaults.
+    pub fn resolve(cli: Cli, file: FileConfig) -> Result<Config, ConfigError> {
+        let config = Config {
+            data_dir: cli
+                .data_dir
+                .or(file.data_dir)
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR)),
+            bolt_address: cli
+                .bolt_address
+                .or(file.bolt_address)
+                .unwrap_or_else(|| DEFAULT_BOLT_ADDRESS.to_string()),
+            http_address: cli
+                .http_address
+                .or(file.http_address)
+                .unwrap_or_else(|| DEFAULT_HTTP_ADDRESS.to_string()),
+            partitions: cli
+                .partitions
+                .or(file.partitions)
+                .unwrap_or(DEFAULT_PARTITIONS),
+            exec_threads: cli
+                .exec_threads
+                .or(file.exec_threads)
+                .unwrap_or_else(default_exec_threads),
+            log: cli
+                .log
+                .or(file.log)
+                .unwrap_or_else(|| DEFAULT_LOG.to_string()),
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.partitions == 0 {
+            return Err(ConfigError::Invalid {
+                name: "partitions",
+                message: "must be at least 1".into(),
+            });
+        }
+        if self.exec_threads == 0 {
+            return Err(ConfigError::Invalid {
+                name: "exec_threads",
+                message: "must be at least 1".into(),
+            });
+        }
+        for (name, address) in [
+            ("bolt_address", &self.bolt_address),
+            ("http_address", &self.http_address),
+        ] {
+            if address
+                .rsplit_once(':')
+                .is_none_or(|(_, port)| port.parse::<u16>().is_err())
+            {
+                return Err(ConfigError::Invalid {
+                    name,
+                    message: format!("expected HOST:PORT, got {address:?}"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn default_exec_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_file(&text, path)
+}
+
+/// Parses TOML text; unknown keys are rejected with their name.
+pub fn parse_file(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
+    toml::from_str(text).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message: e.message().to_string(),
+    })
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

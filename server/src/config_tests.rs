@@ -1,0 +1,131 @@
+use super::*;
+use std::sync::Mutex;
+
+/// Tests that touch NEREID_* variables run one at a time.
+static ENV: Mutex<()> = Mutex::new(());
+
+const VARS: [&str; 7] = [
+    "NEREID_DATA_DIR",
+    "NEREID_BOLT_ADDRESS",
+    "NEREID_HTTP_ADDRESS",
+    "NEREID_CONFIG",
+    "NEREID_PARTITIONS",
+    "NEREID_EXEC_THREADS",
+    "NEREID_LOG",
+];
+
+fn clear_env() {
+    for var in VARS {
+        std::env::remove_var(var);
+    }
+}
+
+fn parse(args: &[&str]) -> Cli {
+    let mut all = vec!["nereid"];
+    all.extend_from_slice(args);
+    Cli::try_parse_from(all).unwrap()
+}
+
+#[test]
+fn defaults_apply_when_nothing_is_set() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let config = Config::resolve(parse(&[]), FileConfig::default()).unwrap();
+    assert_eq!(config.data_dir, PathBuf::from("./data"));
+    assert_eq!(config.bolt_address, "127.0.0.1:7687");
+    assert_eq!(config.http_address, "127.0.0.1:7474");
+    assert_eq!(config.partitions, 4);
+    assert_eq!(config.exec_threads, default_exec_threads());
+    assert_eq!(config.log, "info");
+}
+
+#[test]
+fn flags_beat_environment_beats_file_beats_defaults() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let file = parse_file(
+        "data_dir = '/file/data'\nbolt_address = '0.0.0.0:1'\nhttp_address = '0.0.0.0:2'\npartitions = 8\nlog = 'warn'\n",
+        Path::new("test.toml"),
+    )
+    .unwrap();
+    std::env::set_var("NEREID_BOLT_ADDRESS", "10.0.0.1:7000");
+    std::env::set_var("NEREID_HTTP_ADDRESS", "10.0.0.1:7001");
+    std::env::set_var("NEREID_EXEC_THREADS", "3");
+    let cli = parse(&["--http-address", "localhost:9999"]);
+    clear_env();
+    let config = Config::resolve(cli, file).unwrap();
+    assert_eq!(
+        config.http_address, "localhost:9999",
+        "flag over env and file"
+    );
+    assert_eq!(config.bolt_address, "10.0.0.1:7000", "env over file");
+    assert_eq!(config.exec_threads, 3, "env over default");
+    assert_eq!(
+        config.data_dir,
+        PathBuf::from("/file/data"),
+        "file over default"
+    );
+    assert_eq!(config.partitions, 8, "file over default");
+    assert_eq!(config.log, "warn");
+}
+
+#[test]
+fn the_file_is_named_by_flag_or_environment() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nereid.toml");
+    std::fs::write(&path, "partitions = 2\n").unwrap();
+    std::env::set_var("NEREID_CONFIG", &path);
+    let cli = parse(&[]);
+    clear_env();
+    assert_eq!(Config::from_cli(cli).unwrap().partitions, 2);
+
+    let missing = parse(&["--config", "/nonexistent/nereid.toml"]);
+    let err = Config::from_cli(missing).unwrap_err();
+    assert!(matches!(err, ConfigError::Read { .. }), "{err}");
+}
+
+#[test]
+fn unknown_toml_keys_are_rejected_by_name() {
+    let err = parse_file("data_dir = 'x'\nbolt_adress = 'y'\n", Path::new("n.toml")).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("bolt_adress"), "{text}");
+    assert!(text.contains("n.toml"), "{text}");
+    assert!(parse_file("partitions = 'four'", Path::new("n.toml")).is_err());
+}
+
+#[test]
+fn invalid_values_are_rejected() {
+    let file = FileConfig {
+        partitions: Some(0),
+        ..FileConfig::default()
+    };
+    assert!(Config::resolve(Cli::default(), file).is_err());
+    let file = FileConfig {
+        bolt_address: Some("localhost".into()),
+        ..FileConfig::default()
+    };
+    let err = Config::resolve(Cli::default(), file).unwrap_err();
+    assert!(err.to_string().contains("bolt_address"), "{err}");
+}
+
+#[test]
+fn help_documents_every_setting() {
+    use clap::CommandFactory;
+    let help = Cli::command().render_long_help().to_string();
+    for needle in [
+        "--data-dir",
+        "NEREID_DATA_DIR",
+        "--bolt-address",
+        "NEREID_BOLT_ADDRESS",
+        "--http-address",
+        "--config",
+        "--partitions",
+        "--exec-threads",
+        "NEREID_LOG",
+        "127.0.0.1:7687",
+    ] {
+        assert!(help.contains(needle), "help lacks {needle}:\n{help}");
+    }
+}
