@@ -315,9 +315,9 @@ mod tests {
         assert_eq!(
             kinds("MATCH (n:Person)-[*1..3]->() // comment\n RETURN n.x <> 1.5e3, .5"),
             vec![
-                Ident, LParen, Ident, Colon, Ident, RParen, Minus, LBracket, Star, Integer,
-                DotDot, Integer, RBracket, Minus, Gt, LParen, RParen, Ident, Ident, Dot, Ident,
-                Ne, Float, Comma, Float, Eof
+                Ident, LParen, Ident, Colon, Ident, RParen, Minus, LBracket, Star, Integer, DotDot,
+                Integer, RBracket, Minus, Gt, LParen, RParen, Ident, Ident, Dot, Ident, Ne, Float,
+                Comma, Float, Eof
             ]
         );
     }
@@ -325,7 +325,10 @@ mod tests {
     #[test]
     fn integer_forms_keep_their_text() {
         assert_eq!(values("0x1F 0o17 42"), vec!["0x1F", "0o17", "42", ""]);
-        assert_eq!(kinds("0x1F 0o17"), vec![Tok::Integer, Tok::Integer, Tok::Eof]);
+        assert_eq!(
+            kinds("0x1F 0o17"),
+            vec![Tok::Integer, Tok::Integer, Tok::Eof]
+        );
     }
 
     #[test]
@@ -348,7 +351,10 @@ mod tests {
 
     #[test]
     fn comments_are_skipped_and_unterminated_block_is_an_error() {
-        assert_eq!(kinds("1 /* x \n y */ 2"), vec![Tok::Integer, Tok::Integer, Tok::Eof]);
+        assert_eq!(
+            kinds("1 /* x \n y */ 2"),
+            vec![Tok::Integer, Tok::Integer, Tok::Eof]
+        );
         assert_eq!(kinds("1 /* x"), vec![Tok::Integer, Tok::Error, Tok::Eof]);
     }
 
@@ -375,7 +381,16 @@ mod tests {
     fn less_than_is_not_mistaken_for_an_iri() {
         assert_eq!(
             kinds("a<b AND c> d"),
-            vec![Tok::Ident, Tok::Lt, Tok::Ident, Tok::Ident, Tok::Ident, Tok::Gt, Tok::Ident, Tok::Eof]
+            vec![
+                Tok::Ident,
+                Tok::Lt,
+                Tok::Ident,
+                Tok::Ident,
+                Tok::Ident,
+                Tok::Gt,
+                Tok::Ident,
+                Tok::Eof
+            ]
         );
     }
 

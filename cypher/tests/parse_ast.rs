@@ -5,7 +5,10 @@ use nereid_cypher::parse;
 use nereid_values::Direction;
 
 fn single(query: &str) -> Vec<Clause> {
-    match parse(query).unwrap_or_else(|e| panic!("{query}: {e}")).query {
+    match parse(query)
+        .unwrap_or_else(|e| panic!("{query}: {e}"))
+        .query
+    {
         Query::Single(q) => q.clauses,
         other => panic!("not a single query: {other:?}"),
     }
@@ -71,9 +74,15 @@ fn operator_precedence_follows_the_grammar() {
         ("NOT a = b", "(Not (a Eq b))"),
         ("1 < x < 3", "((1 Lt x) And (x Lt 3))"),
         ("a + 1 IN [1, 2]", "((a Add 1) In [1, 2])"),
-        ("a.name STARTS WITH 'A' AND a.name ENDS WITH 'z'", "((a.name StartsWith 'A') And (a.name EndsWith 'z'))"),
+        (
+            "a.name STARTS WITH 'A' AND a.name ENDS WITH 'z'",
+            "((a.name StartsWith 'A') And (a.name EndsWith 'z'))",
+        ),
         ("a CONTAINS b =~ c", "((a Contains b) RegexMatch c)"),
-        ("x IS NULL OR y IS NOT NULL", "((x IsNull) Or (y IsNotNull))"),
+        (
+            "x IS NULL OR y IS NOT NULL",
+            "((x IsNull) Or (y IsNotNull))",
+        ),
         ("n:Person:Actor", "(n:Person:Actor)"),
         ("n.a.b[0]", "n.a.b[0]"),
         ("count(*)", "count(*)"),
@@ -104,7 +113,10 @@ fn return_items_keep_source_text_and_aliases() {
     assert!(!p.order_by[0].ascending);
     assert!(p.order_by[1].ascending);
     assert!(p.skip.is_some());
-    assert_eq!(p.limit.map(|l| l.kind), Some(ExprKind::Parameter("l".into())));
+    assert_eq!(
+        p.limit.map(|l| l.kind),
+        Some(ExprKind::Parameter("l".into()))
+    );
 }
 
 #[test]
@@ -120,7 +132,10 @@ fn match_pattern_shapes() {
     let start = &part.element.start;
     assert_eq!(start.labels, vec!["Person"]);
     assert_eq!(start.span, Span::new(19, 41));
-    assert!(matches!(start.properties.as_ref().map(|p| &p.kind), Some(ExprKind::Map(_))));
+    assert!(matches!(
+        start.properties.as_ref().map(|p| &p.kind),
+        Some(ExprKind::Map(_))
+    ));
     let (rel, b) = &part.element.chain[0];
     assert_eq!(rel.types, vec!["KNOWS", "LIKES"]);
     assert_eq!(rel.direction, Direction::Outgoing);
@@ -145,7 +160,11 @@ fn variable_length_forms() {
         let Clause::Match(m) = &clauses[0] else {
             panic!("expected MATCH")
         };
-        assert_eq!(m.pattern[0].element.chain[0].0.length, Some(expected), "{text}");
+        assert_eq!(
+            m.pattern[0].element.chain[0].0.length,
+            Some(expected),
+            "{text}"
+        );
     }
 }
 
@@ -161,9 +180,8 @@ fn shortest_path_parts() {
 
 #[test]
 fn updating_clauses() {
-    let clauses = single(
-        "MATCH (n) SET n.x = 1, n = {a: 1}, n += $m, n:A:B REMOVE n.y, n:C DETACH DELETE n",
-    );
+    let clauses =
+        single("MATCH (n) SET n.x = 1, n = {a: 1}, n += $m, n:A:B REMOVE n.y, n:C DETACH DELETE n");
     let Clause::Set(set) = &clauses[1] else {
         panic!("expected SET")
     };
@@ -214,7 +232,9 @@ fn call_forms() {
 fn union_explain_and_semicolon() {
     let statement = parse("EXPLAIN RETURN 1 AS x UNION ALL RETURN 2 AS x;").expect("parses");
     assert!(statement.explain);
-    assert!(matches!(statement.query, Query::Union { all: true, ref queries } if queries.len() == 2));
+    assert!(
+        matches!(statement.query, Query::Union { all: true, ref queries } if queries.len() == 2)
+    );
     let statement = parse("RETURN 1 AS x UNION RETURN 2 AS x").expect("parses");
     assert!(matches!(statement.query, Query::Union { all: false, .. }));
 }
@@ -253,11 +273,16 @@ fn prefixes_resolve_labels_types_and_keys() {
     let Clause::Set(set) = &q.clauses[1] else {
         panic!("set")
     };
-    assert!(matches!(&set.items[0], SetItem::Property { key, .. } if key == "http://example.org/seen"));
+    assert!(
+        matches!(&set.items[0], SetItem::Property { key, .. } if key == "http://example.org/seen")
+    );
     let Clause::Return(ret) = &q.clauses[2] else {
         panic!("return")
     };
-    assert_eq!(shape(&ret.items[0].expr), "n.http://xmlns.com/foaf/0.1/name");
+    assert_eq!(
+        shape(&ret.items[0].expr),
+        "n.http://xmlns.com/foaf/0.1/name"
+    );
     assert!(matches!(
         &ret.items[1].expr.kind,
         ExprKind::MapProjection { items, .. }
@@ -279,15 +304,44 @@ fn comprehensions_quantifiers_case_and_patterns() {
          any(y IN a.list WHERE y = 1) AS q, CASE a.x WHEN 1 THEN 'one' ELSE 'other' END AS c, \
          [(a)-[:R]->(b) WHERE b.v > 0 | b.v] AS pc, exists((a)-->()) AS e, [1, 2, 3][1..] AS s",
     );
-    assert!(matches!(p.items[0].expr.kind, ExprKind::ListComprehension { predicate: Some(_), projection: Some(_), .. }));
-    assert!(matches!(p.items[1].expr.kind, ExprKind::Quantifier { kind: QuantifierKind::Any, .. }));
-    assert!(matches!(p.items[2].expr.kind, ExprKind::Case { operand: Some(_), else_: Some(_), .. }));
-    assert!(matches!(p.items[3].expr.kind, ExprKind::PatternComprehension { predicate: Some(_), .. }));
+    assert!(matches!(
+        p.items[0].expr.kind,
+        ExprKind::ListComprehension {
+            predicate: Some(_),
+            projection: Some(_),
+            ..
+        }
+    ));
+    assert!(matches!(
+        p.items[1].expr.kind,
+        ExprKind::Quantifier {
+            kind: QuantifierKind::Any,
+            ..
+        }
+    ));
+    assert!(matches!(
+        p.items[2].expr.kind,
+        ExprKind::Case {
+            operand: Some(_),
+            else_: Some(_),
+            ..
+        }
+    ));
+    assert!(matches!(
+        p.items[3].expr.kind,
+        ExprKind::PatternComprehension {
+            predicate: Some(_),
+            ..
+        }
+    ));
     let ExprKind::FunctionCall { args, .. } = &p.items[4].expr.kind else {
         panic!("function call")
     };
     assert!(matches!(args[0].kind, ExprKind::PatternExpression(_)));
-    assert!(matches!(p.items[5].expr.kind, ExprKind::Slice(_, Some(_), None)));
+    assert!(matches!(
+        p.items[5].expr.kind,
+        ExprKind::Slice(_, Some(_), None)
+    ));
 }
 
 #[test]

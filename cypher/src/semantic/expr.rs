@@ -135,6 +135,9 @@ impl Analyzer<'_> {
         self.check_expr_in(expr, scope, rule, false)
     }
 
+    /// The recursive walk. Left-deep chains (`a OR b OR c ...`, `x.a.b.c ...`) are walked
+    /// along their left spine in a loop, so their length costs no stack; only genuine nesting
+    /// (bounded by the parser) recurses. Errors still come out in left-to-right order.
     fn check_expr_in(
         &self,
         expr: &Expr,
@@ -142,33 +145,113 @@ impl Analyzer<'_> {
         rule: AggregationRule,
         inside_aggregate: bool,
     ) -> Result<(), CypherError> {
-        let aggregate = is_aggregation(expr);
-        if aggregate {
-            if inside_aggregate {
-                return Err(self.error(
-                    "Can't use aggregate functions inside of aggregate functions.",
-                    expr.span,
-                ));
-            }
-            if rule == AggregationRule::Forbidden {
-                let name = match &expr.kind {
-                    ExprKind::FunctionCall { name, .. } => name.as_str(),
-                    _ => "count",
-                };
-                return Err(self.error(
-                    &format!("Invalid use of aggregating function {name}(...) in this context"),
-                    expr.span,
-                ));
+        let mut spine = Vec::new();
+        let mut current = expr;
+        while let ExprKind::Binary(_, left, _) | ExprKind::Property(left, _) = &current.kind {
+            spine.push(current);
+            current = left;
+        }
+        // Aggregation placement is checked top-down, as a plain recursion would.
+        let mut inside = inside_aggregate;
+        for node in &spine {
+            inside = self.check_aggregation_placement(node, rule, inside)?;
+        }
+        self.check_leaf(current, scope, rule, inside)?;
+        for node in spine.iter().rev() {
+            if let ExprKind::Binary(_, _, right) = &node.kind {
+                self.check_expr_in(right, scope, rule, inside)?;
             }
         }
-        let inside_aggregate = inside_aggregate || aggregate;
+        Ok(())
+    }
+
+    /// Checks an expression that is neither a binary operation nor a property access.
+    #[inline(never)]
+    fn check_leaf(
+        &self,
+        expr: &Expr,
+        scope: &Scope,
+        rule: AggregationRule,
+        inside_aggregate: bool,
+    ) -> Result<(), CypherError> {
+        let inside_aggregate = self.check_aggregation_placement(expr, rule, inside_aggregate)?;
         match &expr.kind {
-            ExprKind::Variable(name) => {
-                if !scope.contains(name) {
-                    return Err(self.error(&format!("Variable `{name}` not defined"), expr.span));
-                }
-                Ok(())
+            ExprKind::Variable(name) => self.check_variable(name, expr, scope),
+            ExprKind::ListComprehension { .. }
+            | ExprKind::Quantifier { .. }
+            | ExprKind::PatternExpression(_)
+            | ExprKind::PatternComprehension { .. }
+            | ExprKind::MapProjection { .. } => {
+                self.check_binding_expr(expr, scope, rule, inside_aggregate)
             }
+            _ => self.check_children(expr, scope, rule, inside_aggregate),
+        }
+    }
+
+    #[inline(never)]
+    fn check_children(
+        &self,
+        expr: &Expr,
+        scope: &Scope,
+        rule: AggregationRule,
+        inside_aggregate: bool,
+    ) -> Result<(), CypherError> {
+        for child in children(expr) {
+            self.check_expr_in(child, scope, rule, inside_aggregate)?;
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn check_variable(&self, name: &str, expr: &Expr, scope: &Scope) -> Result<(), CypherError> {
+        if scope.contains(name) {
+            Ok(())
+        } else {
+            Err(self.error(&format!("Variable `{name}` not defined"), expr.span))
+        }
+    }
+
+    /// Rejects aggregations where they are not allowed; returns whether the walk is now
+    /// inside an aggregation.
+    #[inline(never)]
+    fn check_aggregation_placement(
+        &self,
+        expr: &Expr,
+        rule: AggregationRule,
+        inside_aggregate: bool,
+    ) -> Result<bool, CypherError> {
+        if !is_aggregation(expr) {
+            return Ok(inside_aggregate);
+        }
+        if inside_aggregate {
+            return Err(self.error(
+                "Can't use aggregate functions inside of aggregate functions.",
+                expr.span,
+            ));
+        }
+        if rule == AggregationRule::Forbidden {
+            let name = match &expr.kind {
+                ExprKind::FunctionCall { name, .. } => name.as_str(),
+                _ => "count",
+            };
+            return Err(self.error(
+                &format!("Invalid use of aggregating function {name}(...) in this context"),
+                expr.span,
+            ));
+        }
+        Ok(true)
+    }
+
+    /// Expressions that bind their own variables or constrain pattern variables.
+    #[inline(never)]
+    fn check_binding_expr(
+        &self,
+        expr: &Expr,
+        scope: &Scope,
+        rule: AggregationRule,
+        inside_aggregate: bool,
+    ) -> Result<(), CypherError> {
+        match &expr.kind {
             ExprKind::ListComprehension {
                 variable,
                 list,
@@ -242,12 +325,7 @@ impl Analyzer<'_> {
                 }
                 Ok(())
             }
-            _ => {
-                for child in children(expr) {
-                    self.check_expr_in(child, scope, rule, inside_aggregate)?;
-                }
-                Ok(())
-            }
+            _ => self.check_children(expr, scope, rule, inside_aggregate),
         }
     }
 
@@ -259,7 +337,10 @@ impl Analyzer<'_> {
     ) -> Result<(), CypherError> {
         let nodes = std::iter::once(&pattern.start).chain(pattern.chain.iter().map(|(_, n)| n));
         let node_vars = nodes.filter_map(|n| n.variable.as_ref());
-        let rel_vars = pattern.chain.iter().filter_map(|(r, _)| r.variable.as_ref());
+        let rel_vars = pattern
+            .chain
+            .iter()
+            .filter_map(|(r, _)| r.variable.as_ref());
         for variable in node_vars.chain(rel_vars) {
             if !scope.contains(&variable.name) {
                 return Err(self.error(

@@ -10,9 +10,7 @@ use expr::AggregationRule;
 use patterns::PatternUse;
 use scope::{Scope, VarType};
 
-use crate::ast::{
-    Call, Clause, Ident, Query, RemoveItem, SetItem, SingleQuery, Span, Statement,
-};
+use crate::ast::{Call, Clause, Ident, Query, RemoveItem, SetItem, SingleQuery, Span, Statement};
 use crate::error::CypherError;
 
 pub(crate) use expr::is_aggregate_name;
@@ -162,10 +160,7 @@ impl Analyzer<'_> {
         }
         if call.yield_star {
             if clause_count > 1 {
-                return Err(self.error(
-                    "Cannot use `YIELD *` outside standalone call",
-                    call.span,
-                ));
+                return Err(self.error("Cannot use `YIELD *` outside standalone call", call.span));
             }
             scope.open = true;
         }
@@ -215,7 +210,12 @@ impl Analyzer<'_> {
     }
 
     /// Binds a variable that must not exist yet (UNWIND alias, YIELD column).
-    fn bind_fresh(&self, scope: &mut Scope, variable: &Ident, ty: VarType) -> Result<(), CypherError> {
+    fn bind_fresh(
+        &self,
+        scope: &mut Scope,
+        variable: &Ident,
+        ty: VarType,
+    ) -> Result<(), CypherError> {
         if scope.get(&variable.name).is_some() {
             return Err(self.error(
                 &format!("Variable `{}` already declared", variable.name),

@@ -65,13 +65,12 @@ impl Analyzer<'_> {
             let element = &part.element;
             if usage != PatternUse::Match && element.chain.is_empty() {
                 if let Some(v) = &element.start.variable {
-                    let bare = element.start.labels.is_empty()
-                        && element.start.properties.is_none();
+                    let bare =
+                        element.start.labels.is_empty() && element.start.properties.is_none();
                     if before.get(&v.name).is_some() && bare {
-                        return Err(self.error(
-                            &format!("Variable `{}` already declared", v.name),
-                            v.span,
-                        ));
+                        return Err(
+                            self.error(&format!("Variable `{}` already declared", v.name), v.span)
+                        );
                     }
                 }
             }
