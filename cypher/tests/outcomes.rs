@@ -67,6 +67,11 @@ fn accepted_queries() {
         "MATCH (n) RETURN n[$key]",
         "RETURN [1, 2, 3][0..2] AS s, [1, 2, 3][-1] AS last",
         "MATCH p = shortestPath((a:A)-[*]-(b:B)) RETURN p",
+        "MATCH (a) WITH a.name2 AS name WHERE a.name2 = 'B' RETURN *",
+        "MATCH (a) OPTIONAL MATCH (a)-[r]->() WITH a WHERE r IS NULL RETURN a",
+        "MATCH () CREATE () WITH * CREATE ()",
+        "MATCH (me)--(you) RETURN me.age AS age, count(you.age) AS cnt ORDER BY me.age + count(you.age)",
+        "CREATE (n $props) RETURN n",
     ];
     for query in queries {
         if let Err(error) = run(query) {

@@ -261,8 +261,9 @@ impl Analyzer<'_> {
                 self.check_expr_in(list, scope, rule, inside_aggregate)?;
                 let mut inner = scope.clone();
                 inner.bind(&variable.name, VarType::Value);
+                // The body runs once per element: aggregating there has no meaning.
                 for e in predicate.iter().chain(projection.iter()) {
-                    self.check_expr_in(e, &inner, rule, inside_aggregate)?;
+                    self.check_expr_in(e, &inner, AggregationRule::Forbidden, inside_aggregate)?;
                 }
                 Ok(())
             }
@@ -275,7 +276,12 @@ impl Analyzer<'_> {
                 self.check_expr_in(list, scope, rule, inside_aggregate)?;
                 let mut inner = scope.clone();
                 inner.bind(&variable.name, VarType::Value);
-                self.check_expr_in(predicate, &inner, rule, inside_aggregate)
+                self.check_expr_in(
+                    predicate,
+                    &inner,
+                    AggregationRule::Forbidden,
+                    inside_aggregate,
+                )
             }
             ExprKind::PatternExpression(pattern) => {
                 self.check_pattern_predicate(pattern, scope)?;

@@ -78,10 +78,22 @@ impl Analyzer<'_> {
                 }
                 Clause::With(with) => {
                     let (next, _) = self.check_projection(&with.projection, &scope, "WITH")?;
-                    scope = next;
                     if let Some(predicate) = &with.where_ {
-                        self.check_expr(predicate, &scope, AggregationRule::Forbidden)?;
+                        // The filter may still see the incoming variables unless the
+                        // projection aggregated them away.
+                        let aggregating = with
+                            .projection
+                            .items
+                            .iter()
+                            .any(|item| expr::contains_aggregation(&item.expr));
+                        let visible = if aggregating {
+                            next.clone()
+                        } else {
+                            projection::overlay(&scope, &next)
+                        };
+                        self.check_expr(predicate, &visible, AggregationRule::Forbidden)?;
                     }
+                    scope = next;
                 }
                 Clause::Return(projection) => {
                     let (next, names) = self.check_projection(projection, &scope, "RETURN")?;
@@ -121,6 +133,7 @@ impl Analyzer<'_> {
                 Clause::Delete(delete) => {
                     for expr in &delete.exprs {
                         self.check_expr(expr, &scope, AggregationRule::Forbidden)?;
+                        self.check_deletable(expr)?;
                     }
                 }
                 Clause::Call(call) => self.check_call(call, &mut scope, query.clauses.len())?,
@@ -128,6 +141,28 @@ impl Analyzer<'_> {
         }
         self.check_conclusion(query)?;
         Ok(columns)
+    }
+
+    /// Rejects DELETE operands that can never be an entity (label predicates, literals,
+    /// arithmetic); anything else is left to runtime.
+    fn check_deletable(&self, expr: &crate::ast::Expr) -> Result<(), CypherError> {
+        use crate::ast::ExprKind;
+        match &expr.kind {
+            ExprKind::HasLabels(..) => Err(self.error(
+                "Invalid delete expression: to remove a label use REMOVE, not DELETE",
+                expr.span,
+            )),
+            ExprKind::Literal(_)
+            | ExprKind::Binary(..)
+            | ExprKind::Unary(..)
+            | ExprKind::Map(_)
+            | ExprKind::IsNull(_)
+            | ExprKind::IsNotNull(_) => Err(self.error(
+                "Type mismatch: expected Node, Path or Relationship",
+                expr.span,
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn check_set_item(&self, item: &SetItem, scope: &Scope) -> Result<(), CypherError> {

@@ -74,10 +74,10 @@ impl Analyzer<'_> {
                     }
                 }
             }
-            self.bind_node(&element.start, scope, &before, usage)?;
+            self.bind_node(&element.start, scope, usage)?;
             for (rel, node) in &element.chain {
                 self.check_rel(rel, scope, &before, usage, &mut rel_vars)?;
-                self.bind_node(node, scope, &before, usage)?;
+                self.bind_node(node, scope, usage)?;
             }
             if let Some(path) = &part.variable {
                 scope.bind(&path.name, VarType::Path);
@@ -85,6 +85,7 @@ impl Analyzer<'_> {
         }
         for part in parts {
             let element = &part.element;
+            self.check_parameter_maps(element, usage)?;
             let nodes = std::iter::once(&element.start).chain(element.chain.iter().map(|(_, n)| n));
             let props = nodes
                 .map(|n| &n.properties)
@@ -96,18 +97,48 @@ impl Analyzer<'_> {
         Ok(())
     }
 
+    /// `(n $map)` is only meaningful when creating; matching needs literal keys.
+    fn check_parameter_maps(
+        &self,
+        element: &crate::ast::PatternElement,
+        usage: PatternUse,
+    ) -> Result<(), CypherError> {
+        if usage == PatternUse::Create {
+            return Ok(());
+        }
+        let verb = if usage == PatternUse::Match {
+            "MATCH"
+        } else {
+            "MERGE"
+        };
+        let nodes = std::iter::once(&element.start).chain(element.chain.iter().map(|(_, n)| n));
+        let props = nodes
+            .map(|n| &n.properties)
+            .chain(element.chain.iter().map(|(r, _)| &r.properties));
+        for expr in props.flatten() {
+            if matches!(expr.kind, crate::ast::ExprKind::Parameter(_)) {
+                return Err(self.error(
+                    &format!(
+                        "Parameter maps cannot be used in `{verb}` patterns (use a literal map instead, e.g. `{{id: $param.id}}`)"
+                    ),
+                    expr.span,
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn bind_node(
         &self,
         node: &NodePattern,
         scope: &mut Scope,
-        before: &Scope,
         usage: PatternUse,
     ) -> Result<(), CypherError> {
         let Some(variable) = &node.variable else {
             return Ok(());
         };
         let decorated = !node.labels.is_empty() || node.properties.is_some();
-        if usage != PatternUse::Match && decorated && before.get(&variable.name).is_some() {
+        if usage != PatternUse::Match && decorated && scope.get(&variable.name).is_some() {
             return Err(self.error(
                 &format!(
                     "Can't create node `{}` with labels or properties here. The variable is already declared in this context",

@@ -15,7 +15,7 @@ impl Analyzer<'_> {
         scope: &Scope,
         clause: &str,
     ) -> Result<(Scope, Vec<String>), CypherError> {
-        if projection.star && scope.is_empty() && !scope.open {
+        if clause == "RETURN" && projection.star && scope.is_empty() && !scope.open {
             return Err(self.error(
                 &format!("{clause} * is not allowed when there are no variables in scope"),
                 projection.span,
@@ -68,9 +68,9 @@ impl Analyzer<'_> {
         Ok((produced, columns))
     }
 
-    /// ORDER BY sees the projected names; a plain (non-DISTINCT, non-aggregating) projection
-    /// also lets it see the variables from before. An item whose text repeats a projected
-    /// expression is always allowed.
+    /// ORDER BY sees the projected names and, unless the projection is DISTINCT, also the
+    /// variables from before (grouping keys and aggregate arguments may be repeated there).
+    /// Under DISTINCT only items whose text repeats a projected expression may use them.
     fn check_order_by(
         &self,
         projection: &Projection,
@@ -78,14 +78,12 @@ impl Analyzer<'_> {
         produced: &Scope,
         aggregating: bool,
     ) -> Result<(), CypherError> {
-        let restricted = aggregating || projection.distinct;
-        let mut visible = produced.clone();
-        if !restricted {
-            visible = before.clone();
-            for (name, ty) in produced.names() {
-                visible.bind(name, *ty);
-            }
-        }
+        let restricted = projection.distinct;
+        let visible = if restricted {
+            produced.clone()
+        } else {
+            overlay(before, produced)
+        };
         let rule = if aggregating {
             AggregationRule::Allowed
         } else {
@@ -128,4 +126,14 @@ impl Analyzer<'_> {
         }
         Ok(())
     }
+}
+
+/// `below` with the bindings of `above` added on top (shadowing same names).
+pub(crate) fn overlay(below: &Scope, above: &Scope) -> Scope {
+    let mut merged = below.clone();
+    for (name, ty) in above.names() {
+        merged.bind(name, *ty);
+    }
+    merged.open = below.open || above.open;
+    merged
 }
