@@ -66,7 +66,10 @@ pub enum Query {
     /// `q1 UNION q2 UNION ...` (`all == false`, duplicates removed) or `UNION ALL` (`all == true`).
     /// Mixing `UNION` and `UNION ALL` in one query is a syntax error, so one flag suffices.
     /// Invariant: `queries.len() >= 2`.
-    Union { all: bool, queries: Vec<SingleQuery> },
+    Union {
+        all: bool,
+        queries: Vec<SingleQuery>,
+    },
 }
 
 /// A sequence of clauses, e.g. `MATCH ... WITH ... RETURN ...`.
@@ -245,7 +248,11 @@ pub struct Remove {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RemoveItem {
     /// `target.key`.
-    Property { target: Expr, key: String, span: Span },
+    Property {
+        target: Expr,
+        key: String,
+        span: Span,
+    },
     /// `n:L:M`.
     Labels {
         variable: Ident,

@@ -296,3 +296,106 @@ fn quoted_string(lex: &mut logos::Lexer<Tok>) -> Result<(), LexFailure> {
     lex.bump(rest.len());
     Err(LexFailure::Unterminated("string literal"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{tokenize, Tok};
+
+    fn kinds(query: &str) -> Vec<Tok> {
+        tokenize(query).into_iter().map(|t| t.kind).collect()
+    }
+
+    fn values(query: &str) -> Vec<String> {
+        tokenize(query).into_iter().map(|t| t.value).collect()
+    }
+
+    #[test]
+    fn words_numbers_and_punctuation() {
+        use Tok::*;
+        assert_eq!(
+            kinds("MATCH (n:Person)-[*1..3]->() // comment\n RETURN n.x <> 1.5e3, .5"),
+            vec![
+                Ident, LParen, Ident, Colon, Ident, RParen, Minus, LBracket, Star, Integer, DotDot,
+                Integer, RBracket, Minus, Gt, LParen, RParen, Ident, Ident, Dot, Ident, Ne, Float,
+                Comma, Float, Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn integer_forms_keep_their_text() {
+        assert_eq!(values("0x1F 0o17 42"), vec!["0x1F", "0o17", "42", ""]);
+        assert_eq!(
+            kinds("0x1F 0o17"),
+            vec![Tok::Integer, Tok::Integer, Tok::Eof]
+        );
+    }
+
+    #[test]
+    fn strings_decode_escapes() {
+        let tokens = tokenize(r#"'a\'b' "c\"d\n\t\\" '\u0041\U0001F600'"#);
+        let decoded: Vec<_> = tokens.iter().map(|t| t.value.as_str()).collect();
+        assert_eq!(decoded, vec!["a'b", "c\"d\n\t\\", "A\u{1F600}", ""]);
+    }
+
+    #[test]
+    fn bad_escape_and_unterminated_string_become_error_tokens() {
+        let tokens = tokenize(r"RETURN 'a\qb'");
+        assert_eq!(tokens[1].kind, Tok::Error);
+        assert_eq!(tokens[1].span.start, 9);
+        assert!(tokens[1].value.contains("Invalid escape"));
+        let tokens = tokenize("RETURN \"abc");
+        assert_eq!(tokens[1].kind, Tok::Error);
+        assert_eq!(tokens[1].span.start, 7);
+    }
+
+    #[test]
+    fn comments_are_skipped_and_unterminated_block_is_an_error() {
+        assert_eq!(
+            kinds("1 /* x \n y */ 2"),
+            vec![Tok::Integer, Tok::Integer, Tok::Eof]
+        );
+        assert_eq!(kinds("1 /* x"), vec![Tok::Integer, Tok::Error, Tok::Eof]);
+    }
+
+    #[test]
+    fn backticks_parameters_and_iris() {
+        let tokens = tokenize("`a``b` $name $0 <http://x.org/a#b> foaf::name");
+        let pairs: Vec<_> = tokens.iter().map(|t| (t.kind, t.value.as_str())).collect();
+        assert_eq!(
+            pairs,
+            vec![
+                (Tok::EscapedIdent, "a`b"),
+                (Tok::Parameter, "name"),
+                (Tok::Parameter, "0"),
+                (Tok::Iri, "http://x.org/a#b"),
+                (Tok::Ident, "foaf"),
+                (Tok::ColonColon, "::"),
+                (Tok::Ident, "name"),
+                (Tok::Eof, ""),
+            ]
+        );
+    }
+
+    #[test]
+    fn less_than_is_not_mistaken_for_an_iri() {
+        assert_eq!(
+            kinds("a<b AND c> d"),
+            vec![
+                Tok::Ident,
+                Tok::Lt,
+                Tok::Ident,
+                Tok::Ident,
+                Tok::Ident,
+                Tok::Gt,
+                Tok::Ident,
+                Tok::Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_character_is_an_error_token() {
+        assert_eq!(kinds("RETURN #"), vec![Tok::Ident, Tok::Error, Tok::Eof]);
+    }
+}

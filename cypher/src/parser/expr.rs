@@ -65,14 +65,18 @@ impl Parser<'_> {
         self.comparison()
     }
 
-    /// `a < b <= c` becomes `a < b AND b <= c`.
+    /// `a < b <= c` becomes `a < b AND b <= c` (the shared operand is cloned).
     fn comparison(&mut self) -> PResult<Expr> {
         let first = self.predicate_expr()?;
-        let mut conjuncts: Vec<Expr> = Vec::new();
-        let mut left = first.clone();
+        let Some(op) = self.comparison_operator() else {
+            return Ok(first);
+        };
+        let mut pending = Some(op);
+        let mut left = first;
+        let mut combined: Option<Expr> = None;
         let mut grown = 0;
         let result = loop {
-            let Some(op) = self.comparison_operator() else {
+            let Some(op) = pending.take() else {
                 break Ok(());
             };
             if let Err(fail) = self.grow_tree(2) {
@@ -83,19 +87,25 @@ impl Parser<'_> {
                 Ok(right) => right,
                 Err(fail) => break Err(fail),
             };
-            conjuncts.push(binary(op, left, right.clone()));
-            left = right;
+            pending = self.comparison_operator();
+            let next_left = if pending.is_some() {
+                right.clone()
+            } else {
+                Expr::new(ExprKind::Literal(Literal::Null), right.span)
+            };
+            let comparison = binary(op, left, right);
+            combined = Some(match combined.take() {
+                None => comparison,
+                Some(previous) => binary(BinaryOp::And, previous, comparison),
+            });
+            left = next_left;
         };
         self.shrink_tree(grown);
         result?;
-        let mut conjuncts = conjuncts.into_iter();
-        let Some(mut combined) = conjuncts.next() else {
-            return Ok(first);
-        };
-        for next in conjuncts {
-            combined = binary(BinaryOp::And, combined, next);
+        match combined {
+            Some(expr) => Ok(expr),
+            None => self.fail_expecting("an expression"),
         }
-        Ok(combined)
     }
 
     fn comparison_operator(&mut self) -> Option<BinaryOp> {
@@ -215,9 +225,8 @@ impl Parser<'_> {
         };
         let start = self.bump().span;
         if op == UnaryOp::Negate && self.peek().kind == Tok::Integer {
-            if let Some(literal) = self.negative_integer_literal(start)? {
-                return self.postfix_on(literal);
-            }
+            let literal = self.negative_integer_literal(start)?;
+            return self.postfix_on(literal);
         }
         let operand = self.nested(|p| p.unary())?;
         let span = start.to(operand.span);
@@ -230,9 +239,10 @@ impl Parser<'_> {
         Ok(Expr::new(kind, span))
     }
 
-    /// After a consumed `-`: if the next token is an integer not followed by a postfix
-    /// operator, consumes it and returns the negated literal.
-    fn negative_integer_literal(&mut self, minus: crate::ast::Span) -> PResult<Option<Expr>> {
+    /// After a consumed `-` with an integer token next: consumes it and returns the negated
+    /// literal (postfix operators then apply to the negative value, as unary minus binds
+    /// tighter than everything but postfix in the grammar).
+    fn negative_integer_literal(&mut self, minus: crate::ast::Span) -> PResult<Expr> {
         let token = self.peek().clone();
         let Some(magnitude) = super::pattern::parse_unsigned(&token.value) else {
             return self.hard_syntax("integer is too large", minus.to(token.span));
@@ -246,10 +256,10 @@ impl Parser<'_> {
             }
         };
         self.bump();
-        Ok(Some(Expr::new(
+        Ok(Expr::new(
             ExprKind::Literal(Literal::Integer(value)),
             minus.to(token.span),
-        )))
+        ))
     }
 }
 

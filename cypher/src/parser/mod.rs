@@ -248,7 +248,12 @@ impl<'q> Parser<'q> {
                 self.text(token.span)
             ),
         };
-        CypherError::at(ErrorKind::Syntax, &description, self.query, token.span.start)
+        CypherError::at(
+            ErrorKind::Syntax,
+            &description,
+            self.query,
+            token.span.start,
+        )
     }
 }
 

@@ -5,54 +5,14 @@ use super::{PResult, Parser};
 use crate::ast::{Ident, Span};
 use crate::lexer::Tok;
 
-/// Words that cannot name a variable (they always mean their keyword). Labels, relationship
-/// types and property keys may still use them.
+/// Words that cannot name a variable (they always mean their keyword). Kept to the words
+/// whose use as a variable would make clause boundaries or expressions ambiguous; labels,
+/// relationship types and property keys may still use any of them.
 const RESERVED: &[&str] = &[
-    "ALL",
-    "AND",
-    "AS",
-    "ASC",
-    "ASCENDING",
-    "BY",
-    "CALL",
-    "CASE",
-    "CONTAINS",
-    "CREATE",
-    "DELETE",
-    "DESC",
-    "DESCENDING",
-    "DETACH",
-    "DISTINCT",
-    "ELSE",
-    "END",
-    "ENDS",
-    "EXISTS",
-    "FALSE",
-    "IN",
-    "IS",
-    "LIMIT",
-    "MATCH",
-    "MERGE",
-    "NOT",
-    "NULL",
-    "ON",
-    "OPTIONAL",
-    "OR",
-    "ORDER",
-    "REMOVE",
-    "RETURN",
-    "SET",
-    "SKIP",
-    "STARTS",
-    "THEN",
-    "TRUE",
-    "UNION",
-    "UNWIND",
-    "WHEN",
-    "WHERE",
-    "WITH",
-    "XOR",
-    "YIELD",
+    "AND", "AS", "CALL", "CASE", "CONTAINS", "CREATE", "DELETE", "DETACH", "DISTINCT", "ELSE",
+    "END", "ENDS", "FALSE", "IN", "IS", "LIMIT", "MATCH", "MERGE", "NOT", "NULL", "ON", "OPTIONAL",
+    "OR", "ORDER", "REMOVE", "RETURN", "SET", "SKIP", "STARTS", "THEN", "TRUE", "UNION", "UNWIND",
+    "WHEN", "WHERE", "WITH", "XOR",
 ];
 
 /// Whether `word` is reserved (case-insensitive).
@@ -107,10 +67,8 @@ impl Parser<'_> {
                 let span = token.span.to(local.span);
                 match self.prefixes.iter().find(|(name, _)| *name == token.value) {
                     Some((_, iri)) => Ok((format!("{iri}{}", local.value), span)),
-                    None => self.hard_semantic(
-                        &format!("Undeclared prefix `{}`", token.value),
-                        token.span,
-                    ),
+                    None => self
+                        .hard_semantic(&format!("Undeclared prefix `{}`", token.value), token.span),
                 }
             }
             _ => self.fail_expecting("a name"),

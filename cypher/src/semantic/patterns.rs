@@ -1,0 +1,219 @@
+//! Pattern checks for MATCH, CREATE and MERGE: binding variables with consistent types, and
+//! the extra rules for patterns that create data.
+
+use super::expr::AggregationRule;
+use super::scope::{Scope, VarType};
+use super::Analyzer;
+use crate::ast::{Ident, NodePattern, PatternPart, RelPattern};
+use crate::error::CypherError;
+use nereid_values::Direction;
+
+/// What the pattern is used for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PatternUse {
+    Match,
+    Create,
+    Merge,
+}
+
+impl Analyzer<'_> {
+    /// Binds `variable` as `ty`, or checks that an existing binding has a compatible type.
+    pub(crate) fn bind_typed(
+        &self,
+        scope: &mut Scope,
+        variable: &Ident,
+        ty: VarType,
+    ) -> Result<(), CypherError> {
+        match scope.get(&variable.name) {
+            None => {
+                scope.bind(&variable.name, ty);
+                Ok(())
+            }
+            Some(existing) if existing == ty || existing == VarType::Value => Ok(()),
+            Some(existing) => Err(self.error(
+                &format!(
+                    "Type mismatch: {} defined with conflicting type {} (expected {})",
+                    variable.name,
+                    existing.describe(),
+                    ty.describe()
+                ),
+                variable.span,
+            )),
+        }
+    }
+
+    /// Checks the pattern parts of one clause and binds their variables into `scope`.
+    /// Property expressions are checked after all variables of the clause are bound, so
+    /// `(a)-->(b {name: a.name})` is fine.
+    pub(crate) fn check_pattern(
+        &self,
+        parts: &[PatternPart],
+        scope: &mut Scope,
+        usage: PatternUse,
+    ) -> Result<(), CypherError> {
+        let before = scope.clone();
+        let mut rel_vars: Vec<&str> = Vec::new();
+        for part in parts {
+            if let Some(path) = &part.variable {
+                if scope.get(&path.name).is_some() {
+                    return Err(self.error(
+                        &format!("Variable `{}` already declared", path.name),
+                        path.span,
+                    ));
+                }
+            }
+            let element = &part.element;
+            if usage != PatternUse::Match && element.chain.is_empty() {
+                if let Some(v) = &element.start.variable {
+                    let bare =
+                        element.start.labels.is_empty() && element.start.properties.is_none();
+                    if before.get(&v.name).is_some() && bare {
+                        return Err(
+                            self.error(&format!("Variable `{}` already declared", v.name), v.span)
+                        );
+                    }
+                }
+            }
+            self.bind_node(&element.start, scope, usage)?;
+            for (rel, node) in &element.chain {
+                self.check_rel(rel, scope, &before, usage, &mut rel_vars)?;
+                self.bind_node(node, scope, usage)?;
+            }
+            if let Some(path) = &part.variable {
+                scope.bind(&path.name, VarType::Path);
+            }
+        }
+        for part in parts {
+            let element = &part.element;
+            self.check_parameter_maps(element, usage)?;
+            let nodes = std::iter::once(&element.start).chain(element.chain.iter().map(|(_, n)| n));
+            let props = nodes
+                .map(|n| &n.properties)
+                .chain(element.chain.iter().map(|(r, _)| &r.properties));
+            for expr in props.flatten() {
+                self.check_expr(expr, scope, AggregationRule::Forbidden)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `(n $map)` is only meaningful when creating; matching needs literal keys.
+    fn check_parameter_maps(
+        &self,
+        element: &crate::ast::PatternElement,
+        usage: PatternUse,
+    ) -> Result<(), CypherError> {
+        if usage == PatternUse::Create {
+            return Ok(());
+        }
+        let verb = if usage == PatternUse::Match {
+            "MATCH"
+        } else {
+            "MERGE"
+        };
+        let nodes = std::iter::once(&element.start).chain(element.chain.iter().map(|(_, n)| n));
+        let props = nodes
+            .map(|n| &n.properties)
+            .chain(element.chain.iter().map(|(r, _)| &r.properties));
+        for expr in props.flatten() {
+            if matches!(expr.kind, crate::ast::ExprKind::Parameter(_)) {
+                return Err(self.error(
+                    &format!(
+                        "Parameter maps cannot be used in `{verb}` patterns (use a literal map instead, e.g. `{{id: $param.id}}`)"
+                    ),
+                    expr.span,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn bind_node(
+        &self,
+        node: &NodePattern,
+        scope: &mut Scope,
+        usage: PatternUse,
+    ) -> Result<(), CypherError> {
+        let Some(variable) = &node.variable else {
+            return Ok(());
+        };
+        let decorated = !node.labels.is_empty() || node.properties.is_some();
+        if usage != PatternUse::Match && decorated && scope.get(&variable.name).is_some() {
+            return Err(self.error(
+                &format!(
+                    "Can't create node `{}` with labels or properties here. The variable is already declared in this context",
+                    variable.name
+                ),
+                variable.span,
+            ));
+        }
+        self.bind_typed(scope, variable, VarType::Node)
+    }
+
+    fn check_rel<'p>(
+        &self,
+        rel: &'p RelPattern,
+        scope: &mut Scope,
+        before: &Scope,
+        usage: PatternUse,
+        rel_vars: &mut Vec<&'p str>,
+    ) -> Result<(), CypherError> {
+        if usage != PatternUse::Match {
+            let verb = if usage == PatternUse::Create {
+                "CREATE"
+            } else {
+                "MERGE"
+            };
+            if rel.types.len() != 1 {
+                return Err(self.error(
+                    &format!(
+                        "Exactly one relationship type must be specified for {verb}. Did you forget to prefix your relationship type with a ':'?"
+                    ),
+                    rel.span,
+                ));
+            }
+            if usage == PatternUse::Create && rel.direction == Direction::Both {
+                return Err(self.error(
+                    "Only directed relationships are supported in CREATE",
+                    rel.span,
+                ));
+            }
+            if rel.length.is_some() {
+                return Err(self.error(
+                    &format!("Variable length relationships cannot be used in {verb}"),
+                    rel.span,
+                ));
+            }
+            if let Some(v) = &rel.variable {
+                if before.get(&v.name).is_some() {
+                    return Err(self.error(
+                        &format!(
+                            "Can't create relationship `{}`: the variable is already declared in this context",
+                            v.name
+                        ),
+                        v.span,
+                    ));
+                }
+            }
+        }
+        let Some(variable) = &rel.variable else {
+            return Ok(());
+        };
+        if rel_vars.contains(&variable.name.as_str()) {
+            return Err(self.error(
+                &format!(
+                    "Cannot use the same relationship variable '{}' for multiple relationships",
+                    variable.name
+                ),
+                variable.span,
+            ));
+        }
+        rel_vars.push(&variable.name);
+        let ty = if rel.length.is_some() {
+            VarType::RelationshipList
+        } else {
+            VarType::Relationship
+        };
+        self.bind_typed(scope, variable, ty)
+    }
+}
