@@ -31,7 +31,7 @@ class Server:
         self.bolt_port = _free_port()
         self.http_port = _free_port()
         self.proc = None
-        self.log_path = os.path.join(data_dir, "..", f"server-{self.bolt_port}.log")
+        self.log_path = os.path.join(os.path.dirname(data_dir), f"server-{self.bolt_port}.log")
 
     @property
     def uri(self):
