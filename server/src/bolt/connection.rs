@@ -159,7 +159,10 @@ async fn read_requests<R: AsyncRead + Unpin>(
 
 fn log_handshake_error(connection_id: &str, e: &HandshakeError) {
     match e {
-        HandshakeError::Io(_) => tracing::debug!(connection = %connection_id, "handshake: {e}"),
+        // Port scanners and stray HTTP clients are not worth an info line.
+        HandshakeError::Io(_) | HandshakeError::BadMagic(_) | HandshakeError::Http => {
+            tracing::debug!(connection = %connection_id, "handshake: {e}")
+        }
         _ => tracing::info!(connection = %connection_id, "handshake refused: {e}"),
     }
 }
