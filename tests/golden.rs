@@ -20,7 +20,7 @@
 //! expects a failure with that Neo4j status code; `restart` reopens the
 //! database from its data directory (recovery from the log).
 
-use nereid_server::db::{DbConfig, Database, Params};
+use nereid_server::db::{Database, DbConfig, Params};
 use nereid_values::{EntityResolver, NodeData, RelData, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,14 +34,22 @@ fn golden_files() {
         .filter(|p| p.extension().is_some_and(|x| x == "test"))
         .collect();
     files.sort();
-    assert!(!files.is_empty(), "no golden files found in {}", dir.display());
+    assert!(
+        !files.is_empty(),
+        "no golden files found in {}",
+        dir.display()
+    );
     let mut failures = Vec::new();
     for file in &files {
         if let Err(e) = run_file(file) {
             failures.push(format!("{}: {e}", file.display()));
         }
     }
-    assert!(failures.is_empty(), "golden failures:\n{}", failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "golden failures:\n{}",
+        failures.join("\n\n")
+    );
 }
 
 enum Step {
@@ -54,7 +62,10 @@ enum Step {
 }
 
 enum Expect {
-    Rows { header: Option<String>, rows: Vec<String> },
+    Rows {
+        header: Option<String>,
+        rows: Vec<String>,
+    },
     Error(String),
 }
 
@@ -99,7 +110,11 @@ fn parse_block(block: &[(usize, &str)]) -> Step {
             rows: Vec::new(),
         },
     };
-    Step::Query { line, query, expect }
+    Step::Query {
+        line,
+        query,
+        expect,
+    }
 }
 
 fn open(dir: &Path) -> Arc<Database> {
@@ -139,7 +154,9 @@ fn check(db: &Arc<Database>, line: usize, query: &str, expect: Expect) -> Result
             e.status.code(),
             e.message
         )),
-        (Expect::Error(code), Ok(_)) => Err(format!("line {line}: `{query}` expected {code}, got rows")),
+        (Expect::Error(code), Ok(_)) => {
+            Err(format!("line {line}: `{query}` expected {code}, got rows"))
+        }
         (Expect::Rows { .. }, Err(e)) => Err(format!(
             "line {line}: `{query}` failed: {}: {}",
             e.status.code(),
@@ -217,7 +234,10 @@ fn render(v: &Value, r: &dyn EntityResolver) -> String {
             format!("[{}]", parts.join(", "))
         }
         Value::Map(m) => {
-            let parts: Vec<String> = m.iter().map(|(k, x)| format!("{k}: {}", render(x, r))).collect();
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, x)| format!("{k}: {}", render(x, r)))
+                .collect();
             format!("{{{}}}", parts.join(", "))
         }
         other => other.to_string(),
@@ -228,7 +248,10 @@ fn props(p: &std::collections::BTreeMap<String, Value>, r: &dyn EntityResolver) 
     if p.is_empty() {
         return String::new();
     }
-    let parts: Vec<String> = p.iter().map(|(k, v)| format!("{k}: {}", render(v, r))).collect();
+    let parts: Vec<String> = p
+        .iter()
+        .map(|(k, v)| format!("{k}: {}", render(v, r)))
+        .collect();
     format!(" {{{}}}", parts.join(", "))
 }
 

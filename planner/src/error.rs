@@ -8,13 +8,19 @@ pub enum PlanError {
     /// A semantic problem the analyser does not catch (e.g. an unknown
     /// function).
     #[error("{message}")]
-    Semantic { message: String, offset: Option<usize> },
+    Semantic {
+        message: String,
+        offset: Option<usize>,
+    },
     /// `CALL` of a procedure the database does not have.
     #[error("There is no procedure with the name `{name}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound { name: String, offset: Option<usize> },
     /// A valid openCypher construct the engine does not execute yet.
     #[error("{message} is not supported yet")]
-    Unsupported { message: String, offset: Option<usize> },
+    Unsupported {
+        message: String,
+        offset: Option<usize>,
+    },
 }
 
 impl PlanError {

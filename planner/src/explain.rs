@@ -70,7 +70,11 @@ fn describe(op: &Op) -> String {
                     format!("${s}={:?}({d}{arg})", a.func).to_lowercase()
                 })
                 .collect();
-            format!("Aggregate keys [{}] aggregates [{}]", assignments(keys), aggs.join(", "))
+            format!(
+                "Aggregate keys [{}] aggregates [{}]",
+                assignments(keys),
+                aggs.join(", ")
+            )
         }
         Op::Distinct { slots, .. } => format!("Distinct {}", slot_list(slots)),
         Op::Sort { keys, .. } => format!("Sort {}", sort_keys(keys)),
@@ -95,7 +99,10 @@ fn describe(op: &Op) -> String {
                         to,
                         rel_type,
                         properties,
-                    } => format!("(${from})-[${out}:{rel_type}{}]->(${to})", props(properties)),
+                    } => format!(
+                        "(${from})-[${out}:{rel_type}{}]->(${to})",
+                        props(properties)
+                    ),
                 })
                 .collect();
             format!("Create {}", parts.join(", "))
@@ -133,7 +140,11 @@ fn describe(op: &Op) -> String {
         } => {
             let a: Vec<String> = args.iter().map(expr).collect();
             let y: Vec<String> = yields.iter().map(|(n, s)| format!("{n}=${s}")).collect();
-            format!("ProcedureCall {name}({}) yield {}", a.join(", "), y.join(", "))
+            format!(
+                "ProcedureCall {name}({}) yield {}",
+                a.join(", "),
+                y.join(", ")
+            )
         }
     }
 }
@@ -156,14 +167,23 @@ fn slot_list(slots: &[usize]) -> String {
 }
 
 fn assignments(items: &[(usize, Expr)]) -> String {
-    let parts: Vec<String> = items.iter().map(|(s, e)| format!("${s}={}", expr(e))).collect();
+    let parts: Vec<String> = items
+        .iter()
+        .map(|(s, e)| format!("${s}={}", expr(e)))
+        .collect();
     parts.join(", ")
 }
 
 fn sort_keys(keys: &[crate::physical::SortKey]) -> String {
     let parts: Vec<String> = keys
         .iter()
-        .map(|k| format!("{} {}", expr(&k.expr), if k.ascending { "ASC" } else { "DESC" }))
+        .map(|k| {
+            format!(
+                "{} {}",
+                expr(&k.expr),
+                if k.ascending { "ASC" } else { "DESC" }
+            )
+        })
         .collect();
     parts.join(", ")
 }
@@ -175,20 +195,33 @@ pub(crate) fn expr(e: &Expr) -> String {
         Expr::Param(p) => format!("${{{p}}}"),
         Expr::Slot(s) => format!("${s}"),
         Expr::Property { expr: inner, key } => format!("{}.{key}", expr(inner)),
-        Expr::HasLabels { expr: inner, labels } => format!("{}{}", expr(inner), labels_text(labels)),
+        Expr::HasLabels {
+            expr: inner,
+            labels,
+        } => format!("{}{}", expr(inner), labels_text(labels)),
         Expr::List(items) => {
             let p: Vec<String> = items.iter().map(expr).collect();
             format!("[{}]", p.join(", "))
         }
         Expr::Map(entries) => {
-            let p: Vec<String> = entries.iter().map(|(k, v)| format!("{k}: {}", expr(v))).collect();
+            let p: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{k}: {}", expr(v)))
+                .collect();
             format!("{{{}}}", p.join(", "))
         }
         Expr::Not(inner) => format!("NOT {}", expr(inner)),
         Expr::Negate(inner) => format!("-{}", expr(inner)),
         Expr::Binary { op, lhs, rhs } => format!("({} {op:?} {})", expr(lhs), expr(rhs)),
-        Expr::IsNull { expr: inner, negated } => {
-            format!("{} IS {}NULL", expr(inner), if *negated { "NOT " } else { "" })
+        Expr::IsNull {
+            expr: inner,
+            negated,
+        } => {
+            format!(
+                "{} IS {}NULL",
+                expr(inner),
+                if *negated { "NOT " } else { "" }
+            )
         }
         Expr::Function { func, args } => {
             let p: Vec<String> = args.iter().map(expr).collect();
@@ -196,7 +229,11 @@ pub(crate) fn expr(e: &Expr) -> String {
         }
         Expr::Case { .. } => "CASE ... END".into(),
         Expr::Index { expr: inner, index } => format!("{}[{}]", expr(inner), expr(index)),
-        Expr::Slice { expr: inner, from, to } => format!(
+        Expr::Slice {
+            expr: inner,
+            from,
+            to,
+        } => format!(
             "{}[{}..{}]",
             expr(inner),
             from.as_deref().map(expr).unwrap_or_default(),

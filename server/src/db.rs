@@ -143,7 +143,8 @@ impl Database {
         let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
         nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
         let catalog = DbCatalog { store: &self.store };
-        let plan = nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        let plan =
+            nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
         let (txn, auto_commit) = match tx {
             Some(t) => (t.txn.clone(), None),
             None => (Arc::new(self.store.begin()), Some(self.clone())),

@@ -94,7 +94,10 @@ mod tests {
     #[test]
     fn positions_are_one_based_lines_and_columns() {
         assert_eq!(position("RETURN x", 7), "(line 1, column 8 (offset: 7))");
-        assert_eq!(position("MATCH (n)\nRETURN x", 17), "(line 2, column 8 (offset: 17))");
+        assert_eq!(
+            position("MATCH (n)\nRETURN x", 17),
+            "(line 2, column 8 (offset: 17))"
+        );
         assert_eq!(position("", 5), "(line 1, column 1 (offset: 0))");
     }
 }

@@ -132,17 +132,21 @@ pub(crate) fn lower_expr(
             return Err(PlanError::unsupported("List comprehension", at))
         }
         ExprKind::Quantifier { .. } => {
-            return Err(PlanError::unsupported("List predicate (all/any/none/single)", at))
+            return Err(PlanError::unsupported(
+                "List predicate (all/any/none/single)",
+                at,
+            ))
         }
         ExprKind::PatternExpression(_) => {
-            return Err(PlanError::unsupported("A pattern used as an expression", at))
+            return Err(PlanError::unsupported(
+                "A pattern used as an expression",
+                at,
+            ))
         }
         ExprKind::PatternComprehension { .. } => {
             return Err(PlanError::unsupported("Pattern comprehension", at))
         }
-        ExprKind::MapProjection { .. } => {
-            return Err(PlanError::unsupported("Map projection", at))
-        }
+        ExprKind::MapProjection { .. } => return Err(PlanError::unsupported("Map projection", at)),
     })
 }
 
@@ -187,15 +191,15 @@ fn lower_call(
         if is_known_unimplemented(name) {
             return Err(PlanError::unsupported(format!("Function `{name}`"), at));
         }
-        return Err(PlanError::semantic(format!("Unknown function '{name}'"), at));
+        return Err(PlanError::semantic(
+            format!("Unknown function '{name}'"),
+            at,
+        ));
     };
     let (min, max) = func.arity();
     if args.len() < min || args.len() > max {
         return Err(PlanError::semantic(
-            format!(
-                "Function `{name}` called with {} argument(s)",
-                args.len()
-            ),
+            format!("Function `{name}` called with {} argument(s)", args.len()),
             at,
         ));
     }

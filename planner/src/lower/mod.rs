@@ -140,7 +140,10 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
 }
 
 fn is_reading(clause: &Clause) -> bool {
-    matches!(clause, Clause::Match(_) | Clause::Merge(_) | Clause::Call(_))
+    matches!(
+        clause,
+        Clause::Match(_) | Clause::Merge(_) | Clause::Call(_)
+    )
 }
 
 fn lower_match(

@@ -81,7 +81,10 @@ fn match_node(
         Some((v, (slot, kind))) => {
             if kind != VarKind::Node && kind != VarKind::Value {
                 return Err(PlanError::semantic(
-                    format!("Type mismatch: `{}` defined with conflicting type (expected Node)", v.name),
+                    format!(
+                        "Type mismatch: `{}` defined with conflicting type (expected Node)",
+                        v.name
+                    ),
                     v.span.start,
                 ));
             }

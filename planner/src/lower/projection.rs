@@ -121,7 +121,13 @@ pub(crate) fn lower_projection(
     if !proj.order_by.is_empty() {
         let mut keys = Vec::new();
         for item in &proj.order_by {
-            let expr = lower_sort_expr(&item.expr, scope, &new_scope, &lowered_items, aggregating || proj.distinct)?;
+            let expr = lower_sort_expr(
+                &item.expr,
+                scope,
+                &new_scope,
+                &lowered_items,
+                aggregating || proj.distinct,
+            )?;
             keys.push(SortKey {
                 expr,
                 ascending: item.ascending,
