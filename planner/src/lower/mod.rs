@@ -19,6 +19,9 @@ use pattern::{lower_create, lower_match_part, MatchState};
 use projection::lower_projection;
 use scope::{Scope, Slots, VarKind};
 
+/// Result columns: (name, slot) in order.
+type Columns = Vec<(String, Slot)>;
+
 /// A lowered query.
 pub(crate) struct Lowered {
     pub plan: LogicalPlan,
@@ -283,7 +286,7 @@ fn lower_call(
     slots: &mut Slots,
     catalog: &dyn Catalog,
     query: &ast::SingleQuery,
-) -> Result<(LogicalPlan, Option<Vec<(String, Slot)>>), PlanError> {
+) -> Result<(LogicalPlan, Option<Columns>), PlanError> {
     let Some(outputs) = catalog.procedure_outputs(&c.procedure) else {
         return Err(PlanError::ProcedureNotFound {
             name: c.procedure.clone(),
