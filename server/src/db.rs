@@ -55,6 +55,10 @@ pub struct Summary {
 
 /// The database.
 pub struct Database {
+    /// Held open for the process lifetime: an exclusive lock on
+    /// `<data_dir>/LOCK` keeps a second server off the same files (the OS
+    /// drops it when the process dies, even by kill -9).
+    _lock: std::fs::File,
     store: Arc<Store>,
     wal: Wal,
     /// Transaction handles written into log records.
@@ -102,6 +106,7 @@ impl Database {
     /// Opens (and recovers) the database in `config.data_dir`.
     pub fn open(config: &DbConfig) -> anyhow::Result<Arc<Database>> {
         std::fs::create_dir_all(&config.data_dir)?;
+        let lock = lock_data_dir(&config.data_dir)?;
         let store = Store::new(StoreConfig {
             partitions: config.partitions,
         });
@@ -119,6 +124,7 @@ impl Database {
             "recovered from the log"
         );
         Ok(Arc::new(Database {
+            _lock: lock,
             store,
             wal,
             next_handle: AtomicU64::new(1),
@@ -218,6 +224,24 @@ impl Database {
     }
 }
 
+/// Takes the data directory's exclusive lock, or explains who holds it.
+fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    let path = dir.join("LOCK");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "the data directory {} is in use by another nereid process",
+            dir.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => Err(e.into()),
+    }
+}
+
 fn unavailable() -> DbError {
     DbError {
         status: Status::DatabaseUnavailable,
@@ -238,6 +262,25 @@ fn stats_delta(after: &WriteStats, before: &WriteStats) -> WriteStats {
         properties_set: after.properties_set - before.properties_set,
         labels_added: after.labels_added - before.labels_added,
         labels_removed: after.labels_removed - before.labels_removed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_open_of_the_same_data_dir_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = DbConfig {
+            data_dir: dir.path().to_path_buf(),
+            partitions: 4,
+        };
+        let first = Database::open(&config).expect("first open");
+        let second = Database::open(&config).err().expect("second open fails");
+        assert!(second.to_string().contains("in use"), "{second}");
+        drop(first);
+        Database::open(&config).expect("open again after the first closed");
     }
 }
 

@@ -23,7 +23,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    tracing_subscriber::fmt().with_env_filter(filter).init();
+    // Colours only for a terminal: log files and CI output stay plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi)
+        .init();
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

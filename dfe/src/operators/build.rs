@@ -55,29 +55,14 @@ fn name(op: &Op) -> &'static str {
     }
 }
 
-/// The operator's children in numbering order.
+/// The operator's children in numbering order (an Optional's input, then
+/// its inner plan).
 fn children(op: &Op) -> Vec<&Op> {
-    match op {
-        Op::Argument => Vec::new(),
-        Op::Optional { input, inner, .. } => vec![input, inner],
-        Op::AllNodesScan { input, .. }
-        | Op::NodeByLabelScan { input, .. }
-        | Op::Expand { input, .. }
-        | Op::Filter { input, .. }
-        | Op::Project { input, .. }
-        | Op::Aggregate { input, .. }
-        | Op::Distinct { input, .. }
-        | Op::Sort { input, .. }
-        | Op::Top { input, .. }
-        | Op::Skip { input, .. }
-        | Op::Limit { input, .. }
-        | Op::Unwind { input, .. }
-        | Op::Eager { input, .. }
-        | Op::Create { input, .. }
-        | Op::SetProperties { input, .. }
-        | Op::Delete { input, .. }
-        | Op::ProcedureCall { input, .. } => vec![input],
+    let mut out: Vec<&Op> = op.input().into_iter().collect();
+    if let Op::Optional { inner, .. } = op {
+        out.push(inner);
     }
+    out
 }
 
 /// Number of operators in the subtree rooted at `op`.
