@@ -41,7 +41,8 @@ pub struct Cli {
     #[arg(long, env = "NEREID_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// Number of data partitions [default: 4]
+    /// Number of data partitions per dimension, a power of two; fixed when the
+    /// data directory is created (later values are ignored) [default: 4]
     #[arg(long, env = "NEREID_PARTITIONS", value_name = "N")]
     pub partitions: Option<usize>,
 

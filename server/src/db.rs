@@ -107,9 +107,8 @@ impl Database {
     pub fn open(config: &DbConfig) -> anyhow::Result<Arc<Database>> {
         std::fs::create_dir_all(&config.data_dir)?;
         let lock = lock_data_dir(&config.data_dir)?;
-        let store = Store::new(StoreConfig {
-            partitions: config.partitions,
-        });
+        let partitions = partitions_of(&config.data_dir, config.partitions)?;
+        let store = Store::new(StoreConfig { partitions });
         let started = std::time::Instant::now();
         let (wal, report) = Wal::open(
             &config.data_dir.join("wal"),
@@ -224,6 +223,35 @@ impl Database {
     }
 }
 
+/// The partition count is fixed when a data directory is created:
+/// relationship ids encode their partition, so the log only replays into the
+/// same layout. A different setting on a later start is ignored with a
+/// warning.
+fn partitions_of(dir: &std::path::Path, requested: usize) -> anyhow::Result<usize> {
+    let path = dir.join("partitions");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let stored: usize = text
+                .trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("{} is damaged: expected a number", path.display()))?;
+            if stored != requested {
+                tracing::warn!(
+                    stored,
+                    requested,
+                    "the data directory was created with {stored} partitions; keeping {stored}"
+                );
+            }
+            Ok(stored)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::write(&path, format!("{requested}\n"))?;
+            Ok(requested)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Takes the data directory's exclusive lock, or explains who holds it.
 fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
     let path = dir.join("LOCK");
@@ -281,6 +309,37 @@ mod tests {
         assert!(second.to_string().contains("in use"), "{second}");
         drop(first);
         Database::open(&config).expect("open again after the first closed");
+    }
+
+    #[test]
+    fn the_partition_count_of_a_data_dir_survives_a_different_setting() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let open = |partitions| {
+            Database::open(&DbConfig {
+                data_dir: dir.path().to_path_buf(),
+                partitions,
+            })
+            .expect("opens")
+        };
+        let db = open(4);
+        let mut r = db
+            .run(None, "CREATE (:A)-[:R]->(:B)", Params::new())
+            .expect("runs");
+        r.discard(-1).expect("commits");
+        drop(r);
+        drop(db);
+        let db = open(8);
+        let mut r = db
+            .run(
+                None,
+                "MATCH (:A)-[r:R]->(:B) RETURN count(r) AS c",
+                Params::new(),
+            )
+            .expect("runs");
+        let mut rows = Vec::new();
+        r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
+            .expect("pulls");
+        assert_eq!(rows, vec![vec![Value::Int(1)]]);
     }
 }
 
