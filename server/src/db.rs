@@ -293,56 +293,6 @@ fn stats_delta(after: &WriteStats, before: &WriteStats) -> WriteStats {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_second_open_of_the_same_data_dir_is_refused() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let config = DbConfig {
-            data_dir: dir.path().to_path_buf(),
-            partitions: 4,
-        };
-        let first = Database::open(&config).expect("first open");
-        let second = Database::open(&config).err().expect("second open fails");
-        assert!(second.to_string().contains("in use"), "{second}");
-        drop(first);
-        Database::open(&config).expect("open again after the first closed");
-    }
-
-    #[test]
-    fn the_partition_count_of_a_data_dir_survives_a_different_setting() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let open = |partitions| {
-            Database::open(&DbConfig {
-                data_dir: dir.path().to_path_buf(),
-                partitions,
-            })
-            .expect("opens")
-        };
-        let db = open(4);
-        let mut r = db
-            .run(None, "CREATE (:A)-[:R]->(:B)", Params::new())
-            .expect("runs");
-        r.discard(-1).expect("commits");
-        drop(r);
-        drop(db);
-        let db = open(8);
-        let mut r = db
-            .run(
-                None,
-                "MATCH (:A)-[r:R]->(:B) RETURN count(r) AS c",
-                Params::new(),
-            )
-            .expect("runs");
-        let mut rows = Vec::new();
-        r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
-            .expect("pulls");
-        assert_eq!(rows, vec![vec![Value::Int(1)]]);
-    }
-}
-
 impl QueryResult {
     pub fn fields(&self) -> &[String] {
         &self.fields
@@ -450,5 +400,55 @@ impl Drop for QueryResult {
         if self.auto_commit.take().is_some() {
             self.txn.rollback();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_open_of_the_same_data_dir_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = DbConfig {
+            data_dir: dir.path().to_path_buf(),
+            partitions: 4,
+        };
+        let first = Database::open(&config).expect("first open");
+        let second = Database::open(&config).err().expect("second open fails");
+        assert!(second.to_string().contains("in use"), "{second}");
+        drop(first);
+        Database::open(&config).expect("open again after the first closed");
+    }
+
+    #[test]
+    fn the_partition_count_of_a_data_dir_survives_a_different_setting() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let open = |partitions| {
+            Database::open(&DbConfig {
+                data_dir: dir.path().to_path_buf(),
+                partitions,
+            })
+            .expect("opens")
+        };
+        let db = open(4);
+        let mut r = db
+            .run(None, "CREATE (:A)-[:R]->(:B)", Params::new())
+            .expect("runs");
+        r.discard(-1).expect("commits");
+        drop(r);
+        drop(db);
+        let db = open(8);
+        let mut r = db
+            .run(
+                None,
+                "MATCH (:A)-[r:R]->(:B) RETURN count(r) AS c",
+                Params::new(),
+            )
+            .expect("runs");
+        let mut rows = Vec::new();
+        r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
+            .expect("pulls");
+        assert_eq!(rows, vec![vec![Value::Int(1)]]);
     }
 }
