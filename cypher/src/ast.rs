@@ -450,6 +450,16 @@ pub enum MapProjectionItem {
     AllProperties,
 }
 
+/// `reduce(accumulator = init, variable IN list | step)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduce {
+    pub accumulator: Ident,
+    pub init: Expr,
+    pub variable: Ident,
+    pub list: Expr,
+    pub step: Expr,
+}
+
 /// The kinds of expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
@@ -503,6 +513,9 @@ pub enum ExprKind {
         list: Box<Expr>,
         predicate: Box<Expr>,
     },
+    /// `reduce(accumulator = init, variable IN list | step)` (boxed: keeps
+    /// `ExprKind` small, which bounds the parser's stack use per nesting level).
+    Reduce(Box<Reduce>),
     /// A relationship pattern used as a predicate: `WHERE (a)-[:KNOWS]->()`.
     /// Invariant: the chain has at least one relationship.
     PatternExpression(Box<PatternElement>),

@@ -27,6 +27,18 @@ enum State {
         best: Option<Value>,
         keep: Ordering,
     },
+    /// stDev (`sample == true`) and stDevP: all numbers are kept.
+    Deviation {
+        values: Vec<f64>,
+        sample: bool,
+    },
+    /// percentileCont / percentileDisc: the numbers and the percentile
+    /// (set from the first row; validated to lie in `[0, 1]`).
+    Percentile {
+        values: Vec<Value>,
+        percentile: Option<f64>,
+        continuous: bool,
+    },
 }
 
 /// The running state of one aggregate for one group.
@@ -52,11 +64,45 @@ impl Accumulator {
                 best: None,
                 keep: Ordering::Greater,
             },
+            AggregateFunction::StDev | AggregateFunction::StDevP => State::Deviation {
+                values: Vec::new(),
+                sample: func == AggregateFunction::StDev,
+            },
+            AggregateFunction::PercentileCont | AggregateFunction::PercentileDisc => {
+                State::Percentile {
+                    values: Vec::new(),
+                    percentile: None,
+                    continuous: func == AggregateFunction::PercentileCont,
+                }
+            }
         };
         Accumulator {
             state,
             seen: distinct.then(HashSet::new),
         }
+    }
+
+    /// Sets the percentile of percentileCont / percentileDisc (the first
+    /// row's value wins); it must be a number between 0.0 and 1.0.
+    pub fn set_percentile(&mut self, value: &Value) -> ExecResult<()> {
+        let State::Percentile { percentile, .. } = &mut self.state else {
+            return Ok(());
+        };
+        if percentile.is_some() {
+            return Ok(());
+        }
+        let p = match value {
+            Value::Int(i) => *i as f64,
+            Value::Float(f) => *f,
+            other => return Err(not_numeric("percentile", other)),
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Err(ExecError::Argument(format!(
+                "Invalid input '{p}' is not a valid argument, must be a number in the range 0.0 to 1.0"
+            )));
+        }
+        *percentile = Some(p);
+        Ok(())
     }
 
     /// Feeds one value (for `count(*)` any non-null value per row).
@@ -90,6 +136,15 @@ impl Accumulator {
                 }
                 *count += 1;
             }
+            State::Deviation { values, .. } => match value {
+                Value::Int(i) => values.push(i as f64),
+                Value::Float(f) => values.push(f),
+                other => return Err(not_numeric("stDev", &other)),
+            },
+            State::Percentile { values, .. } => match value {
+                Value::Int(_) | Value::Float(_) => values.push(value),
+                other => return Err(not_numeric("percentile", &other)),
+            },
             State::Extreme { best, keep } => {
                 let better = match best {
                     None => true,
@@ -113,7 +168,55 @@ impl Accumulator {
             State::Avg { count: 0, .. } => Value::Null,
             State::Avg { sum, count } => Value::Float(sum / count as f64),
             State::Extreme { best, .. } => best.unwrap_or_default(),
+            State::Deviation { values, sample } => deviation(&values, sample),
+            State::Percentile {
+                values,
+                percentile,
+                continuous,
+            } => percentile_of(values, percentile.unwrap_or(0.0), continuous),
         }
+    }
+}
+
+/// Standard deviation; 0.0 for fewer than two values (sample) or none.
+fn deviation(values: &[f64], sample: bool) -> Value {
+    let n = values.len();
+    let divisor = if sample { n.saturating_sub(1) } else { n };
+    if divisor == 0 {
+        return Value::Float(0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    let squares: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
+    Value::Float((squares / divisor as f64).sqrt())
+}
+
+/// percentileCont interpolates linearly between the two nearest values (a
+/// float); percentileDisc picks the nearest value at or above the rank
+/// (keeping its type). Null when there are no values.
+fn percentile_of(mut values: Vec<Value>, p: f64, continuous: bool) -> Value {
+    if values.is_empty() {
+        return Value::Null;
+    }
+    values.sort_by(compare_for_order);
+    let as_f64 = |v: &Value| match v {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => 0.0,
+    };
+    let n = values.len();
+    if continuous {
+        let rank = p * (n - 1) as f64;
+        let lower = rank.floor() as usize;
+        let upper = rank.ceil() as usize;
+        let (a, b) = (as_f64(&values[lower]), as_f64(&values[upper.min(n - 1)]));
+        Value::Float(a + (b - a) * (rank - lower as f64))
+    } else {
+        let index = if p <= 0.0 {
+            0
+        } else {
+            ((p * n as f64).ceil() as usize).saturating_sub(1)
+        };
+        values.swap_remove(index.min(n - 1))
     }
 }
 

@@ -13,6 +13,11 @@ pub enum ExecError {
     Argument(String),
     #[error("{0}")]
     Arithmetic(String),
+    /// A semantic error only detectable at run time (e.g. MERGE with a null
+    /// property: `MergeReadOwnWrites`); Neo4j reports these as
+    /// `Neo.ClientError.Statement.SemanticError`.
+    #[error("{0}")]
+    Semantic(String),
     #[error("Expected parameter(s): {0}")]
     ParameterMissing(String),
     #[error("There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]

@@ -21,9 +21,14 @@ fn render(op: &Op, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     let line = describe(op);
     let _ = writeln!(out, "{pad}{line}");
-    if let Op::Optional { inner, .. } = op {
-        let _ = writeln!(out, "{pad}  inner:");
-        render(inner, depth + 2, out);
+    if let Some(nested) = op.nested() {
+        let label = match op {
+            Op::Merge { .. } => "pattern",
+            Op::Union { .. } => "other",
+            _ => "inner",
+        };
+        let _ = writeln!(out, "{pad}  {label}:");
+        render(nested, depth + 2, out);
     }
     if let Some(input) = op.input() {
         render(input, depth + 1, out);
@@ -84,52 +89,49 @@ fn describe(op: &Op) -> String {
         Op::Unwind { expr: e, out, .. } => format!("Unwind {} AS ${out}", expr(e)),
         Op::Optional { nullable, .. } => format!("Optional nullable {}", slot_list(nullable)),
         Op::Eager { .. } => "Eager".into(),
-        Op::Create { items, .. } => {
-            let parts: Vec<String> = items
-                .iter()
-                .map(|i| match i {
-                    CreateItem::Node {
-                        out,
-                        labels,
-                        properties,
-                    } => format!("(${out}{}{})", labels_text(labels), props(properties)),
-                    CreateItem::Rel {
-                        out,
-                        from,
-                        to,
-                        rel_type,
-                        properties,
-                    } => format!(
-                        "(${from})-[${out}:{rel_type}{}]->(${to})",
-                        props(properties)
-                    ),
-                })
-                .collect();
-            format!("Create {}", parts.join(", "))
+        Op::VarExpand {
+            from,
+            rels,
+            to,
+            dir,
+            types,
+            min,
+            max,
+            into,
+            properties,
+            ..
+        } => {
+            let (l, r) = arrows(*dir);
+            let t = if types.is_empty() {
+                String::new()
+            } else {
+                format!(":{}", types.join("|"))
+            };
+            let max = max.map(|m| m.to_string()).unwrap_or_default();
+            let kind = if *into { "VarExpandInto" } else { "VarExpand" };
+            format!(
+                "{kind} (${from}){l}[${rels}{t}*{min}..{max}{}]{r}(${to})",
+                props(properties)
+            )
         }
-        Op::SetProperties { items, .. } => {
-            let parts: Vec<String> = items
-                .iter()
-                .map(|i| match i {
-                    SetItem::Property { target, key, value } => {
-                        format!("{}.{key} = {}", expr(target), expr(value))
-                    }
-                    SetItem::ReplaceProperties { target, map } => {
-                        format!("{} = {}", expr(target), expr(map))
-                    }
-                    SetItem::MergeProperties { target, map } => {
-                        format!("{} += {}", expr(target), expr(map))
-                    }
-                    SetItem::AddLabels { target, labels } => {
-                        format!("{}{}", expr(target), labels_text(labels))
-                    }
-                    SetItem::RemoveLabels { target, labels } => {
-                        format!("REMOVE {}{}", expr(target), labels_text(labels))
-                    }
-                })
-                .collect();
-            format!("SetProperties {}", parts.join(", "))
+        Op::Merge {
+            create,
+            on_create,
+            on_match,
+            ..
+        } => {
+            let mut text = format!("Merge create {}", create_items(create));
+            if !on_create.is_empty() {
+                text.push_str(&format!(" on create {}", set_items(on_create)));
+            }
+            if !on_match.is_empty() {
+                text.push_str(&format!(" on match {}", set_items(on_match)));
+            }
+            text
         }
+        Op::Union { .. } => "Union".into(),
+        Op::Create { items, .. } => format!("Create {}", create_items(items)),
+        Op::SetProperties { items, .. } => format!("SetProperties {}", set_items(items)),
         Op::Delete { items, detach, .. } => {
             let d = if *detach { "DetachDelete" } else { "Delete" };
             let parts: Vec<String> = items.iter().map(expr).collect();
@@ -147,6 +149,62 @@ fn describe(op: &Op) -> String {
             )
         }
     }
+}
+
+fn arrows(dir: Direction) -> (&'static str, &'static str) {
+    match dir {
+        Direction::Outgoing => ("-", "->"),
+        Direction::Incoming => ("<-", "-"),
+        Direction::Both => ("-", "-"),
+    }
+}
+
+fn create_items(items: &[CreateItem]) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|i| match i {
+            CreateItem::Node {
+                out,
+                labels,
+                properties,
+            } => format!("(${out}{}{})", labels_text(labels), props(properties)),
+            CreateItem::Rel {
+                out,
+                from,
+                to,
+                rel_type,
+                properties,
+            } => format!(
+                "(${from})-[${out}:{rel_type}{}]->(${to})",
+                props(properties)
+            ),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+fn set_items(items: &[SetItem]) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|i| match i {
+            SetItem::Property { target, key, value } => {
+                format!("{}.{key} = {}", expr(target), expr(value))
+            }
+            SetItem::ReplaceProperties { target, map } => {
+                format!("{} = {}", expr(target), expr(map))
+            }
+            SetItem::MergeProperties { target, map } => {
+                format!("{} += {}", expr(target), expr(map))
+            }
+            SetItem::AddLabels { target, labels } => {
+                format!("{}{}", expr(target), labels_text(labels))
+            }
+            SetItem::RemoveLabels { target, labels } => {
+                format!("REMOVE {}{}", expr(target), labels_text(labels))
+            }
+        })
+        .collect();
+    parts.join(", ")
 }
 
 fn labels_text(labels: &[String]) -> String {
@@ -242,6 +300,55 @@ pub(crate) fn expr(e: &Expr) -> String {
         Expr::Path(parts) => {
             let p: Vec<String> = parts.iter().map(expr).collect();
             format!("path({})", p.join(", "))
+        }
+        Expr::ListComprehension {
+            var,
+            list,
+            predicate,
+            projection,
+        } => {
+            let mut text = format!("[${var} IN {}", expr(list));
+            if let Some(p) = predicate {
+                text.push_str(&format!(" WHERE {}", expr(p)));
+            }
+            if let Some(p) = projection {
+                text.push_str(&format!(" | {}", expr(p)));
+            }
+            text + "]"
+        }
+        Expr::Quantifier {
+            kind,
+            var,
+            list,
+            predicate,
+        } => format!(
+            "{kind:?}(${var} IN {} WHERE {})",
+            expr(list),
+            expr(predicate)
+        ),
+        Expr::Reduce {
+            acc,
+            init,
+            var,
+            list,
+            step,
+        } => format!(
+            "reduce(${acc} = {}, ${var} IN {} | {})",
+            expr(init),
+            expr(list),
+            expr(step)
+        ),
+        Expr::MapProjection {
+            base,
+            all_properties,
+            items,
+        } => {
+            let mut p: Vec<String> = Vec::new();
+            if *all_properties {
+                p.push(".*".into());
+            }
+            p.extend(items.iter().map(|(k, v)| format!("{k}: {}", expr(v))));
+            format!("{} {{{}}}", expr(base), p.join(", "))
         }
     }
 }

@@ -50,8 +50,12 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
 /// Whether a plan reads the graph and whether it writes it.
 fn access(op: &Op) -> (bool, bool) {
     let (mut reads, mut writes) = match op {
-        Op::AllNodesScan { .. } | Op::NodeByLabelScan { .. } | Op::Expand { .. } => (true, false),
+        Op::AllNodesScan { .. }
+        | Op::NodeByLabelScan { .. }
+        | Op::Expand { .. }
+        | Op::VarExpand { .. } => (true, false),
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),
+        Op::Merge { .. } => (true, true),
         // Property reads and procedures read the graph too.
         Op::ProcedureCall { .. } => (true, false),
         _ => (false, false),
@@ -61,8 +65,8 @@ fn access(op: &Op) -> (bool, bool) {
         reads |= r;
         writes |= w;
     };
-    if let Op::Optional { inner, .. } = op {
-        visit(inner);
+    if let Some(nested) = op.nested() {
+        visit(nested);
     }
     if let Some(input) = op.input() {
         visit(input);

@@ -92,6 +92,29 @@ pub enum LogicalPlan {
         args: Vec<Expr>,
         yields: Vec<(String, Slot)>,
     },
+    VarExpand {
+        input: Box<LogicalPlan>,
+        from: Slot,
+        rels: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        min: u64,
+        max: Option<u64>,
+        into: bool,
+        properties: Vec<(String, Expr)>,
+    },
+    Merge {
+        input: Box<LogicalPlan>,
+        pattern: Box<LogicalPlan>,
+        create: Vec<CreateItem>,
+        on_create: Vec<SetItem>,
+        on_match: Vec<SetItem>,
+    },
+    Union {
+        input: Box<LogicalPlan>,
+        other: Box<LogicalPlan>,
+    },
 }
 
 impl LogicalPlan {
@@ -116,7 +139,22 @@ impl LogicalPlan {
             | Create { input, .. }
             | SetProperties { input, .. }
             | Delete { input, .. }
-            | ProcedureCall { input, .. } => Some(input),
+            | ProcedureCall { input, .. }
+            | VarExpand { input, .. }
+            | Merge { input, .. }
+            | Union { input, .. } => Some(input),
+        }
+    }
+
+    /// The nested plan besides the input (Optional's inner, Merge's
+    /// pattern, Union's other branch).
+    pub fn nested_mut(&mut self) -> Option<&mut LogicalPlan> {
+        use LogicalPlan::*;
+        match self {
+            Optional { inner, .. } => Some(inner),
+            Merge { pattern, .. } => Some(pattern),
+            Union { other, .. } => Some(other),
+            _ => None,
         }
     }
 
@@ -148,6 +186,19 @@ impl LogicalPlan {
                 })
                 .collect(),
             ProcedureCall { yields, .. } => yields.iter().map(|(_, s)| *s).collect(),
+            VarExpand { rels, to, into, .. } => {
+                if *into {
+                    vec![*rels]
+                } else {
+                    vec![*rels, *to]
+                }
+            }
+            Merge { create, .. } => create
+                .iter()
+                .map(|i| match i {
+                    CreateItem::Node { out, .. } | CreateItem::Rel { out, .. } => *out,
+                })
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -159,6 +210,7 @@ impl LogicalPlan {
             self,
             LogicalPlan::NodeScan { .. }
                 | LogicalPlan::Expand { .. }
+                | LogicalPlan::VarExpand { .. }
                 | LogicalPlan::Unwind { .. }
                 | LogicalPlan::Project { .. }
                 | LogicalPlan::Filter { .. }
@@ -177,6 +229,52 @@ pub fn slots_of(expr: &Expr, out: &mut Vec<Slot>) {
         }
         IsNull { expr, .. } => slots_of(expr, out),
         List(items) | Path(items) => items.iter().for_each(|e| slots_of(e, out)),
+        // The local variables (`var`, `acc`) are written inside the
+        // expression, never read from the row, so they are not reported.
+        ListComprehension {
+            var,
+            list,
+            predicate,
+            projection,
+        } => {
+            slots_of(list, out);
+            let mut inner = Vec::new();
+            if let Some(p) = predicate {
+                slots_of(p, &mut inner);
+            }
+            if let Some(p) = projection {
+                slots_of(p, &mut inner);
+            }
+            out.extend(inner.into_iter().filter(|s| s != var));
+        }
+        Quantifier {
+            var,
+            list,
+            predicate,
+            ..
+        } => {
+            slots_of(list, out);
+            let mut inner = Vec::new();
+            slots_of(predicate, &mut inner);
+            out.extend(inner.into_iter().filter(|s| s != var));
+        }
+        Reduce {
+            acc,
+            init,
+            var,
+            list,
+            step,
+        } => {
+            slots_of(init, out);
+            slots_of(list, out);
+            let mut inner = Vec::new();
+            slots_of(step, &mut inner);
+            out.extend(inner.into_iter().filter(|s| s != var && s != acc));
+        }
+        MapProjection { base, items, .. } => {
+            slots_of(base, out);
+            items.iter().for_each(|(_, e)| slots_of(e, out));
+        }
         Map(items) => items.iter().for_each(|(_, e)| slots_of(e, out)),
         Binary { lhs, rhs, .. } => {
             slots_of(lhs, out);

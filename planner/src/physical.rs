@@ -148,11 +148,50 @@ pub enum Op {
         args: Vec<Expr>,
         yields: Vec<(String, Slot)>,
     },
+    /// Variable-length expand: for each input row, every path of `min..=max`
+    /// relationships (unbounded when `max` is `None`) from the node in `from`
+    /// in `dir`, of one of `types` (any when empty), each relationship having
+    /// `properties` (evaluated once per input row), and no relationship used
+    /// twice in one path. The list of relationships goes into `rels`, the
+    /// last node into `to` (with `into`, `to` is bound and only paths ending
+    /// there are kept). A zero-length path binds `to` to the start node.
+    VarExpand {
+        input: Box<Op>,
+        from: Slot,
+        rels: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        min: u64,
+        max: Option<u64>,
+        into: bool,
+        properties: Vec<(String, Expr)>,
+    },
+    /// MERGE: drains its input, then for each input row in order runs
+    /// `pattern` (an Argument-rooted read plan, seeing this statement's
+    /// earlier writes, including those of earlier rows) with the row as its
+    /// argument. Each match is emitted after `on_match`; when nothing
+    /// matches, `create` fills the pattern's unbound slots, `on_create`
+    /// runs, and that single row is emitted.
+    Merge {
+        input: Box<Op>,
+        pattern: Box<Op>,
+        create: Vec<CreateItem>,
+        on_create: Vec<SetItem>,
+        on_match: Vec<SetItem>,
+    },
+    /// UNION ALL: the rows of `input`, then the rows of `other` (both built
+    /// on their own Argument leaf; each writes the same result slots).
+    Union {
+        input: Box<Op>,
+        other: Box<Op>,
+    },
 }
 
 impl Op {
     /// The operator's main input (`None` for [`Op::Argument`]); the inner
-    /// plan of [`Op::Optional`] is not its input.
+    /// plan of [`Op::Optional`], the pattern of [`Op::Merge`] and the other
+    /// branch of [`Op::Union`] are not its input (see [`Op::nested`]).
     pub fn input(&self) -> Option<&Op> {
         match self {
             Op::Argument => None,
@@ -173,7 +212,23 @@ impl Op {
             | Op::Create { input, .. }
             | Op::SetProperties { input, .. }
             | Op::Delete { input, .. }
-            | Op::ProcedureCall { input, .. } => Some(input),
+            | Op::ProcedureCall { input, .. }
+            | Op::VarExpand { input, .. }
+            | Op::Merge { input, .. }
+            | Op::Union { input, .. } => Some(input),
+        }
+    }
+}
+
+impl Op {
+    /// Plans nested in this operator besides its input: run per row
+    /// (`Optional`, `Merge`) or after it (`Union`).
+    pub fn nested(&self) -> Option<&Op> {
+        match self {
+            Op::Optional { inner, .. } => Some(inner),
+            Op::Merge { pattern, .. } => Some(pattern),
+            Op::Union { other, .. } => Some(other),
+            _ => None,
         }
     }
 }
@@ -230,6 +285,9 @@ pub struct Aggregate {
     pub func: AggregateFunction,
     /// `None` only for `count(*)`.
     pub arg: Option<Expr>,
+    /// The percentile of `percentileCont` / `percentileDisc`; `None` for the
+    /// other functions.
+    pub percentile: Option<Expr>,
     pub distinct: bool,
 }
 
@@ -241,6 +299,12 @@ pub enum AggregateFunction {
     Avg,
     Min,
     Max,
+    StDev,
+    StDevP,
+    /// Takes a second argument, the percentile (evaluated per row; the first
+    /// row's value is used).
+    PercentileCont,
+    PercentileDisc,
 }
 
 /// A resolved expression: variables are slots, functions are enums.
@@ -296,8 +360,51 @@ pub enum Expr {
         to: Option<Box<Expr>>,
     },
     /// A path from alternating node and relationship expressions
-    /// (`n0, r0, n1, r1, n2`).
+    /// (`n0, r0, n1, r1, n2`). A relationship position may also hold a list
+    /// of relationships (a variable-length segment, possibly empty) that
+    /// leads from the node before it to the node after it.
     Path(Vec<Expr>),
+    /// `[x IN list WHERE predicate | projection]`; `var` is the slot the
+    /// element is bound to while evaluating `predicate` and `projection`.
+    ListComprehension {
+        var: Slot,
+        list: Box<Expr>,
+        predicate: Option<Box<Expr>>,
+        projection: Option<Box<Expr>>,
+    },
+    /// `all/any/none/single(x IN list WHERE predicate)`, with null per
+    /// three-valued logic.
+    Quantifier {
+        kind: Quantifier,
+        var: Slot,
+        list: Box<Expr>,
+        predicate: Box<Expr>,
+    },
+    /// `reduce(acc = init, x IN list | step)`.
+    Reduce {
+        acc: Slot,
+        init: Box<Expr>,
+        var: Slot,
+        list: Box<Expr>,
+        step: Box<Expr>,
+    },
+    /// `base {.*, .key, k: expr}`: a map from the properties of `base` (all
+    /// of them when `all_properties`) overlaid with `items` in order; null
+    /// when `base` is null.
+    MapProjection {
+        base: Box<Expr>,
+        all_properties: bool,
+        items: Vec<(String, Expr)>,
+    },
+}
+
+/// The list predicates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    All,
+    Any,
+    None,
+    Single,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -354,6 +461,37 @@ pub enum ScalarFunction {
     ToLower,
     Trim,
     Exists,
+    LTrim,
+    RTrim,
+    Substring,
+    Replace,
+    Split,
+    Left,
+    Right,
+    Reverse,
+    Ceil,
+    Floor,
+    Round,
+    Sign,
+    Sqrt,
+    Exp,
+    Log,
+    Log10,
+    E,
+    Pi,
+    Rand,
+    Sin,
+    Cos,
+    Tan,
+    Cot,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Haversin,
+    Degrees,
+    Radians,
+    IsEmpty,
 }
 
 impl ScalarFunction {
@@ -387,6 +525,37 @@ impl ScalarFunction {
             "tolower" => ToLower,
             "trim" => Trim,
             "exists" => Exists,
+            "ltrim" => LTrim,
+            "rtrim" => RTrim,
+            "substring" => Substring,
+            "replace" => Replace,
+            "split" => Split,
+            "left" => Left,
+            "right" => Right,
+            "reverse" => Reverse,
+            "ceil" => Ceil,
+            "floor" => Floor,
+            "round" => Round,
+            "sign" => Sign,
+            "sqrt" => Sqrt,
+            "exp" => Exp,
+            "log" => Log,
+            "log10" => Log10,
+            "e" => E,
+            "pi" => Pi,
+            "rand" => Rand,
+            "sin" => Sin,
+            "cos" => Cos,
+            "tan" => Tan,
+            "cot" => Cot,
+            "asin" => Asin,
+            "acos" => Acos,
+            "atan" => Atan,
+            "atan2" => Atan2,
+            "haversin" => Haversin,
+            "degrees" => Degrees,
+            "radians" => Radians,
+            "isempty" => IsEmpty,
             _ => return None,
         })
     }
@@ -396,7 +565,11 @@ impl ScalarFunction {
         use ScalarFunction::*;
         match self {
             Coalesce => (1, usize::MAX),
-            Range => (2, 3),
+            Range | Substring => (2, 3),
+            Replace => (3, 3),
+            Split | Left | Right | Atan2 => (2, 2),
+            Round => (1, 3),
+            E | Pi | Rand => (0, 0),
             _ => (1, 1),
         }
     }
@@ -412,6 +585,10 @@ impl AggregateFunction {
             "avg" => Avg,
             "min" => Min,
             "max" => Max,
+            "stdev" => StDev,
+            "stdevp" => StDevP,
+            "percentilecont" => PercentileCont,
+            "percentiledisc" => PercentileDisc,
             _ => return None,
         })
     }

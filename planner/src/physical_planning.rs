@@ -107,6 +107,46 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             args,
             yields,
         },
+        LogicalPlan::VarExpand {
+            input,
+            from,
+            rels,
+            to,
+            dir,
+            types,
+            min,
+            max,
+            into,
+            properties,
+        } => Op::VarExpand {
+            input: b(input),
+            from,
+            rels,
+            to,
+            dir,
+            types,
+            min,
+            max,
+            into,
+            properties,
+        },
+        LogicalPlan::Merge {
+            input,
+            pattern,
+            create,
+            on_create,
+            on_match,
+        } => Op::Merge {
+            input: b(input),
+            pattern: b(pattern),
+            create,
+            on_create,
+            on_match,
+        },
+        LogicalPlan::Union { input, other } => Op::Union {
+            input: b(input),
+            other: b(other),
+        },
     }
 }
 

@@ -41,6 +41,7 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::Type(_) => Status::TypeError,
         ExecError::Argument(_) => Status::ArgumentError,
         ExecError::Arithmetic(_) => Status::ArithmeticError,
+        ExecError::Semantic(_) => Status::SemanticError,
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
         ExecError::Storage(s) => return from_storage(s.clone()),

@@ -4,7 +4,7 @@
 
 use super::{Fail, PResult, Parser};
 use crate::ast::{
-    Expr, ExprKind, Ident, Literal, MapProjectionItem, PatternElement, QuantifierKind,
+    Expr, ExprKind, Ident, Literal, MapProjectionItem, PatternElement, QuantifierKind, Reduce,
 };
 use crate::lexer::Tok;
 
@@ -145,6 +145,13 @@ impl Parser<'_> {
                 }
                 return Ok(Expr::new(ExprKind::CountStar, self.span_from(span)));
             }
+            if token.value.eq_ignore_ascii_case("REDUCE")
+                && self.peek_at(1).kind == Tok::LParen
+                && self.is_variable_at(2)
+                && self.peek_at(3).kind == Tok::Eq
+            {
+                return self.nested(|p| p.reduce());
+            }
             if let Some(kind) = quantifier_kind(&token.value) {
                 if self.peek_at(1).kind == Tok::LParen
                     && self.is_variable_at(2)
@@ -177,6 +184,32 @@ impl Parser<'_> {
                 args,
             },
             self.span_from(name_span),
+        ))
+    }
+
+    /// `reduce ( acc = init , var IN list | step )`
+    fn reduce(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        self.expect(Tok::LParen)?;
+        let accumulator = self.variable()?;
+        self.expect(Tok::Eq)?;
+        let init = self.expression()?;
+        self.expect(Tok::Comma)?;
+        let variable = self.variable()?;
+        self.expect_kw("IN")?;
+        let list = self.expression()?;
+        self.expect(Tok::Pipe)?;
+        let step = self.expression()?;
+        self.expect(Tok::RParen)?;
+        Ok(Expr::new(
+            ExprKind::Reduce(Box::new(Reduce {
+                accumulator,
+                init,
+                variable,
+                list,
+                step,
+            })),
+            self.span_from(start),
         ))
     }
 

@@ -81,6 +81,7 @@ pub(crate) fn children(expr: &Expr) -> Vec<&Expr> {
         ExprKind::Quantifier {
             list, predicate, ..
         } => vec![list, predicate],
+        ExprKind::Reduce(r) => vec![&r.init, &r.list, &r.step],
         ExprKind::PatternExpression(pattern) => pattern_properties(pattern),
         ExprKind::PatternComprehension {
             pattern,
@@ -179,6 +180,7 @@ impl Analyzer<'_> {
             ExprKind::Variable(name) => self.check_variable(name, expr, scope),
             ExprKind::ListComprehension { .. }
             | ExprKind::Quantifier { .. }
+            | ExprKind::Reduce { .. }
             | ExprKind::PatternExpression(_)
             | ExprKind::PatternComprehension { .. }
             | ExprKind::MapProjection { .. } => {
@@ -278,6 +280,19 @@ impl Analyzer<'_> {
                 inner.bind(&variable.name, VarType::Value);
                 self.check_expr_in(
                     predicate,
+                    &inner,
+                    AggregationRule::Forbidden,
+                    inside_aggregate,
+                )
+            }
+            ExprKind::Reduce(r) => {
+                self.check_expr_in(&r.init, scope, rule, inside_aggregate)?;
+                self.check_expr_in(&r.list, scope, rule, inside_aggregate)?;
+                let mut inner = scope.clone();
+                inner.bind(&r.accumulator.name, VarType::Value);
+                inner.bind(&r.variable.name, VarType::Value);
+                self.check_expr_in(
+                    &r.step,
                     &inner,
                     AggregationRule::Forbidden,
                     inside_aggregate,

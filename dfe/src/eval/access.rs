@@ -3,7 +3,8 @@
 
 use crate::error::{type_mismatch, ExecError, ExecResult};
 use crate::graph::GraphRead;
-use nereid_values::{PathValue, Value};
+use nereid_values::{NodeId, PathValue, Value};
+use std::collections::BTreeMap;
 
 /// `base.key` on a node, relationship or map. A missing property is null.
 pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Value> {
@@ -96,8 +97,10 @@ pub fn slice(base: &Value, from: Option<&Value>, to: Option<&Value>) -> ExecResu
 }
 
 /// A path from alternating node and relationship values. Any null part
-/// (e.g. from an OPTIONAL MATCH that found nothing) makes the path null.
-pub fn path(parts: Vec<Value>) -> ExecResult<Value> {
+/// (e.g. from an OPTIONAL MATCH that found nothing) makes the path null. A
+/// relationship position may hold a list of relationships (a
+/// variable-length segment): each leads on from the node reached so far.
+pub fn path(graph: &dyn GraphRead, parts: Vec<Value>) -> ExecResult<Value> {
     if parts.iter().any(Value::is_null) {
         return Ok(Value::Null);
     }
@@ -107,17 +110,65 @@ pub fn path(parts: Vec<Value>) -> ExecResult<Value> {
                 .to_string(),
         ));
     }
-    let mut nodes = Vec::with_capacity(parts.len() / 2 + 1);
+    let mut nodes: Vec<NodeId> = Vec::with_capacity(parts.len() / 2 + 1);
     let mut rels = Vec::with_capacity(parts.len() / 2);
+    // After a segment, the node that follows it was already reached.
+    let mut node_reached = false;
     for (position, part) in parts.into_iter().enumerate() {
         match (position % 2, part) {
-            (0, Value::Node(id)) => nodes.push(id),
+            (0, Value::Node(id)) => {
+                if !node_reached {
+                    nodes.push(id);
+                }
+                node_reached = false;
+            }
             (1, Value::Relationship(id)) => rels.push(id),
+            (1, Value::List(segment)) => {
+                for item in segment {
+                    let Value::Relationship(rel) = item else {
+                        return Err(type_mismatch("Relationship", &item));
+                    };
+                    let current = nodes.last().copied();
+                    let next = graph
+                        .rel_endpoints(rel)
+                        .and_then(|(s, e, _)| match current {
+                            Some(c) if c == s => Some(e),
+                            Some(_) => Some(s),
+                            None => None,
+                        });
+                    rels.push(rel);
+                    nodes.extend(next);
+                }
+                node_reached = true;
+            }
             (0, other) => return Err(type_mismatch("Node", &other)),
             (_, other) => return Err(type_mismatch("Relationship", &other)),
         }
     }
     Ok(Value::Path(Box::new(PathValue { nodes, rels })))
+}
+
+/// `base {.*, key: value, ...}`: null for a null base; `items` (already
+/// evaluated into `values`) overlay the properties in order.
+pub fn map_projection(
+    graph: &dyn GraphRead,
+    base: Value,
+    all_properties: bool,
+    items: &[(String, nereid_planner::Expr)],
+    values: Vec<Value>,
+) -> ExecResult<Value> {
+    let mut map = match (&base, all_properties) {
+        (Value::Null, _) => return Ok(Value::Null),
+        (Value::Node(n), true) => graph.node_properties(*n),
+        (Value::Relationship(r), true) => graph.rel_properties(*r),
+        (Value::Map(m), true) => m.clone(),
+        (Value::Node(_) | Value::Relationship(_) | Value::Map(_), false) => BTreeMap::new(),
+        (other, _) => return Err(type_mismatch("Map, Node or Relationship", other)),
+    };
+    for ((key, _), value) in items.iter().zip(values) {
+        map.insert(key.clone(), value);
+    }
+    Ok(Value::Map(map))
 }
 
 #[cfg(test)]

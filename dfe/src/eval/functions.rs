@@ -5,6 +5,7 @@
 
 use super::conversions::{map_string, to_boolean, to_float, to_integer, to_string};
 use super::range::IntRange;
+use super::{math, text};
 use crate::error::{overflow, type_mismatch, ExecError, ExecResult};
 use crate::graph::GraphRead;
 use nereid_planner::ScalarFunction;
@@ -25,6 +26,19 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
     }
     if func == F::Range {
         return IntRange::from_args(&args)?.into_list();
+    }
+    match func {
+        F::Substring => return text::substring(&args),
+        F::Replace => return text::replace(&args),
+        F::Split => return text::split(&args),
+        F::Left => return text::side(&args, true),
+        F::Right => return text::side(&args, false),
+        F::Round => return math::round(&args),
+        F::Atan2 => return math::atan2(&args),
+        F::E => return Ok(Value::Float(std::f64::consts::E)),
+        F::Pi => return Ok(Value::Float(std::f64::consts::PI)),
+        F::Rand => return Ok(math::rand()),
+        _ => {}
     }
     // Every other function takes exactly one argument.
     let arg = args.into_iter().next().unwrap_or_default();
@@ -55,7 +69,50 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         F::ToLower => map_string(&arg, str::to_lowercase),
         F::Trim => map_string(&arg, |s| s.trim().to_string()),
         F::Exists => Ok(Value::Bool(!arg.is_null())),
-        F::Coalesce | F::Range => Ok(Value::Null),
+        F::LTrim => map_string(&arg, |s| s.trim_start().to_string()),
+        F::RTrim => map_string(&arg, |s| s.trim_end().to_string()),
+        F::Reverse => text::reverse(&arg),
+        F::Sign => math::sign(&arg),
+        F::IsEmpty => is_empty(&arg),
+        F::Ceil
+        | F::Floor
+        | F::Sqrt
+        | F::Exp
+        | F::Log
+        | F::Log10
+        | F::Sin
+        | F::Cos
+        | F::Tan
+        | F::Cot
+        | F::Asin
+        | F::Acos
+        | F::Atan
+        | F::Haversin
+        | F::Degrees
+        | F::Radians => math::unary(func, &arg),
+        F::Coalesce
+        | F::Range
+        | F::Substring
+        | F::Replace
+        | F::Split
+        | F::Left
+        | F::Right
+        | F::Round
+        | F::Atan2
+        | F::E
+        | F::Pi
+        | F::Rand => Ok(Value::Null),
+    }
+}
+
+/// `isEmpty(x)` on strings, lists and maps.
+fn is_empty(arg: &Value) -> ExecResult<Value> {
+    match arg {
+        Value::Null => Ok(Value::Null),
+        Value::String(s) => Ok(Value::Bool(s.is_empty())),
+        Value::List(items) => Ok(Value::Bool(items.is_empty())),
+        Value::Map(map) => Ok(Value::Bool(map.is_empty())),
+        other => Err(type_mismatch("String, List or Map", other)),
     }
 }
 

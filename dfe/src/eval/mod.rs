@@ -11,8 +11,11 @@ mod compare;
 mod conversions;
 mod functions;
 mod logic;
+mod math;
 mod range;
 mod regex_cache;
+mod scoped;
+mod text;
 
 pub use range::IntRange;
 pub use regex_cache::RegexCache;
@@ -149,9 +152,53 @@ impl<'a> Evaluator<'a> {
             }
             Expr::Path(parts) => {
                 let columns = self.eval_all(parts, batch, rows)?;
+                let graph = self.graph;
                 transpose(columns, rows.len())
                     .into_iter()
-                    .map(access::path)
+                    .map(|parts| access::path(graph, parts))
+                    .collect()
+            }
+            Expr::ListComprehension {
+                var,
+                list,
+                predicate,
+                projection,
+            } => self.eval_list_comprehension(
+                *var,
+                list,
+                predicate.as_deref(),
+                projection.as_deref(),
+                batch,
+                rows,
+            ),
+            Expr::Quantifier {
+                kind,
+                var,
+                list,
+                predicate,
+            } => self.eval_quantifier(*kind, *var, list, predicate, batch, rows),
+            Expr::Reduce {
+                acc,
+                init,
+                var,
+                list,
+                step,
+            } => self.eval_reduce(*acc, init, *var, list, step, batch, rows),
+            Expr::MapProjection {
+                base,
+                all_properties,
+                items,
+            } => {
+                let bases = self.eval(base, batch, rows)?;
+                let exprs: Vec<Expr> = items.iter().map(|(_, e)| e.clone()).collect();
+                let columns = transpose(self.eval_all(&exprs, batch, rows)?, rows.len());
+                let graph = self.graph;
+                bases
+                    .into_iter()
+                    .zip(columns)
+                    .map(|(base, values)| {
+                        access::map_projection(graph, base, *all_properties, items, values)
+                    })
                     .collect()
             }
         }

@@ -68,6 +68,13 @@ impl Aggregate {
                     None => None,
                 });
             }
+            let mut percentile_columns = Vec::with_capacity(self.aggregates.len());
+            for (_, call) in &self.aggregates {
+                percentile_columns.push(match &call.percentile {
+                    Some(p) => Some(ctx.evaluator().eval(p, &batch, rows)?.into_iter()),
+                    None => None,
+                });
+            }
             for _ in rows {
                 let key: Vec<Value> = key_columns
                     .iter_mut()
@@ -84,7 +91,15 @@ impl Aggregate {
                 let Some(group) = groups.get_mut(group_index) else {
                     continue;
                 };
-                for (accumulator, column) in group.accumulators.iter_mut().zip(&mut arg_columns) {
+                for ((accumulator, column), percentiles) in group
+                    .accumulators
+                    .iter_mut()
+                    .zip(&mut arg_columns)
+                    .zip(&mut percentile_columns)
+                {
+                    if let Some(percentiles) = percentiles {
+                        accumulator.set_percentile(&percentiles.next().unwrap_or_default())?;
+                    }
                     // count(*) has no argument: every row counts.
                     let value = match column {
                         Some(values) => values.next().unwrap_or_default(),

@@ -15,6 +15,7 @@ use super::expand::Expand;
 use super::filter::Filter;
 use super::flat_map::FlatMap;
 use super::limit::Limit;
+use super::merge::Merge;
 use super::optional::Optional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
@@ -23,7 +24,9 @@ use super::set::SetProperties;
 use super::skip::Skip;
 use super::sort::Sort;
 use super::top::Top;
+use super::union::Union;
 use super::unwind::Unwind;
+use super::var_expand::VarExpand;
 use super::writes::Updating;
 use super::{Counted, Operator};
 use crate::context::OperatorStats;
@@ -52,16 +55,17 @@ fn name(op: &Op) -> &'static str {
         Op::SetProperties { .. } => "SetProperties",
         Op::Delete { .. } => "Delete",
         Op::ProcedureCall { .. } => "ProcedureCall",
+        Op::VarExpand { .. } => "VarExpand",
+        Op::Merge { .. } => "Merge",
+        Op::Union { .. } => "Union",
     }
 }
 
-/// The operator's children in numbering order (an Optional's input, then
-/// its inner plan).
+/// The operator's children in numbering order (the input, then the nested
+/// plan of Optional, Merge or Union).
 fn children(op: &Op) -> Vec<&Op> {
     let mut out: Vec<&Op> = op.input().into_iter().collect();
-    if let Op::Optional { inner, .. } = op {
-        out.push(inner);
-    }
+    out.extend(op.nested());
     out
 }
 
@@ -189,6 +193,50 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         } => Box::new(FlatMap::new(
             input(i),
             ProcedureCall::new(name.clone(), args.clone(), yields.clone()),
+        )),
+        Op::VarExpand {
+            input: i,
+            from,
+            rels,
+            to,
+            dir,
+            types,
+            min,
+            max,
+            into,
+            properties,
+        } => Box::new(FlatMap::new(
+            input(i),
+            VarExpand {
+                from: *from,
+                rels: *rels,
+                to: *to,
+                dir: *dir,
+                types: types.clone(),
+                min: *min,
+                max: *max,
+                into: *into,
+                properties: properties.clone(),
+            },
+        )),
+        Op::Merge {
+            input: i,
+            pattern,
+            create,
+            on_create,
+            on_match,
+        } => Box::new(Merge::new(
+            input(i),
+            (**pattern).clone(),
+            input_id + subtree_size(i),
+            create.clone(),
+            on_create.clone(),
+            on_match.clone(),
+        )),
+        // The other branch starts from its own (top-level) argument.
+        Op::Union { input: i, other } => Box::new(Union::new(
+            input(i),
+            build(other, input_id + subtree_size(i), argument.clone()),
         )),
     };
     Box::new(Counted { id, inner })

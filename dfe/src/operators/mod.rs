@@ -17,6 +17,7 @@ mod expand;
 mod filter;
 mod flat_map;
 mod limit;
+mod merge;
 mod optional;
 mod procedure_call;
 mod project;
@@ -25,7 +26,9 @@ mod set;
 mod skip;
 mod sort;
 mod top;
+mod union;
 mod unwind;
+mod var_expand;
 mod writes;
 
 pub(crate) use build::{build, plan_stats};

@@ -1,8 +1,10 @@
 //! Lowering of AST expressions to resolved plan expressions.
 
-use super::scope::Scope;
+use super::scope::{Scope, VarKind};
 use crate::error::PlanError;
-use crate::physical::{Aggregate, AggregateFunction, BinaryOp, Expr, ScalarFunction, Slot};
+use crate::physical::{
+    Aggregate, AggregateFunction, BinaryOp, Expr, Quantifier, ScalarFunction, Slot,
+};
 use nereid_cypher::ast::{self, ExprKind, Literal, UnaryOp};
 use nereid_values::Value;
 
@@ -90,6 +92,7 @@ pub(crate) fn lower_expr(
                 func: AggregateFunction::Count,
                 arg: None,
                 distinct: false,
+                percentile: None,
             },
             aggs,
             "count(*)",
@@ -128,14 +131,59 @@ pub(crate) fn lower_expr(
                 None => None,
             },
         },
-        ExprKind::ListComprehension { .. } => {
-            return Err(PlanError::unsupported("List comprehension", at))
+        ExprKind::ListComprehension {
+            variable,
+            list,
+            predicate,
+            projection,
+        } => {
+            let list = Box::new(lower_expr(list, scope, aggs)?);
+            let (var, inner) = local_scope(scope, &variable.name);
+            let lower_local = |e: &Option<Box<ast::Expr>>| -> Result<_, PlanError> {
+                match e {
+                    Some(e) => Ok(Some(Box::new(lower_expr(e, &inner, &mut None)?))),
+                    None => Ok(None),
+                }
+            };
+            Expr::ListComprehension {
+                var,
+                list,
+                predicate: lower_local(predicate)?,
+                projection: lower_local(projection)?,
+            }
         }
-        ExprKind::Quantifier { .. } => {
-            return Err(PlanError::unsupported(
-                "List predicate (all/any/none/single)",
-                at,
-            ))
+        ExprKind::Quantifier {
+            kind,
+            variable,
+            list,
+            predicate,
+        } => {
+            let list = Box::new(lower_expr(list, scope, aggs)?);
+            let (var, inner) = local_scope(scope, &variable.name);
+            Expr::Quantifier {
+                kind: match kind {
+                    ast::QuantifierKind::All => Quantifier::All,
+                    ast::QuantifierKind::Any => Quantifier::Any,
+                    ast::QuantifierKind::None => Quantifier::None,
+                    ast::QuantifierKind::Single => Quantifier::Single,
+                },
+                var,
+                list,
+                predicate: Box::new(lower_expr(predicate, &inner, &mut None)?),
+            }
+        }
+        ExprKind::Reduce(r) => {
+            let init = Box::new(lower_expr(&r.init, scope, aggs)?);
+            let list = Box::new(lower_expr(&r.list, scope, aggs)?);
+            let (acc, with_acc) = local_scope(scope, &r.accumulator.name);
+            let (var, inner) = local_scope(&with_acc, &r.variable.name);
+            Expr::Reduce {
+                acc,
+                init,
+                var,
+                list,
+                step: Box::new(lower_expr(&r.step, &inner, &mut None)?),
+            }
         }
         ExprKind::PatternExpression(_) => {
             return Err(PlanError::unsupported(
@@ -146,8 +194,57 @@ pub(crate) fn lower_expr(
         ExprKind::PatternComprehension { .. } => {
             return Err(PlanError::unsupported("Pattern comprehension", at))
         }
-        ExprKind::MapProjection { .. } => return Err(PlanError::unsupported("Map projection", at)),
+        ExprKind::MapProjection { variable, items } => {
+            let base = match scope.get(&variable.name) {
+                Some((slot, _)) => Expr::Slot(slot),
+                None => {
+                    return Err(PlanError::semantic(
+                        format!("Variable `{}` not defined", variable.name),
+                        variable.span.start,
+                    ))
+                }
+            };
+            let mut all_properties = false;
+            let mut lowered = Vec::new();
+            for item in items {
+                match item {
+                    ast::MapProjectionItem::AllProperties => all_properties = true,
+                    ast::MapProjectionItem::Property(key) => lowered.push((
+                        key.clone(),
+                        Expr::Property {
+                            expr: Box::new(base.clone()),
+                            key: key.clone(),
+                        },
+                    )),
+                    ast::MapProjectionItem::Literal(key, e) => {
+                        lowered.push((key.clone(), lower_expr(e, scope, aggs)?))
+                    }
+                    ast::MapProjectionItem::Variable(v) => lowered.push((
+                        v.name.clone(),
+                        lower_expr(
+                            &ast::Expr::new(ExprKind::Variable(v.name.clone()), v.span),
+                            scope,
+                            aggs,
+                        )?,
+                    )),
+                }
+            }
+            Expr::MapProjection {
+                base: Box::new(base),
+                all_properties,
+                items: lowered,
+            }
+        }
     })
+}
+
+/// A child scope binding `name` to a fresh slot (an expression-local
+/// variable, shadowing any outer variable of the same name).
+fn local_scope(scope: &Scope, name: &str) -> (Slot, Scope) {
+    let slot = scope.fresh_slot();
+    let mut inner = scope.clone();
+    inner.bind(name, slot, VarKind::Value);
+    (slot, inner)
 }
 
 pub(crate) fn lower_all(
@@ -167,20 +264,30 @@ fn lower_call(
     at: usize,
 ) -> Result<Expr, PlanError> {
     if let Some(func) = AggregateFunction::from_name(name) {
-        if args.len() != 1 {
+        let percentile = matches!(
+            func,
+            AggregateFunction::PercentileCont | AggregateFunction::PercentileDisc
+        );
+        let expected = if percentile { 2 } else { 1 };
+        if args.len() != expected {
             return Err(PlanError::semantic(
-                format!("Function `{name}` expects exactly one argument"),
+                format!("Function `{name}` expects {expected} argument(s)"),
                 at,
             ));
         }
         // An aggregate's argument is evaluated per input row: no nested
         // aggregates (the analyser reports those first).
         let arg = lower_expr(&args[0], scope, &mut None)?;
+        let percentile = match args.get(1) {
+            Some(p) => Some(lower_expr(p, scope, &mut None)?),
+            None => None,
+        };
         return aggregate(
             Aggregate {
                 func,
                 arg: Some(arg),
                 distinct,
+                percentile,
             },
             aggs,
             name,
@@ -188,9 +295,6 @@ fn lower_call(
         );
     }
     let Some(func) = ScalarFunction::from_name(name) else {
-        if is_known_unimplemented(name) {
-            return Err(PlanError::unsupported(format!("Function `{name}`"), at));
-        }
         return Err(PlanError::semantic(
             format!("Unknown function '{name}'"),
             at,
@@ -207,14 +311,6 @@ fn lower_call(
         func,
         args: lower_all(args, scope, aggs)?,
     })
-}
-
-/// Aggregates the issue list names but the executor does not compute yet.
-fn is_known_unimplemented(name: &str) -> bool {
-    matches!(
-        name.to_ascii_lowercase().as_str(),
-        "percentilecont" | "percentiledisc" | "stdev" | "stdevp"
-    )
 }
 
 fn aggregate(
@@ -264,9 +360,7 @@ pub(crate) fn contains_aggregate(e: &ast::Expr) -> bool {
     match &e.kind {
         ExprKind::CountStar => true,
         ExprKind::FunctionCall { name, args, .. } => {
-            AggregateFunction::from_name(name).is_some()
-                || is_known_unimplemented(name)
-                || args.iter().any(contains_aggregate)
+            AggregateFunction::from_name(name).is_some() || args.iter().any(contains_aggregate)
         }
         ExprKind::Property(inner, _)
         | ExprKind::Unary(_, inner)
@@ -277,6 +371,14 @@ pub(crate) fn contains_aggregate(e: &ast::Expr) -> bool {
             contains_aggregate(l) || contains_aggregate(r)
         }
         ExprKind::List(items) => items.iter().any(contains_aggregate),
+        ExprKind::ListComprehension { list, .. } | ExprKind::Quantifier { list, .. } => {
+            contains_aggregate(list)
+        }
+        ExprKind::Reduce(r) => contains_aggregate(&r.init) || contains_aggregate(&r.list),
+        ExprKind::MapProjection { items, .. } => items.iter().any(|i| match i {
+            ast::MapProjectionItem::Literal(_, e) => contains_aggregate(e),
+            _ => false,
+        }),
         ExprKind::Map(entries) => entries.iter().any(|(_, v)| contains_aggregate(v)),
         ExprKind::Case {
             operand,

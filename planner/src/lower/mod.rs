@@ -5,6 +5,7 @@
 //! projected names.
 
 mod expr;
+mod merge;
 mod pattern;
 mod projection;
 mod scope;
@@ -30,17 +31,71 @@ pub(crate) struct Lowered {
 }
 
 pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, PlanError> {
-    let single = match &stmt.query {
-        Query::Single(q) => q,
-        Query::Union { queries, .. } => {
-            return Err(PlanError::unsupported(
-                "UNION",
-                queries.first().map(|q| q.span.start).unwrap_or(0),
-            ))
-        }
-    };
     let mut slots = Slots::default();
-    let mut scope = Scope::default();
+    let (plan, outputs) = match &stmt.query {
+        Query::Single(q) => lower_single(q, &mut slots, catalog)?,
+        Query::Union { all, queries } => lower_union(*all, queries, &mut slots, catalog)?,
+    };
+    Ok(Lowered {
+        plan,
+        outputs,
+        slot_count: slots.count(),
+    })
+}
+
+/// `q1 UNION [ALL] q2 ...`: every branch writes its columns into the first
+/// branch's result slots (matched by name); UNION adds a Distinct over them.
+fn lower_union(
+    all: bool,
+    queries: &[ast::SingleQuery],
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<(LogicalPlan, Columns), PlanError> {
+    let Some((first, rest)) = queries.split_first() else {
+        return Ok((LogicalPlan::Argument, Vec::new()));
+    };
+    let (mut plan, outputs) = lower_single(first, slots, catalog)?;
+    for query in rest {
+        let (branch, columns) = lower_single(query, slots, catalog)?;
+        let mut items = Vec::new();
+        for (name, slot) in &outputs {
+            let Some((_, from)) = columns.iter().find(|(n, _)| n == name) else {
+                return Err(PlanError::semantic(
+                    "All sub queries in an UNION must have the same return column names",
+                    query.span.start,
+                ));
+            };
+            items.push((*slot, Expr::Slot(*from)));
+        }
+        if columns.len() != outputs.len() {
+            return Err(PlanError::semantic(
+                "All sub queries in an UNION must have the same return column names",
+                query.span.start,
+            ));
+        }
+        plan = LogicalPlan::Union {
+            input: Box::new(plan),
+            other: Box::new(LogicalPlan::Project {
+                input: Box::new(branch),
+                items,
+            }),
+        };
+    }
+    if !all {
+        plan = LogicalPlan::Distinct {
+            input: Box::new(plan),
+            slots: outputs.iter().map(|(_, s)| *s).collect(),
+        };
+    }
+    Ok((plan, outputs))
+}
+
+fn lower_single(
+    single: &ast::SingleQuery,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<(LogicalPlan, Columns), PlanError> {
+    let mut scope = Scope::new(slots);
     let mut plan = LogicalPlan::Argument;
     let mut outputs = Vec::new();
     let mut after_write = false;
@@ -55,7 +110,7 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
         }
         match clause {
             Clause::Match(m) => {
-                plan = lower_match(plan, m, &mut scope, &mut slots)?;
+                plan = lower_match(plan, m, &mut scope, slots)?;
             }
             Clause::Unwind(u) => {
                 let expr = lower_expr(&u.expr, &scope, &mut None)?;
@@ -68,7 +123,7 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
                 };
             }
             Clause::With(w) => {
-                let projected = lower_projection(plan, &w.projection, &scope, &mut slots)?;
+                let projected = lower_projection(plan, &w.projection, &scope, slots)?;
                 plan = projected.plan;
                 scope = projected.scope;
                 if let Some(pred) = &w.where_ {
@@ -79,16 +134,19 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
                 }
             }
             Clause::Return(r) => {
-                let projected = lower_projection(plan, r, &scope, &mut slots)?;
+                let projected = lower_projection(plan, r, &scope, slots)?;
                 plan = projected.plan;
                 scope = projected.scope;
                 outputs = projected.columns;
             }
             Clause::Create(c) => {
-                plan = lower_create(plan, &c.pattern, &mut scope, &mut slots)?;
+                plan = lower_create(plan, &c.pattern, &mut scope, slots)?;
                 after_write = true;
             }
-            Clause::Merge(m) => return Err(PlanError::unsupported("MERGE", m.span.start)),
+            Clause::Merge(m) => {
+                plan = merge::lower_merge(plan, m, &mut scope, slots)?;
+                after_write = true;
+            }
             Clause::Set(s) => {
                 let items = s
                     .items
@@ -127,7 +185,7 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
                 after_write = true;
             }
             Clause::Call(c) => {
-                let (p, cols) = lower_call(plan, c, &mut scope, &mut slots, catalog, single)?;
+                let (p, cols) = lower_call(plan, c, &mut scope, slots, catalog, single)?;
                 plan = p;
                 if let Some(cols) = cols {
                     outputs = cols;
@@ -135,11 +193,7 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
             }
         }
     }
-    Ok(Lowered {
-        plan,
-        outputs,
-        slot_count: slots.count(),
-    })
+    Ok((plan, outputs))
 }
 
 fn is_reading(clause: &Clause) -> bool {
@@ -167,7 +221,7 @@ fn lower_match(
         for part in &m.pattern {
             inner = lower_match_part(inner, part, &mut st)?;
         }
-        inner = uniqueness(inner, &st.rels);
+        inner = uniqueness(inner, &st.rels, st.slots);
         if let Some(pred) = &m.where_ {
             inner = LogicalPlan::Filter {
                 input: Box::new(inner),
@@ -190,7 +244,7 @@ fn lower_match(
     for part in &m.pattern {
         plan = lower_match_part(plan, part, &mut st)?;
     }
-    plan = uniqueness(plan, &st.rels);
+    plan = uniqueness(plan, &st.rels, st.slots);
     if let Some(pred) = &m.where_ {
         plan = LogicalPlan::Filter {
             input: Box::new(plan),
@@ -200,17 +254,49 @@ fn lower_match(
     Ok(plan)
 }
 
-/// Relationship uniqueness within one MATCH: no relationship is matched twice.
-fn uniqueness(mut plan: LogicalPlan, rels: &[Slot]) -> LogicalPlan {
-    for (i, a) in rels.iter().enumerate() {
-        for b in &rels[i + 1..] {
+/// Relationship uniqueness within one MATCH: no relationship is matched
+/// twice. Variable-length relationships hold lists: a single relationship
+/// must not be in them, and two lists must not share one.
+pub(crate) fn uniqueness(
+    mut plan: LogicalPlan,
+    rels: &[(Slot, bool)],
+    slots: &Slots,
+) -> LogicalPlan {
+    use crate::physical::{BinaryOp, Quantifier};
+    let not_in = |x: Expr, list: Slot| {
+        Expr::Not(Box::new(Expr::Binary {
+            op: BinaryOp::In,
+            lhs: Box::new(x),
+            rhs: Box::new(Expr::Slot(list)),
+        }))
+    };
+    for (i, &(a, a_list)) in rels.iter().enumerate() {
+        for &(b, b_list) in &rels[i + 1..] {
+            let predicate = match (a_list, b_list) {
+                (false, false) => Expr::Binary {
+                    op: BinaryOp::NotEqual,
+                    lhs: Box::new(Expr::Slot(a)),
+                    rhs: Box::new(Expr::Slot(b)),
+                },
+                (false, true) => not_in(Expr::Slot(a), b),
+                (true, false) => not_in(Expr::Slot(b), a),
+                (true, true) => {
+                    let var = slots.fresh();
+                    Expr::Quantifier {
+                        kind: Quantifier::None,
+                        var,
+                        list: Box::new(Expr::Slot(a)),
+                        predicate: Box::new(Expr::Binary {
+                            op: BinaryOp::In,
+                            lhs: Box::new(Expr::Slot(var)),
+                            rhs: Box::new(Expr::Slot(b)),
+                        }),
+                    }
+                }
+            };
             plan = LogicalPlan::Filter {
                 input: Box::new(plan),
-                predicate: Expr::Binary {
-                    op: crate::physical::BinaryOp::NotEqual,
-                    lhs: Box::new(Expr::Slot(*a)),
-                    rhs: Box::new(Expr::Slot(*b)),
-                },
+                predicate,
             };
         }
     }

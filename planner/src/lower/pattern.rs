@@ -12,8 +12,9 @@ use nereid_values::Direction;
 pub(crate) struct MatchState<'a> {
     pub scope: &'a mut Scope,
     pub slots: &'a mut Slots,
-    /// Relationship slots bound by this clause (for uniqueness).
-    pub rels: Vec<Slot>,
+    /// Relationship slots bound by this clause (for uniqueness), with
+    /// `true` for a variable-length relationship (its slot holds a list).
+    pub rels: Vec<(Slot, bool)>,
     /// Slots this clause bound (OPTIONAL MATCH nulls them when no match).
     pub bound: Vec<Slot>,
 }
@@ -133,14 +134,35 @@ fn reverse(dir: Direction) -> Direction {
 
 /// Lowers one comma-separated part of a MATCH pattern onto `plan`.
 pub(crate) fn lower_match_part(
-    mut plan: LogicalPlan,
+    plan: LogicalPlan,
     part: &PatternPart,
     st: &mut MatchState<'_>,
 ) -> Result<LogicalPlan, PlanError> {
     if part.kind != ast::PathKind::Normal {
         return Err(PlanError::unsupported("shortestPath", part.span.start));
     }
-    let el = &part.element;
+    let (mut plan, node_slots, rel_slots) = match_element(plan, &part.element, st)?;
+    if let Some(path_var) = &part.variable {
+        plan = bind_path(plan, path_var, &node_slots, &rel_slots, st.scope, st.slots);
+        if let Some((s, _)) = st.scope.get(&path_var.name) {
+            st.bound.push(s);
+        }
+    }
+    Ok(plan)
+}
+
+/// The slot range a variable-length relationship covers: `(min, max)`.
+fn length_bounds(length: (Option<u64>, Option<u64>)) -> (u64, Option<u64>) {
+    (length.0.unwrap_or(1), length.1)
+}
+
+/// Lowers a pattern element onto `plan`; returns the slots of its nodes and
+/// relationships in written order.
+pub(crate) fn match_element(
+    mut plan: LogicalPlan,
+    el: &ast::PatternElement,
+    st: &mut MatchState<'_>,
+) -> Result<(LogicalPlan, Vec<Slot>, Vec<Slot>), PlanError> {
     // Written order: nodes[0] rels[0] nodes[1] ...
     let mut nodes: Vec<&NodePattern> = vec![&el.start];
     let mut rels: Vec<&RelPattern> = Vec::new();
@@ -148,8 +170,10 @@ pub(crate) fn lower_match_part(
         rels.push(r);
         nodes.push(n);
     }
-    // Start from a bound end when only the far end is bound.
+    // Start from a bound end when only the far end is bound (not across a
+    // variable-length relationship, whose list must stay in written order).
     let reversed = !is_bound(nodes[0], st.scope)
+        && rels.iter().all(|r| r.length.is_none())
         && nodes.len() > 1
         && nodes.last().is_some_and(|n| is_bound(n, st.scope));
     let order: Vec<usize> = if reversed {
@@ -168,12 +192,6 @@ pub(crate) fn lower_match_part(
         let (from_idx, to_idx) = (w[0], w[1]);
         let rel_idx = from_idx.min(to_idx);
         let rel = rels[rel_idx];
-        if rel.length.is_some() {
-            return Err(PlanError::unsupported(
-                "Variable-length relationship",
-                rel.span.start,
-            ));
-        }
         let dir = if reversed {
             reverse(rel.direction)
         } else {
@@ -188,13 +206,18 @@ pub(crate) fn lower_match_part(
             }
             Some(v) => {
                 let s = st.slots.fresh();
-                st.scope.bind(&v.name, s, VarKind::Relationship);
+                let kind = if rel.length.is_some() {
+                    VarKind::Value
+                } else {
+                    VarKind::Relationship
+                };
+                st.scope.bind(&v.name, s, kind);
                 s
             }
             None => st.slots.fresh(),
         };
         st.bound.push(rel_slot);
-        st.rels.push(rel_slot);
+        st.rels.push((rel_slot, rel.length.is_some()));
         let target = nodes[to_idx];
         let bound_target = target
             .variable
@@ -212,16 +235,32 @@ pub(crate) fn lower_match_part(
                 (s, false)
             }
         };
-        plan = LogicalPlan::Expand {
-            input: Box::new(plan),
-            from: current,
-            rel: rel_slot,
-            to: to_slot,
-            dir,
-            types: rel.types.clone(),
-            into,
-        };
-        plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
+        if let Some(length) = rel.length {
+            let (min, max) = length_bounds(length);
+            plan = LogicalPlan::VarExpand {
+                input: Box::new(plan),
+                from: current,
+                rels: rel_slot,
+                to: to_slot,
+                dir,
+                types: rel.types.clone(),
+                min,
+                max,
+                into,
+                properties: property_list(&rel.properties, st.scope)?,
+            };
+        } else {
+            plan = LogicalPlan::Expand {
+                input: Box::new(plan),
+                from: current,
+                rel: rel_slot,
+                to: to_slot,
+                dir,
+                types: rel.types.clone(),
+                into,
+            };
+            plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
+        }
         if !target.labels.is_empty() {
             plan = filter(
                 plan,
@@ -236,16 +275,30 @@ pub(crate) fn lower_match_part(
         rel_slots[rel_idx] = rel_slot;
         current = to_slot;
     }
-    if let Some(path_var) = &part.variable {
-        plan = bind_path(plan, path_var, &node_slots, &rel_slots, st.scope, st.slots);
-        if let Some((s, _)) = st.scope.get(&path_var.name) {
-            st.bound.push(s);
-        }
-    }
-    Ok(plan)
+    Ok((plan, node_slots, rel_slots))
 }
 
-fn bind_path(
+/// The `(key, value)` pairs of an inline property map (a literal map only).
+pub(crate) fn property_list(
+    props: &Option<ast::Expr>,
+    scope: &Scope,
+) -> Result<Vec<(String, Expr)>, PlanError> {
+    let Some(props) = props else {
+        return Ok(Vec::new());
+    };
+    match &props.kind {
+        ExprKind::Map(entries) => entries
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), lower_expr(v, scope, &mut None)?)))
+            .collect(),
+        _ => Err(PlanError::unsupported(
+            "A parameter as a property map in a pattern",
+            props.span.start,
+        )),
+    }
+}
+
+pub(crate) fn bind_path(
     plan: LogicalPlan,
     var: &ast::Ident,
     nodes: &[Slot],

@@ -22,7 +22,7 @@ pub(crate) fn lower_projection(
     scope: &Scope,
     slots: &mut Slots,
 ) -> Result<Projected, PlanError> {
-    let mut new_scope = Scope::default();
+    let mut new_scope = scope.emptied();
     let mut columns: Vec<(String, Slot)> = Vec::new();
     if proj.star {
         if scope.is_empty() {
@@ -141,13 +141,13 @@ pub(crate) fn lower_projection(
     if let Some(skip) = &proj.skip {
         plan = LogicalPlan::Skip {
             input: Box::new(plan),
-            count: lower_expr(skip, &Scope::default(), &mut None)?,
+            count: lower_expr(skip, &scope.emptied(), &mut None)?,
         };
     }
     if let Some(limit) = &proj.limit {
         plan = LogicalPlan::Limit {
             input: Box::new(plan),
-            count: lower_expr(limit, &Scope::default(), &mut None)?,
+            count: lower_expr(limit, &scope.emptied(), &mut None)?,
         };
     }
     Ok(Projected {

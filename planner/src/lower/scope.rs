@@ -1,7 +1,9 @@
 //! Variables in scope while lowering a query, and the slot allocator.
 
 use crate::physical::Slot;
+use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// What a variable holds, as far as the planner can tell.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -12,12 +14,35 @@ pub(crate) enum VarKind {
     Value,
 }
 
-#[derive(Clone, Debug, Default)]
+/// Invariant: every scope of one query shares the query's slot allocator,
+/// so expressions can allocate slots for their local variables (list
+/// comprehensions, quantifiers, reduce) while being lowered against an
+/// immutable scope.
+#[derive(Clone, Debug)]
 pub(crate) struct Scope {
     vars: BTreeMap<String, (Slot, VarKind)>,
+    slots: Slots,
 }
 
 impl Scope {
+    /// An empty scope allocating from `slots`.
+    pub(crate) fn new(slots: &Slots) -> Scope {
+        Scope {
+            vars: BTreeMap::new(),
+            slots: slots.clone(),
+        }
+    }
+
+    /// An empty scope sharing this scope's allocator.
+    pub(crate) fn emptied(&self) -> Scope {
+        Scope::new(&self.slots)
+    }
+
+    /// A fresh slot from the query's allocator (for expression-local variables).
+    pub(crate) fn fresh_slot(&self) -> Slot {
+        self.slots.fresh()
+    }
+
     pub(crate) fn get(&self, name: &str) -> Option<(Slot, VarKind)> {
         self.vars.get(name).copied()
     }
@@ -36,20 +61,21 @@ impl Scope {
     }
 }
 
-/// Hands out slots; every variable and temporary gets a fresh one.
-#[derive(Debug, Default)]
+/// Hands out slots; every variable and temporary gets a fresh one. Clones
+/// share one counter (see [`Scope`]).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Slots {
-    next: Slot,
+    next: Rc<Cell<Slot>>,
 }
 
 impl Slots {
-    pub(crate) fn fresh(&mut self) -> Slot {
-        let s = self.next;
-        self.next += 1;
+    pub(crate) fn fresh(&self) -> Slot {
+        let s = self.next.get();
+        self.next.set(s + 1);
         s
     }
 
     pub(crate) fn count(&self) -> usize {
-        self.next
+        self.next.get()
     }
 }

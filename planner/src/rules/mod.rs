@@ -33,14 +33,14 @@ pub fn apply_all(mut plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
 }
 
 /// Rebuilds `plan` bottom-up, applying `f` to every operator after its
-/// inputs (including an Optional's inner plan) were rewritten.
+/// inputs (including nested plans: Optional, Merge, Union) were rewritten.
 pub(crate) fn transform_up(
     mut plan: LogicalPlan,
     f: &dyn Fn(LogicalPlan) -> LogicalPlan,
 ) -> LogicalPlan {
-    if let LogicalPlan::Optional { inner, .. } = &mut plan {
-        let taken = std::mem::replace(inner.as_mut(), LogicalPlan::Argument);
-        **inner = transform_up(taken, f);
+    if let Some(inner) = plan.nested_mut() {
+        let taken = std::mem::replace(inner, LogicalPlan::Argument);
+        *inner = transform_up(taken, f);
     }
     if let Some(input) = plan.input_mut() {
         let taken = std::mem::replace(input, LogicalPlan::Argument);

@@ -93,6 +93,7 @@ pub(super) fn count_star() -> Aggregate {
         func: AggregateFunction::Count,
         arg: None,
         distinct: false,
+        percentile: None,
     }
 }
 

@@ -211,6 +211,7 @@ fn aggregation_groups_and_handles_empty_input() {
         func,
         arg: Some(slot(0)),
         distinct,
+        percentile: None,
     };
     let all = vec![
         (1, count_star()),
@@ -272,6 +273,7 @@ fn aggregation_groups_and_handles_empty_input() {
                         func: AggregateFunction::Count,
                         arg: Some(bin(BinaryOp::Modulo, slot(0), lit(2))),
                         distinct: true,
+                        percentile: None,
                     },
                 ),
             ],

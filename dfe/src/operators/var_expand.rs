@@ -1,0 +1,116 @@
+//! `VarExpand`: each input row extended with every path of `min..=max`
+//! relationships from the node in `from`, found depth-first. A path never
+//! uses a relationship twice (openCypher's relationship isomorphism); nodes
+//! may repeat. The relationship list goes into `rels`, the last node into
+//! `to`.
+
+use super::flat_map::{Expander, Extensions};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::{type_mismatch, ExecResult};
+use nereid_planner::{Expr, Slot};
+use nereid_values::{Direction, NodeId, RelId, Value};
+
+pub(crate) struct VarExpand {
+    pub(crate) from: Slot,
+    pub(crate) rels: Slot,
+    pub(crate) to: Slot,
+    pub(crate) dir: Direction,
+    pub(crate) types: Vec<String>,
+    pub(crate) min: u64,
+    pub(crate) max: Option<u64>,
+    pub(crate) into: bool,
+    pub(crate) properties: Vec<(String, Expr)>,
+}
+
+/// One search: the fixed parameters of a row's traversal.
+struct Search<'a> {
+    ctx: &'a ExecContext,
+    dir: Direction,
+    types: &'a [String],
+    min: u64,
+    max: Option<u64>,
+    properties: &'a [(String, Value)],
+    target: Option<NodeId>,
+}
+
+impl Search<'_> {
+    fn rel_matches(&self, rel: RelId) -> bool {
+        self.properties.iter().all(|(key, wanted)| {
+            self.ctx
+                .txn
+                .rel_property(rel, key)
+                .is_some_and(|have| have.cypher_eq(wanted) == Some(true))
+        })
+    }
+
+    /// Extends `path` (ending at `node`) depth-first, pushing every
+    /// qualifying path to `out`.
+    fn walk(&self, node: NodeId, path: &mut Vec<RelId>, out: &mut Vec<(Vec<RelId>, NodeId)>) {
+        let length = path.len() as u64;
+        if length >= self.min && self.target.is_none_or(|t| t == node) {
+            out.push((path.clone(), node));
+        }
+        if self.max.is_some_and(|max| length >= max) {
+            return;
+        }
+        for (rel, next) in self.ctx.txn.expand(node, self.dir, self.types) {
+            if path.contains(&rel) || !self.rel_matches(rel) {
+                continue;
+            }
+            path.push(rel);
+            self.walk(next, path, out);
+            path.pop();
+        }
+    }
+}
+
+impl Expander for VarExpand {
+    fn expand(
+        &mut self,
+        batch: &Batch,
+        _position: usize,
+        row: usize,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<Extensions> {
+        let start = match batch.value(self.from, row) {
+            Value::Null => return Ok(Box::new(std::iter::empty())),
+            Value::Node(id) => *id,
+            other => return Err(type_mismatch("Node", other)),
+        };
+        let target = if self.into {
+            match batch.value(self.to, row) {
+                Value::Node(id) => Some(*id),
+                Value::Null => return Ok(Box::new(std::iter::empty())),
+                other => return Err(type_mismatch("Node", other)),
+            }
+        } else {
+            None
+        };
+        let mut properties = Vec::with_capacity(self.properties.len());
+        for (key, expr) in &self.properties {
+            properties.push((key.clone(), ctx.evaluator().eval_row(expr, batch, row)?));
+        }
+        let search = Search {
+            ctx,
+            dir: self.dir,
+            types: &self.types,
+            min: self.min,
+            max: self.max,
+            properties: &properties,
+            target,
+        };
+        let mut found = Vec::new();
+        search.walk(start, &mut Vec::new(), &mut found);
+        let (rels_slot, to_slot) = (self.rels, self.to);
+        Ok(Box::new(found.into_iter().map(move |(rels, end)| {
+            vec![
+                (
+                    rels_slot,
+                    Value::List(rels.into_iter().map(Value::Relationship).collect()),
+                ),
+                (to_slot, Value::Node(end)),
+            ]
+        })))
+    }
+}
