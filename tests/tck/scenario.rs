@@ -150,7 +150,7 @@ impl Run<'_> {
                 self.result(table(step)?, true, ListOrder::Ignored)
             }
             "the result should be empty" => match self.rows()? {
-                (_, rows) if rows.is_empty() => Ok(()),
+                (_, []) => Ok(()),
                 (columns, rows) => Err(Failure::new(
                     "wrong result",
                     format!("expected no rows, got:\n{}", render_table(columns, rows)),

@@ -5,8 +5,11 @@ use crate::errors::{detail_of, ExpectedError, Phase};
 use crate::value::{parse, ListOrder, TckValue};
 use libtest_mimic::{Failed, Trial};
 
+/// A named self-check.
+type Check = (&'static str, fn() -> Result<(), String>);
+
 pub fn trials() -> Vec<Trial> {
-    let checks: [(&str, fn() -> Result<(), String>); 5] = [
+    let checks: [Check; 5] = [
         (
             "runner::value_notation_round_trips",
             value_notation_round_trips,

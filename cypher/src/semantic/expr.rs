@@ -3,7 +3,7 @@
 use super::scope::{Scope, VarType};
 use super::Analyzer;
 use crate::ast::{Expr, ExprKind, MapProjectionItem, PatternElement};
-use crate::error::CypherError;
+use crate::error::{CypherError, Detail};
 
 /// Aggregate function names (compared case-insensitively).
 const AGGREGATES: &[&str] = &[
@@ -207,7 +207,11 @@ impl Analyzer<'_> {
         if scope.contains(name) {
             Ok(())
         } else {
-            Err(self.error(&format!("Variable `{name}` not defined"), expr.span))
+            Err(self.error(
+                Detail::UndefinedVariable,
+                &format!("Variable `{name}` not defined"),
+                expr.span,
+            ))
         }
     }
 
@@ -225,6 +229,7 @@ impl Analyzer<'_> {
         }
         if inside_aggregate {
             return Err(self.error(
+                Detail::NestedAggregation,
                 "Can't use aggregate functions inside of aggregate functions.",
                 expr.span,
             ));
@@ -235,6 +240,7 @@ impl Analyzer<'_> {
                 _ => "count",
             };
             return Err(self.error(
+                Detail::InvalidAggregation,
                 &format!("Invalid use of aggregating function {name}(...) in this context"),
                 expr.span,
             ));
@@ -312,6 +318,7 @@ impl Analyzer<'_> {
             ExprKind::MapProjection { variable, items } => {
                 if !scope.contains(&variable.name) {
                     return Err(self.error(
+                        Detail::UndefinedVariable,
                         &format!("Variable `{}` not defined", variable.name),
                         variable.span,
                     ));
@@ -319,9 +326,11 @@ impl Analyzer<'_> {
                 for item in items {
                     match item {
                         MapProjectionItem::Variable(v) if !scope.contains(&v.name) => {
-                            return Err(
-                                self.error(&format!("Variable `{}` not defined", v.name), v.span)
-                            );
+                            return Err(self.error(
+                                Detail::UndefinedVariable,
+                                &format!("Variable `{}` not defined", v.name),
+                                v.span,
+                            ));
                         }
                         MapProjectionItem::Literal(_, e) => {
                             self.check_expr_in(e, scope, rule, inside_aggregate)?
@@ -350,6 +359,7 @@ impl Analyzer<'_> {
         for variable in node_vars.chain(rel_vars) {
             if !scope.contains(&variable.name) {
                 return Err(self.error(
+                    Detail::UndefinedVariable,
                     &format!(
                         "PatternExpressions are not allowed to introduce new variables: '{}'.",
                         variable.name
