@@ -12,15 +12,94 @@ pub enum ErrorKind {
     Semantic,
 }
 
+/// Declares [`Detail`] and the names it prints.
+macro_rules! details {
+    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {
+        /// The openCypher error detail an error stands for (the TCK's names: the `Detail` of
+        /// `a SyntaxError should be raised at compile time: Detail`). Messages start with it,
+        /// so a client can tell the cases apart without parsing prose.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Detail {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Detail {
+            /// The name as the openCypher TCK spells it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Detail::$name => stringify!($name),)*
+                }
+            }
+        }
+    };
+}
+
+details! {
+    UndefinedVariable,
+    VariableAlreadyBound,
+    VariableTypeConflict,
+    NoExpressionAlias,
+    ColumnNameConflict,
+    NestedAggregation,
+    InvalidAggregation,
+    NoVariablesInScope,
+    NonConstantExpression,
+    NegativeIntegerArgument,
+    InvalidArgumentType,
+    RequiresDirectedRelationship,
+    NoSingleRelationshipType,
+    CreatingVarLength,
+    InvalidDelete,
+    InvalidParameterUse,
+    RelationshipUniquenessViolation,
+    DifferentColumnsInUnion,
+    InvalidClauseComposition,
+    InvalidNumberLiteral,
+    IntegerOverflow,
+    FloatingPointOverflow,
+    InvalidUnicodeLiteral,
+    /// The text does not match the grammar.
+    UnexpectedSyntax,
+}
+
+impl Detail {
+    /// The detail of a grammar-level error, read from its description. The parser reports
+    /// through [`CypherError::syntax`] / [`CypherError::at`] without naming details, so this
+    /// is the one place that knows which of its descriptions mean what; a parser error can
+    /// also name its detail directly with [`CypherError::with_detail`].
+    fn of_syntax(description: &str) -> Detail {
+        if description.starts_with("integer is too large") {
+            Detail::IntegerOverflow
+        } else if description.starts_with("floating point number is too large") {
+            Detail::FloatingPointOverflow
+        } else if description.starts_with("Invalid unicode escape") {
+            Detail::InvalidUnicodeLiteral
+        } else if description.starts_with("Invalid combination of UNION") {
+            Detail::InvalidClauseComposition
+        } else {
+            Detail::UnexpectedSyntax
+        }
+    }
+}
+
+impl std::fmt::Display for Detail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A positioned front-end error.
 ///
-/// `message` is complete and ready to show a user: the description, the position suffix
+/// `message` is complete and ready to show a user: the detail name and a colon when the error
+/// has one (`UndefinedVariable: Variable `x` not defined`), the description, the position suffix
 /// `(line L, column C (offset: O))`, then a newline, the offending query line in double quotes
 /// and a caret line pointing at the column (the layout Neo4j uses).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct CypherError {
     pub kind: ErrorKind,
+    /// The openCypher detail, when the error corresponds to one.
+    pub detail: Option<Detail>,
     pub message: String,
     /// 0-based byte offset into the query.
     pub offset: usize,
@@ -33,8 +112,23 @@ pub struct CypherError {
 impl CypherError {
     /// Builds an error at byte `offset` of `query`, decorating `description` with the position
     /// and the caret excerpt. An offset past the end (or inside a character) is clamped to a
-    /// valid position rather than trusted.
+    /// valid position rather than trusted. A syntax error gets the detail its description
+    /// implies (see [`Detail::of_syntax`]); a semantic one none.
     pub fn at(kind: ErrorKind, description: &str, query: &str, offset: usize) -> Self {
+        let detail = match kind {
+            ErrorKind::Syntax => Some(Detail::of_syntax(description)),
+            ErrorKind::Semantic => None,
+        };
+        Self::build(kind, detail, description, query, offset)
+    }
+
+    fn build(
+        kind: ErrorKind,
+        detail: Option<Detail>,
+        description: &str,
+        query: &str,
+        offset: usize,
+    ) -> Self {
         let offset = clamp_to_char_boundary(query, offset);
         let line_start = query[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = query[..offset].matches('\n').count() + 1;
@@ -43,13 +137,15 @@ impl CypherError {
             .find('\n')
             .map_or(query.len(), |i| offset + i);
         let line_text = query[line_start..line_end].trim_end_matches('\r');
+        let prefix = detail.map(|d| format!("{d}: ")).unwrap_or_default();
         let message = format!(
-            "{description} (line {line}, column {column} (offset: {offset}))\n\"{line_text}\"\n{caret:>width$}",
+            "{prefix}{description} (line {line}, column {column} (offset: {offset}))\n\"{line_text}\"\n{caret:>width$}",
             caret = "^",
             width = column + 1,
         );
         CypherError {
             kind,
+            detail,
             message,
             offset,
             line,
@@ -65,6 +161,37 @@ impl CypherError {
     /// A semantic error at the start of `span`.
     pub(crate) fn semantic(description: &str, query: &str, span: Span) -> Self {
         Self::at(ErrorKind::Semantic, description, query, span.start)
+    }
+
+    /// A semantic error at the start of `span` that is the openCypher `detail`.
+    pub(crate) fn semantic_detail(
+        detail: Detail,
+        description: &str,
+        query: &str,
+        span: Span,
+    ) -> Self {
+        Self::build(
+            ErrorKind::Semantic,
+            Some(detail),
+            description,
+            query,
+            span.start,
+        )
+    }
+
+    /// The same error named as `detail` (its message prefix follows).
+    pub fn with_detail(mut self, detail: Detail) -> Self {
+        let body = match self.detail {
+            Some(old) => self
+                .message
+                .strip_prefix(&format!("{old}: "))
+                .unwrap_or(&self.message)
+                .to_string(),
+            None => self.message.clone(),
+        };
+        self.message = format!("{detail}: {body}");
+        self.detail = Some(detail);
+        self
     }
 
     /// The first line of the message (description and position, without the excerpt).

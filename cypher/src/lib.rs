@@ -12,7 +12,7 @@ mod lexer;
 mod parser;
 mod semantic;
 
-pub use error::{CypherError, ErrorKind};
+pub use error::{CypherError, Detail, ErrorKind};
 
 /// Parses one Cypher statement (optionally prefixed by `EXPLAIN`/`PROFILE` and OneGraph
 /// `PREFIX` declarations, optionally ending with `;`). Only grammar is checked here, plus

@@ -462,7 +462,7 @@ fn error_message_layout_matches_neo4j() {
     let mut lines = error.message.lines();
     let first = lines.next().unwrap_or_default();
     assert!(
-        first.starts_with("Invalid input 'RETRUN': expected "),
+        first.starts_with("UnexpectedSyntax: Invalid input 'RETRUN': expected "),
         "{first}"
     );
     assert!(
@@ -470,6 +470,7 @@ fn error_message_layout_matches_neo4j() {
         "{first}"
     );
     assert!(first.ends_with("(line 1, column 1 (offset: 0))"), "{first}");
+    assert_eq!(error.detail, Some(nereid_cypher::Detail::UnexpectedSyntax));
     assert_eq!(lines.next(), Some("\"RETRUN 1\""));
     assert_eq!(lines.next(), Some(" ^"));
     assert_eq!(error.offset, 0);
@@ -477,11 +478,11 @@ fn error_message_layout_matches_neo4j() {
     let error = run("MATCH (n)\n  RETURN m").expect_err("undefined");
     assert_eq!(
         error.message,
-        "Variable `m` not defined (line 2, column 10 (offset: 19))\n\"  RETURN m\"\n          ^"
+        "UndefinedVariable: Variable `m` not defined (line 2, column 10 (offset: 19))\n\"  RETURN m\"\n          ^"
     );
     assert_eq!(
         error.summary(),
-        "Variable `m` not defined (line 2, column 10 (offset: 19))"
+        "UndefinedVariable: Variable `m` not defined (line 2, column 10 (offset: 19))"
     );
 }
 

@@ -3,7 +3,7 @@
 use super::scope::{Scope, VarType};
 use super::Analyzer;
 use crate::ast::{Expr, ExprKind, MapProjectionItem, PatternElement};
-use crate::error::CypherError;
+use crate::error::{CypherError, Detail};
 
 /// Aggregate function names (compared case-insensitively).
 const AGGREGATES: &[&str] = &[
@@ -209,7 +209,11 @@ impl Analyzer<'_> {
         if scope.contains(name) {
             Ok(())
         } else {
-            Err(self.error(&format!("Variable `{name}` not defined"), expr.span))
+            Err(self.error(
+                Detail::UndefinedVariable,
+                &format!("Variable `{name}` not defined"),
+                expr.span,
+            ))
         }
     }
 
@@ -227,6 +231,7 @@ impl Analyzer<'_> {
         }
         if inside_aggregate {
             return Err(self.error(
+                Detail::NestedAggregation,
                 "Can't use aggregate functions inside of aggregate functions.",
                 expr.span,
             ));
@@ -237,6 +242,7 @@ impl Analyzer<'_> {
                 _ => "count",
             };
             return Err(self.error(
+                Detail::InvalidAggregation,
                 &format!("Invalid use of aggregating function {name}(...) in this context"),
                 expr.span,
             ));
@@ -327,6 +333,7 @@ impl Analyzer<'_> {
             ExprKind::MapProjection { variable, items } => {
                 if !scope.contains(&variable.name) {
                     return Err(self.error(
+                        Detail::UndefinedVariable,
                         &format!("Variable `{}` not defined", variable.name),
                         variable.span,
                     ));
@@ -334,9 +341,11 @@ impl Analyzer<'_> {
                 for item in items {
                     match item {
                         MapProjectionItem::Variable(v) if !scope.contains(&v.name) => {
-                            return Err(
-                                self.error(&format!("Variable `{}` not defined", v.name), v.span)
-                            );
+                            return Err(self.error(
+                                Detail::UndefinedVariable,
+                                &format!("Variable `{}` not defined", v.name),
+                                v.span,
+                            ));
                         }
                         MapProjectionItem::Literal(_, e) => {
                             self.check_expr_in(e, scope, rule, inside_aggregate)?
@@ -365,6 +374,7 @@ impl Analyzer<'_> {
         for variable in node_vars.chain(rel_vars) {
             if !scope.contains(&variable.name) {
                 return Err(self.error(
+                    Detail::UndefinedVariable,
                     &format!(
                         "PatternExpressions are not allowed to introduce new variables: '{}'.",
                         variable.name

@@ -11,7 +11,7 @@ use patterns::PatternUse;
 use scope::{Scope, VarType};
 
 use crate::ast::{Call, Clause, Ident, Query, RemoveItem, SetItem, SingleQuery, Span, Statement};
-use crate::error::CypherError;
+use crate::error::{CypherError, Detail};
 
 pub(crate) use expr::is_aggregate_name;
 
@@ -21,9 +21,9 @@ pub(crate) struct Analyzer<'a> {
 }
 
 impl Analyzer<'_> {
-    /// A semantic error at the start of `span`.
-    pub(crate) fn error(&self, message: &str, span: Span) -> CypherError {
-        CypherError::semantic(message, self.source, span)
+    /// A semantic error at the start of `span`, named as the openCypher `detail`.
+    pub(crate) fn error(&self, detail: Detail, message: &str, span: Span) -> CypherError {
+        CypherError::semantic_detail(detail, message, self.source, span)
     }
 
     /// Source text of `span`.
@@ -47,6 +47,7 @@ pub(crate) fn check_statement(statement: &Statement) -> Result<(), CypherError> 
                     None => first_columns = Some(columns),
                     Some(expected) if *expected != columns => {
                         return Err(analyzer.error(
+                            Detail::DifferentColumnsInUnion,
                             "All sub queries in an UNION must have the same return column names",
                             query.span,
                         ));
@@ -149,6 +150,7 @@ impl Analyzer<'_> {
         use crate::ast::ExprKind;
         match &expr.kind {
             ExprKind::HasLabels(..) => Err(self.error(
+                Detail::InvalidDelete,
                 "Invalid delete expression: to remove a label use REMOVE, not DELETE",
                 expr.span,
             )),
@@ -158,6 +160,7 @@ impl Analyzer<'_> {
             | ExprKind::Map(_)
             | ExprKind::IsNull(_)
             | ExprKind::IsNotNull(_) => Err(self.error(
+                Detail::InvalidArgumentType,
                 "Type mismatch: expected Node, Path or Relationship",
                 expr.span,
             )),
@@ -195,7 +198,11 @@ impl Analyzer<'_> {
         }
         if call.yield_star {
             if clause_count > 1 {
-                return Err(self.error("Cannot use `YIELD *` outside standalone call", call.span));
+                return Err(self.error(
+                    Detail::UnexpectedSyntax,
+                    "Cannot use `YIELD *` outside standalone call",
+                    call.span,
+                ));
             }
             scope.open = true;
         }
@@ -219,6 +226,7 @@ impl Analyzer<'_> {
             Clause::With(_) => "WITH",
             Clause::Call(call) if call.yields.is_some() && query.clauses.len() > 1 => {
                 return Err(self.error(
+                    Detail::InvalidClauseComposition,
                     "Query cannot conclude with CALL together with YIELD",
                     call.span,
                 ));
@@ -226,6 +234,7 @@ impl Analyzer<'_> {
             _ => return Ok(()),
         };
         Err(self.error(
+            Detail::InvalidClauseComposition,
             &format!(
                 "Query cannot conclude with {name} (must be a RETURN clause, an update clause, a unit subquery call, or a procedure call with no YIELD)"
             ),
@@ -238,6 +247,7 @@ impl Analyzer<'_> {
             Ok(())
         } else {
             Err(self.error(
+                Detail::UndefinedVariable,
                 &format!("Variable `{}` not defined", variable.name),
                 variable.span,
             ))
@@ -253,6 +263,7 @@ impl Analyzer<'_> {
     ) -> Result<(), CypherError> {
         if scope.get(&variable.name).is_some() {
             return Err(self.error(
+                Detail::VariableAlreadyBound,
                 &format!("Variable `{}` already declared", variable.name),
                 variable.span,
             ));

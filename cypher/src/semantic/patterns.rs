@@ -5,7 +5,7 @@ use super::expr::AggregationRule;
 use super::scope::{Scope, VarType};
 use super::Analyzer;
 use crate::ast::{Ident, NodePattern, PatternPart, RelPattern};
-use crate::error::CypherError;
+use crate::error::{CypherError, Detail};
 use nereid_values::Direction;
 
 /// What the pattern is used for.
@@ -31,6 +31,7 @@ impl Analyzer<'_> {
             }
             Some(existing) if existing == ty || existing == VarType::Value => Ok(()),
             Some(existing) => Err(self.error(
+                Detail::VariableTypeConflict,
                 &format!(
                     "Type mismatch: {} defined with conflicting type {} (expected {})",
                     variable.name,
@@ -57,6 +58,7 @@ impl Analyzer<'_> {
             if let Some(path) = &part.variable {
                 if scope.get(&path.name).is_some() {
                     return Err(self.error(
+                        Detail::VariableAlreadyBound,
                         &format!("Variable `{}` already declared", path.name),
                         path.span,
                     ));
@@ -68,9 +70,11 @@ impl Analyzer<'_> {
                     let bare =
                         element.start.labels.is_empty() && element.start.properties.is_none();
                     if before.get(&v.name).is_some() && bare {
-                        return Err(
-                            self.error(&format!("Variable `{}` already declared", v.name), v.span)
-                        );
+                        return Err(self.error(
+                            Detail::VariableAlreadyBound,
+                            &format!("Variable `{}` already declared", v.name),
+                            v.span,
+                        ));
                     }
                 }
             }
@@ -118,6 +122,7 @@ impl Analyzer<'_> {
         for expr in props.flatten() {
             if matches!(expr.kind, crate::ast::ExprKind::Parameter(_)) {
                 return Err(self.error(
+                    Detail::InvalidParameterUse,
                     &format!(
                         "Parameter maps cannot be used in `{verb}` patterns (use a literal map instead, e.g. `{{id: $param.id}}`)"
                     ),
@@ -140,6 +145,7 @@ impl Analyzer<'_> {
         let decorated = !node.labels.is_empty() || node.properties.is_some();
         if usage != PatternUse::Match && decorated && scope.get(&variable.name).is_some() {
             return Err(self.error(
+                Detail::VariableAlreadyBound,
                 &format!(
                     "Can't create node `{}` with labels or properties here. The variable is already declared in this context",
                     variable.name
@@ -166,6 +172,7 @@ impl Analyzer<'_> {
             };
             if rel.types.len() != 1 {
                 return Err(self.error(
+                    Detail::NoSingleRelationshipType,
                     &format!(
                         "Exactly one relationship type must be specified for {verb}. Did you forget to prefix your relationship type with a ':'?"
                     ),
@@ -174,12 +181,14 @@ impl Analyzer<'_> {
             }
             if usage == PatternUse::Create && rel.direction == Direction::Both {
                 return Err(self.error(
+                    Detail::RequiresDirectedRelationship,
                     "Only directed relationships are supported in CREATE",
                     rel.span,
                 ));
             }
             if rel.length.is_some() {
                 return Err(self.error(
+                    Detail::CreatingVarLength,
                     &format!("Variable length relationships cannot be used in {verb}"),
                     rel.span,
                 ));
@@ -187,6 +196,7 @@ impl Analyzer<'_> {
             if let Some(v) = &rel.variable {
                 if before.get(&v.name).is_some() {
                     return Err(self.error(
+                        Detail::VariableAlreadyBound,
                         &format!(
                             "Can't create relationship `{}`: the variable is already declared in this context",
                             v.name
@@ -201,6 +211,7 @@ impl Analyzer<'_> {
         };
         if rel_vars.contains(&variable.name.as_str()) {
             return Err(self.error(
+                Detail::RelationshipUniquenessViolation,
                 &format!(
                     "Cannot use the same relationship variable '{}' for multiple relationships",
                     variable.name

@@ -4,7 +4,7 @@ use super::expr::{contains_aggregation, AggregationRule};
 use super::scope::{Scope, VarType};
 use super::Analyzer;
 use crate::ast::{Expr, ExprKind, Literal, Projection};
-use crate::error::CypherError;
+use crate::error::{CypherError, Detail};
 
 impl Analyzer<'_> {
     /// Checks a projection evaluated in `scope`; returns the scope it produces and its column
@@ -17,6 +17,7 @@ impl Analyzer<'_> {
     ) -> Result<(Scope, Vec<String>), CypherError> {
         if clause == "RETURN" && projection.star && scope.is_empty() && !scope.open {
             return Err(self.error(
+                Detail::NoVariablesInScope,
                 &format!("{clause} * is not allowed when there are no variables in scope"),
                 projection.span,
             ));
@@ -35,6 +36,7 @@ impl Analyzer<'_> {
             let is_variable = matches!(item.expr.kind, ExprKind::Variable(_));
             if clause == "WITH" && item.alias.is_none() && !is_variable {
                 return Err(self.error(
+                    Detail::NoExpressionAlias,
                     "Expression in WITH must be aliased (use AS)",
                     item.expr.span,
                 ));
@@ -43,6 +45,7 @@ impl Analyzer<'_> {
             if columns.contains(&name) {
                 let span = item.alias.as_ref().map_or(item.expr.span, |a| a.span);
                 return Err(self.error(
+                    Detail::ColumnNameConflict,
                     "Multiple result columns with the same name are not supported",
                     span,
                 ));
@@ -102,8 +105,9 @@ impl Analyzer<'_> {
     /// SKIP / LIMIT take no variables, and literal values must be non-negative integers.
     fn check_row_count(&self, keyword: &str, expr: &Expr) -> Result<(), CypherError> {
         if let Err(error) = self.check_expr(expr, &Scope::default(), AggregationRule::Forbidden) {
-            if error.message.starts_with("Variable") {
+            if error.detail == Some(Detail::UndefinedVariable) {
                 return Err(self.error(
+                    Detail::NonConstantExpression,
                     &format!("It is not allowed to refer to variables in {keyword}"),
                     expr.span,
                 ));
@@ -111,12 +115,15 @@ impl Analyzer<'_> {
             return Err(error);
         }
         let invalid = match &expr.kind {
-            ExprKind::Literal(Literal::Integer(n)) => *n < 0,
-            ExprKind::Literal(Literal::Float(_)) => true,
-            _ => false,
+            ExprKind::Literal(Literal::Integer(n)) if *n < 0 => {
+                Some(Detail::NegativeIntegerArgument)
+            }
+            ExprKind::Literal(Literal::Float(_)) => Some(Detail::InvalidArgumentType),
+            _ => None,
         };
-        if invalid {
+        if let Some(detail) = invalid {
             return Err(self.error(
+                detail,
                 &format!(
                     "Invalid input. '{}' is not a valid value. Must be a non-negative integer.",
                     self.text(expr.span)
