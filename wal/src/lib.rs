@@ -23,4 +23,4 @@ mod wal;
 mod writer;
 
 pub use error::WalError;
-pub use wal::{Durability, Lsn, RecoveryReport, Wal};
+pub use wal::{Durability, Lsn, RecoveryReport, Wal, WalOptions};
