@@ -53,7 +53,9 @@ impl Store {
         let nodes: Vec<u64> = match self.vp.read(part) {
             Some(p) => p
                 .scan()
-                .filter(|(_, t)| t.p == PRED_EXISTS && View::committed(at).visible(&t.begin, &t.end))
+                .filter(|(_, t)| {
+                    t.p == PRED_EXISTS && View::committed(at).visible(&t.begin, &t.end)
+                })
                 .map(|(_, t)| t.s)
                 .collect(),
             None => return Vec::new(),
@@ -194,7 +196,10 @@ mod tests {
         commit(&store, |t| {
             for i in 0..6 {
                 let labels = vec!["A".to_string(), format!("L{i}")];
-                ids.push(t.create_node(&labels, &props(&[("i", Value::Int(i))])).unwrap());
+                ids.push(
+                    t.create_node(&labels, &props(&[("i", Value::Int(i))]))
+                        .unwrap(),
+                );
             }
         });
         let mut rel = None;
@@ -208,7 +213,8 @@ mod tests {
         let at = store.visible_ts();
         // A commit after the snapshot timestamp must not be exported.
         commit(&store, |t| {
-            t.set_node_property(ids[0], "late", Value::Bool(true)).unwrap();
+            t.set_node_property(ids[0], "late", Value::Bool(true))
+                .unwrap();
             t.create_node(&[], &BTreeMap::new()).unwrap();
         });
         let (nodes, rels) = export_all(&store, at);
@@ -231,19 +237,22 @@ mod tests {
             txn.expand(ids[0], Direction::Outgoing, &[]),
             vec![(rel.unwrap(), ids[1])]
         );
-        assert_eq!(
-            txn.rel_property(rel.unwrap(), "w"),
-            Some(Value::Float(0.5))
-        );
+        assert_eq!(txn.rel_property(rel.unwrap(), "w"), Some(Value::Float(0.5)));
         // The log continues after the snapshot, and new ids do not reuse old ones.
         assert!(copy.replay(at, &[]).is_err());
         let fresh = {
             let t = copy.begin();
             let n = t.create_node(&[], &BTreeMap::new()).unwrap();
-            t.commit(|_, _| Ok::<(), ()>(())).unwrap().unwrap().publish();
+            t.commit(|_, _| Ok::<(), ()>(()))
+                .unwrap()
+                .unwrap()
+                .publish();
             n
         };
         assert!(!ids.contains(&fresh));
-        assert!(copy.load_snapshot(at, &nodes).is_err(), "only into an empty store");
+        assert!(
+            copy.load_snapshot(at, &nodes).is_err(),
+            "only into an empty store"
+        );
     }
 }

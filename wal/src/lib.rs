@@ -15,6 +15,7 @@
 //! if let Some(ticket) = ticket { wal.wait_durable(lsn)?; ticket.publish(); }
 //! ```
 
+mod checkpoint;
 mod codec;
 mod error;
 mod format;
@@ -22,5 +23,6 @@ mod recovery;
 mod wal;
 mod writer;
 
+pub use checkpoint::{load_newest_checkpoint, take_checkpoint, CheckpointInfo};
 pub use error::WalError;
 pub use wal::{Durability, Lsn, RecoveryReport, Wal, WalOptions};

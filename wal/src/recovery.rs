@@ -121,10 +121,7 @@ pub(crate) fn recover(
     };
     for (index, (number, path)) in segments.iter().enumerate() {
         let is_last = index == last_index;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(is_last)
-            .open(path)?;
+        let mut file = OpenOptions::new().read(true).write(is_last).open(path)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;
         if bytes.len() < HEADER_LEN && is_last {
@@ -253,7 +250,12 @@ fn replay_segment(
                     ),
                 ));
             }
-            tracing::trace!(offset = at, txn = record.txn_handle, commit_ts = ts, "replaying log record");
+            tracing::trace!(
+                offset = at,
+                txn = record.txn_handle,
+                commit_ts = ts,
+                "replaying log record"
+            );
             let changes = decode_changes(record.payload).map_err(|reason| corrupt(at, reason))?;
             apply(ts, &changes).map_err(|reason| WalError::Replay {
                 file: path.to_path_buf(),

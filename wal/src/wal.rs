@@ -243,7 +243,6 @@ impl Drop for Wal {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -264,7 +264,10 @@ mod tests {
         let handle = spawn(shared.clone(), segment).unwrap();
         let lsn = shared.enqueue(b"record", 1).unwrap();
         assert!(matches!(shared.wait_durable(lsn), Err(WalError::Failed(_))));
-        assert!(matches!(shared.enqueue(b"more", 2), Err(WalError::Failed(_))));
+        assert!(matches!(
+            shared.enqueue(b"more", 2),
+            Err(WalError::Failed(_))
+        ));
         assert_eq!(shared.state.lock().durable_lsn, 0);
         handle.join().unwrap();
     }

@@ -79,7 +79,10 @@ fn discarding_behind_a_checkpoint_keeps_what_replay_needs() {
     // Without the checkpoint the deleted records are missed, loudly.
     match open(dir.path(), 0) {
         Err(WalError::Corrupt { reason, .. }) => assert!(reason.contains("missing"), "{reason}"),
-        other => panic!("expected a missing-records error, got {:?}", other.map(|r| r.1)),
+        other => panic!(
+            "expected a missing-records error, got {:?}",
+            other.map(|r| r.1)
+        ),
     }
 }
 
@@ -146,5 +149,8 @@ fn durability_settings_parse() {
     for bad in ["", "interval:", "interval:0", "interval:x", "always"] {
         assert!(bad.parse::<Durability>().is_err(), "{bad}");
     }
-    assert_eq!(Durability::Interval(Duration::from_millis(7)).to_string(), "interval:7");
+    assert_eq!(
+        Durability::Interval(Duration::from_millis(7)).to_string(),
+        "interval:7"
+    );
 }
