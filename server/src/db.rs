@@ -9,11 +9,12 @@
 //! failure after stamping makes the database refuse further commits rather
 //! than risk exposing a non-durable commit.
 
+use crate::durable::{self, Checkpoints, DurableConfig};
 use crate::status;
 use nereid_errors::Status;
 use nereid_storage::{CommitError, Store, StoreConfig, Txn, WriteStats};
 use nereid_values::{EntityResolver, Value};
-use nereid_wal::{Durability, Lsn, Wal};
+use nereid_wal::{CheckpointInfo, Lsn, Wal};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -66,6 +67,8 @@ pub struct Database {
     /// Set when the log failed after a commit was stamped: from then on no
     /// commit is acknowledged (restart recovers from the log).
     failed: AtomicBool,
+    /// Checkpoint settings and state (see `durable.rs`).
+    checkpoints: Checkpoints,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -103,32 +106,52 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
 }
 
 impl Database {
-    /// Opens (and recovers) the database in `config.data_dir`.
+    /// Opens (and recovers) the database in `config.data_dir` with the
+    /// default durability settings.
     pub fn open(config: &DbConfig) -> anyhow::Result<Arc<Database>> {
+        Database::open_with(config, &DurableConfig::default())
+    }
+
+    /// Opens the database: loads the newest checkpoint, replays the log
+    /// after it, and starts the background checkpointer.
+    pub fn open_with(
+        config: &DbConfig,
+        durable_config: &DurableConfig,
+    ) -> anyhow::Result<Arc<Database>> {
         std::fs::create_dir_all(&config.data_dir)?;
         let lock = lock_data_dir(&config.data_dir)?;
         let partitions = partitions_of(&config.data_dir, config.partitions)?;
         let store = Store::new(StoreConfig { partitions });
-        let started = std::time::Instant::now();
-        let (wal, report) = Wal::open(
-            &config.data_dir.join("wal"),
-            Durability::Fsync,
-            |commit_ts, changes| store.replay(commit_ts, changes).map_err(|e| e.to_string()),
-        )?;
-        tracing::info!(
-            records = report.records,
-            last_commit_ts = report.last_commit_ts,
-            truncated_bytes = report.truncated_bytes,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "recovered from the log"
-        );
-        Ok(Arc::new(Database {
+        let (wal, checkpoint_root) = durable::recover(&store, &config.data_dir, durable_config)?;
+        let db = Arc::new(Database {
             _lock: lock,
             store,
             wal,
             next_handle: AtomicU64::new(1),
             failed: AtomicBool::new(false),
-        }))
+            checkpoints: Checkpoints::new(checkpoint_root, durable_config.clone()),
+        });
+        durable::spawn_background(Arc::downgrade(&db))?;
+        Ok(db)
+    }
+
+    /// Takes a checkpoint now (`CALL db.checkpoint()`, `POST
+    /// /admin/checkpoint`), without stopping transactions.
+    pub fn checkpoint(&self) -> Result<CheckpointInfo, DbError> {
+        self.checkpoints
+            .take(&self.store, &self.wal, "on demand")
+            .map_err(status::from_wal)
+    }
+
+    /// Clean shutdown: stops the background checkpointer and takes a final
+    /// checkpoint (unless disabled), so the next start replays little.
+    pub fn shutdown(&self) {
+        self.checkpoints.stop();
+        if self.checkpoints.on_shutdown() && !self.failed.load(Ordering::Acquire) {
+            if let Err(e) = self.checkpoints.take(&self.store, &self.wal, "shutdown") {
+                tracing::error!(error = %e, "checkpoint at shutdown failed");
+            }
+        }
     }
 
     pub fn begin(self: &Arc<Self>) -> Transaction {
@@ -220,6 +243,15 @@ impl Database {
         }
         ticket.publish();
         Ok(bookmark(commit_ts))
+    }
+}
+
+impl durable::Checkpointable for Database {
+    fn checkpoints(&self) -> &Checkpoints {
+        &self.checkpoints
+    }
+    fn store_and_wal(&self) -> (&Store, &Wal) {
+        (&self.store, &self.wal)
     }
 }
 

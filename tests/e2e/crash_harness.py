@@ -323,12 +323,16 @@ def run(binary, iterations, seed, writers=4, max_run_seconds=0.6, extra_args=(),
                         f"{model.unacked_kept} unacknowledged kept, {model.unacked_lost} lost")
         finally:
             server.stop()
+        log_text = open(server.log_path, "rb").read().decode("utf-8", "replace")
         summary = {
             "seed": seed,
             "iterations": iterations,
             "acknowledged": model.acked,
             "unacknowledged_kept": model.unacked_kept,
             "unacknowledged_lost": model.unacked_lost,
+            "checkpoints_taken": log_text.count(" checkpoint trigger="),
+            "restarts_from_a_checkpoint": log_text.count("loaded the checkpoint"),
+            "torn_tails_truncated": log_text.count("truncating an incomplete record"),
             "seconds": round(time.time() - started, 1),
         }
         log(f"crash harness passed: {summary}")

@@ -95,7 +95,7 @@ fn list(root: &Path) -> Result<Vec<(u64, PathBuf)>, WalError> {
             found.push((ts, entry.path()));
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|(ts, _)| std::cmp::Reverse(*ts));
     Ok(found)
 }
 
