@@ -68,7 +68,7 @@ pub struct Database {
     /// commit is acknowledged (restart recovers from the log).
     failed: AtomicBool,
     /// Checkpoint settings and state (see `durable.rs`).
-    checkpoints: Checkpoints,
+    checkpoints: Arc<Checkpoints>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -129,9 +129,13 @@ impl Database {
             wal,
             next_handle: AtomicU64::new(1),
             failed: AtomicBool::new(false),
-            checkpoints: Checkpoints::new(checkpoint_root, durable_config.clone()),
+            checkpoints: Arc::new(Checkpoints::new(checkpoint_root, durable_config.clone())),
         });
-        durable::spawn_background(Arc::downgrade(&db))?;
+        durable::spawn_background(
+            Arc::downgrade(&db),
+            db.checkpoints.clone(),
+            db.wal.progress(),
+        )?;
         Ok(db)
     }
 
@@ -246,10 +250,14 @@ impl Database {
     }
 }
 
-impl durable::Checkpointable for Database {
-    fn checkpoints(&self) -> &Checkpoints {
-        &self.checkpoints
+impl Drop for Database {
+    /// Ends the background checkpointer (it holds no reference to us).
+    fn drop(&mut self) {
+        self.checkpoints.stop();
     }
+}
+
+impl durable::Checkpointable for Database {
     fn store_and_wal(&self) -> (&Store, &Wal) {
         (&self.store, &self.wal)
     }
@@ -482,5 +490,48 @@ mod tests {
         r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
             .expect("pulls");
         assert_eq!(rows, vec![vec![Value::Int(1)]]);
+    }
+
+    #[test]
+    fn a_checkpoint_plus_the_log_after_it_restores_everything() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = DbConfig {
+            data_dir: dir.path().to_path_buf(),
+            partitions: 2,
+        };
+        let durable = DurableConfig {
+            wal_segment_bytes: 4096,
+            checkpoint_log_bytes: 0,
+            ..DurableConfig::default()
+        };
+        let run = |db: &Arc<Database>, q: &str| {
+            let mut rows = Vec::new();
+            let mut r = db.run(None, q, Params::new()).expect("runs");
+            r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
+                .expect("pulls");
+            rows
+        };
+        let db = Database::open_with(&config, &durable).expect("opens");
+        for i in 0..40 {
+            run(
+                &db,
+                &format!("CREATE (:N {{i: {i}, pad: '{}'}})", "x".repeat(100)),
+            );
+        }
+        let info = db.checkpoint().expect("checkpoint");
+        assert_eq!((info.commit_ts, info.nodes), (40, 40));
+        run(&db, "MATCH (n:N) WHERE n.i < 5 DETACH DELETE n");
+        run(&db, "CREATE (:N {i: 100})");
+        let segments = std::fs::read_dir(dir.path().join("wal"))
+            .expect("wal dir")
+            .count();
+        drop(db);
+        let db = Database::open_with(&config, &durable).expect("reopens");
+        let rows = run(&db, "MATCH (n:N) RETURN count(n) AS c, sum(n.i) AS s");
+        assert_eq!(rows, vec![vec![Value::Int(36), Value::Int(780 - 10 + 100)]]);
+        assert!(
+            segments <= 2,
+            "segments covered by the checkpoint are deleted"
+        );
     }
 }

@@ -9,7 +9,9 @@
 //! (one mutex), but always concurrently with transactions.
 
 use nereid_storage::Store;
-use nereid_wal::{CheckpointInfo, Durability, RecoveryReport, Wal, WalError, WalOptions};
+use nereid_wal::{
+    CheckpointInfo, Durability, LogProgress, RecoveryReport, Wal, WalError, WalOptions,
+};
 use parking_lot::Mutex;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -192,8 +194,8 @@ impl Checkpoints {
     }
 
     /// The reason a background checkpoint is due, if one is.
-    fn due(&self, wal: &Wal) -> Option<&'static str> {
-        let grown = wal
+    fn due(&self, log: &LogProgress) -> Option<&'static str> {
+        let grown = log
             .appended_bytes()
             .saturating_sub(self.bytes_at_last.load(Ordering::Relaxed));
         if self.config.checkpoint_log_bytes > 0 && grown >= self.config.checkpoint_log_bytes {
@@ -216,29 +218,33 @@ impl Checkpoints {
 
 /// What the background checkpointer needs from the database.
 pub(crate) trait Checkpointable: Send + Sync + 'static {
-    fn checkpoints(&self) -> &Checkpoints;
     fn store_and_wal(&self) -> (&Store, &Wal);
 }
 
 /// Starts the thread that takes checkpoints when the log has grown enough
-/// or the interval has passed. It holds only a weak reference, so it never
-/// keeps the database alive, and ends when the database is stopped or
-/// dropped.
-pub(crate) fn spawn_background<D: Checkpointable>(db: Weak<D>) -> std::io::Result<()> {
+/// or the interval has passed. Between checkpoints it holds no reference
+/// to the database (only the checkpoint state and a log progress handle),
+/// so closing the database is never delayed by it; it ends when the
+/// database is stopped or dropped.
+pub(crate) fn spawn_background<D: Checkpointable>(
+    db: Weak<D>,
+    checkpoints: Arc<Checkpoints>,
+    log: LogProgress,
+) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("nereid-checkpointer".into())
         .spawn(move || loop {
             std::thread::sleep(Duration::from_millis(200));
-            let Some(db) = db.upgrade() else { return };
-            let checkpoints = db.checkpoints();
             if checkpoints.stop.load(Ordering::Acquire) {
                 return;
             }
+            let Some(why) = checkpoints.due(&log) else {
+                continue;
+            };
+            let Some(db) = db.upgrade() else { return };
             let (store, wal) = db.store_and_wal();
-            if let Some(why) = checkpoints.due(wal) {
-                if let Err(e) = checkpoints.take(store, wal, why) {
-                    tracing::error!(error = %e, "background checkpoint failed");
-                }
+            if let Err(e) = checkpoints.take(store, wal, why) {
+                tracing::error!(error = %e, "background checkpoint failed");
             }
         })
         .map(drop)

@@ -25,4 +25,4 @@ mod writer;
 
 pub use checkpoint::{load_newest_checkpoint, take_checkpoint, CheckpointInfo};
 pub use error::WalError;
-pub use wal::{Durability, Lsn, RecoveryReport, Wal, WalOptions};
+pub use wal::{Durability, LogProgress, Lsn, RecoveryReport, Wal, WalOptions};

@@ -97,6 +97,16 @@ impl Default for WalOptions {
     }
 }
 
+/// See [`Wal::progress`].
+#[derive(Clone)]
+pub struct LogProgress(Arc<Shared>);
+
+impl LogProgress {
+    pub fn appended_bytes(&self) -> u64 {
+        self.0.state.lock().next_lsn
+    }
+}
+
 /// The durable log: segment files `dir/wal-000001.log`, `wal-000002.log`, ...
 pub struct Wal {
     shared: Arc<Shared>,
@@ -181,6 +191,13 @@ impl Wal {
     /// Bytes appended since the log was opened (a checkpoint trigger).
     pub fn appended_bytes(&self) -> u64 {
         self.shared.state.lock().next_lsn
+    }
+
+    /// A handle that reads [`Wal::appended_bytes`] without keeping the log
+    /// (or its owner) alive: for a background thread that must not delay
+    /// closing.
+    pub fn progress(&self) -> LogProgress {
+        LogProgress(self.shared.clone())
     }
 
     /// Deletes the sealed segments whose every record has a commit
