@@ -55,6 +55,10 @@ def _free_port():
         return s.getsockname()[1]
 
 
+class PortTaken(RuntimeError):
+    pass
+
+
 class CrashServer:
     """A nereid process on loopback ports that the harness kills with SIGKILL."""
 
@@ -71,7 +75,17 @@ class CrashServer:
     def uri(self):
         return f"bolt://127.0.0.1:{self.bolt_port}"
 
-    def start(self):
+    def start(self, attempts=5):
+        """Starts on fresh free ports; retries when another process took a
+        port between choosing and binding it (the machine is shared)."""
+        for attempt in range(attempts):
+            try:
+                return self._start_once()
+            except PortTaken:
+                if attempt == attempts - 1:
+                    raise
+
+    def _start_once(self):
         self.bolt_port = _free_port()
         self.http_port = _free_port()
         log = open(self.log_path, "ab")
@@ -93,7 +107,11 @@ class CrashServer:
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"nereid exited early (code {self.proc.returncode}):\n{self.log_tail()}")
+                tail = self.log_tail()
+                lines = tail.strip().splitlines()
+                if lines and "Address already in use" in lines[-1]:
+                    raise PortTaken(tail)
+                raise RuntimeError(f"nereid exited early (code {self.proc.returncode}):\n{tail}")
             try:
                 with socket.create_connection(("127.0.0.1", self.bolt_port), timeout=0.2):
                     return
