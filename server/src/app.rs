@@ -66,11 +66,17 @@ pub async fn start<B: Backend>(
         config.bolt_address.clone()
     };
     let (shutdown, watcher) = watch::channel(false);
+    let admin = backend.clone();
+    let checkpoint: http::CheckpointFn =
+        Arc::new(move || admin.checkpoint().map_err(|e| e.to_string()));
     let ctx = BoltContext::new(backend, pool, BoltConfig::new(advertised.clone()));
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, watcher.clone()));
-    let router = http::router(http::HealthInfo {
-        bolt_address: advertised,
-    });
+    let router = http::router_with_admin(
+        http::HealthInfo {
+            bolt_address: advertised,
+        },
+        Some(checkpoint),
+    );
     let http_task = tokio::spawn(async move {
         if let Err(e) = http::serve(http_listener, router, watcher).await {
             tracing::error!("HTTP server failed: {e}");

@@ -13,6 +13,7 @@ fn config() -> Config {
         partitions: 1,
         exec_threads: 1,
         log: "info".into(),
+        durable: Default::default(),
     }
 }
 

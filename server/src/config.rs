@@ -5,6 +5,7 @@
 //! Clap merges flags and environment (every setting is an `Option`, so
 //! "not given" stays visible); the file and the defaults fill the gaps.
 
+use crate::durable::{checkpoint_dir_from_uri, DurableConfig};
 use clap::Parser;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -20,8 +21,9 @@ pub const DEFAULT_LOG: &str = "info";
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
-/// partitions, exec_threads, log). Flags win over the environment, which
-/// wins over the file.
+/// partitions, exec_threads, log, durability, checkpoint_uri,
+/// checkpoint_log_bytes, checkpoint_interval_ms, wal_segment_bytes). Flags
+/// win over the environment, which wins over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
 pub struct Cli {
@@ -53,6 +55,28 @@ pub struct Cli {
     /// Log filter, e.g. `info` or `nereid_server=debug,info` [default: info]
     #[arg(long, env = "NEREID_LOG", value_name = "FILTER")]
     pub log: Option<String>,
+
+    /// When a commit is acknowledged: `fsync` (after an fsync covering it)
+    /// or `interval:<ms>` (after the write; fsync at least every <ms>: an OS
+    /// crash or power loss loses at most that window) [default: fsync]
+    #[arg(long, env = "NEREID_DURABILITY", value_name = "MODE")]
+    pub durability: Option<String>,
+
+    /// Where checkpoints go: `file:///path` or a path [default: <data-dir>/checkpoints]
+    #[arg(long, env = "NEREID_CHECKPOINT_URI", value_name = "URI")]
+    pub checkpoint_uri: Option<String>,
+
+    /// Checkpoint after this many log bytes (0: never by size) [default: 67108864]
+    #[arg(long, env = "NEREID_CHECKPOINT_LOG_BYTES", value_name = "BYTES")]
+    pub checkpoint_log_bytes: Option<u64>,
+
+    /// Checkpoint at least this often while commits happen (0: never by time) [default: 0]
+    #[arg(long, env = "NEREID_CHECKPOINT_INTERVAL_MS", value_name = "MS")]
+    pub checkpoint_interval_ms: Option<u64>,
+
+    /// Log segment size before rotation [default: 67108864]
+    #[arg(long, env = "NEREID_WAL_SEGMENT_BYTES", value_name = "BYTES")]
+    pub wal_segment_bytes: Option<u64>,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -65,6 +89,11 @@ pub struct FileConfig {
     pub partitions: Option<usize>,
     pub exec_threads: Option<usize>,
     pub log: Option<String>,
+    pub durability: Option<String>,
+    pub checkpoint_uri: Option<String>,
+    pub checkpoint_log_bytes: Option<u64>,
+    pub checkpoint_interval_ms: Option<u64>,
+    pub wal_segment_bytes: Option<u64>,
 }
 
 /// The resolved configuration.
@@ -76,6 +105,8 @@ pub struct Config {
     pub partitions: usize,
     pub exec_threads: usize,
     pub log: String,
+    /// Durability and checkpoint settings.
+    pub durable: DurableConfig,
 }
 
 #[derive(Debug, Error)]
@@ -110,6 +141,7 @@ impl Config {
     /// Applies the precedence: `cli` (flags and environment) over `file`
     /// over the defaults.
     pub fn resolve(cli: Cli, file: FileConfig) -> Result<Config, ConfigError> {
+        let durable = resolve_durable(&cli, &file)?;
         let config = Config {
             data_dir: cli
                 .data_dir
@@ -135,6 +167,7 @@ impl Config {
                 .log
                 .or(file.log)
                 .unwrap_or_else(|| DEFAULT_LOG.to_string()),
+            durable,
         };
         config.validate()?;
         Ok(config)
@@ -169,6 +202,54 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// The durability settings: flags/environment over the file over defaults.
+fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, ConfigError> {
+    let defaults = DurableConfig::default();
+    let durability = match cli.durability.as_ref().or(file.durability.as_ref()) {
+        Some(text) => text.parse().map_err(|message| ConfigError::Invalid {
+            name: "durability",
+            message,
+        })?,
+        None => defaults.durability,
+    };
+    let checkpoint_dir = match cli.checkpoint_uri.as_ref().or(file.checkpoint_uri.as_ref()) {
+        Some(uri) => {
+            Some(
+                checkpoint_dir_from_uri(uri).map_err(|message| ConfigError::Invalid {
+                    name: "checkpoint_uri",
+                    message,
+                })?,
+            )
+        }
+        None => None,
+    };
+    let wal_segment_bytes = cli
+        .wal_segment_bytes
+        .or(file.wal_segment_bytes)
+        .unwrap_or(defaults.wal_segment_bytes);
+    if wal_segment_bytes < 4096 {
+        return Err(ConfigError::Invalid {
+            name: "wal_segment_bytes",
+            message: "must be at least 4096".into(),
+        });
+    }
+    Ok(DurableConfig {
+        durability,
+        checkpoint_dir,
+        checkpoint_log_bytes: cli
+            .checkpoint_log_bytes
+            .or(file.checkpoint_log_bytes)
+            .unwrap_or(defaults.checkpoint_log_bytes),
+        checkpoint_interval: cli
+            .checkpoint_interval_ms
+            .or(file.checkpoint_interval_ms)
+            .filter(|&ms| ms > 0)
+            .map(std::time::Duration::from_millis),
+        wal_segment_bytes,
+        checkpoint_on_shutdown: defaults.checkpoint_on_shutdown,
+    })
 }
 
 fn default_exec_threads() -> usize {

@@ -129,3 +129,43 @@ fn help_documents_every_setting() {
         assert!(help.contains(needle), "help lacks {needle}:\n{help}");
     }
 }
+
+#[test]
+fn durability_and_checkpoint_settings_resolve_and_are_checked() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let config = Config::resolve(parse(&[]), FileConfig::default()).unwrap();
+    assert_eq!(config.durable, crate::durable::DurableConfig::default());
+    let file = FileConfig {
+        durability: Some("fsync".into()),
+        checkpoint_uri: Some("file:///var/backups/nereid".into()),
+        checkpoint_interval_ms: Some(60_000),
+        ..FileConfig::default()
+    };
+    let config = Config::resolve(
+        parse(&["--durability", "interval:25", "--wal-segment-bytes", "8192"]),
+        file,
+    )
+    .unwrap();
+    assert_eq!(
+        config.durable.durability,
+        nereid_wal::Durability::Interval(std::time::Duration::from_millis(25))
+    );
+    assert_eq!(
+        config.durable.checkpoint_dir,
+        Some(PathBuf::from("/var/backups/nereid"))
+    );
+    assert_eq!(
+        config.durable.checkpoint_interval,
+        Some(std::time::Duration::from_secs(60))
+    );
+    assert_eq!(config.durable.wal_segment_bytes, 8192);
+    for bad in [
+        &["--durability", "sometimes"][..],
+        &["--checkpoint-uri", "s3://bucket/prefix"][..],
+        &["--wal-segment-bytes", "10"][..],
+    ] {
+        let err = Config::resolve(parse(bad), FileConfig::default()).unwrap_err();
+        assert!(matches!(err, ConfigError::Invalid { .. }), "{bad:?}: {err}");
+    }
+}

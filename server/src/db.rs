@@ -9,11 +9,12 @@
 //! failure after stamping makes the database refuse further commits rather
 //! than risk exposing a non-durable commit.
 
+use crate::durable::{self, Checkpoints, DurableConfig};
 use crate::status;
 use nereid_errors::Status;
 use nereid_storage::{CommitError, Store, StoreConfig, Txn, WriteStats};
 use nereid_values::{EntityResolver, Value};
-use nereid_wal::{Durability, Lsn, Wal};
+use nereid_wal::{CheckpointInfo, Lsn, Wal};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -66,6 +67,8 @@ pub struct Database {
     /// Set when the log failed after a commit was stamped: from then on no
     /// commit is acknowledged (restart recovers from the log).
     failed: AtomicBool,
+    /// Checkpoint settings and state (see `durable.rs`).
+    checkpoints: Arc<Checkpoints>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -103,32 +106,56 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
 }
 
 impl Database {
-    /// Opens (and recovers) the database in `config.data_dir`.
+    /// Opens (and recovers) the database in `config.data_dir` with the
+    /// default durability settings.
     pub fn open(config: &DbConfig) -> anyhow::Result<Arc<Database>> {
+        Database::open_with(config, &DurableConfig::default())
+    }
+
+    /// Opens the database: loads the newest checkpoint, replays the log
+    /// after it, and starts the background checkpointer.
+    pub fn open_with(
+        config: &DbConfig,
+        durable_config: &DurableConfig,
+    ) -> anyhow::Result<Arc<Database>> {
         std::fs::create_dir_all(&config.data_dir)?;
         let lock = lock_data_dir(&config.data_dir)?;
         let partitions = partitions_of(&config.data_dir, config.partitions)?;
         let store = Store::new(StoreConfig { partitions });
-        let started = std::time::Instant::now();
-        let (wal, report) = Wal::open(
-            &config.data_dir.join("wal"),
-            Durability::Fsync,
-            |commit_ts, changes| store.replay(commit_ts, changes).map_err(|e| e.to_string()),
-        )?;
-        tracing::info!(
-            records = report.records,
-            last_commit_ts = report.last_commit_ts,
-            truncated_bytes = report.truncated_bytes,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "recovered from the log"
-        );
-        Ok(Arc::new(Database {
+        let (wal, checkpoint_root) = durable::recover(&store, &config.data_dir, durable_config)?;
+        let db = Arc::new(Database {
             _lock: lock,
             store,
             wal,
             next_handle: AtomicU64::new(1),
             failed: AtomicBool::new(false),
-        }))
+            checkpoints: Arc::new(Checkpoints::new(checkpoint_root, durable_config.clone())),
+        });
+        durable::spawn_background(
+            Arc::downgrade(&db),
+            db.checkpoints.clone(),
+            db.wal.progress(),
+        )?;
+        Ok(db)
+    }
+
+    /// Takes a checkpoint now (`CALL db.checkpoint()`, `POST
+    /// /admin/checkpoint`), without stopping transactions.
+    pub fn checkpoint(&self) -> Result<CheckpointInfo, DbError> {
+        self.checkpoints
+            .take(&self.store, &self.wal, "on demand")
+            .map_err(status::from_wal)
+    }
+
+    /// Clean shutdown: stops the background checkpointer and takes a final
+    /// checkpoint (unless disabled), so the next start replays little.
+    pub fn shutdown(&self) {
+        self.checkpoints.stop();
+        if self.checkpoints.on_shutdown() && !self.failed.load(Ordering::Acquire) {
+            if let Err(e) = self.checkpoints.take(&self.store, &self.wal, "shutdown") {
+                tracing::error!(error = %e, "checkpoint at shutdown failed");
+            }
+        }
     }
 
     pub fn begin(self: &Arc<Self>) -> Transaction {
@@ -220,6 +247,19 @@ impl Database {
         }
         ticket.publish();
         Ok(bookmark(commit_ts))
+    }
+}
+
+impl Drop for Database {
+    /// Ends the background checkpointer (it holds no reference to us).
+    fn drop(&mut self) {
+        self.checkpoints.stop();
+    }
+}
+
+impl durable::Checkpointable for Database {
+    fn store_and_wal(&self) -> (&Store, &Wal) {
+        (&self.store, &self.wal)
     }
 }
 
@@ -450,5 +490,48 @@ mod tests {
         r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
             .expect("pulls");
         assert_eq!(rows, vec![vec![Value::Int(1)]]);
+    }
+
+    #[test]
+    fn a_checkpoint_plus_the_log_after_it_restores_everything() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = DbConfig {
+            data_dir: dir.path().to_path_buf(),
+            partitions: 2,
+        };
+        let durable = DurableConfig {
+            wal_segment_bytes: 4096,
+            checkpoint_log_bytes: 0,
+            ..DurableConfig::default()
+        };
+        let run = |db: &Arc<Database>, q: &str| {
+            let mut rows = Vec::new();
+            let mut r = db.run(None, q, Params::new()).expect("runs");
+            r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
+                .expect("pulls");
+            rows
+        };
+        let db = Database::open_with(&config, &durable).expect("opens");
+        for i in 0..40 {
+            run(
+                &db,
+                &format!("CREATE (:N {{i: {i}, pad: '{}'}})", "x".repeat(100)),
+            );
+        }
+        let info = db.checkpoint().expect("checkpoint");
+        assert_eq!((info.commit_ts, info.nodes), (40, 40));
+        run(&db, "MATCH (n:N) WHERE n.i < 5 DETACH DELETE n");
+        run(&db, "CREATE (:N {i: 100})");
+        let segments = std::fs::read_dir(dir.path().join("wal"))
+            .expect("wal dir")
+            .count();
+        drop(db);
+        let db = Database::open_with(&config, &durable).expect("reopens");
+        let rows = run(&db, "MATCH (n:N) RETURN count(n) AS c, sum(n.i) AS s");
+        assert_eq!(rows, vec![vec![Value::Int(36), Value::Int(780 - 10 + 100)]]);
+        assert!(
+            segments <= 2,
+            "segments covered by the checkpoint are deleted"
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! The HTTP front end (axum): health now, admin and bulk load later.
 
 use axum::extract::State;
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -15,9 +16,37 @@ pub struct HealthInfo {
 }
 
 pub fn router(info: HealthInfo) -> Router {
-    Router::new()
+    router_with_admin(info, None)
+}
+
+/// Takes a checkpoint (blocking); returns its description or an error text.
+pub type CheckpointFn = Arc<dyn Fn() -> Result<Value, String> + Send + Sync>;
+
+/// The router plus `POST /admin/checkpoint` when `checkpoint` is given.
+pub fn router_with_admin(info: HealthInfo, checkpoint: Option<CheckpointFn>) -> Router {
+    let router = Router::new()
         .route("/health", get(health))
-        .with_state(Arc::new(info))
+        .with_state(Arc::new(info));
+    match checkpoint {
+        Some(f) => router.route("/admin/checkpoint", post(admin_checkpoint).with_state(f)),
+        None => router,
+    }
+}
+
+/// `POST /admin/checkpoint`: 200 with the checkpoint's description, 500
+/// with the error.
+async fn admin_checkpoint(State(f): State<CheckpointFn>) -> (StatusCode, Json<Value>) {
+    match tokio::task::spawn_blocking(move || f()).await {
+        Ok(Ok(done)) => (StatusCode::OK, Json(json!({ "checkpoint": done }))),
+        Ok(Err(e)) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({ "error": e })),
+        ),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({ "error": e.to_string() })),
+        ),
+    }
 }
 
 async fn health(State(info): State<Arc<HealthInfo>>) -> Json<Value> {

@@ -7,5 +7,6 @@ pub mod app;
 pub mod bolt;
 pub mod config;
 pub mod db;
+pub mod durable;
 pub mod http;
 mod status;

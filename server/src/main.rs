@@ -56,16 +56,21 @@ async fn run(config: Config) -> anyhow::Result<()> {
         partitions: config.partitions,
     };
     // Opening recovers from the log: blocking work, off the I/O threads.
-    let db = tokio::task::spawn_blocking(move || Database::open(&db_config))
+    let durable_config = config.durable.clone();
+    let db = tokio::task::spawn_blocking(move || Database::open_with(&db_config, &durable_config))
         .await
         .context("opening the database failed")?
         .with_context(|| format!("cannot open the database in {}", config.data_dir.display()))?;
-    let server = app::start(db, &config).await?;
+    let server = app::start(db.clone(), &config).await?;
     tracing::info!("Bolt listening on {}", server.bolt_address);
     tracing::info!("HTTP listening on {}", server.http_address);
     wait_for_shutdown_signal().await?;
     tracing::info!("shutting down");
     server.shutdown().await;
+    // A final checkpoint, so that the next start replays little of the log.
+    tokio::task::spawn_blocking(move || db.shutdown())
+        .await
+        .context("the shutdown checkpoint panicked")?;
     Ok(())
 }
 

@@ -117,6 +117,19 @@ impl Relation {
         self.parts.get(part).map(|p| p.read())
     }
 
+    /// The next partition-local statement number of `part` (0 when out of range).
+    pub(crate) fn next_local(&self, part: usize) -> u32 {
+        self.parts.get(part).map_or(0, |p| p.read().next_local)
+    }
+
+    /// Moves the statement counter of `part` to at least `next` (restore).
+    pub(crate) fn advance_next_local(&self, part: usize, next: u32) {
+        if let Some(p) = self.parts.get(part) {
+            let mut p = p.write();
+            p.next_local = p.next_local.max(next);
+        }
+    }
+
     /// The partition a SID of this relation lives in, if the SID is well formed.
     pub(crate) fn partition_of_sid(&self, sid: u64) -> Option<usize> {
         let (tag, part, _) = split_sid(sid)?;

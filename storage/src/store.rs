@@ -111,7 +111,7 @@ impl Store {
         self.visible.fetch_max(commit_ts, Ordering::AcqRel);
     }
 
-    fn next_txn_id(&self) -> u64 {
+    pub(crate) fn next_txn_id(&self) -> u64 {
         self.next_txn.fetch_add(1, Ordering::Relaxed)
     }
 

@@ -5,10 +5,11 @@
 //! magic "NEREIDLG" (8) | format version u32 | segment number u32 | stream id u32 | CRC32C of the previous 20 bytes u32
 //! ```
 //! The segment number orders the files of one log stream (the file
-//! `wal-000001.log` is segment 1; rotation will add `wal-000002.log`, ...);
-//! the stream id leaves room for partitioned logs (several streams written
-//! in parallel, e.g. `wal-p<stream>-<segment>.log`): version 1 writes
-//! stream 0 only, in `wal-<segment>.log`.
+//! `wal-000001.log` is segment 1; rotation adds `wal-000002.log`, ...; the
+//! header's number must match the file name); the stream id leaves room for
+//! partitioned logs (several streams written in parallel, e.g.
+//! `wal-p<stream>-<segment>.log`): version 1 writes stream 0 only, in
+//! `wal-<segment>.log`.
 //!
 //! Record, repeated until end of file:
 //! ```text
@@ -20,6 +21,7 @@
 //! record of any type but 1 is reported as corruption by version 1.
 
 use crate::error::WalError;
+use std::path::Path;
 
 pub(crate) const MAGIC: &[u8; 8] = b"NEREIDLG";
 pub(crate) const FORMAT_VERSION: u32 = 1;
@@ -44,6 +46,15 @@ pub(crate) fn segment_file_name(segment: u32) -> String {
     format!("wal-{segment:06}.log")
 }
 
+/// The segment number of a file name written by [`segment_file_name`].
+pub(crate) fn parse_segment_file_name(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("wal-")?.strip_suffix(".log")?;
+    if digits.len() < 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
 pub(crate) fn encode_header(segment: u32, stream: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(MAGIC);
@@ -65,26 +76,29 @@ fn le_u64(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b))
 }
 
-/// Checks a complete header; returns `(segment, stream)`.
-pub(crate) fn check_header(h: &[u8]) -> Result<(u32, u32), WalError> {
+/// Checks a complete header of the file `file`; returns `(segment, stream)`.
+pub(crate) fn check_header(h: &[u8], file: &Path) -> Result<(u32, u32), WalError> {
     if h.len() < HEADER_LEN {
         return Err(WalError::Corrupt {
+            file: file.to_path_buf(),
             offset: 0,
             reason: "file shorter than its header".into(),
         });
     }
     if &h[..8] != MAGIC {
-        return Err(WalError::NotALog);
+        return Err(WalError::NotALog(file.to_path_buf()));
     }
     let version = le_u32(h, 8).unwrap_or(0);
     if version != FORMAT_VERSION {
         return Err(WalError::UnsupportedVersion {
+            file: file.to_path_buf(),
             found: version,
             supported: FORMAT_VERSION,
         });
     }
     if le_u32(h, 20) != Some(crc32c::crc32c(&h[..20])) {
         return Err(WalError::Corrupt {
+            file: file.to_path_buf(),
             offset: 0,
             reason: "header checksum mismatch".into(),
         });
@@ -164,27 +178,33 @@ mod tests {
 
     #[test]
     fn header_round_trips_and_is_checked() {
+        let f = Path::new("wal-000001.log");
         let h = encode_header(1, 0);
-        assert_eq!(check_header(&h).unwrap(), (1, 0));
+        assert_eq!(check_header(&h, f).unwrap(), (1, 0));
         let mut bad = h;
         bad[0] = b'X';
-        assert!(matches!(check_header(&bad), Err(WalError::NotALog)));
+        assert!(matches!(check_header(&bad, f), Err(WalError::NotALog(_))));
         let mut v2 = h;
         v2[8] = 2;
         assert!(matches!(
-            check_header(&v2),
+            check_header(&v2, f),
             Err(WalError::UnsupportedVersion {
                 found: 2,
-                supported: 1
+                supported: 1,
+                ..
             })
         ));
         let mut flipped = h;
         flipped[13] ^= 1;
         assert!(matches!(
-            check_header(&flipped),
+            check_header(&flipped, f),
             Err(WalError::Corrupt { .. })
         ));
         assert_eq!(segment_file_name(1), "wal-000001.log");
+        assert_eq!(parse_segment_file_name("wal-000001.log"), Some(1));
+        assert_eq!(parse_segment_file_name("wal-1234567.log"), Some(1234567));
+        assert_eq!(parse_segment_file_name("wal-01.log"), None);
+        assert_eq!(parse_segment_file_name("wal-000001.log.tmp"), None);
     }
 
     #[test]

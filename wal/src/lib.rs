@@ -1,20 +1,45 @@
-//! The durable logical log of nereid (Poseidon paper, section 4: the engine
-//! is decoupled from its durable representation by a logical log).
+//! The durable logical log of nereid, and its checkpoints (Poseidon paper,
+//! section 4: the engine is decoupled from its durable representation by a
+//! logical log; restore is the newest checkpoint followed by log replay).
 //!
 //! The log stores, per committed transaction, the storage crate's
 //! [`Change`](nereid_storage::Change) list in a compact binary form (module
-//! `codec`), framed in checksummed, versioned records (module `format`).
-//! Commits are appended while the store's commit lock is held (cheap: a
-//! memcpy into a queue) and made durable by one writer thread with group
-//! commit (module `writer`); recovery replays intact records and truncates a
-//! torn tail, refusing to skip damage anywhere else (module `recovery`).
+//! `codec`), framed in checksummed, versioned records (module `format`) in
+//! a sequence of segment files. Commits are appended while the store's
+//! commit lock is held (cheap: a memcpy into a queue) and made durable by
+//! one writer thread with group commit, which also rotates segments
+//! (module `writer`); recovery replays intact records after the checkpoint
+//! timestamp and truncates a torn tail, refusing to skip damage anywhere
+//! else (module `recovery`). Checkpoints (module `checkpoint`) hold the
+//! store's state at a commit timestamp, so the segments before it can be
+//! deleted.
 //!
 //! Usage with the store:
 //! ```text
+//! let after = load_newest_checkpoint(&store, &ckpt_dir)?.map_or(0, |c| c.commit_ts);
+//! let (wal, _) = Wal::open_after(&wal_dir, &options, after, |ts, ch| store.replay(ts, ch))?;
 //! let ticket = txn.commit(|ts, changes| wal.append(handle, ts, changes))?;
 //! if let Some(ticket) = ticket { wal.wait_durable(lsn)?; ticket.publish(); }
+//! // later, concurrently with commits:
+//! let info = take_checkpoint(&store, &ckpt_dir)?; wal.discard_through(info.commit_ts)?;
 //! ```
+//!
+//! # What happens to damaged files (documented outcomes, tested in
+//! `wal/tests/` and `tests/e2e/test_corruption.py`)
+//!
+//! | damage | outcome |
+//! |---|---|
+//! | last record of the last segment incomplete (a write torn by a crash) | truncated at start; `WARN truncating an incomplete record at the end of the log` with path, offset and bytes; `RecoveryReport::truncated_bytes` |
+//! | a flipped byte in the last record of the last segment | the same (indistinguishable from a torn write): that one commit is dropped |
+//! | the last segment truncated inside a record | the same: the records before the cut are kept |
+//! | a damaged record followed by an intact one (damage *before* the tail) | refuses to open: `log file <path> is corrupt at byte <offset>: ...`; the server exits non-zero; the file is left untouched |
+//! | any damage or truncation in a sealed (not last) segment | refuses to open, naming file and offset |
+//! | a missing segment, or records missing before the first one | refuses to open (`segment N is missing` / `log records are missing`) |
+//! | bad magic, unknown format version, bad header checksum | refuses to open, naming the file |
+//! | a checkpoint directory without `MANIFEST` (interrupted) | ignored, deleted by the next checkpoint |
+//! | a damaged manifest or partition file of the newest complete checkpoint | refuses to open: `checkpoint file <path> is corrupt: ...` (the log before it may be gone, so no fallback) |
 
+mod checkpoint;
 mod codec;
 mod error;
 mod format;
@@ -22,5 +47,6 @@ mod recovery;
 mod wal;
 mod writer;
 
+pub use checkpoint::{load_newest_checkpoint, take_checkpoint, CheckpointInfo};
 pub use error::WalError;
-pub use wal::{Durability, Lsn, RecoveryReport, Wal};
+pub use wal::{Durability, LogProgress, Lsn, RecoveryReport, Wal, WalOptions};

@@ -1,59 +1,84 @@
 //! Group commit: appenders enqueue framed records into a shared buffer; one
 //! writer thread repeatedly takes everything queued, writes it with one
-//! `write_all`, fsyncs once, and wakes every waiter whose record that fsync
-//! covered.
+//! `write_all`, fsyncs once (per the durability setting), and wakes every
+//! waiter whose record that write or fsync covered. It also rotates
+//! segments: once the active segment reaches the rotation size, it is
+//! fsynced, the next segment is created (header fsynced, directory
+//! fsynced), and the old one becomes *sealed* (deletable after a
+//! checkpoint covers its last commit timestamp).
 //!
-//! Invariants: `durable_lsn <= next_lsn`; bytes are written in the order
-//! they were enqueued, so LSN order is file order; once `failed` is set it
-//! stays set, nothing more is written or accepted, and `durable_lsn` never
-//! moves again (a commit whose bytes may be partial is never acknowledged).
+//! LSNs are process-local byte counters (they start at 0 on every open and
+//! run across segments); only their order matters.
+//!
+//! Invariants: `durable_lsn <= written_lsn <= next_lsn`; bytes are written
+//! in the order they were enqueued, so LSN order is file order; a segment is
+//! sealed only after it is completely fsynced; once `failed` is set it stays
+//! set, nothing more is written or accepted, and neither `written_lsn` nor
+//! `durable_lsn` moves again (a commit whose bytes may be partial is never
+//! acknowledged).
 
 use crate::error::WalError;
+use crate::recovery::{create_segment, Sealed};
+use crate::wal::Durability;
 use parking_lot::{Condvar, Mutex};
 use std::fs::File;
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 pub(crate) struct State {
     /// Records enqueued but not yet handed to the writer thread.
     pub(crate) pending: Vec<u8>,
+    /// Highest commit timestamp in `pending`.
+    pub(crate) pending_last_ts: u64,
     /// Offset just past the last enqueued record.
     pub(crate) next_lsn: u64,
+    /// Offset up to which everything is written to the OS (survives a
+    /// process crash, not a power loss).
+    pub(crate) written_lsn: u64,
     /// Offset up to which everything is written and fsynced.
     pub(crate) durable_lsn: u64,
     pub(crate) failed: Option<String>,
     pub(crate) shutdown: bool,
     /// Number of fsyncs done (observability and tests).
     pub(crate) syncs: u64,
+    /// Sealed segments, oldest first.
+    pub(crate) sealed: Vec<Sealed>,
 }
 
 pub(crate) struct Shared {
     pub(crate) state: Mutex<State>,
     /// Signals the writer: work queued or shutdown requested.
     pub(crate) work: Condvar,
-    /// Signals waiters: `durable_lsn` moved or the log failed.
+    /// Signals waiters: `written_lsn`/`durable_lsn` moved or the log failed.
     pub(crate) durable: Condvar,
+    pub(crate) durability: Durability,
 }
 
 impl Shared {
-    pub(crate) fn new(end: u64) -> Arc<Shared> {
+    pub(crate) fn new(durability: Durability, sealed: Vec<Sealed>) -> Arc<Shared> {
         Arc::new(Shared {
             state: Mutex::new(State {
                 pending: Vec::new(),
-                next_lsn: end,
-                durable_lsn: end,
+                pending_last_ts: 0,
+                next_lsn: 0,
+                written_lsn: 0,
+                durable_lsn: 0,
                 failed: None,
                 shutdown: false,
                 syncs: 0,
+                sealed,
             }),
             work: Condvar::new(),
             durable: Condvar::new(),
+            durability,
         })
     }
 
     /// Enqueues one framed record; returns its LSN (the offset past it).
-    pub(crate) fn enqueue(&self, record: &[u8]) -> Result<u64, WalError> {
+    pub(crate) fn enqueue(&self, record: &[u8], commit_ts: u64) -> Result<u64, WalError> {
         let mut st = self.state.lock();
         if let Some(why) = &st.failed {
             return Err(WalError::Failed(why.clone()));
@@ -62,6 +87,7 @@ impl Shared {
             return Err(WalError::Failed("the log is closed".into()));
         }
         st.pending.extend_from_slice(record);
+        st.pending_last_ts = st.pending_last_ts.max(commit_ts);
         st.next_lsn += record.len() as u64;
         let lsn = st.next_lsn;
         drop(st);
@@ -69,11 +95,16 @@ impl Shared {
         Ok(lsn)
     }
 
-    /// Blocks until `lsn` is durable or the log has failed.
+    /// Blocks until `lsn` is as durable as the setting promises (fsynced,
+    /// or in interval mode written to the OS) or the log has failed.
     pub(crate) fn wait_durable(&self, lsn: u64) -> Result<(), WalError> {
         let mut st = self.state.lock();
         loop {
-            if st.durable_lsn >= lsn {
+            let reached = match self.durability {
+                Durability::Fsync => st.durable_lsn,
+                Durability::Interval(_) => st.written_lsn,
+            };
+            if reached >= lsn {
                 return Ok(());
             }
             if let Some(why) = &st.failed {
@@ -87,49 +118,128 @@ impl Shared {
     }
 }
 
-/// Starts the writer thread appending to `file` at offset `end`.
-pub(crate) fn spawn(
-    shared: Arc<Shared>,
-    mut file: File,
-    end: u64,
-) -> std::io::Result<JoinHandle<()>> {
-    file.seek(SeekFrom::Start(end))?;
-    std::thread::Builder::new()
-        .name("nereid-wal-writer".into())
-        .spawn(move || run(&shared, file))
+/// The writer thread's own state: the active segment.
+pub(crate) struct Segment {
+    pub(crate) dir: PathBuf,
+    pub(crate) file: File,
+    pub(crate) number: u32,
+    pub(crate) len: u64,
+    pub(crate) last_ts: u64,
+    /// Rotate once the segment is at least this long.
+    pub(crate) rotate_bytes: u64,
 }
 
-fn run(shared: &Shared, mut file: File) {
+/// Starts the writer thread appending to the active segment (positioned at
+/// its end).
+pub(crate) fn spawn(shared: Arc<Shared>, segment: Segment) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("nereid-wal-writer".into())
+        .spawn(move || run(&shared, segment))
+}
+
+fn run(shared: &Shared, mut segment: Segment) {
+    let interval = match shared.durability {
+        Durability::Fsync => None,
+        Durability::Interval(d) => Some(d),
+    };
+    let mut last_sync = Instant::now();
+    let mut unsynced = false;
     loop {
-        let (batch, batch_end) = {
+        let (batch, batch_end, batch_ts, shutdown) = {
             let mut st = shared.state.lock();
             while st.pending.is_empty() && !st.shutdown {
-                shared.work.wait(&mut st);
+                match (interval, unsynced) {
+                    (Some(every), true) => {
+                        let deadline = last_sync + every;
+                        if Instant::now() >= deadline {
+                            break;
+                        }
+                        shared.work.wait_until(&mut st, deadline);
+                    }
+                    _ => shared.work.wait(&mut st),
+                }
             }
-            if st.pending.is_empty() {
-                return; // shutdown with nothing left to write
-            }
-            (std::mem::take(&mut st.pending), st.next_lsn)
+            let batch_ts = std::mem::take(&mut st.pending_last_ts);
+            (
+                std::mem::take(&mut st.pending),
+                st.next_lsn,
+                batch_ts,
+                st.shutdown,
+            )
         };
-        let result = file.write_all(&batch).and_then(|()| file.sync_data());
+        let mut result = Ok(());
+        let mut written = false;
+        let mut synced = false;
+        if !batch.is_empty() {
+            result = segment.file.write_all(&batch);
+            written = result.is_ok();
+            if written {
+                segment.len += batch.len() as u64;
+                segment.last_ts = segment.last_ts.max(batch_ts);
+                unsynced = true;
+            }
+        }
+        let sync_due = match interval {
+            None => true,
+            Some(every) => shutdown || last_sync.elapsed() >= every,
+        };
+        let rotate = segment.len >= segment.rotate_bytes;
+        if result.is_ok() && unsynced && (sync_due || rotate) {
+            result = segment.file.sync_data();
+            if result.is_ok() {
+                unsynced = false;
+                synced = true;
+                last_sync = Instant::now();
+            }
+        }
+        let mut sealed = None;
+        if result.is_ok() && rotate && !unsynced {
+            match rotate_segment(&mut segment) {
+                Ok(old) => sealed = Some(old),
+                Err(e) => result = Err(std::io::Error::other(e.to_string())),
+            }
+        }
         let mut st = shared.state.lock();
         match result {
             Ok(()) => {
-                st.durable_lsn = batch_end;
-                st.syncs += 1;
+                if written {
+                    st.written_lsn = batch_end;
+                }
+                if synced {
+                    st.durable_lsn = st.written_lsn;
+                    st.syncs += 1;
+                }
+                st.sealed.extend(sealed);
             }
             Err(e) => {
                 tracing::error!(error = %e, "log write failed; refusing further commits");
                 st.failed = Some(e.to_string());
             }
         }
-        let stop = st.failed.is_some();
+        let stop = st.failed.is_some() || (st.shutdown && st.pending.is_empty() && !unsynced);
         drop(st);
         shared.durable.notify_all();
         if stop {
             return;
         }
     }
+}
+
+/// Seals the active (fsynced) segment and starts the next one.
+fn rotate_segment(segment: &mut Segment) -> Result<Sealed, WalError> {
+    let next = segment.number + 1;
+    let (file, len) = create_segment(&segment.dir, next)?;
+    let old = Sealed {
+        path: segment
+            .dir
+            .join(crate::format::segment_file_name(segment.number)),
+        last_ts: segment.last_ts,
+    };
+    tracing::debug!(segment = next, "log segment rotated");
+    segment.file = file;
+    segment.number = next;
+    segment.len = len;
+    Ok(old)
 }
 
 #[cfg(test)]
@@ -142,11 +252,22 @@ mod tests {
         let Ok(file) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
             return; // not on Linux
         };
-        let shared = Shared::new(0);
-        let handle = spawn(shared.clone(), file, 0).unwrap();
-        let lsn = shared.enqueue(b"record").unwrap();
+        let shared = Shared::new(Durability::Fsync, Vec::new());
+        let segment = Segment {
+            dir: std::env::temp_dir(),
+            file,
+            number: 1,
+            len: 0,
+            last_ts: 0,
+            rotate_bytes: u64::MAX,
+        };
+        let handle = spawn(shared.clone(), segment).unwrap();
+        let lsn = shared.enqueue(b"record", 1).unwrap();
         assert!(matches!(shared.wait_durable(lsn), Err(WalError::Failed(_))));
-        assert!(matches!(shared.enqueue(b"more"), Err(WalError::Failed(_))));
+        assert!(matches!(
+            shared.enqueue(b"more", 2),
+            Err(WalError::Failed(_))
+        ));
         assert_eq!(shared.state.lock().durable_lsn, 0);
         handle.join().unwrap();
     }

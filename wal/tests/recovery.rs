@@ -35,9 +35,11 @@ fn log_file(dir: &Path) -> PathBuf {
 fn write_records(dir: &Path, n: u64) -> Vec<u64> {
     let (wal, _, _) = open(dir).unwrap();
     let mut starts = vec![];
-    let mut prev = std::fs::metadata(log_file(dir)).unwrap().len();
+    // LSNs count bytes appended since open; the file starts with its header.
+    let base = std::fs::metadata(log_file(dir)).unwrap().len();
+    let mut prev = 0;
     for ts in 1..=n {
-        starts.push(prev);
+        starts.push(base + prev);
         let lsn = wal.append(100 + ts, ts, &change(ts)).unwrap();
         wal.wait_durable(lsn).unwrap();
         prev = lsn.0;
@@ -50,7 +52,13 @@ fn write_records(dir: &Path, n: u64) -> Vec<u64> {
 fn empty_log_opens_and_reopens() {
     let dir = tempfile::tempdir().unwrap();
     let (wal, report, seen) = open(dir.path()).unwrap();
-    assert_eq!(report, Default::default());
+    assert_eq!(
+        report,
+        nereid_wal::RecoveryReport {
+            segments: 1,
+            ..Default::default()
+        }
+    );
     assert!(seen.is_empty());
     drop(wal);
     let (_, report, _) = open(dir.path()).unwrap();
@@ -122,7 +130,10 @@ fn a_flipped_byte_before_the_tail_is_corruption() {
         let copy = tempfile::tempdir().unwrap();
         std::fs::write(log_file(copy.path()), &damaged).unwrap();
         match open(copy.path()) {
-            Err(WalError::Corrupt { offset, .. }) => assert_eq!(offset, starts[1], "flip at {at}"),
+            Err(WalError::Corrupt { offset, file, .. }) => {
+                assert_eq!(offset, starts[1], "flip at {at}");
+                assert_eq!(file, log_file(copy.path()));
+            }
             Err(other) => panic!("flip at {at}: {other}"),
             Ok((_, report, _)) => panic!("flip at {at} opened with {report:?}"),
         }
@@ -144,14 +155,15 @@ fn header_magic_and_version_are_checked() {
         open(dir.path()),
         Err(WalError::UnsupportedVersion {
             found: 2,
-            supported: 1
+            supported: 1,
+            ..
         })
     ));
 
     let mut magic = full.clone();
     magic[..8].copy_from_slice(b"SQLITE3\0");
     std::fs::write(log_file(dir.path()), &magic).unwrap();
-    assert!(matches!(open(dir.path()), Err(WalError::NotALog)));
+    assert!(matches!(open(dir.path()), Err(WalError::NotALog(_))));
 
     // A header torn while the log was being created is rewritten.
     std::fs::write(log_file(dir.path()), &full[..10]).unwrap();

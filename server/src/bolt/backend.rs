@@ -30,6 +30,15 @@ pub trait Backend: Send + Sync + 'static {
     fn commit(self: &Arc<Self>, tx: Self::Tx) -> Result<String, DbError>;
 
     fn rollback(self: &Arc<Self>, tx: Self::Tx);
+
+    /// Takes a checkpoint now (`POST /admin/checkpoint`); returns what it
+    /// wrote, as JSON. Backends without durable storage do not support it.
+    fn checkpoint(self: &Arc<Self>) -> Result<serde_json::Value, DbError> {
+        Err(DbError {
+            status: nereid_errors::Status::NotSupported,
+            message: "this backend takes no checkpoints".into(),
+        })
+    }
 }
 
 /// The result of one RUN, pulled in batches.
@@ -73,6 +82,20 @@ impl Backend for Database {
 
     fn rollback(self: &Arc<Self>, tx: Transaction) {
         Database::rollback(self, tx)
+    }
+
+    fn checkpoint(self: &Arc<Self>) -> Result<serde_json::Value, DbError> {
+        let info = Database::checkpoint(self)?;
+        Ok(serde_json::json!({
+            "commit_ts": info.commit_ts,
+            "written": info.written,
+            "nodes": info.nodes,
+            "relationships": info.relationships,
+            "bytes": info.bytes,
+            "files": info.files,
+            "elapsed_ms": info.elapsed.as_millis() as u64,
+            "dir": info.dir.display().to_string(),
+        }))
     }
 }
 

@@ -1,0 +1,311 @@
+//! Checkpoints: the committed state at a timestamp `T`, so that recovery
+//! loads it and replays only the log after `T`, and the log segments before
+//! it can be deleted (Poseidon paper, section 4: restore is "the most
+//! recent set of checkpoints, followed by log replay").
+//!
+//! Layout, under the checkpoint root (default `<data_dir>/checkpoints`):
+//! ```text
+//! ckpt-00000000000000001234/      one directory per checkpoint, named by T
+//!     nodes-00000.ckp ...         one file per REL_VP partition (module `part_file`)
+//!     rels-00000.ckp ...          one file per REL_E grid cell
+//!     MANIFEST                    written last (module `manifest`)
+//! ```
+//! Taking one: `T` is the store's visible (published, hence durable)
+//! timestamp; partitions are exported through an MVCC view at `T` and
+//! written in parallel while writers continue; every file is fsynced; then
+//! the manifest is written to `MANIFEST.tmp`, fsynced, renamed to
+//! `MANIFEST`, and the directory fsynced. Only then are older checkpoints
+//! (and directories without a manifest: interrupted attempts) deleted, and
+//! the caller may discard log segments up to `T`.
+//!
+//! Loading one: the newest directory *with* a manifest wins; directories
+//! without one are ignored. A manifest or partition file that fails its
+//! checksum, length or header check is a hard error
+//! ([`WalError::CheckpointCorrupt`] naming the file): the log before it may
+//! already be gone, so falling back could silently lose commits.
+
+mod manifest;
+mod part_file;
+
+use crate::error::WalError;
+use crate::recovery::sync_dir;
+use manifest::{FileEntry, Manifest, MANIFEST};
+use nereid_storage::Store;
+use part_file::PartKind;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What a checkpoint write or load did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointInfo {
+    /// The commit timestamp the checkpoint holds the state of.
+    pub commit_ts: u64,
+    pub dir: PathBuf,
+    /// Bytes of partition files.
+    pub bytes: u64,
+    pub files: usize,
+    pub nodes: u64,
+    pub relationships: u64,
+    pub elapsed: Duration,
+    /// False when a checkpoint at the same timestamp already existed and
+    /// nothing was written.
+    pub written: bool,
+}
+
+impl CheckpointInfo {
+    /// Bytes per second, for the log.
+    pub fn rate(&self) -> u64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            (self.bytes as f64 / secs) as u64
+        } else {
+            self.bytes
+        }
+    }
+}
+
+fn dir_name(commit_ts: u64) -> String {
+    format!("ckpt-{commit_ts:020}")
+}
+
+fn parse_dir_name(name: &str) -> Option<u64> {
+    name.strip_prefix("ckpt-")?.parse().ok()
+}
+
+fn corrupt(file: &Path, reason: impl Into<String>) -> WalError {
+    WalError::CheckpointCorrupt {
+        file: file.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+/// Checkpoint directories under `root`, newest first.
+fn list(root: &Path) -> Result<Vec<(u64, PathBuf)>, WalError> {
+    let mut found = Vec::new();
+    let entries = match std::fs::read_dir(root) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(e.into()),
+    };
+    for entry in entries {
+        let entry = entry?;
+        if let Some(ts) = entry.file_name().to_str().and_then(parse_dir_name) {
+            found.push((ts, entry.path()));
+        }
+    }
+    found.sort_by_key(|(ts, _)| std::cmp::Reverse(*ts));
+    Ok(found)
+}
+
+/// How many threads export or load partitions at once.
+fn parallelism(jobs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.clamp(1, 8).min(jobs.max(1))
+}
+
+/// Runs `job(i)` for `i in 0..jobs` on a few threads; the first error wins.
+fn run_parallel<T: Send>(
+    jobs: usize,
+    job: impl Fn(usize) -> Result<T, WalError> + Sync,
+) -> Result<Vec<T>, WalError> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = parking_lot::Mutex::new(Vec::with_capacity(jobs));
+    let failed = parking_lot::Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..parallelism(jobs) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= jobs || failed.lock().is_some() {
+                    return;
+                }
+                match job(i) {
+                    Ok(v) => results.lock().push((i, v)),
+                    Err(e) => {
+                        failed.lock().get_or_insert(e);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner() {
+        return Err(e);
+    }
+    let mut results = results.into_inner();
+    results.sort_by_key(|(i, _)| *i);
+    Ok(results.into_iter().map(|(_, v)| v).collect())
+}
+
+/// Takes a checkpoint of `store` at its visible timestamp into `root`.
+/// Safe to run while transactions commit. Callers serialise checkpoints.
+pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, WalError> {
+    let started = Instant::now();
+    let commit_ts = store.visible_ts();
+    let dir = root.join(dir_name(commit_ts));
+    if dir.join(MANIFEST).exists() {
+        return Ok(CheckpointInfo {
+            commit_ts,
+            dir,
+            bytes: 0,
+            files: 0,
+            nodes: 0,
+            relationships: 0,
+            elapsed: started.elapsed(),
+            written: false,
+        });
+    }
+    // Counters first: they only grow, and the load takes the maximum.
+    let counters = store.id_counters();
+    std::fs::create_dir_all(&dir)?;
+    let node_parts = store.node_partitions();
+    let rel_parts = store.rel_partitions();
+    let write_part = |i: usize| -> Result<(FileEntry, u64), WalError> {
+        let (kind, part) = if i < node_parts {
+            (PartKind::Nodes, i)
+        } else {
+            (PartKind::Rels, i - node_parts)
+        };
+        let changes = match kind {
+            PartKind::Nodes => store.export_nodes(commit_ts, part),
+            PartKind::Rels => store.export_rels(commit_ts, part),
+        };
+        let bytes =
+            part_file::encode(kind, part, commit_ts, &changes).map_err(WalError::Unencodable)?;
+        let name = kind.file_name(part);
+        let mut file = File::create(dir.join(&name))?;
+        file.write_all(&bytes)?;
+        file.sync_all()?;
+        let entry = FileEntry {
+            name,
+            len: bytes.len() as u64,
+            crc: crc32c::crc32c(&bytes),
+        };
+        Ok((entry, changes.len() as u64))
+    };
+    let written = run_parallel(node_parts + rel_parts, write_part)?;
+    let nodes = written[..node_parts].iter().map(|(_, n)| n).sum();
+    let relationships = written[node_parts..].iter().map(|(_, n)| n).sum();
+    let manifest = Manifest {
+        commit_ts,
+        partitions: node_parts,
+        counters,
+        files: written.into_iter().map(|(entry, _)| entry).collect(),
+    };
+    let tmp = dir.join("MANIFEST.tmp");
+    let mut file = File::create(&tmp)?;
+    file.write_all(manifest.encode().as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, dir.join(MANIFEST))?;
+    sync_dir(&dir)?;
+    std::fs::create_dir_all(root)?;
+    sync_dir(root)?;
+    let info = CheckpointInfo {
+        commit_ts,
+        dir,
+        bytes: manifest.files.iter().map(|f| f.len).sum(),
+        files: manifest.files.len(),
+        nodes,
+        relationships,
+        elapsed: started.elapsed(),
+        written: true,
+    };
+    remove_older(root, commit_ts)?;
+    Ok(info)
+}
+
+/// Deletes checkpoint directories other than the one at `keep` (older
+/// ones, and interrupted attempts without a manifest).
+fn remove_older(root: &Path, keep: u64) -> Result<(), WalError> {
+    for (ts, path) in list(root)? {
+        if ts != keep && (ts < keep || !path.join(MANIFEST).exists()) {
+            std::fs::remove_dir_all(&path)?;
+            tracing::debug!(path = %path.display(), "deleted an old checkpoint");
+        }
+    }
+    Ok(())
+}
+
+/// Loads the newest complete checkpoint under `root` into `store` (which
+/// must be empty), or returns `None` when there is none.
+pub fn load_newest_checkpoint(
+    store: &Store,
+    root: &Path,
+) -> Result<Option<CheckpointInfo>, WalError> {
+    let started = Instant::now();
+    let Some((_, dir)) = list(root)?
+        .into_iter()
+        .find(|(_, path)| path.join(MANIFEST).exists())
+    else {
+        return Ok(None);
+    };
+    let manifest_path = dir.join(MANIFEST);
+    let text = std::fs::read_to_string(&manifest_path)
+        .map_err(|e| corrupt(&manifest_path, e.to_string()))?;
+    let manifest = Manifest::decode(&text).map_err(|e| corrupt(&manifest_path, e))?;
+    let node_parts = store.node_partitions();
+    let rel_parts = store.rel_partitions();
+    if manifest.partitions != node_parts || manifest.files.len() != node_parts + rel_parts {
+        return Err(corrupt(
+            &manifest_path,
+            format!(
+                "made with {} partitions ({} files); the store has {node_parts}",
+                manifest.partitions,
+                manifest.files.len()
+            ),
+        ));
+    }
+    let load_part = |i: usize| -> Result<u64, WalError> {
+        let (kind, part) = if i < node_parts {
+            (PartKind::Nodes, i)
+        } else {
+            (PartKind::Rels, i - node_parts)
+        };
+        let entry = &manifest.files[i];
+        let path = dir.join(&entry.name);
+        if entry.name != kind.file_name(part) {
+            return Err(corrupt(
+                &manifest_path,
+                format!("unexpected file {}", entry.name),
+            ));
+        }
+        let bytes = std::fs::read(&path).map_err(|e| corrupt(&path, e.to_string()))?;
+        if bytes.len() as u64 != entry.len {
+            return Err(corrupt(
+                &path,
+                format!("{} bytes, the manifest says {}", bytes.len(), entry.len),
+            ));
+        }
+        if crc32c::crc32c(&bytes) != entry.crc {
+            return Err(corrupt(&path, "checksum mismatch"));
+        }
+        let mut count = 0u64;
+        part_file::decode(&bytes, kind, part, manifest.commit_ts, |changes| {
+            count += changes.len() as u64;
+            store
+                .load_snapshot(manifest.commit_ts, &changes)
+                .map_err(|e| e.to_string())
+        })
+        .map_err(|e| corrupt(&path, e))?;
+        Ok(count)
+    };
+    // Nodes before relationships: a relationship needs its endpoints.
+    let nodes: u64 = run_parallel(node_parts, load_part)?.into_iter().sum();
+    let relationships: u64 = run_parallel(rel_parts, |i| load_part(node_parts + i))?
+        .into_iter()
+        .sum();
+    store
+        .finish_snapshot_load(manifest.commit_ts, &manifest.counters)
+        .map_err(|e| corrupt(&manifest_path, e.to_string()))?;
+    Ok(Some(CheckpointInfo {
+        commit_ts: manifest.commit_ts,
+        dir,
+        bytes: manifest.files.iter().map(|f| f.len).sum(),
+        files: manifest.files.len(),
+        nodes,
+        relationships,
+        elapsed: started.elapsed(),
+        written: false,
+    }))
+}
