@@ -20,6 +20,10 @@ def _free_port():
         return s.getsockname()[1]
 
 
+class PortTaken(Exception):
+    """The server could not bind its port (another process took it)."""
+
+
 class Server:
     """One nereid process; can be killed and restarted on the same data dir."""
 
@@ -31,6 +35,8 @@ class Server:
         self.bolt_port = _free_port()
         self.http_port = _free_port()
         self.proc = None
+        # Once a server ran on these ports, a restart must keep them.
+        self.restarting = False
         self.log_path = os.path.join(os.path.dirname(data_dir), f"server-{self.bolt_port}.log")
 
     @property
@@ -38,6 +44,19 @@ class Server:
         return f"bolt://127.0.0.1:{self.bolt_port}"
 
     def start(self):
+        # A free port can be taken by another process between our probe and
+        # the server's bind: retry with fresh ports when that happens.
+        for attempt in range(5):
+            try:
+                return self._start_once()
+            except PortTaken:
+                if self.restarting:
+                    raise
+                self.bolt_port = _free_port()
+                self.http_port = _free_port()
+        raise RuntimeError(f"could not find free ports:\n{self.log()}")
+
+    def _start_once(self):
         log = open(self.log_path, "ab")
         env = dict(os.environ)
         env.pop("NEREID_CONFIG", None)
@@ -52,10 +71,15 @@ class Server:
             stderr=subprocess.STDOUT,
             env=env,
         )
+        self.restarting = True
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"nereid exited early:\n{self.log()}")
+                text = self.log()
+                if "in use" in text.lower() and "address" in text.lower():
+                    self.restarting = False
+                    raise PortTaken()
+                raise RuntimeError(f"nereid exited early:\n{text}")
             try:
                 with socket.create_connection(("127.0.0.1", self.bolt_port), timeout=0.2):
                     return
