@@ -13,6 +13,8 @@ fn config() -> Config {
         partitions: 1,
         exec_threads: 1,
         log: "info".into(),
+        auth: None,
+        no_auth: false,
     }
 }
 

@@ -20,7 +20,7 @@ pub const DEFAULT_LOG: &str = "info";
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
-/// partitions, exec_threads, log). Flags win over the environment, which
+/// partitions, exec_threads, log, auth, no_auth). Flags win over the environment, which
 /// wins over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
@@ -53,6 +53,17 @@ pub struct Cli {
     /// Log filter, e.g. `info` or `nereid_server=debug,info` [default: info]
     #[arg(long, env = "NEREID_LOG", value_name = "FILTER")]
     pub log: Option<String>,
+
+    /// A Bolt user to create (or whose password to set), stored hashed in
+    /// the data directory; users persist across restarts. Without any
+    /// user, any credentials are accepted, and only on loopback
+    #[arg(long, env = "NEREID_AUTH", value_name = "USER/PASSWORD")]
+    pub auth: Option<Secret>,
+
+    /// Accept every client without checking credentials, even on a
+    /// non-loopback address
+    #[arg(long, env = "NEREID_NO_AUTH")]
+    pub no_auth: bool,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -65,6 +76,8 @@ pub struct FileConfig {
     pub partitions: Option<usize>,
     pub exec_threads: Option<usize>,
     pub log: Option<String>,
+    pub auth: Option<Secret>,
+    pub no_auth: Option<bool>,
 }
 
 /// The resolved configuration.
@@ -76,6 +89,10 @@ pub struct Config {
     pub partitions: usize,
     pub exec_threads: usize,
     pub log: String,
+    /// `USER/PASSWORD` to create or update at start.
+    pub auth: Option<Secret>,
+    /// Authentication explicitly disabled.
+    pub no_auth: bool,
 }
 
 #[derive(Debug, Error)]
@@ -135,6 +152,8 @@ impl Config {
                 .log
                 .or(file.log)
                 .unwrap_or_else(|| DEFAULT_LOG.to_string()),
+            auth: cli.auth.or(file.auth),
+            no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
         };
         config.validate()?;
         Ok(config)
@@ -189,6 +208,34 @@ pub fn parse_file(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
         path: path.to_path_buf(),
         message: e.message().to_string(),
     })
+}
+
+/// A setting that must never appear in logs or debug output.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_string()))
+    }
 }
 
 #[cfg(test)]

@@ -129,3 +129,21 @@ fn help_documents_every_setting() {
         assert!(help.contains(needle), "help lacks {needle}:\n{help}");
     }
 }
+
+#[test]
+fn auth_settings_come_from_flags_or_the_file_and_never_print() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let cli = Cli::try_parse_from(["nereid", "--auth", "neo4j/s3cret", "--no-auth"]).unwrap();
+    let config = Config::resolve(cli, FileConfig::default()).unwrap();
+    assert_eq!(
+        config.auth.as_ref().map(Secret::expose),
+        Some("neo4j/s3cret")
+    );
+    assert!(config.no_auth);
+    assert!(!format!("{config:?}").contains("s3cret"));
+
+    let file = parse_file("auth = \"u/p\"\nno_auth = false\n", Path::new("x.toml")).unwrap();
+    let config = Config::resolve(Cli::default(), file).unwrap();
+    assert_eq!(config.auth.as_ref().map(Secret::expose), Some("u/p"));
+    assert!(!config.no_auth);
+}

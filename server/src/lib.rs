@@ -4,6 +4,7 @@
 //! Invariant: no other crate depends on this one.
 
 pub mod app;
+pub mod auth;
 pub mod bolt;
 pub mod config;
 pub mod db;

@@ -11,6 +11,7 @@ use super::handshake::{negotiate, HandshakeError};
 use super::request::{Request, RequestError};
 use super::session::{Flow, Session};
 use super::BoltContext;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
@@ -28,8 +29,9 @@ enum Incoming {
 }
 
 /// Serves one connection until the client leaves or breaks the protocol.
+/// `peer` is the client's address, for rate limiting failed logins.
 /// Never panics on input; every error ends only this connection.
-pub async fn serve_connection<B, S>(stream: S, ctx: Arc<BoltContext<B>>)
+pub async fn serve_connection<B, S>(stream: S, peer: Option<IpAddr>, ctx: Arc<BoltContext<B>>)
 where
     B: Backend,
     S: AsyncRead + AsyncWrite + Send + 'static,
@@ -75,6 +77,7 @@ where
         negotiated.manifest,
         connection_id.clone(),
         pending_resets,
+        peer,
     );
     loop {
         // Flush only when nothing else is queued: pipelined requests get

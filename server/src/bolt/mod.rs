@@ -27,6 +27,7 @@ pub use connection::serve_connection;
 pub use pool::ExecPool;
 pub use version::BoltVersion;
 
+use crate::auth::Authenticator;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,15 +67,27 @@ pub struct BoltContext<B: Backend> {
     pub backend: Arc<B>,
     pub pool: ExecPool,
     pub config: BoltConfig,
+    pub auth: Arc<Authenticator>,
     next_connection: AtomicU64,
 }
 
 impl<B: Backend> BoltContext<B> {
+    /// A context that accepts every client (authentication disabled).
     pub fn new(backend: Arc<B>, pool: ExecPool, config: BoltConfig) -> Arc<Self> {
+        Self::with_auth(backend, pool, config, Arc::new(Authenticator::disabled()))
+    }
+
+    pub fn with_auth(
+        backend: Arc<B>,
+        pool: ExecPool,
+        config: BoltConfig,
+        auth: Arc<Authenticator>,
+    ) -> Arc<Self> {
         Arc::new(BoltContext {
             backend,
             pool,
             config,
+            auth,
             next_connection: AtomicU64::new(1),
         })
     }
@@ -93,7 +106,7 @@ pub async fn serve<B: Backend>(
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
                     tracing::trace!(%peer, "bolt connection");
-                    tokio::spawn(serve_connection(stream, ctx.clone()));
+                    tokio::spawn(serve_connection(stream, Some(peer.ip()), ctx.clone()));
                 }
                 Err(e) => {
                     // Out of file descriptors and the like: back off briefly.

@@ -24,6 +24,7 @@ use super::BoltContext;
 use nereid_errors::Status;
 use nereid_packstream::{EncodeError, PackMap, StructFormat};
 use std::fmt;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
@@ -142,6 +143,8 @@ pub struct Session<B: Backend> {
     out: Vec<u8>,
     /// RESETs read from the socket but not yet handled.
     pending_resets: Arc<AtomicUsize>,
+    /// The client's address, for rate limiting failed logins.
+    peer: Option<IpAddr>,
 }
 
 impl<B: Backend> Session<B> {
@@ -151,6 +154,7 @@ impl<B: Backend> Session<B> {
         manifest: bool,
         connection_id: String,
         pending_resets: Arc<AtomicUsize>,
+        peer: Option<IpAddr>,
     ) -> Self {
         Session {
             ctx,
@@ -169,6 +173,7 @@ impl<B: Backend> Session<B> {
             last_qid: -1,
             out: Vec::new(),
             pending_resets,
+            peer,
         }
     }
 
@@ -220,8 +225,8 @@ impl<B: Backend> Session<B> {
         use State::*;
         let name = request.name();
         match (self.state, request) {
-            (Negotiation, Request::Hello { extra }) => self.hello(extra),
-            (Authentication, Request::Logon { auth }) => self.logon(auth),
+            (Negotiation, Request::Hello { extra }) => self.hello(extra).await,
+            (Authentication, Request::Logon { auth }) => self.logon(auth).await,
             (Ready, Request::Logoff) if self.version.has_logon() => self.logoff(),
             (Ready, Request::Telemetry { .. }) => self.success(PackMap::new()),
             (Ready, Request::Route { routing, .. }) => self.route(&routing),

@@ -3,6 +3,7 @@
 
 mod client;
 pub(crate) mod fake;
+mod session_auth;
 mod session_basics;
 mod session_streams;
 mod session_tx;
