@@ -71,6 +71,7 @@ pub async fn start<B: Backend>(
     } else {
         config.bolt_address.clone()
     };
+    nereid_dfe::set_advertised_address(&advertised);
     let (shutdown, watcher) = watch::channel(false);
     let ctx = BoltContext::with_auth(backend, pool, BoltConfig::new(advertised.clone()), auth);
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, watcher.clone()));
