@@ -403,6 +403,15 @@ impl Drop for QueryResult {
     }
 }
 
+/// What the Bolt layer needs to honour bookmarks (`bolt::bookmarks`).
+impl Database {
+    /// Every commit with a timestamp up to this one is visible to new
+    /// transactions.
+    pub fn visible_commit_ts(&self) -> u64 {
+        self.store.visible_ts()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,10 @@ pub trait Backend: Send + Sync + 'static {
     fn commit(self: &Arc<Self>, tx: Self::Tx) -> Result<String, DbError>;
 
     fn rollback(self: &Arc<Self>, tx: Self::Tx);
+
+    /// Every commit up to this timestamp is visible to new transactions
+    /// (what bookmarks wait for). Cheap: callable on the I/O threads.
+    fn visible_commit_ts(&self) -> u64;
 }
 
 /// The result of one RUN, pulled in batches.
@@ -73,6 +77,10 @@ impl Backend for Database {
 
     fn rollback(self: &Arc<Self>, tx: Transaction) {
         Database::rollback(self, tx)
+    }
+
+    fn visible_commit_ts(&self) -> u64 {
+        Database::visible_commit_ts(self)
     }
 }
 

@@ -6,6 +6,7 @@
 //! database work runs on an [`ExecPool`].
 
 pub mod backend;
+pub mod bookmarks;
 mod connection;
 pub mod failure;
 pub mod framing;
@@ -49,6 +50,9 @@ pub struct BoltConfig {
     pub handshake_timeout: Duration,
     /// A client that does not accept our bytes within this time is dropped.
     pub write_timeout: Duration,
+    /// How long BEGIN/RUN wait for a bookmark's commit to become visible
+    /// (Neo4j's `bookmark_ready_timeout` default: 30 s).
+    pub bookmark_timeout: Duration,
 }
 
 impl BoltConfig {
@@ -58,6 +62,7 @@ impl BoltConfig {
             max_message_size: framing::DEFAULT_MAX_MESSAGE_SIZE,
             handshake_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(300),
+            bookmark_timeout: Duration::from_secs(30),
         }
     }
 }

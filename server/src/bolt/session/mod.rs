@@ -238,7 +238,7 @@ impl<B: Backend> Session<B> {
                     extra,
                 },
             ) => self.run(query, params, &extra).await,
-            (Ready, Request::Begin { .. }) => self.begin().await,
+            (Ready, Request::Begin { extra }) => self.begin(&extra).await,
             (Streaming | TxStreaming, Request::Pull { n, qid }) => {
                 self.pull(n, qid, false, w).await
             }

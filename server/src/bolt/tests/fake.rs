@@ -21,6 +21,8 @@ pub struct FakeBackend {
     /// Pulls of `SLOW` that have started / finished sleeping.
     pub slow_started: Arc<AtomicUsize>,
     pub slow_done: Arc<AtomicUsize>,
+    /// What `visible_commit_ts` reports (bookmark tests move it).
+    pub visible: AtomicU64,
     next_tx: AtomicU64,
 }
 
@@ -154,6 +156,10 @@ impl Backend for FakeBackend {
 
     fn rollback(self: &Arc<Self>, tx: FakeTx) {
         self.record(format!("rollback {}", tx.0));
+    }
+
+    fn visible_commit_ts(&self) -> u64 {
+        self.visible.load(Ordering::Acquire)
     }
 }
 
