@@ -412,6 +412,15 @@ impl Database {
     }
 }
 
+/// What the Bolt layer needs to interrupt a running query (RESET).
+impl QueryResult {
+    /// Setting the flag stops the query at its next batch (see
+    /// `nereid_dfe::Cursor::cancel_handle`); `None` once nothing runs.
+    pub fn cancel_handle(&self) -> Option<Arc<AtomicBool>> {
+        self.cursor.as_ref().map(nereid_dfe::Cursor::cancel_handle)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,7 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::Arithmetic(_) => Status::ArithmeticError,
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
+        ExecError::Cancelled => Status::General,
         ExecError::Storage(s) => return from_storage(s.clone()),
         #[allow(unreachable_patterns)]
         _ => Status::General,

@@ -8,6 +8,7 @@
 
 use crate::db::{Database, DbError, Params, QueryResult, Summary, Transaction};
 use nereid_values::{EntityResolver, Value};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The database operations behind BEGIN/RUN/COMMIT/ROLLBACK.
@@ -52,6 +53,9 @@ pub trait ResultStream: Send + 'static {
 
     /// Valid once `pull`/`discard` returned `has_more == false`.
     fn summary(&self) -> Summary;
+
+    /// A flag that stops a running `pull`/`discard` at its next batch.
+    fn cancel_handle(&self) -> Option<Arc<AtomicBool>>;
 }
 
 impl Backend for Database {
@@ -103,5 +107,9 @@ impl ResultStream for QueryResult {
 
     fn summary(&self) -> Summary {
         QueryResult::summary(self)
+    }
+
+    fn cancel_handle(&self) -> Option<Arc<AtomicBool>> {
+        QueryResult::cancel_handle(self)
     }
 }

@@ -15,7 +15,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 
 /// Requests read ahead of the session at most.
 const READ_AHEAD: usize = 64;
@@ -62,11 +62,13 @@ where
     tracing::debug!(connection = %connection_id, version = %negotiated.version, "handshake done");
 
     let pending_resets = Arc::new(AtomicUsize::new(0));
+    let reset_signal = Arc::new(Notify::new());
     let (requests, mut incoming) = mpsc::channel(READ_AHEAD);
     let reader_task = tokio::spawn(read_requests(
         reader,
         requests,
         pending_resets.clone(),
+        reset_signal.clone(),
         ctx.config.max_message_size,
         connection_id.clone(),
     ));
@@ -77,6 +79,7 @@ where
         negotiated.manifest,
         connection_id.clone(),
         pending_resets,
+        reset_signal,
         peer,
     );
     loop {
@@ -116,6 +119,7 @@ async fn read_requests<R: AsyncRead + Unpin>(
     mut reader: R,
     requests: mpsc::Sender<Incoming>,
     pending_resets: Arc<AtomicUsize>,
+    reset_signal: Arc<Notify>,
     max_message_size: usize,
     connection_id: String,
 ) {
@@ -144,6 +148,8 @@ async fn read_requests<R: AsyncRead + Unpin>(
             Ok(request) => {
                 if request == Request::Reset {
                     pending_resets.fetch_add(1, Ordering::AcqRel);
+                    // Wakes a session busy with a query, which cancels it.
+                    reset_signal.notify_one();
                 }
                 Incoming::Request(request, permit)
             }

@@ -53,6 +53,12 @@ pub struct BoltConfig {
     /// How long BEGIN/RUN wait for a bookmark's commit to become visible
     /// (Neo4j's `bookmark_ready_timeout` default: 30 s).
     pub bookmark_timeout: Duration,
+    /// Advertised in HELLO as `connection.recv_timeout_seconds`: drivers
+    /// use it as their read timeout.
+    pub recv_timeout_hint: Duration,
+    /// While a query is busy without output, a NOOP chunk goes out this
+    /// often (well within the hint).
+    pub noop_interval: Duration,
 }
 
 impl BoltConfig {
@@ -63,6 +69,8 @@ impl BoltConfig {
             handshake_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(300),
             bookmark_timeout: Duration::from_secs(30),
+            recv_timeout_hint: Duration::from_secs(120),
+            noop_interval: Duration::from_secs(30),
         }
     }
 }

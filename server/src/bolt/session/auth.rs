@@ -38,7 +38,13 @@ impl<B: Backend> Session<B> {
         let mut meta = PackMap::new()
             .with("server", SERVER_AGENT)
             .with("connection_id", self.connection_id.as_str())
-            .with("hints", PackMap::new());
+            .with(
+                "hints",
+                PackMap::new().with(
+                    "connection.recv_timeout_seconds",
+                    i64::try_from(self.ctx.config.recv_timeout_hint.as_secs()).unwrap_or(i64::MAX),
+                ),
+            );
         if self.manifest {
             meta.insert("protocol_version", self.version.to_string());
         }

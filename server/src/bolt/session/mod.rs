@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::Notify;
 
 /// Server states; DEFUNCT means the connection is being closed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -143,6 +144,8 @@ pub struct Session<B: Backend> {
     out: Vec<u8>,
     /// RESETs read from the socket but not yet handled.
     pending_resets: Arc<AtomicUsize>,
+    /// Signalled by the reader when a RESET arrives (see `pending_resets`).
+    reset_signal: Arc<Notify>,
     /// The client's address, for rate limiting failed logins.
     peer: Option<IpAddr>,
 }
@@ -154,6 +157,7 @@ impl<B: Backend> Session<B> {
         manifest: bool,
         connection_id: String,
         pending_resets: Arc<AtomicUsize>,
+        reset_signal: Arc<Notify>,
         peer: Option<IpAddr>,
     ) -> Self {
         Session {
@@ -173,6 +177,7 @@ impl<B: Backend> Session<B> {
             last_qid: -1,
             out: Vec::new(),
             pending_resets,
+            reset_signal,
             peer,
         }
     }
