@@ -23,6 +23,8 @@ pub enum StartError {
     Pool(std::io::Error),
     #[error("authentication: {0}")]
     Auth(#[from] AuthSetupError),
+    #[error("TLS: {0}")]
+    Tls(#[from] crate::tls::TlsError),
 }
 
 /// The running listeners.
@@ -63,6 +65,10 @@ pub async fn start<B: Backend>(
     // Before binding: a server that would be open to the network refuses
     // to start without ever listening.
     let auth = configure_auth(config).await?;
+    let tls = match (&config.tls_cert, &config.tls_key) {
+        (Some(cert), Some(key)) => Some(crate::tls::acceptor(cert, key)?),
+        _ => None,
+    };
     let (bolt_listener, bolt_address) = bind("Bolt", &config.bolt_address).await?;
     let (http_listener, http_address) = bind("HTTP", &config.http_address).await?;
     // Advertise what the operator configured, unless it named port 0.
@@ -74,7 +80,7 @@ pub async fn start<B: Backend>(
     nereid_dfe::set_advertised_address(&advertised);
     let (shutdown, watcher) = watch::channel(false);
     let ctx = BoltContext::with_auth(backend, pool, BoltConfig::new(advertised.clone()), auth);
-    let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, watcher.clone()));
+    let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let router = http::router(http::HealthInfo {
         bolt_address: advertised,
     });

@@ -20,7 +20,7 @@ pub const DEFAULT_LOG: &str = "info";
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, auth, no_auth). Flags win over the environment, which
+/// partitions, exec_threads, log, auth, no_auth, tls_cert, tls_key). Flags win over the environment, which
 /// wins over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
@@ -64,6 +64,14 @@ pub struct Cli {
     /// non-loopback address
     #[arg(long, env = "NEREID_NO_AUTH")]
     pub no_auth: bool,
+
+    /// PEM certificate chain for Bolt over TLS (bolt+s://); needs --tls-key
+    #[arg(long, env = "NEREID_TLS_CERT", value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM private key of --tls-cert
+    #[arg(long, env = "NEREID_TLS_KEY", value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -78,6 +86,8 @@ pub struct FileConfig {
     pub log: Option<String>,
     pub auth: Option<Secret>,
     pub no_auth: Option<bool>,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 /// The resolved configuration.
@@ -93,6 +103,9 @@ pub struct Config {
     pub auth: Option<Secret>,
     /// Authentication explicitly disabled.
     pub no_auth: bool,
+    /// Bolt over TLS with this certificate chain and key (both or neither).
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 #[derive(Debug, Error)]
@@ -154,6 +167,8 @@ impl Config {
                 .unwrap_or_else(|| DEFAULT_LOG.to_string()),
             auth: cli.auth.or(file.auth),
             no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
+            tls_cert: cli.tls_cert.or(file.tls_cert),
+            tls_key: cli.tls_key.or(file.tls_key),
         };
         config.validate()?;
         Ok(config)
@@ -164,6 +179,12 @@ impl Config {
             return Err(ConfigError::Invalid {
                 name: "partitions",
                 message: "must be at least 1".into(),
+            });
+        }
+        if self.tls_cert.is_some() != self.tls_key.is_some() {
+            return Err(ConfigError::Invalid {
+                name: "tls_cert",
+                message: "tls_cert and tls_key go together: give both or neither".into(),
             });
         }
         if self.exec_threads == 0 {

@@ -147,3 +147,21 @@ fn auth_settings_come_from_flags_or_the_file_and_never_print() {
     assert_eq!(config.auth.as_ref().map(Secret::expose), Some("u/p"));
     assert!(!config.no_auth);
 }
+
+#[test]
+fn tls_needs_both_files() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let only_cert = FileConfig {
+        tls_cert: Some("cert.pem".into()),
+        ..FileConfig::default()
+    };
+    let err = Config::resolve(Cli::default(), only_cert).unwrap_err();
+    assert!(err.to_string().contains("tls_key"), "{err}");
+    let both = parse_file(
+        "tls_cert = \"c.pem\"\ntls_key = \"k.pem\"\n",
+        Path::new("x.toml"),
+    )
+    .unwrap();
+    let config = Config::resolve(Cli::default(), both).unwrap();
+    assert_eq!(config.tls_key.as_deref(), Some(Path::new("k.pem")));
+}

@@ -10,3 +10,4 @@ pub mod config;
 pub mod db;
 pub mod http;
 mod status;
+pub mod tls;

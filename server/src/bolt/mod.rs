@@ -34,6 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 
 /// What HELLO SUCCESS reports as `server`. Drivers (Java, cypher-shell)
 /// refuse servers whose agent does not start with `Neo4j/`.
@@ -106,11 +107,26 @@ impl<B: Backend> BoltContext<B> {
     }
 }
 
+/// The TLS handshake (bounded by the handshake timeout), then Bolt.
+async fn serve_tls_connection<B: Backend>(
+    acceptor: TlsAcceptor,
+    stream: tokio::net::TcpStream,
+    peer: std::net::SocketAddr,
+    ctx: Arc<BoltContext<B>>,
+) {
+    match tokio::time::timeout(ctx.config.handshake_timeout, acceptor.accept(stream)).await {
+        Ok(Ok(tls_stream)) => serve_connection(tls_stream, Some(peer.ip()), ctx).await,
+        Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
+        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+    }
+}
+
 /// Accepts connections until `shutdown` turns true; each connection runs
 /// in its own task.
 pub async fn serve<B: Backend>(
     listener: TcpListener,
     ctx: Arc<BoltContext<B>>,
+    tls: Option<TlsAcceptor>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     loop {
@@ -119,7 +135,19 @@ pub async fn serve<B: Backend>(
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
                     tracing::trace!(%peer, "bolt connection");
-                    tokio::spawn(serve_connection(stream, Some(peer.ip()), ctx.clone()));
+                    match &tls {
+                        None => {
+                            tokio::spawn(serve_connection(stream, Some(peer.ip()), ctx.clone()));
+                        }
+                        Some(acceptor) => {
+                            tokio::spawn(serve_tls_connection(
+                                acceptor.clone(),
+                                stream,
+                                peer,
+                                ctx.clone(),
+                            ));
+                        }
+                    }
                 }
                 Err(e) => {
                     // Out of file descriptors and the like: back off briefly.
