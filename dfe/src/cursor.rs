@@ -8,6 +8,7 @@ use crate::{Params, BATCH_SIZE};
 use nereid_planner::PhysicalPlan;
 use nereid_storage::Txn;
 use nereid_values::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// A running query: pulls rows lazily from the operator pipeline.
@@ -23,6 +24,8 @@ pub struct Cursor {
     current: Option<Batch>,
     position: usize,
     finished: bool,
+    /// Set from another thread to stop the query at its next batch.
+    cancel: Arc<AtomicBool>,
 }
 
 impl Cursor {
@@ -54,7 +57,16 @@ impl Cursor {
             current: None,
             position: 0,
             finished: false,
+            cancel: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// A flag that, once set (from any thread), makes the next batch fail
+    /// with [`ExecError::Cancelled`]: how RESET interrupts a running query.
+    /// Checked between batches, so an operator that drains its whole input
+    /// in one batch (sort, aggregation) stops only after it.
+    pub fn cancel_handle(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
     }
 
     /// Result column names.
@@ -115,6 +127,10 @@ impl Cursor {
     fn pull(&mut self) -> Result<bool, ExecError> {
         if self.finished {
             return Ok(false);
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            self.finished = true;
+            return Err(ExecError::Cancelled);
         }
         match self.root.next(&mut self.ctx) {
             Ok(Some(batch)) => {

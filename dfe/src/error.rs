@@ -24,6 +24,9 @@ pub enum ExecError {
     ProcedureNotFound(String),
     #[error(transparent)]
     Storage(#[from] StorageError),
+    /// The query was cancelled through [`crate::Cursor::cancel_handle`].
+    #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
+    Cancelled,
 }
 
 /// Result alias used throughout the executor.

@@ -1,5 +1,6 @@
 //! Starting and stopping the listeners around a backend.
 
+use crate::auth::{AuthSetupError, Authenticator};
 use crate::bolt::{self, Backend, BoltConfig, BoltContext, ExecPool};
 use crate::config::Config;
 use crate::http;
@@ -20,6 +21,10 @@ pub enum StartError {
     },
     #[error("cannot start the execution pool: {0}")]
     Pool(std::io::Error),
+    #[error("authentication: {0}")]
+    Auth(#[from] AuthSetupError),
+    #[error("TLS: {0}")]
+    Tls(#[from] crate::tls::TlsError),
 }
 
 /// The running listeners.
@@ -57,6 +62,13 @@ pub async fn start<B: Backend>(
     config: &Config,
 ) -> Result<RunningServer, StartError> {
     let pool = ExecPool::new(config.exec_threads).map_err(StartError::Pool)?;
+    // Before binding: a server that would be open to the network refuses
+    // to start without ever listening.
+    let auth = configure_auth(config).await?;
+    let tls = match (&config.tls_cert, &config.tls_key) {
+        (Some(cert), Some(key)) => Some(crate::tls::acceptor(cert, key)?),
+        _ => None,
+    };
     let (bolt_listener, bolt_address) = bind("Bolt", &config.bolt_address).await?;
     let (http_listener, http_address) = bind("HTTP", &config.http_address).await?;
     // Advertise what the operator configured, unless it named port 0.
@@ -65,12 +77,13 @@ pub async fn start<B: Backend>(
     } else {
         config.bolt_address.clone()
     };
+    nereid_dfe::set_advertised_address(&advertised);
     let (shutdown, watcher) = watch::channel(false);
     let admin = backend.clone();
     let checkpoint: http::CheckpointFn =
         Arc::new(move || admin.checkpoint().map_err(|e| e.to_string()));
-    let ctx = BoltContext::new(backend, pool, BoltConfig::new(advertised.clone()));
-    let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, watcher.clone()));
+    let ctx = BoltContext::with_auth(backend, pool, BoltConfig::new(advertised.clone()), auth);
+    let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let router = http::router_with_admin(
         http::HealthInfo {
             bolt_address: advertised,
@@ -88,6 +101,35 @@ pub async fn start<B: Backend>(
         shutdown,
         tasks: vec![bolt_task, http_task],
     })
+}
+
+/// Applies the authentication settings for the configured Bolt address
+/// (hashing and file I/O: off the async threads).
+async fn configure_auth(config: &Config) -> Result<Arc<Authenticator>, StartError> {
+    let resolved: Vec<SocketAddr> = tokio::net::lookup_host(&config.bolt_address)
+        .await
+        .map_err(|source| StartError::Bind {
+            what: "Bolt",
+            address: config.bolt_address.clone(),
+            source,
+        })?
+        .collect();
+    let data_dir = config.data_dir.clone();
+    let spec = config.auth.clone();
+    let no_auth = config.no_auth;
+    let bolt = config.bolt_address.clone();
+    let configured = tokio::task::spawn_blocking(move || {
+        Authenticator::configure(
+            &data_dir,
+            spec.as_ref().map(|s| s.expose()),
+            no_auth,
+            &bolt,
+            &resolved,
+        )
+    })
+    .await
+    .map_err(|e| StartError::Pool(std::io::Error::other(e)))??;
+    Ok(Arc::new(configured))
 }
 
 #[cfg(test)]

@@ -14,6 +14,10 @@ fn config() -> Config {
         exec_threads: 1,
         log: "info".into(),
         durable: Default::default(),
+        auth: None,
+        no_auth: false,
+        tls_cert: None,
+        tls_key: None,
     }
 }
 
@@ -70,4 +74,57 @@ async fn an_address_in_use_is_a_clear_error() {
         text.starts_with("cannot listen for Bolt on 127.0.0.1:"),
         "{text}"
     );
+}
+
+#[tokio::test]
+async fn bolt_over_tls_with_a_self_signed_certificate() {
+    use rustls::pki_types::ServerName;
+    let dir = tempfile::tempdir().unwrap();
+    let generated = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+    let cert_path = dir.path().join("cert.pem");
+    let key_path = dir.path().join("key.pem");
+    std::fs::write(&cert_path, generated.cert.pem()).unwrap();
+    std::fs::write(&key_path, generated.key_pair.serialize_pem()).unwrap();
+    let mut config = config();
+    config.tls_cert = Some(cert_path);
+    config.tls_key = Some(key_path);
+    let server = start(FakeBackend::new(), &config).await.unwrap();
+
+    // A client trusting exactly this certificate (what bolt+s:// with a
+    // custom CA does) completes the TLS and the Bolt handshakes.
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(generated.cert.der().clone()).unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let client_config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(client_config));
+    let tcp = TcpStream::connect(server.bolt_address).await.unwrap();
+    let mut bolt = connector
+        .connect(ServerName::try_from("localhost").unwrap(), tcp)
+        .await
+        .unwrap();
+    let mut opening = crate::bolt::handshake::MAGIC.to_vec();
+    opening.extend_from_slice(&[0, 0, 4, 4]);
+    opening.resize(20, 0);
+    bolt.write_all(&opening).await.unwrap();
+    let mut reply = [0u8; 4];
+    bolt.read_exact(&mut reply).await.unwrap();
+    assert_eq!(reply, [0, 0, 4, 4]);
+
+    // A plaintext client gets no Bolt reply from a TLS listener.
+    let mut plain = TcpStream::connect(server.bolt_address).await.unwrap();
+    plain.write_all(&opening).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        plain.read_to_end(&mut buf),
+    )
+    .await
+    .expect("the server closes the plaintext connection");
+    assert_ne!(buf.get(..4), Some(&[0u8, 0, 4, 4][..]));
+
+    server.shutdown().await;
 }

@@ -22,8 +22,9 @@ pub const DEFAULT_LOG: &str = "info";
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
 /// partitions, exec_threads, log, durability, checkpoint_uri,
-/// checkpoint_log_bytes, checkpoint_interval_ms, wal_segment_bytes). Flags
-/// win over the environment, which wins over the file.
+/// checkpoint_log_bytes, checkpoint_interval_ms, wal_segment_bytes, auth,
+/// no_auth, tls_cert, tls_key). Flags win over the environment, which wins
+/// over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
 pub struct Cli {
@@ -77,6 +78,25 @@ pub struct Cli {
     /// Log segment size before rotation [default: 67108864]
     #[arg(long, env = "NEREID_WAL_SEGMENT_BYTES", value_name = "BYTES")]
     pub wal_segment_bytes: Option<u64>,
+
+    /// A Bolt user to create (or whose password to set), stored hashed in
+    /// the data directory; users persist across restarts. Without any
+    /// user, any credentials are accepted, and only on loopback
+    #[arg(long, env = "NEREID_AUTH", value_name = "USER/PASSWORD")]
+    pub auth: Option<Secret>,
+
+    /// Accept every client without checking credentials, even on a
+    /// non-loopback address
+    #[arg(long, env = "NEREID_NO_AUTH")]
+    pub no_auth: bool,
+
+    /// PEM certificate chain for Bolt over TLS (bolt+s://); needs --tls-key
+    #[arg(long, env = "NEREID_TLS_CERT", value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM private key of --tls-cert
+    #[arg(long, env = "NEREID_TLS_KEY", value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -94,6 +114,10 @@ pub struct FileConfig {
     pub checkpoint_log_bytes: Option<u64>,
     pub checkpoint_interval_ms: Option<u64>,
     pub wal_segment_bytes: Option<u64>,
+    pub auth: Option<Secret>,
+    pub no_auth: Option<bool>,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 /// The resolved configuration.
@@ -107,6 +131,13 @@ pub struct Config {
     pub log: String,
     /// Durability and checkpoint settings.
     pub durable: DurableConfig,
+    /// `USER/PASSWORD` to create or update at start.
+    pub auth: Option<Secret>,
+    /// Authentication explicitly disabled.
+    pub no_auth: bool,
+    /// Bolt over TLS with this certificate chain and key (both or neither).
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 #[derive(Debug, Error)]
@@ -168,6 +199,10 @@ impl Config {
                 .or(file.log)
                 .unwrap_or_else(|| DEFAULT_LOG.to_string()),
             durable,
+            auth: cli.auth.or(file.auth),
+            no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
+            tls_cert: cli.tls_cert.or(file.tls_cert),
+            tls_key: cli.tls_key.or(file.tls_key),
         };
         config.validate()?;
         Ok(config)
@@ -178,6 +213,12 @@ impl Config {
             return Err(ConfigError::Invalid {
                 name: "partitions",
                 message: "must be at least 1".into(),
+            });
+        }
+        if self.tls_cert.is_some() != self.tls_key.is_some() {
+            return Err(ConfigError::Invalid {
+                name: "tls_cert",
+                message: "tls_cert and tls_key go together: give both or neither".into(),
             });
         }
         if self.exec_threads == 0 {
@@ -270,6 +311,34 @@ pub fn parse_file(text: &str, path: &Path) -> Result<FileConfig, ConfigError> {
         path: path.to_path_buf(),
         message: e.message().to_string(),
     })
+}
+
+/// A setting that must never appear in logs or debug output.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_string()))
+    }
 }
 
 #[cfg(test)]

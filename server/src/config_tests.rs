@@ -169,3 +169,39 @@ fn durability_and_checkpoint_settings_resolve_and_are_checked() {
         assert!(matches!(err, ConfigError::Invalid { .. }), "{bad:?}: {err}");
     }
 }
+
+#[test]
+fn auth_settings_come_from_flags_or_the_file_and_never_print() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let cli = Cli::try_parse_from(["nereid", "--auth", "neo4j/s3cret", "--no-auth"]).unwrap();
+    let config = Config::resolve(cli, FileConfig::default()).unwrap();
+    assert_eq!(
+        config.auth.as_ref().map(Secret::expose),
+        Some("neo4j/s3cret")
+    );
+    assert!(config.no_auth);
+    assert!(!format!("{config:?}").contains("s3cret"));
+
+    let file = parse_file("auth = \"u/p\"\nno_auth = false\n", Path::new("x.toml")).unwrap();
+    let config = Config::resolve(Cli::default(), file).unwrap();
+    assert_eq!(config.auth.as_ref().map(Secret::expose), Some("u/p"));
+    assert!(!config.no_auth);
+}
+
+#[test]
+fn tls_needs_both_files() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let only_cert = FileConfig {
+        tls_cert: Some("cert.pem".into()),
+        ..FileConfig::default()
+    };
+    let err = Config::resolve(Cli::default(), only_cert).unwrap_err();
+    assert!(err.to_string().contains("tls_key"), "{err}");
+    let both = parse_file(
+        "tls_cert = \"c.pem\"\ntls_key = \"k.pem\"\n",
+        Path::new("x.toml"),
+    )
+    .unwrap();
+    let config = Config::resolve(Cli::default(), both).unwrap();
+    assert_eq!(config.tls_key.as_deref(), Some(Path::new("k.pem")));
+}

@@ -443,6 +443,24 @@ impl Drop for QueryResult {
     }
 }
 
+/// What the Bolt layer needs to honour bookmarks (`bolt::bookmarks`).
+impl Database {
+    /// Every commit with a timestamp up to this one is visible to new
+    /// transactions.
+    pub fn visible_commit_ts(&self) -> u64 {
+        self.store.visible_ts()
+    }
+}
+
+/// What the Bolt layer needs to interrupt a running query (RESET).
+impl QueryResult {
+    /// Setting the flag stops the query at its next batch (see
+    /// `nereid_dfe::Cursor::cancel_handle`); `None` once nothing runs.
+    pub fn cancel_handle(&self) -> Option<Arc<AtomicBool>> {
+        self.cursor.as_ref().map(nereid_dfe::Cursor::cancel_handle)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

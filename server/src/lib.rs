@@ -4,9 +4,11 @@
 //! Invariant: no other crate depends on this one.
 
 pub mod app;
+pub mod auth;
 pub mod bolt;
 pub mod config;
 pub mod db;
 pub mod durable;
 pub mod http;
 mod status;
+pub mod tls;

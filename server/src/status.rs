@@ -3,6 +3,7 @@
 //! Messages keep the crate's wording; positions (byte offsets) become Neo4j's
 //! `(line L, column C (offset: O))` suffix.
 
+use crate::auth::AuthError;
 use crate::db::DbError;
 use nereid_cypher::{CypherError, ErrorKind};
 use nereid_dfe::ExecError;
@@ -10,6 +11,16 @@ use nereid_errors::Status;
 use nereid_planner::PlanError;
 use nereid_storage::StorageError;
 use nereid_wal::WalError;
+
+/// Every refusal is `Security.Unauthorized` (drivers raise their
+/// authentication error for it); a rate-limited client gets the same code
+/// with its own message.
+pub(crate) fn from_auth(e: AuthError) -> DbError {
+    DbError {
+        status: Status::Unauthorized,
+        message: e.to_string(),
+    }
+}
 
 pub(crate) fn from_cypher(e: CypherError) -> DbError {
     // Neo4j reports scoping and other compile-time errors with the
@@ -44,6 +55,7 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::Semantic(_) => Status::SemanticError,
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
+        ExecError::Cancelled => Status::General,
         ExecError::Storage(s) => return from_storage(s.clone()),
         #[allow(unreachable_patterns)]
         _ => Status::General,

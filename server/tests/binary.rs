@@ -13,6 +13,8 @@ fn nereid() -> Command {
         "NEREID_PARTITIONS",
         "NEREID_EXEC_THREADS",
         "NEREID_LOG",
+        "NEREID_AUTH",
+        "NEREID_NO_AUTH",
     ] {
         command.env_remove(var);
     }
@@ -58,7 +60,34 @@ fn help_lists_the_settings() {
         "--partitions",
         "--exec-threads",
         "--log",
+        "--auth",
+        "--no-auth",
     ] {
         assert!(stdout.contains(flag), "{flag} missing:\n{stdout}");
     }
+}
+
+#[test]
+fn without_users_it_refuses_to_listen_beyond_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    // Refused before anything binds: this test never listens on 0.0.0.0.
+    let output = nereid()
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args([
+            "--bolt-address",
+            "0.0.0.0:0",
+            "--http-address",
+            "127.0.0.1:0",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("refusing to listen on 0.0.0.0:0"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--no-auth"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

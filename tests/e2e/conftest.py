@@ -27,13 +27,15 @@ class PortTaken(Exception):
 class Server:
     """One nereid process; can be killed and restarted on the same data dir."""
 
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, extra_args=(), extra_env=None):
         self.binary = os.environ.get("NEREID_BIN")
         if not self.binary:
             raise RuntimeError("NEREID_BIN must name the nereid binary")
         self.data_dir = data_dir
         self.bolt_port = _free_port()
         self.http_port = _free_port()
+        self.extra_args = list(extra_args)
+        self.extra_env = dict(extra_env or {})
         self.proc = None
         # Once a server ran on these ports, a restart must keep them.
         self.restarting = False
@@ -60,12 +62,16 @@ class Server:
         log = open(self.log_path, "ab")
         env = dict(os.environ)
         env.pop("NEREID_CONFIG", None)
+        env.pop("NEREID_AUTH", None)
+        env.pop("NEREID_NO_AUTH", None)
+        env.update(self.extra_env)
         self.proc = subprocess.Popen(
             [
                 self.binary,
                 "--data-dir", self.data_dir,
                 "--bolt-address", f"127.0.0.1:{self.bolt_port}",
                 "--http-address", f"127.0.0.1:{self.http_port}",
+                *self.extra_args,
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

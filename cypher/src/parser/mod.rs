@@ -15,6 +15,7 @@ mod expr;
 mod names;
 mod pattern;
 mod query;
+mod show;
 
 use crate::ast::{Span, Statement};
 use crate::error::{CypherError, ErrorKind};

@@ -20,7 +20,11 @@ impl Parser<'_> {
                 break;
             }
         }
-        let query = self.query_body()?;
+        let query = if self.at_show_command() {
+            self.show_command()?
+        } else {
+            self.query_body()?
+        };
         self.eat(Tok::Semicolon);
         self.expect(Tok::Eof)?;
         Ok(Statement {

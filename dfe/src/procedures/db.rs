@@ -9,6 +9,8 @@ pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "db.ping",
     arity: 0,
     outputs: &["success"],
+    description: "Pings the database: answers `true` when it is available.",
+    mode: "READ",
     body: ping,
 }];
 

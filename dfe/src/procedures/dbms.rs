@@ -9,6 +9,8 @@ pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "dbms.components",
     arity: 0,
     outputs: &["name", "versions", "edition"],
+    description: "List DBMS components and their versions.",
+    mode: "DBMS",
     body: components,
 }];
 

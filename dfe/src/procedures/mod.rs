@@ -5,6 +5,11 @@
 
 mod db;
 mod dbms;
+mod function_docs;
+mod schema;
+mod show;
+
+pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 
 use crate::error::ExecResult;
 use nereid_storage::Txn;
@@ -21,11 +26,20 @@ pub(crate) struct Procedure {
     pub arity: usize,
     /// Output column names.
     pub outputs: &'static [&'static str],
+    /// One sentence for `SHOW PROCEDURES`.
+    pub description: &'static str,
+    /// Neo4j's procedure mode: `READ`, `WRITE`, `DBMS`, ...
+    pub mode: &'static str,
     pub body: ProcedureBody,
 }
 
 /// Every namespace's procedures.
-const NAMESPACES: &[&[Procedure]] = &[db::PROCEDURES, dbms::PROCEDURES];
+const NAMESPACES: &[&[Procedure]] = &[
+    db::PROCEDURES,
+    dbms::PROCEDURES,
+    schema::PROCEDURES,
+    show::PROCEDURES,
+];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).
 pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {

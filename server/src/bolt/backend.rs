@@ -8,6 +8,7 @@
 
 use crate::db::{Database, DbError, Params, QueryResult, Summary, Transaction};
 use nereid_values::{EntityResolver, Value};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The database operations behind BEGIN/RUN/COMMIT/ROLLBACK.
@@ -39,6 +40,10 @@ pub trait Backend: Send + Sync + 'static {
             message: "this backend takes no checkpoints".into(),
         })
     }
+
+    /// Every commit up to this timestamp is visible to new transactions
+    /// (what bookmarks wait for). Cheap: callable on the I/O threads.
+    fn visible_commit_ts(&self) -> u64;
 }
 
 /// The result of one RUN, pulled in batches.
@@ -57,6 +62,9 @@ pub trait ResultStream: Send + 'static {
 
     /// Valid once `pull`/`discard` returned `has_more == false`.
     fn summary(&self) -> Summary;
+
+    /// A flag that stops a running `pull`/`discard` at its next batch.
+    fn cancel_handle(&self) -> Option<Arc<AtomicBool>>;
 }
 
 impl Backend for Database {
@@ -97,6 +105,10 @@ impl Backend for Database {
             "dir": info.dir.display().to_string(),
         }))
     }
+
+    fn visible_commit_ts(&self) -> u64 {
+        Database::visible_commit_ts(self)
+    }
 }
 
 impl ResultStream for QueryResult {
@@ -118,5 +130,9 @@ impl ResultStream for QueryResult {
 
     fn summary(&self) -> Summary {
         QueryResult::summary(self)
+    }
+
+    fn cancel_handle(&self) -> Option<Arc<AtomicBool>> {
+        QueryResult::cancel_handle(self)
     }
 }

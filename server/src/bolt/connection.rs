@@ -11,10 +11,11 @@ use super::handshake::{negotiate, HandshakeError};
 use super::request::{Request, RequestError};
 use super::session::{Flow, Session};
 use super::BoltContext;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 
 /// Requests read ahead of the session at most.
 const READ_AHEAD: usize = 64;
@@ -28,8 +29,9 @@ enum Incoming {
 }
 
 /// Serves one connection until the client leaves or breaks the protocol.
+/// `peer` is the client's address, for rate limiting failed logins.
 /// Never panics on input; every error ends only this connection.
-pub async fn serve_connection<B, S>(stream: S, ctx: Arc<BoltContext<B>>)
+pub async fn serve_connection<B, S>(stream: S, peer: Option<IpAddr>, ctx: Arc<BoltContext<B>>)
 where
     B: Backend,
     S: AsyncRead + AsyncWrite + Send + 'static,
@@ -60,11 +62,13 @@ where
     tracing::debug!(connection = %connection_id, version = %negotiated.version, "handshake done");
 
     let pending_resets = Arc::new(AtomicUsize::new(0));
+    let reset_signal = Arc::new(Notify::new());
     let (requests, mut incoming) = mpsc::channel(READ_AHEAD);
     let reader_task = tokio::spawn(read_requests(
         reader,
         requests,
         pending_resets.clone(),
+        reset_signal.clone(),
         ctx.config.max_message_size,
         connection_id.clone(),
     ));
@@ -75,6 +79,8 @@ where
         negotiated.manifest,
         connection_id.clone(),
         pending_resets,
+        reset_signal,
+        peer,
     );
     loop {
         // Flush only when nothing else is queued: pipelined requests get
@@ -113,6 +119,7 @@ async fn read_requests<R: AsyncRead + Unpin>(
     mut reader: R,
     requests: mpsc::Sender<Incoming>,
     pending_resets: Arc<AtomicUsize>,
+    reset_signal: Arc<Notify>,
     max_message_size: usize,
     connection_id: String,
 ) {
@@ -141,6 +148,8 @@ async fn read_requests<R: AsyncRead + Unpin>(
             Ok(request) => {
                 if request == Request::Reset {
                     pending_resets.fetch_add(1, Ordering::AcqRel);
+                    // Wakes a session busy with a query, which cancels it.
+                    reset_signal.notify_one();
                 }
                 Incoming::Request(request, permit)
             }

@@ -6,6 +6,7 @@
 //! database work runs on an [`ExecPool`].
 
 pub mod backend;
+pub mod bookmarks;
 mod connection;
 pub mod failure;
 pub mod framing;
@@ -27,11 +28,13 @@ pub use connection::serve_connection;
 pub use pool::ExecPool;
 pub use version::BoltVersion;
 
+use crate::auth::Authenticator;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 
 /// What HELLO SUCCESS reports as `server`. Drivers (Java, cypher-shell)
 /// refuse servers whose agent does not start with `Neo4j/`.
@@ -48,6 +51,15 @@ pub struct BoltConfig {
     pub handshake_timeout: Duration,
     /// A client that does not accept our bytes within this time is dropped.
     pub write_timeout: Duration,
+    /// How long BEGIN/RUN wait for a bookmark's commit to become visible
+    /// (Neo4j's `bookmark_ready_timeout` default: 30 s).
+    pub bookmark_timeout: Duration,
+    /// Advertised in HELLO as `connection.recv_timeout_seconds`: drivers
+    /// use it as their read timeout.
+    pub recv_timeout_hint: Duration,
+    /// While a query is busy without output, a NOOP chunk goes out this
+    /// often (well within the hint).
+    pub noop_interval: Duration,
 }
 
 impl BoltConfig {
@@ -57,6 +69,9 @@ impl BoltConfig {
             max_message_size: framing::DEFAULT_MAX_MESSAGE_SIZE,
             handshake_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(300),
+            bookmark_timeout: Duration::from_secs(30),
+            recv_timeout_hint: Duration::from_secs(120),
+            noop_interval: Duration::from_secs(30),
         }
     }
 }
@@ -66,17 +81,43 @@ pub struct BoltContext<B: Backend> {
     pub backend: Arc<B>,
     pub pool: ExecPool,
     pub config: BoltConfig,
+    pub auth: Arc<Authenticator>,
     next_connection: AtomicU64,
 }
 
 impl<B: Backend> BoltContext<B> {
+    /// A context that accepts every client (authentication disabled).
     pub fn new(backend: Arc<B>, pool: ExecPool, config: BoltConfig) -> Arc<Self> {
+        Self::with_auth(backend, pool, config, Arc::new(Authenticator::disabled()))
+    }
+
+    pub fn with_auth(
+        backend: Arc<B>,
+        pool: ExecPool,
+        config: BoltConfig,
+        auth: Arc<Authenticator>,
+    ) -> Arc<Self> {
         Arc::new(BoltContext {
             backend,
             pool,
             config,
+            auth,
             next_connection: AtomicU64::new(1),
         })
+    }
+}
+
+/// The TLS handshake (bounded by the handshake timeout), then Bolt.
+async fn serve_tls_connection<B: Backend>(
+    acceptor: TlsAcceptor,
+    stream: tokio::net::TcpStream,
+    peer: std::net::SocketAddr,
+    ctx: Arc<BoltContext<B>>,
+) {
+    match tokio::time::timeout(ctx.config.handshake_timeout, acceptor.accept(stream)).await {
+        Ok(Ok(tls_stream)) => serve_connection(tls_stream, Some(peer.ip()), ctx).await,
+        Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
+        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
     }
 }
 
@@ -85,6 +126,7 @@ impl<B: Backend> BoltContext<B> {
 pub async fn serve<B: Backend>(
     listener: TcpListener,
     ctx: Arc<BoltContext<B>>,
+    tls: Option<TlsAcceptor>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     loop {
@@ -93,7 +135,19 @@ pub async fn serve<B: Backend>(
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
                     tracing::trace!(%peer, "bolt connection");
-                    tokio::spawn(serve_connection(stream, ctx.clone()));
+                    match &tls {
+                        None => {
+                            tokio::spawn(serve_connection(stream, Some(peer.ip()), ctx.clone()));
+                        }
+                        Some(acceptor) => {
+                            tokio::spawn(serve_tls_connection(
+                                acceptor.clone(),
+                                stream,
+                                peer,
+                                ctx.clone(),
+                            ));
+                        }
+                    }
                 }
                 Err(e) => {
                     // Out of file descriptors and the like: back off briefly.

@@ -1,16 +1,26 @@
 //! HELLO, LOGON, LOGOFF and ROUTE.
 //!
-//! Authentication is not enforced yet: any credentials are accepted,
-//! including `LOGON {}` without a scheme (what Neo4j does with
-//! authentication disabled).
+//! Credentials travel in HELLO before Bolt 5.1 and in LOGON from 5.1; both
+//! are checked by the server's [`crate::auth::Authenticator`] (on the
+//! execution pool: the password hash is slow on purpose). With
+//! authentication disabled anything passes, including `LOGON {}` without
+//! a scheme, as Neo4j does. A refused client gets one FAILURE
+//! (`Neo.ClientError.Security.Unauthorized`) and the connection closes.
 
-use super::{Handled, Session, State};
+use super::{Handled, HandlerError, Session, State};
+use crate::auth::AuthToken;
 use crate::bolt::backend::Backend;
+use crate::bolt::failure::Failure;
 use crate::bolt::SERVER_AGENT;
+use crate::status;
 use nereid_packstream::{PackMap, PackValue};
 
 impl<B: Backend> Session<B> {
-    pub(super) fn hello(&mut self, extra: PackMap) -> Handled {
+    pub(super) async fn hello(&mut self, extra: PackMap) -> Handled {
+        if !self.version.has_logon() {
+            // Before 5.1 HELLO carries the credentials.
+            self.authenticate(&extra).await?;
+        }
         self.hello_done = true;
         self.routing_address = extra
             .get("routing")
@@ -28,7 +38,13 @@ impl<B: Backend> Session<B> {
         let mut meta = PackMap::new()
             .with("server", SERVER_AGENT)
             .with("connection_id", self.connection_id.as_str())
-            .with("hints", PackMap::new());
+            .with(
+                "hints",
+                PackMap::new().with(
+                    "connection.recv_timeout_seconds",
+                    i64::try_from(self.ctx.config.recv_timeout_hint.as_secs()).unwrap_or(i64::MAX),
+                ),
+            );
         if self.manifest {
             meta.insert("protocol_version", self.version.to_string());
         }
@@ -45,10 +61,40 @@ impl<B: Backend> Session<B> {
         self.success(meta)
     }
 
-    pub(super) fn logon(&mut self, _auth: PackMap) -> Handled {
+    pub(super) async fn logon(&mut self, auth: PackMap) -> Handled {
+        self.authenticate(&auth).await?;
         self.authenticated = true;
         self.state = State::Ready;
         self.success(PackMap::new())
+    }
+
+    /// Checks the `scheme`/`principal`/`credentials` of `fields`.
+    async fn authenticate(&mut self, fields: &PackMap) -> Handled {
+        let auth = self.ctx.auth.clone();
+        if !auth.is_enabled() {
+            return Ok(());
+        }
+        let text = |key: &str| {
+            fields
+                .get(key)
+                .and_then(PackValue::as_str)
+                .map(str::to_string)
+        };
+        let token = AuthToken {
+            scheme: text("scheme"),
+            principal: text("principal"),
+            credentials: text("credentials"),
+        };
+        let peer = self.peer;
+        let outcome = self
+            .ctx
+            .pool
+            .run(move || auth.authenticate(&token, peer))
+            .await?;
+        match outcome {
+            Ok(_user) => Ok(()),
+            Err(e) => Err(HandlerError::Failure(Failure::from(status::from_auth(e)))),
+        }
     }
 
     pub(super) fn logoff(&mut self) -> Handled {

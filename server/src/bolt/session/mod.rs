@@ -24,10 +24,12 @@ use super::BoltContext;
 use nereid_errors::Status;
 use nereid_packstream::{EncodeError, PackMap, StructFormat};
 use std::fmt;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::Notify;
 
 /// Server states; DEFUNCT means the connection is being closed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -142,6 +144,10 @@ pub struct Session<B: Backend> {
     out: Vec<u8>,
     /// RESETs read from the socket but not yet handled.
     pending_resets: Arc<AtomicUsize>,
+    /// Signalled by the reader when a RESET arrives (see `pending_resets`).
+    reset_signal: Arc<Notify>,
+    /// The client's address, for rate limiting failed logins.
+    peer: Option<IpAddr>,
 }
 
 impl<B: Backend> Session<B> {
@@ -151,6 +157,8 @@ impl<B: Backend> Session<B> {
         manifest: bool,
         connection_id: String,
         pending_resets: Arc<AtomicUsize>,
+        reset_signal: Arc<Notify>,
+        peer: Option<IpAddr>,
     ) -> Self {
         Session {
             ctx,
@@ -169,6 +177,8 @@ impl<B: Backend> Session<B> {
             last_qid: -1,
             out: Vec::new(),
             pending_resets,
+            reset_signal,
+            peer,
         }
     }
 
@@ -220,8 +230,8 @@ impl<B: Backend> Session<B> {
         use State::*;
         let name = request.name();
         match (self.state, request) {
-            (Negotiation, Request::Hello { extra }) => self.hello(extra),
-            (Authentication, Request::Logon { auth }) => self.logon(auth),
+            (Negotiation, Request::Hello { extra }) => self.hello(extra).await,
+            (Authentication, Request::Logon { auth }) => self.logon(auth).await,
             (Ready, Request::Logoff) if self.version.has_logon() => self.logoff(),
             (Ready, Request::Telemetry { .. }) => self.success(PackMap::new()),
             (Ready, Request::Route { routing, .. }) => self.route(&routing),
@@ -233,7 +243,7 @@ impl<B: Backend> Session<B> {
                     extra,
                 },
             ) => self.run(query, params, &extra).await,
-            (Ready, Request::Begin { .. }) => self.begin().await,
+            (Ready, Request::Begin { extra }) => self.begin(&extra).await,
             (Streaming | TxStreaming, Request::Pull { n, qid }) => {
                 self.pull(n, qid, false, w).await
             }

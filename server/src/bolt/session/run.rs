@@ -11,9 +11,13 @@ use std::time::Instant;
 impl<B: Backend> Session<B> {
     pub(super) async fn run(&mut self, query: String, params: PackMap, extra: &PackMap) -> Handled {
         let params = convert_params(params)?;
+        let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
+        if !in_tx {
+            // Inside a transaction BEGIN carried the bookmarks.
+            self.await_bookmarks(extra).await?;
+        }
         let started = Instant::now();
         let backend = self.ctx.backend.clone();
-        let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
 
         let (results, fields) = if in_tx {
             let tx = self.tx.take().ok_or_else(|| {

@@ -7,13 +7,19 @@
 use super::{Handled, OpenStream, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::bolt::failure::Failure;
+use crate::bolt::response;
 use crate::bolt::response::RecordWriter;
 use crate::db::{DbError, Summary};
 use nereid_errors::Status;
 use nereid_packstream::{EncodeError, PackMap, StructFormat};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tokio::io::AsyncWrite;
 use tokio::sync::mpsc;
+use tokio::time::MissedTickBehavior;
+
+/// An empty chunk: Bolt's keep-alive between messages.
+const NOOP: [u8; 2] = [0, 0];
 
 /// Records are sent to the connection task in batches of about this size.
 const BATCH_BYTES: usize = 32 * 1024;
@@ -33,6 +39,7 @@ impl<B: Backend> Session<B> {
     {
         let index = self.stream_index(qid)?;
         let open = self.streams.remove(index);
+        let cancel = open.results.cancel_handle();
         let format = self.format;
         let started = Instant::now();
         let (batches, mut received) = mpsc::channel::<Vec<u8>>(4);
@@ -40,9 +47,36 @@ impl<B: Backend> Session<B> {
             .ctx
             .pool
             .submit(move || pull_job(open, n, discard, format, batches));
-        while let Some(batch) = received.recv().await {
-            self.out.extend_from_slice(&batch);
-            self.flush_if_large(w).await?;
+        let reset_signal = self.reset_signal.clone();
+        let mut keep_alive = tokio::time::interval(self.ctx.config.noop_interval);
+        keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        keep_alive.reset();
+        let mut interrupted = false;
+        loop {
+            tokio::select! {
+                batch = received.recv() => match batch {
+                    Some(batch) => {
+                        self.out.extend_from_slice(&batch);
+                        self.flush_if_large(w).await?;
+                        keep_alive.reset();
+                    }
+                    None => break,
+                },
+                _ = reset_signal.notified(), if !interrupted => {
+                    if self.pending_resets.load(Ordering::Acquire) > 0 {
+                        interrupted = true;
+                        if let Some(cancel) = &cancel {
+                            cancel.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                _ = keep_alive.tick() => {
+                    // Busy without output: tell the client we are alive
+                    // (between whole messages, so the NOOP is well placed).
+                    self.out.extend_from_slice(&NOOP);
+                    self.flush(w).await?;
+                }
+            }
         }
         let outcome = job
             .await
@@ -75,6 +109,14 @@ impl<B: Backend> Session<B> {
                     _ => State::Ready,
                 };
                 self.success(meta)
+            }
+            Err(_) if interrupted => {
+                // Stopped by a RESET waiting behind: the interrupted PULL
+                // is IGNORED, the RESET answers SUCCESS.
+                self.ctx.pool.dispose(open);
+                response::ignored(&mut self.out);
+                self.state = State::Interrupted;
+                Ok(())
             }
             Err(e) => {
                 self.ctx.pool.dispose(open);

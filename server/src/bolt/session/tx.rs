@@ -2,12 +2,19 @@
 
 use super::{Handled, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
+use crate::bolt::bookmarks;
 use crate::bolt::failure::Failure;
 use nereid_errors::Status;
 use nereid_packstream::PackMap;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// How often a bookmark wait looks at the visible commit.
+const BOOKMARK_POLL: Duration = Duration::from_millis(5);
 
 impl<B: Backend> Session<B> {
-    pub(super) async fn begin(&mut self) -> Handled {
+    pub(super) async fn begin(&mut self, extra: &PackMap) -> Handled {
+        self.await_bookmarks(extra).await?;
         let backend = self.ctx.backend.clone();
         let tx = self.ctx.pool.run(move || backend.begin()).await?;
         self.tx = Some(tx);
@@ -49,6 +56,42 @@ impl<B: Backend> Session<B> {
             .await?
             .map_err(Failure::from)?;
         self.success(PackMap::new().with("bookmark", bookmark))
+    }
+
+    /// Waits until the commit named by the newest of `extra`'s bookmarks
+    /// is visible. Malformed bookmarks fail the request; so does a commit
+    /// not visible within the configured time, or a RESET arriving while
+    /// waiting.
+    pub(super) async fn await_bookmarks(&mut self, extra: &PackMap) -> Handled {
+        let required = bookmarks::required_commit(extra)
+            .map_err(|bad| Failure::new(Status::RequestInvalid, bad.0))?;
+        let Some(required) = required else {
+            return Ok(());
+        };
+        let deadline = Instant::now() + self.ctx.config.bookmark_timeout;
+        loop {
+            let visible = self.ctx.backend.visible_commit_ts();
+            if visible >= required {
+                return Ok(());
+            }
+            if self.pending_resets.load(Ordering::Acquire) > 0 {
+                return Err(Failure::new(
+                    Status::DatabaseUnavailable,
+                    "waiting for the bookmark was interrupted by RESET",
+                )
+                .into());
+            }
+            if Instant::now() >= deadline {
+                return Err(Failure::new(
+                    Status::DatabaseUnavailable,
+                    format!(
+                        "Database 'neo4j' not up to the requested version: {required}. Latest database version is {visible}"
+                    ),
+                )
+                .into());
+            }
+            tokio::time::sleep(BOOKMARK_POLL).await;
+        }
     }
 
     pub(super) async fn rollback(&mut self) -> Handled {

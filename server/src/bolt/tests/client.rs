@@ -49,7 +49,7 @@ pub async fn connect_manifest(ctx: &Arc<BoltContext<FakeBackend>>, major: u8, mi
 
 pub fn open(ctx: &Arc<BoltContext<FakeBackend>>) -> Client {
     let (io, server_side) = tokio::io::duplex(1 << 20);
-    let server = tokio::spawn(serve_connection(server_side, ctx.clone()));
+    let server = tokio::spawn(serve_connection(server_side, None, ctx.clone()));
     Client { io, server }
 }
 

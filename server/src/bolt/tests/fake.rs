@@ -7,7 +7,7 @@ use nereid_errors::Status;
 use nereid_storage::WriteStats;
 use nereid_values::{EntityResolver, NodeData, NodeId, RelData, RelId, Value};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,6 +21,8 @@ pub struct FakeBackend {
     /// Pulls of `SLOW` that have started / finished sleeping.
     pub slow_started: Arc<AtomicUsize>,
     pub slow_done: Arc<AtomicUsize>,
+    /// What `visible_commit_ts` reports (bookmark tests move it).
+    pub visible: AtomicU64,
     next_tx: AtomicU64,
 }
 
@@ -62,6 +64,7 @@ pub struct FakeResults {
     produced: Arc<AtomicUsize>,
     slow_started: Arc<AtomicUsize>,
     slow_done: Arc<AtomicUsize>,
+    cancel: Arc<AtomicBool>,
 }
 
 impl Backend for FakeBackend {
@@ -94,6 +97,7 @@ impl Backend for FakeBackend {
             produced: self.produced.clone(),
             slow_started: self.slow_started.clone(),
             slow_done: self.slow_done.clone(),
+            cancel: Arc::new(AtomicBool::new(false)),
         };
         match query.split_once(' ').map_or((query, ""), |(a, b)| (a, b)) {
             ("RETURN", "1") => {
@@ -130,6 +134,11 @@ impl Backend for FakeBackend {
                 results.write = true;
             }
             ("SLOW", _) => results.slow = true,
+            ("ENDLESS", _) => {
+                results.fields = vec!["x".into()];
+                results.total = i64::MAX;
+                results.rows = Box::new(|i| vec![Value::Int(i)]);
+            }
             ("FAIL", _) => {
                 return Err(DbError {
                     status: Status::SyntaxError,
@@ -154,6 +163,10 @@ impl Backend for FakeBackend {
 
     fn rollback(self: &Arc<Self>, tx: FakeTx) {
         self.record(format!("rollback {}", tx.0));
+    }
+
+    fn visible_commit_ts(&self) -> u64 {
+        self.visible.load(Ordering::Acquire)
     }
 }
 
@@ -180,6 +193,12 @@ impl ResultStream for FakeResults {
         }
         let mut taken = 0;
         while self.next < self.total && (n < 0 || taken < n) {
+            if self.cancel.load(Ordering::Relaxed) {
+                return Err(DbError {
+                    status: Status::General,
+                    message: "terminated".into(),
+                });
+            }
             let row = (self.rows)(self.next);
             self.produced.fetch_add(1, Ordering::Relaxed);
             sink(&row, &GraphResolver);
@@ -207,6 +226,10 @@ impl ResultStream for FakeResults {
             query_type: if self.write { "w" } else { "r" },
             bookmark: (self.write && self.auto_commit).then(|| "FB:auto".to_string()),
         }
+    }
+
+    fn cancel_handle(&self) -> Option<Arc<AtomicBool>> {
+        Some(self.cancel.clone())
     }
 }
 

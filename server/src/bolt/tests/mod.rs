@@ -3,6 +3,8 @@
 
 mod client;
 pub(crate) mod fake;
+mod session_auth;
 mod session_basics;
+mod session_bookmarks;
 mod session_streams;
 mod session_tx;

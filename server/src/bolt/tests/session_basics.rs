@@ -26,7 +26,10 @@ async fn hello_success_has_the_golden_shape_after_a_manifest_handshake() {
         &s("connection_id"),
         &s("bolt-1"),
         &s("hints"),
-        &[0xA0],
+        // {connection.recv_timeout_seconds: 120}, as Neo4j sends it (§13).
+        &[0xA1, 0xD0, 0x1F],
+        b"connection.recv_timeout_seconds",
+        &[0x78],
         &s("protocol_version"),
         &s("5.8"),
     ]

@@ -182,3 +182,54 @@ async fn a_client_vanishing_mid_stream_costs_only_its_connection() {
     let (records, _) = other.records().await;
     assert_eq!(records.len(), 1);
 }
+
+/// RESET in the middle of an endless stream stops the query: the PULL is
+/// answered (records, then IGNORED) and the RESET with SUCCESS, and the
+/// session works again. Without cancellation the PULL would never end.
+#[tokio::test]
+async fn reset_interrupts_a_running_pull() {
+    let ctx = context(FakeBackend::new(), 1);
+    let mut client = connect(&ctx, 5, 4).await;
+    client.login(true).await;
+    client.send(&[run("ENDLESS"), pull(-1)]).await;
+    client.recv().await.success();
+    // Some records have streamed: the query is running.
+    assert!(matches!(client.recv().await, Reply::Record(_)));
+    client.send(&[reset()]).await;
+    let ending = loop {
+        match client.recv().await {
+            Reply::Record(_) => continue,
+            other => break other,
+        }
+    };
+    assert_eq!(ending, Reply::Ignored);
+    client.recv().await.success();
+    client.send(&[run("RETURN 1"), pull(-1)]).await;
+    client.recv().await.success();
+    let (records, summary) = client.records().await;
+    assert_eq!(records.len(), 1);
+    summary.success();
+}
+
+/// A query busy without output sends NOOP chunks between messages.
+#[tokio::test]
+async fn busy_queries_send_noops() {
+    let backend = FakeBackend::new();
+    let mut config = crate::bolt::BoltConfig::new(ADVERTISED);
+    config.noop_interval = std::time::Duration::from_millis(20);
+    let ctx =
+        crate::bolt::BoltContext::new(backend, crate::bolt::ExecPool::new(1).unwrap(), config);
+    let mut client = connect(&ctx, 5, 4).await;
+    client.login(true).await;
+    // SLOW spends a second before its one row.
+    client.send(&[run("SLOW"), pull(-1)]).await;
+    client.recv().await.success();
+    let mut header = [0u8; 2];
+    tokio::io::AsyncReadExt::read_exact(&mut client.io, &mut header)
+        .await
+        .unwrap();
+    assert_eq!(header, [0, 0], "a NOOP comes before the record");
+    let (records, summary) = client.records().await;
+    assert_eq!(records.len(), 1);
+    summary.success();
+}

@@ -1,0 +1,208 @@
+//! `SHOW` commands, desugared into a standalone call of an internal
+//! procedure with fixed columns (dfe `procedures/show.rs`), so that the
+//! planner and executor need nothing new:
+//!
+//! ```text
+//! SHOW DATABASES | SHOW DATABASE name | SHOW DEFAULT DATABASE | SHOW HOME DATABASE
+//!    | SHOW [ALL | BUILT IN] PROCEDURES | SHOW [ALL | BUILT IN] FUNCTIONS
+//!   [YIELD * | YIELD item, ... [WHERE expr] [RETURN ...] | WHERE expr]
+//! ```
+//!
+//! `SHOW DATABASES WHERE p` becomes `CALL internal.show.databases() YIELD *`
+//! filtered by `p`; `YIELD a, b ... RETURN ...` keeps the `RETURN` clause.
+
+use super::{PResult, Parser};
+use crate::ast::{Call, Clause, Expr, ExprKind, Literal, Query, SingleQuery, Span, YieldItem};
+use crate::lexer::Tok;
+
+impl Parser<'_> {
+    /// Whether the statement is a `SHOW` command (checked without
+    /// recording an expectation, so other errors read as before).
+    pub(super) fn at_show_command(&self) -> bool {
+        self.is_kw_at(0, "SHOW")
+    }
+
+    /// A whole `SHOW ...` command as a query.
+    pub(super) fn show_command(&mut self) -> PResult<Query> {
+        let start = self.expect_kw("SHOW")?;
+        let (procedure, args) = self.show_target()?;
+        let procedure_span = self.span_from(start);
+        let mut call = Call {
+            procedure: procedure.to_string(),
+            procedure_span,
+            args: Some(args),
+            yields: None,
+            yield_star: false,
+            where_: None,
+            span: procedure_span,
+        };
+        let mut clauses = Vec::new();
+        let mut tail = None;
+        if self.eat_kw("YIELD") {
+            if self.eat(Tok::Star) {
+                call.yield_star = true;
+            } else {
+                let mut items = Vec::new();
+                loop {
+                    let name = self.variable()?;
+                    let alias = if self.eat_kw("AS") {
+                        Some(self.variable()?)
+                    } else {
+                        None
+                    };
+                    items.push(YieldItem { name, alias });
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                call.yields = Some(items);
+            }
+            call.where_ = self.optional_show_where()?;
+            if call.yields.is_some() && self.at_kw("RETURN") {
+                tail = Some(Clause::Return(self.return_clause()?));
+            }
+        } else if let Some(predicate) = self.optional_show_where()? {
+            call.yield_star = true;
+            call.where_ = Some(predicate);
+        }
+        call.span = self.span_from(start);
+        clauses.push(Clause::Call(call));
+        clauses.extend(tail);
+        Ok(Query::Single(SingleQuery {
+            clauses,
+            span: self.span_from(start),
+        }))
+    }
+
+    fn optional_show_where(&mut self) -> PResult<Option<Expr>> {
+        if self.eat_kw("WHERE") {
+            Ok(Some(self.expression()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// What is shown: the internal procedure and its arguments.
+    fn show_target(&mut self) -> PResult<(&'static str, Vec<Expr>)> {
+        if self.eat_kw("DATABASES") {
+            return Ok(("internal.show.databases", vec![]));
+        }
+        if self.eat_kw("DATABASE") {
+            let name = self.database_name()?;
+            return Ok(("internal.show.database", vec![name]));
+        }
+        if self.eat_kw("DEFAULT") || self.eat_kw("HOME") {
+            self.expect_kw("DATABASE")?;
+            return Ok(("internal.show.defaultDatabase", vec![]));
+        }
+        if !self.eat_kw("ALL") && self.eat_kw("BUILT") {
+            self.expect_kw("IN")?;
+        }
+        if self.eat_kw("PROCEDURES") || self.eat_kw("PROCEDURE") {
+            return Ok(("internal.show.procedures", vec![]));
+        }
+        if self.eat_kw("FUNCTIONS") || self.eat_kw("FUNCTION") {
+            return Ok(("internal.show.functions", vec![]));
+        }
+        self.fail_expecting(
+            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES or FUNCTIONS",
+        )
+    }
+
+    /// A database name: a symbolic name (dots allowed), a string or a
+    /// parameter.
+    fn database_name(&mut self) -> PResult<Expr> {
+        let token = self.peek().clone();
+        match token.kind {
+            Tok::Parameter => {
+                self.bump();
+                Ok(Expr::new(ExprKind::Parameter(token.value), token.span))
+            }
+            Tok::String => {
+                self.bump();
+                Ok(Expr::new(
+                    ExprKind::Literal(Literal::String(token.value)),
+                    token.span,
+                ))
+            }
+            Tok::Ident | Tok::EscapedIdent => {
+                self.bump();
+                let mut name = token.value;
+                let mut span: Span = token.span;
+                while self.peek().kind == Tok::Dot
+                    && matches!(self.peek_at(1).kind, Tok::Ident | Tok::EscapedIdent)
+                {
+                    self.bump();
+                    let part = self.bump();
+                    name.push('.');
+                    name.push_str(&part.value);
+                    span = span.to(part.span);
+                }
+                Ok(Expr::new(ExprKind::Literal(Literal::String(name)), span))
+            }
+            _ => self.fail_expecting("a database name"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ast::{Clause, ExprKind, Literal, Query};
+
+    fn call(query: &str) -> crate::ast::Call {
+        let statement = crate::parse(query).unwrap();
+        let Query::Single(single) = statement.query else {
+            panic!("expected a single query");
+        };
+        match single.clauses.into_iter().next() {
+            Some(Clause::Call(call)) => call,
+            other => panic!("expected a call, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn show_commands_become_internal_calls() {
+        assert_eq!(call("SHOW DATABASES").procedure, "internal.show.databases");
+        assert_eq!(
+            call("show default database;").procedure,
+            "internal.show.defaultDatabase"
+        );
+        assert_eq!(
+            call("SHOW HOME DATABASE").procedure,
+            "internal.show.defaultDatabase"
+        );
+        assert_eq!(
+            call("SHOW ALL PROCEDURES").procedure,
+            "internal.show.procedures"
+        );
+        assert_eq!(
+            call("SHOW BUILT IN FUNCTIONS").procedure,
+            "internal.show.functions"
+        );
+        let filtered = call("SHOW DATABASES WHERE name = 'neo4j'");
+        assert!(filtered.yield_star && filtered.where_.is_some());
+        let named = call("SHOW DATABASE `my.db`");
+        let args = named.args.unwrap();
+        assert!(matches!(&args[0].kind, ExprKind::Literal(Literal::String(s)) if s == "my.db"));
+        let dotted = call("SHOW DATABASE a.b");
+        assert!(matches!(
+            &dotted.args.unwrap()[0].kind,
+            ExprKind::Literal(Literal::String(s)) if s == "a.b"
+        ));
+        let param = call("SHOW DATABASE $db YIELD name");
+        assert!(matches!(&param.args.unwrap()[0].kind, ExprKind::Parameter(p) if p == "db"));
+    }
+
+    #[test]
+    fn malformed_show_commands_are_syntax_errors() {
+        for bad in [
+            "SHOW",
+            "SHOW TABLES",
+            "SHOW DATABASE",
+            "SHOW DEFAULT",
+            "SHOW BUILT PROCEDURES",
+        ] {
+            assert!(crate::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

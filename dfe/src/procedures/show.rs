@@ -1,0 +1,212 @@
+//! The procedures behind the `SHOW` commands (the parser turns
+//! `SHOW DATABASES` and friends into calls of these). Their names live in
+//! the `internal.show` namespace, which `SHOW PROCEDURES` does not list.
+//!
+//! Columns follow Neo4j 5.26's default columns for each command
+//! (bolt-protocol.md §14). Nereid serves one database, `neo4j`, plus the
+//! `system` database Neo4j tools expect; both are always online.
+
+use super::{function_docs, Procedure, NAMESPACES};
+use crate::error::{ExecError, ExecResult};
+use nereid_planner::{AggregateFunction, ScalarFunction};
+use nereid_storage::Txn;
+use nereid_values::Value;
+use std::sync::RwLock;
+
+/// The namespace of procedures that exist only to implement commands.
+pub(super) const INTERNAL_PREFIX: &str = "internal.";
+
+/// The default and home database.
+pub const DEFAULT_DATABASE: &str = "neo4j";
+/// Neo4j's administration database, present so that tools can `:use` it.
+pub const SYSTEM_DATABASE: &str = "system";
+
+const DATABASE_COLUMNS: &[&str] = &[
+    "name",
+    "type",
+    "aliases",
+    "access",
+    "address",
+    "role",
+    "writer",
+    "requestedStatus",
+    "currentStatus",
+    "statusMessage",
+    "default",
+    "home",
+    "constituents",
+];
+/// `SHOW DEFAULT DATABASE` / `SHOW HOME DATABASE` omit `default`/`home`.
+const SINGLE_DATABASE_COLUMNS: &[&str] = &[
+    "name",
+    "type",
+    "aliases",
+    "access",
+    "address",
+    "role",
+    "writer",
+    "requestedStatus",
+    "currentStatus",
+    "statusMessage",
+    "constituents",
+];
+
+pub(super) const PROCEDURES: &[Procedure] = &[
+    Procedure {
+        name: "internal.show.databases",
+        arity: 0,
+        outputs: DATABASE_COLUMNS,
+        description: "SHOW DATABASES",
+        mode: "DBMS",
+        body: databases,
+    },
+    Procedure {
+        name: "internal.show.database",
+        arity: 1,
+        outputs: DATABASE_COLUMNS,
+        description: "SHOW DATABASE name",
+        mode: "DBMS",
+        body: database,
+    },
+    Procedure {
+        name: "internal.show.defaultDatabase",
+        arity: 0,
+        outputs: SINGLE_DATABASE_COLUMNS,
+        description: "SHOW DEFAULT DATABASE / SHOW HOME DATABASE",
+        mode: "DBMS",
+        body: default_database,
+    },
+    Procedure {
+        name: "internal.show.procedures",
+        arity: 0,
+        outputs: &["name", "description", "mode", "worksOnSystem"],
+        description: "SHOW PROCEDURES",
+        mode: "DBMS",
+        body: procedures,
+    },
+    Procedure {
+        name: "internal.show.functions",
+        arity: 0,
+        outputs: &["name", "category", "description"],
+        description: "SHOW FUNCTIONS",
+        mode: "DBMS",
+        body: functions,
+    },
+];
+
+/// The Bolt address `SHOW DATABASES` reports; the server sets it at start
+/// to its advertised address. Neo4j's own default is `localhost:7687`.
+static ADVERTISED_ADDRESS: RwLock<Option<String>> = RwLock::new(None);
+
+/// Sets the address `SHOW DATABASES` reports (the server's advertised
+/// Bolt address).
+pub fn set_advertised_address(address: &str) {
+    *ADVERTISED_ADDRESS
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(address.to_string());
+}
+
+fn advertised_address() -> String {
+    ADVERTISED_ADDRESS
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()
+        .unwrap_or_else(|| "localhost:7687".to_string())
+}
+
+/// One row in `DATABASE_COLUMNS` order.
+fn database_row(name: &str) -> Vec<Value> {
+    let is_default = name == DEFAULT_DATABASE;
+    vec![
+        Value::from(name),
+        Value::from(if is_default { "standard" } else { "system" }),
+        Value::List(vec![]),
+        Value::from("read-write"),
+        Value::from(advertised_address()),
+        Value::from("primary"),
+        Value::Bool(true),
+        Value::from("online"),
+        Value::from("online"),
+        Value::from(""),
+        Value::Bool(is_default),
+        Value::Bool(is_default),
+        Value::List(vec![]),
+    ]
+}
+
+fn databases(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    Ok(vec![
+        database_row(DEFAULT_DATABASE),
+        database_row(SYSTEM_DATABASE),
+    ])
+}
+
+/// `SHOW DATABASE name`: the one row, or none for an unknown name (as
+/// Neo4j does).
+fn database(_txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let name = match args.first() {
+        Some(Value::String(name)) => name.as_str(),
+        Some(other) => {
+            return Err(ExecError::Type(format!(
+                "A database name must be a string, got {other:?}"
+            )))
+        }
+        None => return Ok(vec![]),
+    };
+    Ok([DEFAULT_DATABASE, SYSTEM_DATABASE]
+        .into_iter()
+        .filter(|db| db.eq_ignore_ascii_case(name))
+        .map(database_row)
+        .collect())
+}
+
+fn default_database(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let mut row = database_row(DEFAULT_DATABASE);
+    // Drop `default` and `home` (indexes 10 and 11).
+    row.drain(10..12);
+    Ok(vec![row])
+}
+
+fn procedures(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let mut listed: Vec<&Procedure> = NAMESPACES
+        .iter()
+        .flat_map(|procedures| procedures.iter())
+        .filter(|p| !p.name.starts_with(INTERNAL_PREFIX))
+        .collect();
+    listed.sort_by_key(|p| p.name);
+    Ok(listed
+        .into_iter()
+        .map(|p| {
+            vec![
+                Value::from(p.name),
+                Value::from(p.description),
+                Value::from(p.mode),
+                Value::Bool(p.mode == "DBMS"),
+            ]
+        })
+        .collect())
+}
+
+/// The documented functions the planner resolves, by name.
+fn functions(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let mut rows: Vec<(&str, &str, &str)> = function_docs::FUNCTIONS
+        .iter()
+        .copied()
+        .filter(|(name, _, _)| is_implemented(name))
+        .collect();
+    rows.sort_by_key(|(name, _, _)| name.to_ascii_lowercase());
+    Ok(rows
+        .into_iter()
+        .map(|(name, category, description)| {
+            vec![
+                Value::from(name),
+                Value::from(category),
+                Value::from(description),
+            ]
+        })
+        .collect())
+}
+
+fn is_implemented(name: &str) -> bool {
+    ScalarFunction::from_name(name).is_some() || AggregateFunction::from_name(name).is_some()
+}

@@ -1,0 +1,89 @@
+"""Bolt over TLS with a self-signed certificate made at test time by the
+openssl CLI: bolt+ssc:// and neo4j+ssc:// (no verification), a verified
+connection trusting that certificate (bolt+s:// with a custom CA), and the
+refusals that prove verification and encryption are real."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import neo4j
+import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import ServiceUnavailable, UnsupportedServerProduct
+
+from conftest import Server
+
+# What a driver raises when the 4-byte handshake reply is not a Bolt
+# version (here: a TLS alert). 6.x: UnsupportedServerProduct; 5.28: its
+# private BoltHandshakeError.
+HANDSHAKE_ERRORS = (ServiceUnavailable, UnsupportedServerProduct) + tuple(
+    e for e in [getattr(getattr(neo4j, "_exceptions", None), "BoltHandshakeError", None)] if e
+)
+
+pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
+
+
+@pytest.fixture(scope="module")
+def tls_server():
+    with tempfile.TemporaryDirectory(prefix="nereid-e2e-tls-") as tmp:
+        cert = os.path.join(tmp, "cert.pem")
+        key = os.path.join(tmp, "key.pem")
+        subprocess.run(
+            [
+                "openssl", "req", "-x509", "-newkey", "ec",
+                "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        srv = Server(os.path.join(tmp, "data"), extra_args=["--tls-cert", cert, "--tls-key", key])
+        srv.cert = cert
+        srv.start()
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+def _one(driver):
+    records, _, _ = driver.execute_query("RETURN 1 AS x")
+    return records[0]["x"]
+
+
+@pytest.mark.parametrize("scheme", ["bolt+ssc", "neo4j+ssc"])
+def test_self_signed_schemes_connect(tls_server, scheme):
+    with GraphDatabase.driver(f"{scheme}://localhost:{tls_server.bolt_port}", auth=("u", "p")) as drv:
+        assert _one(drv) == 1
+
+
+def test_verified_tls_trusting_the_certificate(tls_server):
+    with GraphDatabase.driver(
+        f"bolt://localhost:{tls_server.bolt_port}",
+        auth=("u", "p"),
+        encrypted=True,
+        trusted_certificates=neo4j.TrustCustomCAs(tls_server.cert),
+    ) as drv:
+        assert _one(drv) == 1
+
+
+def test_verification_rejects_an_untrusted_certificate(tls_server):
+    with GraphDatabase.driver(
+        f"bolt+s://localhost:{tls_server.bolt_port}", auth=("u", "p"),
+        connection_acquisition_timeout=10,
+    ) as drv:
+        # verify_connectivity does not retry (execute_query would, for 30 s).
+        with pytest.raises(ServiceUnavailable):
+            drv.verify_connectivity()
+
+
+def test_plaintext_is_refused_by_a_tls_listener(tls_server):
+    with GraphDatabase.driver(
+        f"bolt://localhost:{tls_server.bolt_port}", auth=("u", "p"),
+        connection_acquisition_timeout=10,
+    ) as drv:
+        with pytest.raises(HANDSHAKE_ERRORS):
+            drv.verify_connectivity()
