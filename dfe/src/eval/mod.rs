@@ -15,6 +15,7 @@ mod math;
 mod range;
 mod regex_cache;
 mod scoped;
+mod temporal;
 mod text;
 
 pub use range::IntRange;
