@@ -13,6 +13,7 @@
 
 mod ordering;
 pub mod temporal;
+pub mod temporal_codec;
 mod value;
 
 pub use ordering::{compare_for_order, Comparison};
