@@ -28,7 +28,9 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         return IntRange::from_args(&args)?.into_list();
     }
     match func {
-        F::Temporal(t) => return temporal::call(t, &args),
+        // The evaluator routes temporal calls with its statement time; a
+        // direct call reads the clock.
+        F::Temporal(t) => return temporal::call(t, &args, temporal::StatementTime::now()),
         F::Substring => return text::substring(&args),
         F::Replace => return text::replace(&args),
         F::Split => return text::split(&args),

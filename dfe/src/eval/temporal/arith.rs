@@ -83,7 +83,9 @@ pub fn multiply_duration(d: &Duration, factor: &Value, divide: bool) -> Option<E
         (|| {
             builder.add("months", d.months as f64 * f, true)?;
             builder.add("days", d.days as f64 * f, true)?;
-            builder.add("nanoseconds", d.total_nanos() as f64 * f, true)
+            // Sub-nanosecond remainders are cut off, never rounded up.
+            let nanos = (d.total_nanos() as f64 * f).trunc();
+            builder.add_int("nanoseconds", i64::try_from(nanos as i128).ok()?)
         })()
     };
     Some(

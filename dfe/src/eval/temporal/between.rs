@@ -1,7 +1,8 @@
 //! `duration.between(a, b)`, `duration.inMonths`, `inDays`, `inSeconds`.
 //!
-//! When both values carry a zone, `b` is first expressed in `a`'s zone; when
-//! only one does, wall-clock times are compared. Months count whole
+//! When both values carry a zone, `b` is first expressed in `a`'s zone; a
+//! local value against a zoned datetime is read in the datetime's zone; a
+//! local value against a time with offset compares wall-clock times. Months count whole
 //! calendar months from `a`; the rest is days and sub-day time. Two zoned
 //! datetimes take the sub-month rest in absolute time (so a day with a
 //! daylight-saving shift counts its real length).
@@ -65,6 +66,17 @@ fn side(v: &Value) -> ExecResult<Side> {
     })
 }
 
+fn in_zone_of(local: &Side, zoned: &ZonedDateTime) -> ExecResult<Side> {
+    let date = local.date.unwrap_or(zoned.local.date());
+    let z = zone::at_local(date.and_time(local.time), &zone::of(zoned))?;
+    Ok(Side {
+        date: Some(z.local.date()),
+        time: z.local.time(),
+        offset: Some(z.offset),
+        zoned: Some(z),
+    })
+}
+
 fn overflow() -> ExecError {
     ExecError::Arithmetic("Duration out of range".to_string())
 }
@@ -100,7 +112,14 @@ pub fn between(a: &Value, b: &Value, unit: Unit) -> ExecResult<Value> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
-    let (x, mut y) = (side(a)?, side(b)?);
+    let (mut x, mut y) = (side(a)?, side(b)?);
+    // A local value measured against a zoned datetime is read in that zone
+    // (on that date, if it has none), so daylight-saving shifts count.
+    if let (Some(z), None) = (&x.zoned, y.offset) {
+        y = in_zone_of(&y, z)?;
+    } else if let (None, Some(z)) = (x.offset, &y.zoned) {
+        x = in_zone_of(&x, z)?;
+    }
     // Express `b` in `a`'s zone when both have one.
     if let (Some(xo), Some(yo)) = (x.offset, y.offset) {
         match (&x.zoned, &y.zoned) {

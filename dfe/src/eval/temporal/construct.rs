@@ -6,9 +6,7 @@ use super::parse::{self, ZoneSpec};
 use super::zone;
 use crate::error::{type_mismatch, ExecError, ExecResult};
 use nereid_planner::TemporalKind;
-use nereid_values::temporal::chrono::{
-    Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc,
-};
+use nereid_values::temporal::chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike};
 use nereid_values::{OffsetTime, Value, ZonedDateTime};
 use std::collections::BTreeMap;
 
@@ -16,9 +14,8 @@ fn invalid(what: &str) -> ExecError {
     ExecError::Argument(format!("Invalid temporal value: {what}"))
 }
 
-/// The current time in UTC as a value of `kind`.
-pub fn now(kind: TemporalKind) -> Value {
-    let now = Utc::now().naive_utc();
+/// The current time `now` (UTC) as a value of `kind`.
+pub fn now(kind: TemporalKind, now: NaiveDateTime) -> Value {
     build(kind, now, ZoneSpec::Offset(0)).unwrap_or_default()
 }
 
@@ -37,25 +34,29 @@ fn build(kind: TemporalKind, local: NaiveDateTime, zone_spec: ZoneSpec) -> ExecR
 }
 
 /// `kind(arg)`.
-pub fn construct(kind: TemporalKind, arg: Option<&Value>) -> ExecResult<Value> {
+pub fn construct(
+    kind: TemporalKind,
+    arg: Option<&Value>,
+    today: NaiveDateTime,
+) -> ExecResult<Value> {
     match arg {
-        None => Ok(now(kind)),
+        None => Ok(now(kind, today)),
         Some(Value::Null) => Ok(Value::Null),
-        Some(Value::String(text)) => from_text(kind, text),
-        Some(Value::Map(map)) => from_map(kind, map),
+        Some(Value::String(text)) => from_text(kind, text, today),
+        Some(Value::Map(map)) => from_map(kind, map, today),
         Some(v) if v.is_temporal() && !matches!(v, Value::Duration(_)) => {
             let key = match kind {
                 TemporalKind::LocalTime | TemporalKind::Time => "time",
                 TemporalKind::Date => "date",
                 _ => "datetime",
             };
-            from_map(kind, &BTreeMap::from([(key.to_string(), v.clone())]))
+            from_map(kind, &BTreeMap::from([(key.to_string(), v.clone())]), today)
         }
         Some(other) => Err(type_mismatch("String or Map", other)),
     }
 }
 
-fn from_text(kind: TemporalKind, text: &str) -> ExecResult<Value> {
+fn from_text(kind: TemporalKind, text: &str, today: NaiveDateTime) -> ExecResult<Value> {
     let bad = || invalid(&format!("Text cannot be parsed to a {kind:?}: '{text}'"));
     match kind {
         TemporalKind::Date => parse::date(text).map(Value::Date).ok_or_else(bad),
@@ -64,8 +65,8 @@ fn from_text(kind: TemporalKind, text: &str) -> ExecResult<Value> {
             .ok_or_else(bad),
         TemporalKind::Time => {
             let (t, z) = parse::time(text).ok_or_else(bad)?;
-            let today = Utc::now().date_naive().and_time(t);
-            let offset = zone::offset_at(&z.unwrap_or(ZoneSpec::Offset(0)), today)?;
+            let at = today.date().and_time(t);
+            let offset = zone::offset_at(&z.unwrap_or(ZoneSpec::Offset(0)), at)?;
             Ok(Value::Time(OffsetTime { time: t, offset }))
         }
         TemporalKind::LocalDateTime => {
@@ -253,7 +254,11 @@ fn resolve_time(map: &BTreeMap<String, Value>, base: Option<NaiveTime>) -> ExecR
     NaiveTime::from_hms_nano_opt(hour, minute, second, nanos as u32).ok_or_else(bad)
 }
 
-fn from_map(kind: TemporalKind, map: &BTreeMap<String, Value>) -> ExecResult<Value> {
+fn from_map(
+    kind: TemporalKind,
+    map: &BTreeMap<String, Value>,
+    today: NaiveDateTime,
+) -> ExecResult<Value> {
     for key in map.keys() {
         let known = DATE_KEYS.contains(&key.as_str())
             || TIME_KEYS.contains(&key.as_str())
@@ -308,7 +313,8 @@ fn from_map(kind: TemporalKind, map: &BTreeMap<String, Value>) -> ExecResult<Val
     let date = if has_date {
         resolve_date(map, date_src)?
     } else {
-        Utc::now().date_naive()
+        // A time in a named zone takes the zone's offset on the statement's date.
+        today.date()
     };
     let time = if has_time {
         resolve_time(map, time_src)?

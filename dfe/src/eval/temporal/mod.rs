@@ -19,19 +19,31 @@ pub use components::component;
 use crate::error::{type_mismatch, ExecError, ExecResult};
 use duration_build::{is_duration_key, DurationBuilder};
 use nereid_planner::TemporalFunction;
+use nereid_values::temporal::chrono::{NaiveDateTime, Utc};
 use nereid_values::Value;
 use parse::ZoneSpec;
 
+/// The wall-clock reading (UTC) a statement's temporal functions see as "now".
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StatementTime(NaiveDateTime);
+
+impl StatementTime {
+    pub fn now() -> StatementTime {
+        StatementTime(Utc::now().naive_utc())
+    }
+}
+
 /// Calls a temporal function on evaluated arguments (arity already checked).
-pub fn call(func: TemporalFunction, args: &[Value]) -> ExecResult<Value> {
+pub fn call(func: TemporalFunction, args: &[Value], now: StatementTime) -> ExecResult<Value> {
     use TemporalFunction as F;
     match func {
-        F::Construct(kind) => construct::construct(kind, args.first()),
+        F::Construct(kind) => construct::construct(kind, args.first(), now.0),
         F::Now(kind) => match args.first() {
-            None | Some(Value::Null) => Ok(construct::now(kind)),
-            Some(v) => construct::construct(kind, Some(&timezone_map(v)?)),
+            None => Ok(construct::now(kind, now.0)),
+            Some(Value::Null) => Ok(Value::Null),
+            Some(v) => construct::construct(kind, Some(&timezone_map(v, now.0)?), now.0),
         },
-        F::Truncate(kind) => truncate::truncate(kind, args),
+        F::Truncate(kind) => truncate::truncate(kind, args, now.0),
         F::FromEpoch => match (&args[0], &args[1]) {
             (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
             (Value::Int(s), Value::Int(n)) => {
@@ -66,10 +78,10 @@ pub fn call(func: TemporalFunction, args: &[Value]) -> ExecResult<Value> {
 }
 
 /// `date.transaction('Europe/Stockholm')`: the current time in a zone.
-fn timezone_map(v: &Value) -> ExecResult<Value> {
+fn timezone_map(v: &Value, now: NaiveDateTime) -> ExecResult<Value> {
     match v {
         Value::String(_) => {
-            let now = construct::now(nereid_planner::TemporalKind::DateTime);
+            let now = construct::now(nereid_planner::TemporalKind::DateTime, now);
             Ok(Value::Map(
                 [
                     ("datetime".to_string(), now),

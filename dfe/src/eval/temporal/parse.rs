@@ -198,7 +198,9 @@ pub fn duration(s: &str) -> Option<Duration> {
     };
     let body = s.strip_prefix('P').or_else(|| s.strip_prefix('p'))?;
     let mut builder = DurationBuilder::default();
-    if body.len() > 4 && body.as_bytes().get(4) == Some(&b'-') {
+    let alternative = body.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && body.as_bytes().get(4) == Some(&b'-');
+    if alternative {
         let (d, t) = body.split_once('T').unwrap_or((body, "00:00:00"));
         let parts: Vec<&str> = d.split('-').collect();
         if parts.len() != 3 {

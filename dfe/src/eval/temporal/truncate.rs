@@ -6,7 +6,7 @@
 use super::construct;
 use crate::error::{type_mismatch, ExecError, ExecResult};
 use nereid_planner::TemporalKind;
-use nereid_values::temporal::chrono::{Datelike, NaiveDate, NaiveTime, Timelike};
+use nereid_values::temporal::chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike};
 use nereid_values::temporal::fmt_offset;
 use nereid_values::Value;
 use std::collections::BTreeMap;
@@ -58,7 +58,7 @@ fn truncate_time(t: NaiveTime, unit: &str) -> Option<NaiveTime> {
     }
 }
 
-pub fn truncate(kind: TemporalKind, args: &[Value]) -> ExecResult<Value> {
+pub fn truncate(kind: TemporalKind, args: &[Value], today: NaiveDateTime) -> ExecResult<Value> {
     let (unit, input) = (&args[0], &args[1]);
     let fields = match args.get(2) {
         None | Some(Value::Null) => BTreeMap::new(),
@@ -97,7 +97,7 @@ pub fn truncate(kind: TemporalKind, args: &[Value]) -> ExecResult<Value> {
             "day" | "hour" | "minute" | "second" | "millisecond" | "microsecond"
         );
     let time_kind = matches!(kind, TemporalKind::Time | TemporalKind::LocalTime);
-    if time_kind && (date_unit || unit == "day") {
+    if time_kind && date_unit {
         return Err(bad_unit(unit));
     }
     let mut map = fields;
@@ -126,5 +126,5 @@ pub fn truncate(kind: TemporalKind, args: &[Value]) -> ExecResult<Value> {
             map.insert("timezone".to_string(), Value::String(z));
         }
     }
-    construct::construct(kind, Some(&Value::Map(map)))
+    construct::construct(kind, Some(&Value::Map(map)), today)
 }
