@@ -97,7 +97,11 @@ pub fn truncate(kind: TemporalKind, args: &[Value], today: NaiveDateTime) -> Exe
             "day" | "hour" | "minute" | "second" | "millisecond" | "microsecond"
         );
     let time_kind = matches!(kind, TemporalKind::Time | TemporalKind::LocalTime);
-    if time_kind && date_unit {
+    let time_unit = matches!(
+        unit,
+        "hour" | "minute" | "second" | "millisecond" | "microsecond"
+    );
+    if (time_kind && date_unit) || (kind == TemporalKind::Date && time_unit) {
         return Err(bad_unit(unit));
     }
     let mut map = fields;
