@@ -1,6 +1,6 @@
 //! Per-query execution state shared by all operators of one cursor.
 
-use crate::eval::{Evaluator, RegexCache};
+use crate::eval::{Evaluator, RegexCache, StatementTime};
 use crate::Params;
 use nereid_storage::Txn;
 use nereid_values::Value;
@@ -27,6 +27,8 @@ pub struct ExecContext {
     /// Target number of rows per emitted batch.
     pub(crate) batch_size: usize,
     pub(crate) stats: Vec<OperatorStats>,
+    /// "Now" for the temporal functions, read once per statement.
+    pub(crate) statement_time: StatementTime,
 }
 
 impl ExecContext {
@@ -44,12 +46,14 @@ impl ExecContext {
             slot_count,
             batch_size: batch_size.max(1),
             stats,
+            statement_time: StatementTime::now(),
         }
     }
 
     /// An evaluator over this query's snapshot and parameters.
     pub(crate) fn evaluator(&mut self) -> Evaluator<'_> {
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
+            .at_statement_time(self.statement_time)
     }
 
     /// A row with every slot null.

@@ -15,10 +15,12 @@ mod lower;
 pub mod physical;
 mod physical_planning;
 pub mod rules;
+mod temporal_function;
 
 pub use error::PlanError;
 pub use explain::explain;
 pub use physical::*;
+pub use temporal_function::{TemporalFunction, TemporalKind};
 
 use nereid_cypher::ast::Statement;
 

@@ -492,6 +492,7 @@ pub enum ScalarFunction {
     Degrees,
     Radians,
     IsEmpty,
+    Temporal(crate::TemporalFunction),
 }
 
 impl ScalarFunction {
@@ -556,7 +557,7 @@ impl ScalarFunction {
             "degrees" => Degrees,
             "radians" => Radians,
             "isempty" => IsEmpty,
-            _ => return None,
+            other => return crate::TemporalFunction::from_lower_name(other).map(Temporal),
         })
     }
 
@@ -570,6 +571,7 @@ impl ScalarFunction {
             Split | Left | Right | Atan2 => (2, 2),
             Round => (1, 3),
             E | Pi | Rand => (0, 0),
+            Temporal(t) => t.arity(),
             _ => (1, 1),
         }
     }

@@ -8,7 +8,7 @@
 
 use crate::dictionary::{DictError, Dictionary};
 use crate::error::StorageError;
-use nereid_values::Value;
+use nereid_values::{temporal_codec, Value};
 
 /// Type flags. Grouping (numeric < 0x10 etc.) leaves room for the paper's
 /// type families later; the values are internal, never persisted.
@@ -19,6 +19,8 @@ pub(crate) const F_FLOAT: u8 = 3;
 pub(crate) const F_STRING: u8 = 0x10;
 pub(crate) const F_BYTES: u8 = 0x11;
 pub(crate) const F_LIST: u8 = 0x12;
+/// A temporal value; the literal is its `nereid_values::temporal_codec` form.
+pub(crate) const F_TEMPORAL: u8 = 0x13;
 pub(crate) const F_VERTEX: u8 = 0x20;
 
 /// One O value.
@@ -80,6 +82,10 @@ impl TypedValue {
                 encode_list(items, &mut form)?;
                 intern(F_LIST, &form)
             }
+            temporal if temporal.is_temporal() => match temporal_codec::encode(temporal) {
+                Some(form) => intern(F_TEMPORAL, &form),
+                None => Err(StorageError::UnstorableValue(temporal.type_name())),
+            },
             other => Err(StorageError::UnstorableValue(other.type_name())),
         }
     }
@@ -96,6 +102,7 @@ impl TypedValue {
                 .resolve(self.payload)
                 .map(|b| Value::Bytes(b.to_vec())),
             F_LIST => decode_list(&literals.resolve(self.payload)?),
+            F_TEMPORAL => temporal_codec::decode(&literals.resolve(self.payload)?),
             _ => None,
         }
     }
@@ -111,12 +118,14 @@ pub(crate) fn dict_error(e: DictError) -> StorageError {
 }
 
 // List lexical form: item count (u32 LE), then per item a tag byte and its
-// payload: 0 false, 1 true, 2 i64 LE, 3 f64 bits LE, 4 u32 LE length + UTF-8.
+// payload: 0 false, 1 true, 2 i64 LE, 3 f64 bits LE, 4 u32 LE length + UTF-8,
+// 5 u32 LE length + temporal form (see `nereid_values::temporal_codec`).
 const L_FALSE: u8 = 0;
 const L_TRUE: u8 = 1;
 const L_INT: u8 = 2;
 const L_FLOAT: u8 = 3;
 const L_STRING: u8 = 4;
+const L_TEMPORAL: u8 = 5;
 
 fn encode_list(items: &[Value], out: &mut Vec<u8>) -> Result<(), StorageError> {
     let count = u32::try_from(items.len()).map_err(|_| StorageError::UnstorableValue("List"))?;
@@ -139,6 +148,15 @@ fn encode_list(items: &[Value], out: &mut Vec<u8>) -> Result<(), StorageError> {
                 out.push(L_STRING);
                 out.extend_from_slice(&len.to_le_bytes());
                 out.extend_from_slice(s.as_bytes());
+            }
+            temporal if temporal.is_temporal() => {
+                let form = temporal_codec::encode(temporal)
+                    .ok_or(StorageError::UnstorableValue(temporal.type_name()))?;
+                let len = u32::try_from(form.len())
+                    .map_err(|_| StorageError::UnstorableValue(temporal.type_name()))?;
+                out.push(L_TEMPORAL);
+                out.extend_from_slice(&len.to_le_bytes());
+                out.extend_from_slice(&form);
             }
             other => return Err(StorageError::UnstorableValue(other.type_name())),
         }
@@ -174,6 +192,10 @@ fn decode_list(mut form: &[u8]) -> Option<Value> {
                 let len = take4(&mut form)? as usize;
                 Value::String(String::from_utf8(take(&mut form, len)?.to_vec()).ok()?)
             }
+            L_TEMPORAL => {
+                let len = take4(&mut form)? as usize;
+                temporal_codec::decode(take(&mut form, len)?)?
+            }
             _ => return None,
         });
     }
@@ -201,6 +223,15 @@ mod tests {
                 Value::from("x"),
                 Value::Bool(false),
             ]),
+            Value::Date(
+                nereid_values::temporal::chrono::NaiveDate::from_ymd_opt(1984, 10, 11).unwrap(),
+            ),
+            Value::List(vec![Value::Duration(nereid_values::Duration {
+                months: 1,
+                days: 2,
+                seconds: -3,
+                nanos: 4,
+            })]),
         ];
         for v in values {
             let t = TypedValue::encode(&v, &lit).unwrap();

@@ -201,6 +201,9 @@ fn put_map(
     Ok(())
 }
 
+/// A temporal value: length-prefixed `nereid_values::temporal_codec` form.
+const V_TEMPORAL: u8 = 9;
+
 fn put_value(out: &mut Vec<u8>, value: &Value, depth: usize) -> Result<(), &'static str> {
     if depth > MAX_DEPTH {
         return Err("deeply nested List/Map");
@@ -235,6 +238,12 @@ fn put_value(out: &mut Vec<u8>, value: &Value, depth: usize) -> Result<(), &'sta
         Value::Map(map) => {
             out.push(V_MAP);
             put_map(out, map, depth + 1)?;
+        }
+        temporal if temporal.is_temporal() => {
+            let form =
+                nereid_values::temporal_codec::encode(temporal).ok_or(temporal.type_name())?;
+            out.push(V_TEMPORAL);
+            put_bytes(out, &form);
         }
         other => return Err(other.type_name()),
     }
@@ -335,6 +344,8 @@ impl<'a> Reader<'a> {
                 Value::List(items)
             }
             V_MAP => Value::Map(self.map(depth + 1)?),
+            V_TEMPORAL => nereid_values::temporal_codec::decode(&self.bytes()?)
+                .ok_or("malformed temporal value")?,
             other => return Err(format!("unknown value tag {other}")),
         })
     }

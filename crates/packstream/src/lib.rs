@@ -21,6 +21,7 @@ mod error;
 pub mod marker;
 pub mod params;
 pub mod result;
+pub mod temporal;
 mod value;
 
 pub use decode::{from_slice, Decoder, DEFAULT_MAX_DEPTH};

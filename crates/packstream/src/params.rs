@@ -29,7 +29,10 @@ pub fn pack_to_value(value: PackValue) -> Result<Value, ParamError> {
                 .map(|(k, v)| Ok((k, pack_to_value(v)?)))
                 .collect::<Result<BTreeMap<_, _>, ParamError>>()?,
         ),
-        PackValue::Struct { tag: t, .. } => return Err(structure_error(t)),
+        PackValue::Struct { tag: t, fields } => match crate::temporal::from_struct(t, &fields) {
+            Some(temporal) => temporal?,
+            None => return Err(structure_error(t)),
+        },
     })
 }
 
@@ -89,7 +92,10 @@ pub fn value_to_pack(value: &Value) -> Result<PackValue, ParamError> {
         Value::Node(_) => return Err(ParamError::Entity("Node")),
         Value::Relationship(_) => return Err(ParamError::Entity("Relationship")),
         Value::Path(_) => return Err(ParamError::Entity("Path")),
-        other => return Err(ParamError::Unsupported(other.type_name())),
+        other => match crate::temporal::to_pack(other) {
+            Some(temporal) => temporal,
+            None => return Err(ParamError::Unsupported(other.type_name())),
+        },
     })
 }
 
@@ -132,9 +138,24 @@ mod tests {
             tag: tag::DATE,
             fields: vec![PackValue::Int(1)],
         };
+        assert_eq!(
+            pack_to_value(date).map(|v| v.to_string()),
+            Ok("'1970-01-02'".to_string())
+        );
+        let point = PackValue::Struct {
+            tag: tag::POINT_2D,
+            fields: vec![
+                PackValue::Int(7203),
+                PackValue::Float(1.0),
+                PackValue::Float(2.0),
+            ],
+        };
         assert!(matches!(
-            pack_to_value(date),
-            Err(ParamError::UnsupportedStructure { name: "Date", .. })
+            pack_to_value(point),
+            Err(ParamError::UnsupportedStructure {
+                name: "Point2D",
+                ..
+            })
         ));
         assert_eq!(
             value_to_pack(&Value::Node(nereid_values::NodeId(1))),

@@ -80,6 +80,7 @@ fn encode_at(
             None => write_null(out),
         },
         Value::Path(path) => encode_path(path, resolver, format, out, depth)?,
+        other if crate::temporal::write(other, format.utc_datetime, out)? => {}
         other => return Err(EncodeError::Unsupported(other.type_name())),
     }
     Ok(())

@@ -12,9 +12,12 @@
 //! the wire protocol; it is the vocabulary the other crates share.
 
 mod ordering;
+pub mod temporal;
+pub mod temporal_codec;
 mod value;
 
 pub use ordering::{compare_for_order, Comparison};
+pub use temporal::{Duration, OffsetTime, ZonedDateTime};
 pub use value::{PathValue, Value};
 
 use std::collections::BTreeMap;

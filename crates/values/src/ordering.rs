@@ -1,7 +1,7 @@
 //! Cypher's comparison semantics over [`Value`], shared by the executor and
 //! anything else that needs to order or compare values.
 
-use crate::Value;
+use crate::{temporal, Value};
 use std::cmp::Ordering;
 
 /// The outcome of a Cypher comparison (`<`, `=`, ...): `Undefined` is the
@@ -70,6 +70,11 @@ impl Value {
             (Node(a), Node(b)) => Some(a == b),
             (Relationship(a), Relationship(b)) => Some(a == b),
             (Path(a), Path(b)) => Some(a == b),
+            (Duration(a), Duration(b)) => Some(a == b),
+            _ if self.is_temporal() => match temporal_cmp(self, other) {
+                Some(o) => Some(o == Ordering::Equal),
+                None => Some(false),
+            },
             _ => Some(false),
         }
     }
@@ -96,9 +101,28 @@ impl Value {
                 }
                 Comparison::Ordered(a.len().cmp(&b.len()))
             }
-            _ => Comparison::Undefined,
+            (Duration(_), _) => Comparison::Undefined,
+            _ => match temporal_cmp(self, other) {
+                Some(o) => Comparison::Ordered(o),
+                None => Comparison::Undefined,
+            },
         }
     }
+}
+
+/// Orders two temporal values of the same kind (instants for zoned kinds);
+/// `None` for different kinds or non-temporal values. Durations are not
+/// ordered by Cypher's comparison operators.
+fn temporal_cmp(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    Some(match (a, b) {
+        (Date(x), Date(y)) => x.cmp(y),
+        (LocalTime(x), LocalTime(y)) => x.cmp(y),
+        (Time(x), Time(y)) => x.utc_nanos().cmp(&y.utc_nanos()),
+        (LocalDateTime(x), LocalDateTime(y)) => x.cmp(y),
+        (DateTime(x), DateTime(y)) => temporal::cmp_zoned(x, y),
+        _ => return None,
+    })
 }
 
 fn as_f64(v: &Value) -> f64 {
@@ -120,11 +144,17 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
             Relationship(_) => 2,
             List(_) => 3,
             Path(_) => 4,
-            Bytes(_) => 5,
-            String(_) => 6,
-            Bool(_) => 7,
-            Int(_) | Float(_) => 8,
-            Null => 9,
+            DateTime(_) => 5,
+            LocalDateTime(_) => 6,
+            Date(_) => 7,
+            Time(_) => 8,
+            LocalTime(_) => 9,
+            Duration(_) => 10,
+            Bytes(_) => 11,
+            String(_) => 12,
+            Bool(_) => 13,
+            Int(_) | Float(_) => 14,
+            Null => 15,
         }
     }
     let (ra, rb) = (rank(a), rank(b));
@@ -166,7 +196,8 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
         (Node(x), Node(y)) => x.cmp(y),
         (Relationship(x), Relationship(y)) => x.cmp(y),
         (Path(x), Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
-        _ => Ordering::Equal,
+        (Duration(x), Duration(y)) => temporal::cmp_duration(x, y),
+        _ => temporal_cmp(a, b).unwrap_or(Ordering::Equal),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The [`Value`] enum: every value a query can produce or a client can send.
 
+use crate::temporal::{self, Duration, OffsetTime, ZonedDateTime};
 use crate::{NodeId, RelId};
+use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -25,6 +27,12 @@ pub enum Value {
     Node(NodeId),
     Relationship(RelId),
     Path(Box<PathValue>),
+    Date(NaiveDate),
+    LocalTime(NaiveTime),
+    Time(OffsetTime),
+    LocalDateTime(NaiveDateTime),
+    DateTime(Box<ZonedDateTime>),
+    Duration(Duration),
 }
 
 /// A path as alternating nodes and relationships: `nodes.len() == rels.len() + 1`.
@@ -50,6 +58,12 @@ impl Value {
             Value::Node(_) => "Node",
             Value::Relationship(_) => "Relationship",
             Value::Path(_) => "Path",
+            Value::Date(_) => "Date",
+            Value::LocalTime(_) => "LocalTime",
+            Value::Time(_) => "Time",
+            Value::LocalDateTime(_) => "LocalDateTime",
+            Value::DateTime(_) => "DateTime",
+            Value::Duration(_) => "Duration",
         }
     }
 
@@ -66,14 +80,29 @@ impl Value {
             | Value::Float(_)
             | Value::String(_)
             | Value::Bytes(_) => true,
+            v if v.is_temporal() => true,
             Value::List(items) => items.iter().all(|v| {
-                matches!(
-                    v,
-                    Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_)
-                )
+                v.is_temporal()
+                    || matches!(
+                        v,
+                        Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_)
+                    )
             }),
             _ => false,
         }
+    }
+
+    /// True for dates, times, datetimes and durations.
+    pub fn is_temporal(&self) -> bool {
+        matches!(
+            self,
+            Value::Date(_)
+                | Value::LocalTime(_)
+                | Value::Time(_)
+                | Value::LocalDateTime(_)
+                | Value::DateTime(_)
+                | Value::Duration(_)
+        )
     }
 
     pub fn as_str(&self) -> Option<&str> {
@@ -129,6 +158,12 @@ impl PartialEq for Value {
             (Node(a), Node(b)) => a == b,
             (Relationship(a), Relationship(b)) => a == b,
             (Path(a), Path(b)) => a == b,
+            (Date(a), Date(b)) => a == b,
+            (LocalTime(a), LocalTime(b)) => a == b,
+            (Time(a), Time(b)) => a == b,
+            (LocalDateTime(a), LocalDateTime(b)) => a == b,
+            (DateTime(a), DateTime(b)) => a == b,
+            (Duration(a), Duration(b)) => a == b,
             _ => false,
         }
     }
@@ -159,6 +194,12 @@ impl std::hash::Hash for Value {
             Node(n) => n.hash(state),
             Relationship(r) => r.hash(state),
             Path(p) => p.hash(state),
+            Date(d) => d.hash(state),
+            LocalTime(t) => t.hash(state),
+            Time(t) => t.hash(state),
+            LocalDateTime(t) => t.hash(state),
+            DateTime(t) => t.hash(state),
+            Duration(d) => d.hash(state),
         }
     }
 }
@@ -212,6 +253,25 @@ impl fmt::Display for Value {
                 }
                 write!(f, ")")
             }
+            // Temporal values print as the TCK writes them: quoted strings.
+            Value::Date(d) => {
+                write!(f, "'")?;
+                temporal::fmt_date(*d, f)?;
+                write!(f, "'")
+            }
+            Value::LocalTime(t) => {
+                write!(f, "'")?;
+                temporal::fmt_time(*t, f)?;
+                write!(f, "'")
+            }
+            Value::Time(t) => write!(f, "'{t}'"),
+            Value::LocalDateTime(t) => {
+                write!(f, "'")?;
+                temporal::fmt_local_datetime(*t, f)?;
+                write!(f, "'")
+            }
+            Value::DateTime(t) => write!(f, "'{t}'"),
+            Value::Duration(d) => write!(f, "'{d}'"),
         }
     }
 }

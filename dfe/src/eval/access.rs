@@ -13,6 +13,7 @@ pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Va
         Value::Node(id) => graph.node_property(*id, key),
         Value::Relationship(id) => graph.rel_property(*id, key),
         Value::Map(map) => map.get(key).cloned(),
+        temporal if temporal.is_temporal() => Some(super::temporal::component(temporal, key)?),
         other => return Err(type_mismatch("Map, Node or Relationship", other)),
     };
     Ok(found.unwrap_or(Value::Null))

@@ -4,6 +4,7 @@
 //! wrap. Mixed integer/float operands are computed in floating point, and
 //! float division by zero follows IEEE 754 (Infinity / NaN) as in Cypher.
 
+use super::temporal;
 use crate::error::{overflow, type_mismatch, ExecError, ExecResult};
 use nereid_values::Value;
 
@@ -59,6 +60,9 @@ fn numeric(
 pub fn add(a: Value, b: Value) -> ExecResult<Value> {
     match (a, b) {
         (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+        (a, b) if a.is_temporal() && b.is_temporal() => {
+            temporal::add(&a, &b).unwrap_or_else(|| Err(cannot("add", &a, &b)))
+        }
         (Value::String(x), Value::String(y)) => Ok(Value::String(x + &y)),
         (Value::String(x), n @ (Value::Int(_) | Value::Float(_))) => {
             Ok(Value::String(x + &number_text(&n)))
@@ -101,6 +105,9 @@ pub fn subtract(a: Value, b: Value) -> ExecResult<Value> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
+    if let Some(result) = temporal::subtract(&a, &b) {
+        return result;
+    }
     numeric(
         "subtract",
         &a,
@@ -113,6 +120,14 @@ pub fn subtract(a: Value, b: Value) -> ExecResult<Value> {
 pub fn multiply(a: Value, b: Value) -> ExecResult<Value> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
+    }
+    if let Some(result) = match (&a, &b) {
+        (Value::Duration(d), n) | (n, Value::Duration(d)) => {
+            temporal::multiply_duration(d, n, false)
+        }
+        _ => None,
+    } {
+        return result;
     }
     numeric(
         "multiply",
@@ -130,6 +145,11 @@ fn division_by_zero() -> ExecError {
 pub fn divide(a: Value, b: Value) -> ExecResult<Value> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
+    }
+    if let Value::Duration(d) = &a {
+        if let Some(result) = temporal::multiply_duration(d, &b, true) {
+            return result;
+        }
     }
     numeric(
         "divide",
@@ -183,6 +203,8 @@ pub fn negate(a: Value) -> ExecResult<Value> {
         Value::Null => Ok(Value::Null),
         Value::Int(i) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
         Value::Float(f) => Ok(Value::Float(-f)),
+        Value::Duration(d) => temporal::multiply_duration(&d, &Value::Int(-1), false)
+            .unwrap_or_else(|| Err(type_mismatch("Number", &Value::Duration(d)))),
         other => Err(type_mismatch("Number", &other)),
     }
 }

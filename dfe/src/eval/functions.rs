@@ -5,7 +5,7 @@
 
 use super::conversions::{map_string, to_boolean, to_float, to_integer, to_string};
 use super::range::IntRange;
-use super::{math, text};
+use super::{math, temporal, text};
 use crate::error::{overflow, type_mismatch, ExecError, ExecResult};
 use crate::graph::GraphRead;
 use nereid_planner::ScalarFunction;
@@ -28,6 +28,9 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         return IntRange::from_args(&args)?.into_list();
     }
     match func {
+        // The evaluator routes temporal calls with its statement time; a
+        // direct call reads the clock.
+        F::Temporal(t) => return temporal::call(t, &args, temporal::StatementTime::now()),
         F::Substring => return text::substring(&args),
         F::Replace => return text::replace(&args),
         F::Split => return text::split(&args),
@@ -101,7 +104,8 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         | F::Atan2
         | F::E
         | F::Pi
-        | F::Rand => Ok(Value::Null),
+        | F::Rand
+        | F::Temporal(_) => Ok(Value::Null),
     }
 }
 

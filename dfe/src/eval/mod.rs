@@ -15,7 +15,10 @@ mod math;
 mod range;
 mod regex_cache;
 mod scoped;
+mod temporal;
 mod text;
+
+pub use temporal::StatementTime;
 
 pub use range::IntRange;
 pub use regex_cache::RegexCache;
@@ -34,6 +37,9 @@ pub struct Evaluator<'a> {
     graph: &'a dyn GraphRead,
     params: &'a Params,
     regexes: &'a mut RegexCache,
+    /// The clock reading that `datetime()`, `date.statement()` & co. return:
+    /// fixed per statement so that every call in it agrees.
+    statement_time: StatementTime,
 }
 
 impl<'a> Evaluator<'a> {
@@ -42,7 +48,14 @@ impl<'a> Evaluator<'a> {
             graph,
             params,
             regexes,
+            statement_time: StatementTime::now(),
         }
+    }
+
+    /// Pins the current time seen by temporal functions (the statement's start).
+    pub fn at_statement_time(mut self, time: StatementTime) -> Self {
+        self.statement_time = time;
+        self
     }
 
     /// Evaluates `expr` for the physical rows `rows` of `batch`; the result
@@ -111,6 +124,17 @@ impl<'a> Evaluator<'a> {
                 func: ScalarFunction::Coalesce,
                 args,
             } => self.eval_coalesce(args, batch, rows),
+            Expr::Function {
+                func: ScalarFunction::Temporal(func),
+                args,
+            } => {
+                let columns = self.eval_all(args, batch, rows)?;
+                let now = self.statement_time;
+                transpose(columns, rows.len())
+                    .into_iter()
+                    .map(|row_args| temporal::call(*func, &row_args, now))
+                    .collect()
+            }
             Expr::Function { func, args } => {
                 let columns = self.eval_all(args, batch, rows)?;
                 let graph = self.graph;
