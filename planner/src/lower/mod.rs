@@ -131,7 +131,7 @@ fn lower_single(
                 if let Some(pred) = &w.where_ {
                     plan = LogicalPlan::Filter {
                         input: Box::new(plan),
-                        predicate: lower_predicate(pred, &scope)?,
+                        predicate: lower_predicate(pred, &projected.where_scope)?,
                     };
                 }
             }

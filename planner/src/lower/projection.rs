@@ -14,6 +14,10 @@ pub(crate) struct Projected {
     pub plan: LogicalPlan,
     pub scope: Scope,
     pub columns: Vec<(String, Slot)>,
+    /// The scope a WITH's WHERE sees: the projected names, and after a
+    /// non-aggregating, non-distinct projection also the variables before
+    /// it (their slots are still filled), shadowed by the projected names.
+    pub where_scope: Scope,
 }
 
 pub(crate) fn lower_projection(
@@ -150,10 +154,16 @@ pub(crate) fn lower_projection(
             count: lower_expr(limit, &scope.emptied(), &mut None)?,
         };
     }
+    let where_scope = if aggregating || proj.distinct {
+        new_scope.clone()
+    } else {
+        shadowed(scope, &new_scope)
+    };
     Ok(Projected {
         plan,
         scope: new_scope,
         columns,
+        where_scope,
     })
 }
 
@@ -181,13 +191,18 @@ fn lower_sort_expr(
             e.span.start,
         ));
     }
-    // Names shadowed by the projection must resolve to the new binding.
+    lower_expr(e, &shadowed(old, new), &mut None)
+}
+
+/// `old` with the names of `new` bound over it (names shadowed by a
+/// projection resolve to the new binding).
+fn shadowed(old: &Scope, new: &Scope) -> Scope {
     let mut merged = old.clone();
     for (name, slot) in new.names() {
         let kind = new.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value);
         merged.bind(name, slot, kind);
     }
-    lower_expr(e, &merged, &mut None)
+    merged
 }
 
 fn kind_of(e: &ast::Expr, scope: &Scope) -> VarKind {
