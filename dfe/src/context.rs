@@ -1,6 +1,6 @@
 //! Per-query execution state shared by all operators of one cursor.
 
-use crate::eval::{Evaluator, RegexCache, StatementTime};
+use crate::eval::{Evaluator, RegexCache, StatementTime, SubplanEnv};
 use crate::Params;
 use nereid_storage::Txn;
 use nereid_values::Value;
@@ -52,8 +52,14 @@ impl ExecContext {
 
     /// An evaluator over this query's snapshot and parameters.
     pub(crate) fn evaluator(&mut self) -> Evaluator<'_> {
+        let subplans = SubplanEnv {
+            txn: Arc::clone(&self.txn),
+            batch_size: self.batch_size,
+            statement_time: self.statement_time,
+        };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)
+            .with_subplans(subplans)
     }
 
     /// A row with every slot null.

@@ -297,6 +297,25 @@ pub(crate) fn expr(e: &Expr) -> String {
             from.as_deref().map(expr).unwrap_or_default(),
             to.as_deref().map(expr).unwrap_or_default()
         ),
+        // The nested plan on one line, root first: `Expand ... <- Argument`.
+        Expr::PatternList {
+            plan,
+            projection,
+            exists,
+            ..
+        } => {
+            let mut chain = Vec::new();
+            let mut op = Some(&**plan);
+            while let Some(o) = op {
+                chain.push(describe(o));
+                op = o.input();
+            }
+            if *exists {
+                format!("exists{{{}}}", chain.join(" <- "))
+            } else {
+                format!("[{} | {}]", chain.join(" <- "), expr(projection))
+            }
+        }
         Expr::Path(parts) => {
             let p: Vec<String> = parts.iter().map(expr).collect();
             format!("path({})", p.join(", "))

@@ -276,6 +276,7 @@ pub fn slots_of(expr: &Expr, out: &mut Vec<Slot>) {
             items.iter().for_each(|(_, e)| slots_of(e, out));
         }
         Map(items) => items.iter().for_each(|(_, e)| slots_of(e, out)),
+        PatternList { reads, .. } => out.extend(reads.iter().copied()),
         Binary { lhs, rhs, .. } => {
             slots_of(lhs, out);
             slots_of(rhs, out);

@@ -364,6 +364,20 @@ pub enum Expr {
     /// of relationships (a variable-length segment, possibly empty) that
     /// leads from the node before it to the node after it.
     Path(Vec<Expr>),
+    /// A pattern expression `(a)-[:T]->()` or pattern comprehension
+    /// `[(a)-->(b) WHERE p | b.name]`: `plan` runs once per row, starting
+    /// from an `Argument` leaf that emits that row (the nested plan shares the
+    /// query's slots, so it reads outer variables in place); `projection` is
+    /// evaluated on each of its rows and the value is the list of
+    /// projections — or, with `exists` (a pattern used as a predicate),
+    /// whether there is any row at all. `reads` lists the outer slots the
+    /// nested plan may read (for rules that move expressions).
+    PatternList {
+        plan: Box<Op>,
+        projection: Box<Expr>,
+        exists: bool,
+        reads: Vec<Slot>,
+    },
     /// `[x IN list WHERE predicate | projection]`; `var` is the slot the
     /// element is bound to while evaluating `predicate` and `projection`.
     ListComprehension {

@@ -114,9 +114,12 @@ impl Parser<'_> {
     }
 
     /// `expr [AS alias]`; remembers the expression's source text as the default column name.
+    /// The text runs from the item's first token to its last one, not over the expression's
+    /// span: a parenthesised operand such as `(list[1]).missing` keeps its parenthesis.
     fn return_item(&mut self) -> PResult<ReturnItem> {
+        let start = self.peek().span;
         let expr = self.expression()?;
-        let text = self.text(expr.span).to_string();
+        let text = self.text(self.span_from(start)).trim().to_string();
         let alias = if self.eat_kw("AS") {
             Some(self.variable()?)
         } else {

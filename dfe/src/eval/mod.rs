@@ -12,6 +12,7 @@ mod conversions;
 mod functions;
 mod logic;
 mod math;
+mod pattern;
 mod range;
 mod regex_cache;
 mod scoped;
@@ -20,6 +21,7 @@ mod text;
 
 pub use temporal::StatementTime;
 
+pub use pattern::SubplanEnv;
 pub use range::IntRange;
 pub use regex_cache::RegexCache;
 
@@ -40,6 +42,9 @@ pub struct Evaluator<'a> {
     /// The clock reading that `datetime()`, `date.statement()` & co. return:
     /// fixed per statement so that every call in it agrees.
     statement_time: StatementTime,
+    /// What running a nested plan (pattern expressions) needs; `None` for an
+    /// evaluator outside a query's execution.
+    subplans: Option<SubplanEnv>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -49,12 +54,19 @@ impl<'a> Evaluator<'a> {
             params,
             regexes,
             statement_time: StatementTime::now(),
+            subplans: None,
         }
     }
 
     /// Pins the current time seen by temporal functions (the statement's start).
     pub fn at_statement_time(mut self, time: StatementTime) -> Self {
         self.statement_time = time;
+        self
+    }
+
+    /// Lets this evaluator run the nested plans of pattern expressions.
+    pub(crate) fn with_subplans(mut self, env: SubplanEnv) -> Self {
+        self.subplans = Some(env);
         self
     }
 
@@ -208,6 +220,12 @@ impl<'a> Evaluator<'a> {
                 list,
                 step,
             } => self.eval_reduce(*acc, init, *var, list, step, batch, rows),
+            Expr::PatternList {
+                plan,
+                projection,
+                exists,
+                ..
+            } => self.eval_pattern_list(plan, projection, *exists, batch, rows),
             Expr::MapProjection {
                 base,
                 all_properties,

@@ -74,6 +74,15 @@ fn subtree_size(op: &Op) -> usize {
     1 + children(op).into_iter().map(subtree_size).sum::<usize>()
 }
 
+/// Whether the subtree rooted at `op` writes to the graph (then an operator
+/// that needs no more rows must still run it to its end).
+fn writes(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } | Op::Merge { .. }
+    ) || children(op).into_iter().any(writes)
+}
+
 /// Zeroed statistics for every operator of the plan, in pre-order.
 pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
     fn walk(op: &Op, out: &mut Vec<OperatorStats>) {
@@ -149,9 +158,9 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input: i,
             keys,
             limit,
-        } => Box::new(Top::new(input(i), keys.clone(), limit.clone())),
+        } => Box::new(Top::new(input(i), keys.clone(), limit.clone(), writes(i))),
         Op::Skip { input: i, count } => Box::new(Skip::new(input(i), count.clone())),
-        Op::Limit { input: i, count } => Box::new(Limit::new(input(i), count.clone())),
+        Op::Limit { input: i, count } => Box::new(Limit::new(input(i), count.clone(), writes(i))),
         Op::Unwind {
             input: i,
             expr,

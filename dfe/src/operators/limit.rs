@@ -1,7 +1,10 @@
 //! `Limit`: passes at most `count` rows, and stops pulling its input as
-//! soon as it has them (so upstream work stops too).
+//! soon as it has them (so upstream work stops too) — unless the input
+//! writes: then it is drained all the same, because the writes of a
+//! statement happen whether or not their rows are returned (`CREATE ...
+//! WITH * LIMIT 0` still creates).
 
-use super::{evaluate_count, Operator};
+use super::{drain, evaluate_count, Operator};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -12,14 +15,17 @@ pub(crate) struct Limit {
     count: Expr,
     /// Rows still allowed through; `None` until the count is evaluated.
     remaining: Option<usize>,
+    /// The input holds an updating operator and must run to its end.
+    drain_input: bool,
 }
 
 impl Limit {
-    pub(crate) fn new(input: Box<dyn Operator>, count: Expr) -> Limit {
+    pub(crate) fn new(input: Box<dyn Operator>, count: Expr, drain_input: bool) -> Limit {
         Limit {
             input,
             count,
             remaining: None,
+            drain_input,
         }
     }
 }
@@ -32,6 +38,10 @@ impl Operator for Limit {
         };
         self.remaining = Some(remaining);
         if remaining == 0 {
+            if self.drain_input {
+                drain(self.input.as_mut(), ctx)?;
+                self.drain_input = false;
+            }
             return Ok(None);
         }
         let Some(mut batch) = self.input.next(ctx)? else {

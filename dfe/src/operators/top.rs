@@ -3,7 +3,7 @@
 //! order, exactly as a stable sort followed by a limit would.
 
 use super::sort::{compare_keys, keyed_rows};
-use super::{evaluate_count, Operator, RowEmitter};
+use super::{drain, evaluate_count, Operator, RowEmitter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -18,21 +18,33 @@ pub(crate) struct Top {
     keys: Vec<SortKey>,
     limit: Expr,
     output: Option<RowEmitter>,
+    /// The input holds an updating operator: run it even when no row is
+    /// wanted (`LIMIT 0`), since its writes must happen.
+    drain_input: bool,
 }
 
 impl Top {
-    pub(crate) fn new(input: Box<dyn Operator>, keys: Vec<SortKey>, limit: Expr) -> Top {
+    pub(crate) fn new(
+        input: Box<dyn Operator>,
+        keys: Vec<SortKey>,
+        limit: Expr,
+        drain_input: bool,
+    ) -> Top {
         Top {
             input,
             keys,
             limit,
             output: None,
+            drain_input,
         }
     }
 
     fn best_rows(&mut self, ctx: &mut ExecContext) -> ExecResult<Vec<Vec<Value>>> {
         let limit = evaluate_count(&self.limit, "LIMIT", ctx)?;
         if limit == 0 {
+            if self.drain_input {
+                drain(self.input.as_mut(), ctx)?;
+            }
             return Ok(Vec::new());
         }
         let ascending: Arc<[bool]> = self.keys.iter().map(|k| k.ascending).collect();

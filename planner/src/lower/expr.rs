@@ -48,7 +48,10 @@ pub(crate) fn lower_expr(
                 .collect::<Result<_, PlanError>>()?,
         ),
         ExprKind::Unary(op, inner) => {
-            let inner = lower_expr(inner, scope, aggs)?;
+            let inner = match op {
+                UnaryOp::Not => lower_operand(inner, scope, aggs)?,
+                _ => lower_expr(inner, scope, aggs)?,
+            };
             match op {
                 UnaryOp::Not => Expr::Not(Box::new(inner)),
                 UnaryOp::Negate => match inner {
@@ -65,6 +68,15 @@ pub(crate) fn lower_expr(
                 },
             }
         }
+        ExprKind::Binary(
+            op @ (ast::BinaryOp::And | ast::BinaryOp::Or | ast::BinaryOp::Xor),
+            l,
+            r,
+        ) => Expr::Binary {
+            op: binary_op(*op),
+            lhs: Box::new(lower_operand(l, scope, aggs)?),
+            rhs: Box::new(lower_operand(r, scope, aggs)?),
+        },
         ExprKind::Binary(op, l, r) => Expr::Binary {
             op: binary_op(*op),
             lhs: Box::new(lower_expr(l, scope, aggs)?),
@@ -185,15 +197,22 @@ pub(crate) fn lower_expr(
                 step: Box::new(lower_expr(&r.step, &inner, &mut None)?),
             }
         }
-        ExprKind::PatternExpression(_) => {
-            return Err(PlanError::unsupported(
-                "A pattern used as an expression",
-                at,
-            ))
+        ExprKind::PatternExpression(element) => {
+            super::pattern_expr::lower_pattern_list(element, None, None, None, scope, false)?
         }
-        ExprKind::PatternComprehension { .. } => {
-            return Err(PlanError::unsupported("Pattern comprehension", at))
-        }
+        ExprKind::PatternComprehension {
+            variable,
+            pattern,
+            predicate,
+            projection,
+        } => super::pattern_expr::lower_pattern_list(
+            pattern,
+            variable.as_ref(),
+            predicate.as_deref(),
+            Some(projection),
+            scope,
+            false,
+        )?,
         ExprKind::MapProjection { variable, items } => {
             let base = match scope.get(&variable.name) {
                 Some((slot, _)) => Expr::Slot(slot),
@@ -240,6 +259,19 @@ pub(crate) fn lower_expr(
 
 /// A child scope binding `name` to a fresh slot (an expression-local
 /// variable, shadowing any outer variable of the same name).
+/// An operand of a boolean operator: a bare pattern there is a predicate
+/// (does it match?), not the list of its paths.
+fn lower_operand(
+    e: &ast::Expr,
+    scope: &Scope,
+    aggs: &mut AggregateSink<'_>,
+) -> Result<Expr, PlanError> {
+    match &e.kind {
+        ExprKind::PatternExpression(_) => super::pattern_expr::lower_predicate(e, scope),
+        _ => lower_expr(e, scope, aggs),
+    }
+}
+
 fn local_scope(scope: &Scope, name: &str) -> (Slot, Scope) {
     let slot = scope.fresh_slot();
     let mut inner = scope.clone();

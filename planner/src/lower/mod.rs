@@ -7,6 +7,7 @@
 mod expr;
 mod merge;
 mod pattern;
+mod pattern_expr;
 mod projection;
 mod scope;
 
@@ -17,6 +18,7 @@ use crate::Catalog;
 use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};
 use pattern::{lower_create, lower_match_part, MatchState};
+use pattern_expr::lower_predicate;
 use projection::lower_projection;
 use scope::{Scope, Slots, VarKind};
 
@@ -129,7 +131,7 @@ fn lower_single(
                 if let Some(pred) = &w.where_ {
                     plan = LogicalPlan::Filter {
                         input: Box::new(plan),
-                        predicate: lower_expr(pred, &scope, &mut None)?,
+                        predicate: lower_predicate(pred, &projected.where_scope)?,
                     };
                 }
             }
@@ -225,7 +227,7 @@ fn lower_match(
         if let Some(pred) = &m.where_ {
             inner = LogicalPlan::Filter {
                 input: Box::new(inner),
-                predicate: lower_expr(pred, st.scope, &mut None)?,
+                predicate: lower_predicate(pred, st.scope)?,
             };
         }
         return Ok(LogicalPlan::Optional {
@@ -248,7 +250,7 @@ fn lower_match(
     if let Some(pred) = &m.where_ {
         plan = LogicalPlan::Filter {
             input: Box::new(plan),
-            predicate: lower_expr(pred, st.scope, &mut None)?,
+            predicate: lower_predicate(pred, st.scope)?,
         };
     }
     Ok(plan)

@@ -197,14 +197,34 @@ pub(crate) fn match_element(
         } else {
             rel.direction
         };
-        let rel_slot = match &rel.variable {
-            Some(v) if st.scope.get(&v.name).is_some() => {
-                return Err(PlanError::unsupported(
-                    "Matching an already bound relationship variable",
-                    v.span.start,
-                ))
+        // A relationship bound earlier is matched by expanding into a fresh
+        // slot and keeping the rows where it equals the bound one.
+        let mut bound_rel = None;
+        let earlier = rel
+            .variable
+            .as_ref()
+            .and_then(|v| st.scope.get(&v.name).map(|b| (v, b)));
+        let rel_slot = match (&rel.variable, earlier) {
+            (_, Some((v, (bound, kind)))) => {
+                if rel.length.is_some() {
+                    return Err(PlanError::unsupported(
+                        "Matching an already bound variable-length relationship",
+                        v.span.start,
+                    ));
+                }
+                if kind != VarKind::Relationship && kind != VarKind::Value {
+                    return Err(PlanError::semantic(
+                        format!(
+                            "Type mismatch: `{}` defined with conflicting type (expected Relationship)",
+                            v.name
+                        ),
+                        v.span.start,
+                    ));
+                }
+                bound_rel = Some(bound);
+                st.slots.fresh()
             }
-            Some(v) => {
+            (Some(v), None) => {
                 let s = st.slots.fresh();
                 let kind = if rel.length.is_some() {
                     VarKind::Value
@@ -214,7 +234,7 @@ pub(crate) fn match_element(
                 st.scope.bind(&v.name, s, kind);
                 s
             }
-            None => st.slots.fresh(),
+            (None, None) => st.slots.fresh(),
         };
         st.bound.push(rel_slot);
         st.rels.push((rel_slot, rel.length.is_some()));
@@ -259,6 +279,9 @@ pub(crate) fn match_element(
                 types: rel.types.clone(),
                 into,
             };
+            if let Some(bound) = bound_rel {
+                plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));
+            }
             plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
         }
         if !target.labels.is_empty() {

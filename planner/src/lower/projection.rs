@@ -14,6 +14,10 @@ pub(crate) struct Projected {
     pub plan: LogicalPlan,
     pub scope: Scope,
     pub columns: Vec<(String, Slot)>,
+    /// The scope a WITH's WHERE sees: the projected names, and after a
+    /// non-aggregating, non-distinct projection also the variables before
+    /// it (their slots are still filled), shadowed by the projected names.
+    pub where_scope: Scope,
 }
 
 pub(crate) fn lower_projection(
@@ -42,6 +46,8 @@ pub(crate) fn lower_projection(
     // Lowered item expressions (in the input scope), used to match ORDER BY
     // expressions against projected ones.
     let mut lowered_items: Vec<(Expr, Slot)> = Vec::new();
+    // The aggregates computed, so ORDER BY may repeat one (`ORDER BY count(*)`).
+    let mut computed: Vec<(Slot, Aggregate)> = Vec::new();
 
     if aggregating {
         let mut keys: Vec<(Slot, Expr)> = Vec::new();
@@ -81,6 +87,7 @@ pub(crate) fn lower_projection(
                 new_scope.bind(&name, out, kind);
             }
         }
+        computed = aggregates.clone();
         plan = LogicalPlan::Aggregate {
             input: Box::new(plan),
             keys,
@@ -127,7 +134,14 @@ pub(crate) fn lower_projection(
                 &new_scope,
                 &lowered_items,
                 aggregating || proj.distinct,
-            )?;
+            )
+            .or_else(|err| {
+                if aggregating {
+                    lower_sort_aggregate(&item.expr, scope, &new_scope, &computed).ok_or(err)
+                } else {
+                    Err(err)
+                }
+            })?;
             keys.push(SortKey {
                 expr,
                 ascending: item.ascending,
@@ -150,10 +164,16 @@ pub(crate) fn lower_projection(
             count: lower_expr(limit, &scope.emptied(), &mut None)?,
         };
     }
+    let where_scope = if aggregating || proj.distinct {
+        new_scope.clone()
+    } else {
+        shadowed(scope, &new_scope)
+    };
     Ok(Projected {
         plan,
         scope: new_scope,
         columns,
+        where_scope,
     })
 }
 
@@ -181,13 +201,51 @@ fn lower_sort_expr(
             e.span.start,
         ));
     }
-    // Names shadowed by the projection must resolve to the new binding.
+    lower_expr(e, &shadowed(old, new), &mut None)
+}
+
+/// An ORDER BY expression after an aggregating projection that repeats
+/// aggregates of the projection, possibly combined with projected names
+/// (`ORDER BY age + count(x)`). `None` unless every aggregate is one that was
+/// computed and every other slot read is a projected one.
+fn lower_sort_aggregate(
+    e: &ast::Expr,
+    old: &Scope,
+    new: &Scope,
+    computed: &[(Slot, Aggregate)],
+) -> Option<Expr> {
+    let mut unknown = false;
+    let mut sink = |agg: Aggregate| match computed.iter().find(|(_, a)| *a == agg) {
+        Some((slot, _)) => *slot,
+        None => {
+            unknown = true;
+            0
+        }
+    };
+    let mut sink_ref: Option<&mut dyn FnMut(Aggregate) -> Slot> = Some(&mut sink);
+    let lowered = lower_expr(e, &shadowed(old, new), &mut sink_ref).ok()?;
+    if unknown {
+        return None;
+    }
+    let mut read = Vec::new();
+    crate::logical::slots_of(&lowered, &mut read);
+    let allowed: Vec<Slot> = new
+        .names()
+        .map(|(_, s)| s)
+        .chain(computed.iter().map(|(s, _)| *s))
+        .collect();
+    read.iter().all(|s| allowed.contains(s)).then_some(lowered)
+}
+
+/// `old` with the names of `new` bound over it (names shadowed by a
+/// projection resolve to the new binding).
+fn shadowed(old: &Scope, new: &Scope) -> Scope {
     let mut merged = old.clone();
     for (name, slot) in new.names() {
         let kind = new.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value);
         merged.bind(name, slot, kind);
     }
-    lower_expr(e, &merged, &mut None)
+    merged
 }
 
 fn kind_of(e: &ast::Expr, scope: &Scope) -> VarKind {

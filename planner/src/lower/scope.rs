@@ -43,6 +43,16 @@ impl Scope {
         self.slots.fresh()
     }
 
+    /// The query's slot allocator (shared, see above).
+    pub(crate) fn slots(&self) -> Slots {
+        self.slots.clone()
+    }
+
+    /// The slots of every variable in scope.
+    pub(crate) fn all_slots(&self) -> Vec<Slot> {
+        self.vars.values().map(|(s, _)| *s).collect()
+    }
+
     pub(crate) fn get(&self, name: &str) -> Option<(Slot, VarKind)> {
         self.vars.get(name).copied()
     }

@@ -1,0 +1,73 @@
+//! Pattern expressions and pattern comprehensions: a nested plan run once
+//! per row.
+//!
+//! The nested pipeline is instantiated afresh for every row with that row as
+//! its `Argument` (as `Optional` does), under an execution context of its
+//! own over the same transaction snapshot. Its operator statistics are not
+//! reported: the nested plan is part of an expression, not of the operator
+//! tree.
+
+use super::{Evaluator, StatementTime};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::{ExecError, ExecResult};
+use crate::operators::{build, plan_stats};
+use nereid_planner::{Expr, Op};
+use nereid_storage::Txn;
+use nereid_values::Value;
+use std::sync::Arc;
+
+/// What an evaluator needs to run a nested plan.
+#[derive(Clone)]
+pub struct SubplanEnv {
+    pub(crate) txn: Arc<Txn>,
+    pub(crate) batch_size: usize,
+    pub(crate) statement_time: StatementTime,
+}
+
+impl Evaluator<'_> {
+    /// Per row: the projections of the nested plan's rows, or with `exists`
+    /// whether it has any row (it stops at the first).
+    pub(super) fn eval_pattern_list(
+        &mut self,
+        plan: &Op,
+        projection: &Expr,
+        exists: bool,
+        batch: &Batch,
+        rows: &[usize],
+    ) -> ExecResult<Vec<Value>> {
+        let Some(env) = self.subplans.clone() else {
+            return Err(ExecError::Semantic(
+                "A pattern expression cannot be evaluated outside a query".into(),
+            ));
+        };
+        let mut ctx = ExecContext::new(
+            env.txn,
+            self.params.clone(),
+            batch.slot_count(),
+            env.batch_size,
+            plan_stats(plan),
+        );
+        ctx.statement_time = env.statement_time;
+        let mut out = Vec::with_capacity(rows.len());
+        for &row in rows {
+            let mut pipeline = build(plan, 0, Some(batch.row(row)));
+            let mut values = Vec::new();
+            let mut matched = false;
+            while let Some(inner) = pipeline.next(&mut ctx)? {
+                matched = true;
+                if exists {
+                    break;
+                }
+                let selection = inner.selection().to_vec();
+                values.extend(ctx.evaluator().eval(projection, &inner, &selection)?);
+            }
+            out.push(if exists {
+                Value::Bool(matched)
+            } else {
+                Value::List(values)
+            });
+        }
+        Ok(out)
+    }
+}

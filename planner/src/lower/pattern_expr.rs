@@ -1,0 +1,102 @@
+//! Lowering of patterns used inside expressions: pattern expressions
+//! (`WHERE (a)-[:T]->()`, `size((a)-->())`) and pattern comprehensions
+//! (`[(a)-->(b) WHERE b.x > 1 | b.name]`).
+//!
+//! The pattern becomes a nested plan that starts from an `Argument` leaf;
+//! at run time the leaf emits the outer row, so the nested plan reads the
+//! outer variables from their own slots (every scope of a query shares one
+//! slot allocator). Variables the pattern introduces are local: they are
+//! bound in a copy of the scope and never leak out.
+
+use super::expr::lower_expr;
+use super::pattern::{bind_path, match_element, MatchState};
+use super::scope::Scope;
+use super::uniqueness;
+use crate::error::PlanError;
+use crate::logical::LogicalPlan;
+use crate::physical::Expr;
+use crate::Catalog;
+use nereid_cypher::ast::{self, ExprKind};
+
+/// The catalog nested plans are optimised with. Lowering an expression has
+/// no access to the statement's catalog; a nested pattern nearly always
+/// starts from a bound node, so estimates would not change its plan.
+struct NoEstimates;
+
+impl Catalog for NoEstimates {
+    fn estimate_nodes(&self, _label: Option<&str>) -> u64 {
+        0
+    }
+
+    fn procedure_outputs(&self, _name: &str) -> Option<Vec<String>> {
+        None
+    }
+}
+
+/// A WHERE predicate: a bare pattern there asks whether it matches.
+pub(crate) fn lower_predicate(e: &ast::Expr, scope: &Scope) -> Result<Expr, PlanError> {
+    match &e.kind {
+        ExprKind::PatternExpression(element) => {
+            lower_pattern_list(element, None, None, None, scope, true)
+        }
+        _ => lower_expr(e, scope, &mut None),
+    }
+}
+
+/// Lowers `[path_var = element WHERE predicate | projection]`. Without a
+/// projection, each match yields its path (a pattern expression's value).
+/// With `exists`, the expression is whether there is any match.
+pub(crate) fn lower_pattern_list(
+    element: &ast::PatternElement,
+    path_var: Option<&ast::Ident>,
+    predicate: Option<&ast::Expr>,
+    projection: Option<&ast::Expr>,
+    scope: &Scope,
+    exists: bool,
+) -> Result<Expr, PlanError> {
+    let mut inner_scope = scope.clone();
+    let mut slots = scope.slots();
+    let mut st = MatchState {
+        scope: &mut inner_scope,
+        slots: &mut slots,
+        rels: Vec::new(),
+        bound: Vec::new(),
+    };
+    let (plan, node_slots, rel_slots) = match_element(LogicalPlan::Argument, element, &mut st)?;
+    let rels = std::mem::take(&mut st.rels);
+    let mut plan = uniqueness(plan, &rels, &slots);
+    if let Some(var) = path_var {
+        plan = bind_path(
+            plan,
+            var,
+            &node_slots,
+            &rel_slots,
+            &mut inner_scope,
+            &mut slots,
+        );
+    }
+    if let Some(predicate) = predicate {
+        plan = LogicalPlan::Filter {
+            input: Box::new(plan),
+            predicate: lower_predicate(predicate, &inner_scope)?,
+        };
+    }
+    let projection = match projection {
+        Some(p) => lower_expr(p, &inner_scope, &mut None)?,
+        None => {
+            let mut parts = vec![Expr::Slot(node_slots[0])];
+            for (r, n) in rel_slots.iter().zip(&node_slots[1..]) {
+                parts.push(Expr::Slot(*r));
+                parts.push(Expr::Slot(*n));
+            }
+            Expr::Path(parts)
+        }
+    };
+    let plan = crate::rules::apply_all(plan, &NoEstimates);
+    Ok(Expr::PatternList {
+        plan: Box::new(crate::physical_planning::to_physical(plan, &NoEstimates)),
+        projection: Box::new(projection),
+        exists,
+        reads: scope.all_slots(),
+    })
+}
