@@ -42,6 +42,7 @@ details! {
     ColumnNameConflict,
     NestedAggregation,
     InvalidAggregation,
+    AmbiguousAggregationExpression,
     NoVariablesInScope,
     NonConstantExpression,
     NegativeIntegerArgument,
