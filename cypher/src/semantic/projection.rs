@@ -63,6 +63,9 @@ impl Analyzer<'_> {
             self.check_grouping_keys(projection, scope)?;
         }
         self.check_order_by(projection, scope, &produced, aggregating)?;
+        if aggregating {
+            self.check_order_by_grouping(projection, &produced)?;
+        }
         for (keyword, expr) in [("SKIP", &projection.skip), ("LIMIT", &projection.limit)] {
             if let Some(expr) = expr {
                 self.check_row_count(keyword, expr)?;

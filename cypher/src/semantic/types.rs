@@ -81,7 +81,9 @@ fn has_no_properties(ty: VarType) -> bool {
 
 impl Analyzer<'_> {
     /// Checks the operands of `expr` itself (not of its children) against the types its
-    /// operator or function accepts.
+    /// operator or function accepts. Indexing (`x[i]`) is deliberately not checked: a
+    /// non-list base is a `TypeError` in openCypher, which the executor raises, while a
+    /// compile-time error here would be a `SyntaxError`.
     pub(crate) fn check_argument_types(
         &self,
         expr: &Expr,
@@ -103,17 +105,6 @@ impl Analyzer<'_> {
                 scope,
                 "Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime",
                 has_no_properties,
-            ),
-            ExprKind::Index(target, _) => self.expect_type(
-                target,
-                scope,
-                "Map, Node, Relationship or List<T>",
-                |ty| {
-                    matches!(
-                        ty,
-                        VarType::Boolean | VarType::Integer | VarType::Float | VarType::String
-                    )
-                },
             ),
             ExprKind::FunctionCall { name, args, .. } if args.len() == 1 => {
                 self.check_function_argument(name, &args[0], scope)
