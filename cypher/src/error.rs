@@ -42,6 +42,7 @@ details! {
     ColumnNameConflict,
     NestedAggregation,
     InvalidAggregation,
+    AmbiguousAggregationExpression,
     NoVariablesInScope,
     NonConstantExpression,
     NegativeIntegerArgument,
@@ -116,7 +117,12 @@ impl CypherError {
     /// implies (see [`Detail::of_syntax`]); a semantic one none.
     pub fn at(kind: ErrorKind, description: &str, query: &str, offset: usize) -> Self {
         let detail = match kind {
-            ErrorKind::Syntax => Some(Detail::of_syntax(description)),
+            ErrorKind::Syntax => Some(match Detail::of_syntax(description) {
+                Detail::UnexpectedSyntax if inside_number_literal(query, offset) => {
+                    Detail::InvalidNumberLiteral
+                }
+                detail => detail,
+            }),
             ErrorKind::Semantic => None,
         };
         Self::build(kind, detail, description, query, offset)
@@ -206,4 +212,39 @@ fn clamp_to_char_boundary(query: &str, offset: usize) -> usize {
         offset -= 1;
     }
     offset
+}
+
+/// Whether a grammar error at `offset` falls inside a word that starts with a digit
+/// (`0x`, `0x1A2j`, `123h45`): the lexer ends the number at the first character that cannot
+/// continue it, so the error lands on a letter glued to the number.
+fn inside_number_literal(query: &str, offset: usize) -> bool {
+    let offset = clamp_to_char_boundary(query, offset);
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if !query[offset..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let word_start = query[..offset]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_word(*c))
+        .last()
+        .map(|(i, _)| i);
+    word_start.is_some_and(|start| query[start..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod number_literal_tests {
+    use super::*;
+
+    #[test]
+    fn letters_glued_to_a_number_are_an_invalid_number_literal() {
+        for (query, offset) in [("RETURN 0x AS l", 8), ("RETURN 9223372h54775808", 14)] {
+            let error = CypherError::at(ErrorKind::Syntax, "Invalid input", query, offset);
+            assert_eq!(error.detail, Some(Detail::InvalidNumberLiteral), "{query}");
+        }
+        let error = CypherError::at(ErrorKind::Syntax, "Invalid input", "RETURN a b", 9);
+        assert_eq!(error.detail, Some(Detail::UnexpectedSyntax));
+        let error = CypherError::at(ErrorKind::Syntax, "Invalid input", "RETURN x1 b", 10);
+        assert_eq!(error.detail, Some(Detail::UnexpectedSyntax));
+    }
 }

@@ -32,10 +32,16 @@ pub enum ExecError {
 /// Result alias used throughout the executor.
 pub type ExecResult<T> = Result<T, ExecError>;
 
-/// `Type mismatch: expected <expected> but was <actual type>`.
+/// `InvalidArgumentType: Type mismatch: expected <expected> but was <actual type>`. The
+/// prefix is the openCypher error detail (see docs/adr/0010-tck-verdicts.md).
 pub(crate) fn type_mismatch(expected: &str, actual: &Value) -> ExecError {
+    type_mismatch_as("InvalidArgumentType", expected, actual)
+}
+
+/// [`type_mismatch`] named as another openCypher `detail` (e.g. `MapElementAccessByNonString`).
+pub(crate) fn type_mismatch_as(detail: &str, expected: &str, actual: &Value) -> ExecError {
     ExecError::Type(format!(
-        "Type mismatch: expected {expected} but was {}",
+        "{detail}: Type mismatch: expected {expected} but was {}",
         actual.type_name()
     ))
 }

@@ -24,9 +24,16 @@ pub enum PlanError {
 }
 
 impl PlanError {
+    /// A semantic error; its message gets the openCypher detail prefix its description
+    /// implies (see [`detail_of`]), the same convention the front end follows.
     pub(crate) fn semantic(message: impl Into<String>, offset: usize) -> Self {
+        let message = message.into();
+        let message = match detail_of(&message) {
+            Some(detail) => format!("{detail}: {message}"),
+            None => message,
+        };
         PlanError::Semantic {
-            message: message.into(),
+            message,
             offset: Some(offset),
         }
     }
@@ -45,5 +52,63 @@ impl PlanError {
             | PlanError::Unsupported { offset, .. }
             | PlanError::ProcedureNotFound { offset, .. } => *offset,
         }
+    }
+}
+
+/// The openCypher error detail (the TCK's name, see docs/adr/0010-tck-verdicts.md) a planner
+/// description stands for. The planner's checks repeat some of the analyser's as a safety
+/// net; this one table keeps their messages in the analyser's form without every call site
+/// naming its detail.
+fn detail_of(description: &str) -> Option<&'static str> {
+    const DETAILS: &[(&str, &str, &str)] = &[
+        // (starts with, contains, detail)
+        ("Variable `", "` not defined", "UndefinedVariable"),
+        ("Variable `", "` already declared", "VariableAlreadyBound"),
+        ("Type mismatch:", "conflicting type", "VariableTypeConflict"),
+        (
+            "Exactly one relationship type",
+            "",
+            "NoSingleRelationshipType",
+        ),
+        (
+            "Only directed relationships",
+            "",
+            "RequiresDirectedRelationship",
+        ),
+        (
+            "Variable length relationships cannot",
+            "",
+            "CreatingVarLength",
+        ),
+        ("RETURN * is not allowed", "", "NoVariablesInScope"),
+        ("Multiple result columns", "", "ColumnNameConflict"),
+        ("All sub queries in an UNION", "", "DifferentColumnsInUnion"),
+        (
+            "In a WITH/RETURN with DISTINCT or an aggregation",
+            "",
+            "UndefinedVariable",
+        ),
+    ];
+    DETAILS
+        .iter()
+        .find(|(start, middle, _)| description.starts_with(start) && description.contains(middle))
+        .map(|(_, _, detail)| *detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn semantic_errors_carry_their_detail() {
+        let undefined = PlanError::semantic("Variable `r` not defined", 3);
+        assert_eq!(
+            undefined.to_string(),
+            "UndefinedVariable: Variable `r` not defined"
+        );
+        let bound = PlanError::semantic("Variable `r` already declared", 3);
+        assert!(bound.to_string().starts_with("VariableAlreadyBound: "));
+        let other = PlanError::semantic("Unknown procedure output: `x`", 0);
+        assert_eq!(other.to_string(), "Unknown procedure output: `x`");
     }
 }

@@ -25,7 +25,7 @@ pub(crate) fn is_aggregate_name(name: &str) -> bool {
 }
 
 /// Whether `expr` itself (not its children) is an aggregation.
-fn is_aggregation(expr: &Expr) -> bool {
+pub(crate) fn is_aggregation(expr: &Expr) -> bool {
     match &expr.kind {
         ExprKind::CountStar => true,
         ExprKind::FunctionCall { name, .. } => is_aggregate_name(name),
@@ -162,6 +162,7 @@ impl Analyzer<'_> {
             if let ExprKind::Binary(_, _, right) = &node.kind {
                 self.check_expr_in(right, scope, rule, inside)?;
             }
+            self.check_argument_types(node, scope)?;
         }
         Ok(())
     }
@@ -176,6 +177,18 @@ impl Analyzer<'_> {
         inside_aggregate: bool,
     ) -> Result<(), CypherError> {
         let inside_aggregate = self.check_aggregation_placement(expr, rule, inside_aggregate)?;
+        self.check_leaf_kind(expr, scope, rule, inside_aggregate)?;
+        self.check_argument_types(expr, scope)
+    }
+
+    #[inline(never)]
+    fn check_leaf_kind(
+        &self,
+        expr: &Expr,
+        scope: &Scope,
+        rule: AggregationRule,
+        inside_aggregate: bool,
+    ) -> Result<(), CypherError> {
         match &expr.kind {
             ExprKind::Variable(name) => self.check_variable(name, expr, scope),
             ExprKind::ListComprehension { .. }

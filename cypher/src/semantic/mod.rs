@@ -2,9 +2,11 @@
 //! variables, and reports the first rule violation with its position.
 
 mod expr;
+mod grouping;
 mod patterns;
 mod projection;
 mod scope;
+mod types;
 
 use expr::AggregationRule;
 use patterns::PatternUse;
@@ -71,6 +73,7 @@ impl Analyzer<'_> {
                     self.check_pattern(&m.pattern, &mut scope, PatternUse::Match)?;
                     if let Some(predicate) = &m.where_ {
                         self.check_expr(predicate, &scope, AggregationRule::Forbidden)?;
+                        self.check_predicate_type(predicate, &scope)?;
                     }
                 }
                 Clause::Unwind(unwind) => {
@@ -93,6 +96,7 @@ impl Analyzer<'_> {
                             projection::overlay(&scope, &next)
                         };
                         self.check_expr(predicate, &visible, AggregationRule::Forbidden)?;
+                        self.check_predicate_type(predicate, &visible)?;
                     }
                     scope = next;
                 }

@@ -84,6 +84,14 @@ impl Analyzer<'_> {
                 self.bind_node(node, scope, usage)?;
             }
             if let Some(path) = &part.variable {
+                // `p = (p)-->()`: the path's own elements may not reuse its name.
+                if scope.get(&path.name).is_some() {
+                    return Err(self.error(
+                        Detail::VariableAlreadyBound,
+                        &format!("Variable `{}` already declared", path.name),
+                        path.span,
+                    ));
+                }
                 scope.bind(&path.name, VarType::Path);
             }
         }
@@ -170,6 +178,19 @@ impl Analyzer<'_> {
             } else {
                 "MERGE"
             };
+            // A bound relationship cannot be created again, whatever else is wrong with it.
+            if let Some(v) = &rel.variable {
+                if before.get(&v.name).is_some() {
+                    return Err(self.error(
+                        Detail::VariableAlreadyBound,
+                        &format!(
+                            "Can't create relationship `{}`: the variable is already declared in this context",
+                            v.name
+                        ),
+                        v.span,
+                    ));
+                }
+            }
             if rel.types.len() != 1 {
                 return Err(self.error(
                     Detail::NoSingleRelationshipType,
@@ -192,18 +213,6 @@ impl Analyzer<'_> {
                     &format!("Variable length relationships cannot be used in {verb}"),
                     rel.span,
                 ));
-            }
-            if let Some(v) = &rel.variable {
-                if before.get(&v.name).is_some() {
-                    return Err(self.error(
-                        Detail::VariableAlreadyBound,
-                        &format!(
-                            "Can't create relationship `{}`: the variable is already declared in this context",
-                            v.name
-                        ),
-                        v.span,
-                    ));
-                }
             }
         }
         let Some(variable) = &rel.variable else {

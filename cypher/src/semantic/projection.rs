@@ -1,7 +1,8 @@
 //! WITH / RETURN: aliases, duplicate columns, `*`, ORDER BY scope, SKIP / LIMIT values.
 
 use super::expr::{contains_aggregation, AggregationRule};
-use super::scope::{Scope, VarType};
+use super::scope::Scope;
+use super::types::infer;
 use super::Analyzer;
 use crate::ast::{Expr, ExprKind, Literal, Projection};
 use crate::error::{CypherError, Detail};
@@ -50,11 +51,7 @@ impl Analyzer<'_> {
                     span,
                 ));
             }
-            let ty = match &item.expr.kind {
-                ExprKind::Variable(v) => scope.get(v).unwrap_or(VarType::Value),
-                _ => VarType::Value,
-            };
-            produced.bind(&name, ty);
+            produced.bind(&name, infer(&item.expr, scope));
             columns.push(name);
         }
 
@@ -62,7 +59,13 @@ impl Analyzer<'_> {
             .items
             .iter()
             .any(|item| contains_aggregation(&item.expr));
+        if aggregating {
+            self.check_grouping_keys(projection, scope)?;
+        }
         self.check_order_by(projection, scope, &produced, aggregating)?;
+        if aggregating {
+            self.check_order_by_grouping(projection, &produced)?;
+        }
         for (keyword, expr) in [("SKIP", &projection.skip), ("LIMIT", &projection.limit)] {
             if let Some(expr) = expr {
                 self.check_row_count(keyword, expr)?;

@@ -2,8 +2,11 @@
 
 use std::collections::BTreeMap;
 
-/// What a variable is known to hold. `Value` is anything not produced by a pattern (it may
-/// still be a node at runtime, e.g. `head(collect(n))`, so it never conflicts).
+/// What a variable (or an expression, see `types::infer`) is statically known to hold.
+/// `Value` is anything whose type is not known before running (it may still be a node at
+/// runtime, e.g. `head(collect(n))`, so it never conflicts). The value kinds (`Boolean` ..
+/// `Map`) are only ever inferred from literals and operators whose result type is fixed, so
+/// a conflict with them is a certain error, never a guess.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum VarType {
     Node,
@@ -11,6 +14,12 @@ pub(crate) enum VarType {
     /// A variable-length relationship variable (a list of relationships).
     RelationshipList,
     Path,
+    Boolean,
+    Integer,
+    Float,
+    String,
+    List,
+    Map,
     Value,
 }
 
@@ -22,6 +31,12 @@ impl VarType {
             VarType::Relationship => "Relationship",
             VarType::RelationshipList => "List<Relationship>",
             VarType::Path => "Path",
+            VarType::Boolean => "Boolean",
+            VarType::Integer => "Integer",
+            VarType::Float => "Float",
+            VarType::String => "String",
+            VarType::List => "List<Any>",
+            VarType::Map => "Map",
             VarType::Value => "Any",
         }
     }

@@ -1,7 +1,7 @@
 //! Reading into values: property access, label tests, list/map subscripts,
 //! list slices and path construction.
 
-use crate::error::{type_mismatch, ExecError, ExecResult};
+use crate::error::{type_mismatch, type_mismatch_as, ExecError, ExecResult};
 use crate::graph::GraphRead;
 use nereid_values::{NodeId, PathValue, Value};
 use std::collections::BTreeMap;
@@ -54,9 +54,11 @@ pub fn index(graph: &dyn GraphRead, base: &Value, index: &Value) -> ExecResult<V
         (Value::Map(_) | Value::Node(_) | Value::Relationship(_), Value::String(key)) => {
             property(graph, base, key)
         }
-        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => {
-            Err(type_mismatch("String", other))
-        }
+        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => Err(type_mismatch_as(
+            "MapElementAccessByNonString",
+            "String",
+            other,
+        )),
         (other, _) => Err(type_mismatch("List or Map", other)),
     }
 }

@@ -31,7 +31,7 @@ fn to_f64(n: &Number) -> f64 {
 
 fn cannot(verb: &str, a: &Value, b: &Value) -> ExecError {
     ExecError::Type(format!(
-        "Type mismatch: cannot {verb} `{}` and `{}`",
+        "InvalidArgumentType: Type mismatch: cannot {verb} `{}` and `{}`",
         a.type_name(),
         b.type_name()
     ))

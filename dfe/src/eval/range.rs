@@ -36,7 +36,7 @@ impl IntRange {
         };
         if step == 0 {
             return Err(ExecError::Argument(
-                "Step argument to range() can't be 0".to_string(),
+                "NumberOutOfRange: Step argument to range() can't be 0".to_string(),
             ));
         }
         Ok(IntRange {

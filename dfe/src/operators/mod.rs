@@ -96,7 +96,8 @@ fn evaluate_count(expr: &Expr, clause: &str, ctx: &mut ExecContext) -> ExecResul
     match value {
         Value::Int(n) if n >= 0 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
         other => Err(ExecError::Argument(format!(
-            "Invalid input. '{other}' is not a valid value for {clause}. Must be a non-negative integer."
+            "{}: Invalid input. '{other}' is not a valid value for {clause}. Must be a non-negative integer.",
+            if matches!(other, Value::Int(_)) { "NegativeIntegerArgument" } else { "InvalidArgumentType" }
         ))),
     }
 }

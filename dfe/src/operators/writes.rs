@@ -63,7 +63,7 @@ pub(crate) fn check_storable(key: &str, value: &nereid_values::Value) -> ExecRes
         Ok(())
     } else {
         Err(ExecError::Type(format!(
-            "Property values can only be of primitive types or arrays thereof; cannot store a {} in property `{key}`",
+            "InvalidPropertyType: Property values can only be of primitive types or arrays thereof; cannot store a {} in property `{key}`",
             value.type_name()
         )))
     }
