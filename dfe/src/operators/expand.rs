@@ -2,10 +2,11 @@
 //! `from` (and the relationship's other end). With `into`, the other end is
 //! already bound and only relationships reaching it are kept.
 
+use super::endpoints::endpoints;
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
-use crate::error::{type_mismatch, ExecResult};
+use crate::error::ExecResult;
 use nereid_planner::Slot;
 use nereid_values::{Direction, Value};
 
@@ -26,19 +27,8 @@ impl Expander for Expand {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let from = match batch.value(self.from, row) {
-            Value::Null => return Ok(Box::new(std::iter::empty())),
-            Value::Node(id) => *id,
-            other => return Err(type_mismatch("Node", other)),
-        };
-        let bound_to = if self.into {
-            match batch.value(self.to, row) {
-                Value::Node(id) => Some(*id),
-                Value::Null => return Ok(Box::new(std::iter::empty())),
-                other => return Err(type_mismatch("Node", other)),
-            }
-        } else {
-            None
+        let Some((from, bound_to)) = endpoints(batch, row, self.from, self.to, self.into)? else {
+            return Ok(Box::new(std::iter::empty()));
         };
         let (rel_slot, to_slot) = (self.rel, self.to);
         let neighbours = ctx.txn.expand(from, self.dir, &self.types);

@@ -13,6 +13,7 @@ mod create;
 mod delete;
 mod distinct;
 mod eager;
+mod endpoints;
 mod expand;
 mod filter;
 mod flat_map;

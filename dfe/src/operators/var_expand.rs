@@ -4,10 +4,11 @@
 //! may repeat. The relationship list goes into `rels`, the last node into
 //! `to`.
 
+use super::endpoints::endpoints;
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
-use crate::error::{type_mismatch, ExecResult};
+use crate::error::ExecResult;
 use nereid_planner::{Expr, Slot};
 use nereid_values::{Direction, NodeId, RelId, Value};
 
@@ -73,19 +74,8 @@ impl Expander for VarExpand {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let start = match batch.value(self.from, row) {
-            Value::Null => return Ok(Box::new(std::iter::empty())),
-            Value::Node(id) => *id,
-            other => return Err(type_mismatch("Node", other)),
-        };
-        let target = if self.into {
-            match batch.value(self.to, row) {
-                Value::Node(id) => Some(*id),
-                Value::Null => return Ok(Box::new(std::iter::empty())),
-                other => return Err(type_mismatch("Node", other)),
-            }
-        } else {
-            None
+        let Some((start, target)) = endpoints(batch, row, self.from, self.to, self.into)? else {
+            return Ok(Box::new(std::iter::empty()));
         };
         let mut properties = Vec::with_capacity(self.properties.len());
         for (key, expr) in &self.properties {
