@@ -30,16 +30,14 @@ import argparse
 import logging
 import os
 import random
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 from neo4j import GraphDatabase
+
+from nereid_process import NereidProcess
 
 # Connection errors after a kill are expected; keep the driver quiet about them.
 logging.getLogger("neo4j").addHandler(logging.NullHandler())
@@ -49,101 +47,12 @@ DELETE_EVERY = 4
 DELETE_BACK = 2
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class PortTaken(RuntimeError):
-    pass
-
-
-class CrashServer:
-    """A nereid process on loopback ports that the harness kills with SIGKILL."""
+class CrashServer(NereidProcess):
+    """A nereid process the harness kills with SIGKILL; every start takes
+    fresh ports (the harness reconnects by the new URI)."""
 
     def __init__(self, binary, data_dir, log_path, extra_args=()):
-        self.binary = binary
-        self.data_dir = data_dir
-        self.log_path = log_path
-        self.extra_args = list(extra_args)
-        self.proc = None
-        self.bolt_port = None
-        self.http_port = None
-
-    @property
-    def uri(self):
-        return f"bolt://127.0.0.1:{self.bolt_port}"
-
-    def start(self, attempts=5):
-        """Starts on fresh free ports; retries when another process took a
-        port between choosing and binding it (the machine is shared)."""
-        for attempt in range(attempts):
-            try:
-                return self._start_once()
-            except PortTaken:
-                if attempt == attempts - 1:
-                    raise
-
-    def _start_once(self):
-        self.bolt_port = _free_port()
-        self.http_port = _free_port()
-        log = open(self.log_path, "ab")
-        env = dict(os.environ)
-        env.pop("NEREID_CONFIG", None)
-        self.proc = subprocess.Popen(
-            [
-                self.binary,
-                "--data-dir", self.data_dir,
-                "--bolt-address", f"127.0.0.1:{self.bolt_port}",
-                "--http-address", f"127.0.0.1:{self.http_port}",
-                *self.extra_args,
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-        log.close()
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                tail = self.log_tail()
-                lines = tail.strip().splitlines()
-                if lines and "Address already in use" in lines[-1]:
-                    raise PortTaken(tail)
-                raise RuntimeError(f"nereid exited early (code {self.proc.returncode}):\n{tail}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.bolt_port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError(f"nereid did not start listening:\n{self.log_tail()}")
-
-    def kill9(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def http_post(self, path):
-        req = urllib.request.Request(f"http://127.0.0.1:{self.http_port}{path}", method="POST", data=b"")
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status
-
-    def log_tail(self):
-        try:
-            with open(self.log_path, "rb") as f:
-                return f.read().decode("utf-8", "replace")[-6000:]
-        except OSError:
-            return ""
+        super().__init__(binary, data_dir, log_path, extra_args, keep_ports=False)
 
 
 class Model:
