@@ -151,16 +151,22 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
 }
 
 /// Scans the most selective label's index and checks the other labels.
+/// Estimates are asked for only when there is a choice: they may cost a
+/// scan of the store (until the statistics issue keeps counts).
 fn node_scan(input: Box<Op>, out: usize, mut labels: Vec<String>, catalog: &dyn Catalog) -> Op {
     if labels.is_empty() {
         return Op::AllNodesScan { input, out };
     }
-    let best = labels
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, l)| catalog.estimate_nodes(Some(l.as_str())))
-        .map(|(i, _)| i)
-        .unwrap_or(0);
+    let best = if labels.len() == 1 {
+        0
+    } else {
+        labels
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, l)| catalog.estimate_nodes(Some(l.as_str())))
+            .map(|(i, _)| i)
+            .unwrap_or(0)
+    };
     let label = labels.remove(best);
     let scan = Op::NodeByLabelScan { input, out, label };
     if labels.is_empty() {

@@ -55,3 +55,23 @@ fn explain_snapshots() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A catalog that fails the test if asked for estimates.
+struct NoEstimates;
+
+impl Catalog for NoEstimates {
+    fn estimate_nodes(&self, label: Option<&str>) -> u64 {
+        panic!("estimate asked for {label:?} though a single label leaves no choice")
+    }
+
+    fn procedure_outputs(&self, _name: &str) -> Option<Vec<String>> {
+        None
+    }
+}
+
+#[test]
+fn a_single_label_scan_needs_no_estimate() {
+    let stmt = nereid_cypher::parse("MATCH (n:Person) RETURN n").expect("parses");
+    let planned = plan(&stmt, &NoEstimates).expect("plans");
+    assert!(explain(&planned).contains("NodeByLabelScan $0:Person"));
+}
