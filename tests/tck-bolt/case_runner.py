@@ -57,6 +57,9 @@ def execute(session, query, params):
         return Failed(errors.RUNTIME, e.code or "", e.message or "")
     except Unrepresentable as e:
         raise CaseFailed("driver: value not representable", str(e)) from None
+    except (ValueError, TypeError, OverflowError) as e:
+        # The driver could not hydrate what the server sent.
+        raise CaseFailed(f"driver: {type(e).__name__}", str(e)) from None
 
 
 def _short(text, n=80):
@@ -65,10 +68,10 @@ def _short(text, n=80):
 
 
 class _Run:
-    def __init__(self, session, graphs_dir, strict_detail):
+    def __init__(self, session, graphs_dir, strict):
         self.session = session
         self.graphs_dir = graphs_dir
-        self.strict_detail = strict_detail
+        self.strict = strict
         self.params = {}
         self.last = None
         self.before = None
@@ -131,7 +134,7 @@ class _Run:
                 f"no error raised: {expected.detail}",
                 f"expected {expected.error_type} {expected.detail}, got {len(self.last.rows)} row(s)",
             )
-        problem = errors.check(expected, self.last.phase, self.last.code, self.last.message, self.strict_detail)
+        problem = errors.check(expected, self.last.phase, self.last.code, self.last.message, self.strict)
         if problem:
             raise CaseFailed(
                 f"wrong error: expected {expected.error_type} {expected.detail}; {problem.split(';')[0]}",
@@ -194,7 +197,7 @@ class _Run:
         return self.error(expected)
 
 
-def run_case(case, driver, graphs_dir, strict_detail):
+def run_case(case, driver, graphs_dir, strict):
     if case.ignored:
         return Outcome("skipped", "tagged @ignore in the TCK")
     if any(s.text.startswith("there exists a procedure") for s in case.steps):
@@ -203,7 +206,7 @@ def run_case(case, driver, graphs_dir, strict_detail):
     with driver.session() as session:
         try:
             session.run(CLEAR).consume()
-            run = _Run(session, graphs_dir, strict_detail)
+            run = _Run(session, graphs_dir, strict)
             for step in case.steps:
                 try:
                     run.step(step, wants)

@@ -63,6 +63,15 @@ def _zone_name(tz):
     return None
 
 
+def _utc_offset(v):
+    """The offset from the tzinfo itself: the driver's own `utcoffset()`
+    refuses offsets that are not whole minutes."""
+    try:
+        return v.tzinfo.utcoffset(v)
+    except (TypeError, ValueError):
+        return v.utcoffset()
+
+
 def _time_of(v):
     return _clock(v.hour, v.minute, v.second, v.nanosecond)
 
@@ -74,7 +83,7 @@ def text_of(v):
         base = f"{_date(v)}T{_time_of(v)}"
         if v.tzinfo is None:
             return base
-        out = base + _offset(v.utcoffset())
+        out = base + _offset(_utc_offset(v))
         name = _zone_name(v.tzinfo)
         # The driver hydrates a zero offset as pytz's `UTC` zone, so a bare
         # `UTC` cannot be told from an offset; region names have a slash.
@@ -87,7 +96,7 @@ def text_of(v):
         base = _time_of(v)
         if v.tzinfo is None:
             return base
-        return base + _offset(v.tzinfo.utcoffset(None))
+        return base + _offset(_utc_offset(v))
     if isinstance(v, nt.Duration):
         return duration_text(v.months, v.days, v.seconds, v.nanoseconds)
     if isinstance(v, (datetime.date, datetime.time, datetime.timedelta)):
