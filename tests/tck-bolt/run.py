@@ -17,6 +17,7 @@ instead. See README.md for the matching rules and the reference numbers."""
 import argparse
 import logging
 import os
+import signal
 import sys
 import tempfile
 from collections import defaultdict
@@ -28,7 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 
 from neo4j import GraphDatabase  # noqa: E402
 
-from case_runner import run_case  # noqa: E402
+from case_runner import Outcome, run_case  # noqa: E402
 from driver_precision import install as exact_offsets  # noqa: E402
 from expectations import bless, load  # noqa: E402
 from features import cases_of, feature_files  # noqa: E402
@@ -41,6 +42,31 @@ def tck_dirs():
         features = tck
         tck = os.path.dirname(os.path.normpath(tck))
     return features, os.path.join(tck, "graphs")
+
+
+CASE_LIMIT_SECONDS = 120
+
+
+class CaseTimedOut(Exception):
+    pass
+
+
+def _alarm(_signum, _frame):
+    raise CaseTimedOut()
+
+
+def run_guarded(case, driver, graphs_dir, strict):
+    """A case that hangs (a server that never answers) fails after
+    CASE_LIMIT_SECONDS instead of stalling the whole run; a guard, not a
+    performance check: the slowest case takes well under a second."""
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(CASE_LIMIT_SECONDS)
+    try:
+        return run_case(case, driver, graphs_dir, strict)
+    except CaseTimedOut:
+        return Outcome("failed", f"runner: no answer within {CASE_LIMIT_SECONDS} s", "the server did not answer")
+    finally:
+        signal.alarm(0)
 
 
 def main():
@@ -88,7 +114,7 @@ def main():
     try:
         results = []
         for case in cases:
-            outcome = run_case(case, driver, graphs_dir, strict=not args.lenient)
+            outcome = run_guarded(case, driver, graphs_dir, strict=not args.lenient)
             results.append((case, outcome))
     finally:
         driver.close()
