@@ -59,6 +59,11 @@ details! {
     IntegerOverflow,
     FloatingPointOverflow,
     InvalidUnicodeLiteral,
+    /// A non-ASCII symbol where the grammar wanted an operator or
+    /// punctuation (`42 — 41`, with an em dash for `-`).
+    InvalidUnicodeCharacter,
+    /// A malformed relationship pattern (`[:T..]` without `*`, `[*-2]`).
+    InvalidRelationshipPattern,
     /// The text does not match the grammar.
     UnexpectedSyntax,
 }
@@ -75,6 +80,8 @@ impl Detail {
             Detail::FloatingPointOverflow
         } else if description.starts_with("Invalid unicode escape") {
             Detail::InvalidUnicodeLiteral
+        } else if description.starts_with("Invalid relationship pattern") {
+            Detail::InvalidRelationshipPattern
         } else if description.starts_with("Invalid combination of UNION") {
             Detail::InvalidClauseComposition
         } else {
@@ -120,6 +127,9 @@ impl CypherError {
             ErrorKind::Syntax => Some(match Detail::of_syntax(description) {
                 Detail::UnexpectedSyntax if inside_number_literal(query, offset) => {
                     Detail::InvalidNumberLiteral
+                }
+                Detail::UnexpectedSyntax if at_non_ascii_symbol(query, offset) => {
+                    Detail::InvalidUnicodeCharacter
                 }
                 detail => detail,
             }),
@@ -214,6 +224,18 @@ fn clamp_to_char_boundary(query: &str, offset: usize) -> usize {
     offset
 }
 
+/// Whether a grammar error at `offset` sits on a non-ASCII character that
+/// cannot start an identifier (a Unicode dash, quote or arrow): outside string
+/// literals and identifiers the grammar is ASCII, so such a character is a
+/// look-alike typed in place of an operator.
+fn at_non_ascii_symbol(query: &str, offset: usize) -> bool {
+    let offset = clamp_to_char_boundary(query, offset);
+    query[offset..]
+        .chars()
+        .next()
+        .is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric())
+}
+
 /// Whether a grammar error at `offset` falls inside a word that starts with a digit
 /// (`0x`, `0x1A2j`, `123h45`): the lexer ends the number at the first character that cannot
 /// continue it, so the error lands on a letter glued to the number.
@@ -235,6 +257,14 @@ fn inside_number_literal(query: &str, offset: usize) -> bool {
 #[cfg(test)]
 mod number_literal_tests {
     use super::*;
+
+    #[test]
+    fn unicode_dash_for_minus_is_an_invalid_unicode_character() {
+        let error = CypherError::at(ErrorKind::Syntax, "Invalid input", "RETURN 42 — 41", 10);
+        assert_eq!(error.detail, Some(Detail::InvalidUnicodeCharacter));
+        let error = CypherError::at(ErrorKind::Syntax, "Invalid input", "RETURN 42 é", 10);
+        assert_eq!(error.detail, Some(Detail::UnexpectedSyntax));
+    }
 
     #[test]
     fn letters_glued_to_a_number_are_an_invalid_number_literal() {

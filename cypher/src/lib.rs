@@ -10,6 +10,7 @@ pub mod ast;
 mod error;
 mod lexer;
 mod parser;
+mod projected_aliases;
 mod semantic;
 
 pub use error::{CypherError, Detail, ErrorKind};
@@ -17,8 +18,13 @@ pub use error::{CypherError, Detail, ErrorKind};
 /// Parses one Cypher statement (optionally prefixed by `EXPLAIN`/`PROFILE` and OneGraph
 /// `PREFIX` declarations, optionally ending with `;`). Only grammar is checked here, plus
 /// literal ranges and prefix declarations; call [`analyze`] for scoping and typing rules.
+/// Property accesses and aggregates that a DISTINCT or aggregating projection's WHERE or
+/// ORDER BY repeats are already replaced by the projection's aliases (see
+/// `projected_aliases.rs`).
 pub fn parse(query: &str) -> Result<ast::Statement, CypherError> {
-    parser::parse_statement(query)
+    let mut statement = parser::parse_statement(query)?;
+    projected_aliases::substitute(&mut statement);
+    Ok(statement)
 }
 
 /// Semantic checks on a parsed statement: variable scoping, aggregation rules, projection

@@ -98,7 +98,7 @@ impl Accumulator {
         };
         if !(0.0..=1.0).contains(&p) {
             return Err(ExecError::Argument(format!(
-                "Invalid input '{p}' is not a valid argument, must be a number in the range 0.0 to 1.0"
+                "NumberOutOfRange: Invalid input '{p}' is not a valid argument, must be a number in the range 0.0 to 1.0"
             )));
         }
         *percentile = Some(p);

@@ -18,15 +18,31 @@ pub enum ExecError {
     /// `Neo.ClientError.Statement.SemanticError`.
     #[error("{0}")]
     Semantic(String),
+    /// Reading the properties or labels of a node or relationship this
+    /// transaction has deleted (its identity and type stay readable).
+    #[error("DeletedEntityAccess: {0}")]
+    DeletedEntity(String),
     #[error("Expected parameter(s): {0}")]
     ParameterMissing(String),
     #[error("There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound(String),
-    #[error(transparent)]
+    /// A store error; its message gets the openCypher detail it stands for
+    /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.
+    #[error("{}", storage_message(.0))]
     Storage(#[from] StorageError),
     /// The query was cancelled through [`crate::Cursor::cancel_handle`].
     #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
     Cancelled,
+}
+
+/// The message of a store error as a Cypher client sees it: errors that are
+/// openCypher rules (deleting a node that still has relationships is
+/// `DeleteConnectedNode`) start with that detail (docs/adr/0010-tck-verdicts.md).
+fn storage_message(error: &StorageError) -> String {
+    match error {
+        StorageError::DeleteConnectedNode(_) => format!("DeleteConnectedNode: {error}"),
+        other => other.to_string(),
+    }
 }
 
 /// Result alias used throughout the executor.
@@ -38,11 +54,34 @@ pub(crate) fn type_mismatch(expected: &str, actual: &Value) -> ExecError {
     type_mismatch_as("InvalidArgumentType", expected, actual)
 }
 
+/// A function given an argument outside its domain while running:
+/// `InvalidArgumentValue: Type mismatch: ...`. openCypher keeps
+/// `InvalidArgumentType` for what analysis can prove before running; a value
+/// only known at run time (a list element, a parameter) that a function cannot
+/// take is an invalid argument *value* (TCK `toBoolean([])`, `type(list[1])`).
+pub(crate) fn invalid_argument_value(expected: &str, actual: &Value) -> ExecError {
+    type_mismatch_as("InvalidArgumentValue", expected, actual)
+}
+
 /// [`type_mismatch`] named as another openCypher `detail` (e.g. `MapElementAccessByNonString`).
 pub(crate) fn type_mismatch_as(detail: &str, expected: &str, actual: &Value) -> ExecError {
     ExecError::Type(format!(
         "{detail}: Type mismatch: expected {expected} but was {}",
         actual.type_name()
+    ))
+}
+
+/// The error for reading `what` (properties, labels) of an entity deleted by
+/// this transaction.
+pub(crate) fn deleted_entity(what: &str, entity: &Value) -> ExecError {
+    ExecError::DeletedEntity(format!(
+        "cannot read the {what} of {} {}: it was deleted in this transaction",
+        entity.type_name(),
+        match entity {
+            Value::Node(id) => id.external(),
+            Value::Relationship(id) => id.external(),
+            _ => 0,
+        }
     ))
 }
 

@@ -24,6 +24,12 @@ pub trait GraphRead {
     fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value>;
     /// The string `elementId(r)` reports.
     fn rel_element_id(&self, id: RelId) -> Option<String>;
+    /// Whether a node that reached a row is no longer visible: every id in a
+    /// row was read from (or created in) this snapshot, so only a deletion by
+    /// this transaction makes it vanish.
+    fn node_deleted(&self, id: NodeId) -> bool;
+    /// [`GraphRead::node_deleted`] for relationships.
+    fn rel_deleted(&self, id: RelId) -> bool;
 }
 
 impl GraphRead for Txn {
@@ -62,5 +68,11 @@ impl GraphRead for Txn {
         EntityResolver::relationship(self, id)
             .map(|rel| rel.element_id)
             .or_else(|| Some(nereid_storage::rel_element_id(id)))
+    }
+    fn node_deleted(&self, id: NodeId) -> bool {
+        !self.node_exists(id)
+    }
+    fn rel_deleted(&self, id: RelId) -> bool {
+        !self.rel_exists(id)
     }
 }

@@ -81,6 +81,7 @@ fn detail_of(description: &str) -> Option<&'static str> {
             "CreatingVarLength",
         ),
         ("RETURN * is not allowed", "", "NoVariablesInScope"),
+        ("Unknown function '", "", "UnknownFunction"),
         ("Multiple result columns", "", "ColumnNameConflict"),
         ("All sub queries in an UNION", "", "DifferentColumnsInUnion"),
         (

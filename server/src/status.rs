@@ -53,10 +53,18 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::Argument(_) => Status::ArgumentError,
         ExecError::Arithmetic(_) => Status::ArithmeticError,
         ExecError::Semantic(_) => Status::SemanticError,
+        ExecError::DeletedEntity(_) => Status::EntityNotFound,
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
         ExecError::Cancelled => Status::General,
-        ExecError::Storage(s) => return from_storage(s.clone()),
+        // The store decides the status; the executor's message adds the openCypher
+        // detail (`DeleteConnectedNode: ...`).
+        ExecError::Storage(s) => {
+            return DbError {
+                message: e.to_string(),
+                ..from_storage(s.clone())
+            }
+        }
         #[allow(unreachable_patterns)]
         _ => Status::General,
     };

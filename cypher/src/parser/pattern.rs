@@ -149,6 +149,11 @@ impl Parser<'_> {
         }
         if self.eat(Tok::Star) {
             rel.length = Some(self.length_range()?);
+        } else if self.at(Tok::DotDot) {
+            return self.hard_syntax(
+                "Invalid relationship pattern: a length range starts with `*` (`*1..3`)",
+                self.peek().span,
+            );
         }
         rel.properties = self.pattern_properties()?;
         Ok(())
@@ -165,6 +170,12 @@ impl Parser<'_> {
     }
 
     fn optional_hop_count(&mut self) -> PResult<Option<u64>> {
+        if self.at(Tok::Minus) {
+            return self.hard_syntax(
+                "Invalid relationship pattern: a length bound cannot be negative",
+                self.peek().span,
+            );
+        }
         if !self.at(Tok::Integer) {
             return Ok(None);
         }

@@ -1,6 +1,7 @@
 //! Expression checks: variables defined, aggregation placement, pattern predicates.
 
 use super::scope::{Scope, VarType};
+use super::types;
 use super::Analyzer;
 use crate::ast::{Expr, ExprKind, MapProjectionItem, PatternElement};
 use crate::error::{CypherError, Detail};
@@ -31,6 +32,11 @@ pub(crate) fn is_aggregation(expr: &Expr) -> bool {
         ExprKind::FunctionCall { name, .. } => is_aggregate_name(name),
         _ => false,
     }
+}
+
+/// Whether `expr` itself is a call of a non-deterministic function (`rand()`).
+fn is_random(expr: &Expr) -> bool {
+    matches!(&expr.kind, ExprKind::FunctionCall { name, .. } if name.eq_ignore_ascii_case("rand"))
 }
 
 /// Whether `expr` contains an aggregation anywhere.
@@ -177,6 +183,15 @@ impl Analyzer<'_> {
         inside_aggregate: bool,
     ) -> Result<(), CypherError> {
         let inside_aggregate = self.check_aggregation_placement(expr, rule, inside_aggregate)?;
+        if inside_aggregate && is_random(expr) {
+            // An aggregate over a random value has no stable meaning (and would defeat
+            // grouping), so openCypher rejects it before running.
+            return Err(self.error(
+                Detail::NonConstantExpression,
+                "Can't use non-deterministic (random) functions inside of aggregate functions.",
+                expr.span,
+            ));
+        }
         self.check_leaf_kind(expr, scope, rule, inside_aggregate)?;
         self.check_argument_types(expr, scope)
     }
@@ -281,7 +296,7 @@ impl Analyzer<'_> {
             } => {
                 self.check_expr_in(list, scope, rule, inside_aggregate)?;
                 let mut inner = scope.clone();
-                inner.bind(&variable.name, VarType::Value);
+                inner.bind(&variable.name, types::element_type(list, scope));
                 // The body runs once per element: aggregating there has no meaning.
                 for e in predicate.iter().chain(projection.iter()) {
                     self.check_expr_in(e, &inner, AggregationRule::Forbidden, inside_aggregate)?;
@@ -296,7 +311,7 @@ impl Analyzer<'_> {
             } => {
                 self.check_expr_in(list, scope, rule, inside_aggregate)?;
                 let mut inner = scope.clone();
-                inner.bind(&variable.name, VarType::Value);
+                inner.bind(&variable.name, types::element_type(list, scope));
                 self.check_expr_in(
                     predicate,
                     &inner,
@@ -309,7 +324,7 @@ impl Analyzer<'_> {
                 self.check_expr_in(&r.list, scope, rule, inside_aggregate)?;
                 let mut inner = scope.clone();
                 inner.bind(&r.accumulator.name, VarType::Value);
-                inner.bind(&r.variable.name, VarType::Value);
+                inner.bind(&r.variable.name, types::element_type(&r.list, scope));
                 self.check_expr_in(
                     &r.step,
                     &inner,

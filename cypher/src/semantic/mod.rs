@@ -3,19 +3,21 @@
 
 mod expr;
 mod grouping;
+mod pattern_placement;
 mod patterns;
 mod projection;
 mod scope;
 mod types;
 
 use expr::AggregationRule;
+use pattern_placement::Position;
 use patterns::PatternUse;
 use scope::{Scope, VarType};
 
 use crate::ast::{Call, Clause, Ident, Query, RemoveItem, SetItem, SingleQuery, Span, Statement};
 use crate::error::{CypherError, Detail};
 
-pub(crate) use expr::is_aggregate_name;
+pub(crate) use expr::{contains_aggregation, is_aggregate_name};
 
 /// Error construction and source access for the checks.
 pub(crate) struct Analyzer<'a> {
@@ -78,6 +80,7 @@ impl Analyzer<'_> {
                 }
                 Clause::Unwind(unwind) => {
                     self.check_expr(&unwind.expr, &scope, AggregationRule::Forbidden)?;
+                    self.check_pattern_placement(&unwind.expr, Position::Value)?;
                     self.bind_fresh(&mut scope, &unwind.alias, VarType::Value)?;
                 }
                 Clause::With(with) => {
@@ -176,7 +179,8 @@ impl Analyzer<'_> {
         match item {
             SetItem::Property { target, value, .. } => {
                 self.check_expr(target, scope, AggregationRule::Forbidden)?;
-                self.check_expr(value, scope, AggregationRule::Forbidden)
+                self.check_expr(value, scope, AggregationRule::Forbidden)?;
+                self.check_pattern_placement(value, Position::Value)
             }
             SetItem::Replace {
                 variable, value, ..
@@ -185,7 +189,8 @@ impl Analyzer<'_> {
                 variable, value, ..
             } => {
                 self.check_defined(variable, scope)?;
-                self.check_expr(value, scope, AggregationRule::Forbidden)
+                self.check_expr(value, scope, AggregationRule::Forbidden)?;
+                self.check_pattern_placement(value, Position::Value)
             }
             SetItem::Labels { variable, .. } => self.check_defined(variable, scope),
         }

@@ -30,6 +30,9 @@ impl Analyzer<'_> {
                 Ok(())
             }
             Some(existing) if existing == ty || existing == VarType::Value => Ok(()),
+            // A list bound earlier (`WITH [r1, r2] AS rs MATCH ()-[rs*]->()`) may hold the
+            // relationships a variable-length pattern must follow; the match checks it.
+            Some(VarType::List) if ty == VarType::RelationshipList => Ok(()),
             Some(existing) => Err(self.error(
                 Detail::VariableTypeConflict,
                 &format!(

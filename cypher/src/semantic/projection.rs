@@ -1,6 +1,7 @@
 //! WITH / RETURN: aliases, duplicate columns, `*`, ORDER BY scope, SKIP / LIMIT values.
 
 use super::expr::{contains_aggregation, AggregationRule};
+use super::pattern_placement::Position;
 use super::scope::Scope;
 use super::types::infer;
 use super::Analyzer;
@@ -34,6 +35,7 @@ impl Analyzer<'_> {
         }
         for item in &projection.items {
             self.check_expr(&item.expr, scope, AggregationRule::Allowed)?;
+            self.check_pattern_placement(&item.expr, Position::Value)?;
             let is_variable = matches!(item.expr.kind, ExprKind::Variable(_));
             if clause == "WITH" && item.alias.is_none() && !is_variable {
                 return Err(self.error(
@@ -101,6 +103,7 @@ impl Analyzer<'_> {
                 continue;
             }
             self.check_expr(&sort.expr, &visible, rule)?;
+            self.check_pattern_placement(&sort.expr, Position::Value)?;
         }
         Ok(())
     }

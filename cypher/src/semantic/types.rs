@@ -37,6 +37,27 @@ pub(crate) fn infer(expr: &Expr, scope: &Scope) -> VarType {
     }
 }
 
+/// The type every element of `list` is known to have: the common type of a list literal's
+/// items (`['a', 'b']` holds strings), or a relationship for a variable-length
+/// relationship variable. A comprehension or quantifier variable ranging over it has that
+/// type, so `none(x IN ['a'] WHERE x % 2 = 0)` is rejected before running. An empty list, a
+/// `null` item or mixed items give [`VarType::Value`].
+pub(crate) fn element_type(list: &Expr, scope: &Scope) -> VarType {
+    match &list.kind {
+        ExprKind::List(items) => {
+            let mut types = items.iter().map(|item| infer(item, scope));
+            match types.next() {
+                Some(first) if types.all(|ty| ty == first) => first,
+                _ => VarType::Value,
+            }
+        }
+        ExprKind::Variable(name) if scope.get(name) == Some(VarType::RelationshipList) => {
+            VarType::Relationship
+        }
+        _ => VarType::Value,
+    }
+}
+
 /// Operators whose result is always a boolean (or null).
 fn is_predicate(op: BinaryOp) -> bool {
     use BinaryOp::*;
@@ -71,6 +92,12 @@ fn not_list(ty: VarType) -> bool {
     )
 }
 
+/// Types that are certainly not numbers (nor temporal values or durations, which `-`, `*`
+/// and `/` also take, and which infer as [`VarType::Value`]).
+fn not_arithmetic(ty: VarType) -> bool {
+    !matches!(ty, VarType::Integer | VarType::Float | VarType::Value)
+}
+
 /// Scalars and lists: values without properties.
 fn has_no_properties(ty: VarType) -> bool {
     matches!(
@@ -97,6 +124,14 @@ impl Analyzer<'_> {
                 self.expect_type(left, scope, "Boolean", not_boolean)?;
                 self.expect_type(right, scope, "Boolean", not_boolean)
             }
+            ExprKind::Binary(
+                BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Pow,
+                left,
+                right,
+            ) => {
+                self.expect_type(left, scope, "Integer or Float", not_arithmetic)?;
+                self.expect_type(right, scope, "Integer or Float", not_arithmetic)
+            }
             ExprKind::Binary(BinaryOp::In, _, list) => {
                 self.expect_type(list, scope, "List<T>", not_list)
             }
@@ -104,7 +139,7 @@ impl Analyzer<'_> {
                 target,
                 scope,
                 "Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime",
-                has_no_properties,
+                |ty| has_no_properties(ty) || ty == VarType::Path,
             ),
             ExprKind::FunctionCall { name, args, .. } if args.len() == 1 => {
                 self.check_function_argument(name, &args[0], scope)
@@ -129,6 +164,12 @@ impl Analyzer<'_> {
                 matches!(ty, VarType::Node | VarType::Path)
             }),
             "labels" => self.expect_type(arg, scope, "Node", |ty| ty == VarType::Path),
+            "size" => self.expect_type(arg, scope, "String or List", |ty| {
+                !matches!(
+                    ty,
+                    VarType::String | VarType::List | VarType::RelationshipList | VarType::Value
+                )
+            }),
             "properties" => self.expect_type(arg, scope, "Map, Node or Relationship", |ty| {
                 has_no_properties(ty) || ty == VarType::Path
             }),

@@ -1,17 +1,24 @@
 //! Reading into values: property access, label tests, list/map subscripts,
 //! list slices and path construction.
 
-use crate::error::{type_mismatch, type_mismatch_as, ExecError, ExecResult};
+use crate::error::{deleted_entity, type_mismatch, type_mismatch_as, ExecError, ExecResult};
 use crate::graph::GraphRead;
 use nereid_values::{NodeId, PathValue, Value};
 use std::collections::BTreeMap;
 
-/// `base.key` on a node, relationship or map. A missing property is null.
+/// `base.key` on a node, relationship or map. A missing property is null;
+/// on an entity this transaction deleted it is `DeletedEntityAccess`.
 pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Value> {
     let found = match base {
         Value::Null => None,
-        Value::Node(id) => graph.node_property(*id, key),
-        Value::Relationship(id) => graph.rel_property(*id, key),
+        Value::Node(id) => match graph.node_property(*id, key) {
+            None if graph.node_deleted(*id) => return Err(deleted_entity("properties", base)),
+            found => found,
+        },
+        Value::Relationship(id) => match graph.rel_property(*id, key) {
+            None if graph.rel_deleted(*id) => return Err(deleted_entity("properties", base)),
+            found => found,
+        },
         Value::Map(map) => map.get(key).cloned(),
         temporal if temporal.is_temporal() => Some(super::temporal::component(temporal, key)?),
         other => return Err(type_mismatch("Map, Node or Relationship", other)),

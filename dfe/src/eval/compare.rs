@@ -21,11 +21,22 @@ pub fn not_equal(a: &Value, b: &Value) -> Value {
 }
 
 /// An ordering comparison; `accept` says which orderings make it true.
+/// NaN is a number, so comparing it with a number is defined, but no ordering
+/// holds: `<`, `<=`, `>`, `>=` are all false (not null, which is for
+/// incomparable types).
 pub fn ordering(a: &Value, b: &Value, accept: fn(Ordering) -> bool) -> Value {
     match a.cypher_cmp(b) {
         Comparison::Ordered(o) => Value::Bool(accept(o)),
+        Comparison::Undefined if is_nan_against_number(a, b) => Value::Bool(false),
         Comparison::Undefined => Value::Null,
     }
+}
+
+/// Both are numbers and at least one is NaN.
+fn is_nan_against_number(a: &Value, b: &Value) -> bool {
+    let number = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_));
+    let nan = |v: &Value| matches!(v, Value::Float(f) if f.is_nan());
+    number(a) && number(b) && (nan(a) || nan(b))
 }
 
 /// `a IN list`: true if some element equals `a`; otherwise null when some
@@ -82,6 +93,19 @@ mod tests {
             Ok(Value::Null)
         );
         assert!(in_list(&Value::Int(1), &Value::Int(1)).is_err());
+    }
+
+    #[test]
+    fn ordering_against_nan_is_false_not_null() {
+        let nan = Value::Float(f64::NAN);
+        for other in [Value::Int(1), Value::Float(1.0), Value::Float(f64::NAN)] {
+            assert_eq!(ordering(&nan, &other, Ordering::is_lt), Value::Bool(false));
+            assert_eq!(ordering(&other, &nan, Ordering::is_ge), Value::Bool(false));
+        }
+        assert_eq!(
+            ordering(&nan, &Value::String("a".into()), Ordering::is_lt),
+            Value::Null
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! a type the function does not accept are type errors.
 
 use super::arithmetic::float_text;
-use crate::error::{overflow, type_mismatch, ExecResult};
+use crate::error::{invalid_argument_value, overflow, ExecResult};
 use nereid_values::Value;
 
 pub fn to_string(value: &Value) -> ExecResult<Value> {
@@ -20,7 +20,12 @@ pub fn to_string(value: &Value) -> ExecResult<Value> {
             let text = t.to_string();
             Value::String(text.trim_matches('\'').to_string())
         }
-        other => return Err(type_mismatch("Integer, Float, String or Boolean", other)),
+        other => {
+            return Err(invalid_argument_value(
+                "Integer, Float, String or Boolean",
+                other,
+            ))
+        }
     })
 }
 
@@ -51,7 +56,12 @@ pub fn to_integer(value: &Value) -> ExecResult<Value> {
                 },
             }
         }
-        other => return Err(type_mismatch("Integer, Float, String or Boolean", other)),
+        other => {
+            return Err(invalid_argument_value(
+                "Integer, Float, String or Boolean",
+                other,
+            ))
+        }
     })
 }
 
@@ -65,7 +75,7 @@ pub fn to_float(value: &Value) -> ExecResult<Value> {
             .parse::<f64>()
             .map(Value::Float)
             .unwrap_or(Value::Null),
-        other => return Err(type_mismatch("Integer, Float or String", other)),
+        other => return Err(invalid_argument_value("Integer, Float or String", other)),
     })
 }
 
@@ -79,7 +89,7 @@ pub fn to_boolean(value: &Value) -> ExecResult<Value> {
             "false" => Value::Bool(false),
             _ => Value::Null,
         },
-        other => return Err(type_mismatch("Boolean, Integer or String", other)),
+        other => return Err(invalid_argument_value("Boolean, Integer or String", other)),
     })
 }
 
@@ -88,7 +98,7 @@ pub fn map_string(value: &Value, f: fn(&str) -> String) -> ExecResult<Value> {
     match value {
         Value::Null => Ok(Value::Null),
         Value::String(s) => Ok(Value::String(f(s))),
-        other => Err(type_mismatch("String", other)),
+        other => Err(invalid_argument_value("String", other)),
     }
 }
 

@@ -6,10 +6,11 @@
 use super::conversions::{map_string, to_boolean, to_float, to_integer, to_string};
 use super::range::IntRange;
 use super::{math, temporal, text};
-use crate::error::{overflow, type_mismatch, ExecError, ExecResult};
+use crate::error::{deleted_entity, invalid_argument_value, overflow, ExecError, ExecResult};
 use crate::graph::GraphRead;
 use nereid_planner::ScalarFunction;
 use nereid_values::Value;
+use std::collections::BTreeMap;
 
 /// Calls `func` on one row's arguments.
 pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> ExecResult<Value> {
@@ -116,7 +117,7 @@ fn is_empty(arg: &Value) -> ExecResult<Value> {
         Value::String(s) => Ok(Value::Bool(s.is_empty())),
         Value::List(items) => Ok(Value::Bool(items.is_empty())),
         Value::Map(map) => Ok(Value::Bool(map.is_empty())),
-        other => Err(type_mismatch("String, List or Map", other)),
+        other => Err(invalid_argument_value("String, List or Map", other)),
     }
 }
 
@@ -125,7 +126,7 @@ fn id(arg: &Value) -> ExecResult<Value> {
         Value::Null => Ok(Value::Null),
         Value::Node(n) => Ok(Value::Int(n.external())),
         Value::Relationship(r) => Ok(Value::Int(r.external())),
-        other => Err(type_mismatch("Node or Relationship", other)),
+        other => Err(invalid_argument_value("Node or Relationship", other)),
     }
 }
 
@@ -134,7 +135,7 @@ fn element_id(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
         Value::Null => None,
         Value::Node(n) => graph.node_element_id(*n),
         Value::Relationship(r) => graph.rel_element_id(*r),
-        other => return Err(type_mismatch("Node or Relationship", other)),
+        other => return Err(invalid_argument_value("Node or Relationship", other)),
     };
     Ok(found.map(Value::String).unwrap_or_default())
 }
@@ -142,14 +143,14 @@ fn element_id(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
 fn labels(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
-        Value::Node(n) => Ok(Value::List(
-            graph
-                .node_labels(*n)
-                .into_iter()
-                .map(Value::String)
-                .collect(),
-        )),
-        other => Err(type_mismatch("Node", other)),
+        Value::Node(n) => {
+            let labels = graph.node_labels(*n);
+            if labels.is_empty() && graph.node_deleted(*n) {
+                return Err(deleted_entity("labels", arg));
+            }
+            Ok(Value::List(labels.into_iter().map(Value::String).collect()))
+        }
+        other => Err(invalid_argument_value("Node", other)),
     }
 }
 
@@ -160,27 +161,41 @@ fn rel_type(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
             .rel_endpoints(*r)
             .map(|(_, _, t)| Value::String(t))
             .unwrap_or_default()),
-        other => Err(type_mismatch("Relationship", other)),
+        other => Err(invalid_argument_value("Relationship", other)),
     }
+}
+
+/// The property map of an entity; `DeletedEntityAccess` when this
+/// transaction deleted it.
+fn entity_properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<BTreeMap<String, Value>> {
+    let (map, deleted) = match arg {
+        Value::Node(n) => (graph.node_properties(*n), graph.node_deleted(*n)),
+        Value::Relationship(r) => (graph.rel_properties(*r), graph.rel_deleted(*r)),
+        _ => (BTreeMap::new(), false),
+    };
+    if map.is_empty() && deleted {
+        return Err(deleted_entity("properties", arg));
+    }
+    Ok(map)
 }
 
 fn properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
-        Value::Node(n) => Ok(Value::Map(graph.node_properties(*n))),
-        Value::Relationship(r) => Ok(Value::Map(graph.rel_properties(*r))),
+        Value::Node(_) | Value::Relationship(_) => Ok(Value::Map(entity_properties(arg, graph)?)),
         Value::Map(m) => Ok(Value::Map(m.clone())),
-        other => Err(type_mismatch("Map, Node or Relationship", other)),
+        other => Err(invalid_argument_value("Map, Node or Relationship", other)),
     }
 }
 
 fn keys(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     let names: Vec<String> = match arg {
         Value::Null => return Ok(Value::Null),
-        Value::Node(n) => graph.node_properties(*n).into_keys().collect(),
-        Value::Relationship(r) => graph.rel_properties(*r).into_keys().collect(),
+        Value::Node(_) | Value::Relationship(_) => {
+            entity_properties(arg, graph)?.into_keys().collect()
+        }
         Value::Map(m) => m.keys().cloned().collect(),
-        other => return Err(type_mismatch("Map, Node or Relationship", other)),
+        other => return Err(invalid_argument_value("Map, Node or Relationship", other)),
     };
     Ok(Value::List(names.into_iter().map(Value::String).collect()))
 }
@@ -190,7 +205,7 @@ fn size(arg: &Value) -> ExecResult<Value> {
         Value::Null => return Ok(Value::Null),
         Value::String(s) => s.chars().count(),
         Value::List(items) => items.len(),
-        other => return Err(type_mismatch("String or List", other)),
+        other => return Err(invalid_argument_value("String or List", other)),
     };
     Ok(Value::Int(i64::try_from(n).map_err(|_| overflow())?))
 }
@@ -201,7 +216,7 @@ fn length(arg: &Value) -> ExecResult<Value> {
         Value::Path(p) => Ok(Value::Int(
             i64::try_from(p.rels.len()).map_err(|_| overflow())?,
         )),
-        other => Err(type_mismatch("Path", other)),
+        other => Err(invalid_argument_value("Path", other)),
     }
 }
 
@@ -210,7 +225,7 @@ fn list_part(arg: Value, pick: fn(Vec<Value>) -> Option<Value>) -> ExecResult<Va
     match arg {
         Value::Null => Ok(Value::Null),
         Value::List(items) => Ok(pick(items).unwrap_or_default()),
-        other => Err(type_mismatch("List", &other)),
+        other => Err(invalid_argument_value("List", &other)),
     }
 }
 
@@ -219,7 +234,7 @@ fn abs(arg: &Value) -> ExecResult<Value> {
         Value::Null => Ok(Value::Null),
         Value::Int(i) => i.checked_abs().map(Value::Int).ok_or_else(overflow),
         Value::Float(f) => Ok(Value::Float(f.abs())),
-        other => Err(type_mismatch("Number", other)),
+        other => Err(invalid_argument_value("Number", other)),
     }
 }
 
@@ -230,7 +245,7 @@ fn endpoint(arg: &Value, graph: &dyn GraphRead, start: bool) -> ExecResult<Value
             .rel_endpoints(*r)
             .map(|(s, e, _)| Value::Node(if start { s } else { e }))
             .unwrap_or_default()),
-        other => Err(type_mismatch("Relationship", other)),
+        other => Err(invalid_argument_value("Relationship", other)),
     }
 }
 
@@ -243,6 +258,6 @@ fn path_part(arg: &Value, nodes: bool) -> ExecResult<Value> {
         Value::Path(p) => Ok(Value::List(
             p.rels.iter().copied().map(Value::Relationship).collect(),
         )),
-        other => Err(type_mismatch("Path", other)),
+        other => Err(invalid_argument_value("Path", other)),
     }
 }

@@ -2,7 +2,7 @@
 //! the constants `e()`, `pi()`, `rand()`. Integers are accepted wherever a
 //! float is; null gives null. Out-of-domain inputs give NaN, as in Cypher.
 
-use crate::error::{type_mismatch, ExecError, ExecResult};
+use crate::error::{invalid_argument_value, ExecError, ExecResult};
 use nereid_planner::ScalarFunction;
 use nereid_values::Value;
 use std::hash::{BuildHasher, Hasher};
@@ -12,7 +12,7 @@ fn number(value: &Value) -> ExecResult<Option<f64>> {
         Value::Null => Ok(None),
         Value::Int(i) => Ok(Some(*i as f64)),
         Value::Float(f) => Ok(Some(*f)),
-        other => Err(type_mismatch("Number", other)),
+        other => Err(invalid_argument_value("Number", other)),
     }
 }
 
@@ -78,13 +78,13 @@ pub fn round(args: &[Value]) -> ExecResult<Value> {
         None => 0,
         Some(Value::Null) => return Ok(Value::Null),
         Some(Value::Int(p)) => *p,
-        Some(other) => return Err(type_mismatch("Integer", other)),
+        Some(other) => return Err(invalid_argument_value("Integer", other)),
     };
     let mode = match args.get(2) {
         None => "HALF_UP".to_string(),
         Some(Value::Null) => return Ok(Value::Null),
         Some(Value::String(m)) => m.to_ascii_uppercase(),
-        Some(other) => return Err(type_mismatch("String", other)),
+        Some(other) => return Err(invalid_argument_value("String", other)),
     };
     let scale = 10f64.powi(i32::try_from(precision).unwrap_or(i32::MAX));
     let scaled = x * scale;

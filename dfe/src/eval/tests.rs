@@ -35,6 +35,12 @@ impl GraphRead for EmptyGraph {
     fn rel_element_id(&self, _: RelId) -> Option<String> {
         None
     }
+    fn node_deleted(&self, _: NodeId) -> bool {
+        false
+    }
+    fn rel_deleted(&self, _: RelId) -> bool {
+        false
+    }
 }
 
 fn lit(v: impl Into<Value>) -> Expr {

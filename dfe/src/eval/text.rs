@@ -3,14 +3,14 @@
 //! `rTrim`. Positions and lengths count characters, not bytes. A null
 //! argument gives null; a negative length or start is an argument error.
 
-use crate::error::{type_mismatch, ExecError, ExecResult};
+use crate::error::{invalid_argument_value, ExecError, ExecResult};
 use nereid_values::Value;
 
 fn string_arg(value: &Value) -> ExecResult<Option<&str>> {
     match value {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),
-        other => Err(type_mismatch("String", other)),
+        other => Err(invalid_argument_value("String", other)),
     }
 }
 
@@ -22,7 +22,7 @@ fn count_arg(value: &Value, what: &str) -> ExecResult<Option<usize>> {
         Value::Int(i) => Err(ExecError::Argument(format!(
             "Invalid input. '{i}' is not a valid value for {what}. Must be a non-negative integer."
         ))),
-        other => Err(type_mismatch("Integer", other)),
+        other => Err(invalid_argument_value("Integer", other)),
     }
 }
 
@@ -105,6 +105,6 @@ pub fn reverse(arg: &Value) -> ExecResult<Value> {
         Value::Null => Ok(Value::Null),
         Value::String(s) => Ok(Value::String(s.chars().rev().collect())),
         Value::List(items) => Ok(Value::List(items.iter().rev().cloned().collect())),
-        other => Err(type_mismatch("String or List", other)),
+        other => Err(invalid_argument_value("String or List", other)),
     }
 }

@@ -136,6 +136,12 @@ fn lower_single(
                 }
             }
             Clause::Return(r) => {
+                if r.star && scope.is_empty() {
+                    return Err(PlanError::semantic(
+                        "RETURN * is not allowed when there are no variables in scope",
+                        r.span.start,
+                    ));
+                }
                 let projected = lower_projection(plan, r, &scope, slots)?;
                 plan = projected.plan;
                 scope = projected.scope;

@@ -206,13 +206,12 @@ pub(crate) fn match_element(
             .and_then(|v| st.scope.get(&v.name).map(|b| (v, b)));
         let rel_slot = match (&rel.variable, earlier) {
             (_, Some((v, (bound, kind)))) => {
-                if rel.length.is_some() {
-                    return Err(PlanError::unsupported(
-                        "Matching an already bound variable-length relationship",
-                        v.span.start,
-                    ));
-                }
-                if kind != VarKind::Relationship && kind != VarKind::Value {
+                let expected = if rel.length.is_some() {
+                    VarKind::Value
+                } else {
+                    VarKind::Relationship
+                };
+                if kind != expected && kind != VarKind::Value {
                     return Err(PlanError::semantic(
                         format!(
                             "Type mismatch: `{}` defined with conflicting type (expected Relationship)",
@@ -269,6 +268,11 @@ pub(crate) fn match_element(
                 into,
                 properties: property_list(&rel.properties, st.scope)?,
             };
+            // A bound list of relationships is matched by enumerating the paths and
+            // keeping the one that follows exactly that list, in order.
+            if let Some(bound) = bound_rel {
+                plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));
+            }
         } else {
             plan = LogicalPlan::Expand {
                 input: Box::new(plan),

@@ -1,5 +1,5 @@
 //! Lowering of patterns used inside expressions: pattern expressions
-//! (`WHERE (a)-[:T]->()`, `size((a)-->())`) and pattern comprehensions
+//! (`WHERE (a)-[:T]->()`) and pattern comprehensions
 //! (`[(a)-->(b) WHERE b.x > 1 | b.name]`).
 //!
 //! The pattern becomes a nested plan that starts from an `Argument` leaf;

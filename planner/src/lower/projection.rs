@@ -28,13 +28,10 @@ pub(crate) fn lower_projection(
 ) -> Result<Projected, PlanError> {
     let mut new_scope = scope.emptied();
     let mut columns: Vec<(String, Slot)> = Vec::new();
+    // `WITH *` with nothing in scope projects no columns but keeps the rows
+    // (`MATCH () CREATE () WITH * CREATE ()`); only `RETURN *` needs a
+    // variable, which the caller checks.
     if proj.star {
-        if scope.is_empty() {
-            return Err(PlanError::semantic(
-                "RETURN * is not allowed when there are no variables in scope",
-                proj.span.start,
-            ));
-        }
         for (name, slot) in scope.names() {
             columns.push((name.clone(), slot));
             let kind = scope.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value);
@@ -85,6 +82,22 @@ pub(crate) fn lower_projection(
                 keys.push((out, e));
                 columns.push((name.clone(), out));
                 new_scope.bind(&name, out, kind);
+            }
+        }
+        // An item like `[a] + collect(n)` is finished after the aggregation, where only
+        // key and aggregate slots are filled; a grouping-key variable it reads is carried
+        // through as a key in its own slot too (same value, so the groups do not change).
+        let mut read_after: Vec<Slot> = Vec::new();
+        for (_, e) in &post {
+            crate::logical::slots_of(e, &mut read_after);
+        }
+        for item in &proj.items {
+            if let ast::ExprKind::Variable(v) = &item.expr.kind {
+                if let Some((slot, _)) = scope.get(v) {
+                    if read_after.contains(&slot) && !keys.iter().any(|(k, _)| *k == slot) {
+                        keys.push((slot, Expr::Slot(slot)));
+                    }
+                }
             }
         }
         computed = aggregates.clone();
