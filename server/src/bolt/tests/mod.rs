@@ -6,5 +6,6 @@ pub(crate) mod fake;
 mod session_auth;
 mod session_basics;
 mod session_bookmarks;
+mod session_limits;
 mod session_streams;
 mod session_tx;
