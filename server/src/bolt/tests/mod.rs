@@ -2,6 +2,7 @@
 //! backend ([`fake::FakeBackend`]).
 
 mod client;
+mod decode_properties;
 pub(crate) mod fake;
 mod session_auth;
 mod session_basics;
