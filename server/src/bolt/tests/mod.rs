@@ -8,5 +8,6 @@ mod session_auth;
 mod session_basics;
 mod session_bookmarks;
 mod session_limits;
+mod session_points;
 mod session_streams;
 mod session_tx;
