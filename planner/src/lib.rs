@@ -15,11 +15,13 @@ mod lower;
 pub mod physical;
 mod physical_planning;
 pub mod rules;
+mod spatial_function;
 mod temporal_function;
 
 pub use error::PlanError;
 pub use explain::explain;
 pub use physical::*;
+pub use spatial_function::SpatialFunction;
 pub use temporal_function::{TemporalFunction, TemporalKind};
 
 use nereid_cypher::ast::Statement;

@@ -507,6 +507,7 @@ pub enum ScalarFunction {
     Radians,
     IsEmpty,
     Temporal(crate::TemporalFunction),
+    Spatial(crate::SpatialFunction),
 }
 
 impl ScalarFunction {
@@ -571,7 +572,11 @@ impl ScalarFunction {
             "degrees" => Degrees,
             "radians" => Radians,
             "isempty" => IsEmpty,
-            other => return crate::TemporalFunction::from_lower_name(other).map(Temporal),
+            other => {
+                return crate::TemporalFunction::from_lower_name(other)
+                    .map(Temporal)
+                    .or_else(|| crate::SpatialFunction::from_lower_name(other).map(Spatial))
+            }
         })
     }
 
@@ -586,6 +591,7 @@ impl ScalarFunction {
             Round => (1, 3),
             E | Pi | Rand => (0, 0),
             Temporal(t) => t.arity(),
+            Spatial(s) => s.arity(),
             _ => (1, 1),
         }
     }

@@ -82,7 +82,8 @@ pub async fn start<B: Backend>(
     let admin = backend.clone();
     let checkpoint: http::CheckpointFn =
         Arc::new(move || admin.checkpoint().map_err(|e| e.to_string()));
-    let ctx = BoltContext::with_auth(backend, pool, BoltConfig::new(advertised.clone()), auth);
+    let bolt_config = BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits);
+    let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth);
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let router = http::router_with_admin(
         http::HealthInfo {

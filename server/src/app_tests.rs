@@ -18,6 +18,7 @@ fn config() -> Config {
         no_auth: false,
         tls_cert: None,
         tls_key: None,
+        bolt_limits: Default::default(),
     }
 }
 

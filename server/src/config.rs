@@ -11,6 +11,10 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+#[path = "config_bolt.rs"]
+mod bolt_limits;
+pub use bolt_limits::{BoltLimitArgs, BoltLimitFile, BoltLimits};
+
 pub const DEFAULT_DATA_DIR: &str = "./data";
 pub const DEFAULT_BOLT_ADDRESS: &str = "127.0.0.1:7687";
 pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:7474";
@@ -23,7 +27,8 @@ pub const DEFAULT_LOG: &str = "info";
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
 /// partitions, exec_threads, log, durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, wal_segment_bytes, auth,
-/// no_auth, tls_cert, tls_key). Flags win over the environment, which wins
+/// no_auth, tls_cert, tls_key, bolt_max_connections, bolt_handshake_timeout_ms,
+/// bolt_idle_timeout_ms, bolt_max_message_bytes). Flags win over the environment, which wins
 /// over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
@@ -97,6 +102,9 @@ pub struct Cli {
     /// PEM private key of --tls-cert
     #[arg(long, env = "NEREID_TLS_KEY", value_name = "FILE")]
     pub tls_key: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub bolt_limits: BoltLimitArgs,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -118,6 +126,10 @@ pub struct FileConfig {
     pub no_auth: Option<bool>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
+    pub bolt_max_connections: Option<usize>,
+    pub bolt_handshake_timeout_ms: Option<u64>,
+    pub bolt_idle_timeout_ms: Option<u64>,
+    pub bolt_max_message_bytes: Option<usize>,
 }
 
 /// The resolved configuration.
@@ -138,6 +150,8 @@ pub struct Config {
     /// Bolt over TLS with this certificate chain and key (both or neither).
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
+    /// Connection count, timeouts and message size of the Bolt listener.
+    pub bolt_limits: BoltLimits,
 }
 
 #[derive(Debug, Error)]
@@ -173,6 +187,15 @@ impl Config {
     /// over the defaults.
     pub fn resolve(cli: Cli, file: FileConfig) -> Result<Config, ConfigError> {
         let durable = resolve_durable(&cli, &file)?;
+        let bolt_limits = BoltLimits::resolve(
+            &cli.bolt_limits,
+            &BoltLimitFile {
+                bolt_max_connections: file.bolt_max_connections,
+                bolt_handshake_timeout_ms: file.bolt_handshake_timeout_ms,
+                bolt_idle_timeout_ms: file.bolt_idle_timeout_ms,
+                bolt_max_message_bytes: file.bolt_max_message_bytes,
+            },
+        )?;
         let config = Config {
             data_dir: cli
                 .data_dir
@@ -203,6 +226,7 @@ impl Config {
             no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
             tls_cert: cli.tls_cert.or(file.tls_cert),
             tls_key: cli.tls_key.or(file.tls_key),
+            bolt_limits,
         };
         config.validate()?;
         Ok(config)

@@ -13,11 +13,15 @@ use nereid_storage::StorageError;
 use nereid_wal::WalError;
 
 /// Every refusal is `Security.Unauthorized` (drivers raise their
-/// authentication error for it); a rate-limited client gets the same code
-/// with its own message.
+/// authentication error for it), except for a rate-limited client, which
+/// gets `Security.AuthenticationRateLimit` as from Neo4j.
 pub(crate) fn from_auth(e: AuthError) -> DbError {
+    let status = match e {
+        AuthError::RateLimited => Status::AuthenticationRateLimit,
+        _ => Status::Unauthorized,
+    };
     DbError {
-        status: Status::Unauthorized,
+        status,
         message: e.to_string(),
     }
 }

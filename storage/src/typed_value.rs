@@ -8,7 +8,7 @@
 
 use crate::dictionary::{DictError, Dictionary};
 use crate::error::StorageError;
-use nereid_values::{temporal_codec, Value};
+use nereid_values::{value_codec, Value};
 
 /// Type flags. Grouping (numeric < 0x10 etc.) leaves room for the paper's
 /// type families later; the values are internal, never persisted.
@@ -19,7 +19,7 @@ pub(crate) const F_FLOAT: u8 = 3;
 pub(crate) const F_STRING: u8 = 0x10;
 pub(crate) const F_BYTES: u8 = 0x11;
 pub(crate) const F_LIST: u8 = 0x12;
-/// A temporal value; the literal is its `nereid_values::temporal_codec` form.
+/// A temporal value or point; the literal is its `nereid_values::value_codec` form.
 pub(crate) const F_TEMPORAL: u8 = 0x13;
 pub(crate) const F_VERTEX: u8 = 0x20;
 
@@ -82,7 +82,7 @@ impl TypedValue {
                 encode_list(items, &mut form)?;
                 intern(F_LIST, &form)
             }
-            temporal if temporal.is_temporal() => match temporal_codec::encode(temporal) {
+            temporal if temporal.has_binary_form() => match value_codec::encode(temporal) {
                 Some(form) => intern(F_TEMPORAL, &form),
                 None => Err(StorageError::UnstorableValue(temporal.type_name())),
             },
@@ -102,7 +102,7 @@ impl TypedValue {
                 .resolve(self.payload)
                 .map(|b| Value::Bytes(b.to_vec())),
             F_LIST => decode_list(&literals.resolve(self.payload)?),
-            F_TEMPORAL => temporal_codec::decode(&literals.resolve(self.payload)?),
+            F_TEMPORAL => value_codec::decode(&literals.resolve(self.payload)?),
             _ => None,
         }
     }
@@ -119,7 +119,7 @@ pub(crate) fn dict_error(e: DictError) -> StorageError {
 
 // List lexical form: item count (u32 LE), then per item a tag byte and its
 // payload: 0 false, 1 true, 2 i64 LE, 3 f64 bits LE, 4 u32 LE length + UTF-8,
-// 5 u32 LE length + temporal form (see `nereid_values::temporal_codec`).
+// 5 u32 LE length + temporal or point form (see `nereid_values::value_codec`).
 const L_FALSE: u8 = 0;
 const L_TRUE: u8 = 1;
 const L_INT: u8 = 2;
@@ -149,8 +149,8 @@ fn encode_list(items: &[Value], out: &mut Vec<u8>) -> Result<(), StorageError> {
                 out.extend_from_slice(&len.to_le_bytes());
                 out.extend_from_slice(s.as_bytes());
             }
-            temporal if temporal.is_temporal() => {
-                let form = temporal_codec::encode(temporal)
+            temporal if temporal.has_binary_form() => {
+                let form = value_codec::encode(temporal)
                     .ok_or(StorageError::UnstorableValue(temporal.type_name()))?;
                 let len = u32::try_from(form.len())
                     .map_err(|_| StorageError::UnstorableValue(temporal.type_name()))?;
@@ -194,7 +194,7 @@ fn decode_list(mut form: &[u8]) -> Option<Value> {
             }
             L_TEMPORAL => {
                 let len = take4(&mut form)? as usize;
-                temporal_codec::decode(take(&mut form, len)?)?
+                value_codec::decode(take(&mut form, len)?)?
             }
             _ => return None,
         });

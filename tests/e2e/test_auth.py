@@ -6,7 +6,7 @@ import tempfile
 
 import pytest
 from neo4j import GraphDatabase
-from neo4j.exceptions import AuthError
+from neo4j.exceptions import AuthError, ClientError
 
 from conftest import Server
 
@@ -48,9 +48,11 @@ def test_repeated_failures_lock_the_address_out(secured):
     for _ in range(3):
         with pytest.raises(AuthError):
             _value(secured.uri, ("neo4j", "wrong"))
-    # Locked out now: even the right password is refused for a while.
-    with pytest.raises(AuthError) as err:
+    # Locked out now: even the right password is refused for a while, with
+    # Neo4j's rate-limit status (a ClientError, not an AuthError, in the driver).
+    with pytest.raises(ClientError) as err:
         _value(secured.uri, ("neo4j", "s3cret-pw"))
+    assert err.value.code == "Neo.ClientError.Security.AuthenticationRateLimit"
     assert "too many times" in err.value.message
 
 

@@ -201,7 +201,7 @@ fn put_map(
     Ok(())
 }
 
-/// A temporal value: length-prefixed `nereid_values::temporal_codec` form.
+/// A temporal value or point: length-prefixed `nereid_values::value_codec` form.
 const V_TEMPORAL: u8 = 9;
 
 fn put_value(out: &mut Vec<u8>, value: &Value, depth: usize) -> Result<(), &'static str> {
@@ -239,9 +239,8 @@ fn put_value(out: &mut Vec<u8>, value: &Value, depth: usize) -> Result<(), &'sta
             out.push(V_MAP);
             put_map(out, map, depth + 1)?;
         }
-        temporal if temporal.is_temporal() => {
-            let form =
-                nereid_values::temporal_codec::encode(temporal).ok_or(temporal.type_name())?;
+        temporal if temporal.has_binary_form() => {
+            let form = nereid_values::value_codec::encode(temporal).ok_or(temporal.type_name())?;
             out.push(V_TEMPORAL);
             put_bytes(out, &form);
         }
@@ -344,7 +343,7 @@ impl<'a> Reader<'a> {
                 Value::List(items)
             }
             V_MAP => Value::Map(self.map(depth + 1)?),
-            V_TEMPORAL => nereid_values::temporal_codec::decode(&self.bytes()?)
+            V_TEMPORAL => nereid_values::value_codec::decode(&self.bytes()?)
                 .ok_or("malformed temporal value")?,
             other => return Err(format!("unknown value tag {other}")),
         })

@@ -20,6 +20,14 @@ pub enum Status {
     ProcedureNotFound,
     RequestInvalid,
     Unauthorized,
+    /// Too many failed logins from one address in a row.
+    AuthenticationRateLimit,
+    /// A bookmark that this server did not issue or cannot parse.
+    InvalidBookmark,
+    /// A request naming a database other than `neo4j` and `system`.
+    DatabaseNotFound,
+    /// The server is at its connection limit; drivers retry transient errors.
+    NoThreadsAvailable,
     /// A write-write conflict: drivers retry transient errors.
     DeadlockDetected,
     TransactionNotFound,
@@ -53,6 +61,10 @@ impl Status {
             Status::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
             Status::RequestInvalid => "Neo.ClientError.Request.Invalid",
             Status::Unauthorized => "Neo.ClientError.Security.Unauthorized",
+            Status::AuthenticationRateLimit => "Neo.ClientError.Security.AuthenticationRateLimit",
+            Status::InvalidBookmark => "Neo.ClientError.Transaction.InvalidBookmark",
+            Status::DatabaseNotFound => "Neo.ClientError.Database.DatabaseNotFound",
+            Status::NoThreadsAvailable => "Neo.TransientError.Request.NoThreadsAvailable",
             Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
             Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
             Status::DatabaseUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
@@ -86,6 +98,10 @@ impl Status {
             Status::ProcedureNotFound => "42N08",
             Status::RequestInvalid => "08N06",
             Status::Unauthorized => "42NFF",
+            Status::AuthenticationRateLimit => "42NFF",
+            Status::InvalidBookmark => "08N12",
+            Status::DatabaseNotFound => "22N51",
+            Status::NoThreadsAvailable => "50N00",
             Status::DeadlockDetected => "40N01",
             Status::TransactionNotFound => "25N05",
             Status::DatabaseUnavailable => "51N00",

@@ -21,6 +21,7 @@ mod error;
 pub mod marker;
 pub mod params;
 pub mod result;
+pub mod spatial;
 pub mod temporal;
 mod value;
 

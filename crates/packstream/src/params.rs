@@ -29,8 +29,10 @@ pub fn pack_to_value(value: PackValue) -> Result<Value, ParamError> {
                 .map(|(k, v)| Ok((k, pack_to_value(v)?)))
                 .collect::<Result<BTreeMap<_, _>, ParamError>>()?,
         ),
-        PackValue::Struct { tag: t, fields } => match crate::temporal::from_struct(t, &fields) {
-            Some(temporal) => temporal?,
+        PackValue::Struct { tag: t, fields } => match crate::temporal::from_struct(t, &fields)
+            .or_else(|| crate::spatial::from_struct(t, &fields))
+        {
+            Some(value) => value?,
             None => return Err(structure_error(t)),
         },
     })
@@ -92,8 +94,8 @@ pub fn value_to_pack(value: &Value) -> Result<PackValue, ParamError> {
         Value::Node(_) => return Err(ParamError::Entity("Node")),
         Value::Relationship(_) => return Err(ParamError::Entity("Relationship")),
         Value::Path(_) => return Err(ParamError::Entity("Path")),
-        other => match crate::temporal::to_pack(other) {
-            Some(temporal) => temporal,
+        other => match crate::temporal::to_pack(other).or_else(|| crate::spatial::to_pack(other)) {
+            Some(structure) => structure,
             None => return Err(ParamError::Unsupported(other.type_name())),
         },
     })
@@ -150,10 +152,18 @@ mod tests {
                 PackValue::Float(2.0),
             ],
         };
+        assert_eq!(
+            pack_to_value(point).map(|v| v.to_string()),
+            Ok("point({x: 1.0, y: 2.0, crs: 'cartesian'})".to_string())
+        );
+        let unknown = PackValue::Struct {
+            tag: 0x21,
+            fields: vec![],
+        };
         assert!(matches!(
-            pack_to_value(point),
+            pack_to_value(unknown),
             Err(ParamError::UnsupportedStructure {
-                name: "Point2D",
+                name: "unknown",
                 ..
             })
         ));

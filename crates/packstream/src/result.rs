@@ -81,6 +81,7 @@ fn encode_at(
         },
         Value::Path(path) => encode_path(path, resolver, format, out, depth)?,
         other if crate::temporal::write(other, format.utc_datetime, out)? => {}
+        other if crate::spatial::write(other, out)? => {}
         other => return Err(EncodeError::Unsupported(other.type_name())),
     }
     Ok(())

@@ -12,11 +12,14 @@
 //! the wire protocol; it is the vocabulary the other crates share.
 
 mod ordering;
+pub mod spatial;
 pub mod temporal;
 pub mod temporal_codec;
 mod value;
+pub mod value_codec;
 
 pub use ordering::{compare_for_order, Comparison};
+pub use spatial::{Crs, Point};
 pub use temporal::{Duration, OffsetTime, ZonedDateTime};
 pub use value::{PathValue, Value};
 

@@ -71,6 +71,7 @@ impl Value {
             (Relationship(a), Relationship(b)) => Some(a == b),
             (Path(a), Path(b)) => Some(a == b),
             (Duration(a), Duration(b)) => Some(a == b),
+            (Point(a), Point(b)) => Some(a == b),
             _ if self.is_temporal() => match temporal_cmp(self, other) {
                 Some(o) => Some(o == Ordering::Equal),
                 None => Some(false),
@@ -101,7 +102,8 @@ impl Value {
                 }
                 Comparison::Ordered(a.len().cmp(&b.len()))
             }
-            (Duration(_), _) => Comparison::Undefined,
+            // Neo4j 5 leaves `<` on points (and durations) undefined.
+            (Duration(_) | Point(_), _) => Comparison::Undefined,
             _ => match temporal_cmp(self, other) {
                 Some(o) => Comparison::Ordered(o),
                 None => Comparison::Undefined,
@@ -134,7 +136,8 @@ fn as_f64(v: &Value) -> f64 {
 }
 
 /// The total order of `ORDER BY` (ascending): maps, nodes, relationships,
-/// lists, paths, strings, booleans, numbers (NaN last among them), then null.
+/// lists, paths, temporals, durations, points, byte arrays, strings, booleans,
+/// numbers (NaN last among them), then null.
 pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
     use Value::*;
     fn rank(v: &Value) -> u8 {
@@ -150,11 +153,12 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
             Time(_) => 8,
             LocalTime(_) => 9,
             Duration(_) => 10,
-            Bytes(_) => 11,
-            String(_) => 12,
-            Bool(_) => 13,
-            Int(_) | Float(_) => 14,
-            Null => 15,
+            Point(_) => 11,
+            Bytes(_) => 12,
+            String(_) => 13,
+            Bool(_) => 14,
+            Int(_) | Float(_) => 15,
+            Null => 16,
         }
     }
     let (ra, rb) = (rank(a), rank(b));
@@ -197,6 +201,7 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
         (Relationship(x), Relationship(y)) => x.cmp(y),
         (Path(x), Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
         (Duration(x), Duration(y)) => temporal::cmp_duration(x, y),
+        (Point(x), Point(y)) => crate::spatial::cmp_points(x, y),
         _ => temporal_cmp(a, b).unwrap_or(Ordering::Equal),
     }
 }

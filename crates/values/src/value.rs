@@ -1,5 +1,6 @@
 //! The [`Value`] enum: every value a query can produce or a client can send.
 
+use crate::spatial::Point;
 use crate::temporal::{self, Duration, OffsetTime, ZonedDateTime};
 use crate::{NodeId, RelId};
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
@@ -33,6 +34,7 @@ pub enum Value {
     LocalDateTime(NaiveDateTime),
     DateTime(Box<ZonedDateTime>),
     Duration(Duration),
+    Point(Point),
 }
 
 /// A path as alternating nodes and relationships: `nodes.len() == rels.len() + 1`.
@@ -64,6 +66,7 @@ impl Value {
             Value::LocalDateTime(_) => "LocalDateTime",
             Value::DateTime(_) => "DateTime",
             Value::Duration(_) => "Duration",
+            Value::Point(_) => "Point",
         }
     }
 
@@ -80,9 +83,9 @@ impl Value {
             | Value::Float(_)
             | Value::String(_)
             | Value::Bytes(_) => true,
-            v if v.is_temporal() => true,
+            v if v.has_binary_form() => true,
             Value::List(items) => items.iter().all(|v| {
-                v.is_temporal()
+                v.has_binary_form()
                     || matches!(
                         v,
                         Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::String(_)
@@ -103,6 +106,12 @@ impl Value {
                 | Value::DateTime(_)
                 | Value::Duration(_)
         )
+    }
+
+    /// True for the values [`crate::value_codec`] persists: temporal values
+    /// and points.
+    pub fn has_binary_form(&self) -> bool {
+        self.is_temporal() || matches!(self, Value::Point(_))
     }
 
     pub fn as_str(&self) -> Option<&str> {
@@ -164,6 +173,7 @@ impl PartialEq for Value {
             (LocalDateTime(a), LocalDateTime(b)) => a == b,
             (DateTime(a), DateTime(b)) => a == b,
             (Duration(a), Duration(b)) => a == b,
+            (Point(a), Point(b)) => a == b,
             _ => false,
         }
     }
@@ -200,6 +210,7 @@ impl std::hash::Hash for Value {
             LocalDateTime(t) => t.hash(state),
             DateTime(t) => t.hash(state),
             Duration(d) => d.hash(state),
+            Point(p) => p.hash(state),
         }
     }
 }
@@ -272,6 +283,7 @@ impl fmt::Display for Value {
             }
             Value::DateTime(t) => write!(f, "'{t}'"),
             Value::Duration(d) => write!(f, "'{d}'"),
+            Value::Point(p) => write!(f, "{p}"),
         }
     }
 }

@@ -21,6 +21,7 @@ pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Va
         },
         Value::Map(map) => map.get(key).cloned(),
         temporal if temporal.is_temporal() => Some(super::temporal::component(temporal, key)?),
+        Value::Point(point) => Some(super::spatial::component(point, key)?),
         other => return Err(type_mismatch("Map, Node or Relationship", other)),
     };
     Ok(found.unwrap_or(Value::Null))

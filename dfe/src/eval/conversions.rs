@@ -20,6 +20,7 @@ pub fn to_string(value: &Value) -> ExecResult<Value> {
             let text = t.to_string();
             Value::String(text.trim_matches('\'').to_string())
         }
+        Value::Point(p) => Value::String(p.to_string()),
         other => {
             return Err(invalid_argument_value(
                 "Integer, Float, String or Boolean",

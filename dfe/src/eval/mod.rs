@@ -16,6 +16,7 @@ mod pattern;
 mod range;
 mod regex_cache;
 mod scoped;
+mod spatial;
 mod temporal;
 mod text;
 

@@ -6,15 +6,17 @@
 //! requests are answered in one flush.
 
 use super::backend::Backend;
+use super::failure::Failure;
 use super::framing::{read_message, FrameError};
 use super::handshake::{negotiate, HandshakeError};
 use super::request::{Request, RequestError};
 use super::session::{Flow, Session};
 use super::BoltContext;
+use nereid_errors::Status;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 
 /// Requests read ahead of the session at most.
@@ -26,6 +28,31 @@ enum Incoming {
     Request(Request, OwnedSemaphorePermit),
     /// A well-framed message that is not a valid request.
     Invalid(RequestError),
+    /// A message over the size limit (the rest of it is not read).
+    Oversized(FrameError),
+}
+
+/// Holds one place in the connection count while a connection lives.
+struct ConnectionSlot {
+    open: Arc<AtomicUsize>,
+    /// The count including this connection.
+    count: usize,
+}
+
+impl ConnectionSlot {
+    fn enter(open: &Arc<AtomicUsize>) -> Self {
+        let count = open.fetch_add(1, Ordering::AcqRel) + 1;
+        ConnectionSlot {
+            open: open.clone(),
+            count,
+        }
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.open.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Serves one connection until the client leaves or breaks the protocol.
@@ -40,6 +67,7 @@ where
         "bolt-{}",
         ctx.next_connection.fetch_add(1, Ordering::Relaxed)
     );
+    let slot = ConnectionSlot::enter(&ctx.open_connections);
     let (reader, mut writer) = tokio::io::split(stream);
     let mut reader = BufReader::new(reader);
 
@@ -60,6 +88,17 @@ where
         }
     };
     tracing::debug!(connection = %connection_id, version = %negotiated.version, "handshake done");
+    if slot.count > ctx.config.max_connections {
+        refuse_over_limit(
+            &mut reader,
+            &mut writer,
+            negotiated.version,
+            &ctx,
+            &connection_id,
+        )
+        .await;
+        return;
+    }
 
     let pending_resets = Arc::new(AtomicUsize::new(0));
     let reset_signal = Arc::new(Notify::new());
@@ -91,7 +130,16 @@ where
                 if session.has_output() && session.flush(&mut writer).await.is_err() {
                     break;
                 }
-                incoming.recv().await
+                match ctx.config.idle_timeout {
+                    None => incoming.recv().await,
+                    Some(idle) => match tokio::time::timeout(idle, incoming.recv()).await {
+                        Ok(next) => next,
+                        Err(_) => {
+                            tracing::debug!(connection = %connection_id, "closing an idle connection");
+                            break;
+                        }
+                    },
+                }
             }
             Err(mpsc::error::TryRecvError::Disconnected) => None,
         };
@@ -99,6 +147,9 @@ where
             None => break,
             Some(Incoming::Request(request, _budget)) => session.handle(request, &mut writer).await,
             Some(Incoming::Invalid(e)) => session.fail_protocol(e.to_string()).map(|_| Flow::Close),
+            Some(Incoming::Oversized(e)) => {
+                session.fail_protocol(e.to_string()).map(|_| Flow::Close)
+            }
         };
         match flow {
             Ok(Flow::Continue) => {}
@@ -131,12 +182,12 @@ async fn read_requests<R: AsyncRead + Unpin>(
         let body = match read_message(&mut reader, max_message_size).await {
             Ok(Some(body)) => body,
             Ok(None) => return,
-            Err(e) => {
-                if !matches!(e, FrameError::Io(_) | FrameError::Truncated) {
-                    tracing::debug!(connection = %connection_id, "framing error: {e}");
-                }
+            Err(e @ FrameError::TooLarge { .. }) => {
+                tracing::debug!(connection = %connection_id, "framing error: {e}");
+                let _ = requests.send(Incoming::Oversized(e)).await;
                 return;
             }
+            Err(_) => return,
         };
         let cost = u32::try_from(body.len())
             .unwrap_or(u32::MAX)
@@ -164,6 +215,39 @@ async fn read_requests<R: AsyncRead + Unpin>(
             return;
         }
     }
+}
+
+/// The answer to a connection over the limit: its first request gets a
+/// transient failure (drivers retry those later), then the connection
+/// closes. Bounded by the handshake timeout, so a silent client cannot hold
+/// the extra place.
+async fn refuse_over_limit<B, R, W>(
+    reader: &mut R,
+    writer: &mut W,
+    version: super::BoltVersion,
+    ctx: &BoltContext<B>,
+    connection_id: &str,
+) where
+    B: Backend,
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let limit = ctx.config.max_connections;
+    tracing::info!(connection = %connection_id, "refused: already serving {limit} connections");
+    let refuse = async {
+        read_message(reader, ctx.config.max_message_size)
+            .await
+            .ok()?;
+        let failure = Failure::new(
+            Status::NoThreadsAvailable,
+            format!("The server is serving its maximum of {limit} connections; try again later."),
+        );
+        let mut out = Vec::new();
+        super::response::failure(&mut out, failure.metadata(version)).ok()?;
+        writer.write_all(&out).await.ok()?;
+        writer.flush().await.ok()
+    };
+    let _ = tokio::time::timeout(ctx.config.handshake_timeout, refuse).await;
 }
 
 fn log_handshake_error(connection_id: &str, e: &HandshakeError) {

@@ -29,7 +29,7 @@ pub use pool::ExecPool;
 pub use version::BoltVersion;
 
 use crate::auth::Authenticator;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -49,6 +49,11 @@ pub struct BoltConfig {
     pub max_message_size: usize,
     /// A client must finish the handshake within this time.
     pub handshake_timeout: Duration,
+    /// Connections served at once; one more is refused with a transient
+    /// `NoThreadsAvailable` failure (drivers retry it later).
+    pub max_connections: usize,
+    /// A connection silent for this long between requests is closed.
+    pub idle_timeout: Option<Duration>,
     /// A client that does not accept our bytes within this time is dropped.
     pub write_timeout: Duration,
     /// How long BEGIN/RUN wait for a bookmark's commit to become visible
@@ -68,11 +73,24 @@ impl BoltConfig {
             advertised_address: advertised_address.into(),
             max_message_size: framing::DEFAULT_MAX_MESSAGE_SIZE,
             handshake_timeout: Duration::from_secs(30),
+            max_connections: crate::config::BoltLimits::default().max_connections,
+            idle_timeout: crate::config::BoltLimits::default().idle_timeout,
             write_timeout: Duration::from_secs(300),
             bookmark_timeout: Duration::from_secs(30),
             recv_timeout_hint: Duration::from_secs(120),
             noop_interval: Duration::from_secs(30),
         }
+    }
+}
+
+impl BoltConfig {
+    /// Applies the configured connection, timeout and size limits.
+    pub fn with_limits(mut self, limits: &crate::config::BoltLimits) -> Self {
+        self.max_connections = limits.max_connections;
+        self.handshake_timeout = limits.handshake_timeout;
+        self.idle_timeout = limits.idle_timeout;
+        self.max_message_size = limits.max_message_size;
+        self
     }
 }
 
@@ -83,6 +101,8 @@ pub struct BoltContext<B: Backend> {
     pub config: BoltConfig,
     pub auth: Arc<Authenticator>,
     next_connection: AtomicU64,
+    /// Connections currently served (including those in the handshake).
+    open_connections: Arc<AtomicUsize>,
 }
 
 impl<B: Backend> BoltContext<B> {
@@ -103,6 +123,7 @@ impl<B: Backend> BoltContext<B> {
             config,
             auth,
             next_connection: AtomicU64::new(1),
+            open_connections: Arc::new(AtomicUsize::new(0)),
         })
     }
 }

@@ -106,7 +106,8 @@ impl<B: Backend> Session<B> {
     /// A single-server routing table: this server for every role, under
     /// the address the client used (from its routing context), else the
     /// configured Bolt address.
-    pub(super) fn route(&mut self, routing: &PackMap) -> Handled {
+    pub(super) fn route(&mut self, routing: &PackMap, db: Option<&str>) -> Handled {
+        let db = super::database::resolve(db)?;
         let address = routing
             .get("address")
             .and_then(PackValue::as_str)
@@ -126,7 +127,7 @@ impl<B: Backend> Session<B> {
         let table = PackMap::new()
             .with("servers", PackValue::List(servers))
             .with("ttl", 300)
-            .with("db", "neo4j");
+            .with("db", db);
         self.success(PackMap::new().with("rt", table))
     }
 }

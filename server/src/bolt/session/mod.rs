@@ -10,6 +10,7 @@
 //! - database calls run on the execution pool, never on this task.
 
 mod auth;
+mod database;
 mod run;
 mod stream;
 mod tx;
@@ -234,7 +235,7 @@ impl<B: Backend> Session<B> {
             (Authentication, Request::Logon { auth }) => self.logon(auth).await,
             (Ready, Request::Logoff) if self.version.has_logon() => self.logoff(),
             (Ready, Request::Telemetry { .. }) => self.success(PackMap::new()),
-            (Ready, Request::Route { routing, .. }) => self.route(&routing),
+            (Ready, Request::Route { routing, db, .. }) => self.route(&routing, db.as_deref()),
             (
                 Ready | TxReady | TxStreaming,
                 Request::Run {

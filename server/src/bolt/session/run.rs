@@ -13,7 +13,8 @@ impl<B: Backend> Session<B> {
         let params = convert_params(params)?;
         let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
         if !in_tx {
-            // Inside a transaction BEGIN carried the bookmarks.
+            // Inside a transaction BEGIN carried the database and bookmarks.
+            super::database::from_extra(extra)?;
             self.await_bookmarks(extra).await?;
         }
         let started = Instant::now();

@@ -14,6 +14,7 @@ const BOOKMARK_POLL: Duration = Duration::from_millis(5);
 
 impl<B: Backend> Session<B> {
     pub(super) async fn begin(&mut self, extra: &PackMap) -> Handled {
+        super::database::from_extra(extra)?;
         self.await_bookmarks(extra).await?;
         let backend = self.ctx.backend.clone();
         let tx = self.ctx.pool.run(move || backend.begin()).await?;
@@ -63,8 +64,13 @@ impl<B: Backend> Session<B> {
     /// not visible within the configured time, or a RESET arriving while
     /// waiting.
     pub(super) async fn await_bookmarks(&mut self, extra: &PackMap) -> Handled {
-        let required = bookmarks::required_commit(extra)
-            .map_err(|bad| Failure::new(Status::RequestInvalid, bad.0))?;
+        let required = bookmarks::required_commit(extra).map_err(|bad| {
+            let status = match bad {
+                bookmarks::BadBookmarks::NotStrings(_) => Status::RequestInvalid,
+                bookmarks::BadBookmarks::Unparseable(_) => Status::InvalidBookmark,
+            };
+            Failure::new(status, bad.message())
+        })?;
         let Some(required) = required else {
             return Ok(());
         };

@@ -2,9 +2,12 @@
 //! backend ([`fake::FakeBackend`]).
 
 mod client;
+mod decode_properties;
 pub(crate) mod fake;
 mod session_auth;
 mod session_basics;
 mod session_bookmarks;
+mod session_limits;
+mod session_points;
 mod session_streams;
 mod session_tx;

@@ -133,3 +133,48 @@ async fn without_users_any_token_passes() {
     client.recv().await.success();
     client.recv().await.success();
 }
+
+#[tokio::test]
+async fn repeated_failures_are_rate_limited_with_their_own_status() {
+    let (ctx, _dir) = secured();
+    let peer = Some(std::net::IpAddr::from([127, 0, 0, 9]));
+    let connect_from = || async {
+        let (io, server_side) = tokio::io::duplex(1 << 20);
+        let server = tokio::spawn(crate::bolt::serve_connection(
+            server_side,
+            peer,
+            ctx.clone(),
+        ));
+        let mut client = Client { io, server };
+        let mut opening = crate::bolt::handshake::MAGIC.to_vec();
+        opening.extend_from_slice(&[0, 0, 4, 5]);
+        opening.resize(20, 0);
+        tokio::io::AsyncWriteExt::write_all(&mut client.io, &opening)
+            .await
+            .unwrap();
+        let mut reply = [0u8; 4];
+        tokio::io::AsyncReadExt::read_exact(&mut client.io, &mut reply)
+            .await
+            .unwrap();
+        client
+    };
+    let mut codes = Vec::new();
+    for password in ["wrong", "wrong", "wrong", "secret"] {
+        let mut client = connect_from().await;
+        client
+            .send(&[hello(), logon_with(basic("neo4j", password))])
+            .await;
+        client.recv().await.success();
+        codes.push(code(&client.recv().await.failure()).to_string());
+        client.expect_closed().await;
+    }
+    assert_eq!(
+        codes,
+        [
+            "Neo.ClientError.Security.Unauthorized",
+            "Neo.ClientError.Security.Unauthorized",
+            "Neo.ClientError.Security.Unauthorized",
+            "Neo.ClientError.Security.AuthenticationRateLimit",
+        ]
+    );
+}

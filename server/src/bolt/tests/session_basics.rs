@@ -255,18 +255,6 @@ async fn garbage_after_the_handshake_closes_only_that_connection() {
 }
 
 #[tokio::test]
-async fn oversized_messages_close_the_connection() {
-    let backend = FakeBackend::new();
-    let pool = crate::bolt::ExecPool::new(1).unwrap();
-    let mut config = crate::bolt::BoltConfig::new(ADVERTISED);
-    config.max_message_size = 1024;
-    let ctx = crate::bolt::BoltContext::new(backend, pool, config);
-    let mut client = connect(&ctx, 5, 4).await;
-    client.send(&[run(&"x".repeat(2000))]).await;
-    client.expect_closed().await;
-}
-
-#[tokio::test]
 async fn goodbye_closes_without_a_reply() {
     let ctx = context(FakeBackend::new(), 1);
     let mut client = connect(&ctx, 5, 4).await;
