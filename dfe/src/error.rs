@@ -18,9 +18,9 @@ pub enum ExecError {
     /// `Neo.ClientError.Statement.SemanticError`.
     #[error("{0}")]
     Semantic(String),
-    #[error("Expected parameter(s): {0}")]
+    #[error("MissingParameter: Expected parameter(s): {0}")]
     ParameterMissing(String),
-    #[error("There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
+    #[error("ProcedureNotFound: There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound(String),
     #[error(transparent)]
     Storage(#[from] StorageError),

@@ -8,6 +8,7 @@ mod expr;
 mod merge;
 mod pattern;
 mod pattern_expr;
+mod procedure_call;
 mod projection;
 mod scope;
 
@@ -19,6 +20,7 @@ use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};
 use pattern::{lower_create, lower_match_part, MatchState};
 use pattern_expr::lower_predicate;
+use procedure_call::lower_call;
 use projection::lower_projection;
 use scope::{Scope, Slots, VarKind};
 
@@ -363,72 +365,4 @@ fn lower_remove_item(item: &ast::RemoveItem, scope: &Scope) -> Result<SetItem, P
             labels: labels.clone(),
         },
     })
-}
-
-/// `CALL proc(args) [YIELD ...]`. A standalone call (the only clause) without
-/// YIELD returns all the procedure's columns.
-fn lower_call(
-    plan: LogicalPlan,
-    c: &ast::Call,
-    scope: &mut Scope,
-    slots: &mut Slots,
-    catalog: &dyn Catalog,
-    query: &ast::SingleQuery,
-) -> Result<(LogicalPlan, Option<Columns>), PlanError> {
-    let Some(outputs) = catalog.procedure_outputs(&c.procedure) else {
-        return Err(PlanError::ProcedureNotFound {
-            name: c.procedure.clone(),
-            offset: Some(c.procedure_span.start),
-        });
-    };
-    let args = match &c.args {
-        Some(args) => args
-            .iter()
-            .map(|a| lower_expr(a, scope, &mut None))
-            .collect::<Result<Vec<_>, _>>()?,
-        None => Vec::new(),
-    };
-    let standalone = query.clauses.len() == 1;
-    let mut yields = Vec::new();
-    let mut columns = Vec::new();
-    match &c.yields {
-        Some(items) => {
-            for item in items {
-                if !outputs.iter().any(|o| o == &item.name.name) {
-                    return Err(PlanError::semantic(
-                        format!("Unknown procedure output: `{}`", item.name.name),
-                        item.name.span.start,
-                    ));
-                }
-                let s = slots.fresh();
-                let binding = item.binding();
-                scope.bind(&binding.name, s, VarKind::Value);
-                yields.push((item.name.name.clone(), s));
-                columns.push((binding.name.clone(), s));
-            }
-        }
-        None => {
-            for name in &outputs {
-                let s = slots.fresh();
-                if standalone || c.yield_star {
-                    scope.bind(name, s, VarKind::Value);
-                }
-                yields.push((name.clone(), s));
-                columns.push((name.clone(), s));
-            }
-        }
-    }
-    let mut plan = LogicalPlan::ProcedureCall {
-        input: Box::new(plan),
-        name: c.procedure.clone(),
-        args,
-        yields,
-    };
-    if let Some(pred) = &c.where_ {
-        plan = LogicalPlan::Filter {
-            input: Box::new(plan),
-            predicate: lower_expr(pred, scope, &mut None)?,
-        };
-    }
-    Ok((plan, if standalone { Some(columns) } else { None }))
 }

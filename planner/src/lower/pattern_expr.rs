@@ -28,7 +28,7 @@ impl Catalog for NoEstimates {
         0
     }
 
-    fn procedure_outputs(&self, _name: &str) -> Option<Vec<String>> {
+    fn procedure_signature(&self, _name: &str) -> Option<crate::ProcedureSignature> {
         None
     }
 }
