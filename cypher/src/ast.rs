@@ -531,4 +531,18 @@ pub enum ExprKind {
         variable: Ident,
         items: Vec<MapProjectionItem>,
     },
+    /// `EXISTS { ... }` / `COUNT { ... }`: a read-only query run per row,
+    /// seeing the outer variables. The simple form `EXISTS { (a)-->(b)
+    /// WHERE p }` is parsed as the query `MATCH (a)-->(b) WHERE p`; the
+    /// body need not end in RETURN. Boxed to keep `ExprKind` small.
+    Subquery(SubqueryKind, Box<Query>),
+}
+
+/// Which value a subquery expression takes from its body's rows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SubqueryKind {
+    /// Whether there is at least one row.
+    Exists,
+    /// How many rows there are.
+    Count,
 }

@@ -63,7 +63,7 @@ impl Parser<'_> {
     }
 
     /// `single (UNION [ALL] single)*`; mixing `UNION` and `UNION ALL` is rejected.
-    fn query_body(&mut self) -> PResult<Query> {
+    pub(super) fn query_body(&mut self) -> PResult<Query> {
         let first = self.single_query()?;
         let mut queries = vec![first];
         let mut all: Option<bool> = None;

@@ -11,6 +11,7 @@ mod pattern_expr;
 mod procedure_call;
 mod projection;
 mod scope;
+mod subquery;
 
 use crate::error::PlanError;
 use crate::logical::LogicalPlan;
@@ -36,10 +37,7 @@ pub(crate) struct Lowered {
 
 pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, PlanError> {
     let mut slots = Slots::default();
-    let (plan, outputs) = match &stmt.query {
-        Query::Single(q) => lower_single(q, &mut slots, catalog)?,
-        Query::Union { all, queries } => lower_union(*all, queries, &mut slots, catalog)?,
-    };
+    let (plan, outputs) = lower_query(&stmt.query, &Scope::new(&slots), &mut slots, catalog)?;
     Ok(Lowered {
         plan,
         outputs,
@@ -47,20 +45,35 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
     })
 }
 
+/// A query whose clauses start with `outer` in scope: empty for a
+/// statement, the enclosing query's variables for a subquery.
+pub(crate) fn lower_query(
+    query: &Query,
+    outer: &Scope,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<(LogicalPlan, Columns), PlanError> {
+    match query {
+        Query::Single(q) => lower_single(q, outer, slots, catalog),
+        Query::Union { all, queries } => lower_union(*all, queries, outer, slots, catalog),
+    }
+}
+
 /// `q1 UNION [ALL] q2 ...`: every branch writes its columns into the first
 /// branch's result slots (matched by name); UNION adds a Distinct over them.
 fn lower_union(
     all: bool,
     queries: &[ast::SingleQuery],
+    outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
 ) -> Result<(LogicalPlan, Columns), PlanError> {
     let Some((first, rest)) = queries.split_first() else {
         return Ok((LogicalPlan::Argument, Vec::new()));
     };
-    let (mut plan, outputs) = lower_single(first, slots, catalog)?;
+    let (mut plan, outputs) = lower_single(first, outer, slots, catalog)?;
     for query in rest {
-        let (branch, columns) = lower_single(query, slots, catalog)?;
+        let (branch, columns) = lower_single(query, outer, slots, catalog)?;
         let mut items = Vec::new();
         for (name, slot) in &outputs {
             let Some((_, from)) = columns.iter().find(|(n, _)| n == name) else {
@@ -96,10 +109,11 @@ fn lower_union(
 
 fn lower_single(
     single: &ast::SingleQuery,
+    outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
 ) -> Result<(LogicalPlan, Columns), PlanError> {
-    let mut scope = Scope::new(slots);
+    let mut scope = outer.clone();
     let mut plan = LogicalPlan::Argument;
     let mut outputs = Vec::new();
     let mut after_write = false;
