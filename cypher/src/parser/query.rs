@@ -109,7 +109,7 @@ impl Parser<'_> {
     }
 
     /// One clause, or `None` when the current token does not start a clause.
-    fn clause(&mut self) -> PResult<Option<Clause>> {
+    pub(super) fn clause(&mut self) -> PResult<Option<Clause>> {
         let clause = if self.at_kw("MATCH") || self.at_kw("OPTIONAL") {
             Clause::Match(self.match_clause()?)
         } else if self.at_kw("UNWIND") {
@@ -128,6 +128,10 @@ impl Parser<'_> {
             Clause::Remove(self.remove_clause()?)
         } else if self.at_kw("DELETE") || self.at_kw("DETACH") {
             Clause::Delete(self.delete_clause()?)
+        } else if self.at_kw("FOREACH") {
+            Clause::Foreach(self.foreach_clause()?)
+        } else if self.at_kw("CALL") && self.peek_at(1).kind == Tok::LBrace {
+            Clause::CallSubquery(self.call_subquery()?)
         } else if self.at_kw("CALL") {
             Clause::Call(self.call_clause()?)
         } else {

@@ -1,9 +1,12 @@
-//! Subquery expressions: `EXISTS { ... }` and `COUNT { ... }`, each in the
-//! simple form (a pattern with an optional WHERE) or the full form (a query,
-//! possibly with UNION).
+//! Subqueries: the expressions `EXISTS { ... }` and `COUNT { ... }`, each in
+//! the simple form (a pattern with an optional WHERE) or the full form (a
+//! query, possibly with UNION), the clause `CALL { query }`, and `FOREACH`,
+//! which runs its update clauses like a unit subquery.
 
 use super::{PResult, Parser};
-use crate::ast::{Clause, Expr, ExprKind, Match, Query, SingleQuery, SubqueryKind};
+use crate::ast::{
+    CallSubquery, Clause, Expr, ExprKind, Foreach, Match, Query, SingleQuery, SubqueryKind, Unwind,
+};
 use crate::lexer::Tok;
 
 /// Keywords that open the full form's first clause.
@@ -31,6 +34,47 @@ impl Parser<'_> {
             || CLAUSE_STARTS.iter().any(|kw| self.is_kw_at(2, kw))
             || (self.peek_at(2).kind == Tok::Ident && self.peek_at(3).kind == Tok::Eq);
         opens_body.then_some(kind)
+    }
+
+    /// `FOREACH ( variable IN list | clause+ )`
+    pub(super) fn foreach_clause(&mut self) -> PResult<Foreach> {
+        let start = self.bump().span;
+        self.expect(Tok::LParen)?;
+        let unwind_start = self.peek().span;
+        let alias = self.variable()?;
+        self.expect_kw("IN")?;
+        let expr = self.expression()?;
+        let unwind = Unwind {
+            expr,
+            alias,
+            span: self.span_from(unwind_start),
+        };
+        self.expect(Tok::Pipe)?;
+        let mut clauses = Vec::new();
+        while let Some(clause) = self.clause()? {
+            clauses.push(clause);
+        }
+        if clauses.is_empty() {
+            return Err(super::Fail::Expected);
+        }
+        self.expect(Tok::RParen)?;
+        Ok(Foreach {
+            unwind,
+            clauses,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `CALL { query }`
+    pub(super) fn call_subquery(&mut self) -> PResult<CallSubquery> {
+        let start = self.bump().span;
+        self.expect(Tok::LBrace)?;
+        let query = self.query_body()?;
+        self.expect(Tok::RBrace)?;
+        Ok(CallSubquery {
+            query: Box::new(query),
+            span: self.span_from(start),
+        })
     }
 
     /// `EXISTS|COUNT { pattern [WHERE expr] }` or `EXISTS|COUNT { query }`.

@@ -154,6 +154,8 @@ impl Analyzer<'_> {
                     }
                 }
                 Clause::Call(call) => self.check_call(call, &mut scope, query.clauses.len())?,
+                Clause::CallSubquery(call) => self.check_call_subquery(call, &mut scope)?,
+                Clause::Foreach(foreach) => self.check_foreach(foreach, &scope)?,
             }
         }
         Ok(columns)

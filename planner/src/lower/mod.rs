@@ -4,6 +4,7 @@
 //! slot when first bound. WITH and RETURN replace the scope with the
 //! projected names.
 
+mod call_subquery;
 mod expr;
 mod merge;
 mod pattern;
@@ -202,6 +203,16 @@ fn lower_single(
                 };
                 after_write = true;
             }
+            Clause::Foreach(f) => {
+                plan = call_subquery::lower_foreach(plan, f, &scope, slots, catalog)?;
+                after_write = true;
+            }
+            Clause::CallSubquery(c) => {
+                let writes;
+                (plan, writes) =
+                    call_subquery::lower_call_subquery(plan, c, &mut scope, slots, catalog)?;
+                after_write |= writes;
+            }
             Clause::Call(c) => {
                 let (p, cols) = lower_call(plan, c, &mut scope, slots, catalog, single)?;
                 plan = p;
@@ -217,7 +228,7 @@ fn lower_single(
 fn is_reading(clause: &Clause) -> bool {
     matches!(
         clause,
-        Clause::Match(_) | Clause::Merge(_) | Clause::Call(_)
+        Clause::Match(_) | Clause::Merge(_) | Clause::Call(_) | Clause::CallSubquery(_)
     )
 }
 
