@@ -79,6 +79,27 @@ pub struct SingleQuery {
     pub span: Span,
 }
 
+impl SingleQuery {
+    /// Whether the query opens with an importing `WITH` (plain variables,
+    /// each under its own name, nothing else): how a `CALL { ... }` body
+    /// reads the outer variables.
+    pub fn opens_with_import(&self) -> bool {
+        let Some(Clause::With(with)) = self.clauses.first() else {
+            return false;
+        };
+        let p = &with.projection;
+        !p.distinct
+            && p.order_by.is_empty()
+            && p.skip.is_none()
+            && p.limit.is_none()
+            && with.where_.is_none()
+            && p.items.iter().all(|item| match &item.expr.kind {
+                ExprKind::Variable(name) => item.alias.as_ref().is_none_or(|a| &a.name == name),
+                _ => false,
+            })
+    }
+}
+
 /// One clause of a single query.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Clause {
@@ -92,6 +113,32 @@ pub enum Clause {
     Remove(Remove),
     Delete(Delete),
     Call(Call),
+    /// `CALL { query }`.
+    CallSubquery(CallSubquery),
+    /// `FOREACH (x IN list | updates)`.
+    Foreach(Foreach),
+}
+
+/// `FOREACH (variable IN list | clause+)`: the update clauses run once per
+/// element with the element bound to the variable; nothing they bind is
+/// visible after the clause, and the row passes through unchanged. The
+/// variable and list are kept as the UNWIND they behave like.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Foreach {
+    pub unwind: Unwind,
+    pub clauses: Vec<Clause>,
+    pub span: Span,
+}
+
+/// `CALL { query }`: the query runs once per incoming row. Outer variables
+/// are visible only through an importing `WITH a, b` opening the body; a
+/// body ending in RETURN adds its columns to each row (none: the row is
+/// dropped), one without RETURN (a unit subquery) only writes and keeps the
+/// row as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallSubquery {
+    pub query: Box<Query>,
+    pub span: Span,
 }
 
 impl Clause {
@@ -108,6 +155,8 @@ impl Clause {
             Clause::Remove(c) => c.span,
             Clause::Delete(c) => c.span,
             Clause::Call(c) => c.span,
+            Clause::CallSubquery(c) => c.span,
+            Clause::Foreach(c) => c.span,
         }
     }
 }
@@ -531,4 +580,18 @@ pub enum ExprKind {
         variable: Ident,
         items: Vec<MapProjectionItem>,
     },
+    /// `EXISTS { ... }` / `COUNT { ... }`: a read-only query run per row,
+    /// seeing the outer variables. The simple form `EXISTS { (a)-->(b)
+    /// WHERE p }` is parsed as the query `MATCH (a)-->(b) WHERE p`; the
+    /// body need not end in RETURN. Boxed to keep `ExprKind` small.
+    Subquery(SubqueryKind, Box<Query>),
+}
+
+/// Which value a subquery expression takes from its body's rows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SubqueryKind {
+    /// Whether there is at least one row.
+    Exists,
+    /// How many rows there are.
+    Count,
 }

@@ -1,6 +1,7 @@
 //! Per-query execution state shared by all operators of one cursor.
 
 use crate::eval::{Evaluator, RegexCache, StatementTime, SubplanEnv};
+use crate::procedures::ProcedureRegistry;
 use crate::Params;
 use nereid_storage::Txn;
 use nereid_values::Value;
@@ -29,6 +30,8 @@ pub struct ExecContext {
     pub(crate) stats: Vec<OperatorStats>,
     /// "Now" for the temporal functions, read once per statement.
     pub(crate) statement_time: StatementTime,
+    /// The database's procedures (`CALL`).
+    pub(crate) procedures: Arc<ProcedureRegistry>,
 }
 
 impl ExecContext {
@@ -47,6 +50,7 @@ impl ExecContext {
             batch_size: batch_size.max(1),
             stats,
             statement_time: StatementTime::now(),
+            procedures: Arc::new(ProcedureRegistry::new()),
         }
     }
 

@@ -4,6 +4,7 @@ use crate::batch::Batch;
 use crate::context::{ExecContext, OperatorStats};
 use crate::error::ExecError;
 use crate::operators::{build, plan_stats, Operator};
+use crate::procedures::ProcedureRegistry;
 use crate::{Params, BATCH_SIZE};
 use nereid_planner::PhysicalPlan;
 use nereid_storage::Txn;
@@ -59,6 +60,13 @@ impl Cursor {
             finished: false,
             cancel: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Resolves `CALL`s through `procedures` (the database's registry)
+    /// instead of a registry holding only the built-ins.
+    pub fn with_procedures(mut self, procedures: Arc<ProcedureRegistry>) -> Cursor {
+        self.ctx.procedures = procedures;
+        self
     }
 
     /// A flag that, once set (from any thread), makes the next batch fail

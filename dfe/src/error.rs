@@ -22,9 +22,9 @@ pub enum ExecError {
     /// transaction has deleted (its identity and type stay readable).
     #[error("DeletedEntityAccess: {0}")]
     DeletedEntity(String),
-    #[error("Expected parameter(s): {0}")]
+    #[error("MissingParameter: Expected parameter(s): {0}")]
     ParameterMissing(String),
-    #[error("There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
+    #[error("ProcedureNotFound: There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound(String),
     /// A store error; its message gets the openCypher detail it stands for
     /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.

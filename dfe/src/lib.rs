@@ -28,7 +28,10 @@ pub use cursor::Cursor;
 pub use error::{ExecError, ExecResult};
 pub use eval::{Evaluator, IntRange, RegexCache};
 pub use graph::GraphRead;
-pub use procedures::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
+pub use procedures::{
+    check_call_parameters, set_advertised_address, ProcedureRegistry, RegistryError,
+    TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
+};
 
 use nereid_values::Value;
 use std::collections::BTreeMap;
@@ -41,10 +44,3 @@ pub const BATCH_SIZE: usize = 1024;
 
 /// Query parameters by name.
 pub type Params = BTreeMap<String, Value>;
-
-/// The output column names of the built-in procedure `name`, or `None` when
-/// no such procedure exists. The planner's catalog asks this so that
-/// `CALL proc()` without `YIELD` knows its columns.
-pub fn procedure_outputs(name: &str) -> Option<Vec<String>> {
-    procedures::lookup(name).map(|p| p.outputs.iter().map(|s| s.to_string()).collect())
-}

@@ -13,7 +13,7 @@ pub enum PlanError {
         offset: Option<usize>,
     },
     /// `CALL` of a procedure the database does not have.
-    #[error("There is no procedure with the name `{name}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
+    #[error("ProcedureNotFound: There is no procedure with the name `{name}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound { name: String, offset: Option<usize> },
     /// A valid openCypher construct the engine does not execute yet.
     #[error("{message} is not supported yet")]

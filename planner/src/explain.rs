@@ -88,6 +88,10 @@ fn describe(op: &Op) -> String {
         Op::Limit { count, .. } => format!("Limit {}", expr(count)),
         Op::Unwind { expr: e, out, .. } => format!("Unwind {} AS ${out}", expr(e)),
         Op::Optional { nullable, .. } => format!("Optional nullable {}", slot_list(nullable)),
+        Op::Apply { returned, unit, .. } => match unit {
+            true => "Apply unit".into(),
+            false => format!("Apply returning {}", slot_list(returned)),
+        },
         Op::Eager { .. } => "Eager".into(),
         Op::VarExpand {
             from,

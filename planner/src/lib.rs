@@ -14,6 +14,7 @@ pub mod logical;
 mod lower;
 pub mod physical;
 mod physical_planning;
+mod procedure_signature;
 pub mod rules;
 mod spatial_function;
 mod temporal_function;
@@ -21,6 +22,7 @@ mod temporal_function;
 pub use error::PlanError;
 pub use explain::explain;
 pub use physical::*;
+pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use spatial_function::SpatialFunction;
 pub use temporal_function::{TemporalFunction, TemporalKind};
 
@@ -31,9 +33,9 @@ use nereid_cypher::ast::Statement;
 pub trait Catalog {
     /// Estimated number of nodes carrying `label` (all nodes when `None`).
     fn estimate_nodes(&self, label: Option<&str>) -> u64;
-    /// The output column names of procedure `name`, or `None` when there is
-    /// no such procedure.
-    fn procedure_outputs(&self, name: &str) -> Option<Vec<String>>;
+    /// The signature of procedure `name` (exact, case-sensitive), or `None`
+    /// when the database has no such procedure.
+    fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature>;
 }
 
 /// Plans an analysed statement.

@@ -73,6 +73,13 @@ pub enum LogicalPlan {
     Eager {
         input: Box<LogicalPlan>,
     },
+    /// `CALL { ... }`: `inner` runs per input row (see `Op::Apply`).
+    Apply {
+        input: Box<LogicalPlan>,
+        inner: Box<LogicalPlan>,
+        returned: Vec<Slot>,
+        unit: bool,
+    },
     Create {
         input: Box<LogicalPlan>,
         items: Vec<CreateItem>,
@@ -135,6 +142,7 @@ impl LogicalPlan {
             | Limit { input, .. }
             | Unwind { input, .. }
             | Optional { input, .. }
+            | Apply { input, .. }
             | Eager { input }
             | Create { input, .. }
             | SetProperties { input, .. }
@@ -151,7 +159,7 @@ impl LogicalPlan {
     pub fn nested_mut(&mut self) -> Option<&mut LogicalPlan> {
         use LogicalPlan::*;
         match self {
-            Optional { inner, .. } => Some(inner),
+            Optional { inner, .. } | Apply { inner, .. } => Some(inner),
             Merge { pattern, .. } => Some(pattern),
             Union { other, .. } => Some(other),
             _ => None,
@@ -179,6 +187,7 @@ impl LogicalPlan {
                 .chain(aggregates.iter().map(|(s, _)| *s))
                 .collect(),
             Optional { nullable, .. } => nullable.clone(),
+            Apply { returned, .. } => returned.clone(),
             Create { items, .. } => items
                 .iter()
                 .map(|i| match i {

@@ -117,6 +117,17 @@ pub enum Op {
         inner: Box<Op>,
         nullable: Vec<Slot>,
     },
+    /// `CALL { ... }`: for each input row, `inner` runs with that row as its
+    /// argument; each inner row adds its `returned` slots to a copy of the
+    /// input row (no inner row: the input row is dropped). With `unit` (no
+    /// RETURN in the body) the inner plan is drained for its writes and the
+    /// input row passes once.
+    Apply {
+        input: Box<Op>,
+        inner: Box<Op>,
+        returned: Vec<Slot>,
+        unit: bool,
+    },
     /// Materialises all input rows before emitting any: separates reads from
     /// later writes so a query never sees its own writes half-way.
     Eager {
@@ -208,6 +219,7 @@ impl Op {
             | Op::Limit { input, .. }
             | Op::Unwind { input, .. }
             | Op::Optional { input, .. }
+            | Op::Apply { input, .. }
             | Op::Eager { input }
             | Op::Create { input, .. }
             | Op::SetProperties { input, .. }
@@ -225,7 +237,7 @@ impl Op {
     /// (`Optional`, `Merge`) or after it (`Union`).
     pub fn nested(&self) -> Option<&Op> {
         match self {
-            Op::Optional { inner, .. } => Some(inner),
+            Op::Optional { inner, .. } | Op::Apply { inner, .. } => Some(inner),
             Op::Merge { pattern, .. } => Some(pattern),
             Op::Union { other, .. } => Some(other),
             _ => None,

@@ -78,6 +78,17 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             inner: b(inner),
             nullable,
         },
+        LogicalPlan::Apply {
+            input,
+            inner,
+            returned,
+            unit,
+        } => Op::Apply {
+            input: b(input),
+            inner: b(inner),
+            returned,
+            unit,
+        },
         LogicalPlan::Eager { input } => Op::Eager { input: b(input) },
         LogicalPlan::Create { input, items } => Op::Create {
             input: b(input),

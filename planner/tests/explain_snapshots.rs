@@ -3,7 +3,7 @@
 //! rewrite the expectations after a deliberate planner change (then review
 //! the diff).
 
-use nereid_planner::{explain, plan, Catalog};
+use nereid_planner::{explain, plan, Catalog, ProcedureField, ProcedureSignature, ProcedureType};
 use std::path::PathBuf;
 
 /// Fixed estimates so snapshots do not depend on data.
@@ -18,8 +18,12 @@ impl Catalog for FixedCatalog {
         }
     }
 
-    fn procedure_outputs(&self, name: &str) -> Option<Vec<String>> {
-        (name == "db.ping").then(|| vec!["success".to_string()])
+    fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature> {
+        (name == "db.ping").then(|| ProcedureSignature {
+            name: name.to_string(),
+            inputs: Vec::new(),
+            outputs: vec![ProcedureField::new("success", ProcedureType::Boolean)],
+        })
     }
 }
 
@@ -64,7 +68,7 @@ impl Catalog for NoEstimates {
         panic!("estimate asked for {label:?} though a single label leaves no choice")
     }
 
-    fn procedure_outputs(&self, _name: &str) -> Option<Vec<String>> {
+    fn procedure_signature(&self, _name: &str) -> Option<ProcedureSignature> {
         None
     }
 }

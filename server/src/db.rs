@@ -11,6 +11,7 @@
 
 use crate::durable::{self, Checkpoints, DurableConfig};
 use crate::status;
+use nereid_dfe::{ProcedureRegistry, TableProcedure};
 use nereid_errors::Status;
 use nereid_storage::{CommitError, Store, StoreConfig, Txn, WriteStats};
 use nereid_values::{EntityResolver, Value};
@@ -19,6 +20,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+
+pub use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
 
 /// Query parameters.
 pub type Params = BTreeMap<String, Value>;
@@ -69,6 +72,9 @@ pub struct Database {
     failed: AtomicBool,
     /// Checkpoint settings and state (see `durable.rs`).
     checkpoints: Arc<Checkpoints>,
+    /// This database's procedures: the built-ins plus any registered with
+    /// [`Database::register_procedure`] (not persisted).
+    procedures: Arc<ProcedureRegistry>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -93,6 +99,7 @@ pub struct QueryResult {
 /// The planner's view of the database.
 struct DbCatalog<'a> {
     store: &'a Store,
+    procedures: &'a ProcedureRegistry,
 }
 
 impl nereid_planner::Catalog for DbCatalog<'_> {
@@ -100,8 +107,8 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
         self.store.estimate_nodes(label)
     }
 
-    fn procedure_outputs(&self, name: &str) -> Option<Vec<String>> {
-        nereid_dfe::procedure_outputs(name)
+    fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature> {
+        self.procedures.signature(name)
     }
 }
 
@@ -130,6 +137,7 @@ impl Database {
             next_handle: AtomicU64::new(1),
             failed: AtomicBool::new(false),
             checkpoints: Arc::new(Checkpoints::new(checkpoint_root, durable_config.clone())),
+            procedures: Arc::new(ProcedureRegistry::new()),
         });
         durable::spawn_background(
             Arc::downgrade(&db),
@@ -137,6 +145,29 @@ impl Database {
             db.wal.progress(),
         )?;
         Ok(db)
+    }
+
+    /// Registers a table-backed procedure (see `nereid_dfe::TableProcedure`)
+    /// for this database instance only; it lasts until the process ends.
+    /// Each row holds the input values followed by the output values.
+    pub fn register_procedure(
+        &self,
+        signature: ProcedureSignature,
+        rows: Vec<Vec<Value>>,
+    ) -> Result<(), DbError> {
+        let argument_error = |message: String| DbError {
+            status: Status::ArgumentError,
+            message,
+        };
+        let name = signature.name.clone();
+        let procedure = TableProcedure::new(signature, rows).map_err(|row| {
+            argument_error(format!(
+                "row {row} of procedure `{name}` does not have one value per input and output"
+            ))
+        })?;
+        self.procedures
+            .register_table(procedure)
+            .map_err(|e| argument_error(e.to_string()))
     }
 
     /// Takes a checkpoint now (`CALL db.checkpoint()`, `POST
@@ -174,9 +205,13 @@ impl Database {
     ) -> Result<QueryResult, DbError> {
         let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
         nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
-        let catalog = DbCatalog { store: &self.store };
+        let catalog = DbCatalog {
+            store: &self.store,
+            procedures: &self.procedures,
+        };
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        nereid_dfe::check_call_parameters(&plan, &params).map_err(status::from_exec)?;
         let (txn, auto_commit) = match tx {
             Some(t) => (t.txn.clone(), None),
             None => (Arc::new(self.store.begin()), Some(self.clone())),
@@ -194,7 +229,10 @@ impl Database {
         let cursor = if stmt.explain {
             None
         } else {
-            Some(nereid_dfe::Cursor::new(Arc::new(plan), txn.clone(), params))
+            Some(
+                nereid_dfe::Cursor::new(Arc::new(plan), txn.clone(), params)
+                    .with_procedures(Arc::clone(&self.procedures)),
+            )
         };
         Ok(QueryResult {
             fields,

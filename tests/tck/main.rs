@@ -19,6 +19,7 @@ mod expectations;
 mod failure;
 mod features;
 mod materialise;
+mod procedure;
 mod scenario;
 mod selftest;
 mod side_effects;

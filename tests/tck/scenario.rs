@@ -4,6 +4,7 @@
 use crate::errors::{ExpectedError, Phase};
 use crate::failure::{classify, Failure};
 use crate::materialise::{from_value, to_value};
+use crate::procedure;
 use crate::side_effects::{Snapshot, KINDS};
 use crate::value::{multiset_eq, parse, ListOrder, TckValue};
 use nereid_server::db::{Database, DbConfig, DbError, Params};
@@ -38,6 +39,9 @@ pub enum Outcome {
     Skipped(String),
 }
 
+/// The step that declares a fixture procedure; its signature follows.
+const PROCEDURE_STEP: &str = "there exists a procedure ";
+
 /// What the last `executing query` produced.
 enum QueryOutcome {
     Rows {
@@ -49,10 +53,6 @@ enum QueryOutcome {
         error: DbError,
     },
 }
-
-/// Skip reason for cases that need a fixture procedure (see ARCHITECTURE.md, `tests`).
-pub const PROCEDURE_SKIP: &str =
-    "needs a registered fixture procedure (procedures are a static table in dfe)";
 
 struct Run<'a> {
     db: Arc<Database>,
@@ -67,13 +67,6 @@ struct Run<'a> {
 pub fn run_case(case: &Case, graphs: &Path, scratch: &Path) -> Outcome {
     if case.ignored {
         return Outcome::Skipped("tagged @ignore in the TCK".into());
-    }
-    if case
-        .steps
-        .iter()
-        .any(|s| s.text.starts_with("there exists a procedure"))
-    {
-        return Outcome::Skipped(PROCEDURE_SKIP.into());
     }
     let dir = match tempfile::Builder::new()
         .prefix("nereid-tck-")
@@ -158,6 +151,9 @@ impl Run<'_> {
             },
             "no side effects" => self.side_effects(&[]),
             "the side effects should be:" => self.side_effects(table(step)?),
+            _ if text.starts_with(PROCEDURE_STEP) => {
+                self.fixture_procedure(&text[PROCEDURE_STEP.len()..], step.table.as_deref())
+            }
             _ if text.starts_with("the ") && text.ends_with(" graph") => {
                 let name = &text["the ".len()..text.len() - " graph".len()];
                 self.named_graph(name)
@@ -188,6 +184,21 @@ impl Run<'_> {
             self.params.insert(name.clone(), value);
         }
         Ok(())
+    }
+
+    /// Registers the case's fixture procedure on its database (`procedure.rs`).
+    fn fixture_procedure(
+        &mut self,
+        signature: &str,
+        table: Option<&[Vec<String>]>,
+    ) -> Result<(), Failure> {
+        let signature = procedure::parse_signature(signature)
+            .map_err(|e| format!("procedure signature: {e}"))?;
+        let rows = procedure::parse_rows(&signature, table.unwrap_or_default())
+            .map_err(|e| format!("procedure table: {e}"))?;
+        self.db
+            .register_procedure(signature, rows)
+            .map_err(|e| Failure::new("runner: procedure not registered", e.to_string()))
     }
 
     /// Runs the scripts a named graph's metadata lists, in order.

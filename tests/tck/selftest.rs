@@ -9,7 +9,7 @@ use libtest_mimic::{Failed, Trial};
 type Check = (&'static str, fn() -> Result<(), String>);
 
 pub fn trials() -> Vec<Trial> {
-    let checks: [Check; 5] = [
+    let checks: [Check; 6] = [
         (
             "runner::value_notation_round_trips",
             value_notation_round_trips,
@@ -23,6 +23,10 @@ pub fn trials() -> Vec<Trial> {
         (
             "runner::details_are_message_prefixes",
             details_are_message_prefixes,
+        ),
+        (
+            "runner::procedure_signatures_parse",
+            crate::procedure::signature_notation_parses,
         ),
     ];
     checks

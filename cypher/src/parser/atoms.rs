@@ -161,6 +161,9 @@ impl Parser<'_> {
                 }
             }
         }
+        if let Some(kind) = self.subquery_ahead() {
+            return self.nested(|p| p.subquery_expression(kind));
+        }
         if self.function_call_ahead().is_some() {
             return self.nested(|p| p.function_call());
         }

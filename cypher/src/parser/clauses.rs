@@ -24,7 +24,7 @@ impl Parser<'_> {
     }
 
     /// `[WHERE expr]`
-    fn optional_where(&mut self) -> PResult<Option<Expr>> {
+    pub(super) fn optional_where(&mut self) -> PResult<Option<Expr>> {
         if self.eat_kw("WHERE") {
             Ok(Some(self.expression()?))
         } else {

@@ -16,6 +16,7 @@ mod names;
 mod pattern;
 mod query;
 mod show;
+mod subquery;
 
 use crate::ast::{Span, Statement};
 use crate::error::{CypherError, ErrorKind};

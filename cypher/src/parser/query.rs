@@ -63,7 +63,7 @@ impl Parser<'_> {
     }
 
     /// `single (UNION [ALL] single)*`; mixing `UNION` and `UNION ALL` is rejected.
-    fn query_body(&mut self) -> PResult<Query> {
+    pub(super) fn query_body(&mut self) -> PResult<Query> {
         let first = self.single_query()?;
         let mut queries = vec![first];
         let mut all: Option<bool> = None;
@@ -109,7 +109,7 @@ impl Parser<'_> {
     }
 
     /// One clause, or `None` when the current token does not start a clause.
-    fn clause(&mut self) -> PResult<Option<Clause>> {
+    pub(super) fn clause(&mut self) -> PResult<Option<Clause>> {
         let clause = if self.at_kw("MATCH") || self.at_kw("OPTIONAL") {
             Clause::Match(self.match_clause()?)
         } else if self.at_kw("UNWIND") {
@@ -128,6 +128,10 @@ impl Parser<'_> {
             Clause::Remove(self.remove_clause()?)
         } else if self.at_kw("DELETE") || self.at_kw("DETACH") {
             Clause::Delete(self.delete_clause()?)
+        } else if self.at_kw("FOREACH") {
+            Clause::Foreach(self.foreach_clause()?)
+        } else if self.at_kw("CALL") && self.peek_at(1).kind == Tok::LBrace {
+            Clause::CallSubquery(self.call_subquery()?)
         } else if self.at_kw("CALL") {
             Clause::Call(self.call_clause()?)
         } else {

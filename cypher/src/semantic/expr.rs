@@ -51,6 +51,8 @@ pub(crate) fn children(expr: &Expr) -> Vec<&Expr> {
         | ExprKind::Parameter(_)
         | ExprKind::Variable(_)
         | ExprKind::CountStar => Vec::new(),
+        // A subquery's body is checked as a query of its own (`subquery.rs`).
+        ExprKind::Subquery(..) => Vec::new(),
         ExprKind::Property(inner, _)
         | ExprKind::Unary(_, inner)
         | ExprKind::IsNull(inner)
@@ -206,6 +208,7 @@ impl Analyzer<'_> {
     ) -> Result<(), CypherError> {
         match &expr.kind {
             ExprKind::Variable(name) => self.check_variable(name, expr, scope),
+            ExprKind::Subquery(_, query) => self.check_subquery(query, scope),
             ExprKind::ListComprehension { .. }
             | ExprKind::Quantifier { .. }
             | ExprKind::Reduce { .. }

@@ -66,6 +66,7 @@ impl Analyzer<'_> {
             | ExprKind::Reduce(_)
             | ExprKind::PatternExpression(_)
             | ExprKind::PatternComprehension { .. }
+            | ExprKind::Subquery(..)
             | ExprKind::MapProjection { .. } => None,
             _ => children(expr)
                 .into_iter()
@@ -149,6 +150,7 @@ impl Analyzer<'_> {
             | ExprKind::Reduce(_)
             | ExprKind::PatternExpression(_)
             | ExprKind::PatternComprehension { .. }
+            | ExprKind::Subquery(..)
             | ExprKind::MapProjection { .. } => Ok(()),
             _ => children(expr)
                 .into_iter()

@@ -7,6 +7,7 @@ mod pattern_placement;
 mod patterns;
 mod projection;
 mod scope;
+mod subquery;
 mod types;
 
 use expr::AggregationRule;
@@ -67,7 +68,18 @@ pub(crate) fn check_statement(statement: &Statement) -> Result<(), CypherError> 
 impl Analyzer<'_> {
     /// Checks one single query; returns its result column names (empty if it returns nothing).
     fn check_single_query(&self, query: &SingleQuery) -> Result<Vec<String>, CypherError> {
-        let mut scope = Scope::default();
+        let columns = self.check_clauses(query, Scope::default())?;
+        self.check_conclusion(query)?;
+        Ok(columns)
+    }
+
+    /// Checks the clauses of one single query starting from `scope` (the
+    /// outer variables, for a subquery); returns its result column names.
+    fn check_clauses(
+        &self,
+        query: &SingleQuery,
+        mut scope: Scope,
+    ) -> Result<Vec<String>, CypherError> {
         let mut columns = Vec::new();
         for clause in &query.clauses {
             match clause {
@@ -145,9 +157,10 @@ impl Analyzer<'_> {
                     }
                 }
                 Clause::Call(call) => self.check_call(call, &mut scope, query.clauses.len())?,
+                Clause::CallSubquery(call) => self.check_call_subquery(call, &mut scope)?,
+                Clause::Foreach(foreach) => self.check_foreach(foreach, &scope)?,
             }
         }
-        self.check_conclusion(query)?;
         Ok(columns)
     }
 

@@ -9,7 +9,7 @@
 
 use super::scope::{Scope, VarType};
 use super::Analyzer;
-use crate::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
+use crate::ast::{BinaryOp, Expr, ExprKind, Literal, SubqueryKind, UnaryOp};
 use crate::error::{CypherError, Detail};
 
 /// The type `expr` is known to have in `scope` (shallow: looks at the expression's own kind
@@ -26,6 +26,8 @@ pub(crate) fn infer(expr: &Expr, scope: &Scope) -> VarType {
         ExprKind::Variable(name) => scope.get(name).unwrap_or(VarType::Value),
         ExprKind::List(_) | ExprKind::ListComprehension { .. } => VarType::List,
         ExprKind::PatternComprehension { .. } => VarType::List,
+        ExprKind::Subquery(SubqueryKind::Exists, _) => VarType::Boolean,
+        ExprKind::Subquery(SubqueryKind::Count, _) => VarType::Integer,
         ExprKind::Map(_) | ExprKind::MapProjection { .. } => VarType::Map,
         ExprKind::Unary(UnaryOp::Not, _)
         | ExprKind::IsNull(_)

@@ -6,6 +6,7 @@
 //! same numbers, so statistics accumulate across instances.
 
 use super::aggregate::Aggregate;
+use super::apply::Apply;
 use super::argument::Argument;
 use super::create::Create;
 use super::delete::Delete;
@@ -50,6 +51,7 @@ fn name(op: &Op) -> &'static str {
         Op::Limit { .. } => "Limit",
         Op::Unwind { .. } => "Unwind",
         Op::Optional { .. } => "Optional",
+        Op::Apply { .. } => "Apply",
         Op::Eager { .. } => "Eager",
         Op::Create { .. } => "Create",
         Op::SetProperties { .. } => "SetProperties",
@@ -175,6 +177,18 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             (**inner).clone(),
             input_id + subtree_size(i),
             nullable.clone(),
+        )),
+        Op::Apply {
+            input: i,
+            inner,
+            returned,
+            unit,
+        } => Box::new(Apply::new(
+            input(i),
+            (**inner).clone(),
+            input_id + subtree_size(i),
+            returned.clone(),
+            *unit,
         )),
         Op::Eager { input: i } => Box::new(Eager::new(input(i))),
         Op::Create { input: i, items } => Box::new(Updating::new(

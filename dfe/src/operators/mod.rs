@@ -7,6 +7,7 @@
 //! first call and then emit batch by batch.
 
 mod aggregate;
+mod apply;
 mod argument;
 mod build;
 mod create;

@@ -1,20 +1,29 @@
 //! `ProcedureCall`: for each input row, the procedure's result rows with the
-//! yielded columns written into their slots.
+//! yielded columns written into their slots. A VOID procedure (no outputs)
+//! passes each input row through once, as Neo4j does.
 
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use crate::procedures::{self, Procedure};
-use nereid_planner::{Expr, Slot};
+use crate::procedures::{coerce_arguments, Resolved};
+use nereid_planner::{Expr, ProcedureSignature, Slot};
+use nereid_values::Value;
 
 pub(crate) struct ProcedureCall {
     name: String,
     args: Vec<Expr>,
     yields: Vec<(String, Slot)>,
-    /// The procedure and, per yield, its output column index; resolved on
-    /// the first row so that an unknown name is reported as a query error.
-    resolved: Option<(&'static Procedure, Vec<(usize, Slot)>)>,
+    /// The procedure, its signature and, per yield, its output column
+    /// index; resolved on the first row from the database's registry.
+    resolved: Option<ResolvedCall>,
+}
+
+#[derive(Clone)]
+struct ResolvedCall {
+    procedure: Resolved,
+    signature: ProcedureSignature,
+    columns: Vec<(usize, Slot)>,
 }
 
 impl ProcedureCall {
@@ -27,37 +36,47 @@ impl ProcedureCall {
         }
     }
 
-    fn resolve(&mut self) -> ExecResult<(&'static Procedure, Vec<(usize, Slot)>)> {
+    /// The planner checked the call against the catalog; these checks
+    /// repeat it against the registry the plan runs with.
+    fn resolve(&mut self, ctx: &ExecContext) -> ExecResult<ResolvedCall> {
         if let Some(resolved) = &self.resolved {
             return Ok(resolved.clone());
         }
-        let procedure = procedures::lookup(&self.name)
+        let procedure = ctx
+            .procedures
+            .resolve(&self.name)
             .ok_or_else(|| ExecError::ProcedureNotFound(self.name.clone()))?;
-        if self.args.len() != procedure.arity {
+        let signature = procedure.signature();
+        if self.args.len() != signature.inputs.len() {
             return Err(ExecError::Argument(format!(
-                "Procedure call `{}` takes {} argument(s) but {} were given",
-                procedure.name,
-                procedure.arity,
+                "InvalidNumberOfArguments: Procedure call `{}` takes {} argument(s) but {} were given",
+                signature.name,
+                signature.inputs.len(),
                 self.args.len()
             )));
         }
         let mut columns = Vec::with_capacity(self.yields.len());
         for (column, slot) in &self.yields {
-            let index = procedure
+            let index = signature
                 .outputs
                 .iter()
-                .position(|output| output == column)
+                .position(|output| &output.name == column)
                 .ok_or_else(|| {
                     ExecError::Argument(format!(
                         "Unknown procedure output: `{column}` (`{}` yields {})",
-                        procedure.name,
-                        procedure.outputs.join(", ")
+                        signature.name,
+                        signature.output_names().join(", ")
                     ))
                 })?;
             columns.push((index, *slot));
         }
-        self.resolved = Some((procedure, columns.clone()));
-        Ok((procedure, columns))
+        let resolved = ResolvedCall {
+            procedure,
+            signature,
+            columns,
+        };
+        self.resolved = Some(resolved.clone());
+        Ok(resolved)
     }
 }
 
@@ -69,16 +88,21 @@ impl Expander for ProcedureCall {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let (procedure, columns) = self.resolve()?;
+        let call = self.resolve(ctx)?;
         let mut args = Vec::with_capacity(self.args.len());
         for arg in &self.args {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
-        let results = (procedure.body)(&ctx.txn, &args)?;
+        let args = coerce_arguments(&call.signature, args)?;
+        let results = call.procedure.call(&ctx.txn, &args)?;
+        if call.signature.is_void() {
+            return Ok(Box::new(std::iter::once(Vec::new())));
+        }
+        let columns = call.columns;
         Ok(Box::new(results.into_iter().map(move |result| {
             columns
                 .iter()
-                .map(|&(index, slot)| (slot, result.get(index).cloned().unwrap_or_default()))
+                .map(|&(index, slot)| (slot, result.get(index).cloned().unwrap_or(Value::Null)))
                 .collect()
         })))
     }

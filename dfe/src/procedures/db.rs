@@ -7,7 +7,7 @@ use nereid_values::Value;
 
 pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "db.ping",
-    arity: 0,
+    inputs: &[],
     outputs: &["success"],
     description: "Pings the database: answers `true` when it is available.",
     mode: "READ",

@@ -7,7 +7,7 @@ use nereid_values::Value;
 
 pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "dbms.components",
-    arity: 0,
+    inputs: &[],
     outputs: &["name", "versions", "edition"],
     description: "List DBMS components and their versions.",
     mode: "DBMS",

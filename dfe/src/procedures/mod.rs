@@ -1,17 +1,27 @@
-//! Built-in procedures (`CALL name(args)`), one module per namespace.
+//! Procedures (`CALL name(args)`): the built-ins, one module per
+//! namespace, and the per-database [`ProcedureRegistry`] that resolves a
+//! name to a built-in or to a procedure registered at run time.
 //!
-//! A procedure declares its output columns and returns its result rows in
-//! that column order; `YIELD` picks columns by name.
+//! A procedure declares its inputs and output columns and returns its result
+//! rows in that column order; `YIELD` picks columns by name.
 
 mod db;
 mod dbms;
 mod function_docs;
+mod parameters;
+mod registry;
 mod schema;
 mod show;
+mod table;
 
+pub use parameters::check_call_parameters;
+pub(crate) use registry::{coerce_arguments, Resolved};
+pub use registry::{ProcedureRegistry, RegistryError};
 pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
+pub use table::TableProcedure;
 
 use crate::error::ExecResult;
+use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -22,8 +32,9 @@ pub(crate) type ProcedureBody = fn(&Txn, &[Value]) -> ExecResult<Vec<Vec<Value>>
 pub(crate) struct Procedure {
     /// Fully qualified name, e.g. `db.ping`.
     pub name: &'static str,
-    /// Number of arguments it takes.
-    pub arity: usize,
+    /// Its parameters, in order: name (the parameter an implicit-argument
+    /// call reads) and type.
+    pub inputs: &'static [(&'static str, ProcedureType)],
     /// Output column names.
     pub outputs: &'static [&'static str],
     /// One sentence for `SHOW PROCEDURES`.
@@ -31,6 +42,26 @@ pub(crate) struct Procedure {
     /// Neo4j's procedure mode: `READ`, `WRITE`, `DBMS`, ...
     pub mode: &'static str,
     pub body: ProcedureBody,
+}
+
+impl Procedure {
+    /// The signature the planner checks calls against. Built-in outputs are
+    /// declared untyped (`ANY`): nothing checks them.
+    pub(crate) fn signature(&self) -> ProcedureSignature {
+        ProcedureSignature {
+            name: self.name.to_string(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|&(name, ty)| ProcedureField::new(name, ty))
+                .collect(),
+            outputs: self
+                .outputs
+                .iter()
+                .map(|&name| ProcedureField::new(name, ProcedureType::Any))
+                .collect(),
+        }
+    }
 }
 
 /// Every namespace's procedures.

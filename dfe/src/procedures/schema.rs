@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 pub(super) const PROCEDURES: &[Procedure] = &[
     Procedure {
         name: "db.labels",
-        arity: 0,
+        inputs: &[],
         outputs: &["label"],
         description: "List all labels attached to nodes within a database.",
         mode: "READ",
@@ -26,7 +26,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "db.relationshipTypes",
-        arity: 0,
+        inputs: &[],
         outputs: &["relationshipType"],
         description: "List all types attached to relationships within a database.",
         mode: "READ",
@@ -34,7 +34,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "db.propertyKeys",
-        arity: 0,
+        inputs: &[],
         outputs: &["propertyKey"],
         description: "List all property keys in use in the database.",
         mode: "READ",

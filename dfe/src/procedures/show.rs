@@ -8,7 +8,7 @@
 
 use super::{function_docs, Procedure, NAMESPACES};
 use crate::error::{ExecError, ExecResult};
-use nereid_planner::{AggregateFunction, ScalarFunction};
+use nereid_planner::{AggregateFunction, ProcedureType, ScalarFunction};
 use nereid_storage::Txn;
 use nereid_values::Value;
 use std::sync::RwLock;
@@ -54,7 +54,7 @@ const SINGLE_DATABASE_COLUMNS: &[&str] = &[
 pub(super) const PROCEDURES: &[Procedure] = &[
     Procedure {
         name: "internal.show.databases",
-        arity: 0,
+        inputs: &[],
         outputs: DATABASE_COLUMNS,
         description: "SHOW DATABASES",
         mode: "DBMS",
@@ -62,7 +62,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "internal.show.database",
-        arity: 1,
+        inputs: &[("name", ProcedureType::String)],
         outputs: DATABASE_COLUMNS,
         description: "SHOW DATABASE name",
         mode: "DBMS",
@@ -70,7 +70,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "internal.show.defaultDatabase",
-        arity: 0,
+        inputs: &[],
         outputs: SINGLE_DATABASE_COLUMNS,
         description: "SHOW DEFAULT DATABASE / SHOW HOME DATABASE",
         mode: "DBMS",
@@ -78,7 +78,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "internal.show.procedures",
-        arity: 0,
+        inputs: &[],
         outputs: &["name", "description", "mode", "worksOnSystem"],
         description: "SHOW PROCEDURES",
         mode: "DBMS",
@@ -86,7 +86,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "internal.show.functions",
-        arity: 0,
+        inputs: &[],
         outputs: &["name", "category", "description"],
         description: "SHOW FUNCTIONS",
         mode: "DBMS",

@@ -200,6 +200,7 @@ pub(crate) fn lower_expr(
         ExprKind::PatternExpression(element) => {
             super::pattern_expr::lower_pattern_list(element, None, None, None, scope, false)?
         }
+        ExprKind::Subquery(kind, query) => super::subquery::lower_subquery(*kind, query, scope)?,
         ExprKind::PatternComprehension {
             variable,
             pattern,

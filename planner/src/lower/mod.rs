@@ -4,12 +4,15 @@
 //! slot when first bound. WITH and RETURN replace the scope with the
 //! projected names.
 
+mod call_subquery;
 mod expr;
 mod merge;
 mod pattern;
 mod pattern_expr;
+mod procedure_call;
 mod projection;
 mod scope;
+mod subquery;
 
 use crate::error::PlanError;
 use crate::logical::LogicalPlan;
@@ -19,6 +22,7 @@ use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};
 use pattern::{lower_create, lower_match_part, MatchState};
 use pattern_expr::lower_predicate;
+use procedure_call::lower_call;
 use projection::lower_projection;
 use scope::{Scope, Slots, VarKind};
 
@@ -34,10 +38,7 @@ pub(crate) struct Lowered {
 
 pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, PlanError> {
     let mut slots = Slots::default();
-    let (plan, outputs) = match &stmt.query {
-        Query::Single(q) => lower_single(q, &mut slots, catalog)?,
-        Query::Union { all, queries } => lower_union(*all, queries, &mut slots, catalog)?,
-    };
+    let (plan, outputs) = lower_query(&stmt.query, &Scope::new(&slots), &mut slots, catalog)?;
     Ok(Lowered {
         plan,
         outputs,
@@ -45,20 +46,35 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
     })
 }
 
+/// A query whose clauses start with `outer` in scope: empty for a
+/// statement, the enclosing query's variables for a subquery.
+pub(crate) fn lower_query(
+    query: &Query,
+    outer: &Scope,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<(LogicalPlan, Columns), PlanError> {
+    match query {
+        Query::Single(q) => lower_single(q, outer, slots, catalog),
+        Query::Union { all, queries } => lower_union(*all, queries, outer, slots, catalog),
+    }
+}
+
 /// `q1 UNION [ALL] q2 ...`: every branch writes its columns into the first
 /// branch's result slots (matched by name); UNION adds a Distinct over them.
 fn lower_union(
     all: bool,
     queries: &[ast::SingleQuery],
+    outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
 ) -> Result<(LogicalPlan, Columns), PlanError> {
     let Some((first, rest)) = queries.split_first() else {
         return Ok((LogicalPlan::Argument, Vec::new()));
     };
-    let (mut plan, outputs) = lower_single(first, slots, catalog)?;
+    let (mut plan, outputs) = lower_single(first, outer, slots, catalog)?;
     for query in rest {
-        let (branch, columns) = lower_single(query, slots, catalog)?;
+        let (branch, columns) = lower_single(query, outer, slots, catalog)?;
         let mut items = Vec::new();
         for (name, slot) in &outputs {
             let Some((_, from)) = columns.iter().find(|(n, _)| n == name) else {
@@ -94,10 +110,11 @@ fn lower_union(
 
 fn lower_single(
     single: &ast::SingleQuery,
+    outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
 ) -> Result<(LogicalPlan, Columns), PlanError> {
-    let mut scope = Scope::new(slots);
+    let mut scope = outer.clone();
     let mut plan = LogicalPlan::Argument;
     let mut outputs = Vec::new();
     let mut after_write = false;
@@ -192,6 +209,16 @@ fn lower_single(
                 };
                 after_write = true;
             }
+            Clause::Foreach(f) => {
+                plan = call_subquery::lower_foreach(plan, f, &scope, slots, catalog)?;
+                after_write = true;
+            }
+            Clause::CallSubquery(c) => {
+                let writes;
+                (plan, writes) =
+                    call_subquery::lower_call_subquery(plan, c, &mut scope, slots, catalog)?;
+                after_write |= writes;
+            }
             Clause::Call(c) => {
                 let (p, cols) = lower_call(plan, c, &mut scope, slots, catalog, single)?;
                 plan = p;
@@ -207,7 +234,7 @@ fn lower_single(
 fn is_reading(clause: &Clause) -> bool {
     matches!(
         clause,
-        Clause::Match(_) | Clause::Merge(_) | Clause::Call(_)
+        Clause::Match(_) | Clause::Merge(_) | Clause::Call(_) | Clause::CallSubquery(_)
     )
 }
 
@@ -369,72 +396,4 @@ fn lower_remove_item(item: &ast::RemoveItem, scope: &Scope) -> Result<SetItem, P
             labels: labels.clone(),
         },
     })
-}
-
-/// `CALL proc(args) [YIELD ...]`. A standalone call (the only clause) without
-/// YIELD returns all the procedure's columns.
-fn lower_call(
-    plan: LogicalPlan,
-    c: &ast::Call,
-    scope: &mut Scope,
-    slots: &mut Slots,
-    catalog: &dyn Catalog,
-    query: &ast::SingleQuery,
-) -> Result<(LogicalPlan, Option<Columns>), PlanError> {
-    let Some(outputs) = catalog.procedure_outputs(&c.procedure) else {
-        return Err(PlanError::ProcedureNotFound {
-            name: c.procedure.clone(),
-            offset: Some(c.procedure_span.start),
-        });
-    };
-    let args = match &c.args {
-        Some(args) => args
-            .iter()
-            .map(|a| lower_expr(a, scope, &mut None))
-            .collect::<Result<Vec<_>, _>>()?,
-        None => Vec::new(),
-    };
-    let standalone = query.clauses.len() == 1;
-    let mut yields = Vec::new();
-    let mut columns = Vec::new();
-    match &c.yields {
-        Some(items) => {
-            for item in items {
-                if !outputs.iter().any(|o| o == &item.name.name) {
-                    return Err(PlanError::semantic(
-                        format!("Unknown procedure output: `{}`", item.name.name),
-                        item.name.span.start,
-                    ));
-                }
-                let s = slots.fresh();
-                let binding = item.binding();
-                scope.bind(&binding.name, s, VarKind::Value);
-                yields.push((item.name.name.clone(), s));
-                columns.push((binding.name.clone(), s));
-            }
-        }
-        None => {
-            for name in &outputs {
-                let s = slots.fresh();
-                if standalone || c.yield_star {
-                    scope.bind(name, s, VarKind::Value);
-                }
-                yields.push((name.clone(), s));
-                columns.push((name.clone(), s));
-            }
-        }
-    }
-    let mut plan = LogicalPlan::ProcedureCall {
-        input: Box::new(plan),
-        name: c.procedure.clone(),
-        args,
-        yields,
-    };
-    if let Some(pred) = &c.where_ {
-        plan = LogicalPlan::Filter {
-            input: Box::new(plan),
-            predicate: lower_expr(pred, scope, &mut None)?,
-        };
-    }
-    Ok((plan, if standalone { Some(columns) } else { None }))
 }

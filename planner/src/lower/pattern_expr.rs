@@ -21,14 +21,14 @@ use nereid_cypher::ast::{self, ExprKind};
 /// The catalog nested plans are optimised with. Lowering an expression has
 /// no access to the statement's catalog; a nested pattern nearly always
 /// starts from a bound node, so estimates would not change its plan.
-struct NoEstimates;
+pub(super) struct NoEstimates;
 
 impl Catalog for NoEstimates {
     fn estimate_nodes(&self, _label: Option<&str>) -> u64 {
         0
     }
 
-    fn procedure_outputs(&self, _name: &str) -> Option<Vec<String>> {
+    fn procedure_signature(&self, _name: &str) -> Option<crate::ProcedureSignature> {
         None
     }
 }

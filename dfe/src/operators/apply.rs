@@ -1,0 +1,121 @@
+//! `Apply` (a `CALL { ... }` subquery): for each input row, the inner
+//! pipeline runs with that row as its argument. A returning subquery emits
+//! the input row extended with the `returned` slots of each inner row (none
+//! when the inner plan has no row); a unit subquery (no RETURN) drains the
+//! inner plan for its writes and emits the input row once.
+//!
+//! Only the `returned` slots are taken from the inner rows, so an
+//! aggregation or DISTINCT inside the body (which builds rows of its own)
+//! never loses the outer row's other variables. The inner pipeline is
+//! instantiated afresh per outer row, so each row's body sees the writes of
+//! the rows before it.
+
+use super::{build, Operator};
+use crate::batch::Batch;
+use crate::context::ExecContext;
+use crate::error::ExecResult;
+use nereid_planner::{Op, Slot};
+use nereid_values::Value;
+
+pub(crate) struct Apply {
+    input: Box<dyn Operator>,
+    inner: Op,
+    /// Statistics id of the inner plan's root (see `build`).
+    inner_first_id: usize,
+    returned: Vec<Slot>,
+    unit: bool,
+    batch: Option<Batch>,
+    /// Index into the current outer batch's selection.
+    position: usize,
+    /// The inner pipeline of the current outer row.
+    current: Option<Box<dyn Operator>>,
+}
+
+impl Apply {
+    pub(crate) fn new(
+        input: Box<dyn Operator>,
+        inner: Op,
+        inner_first_id: usize,
+        returned: Vec<Slot>,
+        unit: bool,
+    ) -> Apply {
+        Apply {
+            input,
+            inner,
+            inner_first_id,
+            returned,
+            unit,
+            batch: None,
+            position: 0,
+            current: None,
+        }
+    }
+
+    /// Moves to the next outer row and starts its inner pipeline; false when
+    /// the input is exhausted.
+    fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
+        let has_next_in_batch = self
+            .batch
+            .as_ref()
+            .is_some_and(|b| self.position + 1 < b.active_len());
+        if has_next_in_batch {
+            self.position += 1;
+        } else {
+            loop {
+                let Some(batch) = self.input.next(ctx)? else {
+                    self.batch = None;
+                    return Ok(false);
+                };
+                if !batch.is_empty() {
+                    self.batch = Some(batch);
+                    self.position = 0;
+                    break;
+                }
+            }
+        }
+        let Some(batch) = &self.batch else {
+            return Ok(false);
+        };
+        let Some(&row) = batch.selection().get(self.position) else {
+            return Ok(false);
+        };
+        self.current = Some(build(
+            &self.inner,
+            self.inner_first_id,
+            Some(batch.row(row)),
+        ));
+        Ok(true)
+    }
+}
+
+impl Operator for Apply {
+    fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
+        let mut out = Batch::new(ctx.slot_count);
+        while out.active_len() < ctx.batch_size {
+            if let (Some(inner), Some(outer)) = (&mut self.current, &self.batch) {
+                let outer_row = outer.selection()[self.position];
+                if self.unit {
+                    while inner.next(ctx)?.is_some() {}
+                    out.push_extended(outer, outer_row, &[]);
+                    self.current = None;
+                } else if let Some(inner_batch) = inner.next(ctx)? {
+                    for &row in inner_batch.selection() {
+                        let values: Vec<(Slot, Value)> = self
+                            .returned
+                            .iter()
+                            .map(|&slot| (slot, inner_batch.value(slot, row).clone()))
+                            .collect();
+                        out.push_extended(outer, outer_row, &values);
+                    }
+                    continue;
+                } else {
+                    self.current = None;
+                }
+            }
+            if !self.advance(ctx)? {
+                break;
+            }
+        }
+        Ok((!out.is_empty()).then_some(out))
+    }
+}

@@ -1,0 +1,107 @@
+//! Lowering of `CALL { ... }` and `FOREACH` to `Apply`.
+//!
+//! The body is lowered with the outer scope when it opens with an importing
+//! `WITH` (which then narrows it to the imported variables), otherwise with
+//! an empty scope; its plan starts from an `Argument` leaf that holds the
+//! outer row. Its result columns become outer variables in the slots the
+//! body wrote them to. A body that writes is preceded by an `Eager`, so the
+//! rows feeding it are all read before the first write (the subquery's
+//! writes never feed back into the rows that drive it).
+
+use super::scope::{Scope, Slots, VarKind};
+use crate::error::PlanError;
+use crate::logical::LogicalPlan;
+use crate::Catalog;
+use nereid_cypher::ast::{self, Clause, Query, SingleQuery};
+
+/// Returns the plan with the subquery applied and whether the body writes.
+pub(super) fn lower_call_subquery(
+    plan: LogicalPlan,
+    call: &ast::CallSubquery,
+    scope: &mut Scope,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<(LogicalPlan, bool), PlanError> {
+    let singles = match &*call.query {
+        Query::Single(single) => std::slice::from_ref(single),
+        Query::Union { queries, .. } => queries.as_slice(),
+    };
+    // Every branch of a UNION body decides its import on its own; lowering
+    // the union takes one outer scope, so use the outer scope when any
+    // branch imports (the analyser has already rejected reads of variables
+    // a branch does not import).
+    let imports = singles.iter().any(|s| s.opens_with_import());
+    let inner_scope = if imports {
+        scope.clone()
+    } else {
+        scope.emptied()
+    };
+    let (inner, columns) = super::lower_query(&call.query, &inner_scope, slots, catalog)?;
+    let unit = singles
+        .iter()
+        .all(|s| !matches!(s.clauses.last(), Some(Clause::Return(_))));
+    let writes = singles.iter().any(|s| s.clauses.iter().any(may_write));
+    for (name, slot) in &columns {
+        scope.bind(name, *slot, VarKind::Value);
+    }
+    let input = if writes {
+        LogicalPlan::Eager {
+            input: Box::new(plan),
+        }
+    } else {
+        plan
+    };
+    Ok((
+        LogicalPlan::Apply {
+            input: Box::new(input),
+            inner: Box::new(inner),
+            returned: if unit {
+                Vec::new()
+            } else {
+                columns.iter().map(|(_, s)| *s).collect()
+            },
+            unit,
+        },
+        writes,
+    ))
+}
+
+/// `FOREACH (x IN list | updates)` is the unit subquery
+/// `CALL { WITH * UNWIND list AS x updates }`: it sees every outer
+/// variable, binds nothing outside, and keeps each row once.
+pub(super) fn lower_foreach(
+    plan: LogicalPlan,
+    foreach: &ast::Foreach,
+    scope: &Scope,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<LogicalPlan, PlanError> {
+    let body = SingleQuery {
+        clauses: std::iter::once(Clause::Unwind(foreach.unwind.clone()))
+            .chain(foreach.clauses.iter().cloned())
+            .collect(),
+        span: foreach.span,
+    };
+    let (inner, _) = super::lower_query(&Query::Single(body), scope, slots, catalog)?;
+    Ok(LogicalPlan::Apply {
+        input: Box::new(LogicalPlan::Eager {
+            input: Box::new(plan),
+        }),
+        inner: Box::new(inner),
+        returned: Vec::new(),
+        unit: true,
+    })
+}
+
+fn may_write(clause: &Clause) -> bool {
+    matches!(
+        clause,
+        Clause::Create(_)
+            | Clause::Merge(_)
+            | Clause::Set(_)
+            | Clause::Remove(_)
+            | Clause::Delete(_)
+            | Clause::CallSubquery(_)
+            | Clause::Foreach(_)
+    )
+}

@@ -1,0 +1,47 @@
+//! Lowering of `EXISTS { ... }` and `COUNT { ... }`.
+//!
+//! The body becomes a nested plan from an `Argument` leaf, lowered with the
+//! outer scope (so it reads the outer variables from their own slots, and
+//! its own variables get fresh slots from the shared allocator), carried by
+//! the same `Expr::PatternList` that pattern expressions use: the executor
+//! runs it once per row. EXISTS asks whether it has a row (stopping at the
+//! first); COUNT is the size of the list of its rows.
+
+use super::pattern_expr::NoEstimates;
+use super::scope::Scope;
+use crate::error::PlanError;
+use crate::physical::{Expr, ScalarFunction};
+use nereid_cypher::ast::{Query, SubqueryKind};
+use nereid_values::Value;
+
+pub(crate) fn lower_subquery(
+    kind: SubqueryKind,
+    query: &Query,
+    scope: &Scope,
+) -> Result<Expr, PlanError> {
+    let mut slots = scope.slots();
+    // Procedures inside a subquery are resolved without the statement's
+    // catalog (an expression is lowered without it): such a CALL reports
+    // ProcedureNotFound.
+    let (plan, _columns) = super::lower_query(query, scope, &mut slots, &NoEstimates)?;
+    let plan = crate::rules::apply_all(plan, &NoEstimates);
+    let plan = Box::new(crate::physical_planning::to_physical(plan, &NoEstimates));
+    let reads = scope.all_slots();
+    Ok(match kind {
+        SubqueryKind::Exists => Expr::PatternList {
+            plan,
+            projection: Box::new(Expr::Literal(Value::Bool(true))),
+            exists: true,
+            reads,
+        },
+        SubqueryKind::Count => Expr::Function {
+            func: ScalarFunction::Size,
+            args: vec![Expr::PatternList {
+                plan,
+                projection: Box::new(Expr::Literal(Value::Null)),
+                exists: false,
+                reads,
+            }],
+        },
+    })
+}
