@@ -7,14 +7,20 @@ are rounded to minutes (Stockholm's 1818 `+00:53:28` becomes `+00:53`). The
 server sent the exact values, so the runner replaces the hydration of the
 three offset-carrying structures (Time `T`, DateTime `I`, DateTimeZoneId
 `i`) with functions that keep every second: the wall clock is computed here
-from the UTC seconds and the exact offset (from the structure, or from the
-system's IANA database through `zoneinfo`). Only this runner process is
-affected; the values are still the driver's `neo4j.time` types.
+from the UTC seconds and the exact offset (from the structure, or for a named
+zone from the current IANA data of the PyPI `tzdata` package, never the
+system's: Debian builds its tzdata with the pre-1970 "backzone" history, so
+Europe/Stockholm in 1818 would be +01:12:12 there, while the TCK, like Java's
+tzdb and the default IANA build, links Stockholm to Berlin: +00:53:28). Only
+this runner process is affected; the values are still the driver's
+`neo4j.time` types.
 
 Installed by `install()` before the driver opens a connection (every
 connection builds its hydration table from these module functions)."""
 
 import datetime as _dt
+import functools
+import importlib.resources
 from zoneinfo import ZoneInfo
 
 import neo4j.time as nt
@@ -23,6 +29,21 @@ from neo4j._codec.hydration.bolt.v2 import temporal as temporal_v2
 
 _original_time = temporal_v1.hydrate_time
 _original_datetime = temporal_v2.hydrate_datetime
+
+
+@functools.lru_cache(maxsize=None)
+def iana_zone(name):
+    """The zone `name` from the `tzdata` package's database (KeyError when it
+    has no such zone). Read from the package explicitly rather than through
+    `zoneinfo`'s search path, which prefers the system's files."""
+    try:
+        resource = importlib.resources.files("tzdata.zoneinfo").joinpath(*name.split("/"))
+        with resource.open("rb") as data:
+            return ZoneInfo.from_file(data, key=name)
+    except ModuleNotFoundError as missing:
+        raise RuntimeError("the TCK over Bolt needs the PyPI package `tzdata` (pip install tzdata)") from missing
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, ValueError) as unknown:
+        raise KeyError(name) from unknown
 
 
 class ExactOffset(_dt.tzinfo):
@@ -70,7 +91,7 @@ def hydrate_datetime(seconds, nanoseconds, tz=None):
         offset, key = tz, None
     else:
         try:
-            zone = ZoneInfo(tz)
+            zone = iana_zone(tz)
             instant = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc) + _dt.timedelta(seconds=seconds)
             offset, key = int(instant.astimezone(zone).utcoffset().total_seconds()), tz
         except (OverflowError, ValueError, KeyError, OSError):
@@ -79,5 +100,6 @@ def hydrate_datetime(seconds, nanoseconds, tz=None):
 
 
 def install():
+    iana_zone("Europe/Berlin")  # fails now, loudly, if `tzdata` is not installed
     temporal_v1.hydrate_time = hydrate_time
     temporal_v2.hydrate_datetime = hydrate_datetime

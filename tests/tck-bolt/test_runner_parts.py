@@ -80,3 +80,14 @@ def test_error_check_strict_and_lenient():
     catch_all = errors.ExpectedError.parse("an Error should be raised at any time: *")
     assert errors.check(catch_all, errors.COMPILE, "Neo.ClientError.Statement.SyntaxError", "x", True) is None
     assert errors.check(catch_all, errors.RUNTIME, "Neo.DatabaseError.General.UnknownError", "x", True)
+
+
+def test_named_zones_come_from_current_iana_data():
+    # Current IANA data links Stockholm to Berlin (local mean time +00:53:28 in 1818), as the TCK
+    # expects; a backzone build (Debian's system files) gives Stockholm's own +01:12:12.
+    import datetime as dt
+
+    from driver_precision import iana_zone
+
+    wall_clock = dt.datetime(1818, 7, 21, 21, 40, 32, tzinfo=iana_zone("Europe/Stockholm"))
+    assert wall_clock.utcoffset() == dt.timedelta(minutes=53, seconds=28)
