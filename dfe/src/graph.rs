@@ -30,6 +30,9 @@ pub trait GraphRead {
     fn node_deleted(&self, id: NodeId) -> bool;
     /// [`GraphRead::node_deleted`] for relationships.
     fn rel_deleted(&self, id: RelId) -> bool;
+    /// The type of a relationship, even one this transaction deleted: unlike its
+    /// properties, openCypher keeps a deleted relationship's type readable (`type(r)`).
+    fn rel_type(&self, id: RelId) -> Option<String>;
 }
 
 impl GraphRead for Txn {
@@ -74,5 +77,8 @@ impl GraphRead for Txn {
     }
     fn rel_deleted(&self, id: RelId) -> bool {
         !self.rel_exists(id)
+    }
+    fn rel_type(&self, id: RelId) -> Option<String> {
+        self.rel_type_ignoring_deletion(id)
     }
 }

@@ -159,10 +159,7 @@ fn labels(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
 fn rel_type(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
-        Value::Relationship(r) => Ok(graph
-            .rel_endpoints(*r)
-            .map(|(_, _, t)| Value::String(t))
-            .unwrap_or_default()),
+        Value::Relationship(r) => Ok(graph.rel_type(*r).map(Value::String).unwrap_or_default()),
         other => Err(invalid_argument_value("Relationship", other)),
     }
 }

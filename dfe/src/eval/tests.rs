@@ -41,6 +41,9 @@ impl GraphRead for EmptyGraph {
     fn rel_deleted(&self, _: RelId) -> bool {
         false
     }
+    fn rel_type(&self, _: RelId) -> Option<String> {
+        None
+    }
 }
 
 fn lit(v: impl Into<Value>) -> Expr {

@@ -112,6 +112,16 @@ impl Txn {
     pub fn rel_endpoints(&self, id: RelId) -> Option<(NodeId, NodeId, String)> {
         self.reader().rel_endpoints(id)
     }
+    /// The type of a relationship, ignoring any deletion mark: a row may still hold a
+    /// relationship its own statement deleted, and openCypher's `type(r)` answers for it.
+    /// Only ids that reached a row (so were visible to this snapshot) are ever asked.
+    pub fn rel_type_ignoring_deletion(&self, id: RelId) -> Option<String> {
+        let (edge, _) = self.reader().edge_any(id.0)?;
+        self.store
+            .types
+            .name(edge.type_id)
+            .map(|name| name.to_string())
+    }
     pub fn rel_property(&self, id: RelId, key: &str) -> Option<Value> {
         let reader = self.reader();
         reader.edge(id.0)?;
