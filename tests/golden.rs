@@ -19,8 +19,12 @@
 //! otherwise. A step without a header expects no columns. `error: <code>`
 //! expects a failure with that Neo4j status code; `restart` reopens the
 //! database from its data directory (recovery from the log).
+//! `procedure <signature>` registers a table procedure on the file's
+//! database (`test.p(in :: INTEGER?) :: (out :: STRING?)`), its rows on the
+//! following lines as Cypher expressions joined by ` | ` (inputs, then
+//! outputs), evaluated by the engine itself.
 
-use nereid_server::db::{Database, DbConfig, Params};
+use nereid_server::db::{Database, DbConfig, Params, ProcedureSignature};
 use nereid_values::{EntityResolver, NodeData, RelData, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -59,6 +63,11 @@ enum Step {
         expect: Expect,
     },
     Restart,
+    Procedure {
+        line: usize,
+        signature: String,
+        rows: Vec<String>,
+    },
 }
 
 enum Expect {
@@ -93,6 +102,13 @@ fn parse_block(block: &[(usize, &str)]) -> Step {
     let (line, first) = block[0];
     if first == "restart" {
         return Step::Restart;
+    }
+    if let Some(signature) = first.strip_prefix("procedure ") {
+        return Step::Procedure {
+            line,
+            signature: signature.to_string(),
+            rows: block[1..].iter().map(|(_, l)| l.to_string()).collect(),
+        };
     }
     let query = first
         .strip_prefix("> ")
@@ -140,9 +156,34 @@ fn run_file(file: &Path) -> Result<(), String> {
                 query,
                 expect,
             } => check(&db, line, &query, expect)?,
+            Step::Procedure {
+                line,
+                signature,
+                rows,
+            } => register(&db, &signature, &rows).map_err(|e| format!("line {line}: {e}"))?,
         }
     }
     Ok(())
+}
+
+/// Registers a `procedure` step's fixture; each row is evaluated as
+/// `RETURN [cells]`.
+fn register(db: &Arc<Database>, signature: &str, rows: &[String]) -> Result<(), String> {
+    let signature = ProcedureSignature::parse_notation(signature)?;
+    let mut values = Vec::new();
+    for row in rows {
+        let query = format!("RETURN [{}] AS row", row.replace(" | ", ", "));
+        let mut result = db.run(None, &query, Params::new()).map_err(|e| e.message)?;
+        result
+            .pull(-1, &mut |cells, _| {
+                if let Some(Value::List(cells)) = cells.first() {
+                    values.push(cells.clone());
+                }
+            })
+            .map_err(|e| e.message)?;
+    }
+    db.register_procedure(signature, values)
+        .map_err(|e| e.message)
 }
 
 fn check(db: &Arc<Database>, line: usize, query: &str, expect: Expect) -> Result<(), String> {

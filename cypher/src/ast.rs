@@ -130,15 +130,27 @@ pub struct Foreach {
     pub span: Span,
 }
 
-/// `CALL { query }`: the query runs once per incoming row. Outer variables
-/// are visible only through an importing `WITH a, b` opening the body; a
-/// body ending in RETURN adds its columns to each row (none: the row is
-/// dropped), one without RETURN (a unit subquery) only writes and keeps the
-/// row as it is.
+/// `CALL [(scope)] { query }`: the query runs once per incoming row. Outer
+/// variables are visible through the scope clause (Neo4j 5's `CALL (a, b)`
+/// or `CALL (*)`) or, without one, only through an importing `WITH a, b`
+/// opening the body; a body ending in RETURN adds its columns to each row
+/// (none: the row is dropped), one without RETURN (a unit subquery) only
+/// writes and keeps the row as it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallSubquery {
     pub query: Box<Query>,
+    /// The variable scope clause; `None` for the older importing-WITH form.
+    pub scope: Option<ImportScope>,
     pub span: Span,
+}
+
+/// What a `CALL (...) { }` scope clause imports into the body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportScope {
+    /// `CALL (*)`: every outer variable.
+    All,
+    /// `CALL (a, b)`: exactly these (none for `CALL ()`).
+    Variables(Vec<Ident>),
 }
 
 impl Clause {

@@ -60,6 +60,7 @@ impl ExecContext {
             txn: Arc::clone(&self.txn),
             batch_size: self.batch_size,
             statement_time: self.statement_time,
+            procedures: Arc::clone(&self.procedures),
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)

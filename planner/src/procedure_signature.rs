@@ -19,6 +19,29 @@ pub struct ProcedureSignature {
 }
 
 impl ProcedureSignature {
+    /// Parses Neo4j's notation, `test.my.proc(in :: INTEGER?) :: (out :: STRING?)`
+    /// (`:: ()` for a VOID procedure; a trailing `:` is ignored), as the
+    /// TCK and test fixtures write signatures.
+    pub fn parse_notation(text: &str) -> Result<ProcedureSignature, String> {
+        let text = text.trim().trim_end_matches(':').trim();
+        let open = text.find('(').ok_or("no `(` after the procedure name")?;
+        let name = text[..open].trim().to_string();
+        let (inputs, rest) = fields_in_parens(&text[open..])?;
+        let rest = rest
+            .trim()
+            .strip_prefix("::")
+            .ok_or("no `::` before the outputs")?;
+        let (outputs, tail) = fields_in_parens(rest.trim())?;
+        if !tail.trim().is_empty() {
+            return Err(format!("unexpected `{tail}` after the outputs"));
+        }
+        Ok(ProcedureSignature {
+            name,
+            inputs,
+            outputs,
+        })
+    }
+
     /// The output column names in declaration order.
     pub fn output_names(&self) -> Vec<String> {
         self.outputs.iter().map(|f| f.name.clone()).collect()
@@ -28,6 +51,25 @@ impl ProcedureSignature {
     pub fn is_void(&self) -> bool {
         self.outputs.is_empty()
     }
+}
+
+/// `(a :: T, b :: U)` at the start of `text`, and what follows it.
+fn fields_in_parens(text: &str) -> Result<(Vec<ProcedureField>, &str), String> {
+    let inner = text.strip_prefix('(').ok_or("expected `(`")?;
+    let close = inner.find(')').ok_or("no closing `)`")?;
+    let fields = inner[..close]
+        .split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|field| {
+            let (name, ty) = field
+                .split_once("::")
+                .ok_or_else(|| format!("field `{field}` has no `::`"))?;
+            let ty = ProcedureType::parse(ty).ok_or_else(|| format!("unknown type `{ty}`"))?;
+            Ok(ProcedureField::new(name.trim(), ty))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((fields, &inner[close + 1..]))
 }
 
 /// One input or output: a name and a declared type.

@@ -7,47 +7,12 @@
 
 use crate::materialise::to_value;
 use crate::value::parse;
-use nereid_server::db::{ProcedureField, ProcedureSignature, ProcedureType};
+use nereid_server::db::{ProcedureSignature, ProcedureType};
 use nereid_values::Value;
 
 /// The signature in the step text after `there exists a procedure `.
 pub fn parse_signature(text: &str) -> Result<ProcedureSignature, String> {
-    let text = text.trim().trim_end_matches(':').trim();
-    let open = text.find('(').ok_or("no `(` after the procedure name")?;
-    let name = text[..open].trim().to_string();
-    let (inputs, rest) = fields_in_parens(&text[open..])?;
-    let rest = rest
-        .trim()
-        .strip_prefix("::")
-        .ok_or("no `::` before the outputs")?;
-    let (outputs, tail) = fields_in_parens(rest.trim())?;
-    if !tail.trim().is_empty() {
-        return Err(format!("unexpected `{tail}` after the outputs"));
-    }
-    Ok(ProcedureSignature {
-        name,
-        inputs,
-        outputs,
-    })
-}
-
-/// `(a :: T, b :: U)` at the start of `text`, and what follows it.
-fn fields_in_parens(text: &str) -> Result<(Vec<ProcedureField>, &str), String> {
-    let inner = text.strip_prefix('(').ok_or("expected `(`")?;
-    let close = inner.find(')').ok_or("no closing `)`")?;
-    let fields = inner[..close]
-        .split(',')
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|field| {
-            let (name, ty) = field
-                .split_once("::")
-                .ok_or_else(|| format!("field `{field}` has no `::`"))?;
-            let ty = ProcedureType::parse(ty).ok_or_else(|| format!("unknown type `{ty}`"))?;
-            Ok(ProcedureField::new(name.trim(), ty))
-        })
-        .collect::<Result<_, String>>()?;
-    Ok((fields, &inner[close + 1..]))
+    ProcedureSignature::parse_notation(text)
 }
 
 /// The table's rows as values in signature order (inputs, then outputs),

@@ -130,7 +130,7 @@ impl Parser<'_> {
             Clause::Delete(self.delete_clause()?)
         } else if self.at_kw("FOREACH") {
             Clause::Foreach(self.foreach_clause()?)
-        } else if self.at_kw("CALL") && self.peek_at(1).kind == Tok::LBrace {
+        } else if self.at_kw("CALL") && matches!(self.peek_at(1).kind, Tok::LBrace | Tok::LParen) {
             Clause::CallSubquery(self.call_subquery()?)
         } else if self.at_kw("CALL") {
             Clause::Call(self.call_clause()?)

@@ -5,7 +5,8 @@
 
 use super::{PResult, Parser};
 use crate::ast::{
-    CallSubquery, Clause, Expr, ExprKind, Foreach, Match, Query, SingleQuery, SubqueryKind, Unwind,
+    CallSubquery, Clause, Expr, ExprKind, Foreach, ImportScope, Match, Query, SingleQuery,
+    SubqueryKind, Unwind,
 };
 use crate::lexer::Tok;
 
@@ -65,16 +66,42 @@ impl Parser<'_> {
         })
     }
 
-    /// `CALL { query }`
+    /// `CALL [( * | variable, ... )] { query }`
     pub(super) fn call_subquery(&mut self) -> PResult<CallSubquery> {
         let start = self.bump().span;
+        let scope = if self.eat(Tok::LParen) {
+            Some(self.import_scope()?)
+        } else {
+            None
+        };
         self.expect(Tok::LBrace)?;
         let query = self.query_body()?;
         self.expect(Tok::RBrace)?;
         Ok(CallSubquery {
             query: Box::new(query),
+            scope,
             span: self.span_from(start),
         })
+    }
+
+    /// The rest of a variable scope clause after its `(`: `*)`, `)` or
+    /// `a, b)`.
+    fn import_scope(&mut self) -> PResult<ImportScope> {
+        if self.eat(Tok::Star) {
+            self.expect(Tok::RParen)?;
+            return Ok(ImportScope::All);
+        }
+        let mut variables = Vec::new();
+        if !self.eat(Tok::RParen) {
+            loop {
+                variables.push(self.variable()?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen)?;
+        }
+        Ok(ImportScope::Variables(variables))
     }
 
     /// `EXISTS|COUNT { pattern [WHERE expr] }` or `EXISTS|COUNT { query }`.

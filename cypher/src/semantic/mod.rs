@@ -75,11 +75,19 @@ impl Analyzer<'_> {
 
     /// Checks the clauses of one single query starting from `scope` (the
     /// outer variables, for a subquery); returns its result column names.
-    fn check_clauses(
+    fn check_clauses(&self, query: &SingleQuery, scope: Scope) -> Result<Vec<String>, CypherError> {
+        self.check_clauses_to_scope(query, scope)
+            .map(|(columns, _)| columns)
+    }
+
+    /// [`Analyzer::check_clauses`], also returning the scope after the last
+    /// clause (after a RETURN: its columns with their types), which a
+    /// `CALL { }` needs to type the variables it returns.
+    fn check_clauses_to_scope(
         &self,
         query: &SingleQuery,
         mut scope: Scope,
-    ) -> Result<Vec<String>, CypherError> {
+    ) -> Result<(Vec<String>, Scope), CypherError> {
         let mut columns = Vec::new();
         for clause in &query.clauses {
             match clause {
@@ -161,7 +169,7 @@ impl Analyzer<'_> {
                 Clause::Foreach(foreach) => self.check_foreach(foreach, &scope)?,
             }
         }
-        Ok(columns)
+        Ok((columns, scope))
     }
 
     /// Rejects DELETE operands that can never be an entity (label predicates, literals,

@@ -5,15 +5,17 @@
 //! ExistentialSubquery2 [3]). Unlike a top-level query it need not end in
 //! RETURN.
 //!
-//! `CALL { ... }`: the body sees the outer variables only through an
-//! importing `WITH` of plain variables as its first clause; it must end in
-//! RETURN or an update (`check_conclusion`); its columns join the outer
-//! scope and may not shadow an outer variable (`VariableAlreadyBound`).
+//! `CALL { ... }`: the body sees the outer variables through a variable
+//! scope clause (`CALL (a, b) { }`, `CALL (*) { }`) or, without one, only
+//! through an importing `WITH` of plain variables as its first clause; it
+//! must end in RETURN or an update (`check_conclusion`); its columns join
+//! the outer scope with the types they had in the body (a returned node
+//! stays a node) and may not shadow an outer variable (`VariableAlreadyBound`).
 
 use super::scope::Scope;
 use super::scope::VarType;
 use super::Analyzer;
-use crate::ast::{CallSubquery, Clause, Foreach, Query, SingleQuery};
+use crate::ast::{CallSubquery, Clause, Foreach, ImportScope, Query, SingleQuery};
 use crate::error::{CypherError, Detail};
 
 impl Analyzer<'_> {
@@ -58,28 +60,50 @@ impl Analyzer<'_> {
             Query::Single(single) => std::slice::from_ref(single),
             Query::Union { queries, .. } => queries.as_slice(),
         };
-        let mut first_columns: Option<Vec<String>> = None;
+        let imported = match &call.scope {
+            Some(import) => Some(self.imported_scope(import, scope)?),
+            None => None,
+        };
+        // The returned columns with their types; a column whose type differs
+        // between UNION branches is only known as a value.
+        let mut first_columns: Option<Vec<(String, VarType)>> = None;
         for single in singles {
-            let inner = if single.opens_with_import() {
-                scope.clone()
-            } else {
-                Scope::default()
+            let inner = match &imported {
+                Some(imported) => imported.clone(),
+                None if single.opens_with_import() => scope.clone(),
+                None => Scope::default(),
             };
-            let columns = self.check_clauses(single, inner)?;
+            let (columns, after) = self.check_clauses_to_scope(single, inner)?;
             self.check_conclusion(single)?;
-            match &first_columns {
-                None => first_columns = Some(columns),
-                Some(expected) if *expected != columns => {
+            let typed: Vec<(String, VarType)> = columns
+                .into_iter()
+                .map(|name| {
+                    let ty = after.get(&name).unwrap_or(VarType::Value);
+                    (name, ty)
+                })
+                .collect();
+            match &mut first_columns {
+                None => first_columns = Some(typed),
+                Some(expected)
+                    if expected.len() != typed.len()
+                        || expected.iter().zip(&typed).any(|(e, t)| e.0 != t.0) =>
+                {
                     return Err(self.error(
                         Detail::DifferentColumnsInUnion,
                         "All sub queries in an UNION must have the same return column names",
                         single.span,
                     ));
                 }
-                Some(_) => {}
+                Some(expected) => {
+                    for (column, (_, ty)) in expected.iter_mut().zip(typed) {
+                        if column.1 != ty {
+                            column.1 = VarType::Value;
+                        }
+                    }
+                }
             }
         }
-        for column in first_columns.unwrap_or_default() {
+        for (column, ty) in first_columns.unwrap_or_default() {
             if scope.get(&column).is_some() {
                 return Err(self.error(
                     Detail::VariableAlreadyBound,
@@ -87,9 +111,30 @@ impl Analyzer<'_> {
                     call.span,
                 ));
             }
-            scope.bind(&column, VarType::Value);
+            scope.bind(&column, ty);
         }
         Ok(())
+    }
+
+    /// The body's starting scope under a variable scope clause: every outer
+    /// variable for `(*)`, else exactly the listed ones, each of which must
+    /// be defined outside.
+    fn imported_scope(&self, import: &ImportScope, outer: &Scope) -> Result<Scope, CypherError> {
+        let ImportScope::Variables(variables) = import else {
+            return Ok(outer.clone());
+        };
+        let mut scope = Scope::default();
+        for variable in variables {
+            let Some(ty) = outer.get(&variable.name) else {
+                return Err(self.error(
+                    Detail::UndefinedVariable,
+                    &format!("Variable `{}` not defined", variable.name),
+                    variable.span,
+                ));
+            };
+            scope.bind(&variable.name, ty);
+        }
+        Ok(scope)
     }
 }
 

@@ -12,6 +12,7 @@ use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
 use crate::operators::{build, plan_stats};
+use crate::procedures::ProcedureRegistry;
 use nereid_planner::{Expr, Op};
 use nereid_storage::Txn;
 use nereid_values::Value;
@@ -23,6 +24,9 @@ pub struct SubplanEnv {
     pub(crate) txn: Arc<Txn>,
     pub(crate) batch_size: usize,
     pub(crate) statement_time: StatementTime,
+    /// The statement's procedures: a `CALL` inside `EXISTS { }` or
+    /// `COUNT { }` resolves against the same database as one outside.
+    pub(crate) procedures: Arc<ProcedureRegistry>,
 }
 
 impl Evaluator<'_> {
@@ -49,6 +53,7 @@ impl Evaluator<'_> {
             plan_stats(plan),
         );
         ctx.statement_time = env.statement_time;
+        ctx.procedures = env.procedures;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {
             let mut pipeline = build(plan, 0, Some(batch.row(row)));

@@ -94,7 +94,7 @@ impl Expander for ProcedureCall {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
         let args = coerce_arguments(&call.signature, args)?;
-        let results = call.procedure.call(&ctx.txn, &args)?;
+        let results = ctx.procedures.call(&call.procedure, &ctx.txn, &args)?;
         if call.signature.is_void() {
             return Ok(Box::new(std::iter::once(Vec::new())));
         }

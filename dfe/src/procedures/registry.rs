@@ -6,7 +6,7 @@
 //! Invariant: a name resolves to at most one procedure; a registered
 //! procedure never shadows a built-in.
 
-use super::{lookup, Procedure, TableProcedure};
+use super::{lookup, show, Procedure, TableProcedure};
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::ProcedureSignature;
 use nereid_storage::Txn;
@@ -63,6 +63,43 @@ impl ProcedureRegistry {
         self.resolve(name).map(|r| r.signature())
     }
 
+    /// Calls a procedure this registry resolved. `SHOW PROCEDURES` lists
+    /// the registered procedures next to the built-ins, in name order.
+    pub(crate) fn call(
+        &self,
+        procedure: &Resolved,
+        txn: &Txn,
+        args: &[Value],
+    ) -> ExecResult<Vec<Vec<Value>>> {
+        let mut rows = procedure.call(txn, args)?;
+        if matches!(procedure, Resolved::Builtin(p) if p.name == show::LIST_PROCEDURES) {
+            rows.extend(self.registered_listing());
+            rows.sort_by(|a, b| listed_name(a).cmp(listed_name(b)));
+        }
+        Ok(rows)
+    }
+
+    /// `SHOW PROCEDURES` rows (name, description, mode, worksOnSystem) of
+    /// the registered procedures; the description is the signature.
+    fn registered_listing(&self) -> Vec<Vec<Value>> {
+        let registered = self
+            .registered
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        registered
+            .values()
+            .map(|procedure| {
+                let signature = procedure.signature();
+                vec![
+                    Value::from(signature.name.as_str()),
+                    Value::from(signature_text(signature).as_str()),
+                    Value::from("READ"),
+                    Value::Bool(false),
+                ]
+            })
+            .collect()
+    }
+
     pub(crate) fn resolve(&self, name: &str) -> Option<Resolved> {
         if let Some(builtin) = lookup(name) {
             return Some(Resolved::Builtin(builtin));
@@ -91,6 +128,31 @@ impl Resolved {
             Resolved::Table(t) => Ok(t.call(args)),
         }
     }
+}
+
+/// The name column of a `SHOW PROCEDURES` row.
+fn listed_name(row: &[Value]) -> &str {
+    match row.first() {
+        Some(Value::String(name)) => name,
+        _ => "",
+    }
+}
+
+/// Neo4j's notation for a signature: `name(in :: INTEGER?) :: (out :: STRING?)`.
+fn signature_text(signature: &ProcedureSignature) -> String {
+    let fields = |fields: &[nereid_planner::ProcedureField]| {
+        fields
+            .iter()
+            .map(|f| format!("{} :: {}?", f.name, f.ty.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "{}({}) :: ({})",
+        signature.name,
+        fields(&signature.inputs),
+        fields(&signature.outputs)
+    )
 }
 
 /// A call's arguments checked against the declared input types: INTEGERs

@@ -16,6 +16,10 @@ use std::sync::RwLock;
 /// The namespace of procedures that exist only to implement commands.
 pub(super) const INTERNAL_PREFIX: &str = "internal.";
 
+/// The procedure behind `SHOW PROCEDURES`; the registry adds the procedures
+/// registered at run time to what its body lists (the built-ins).
+pub(super) const LIST_PROCEDURES: &str = "internal.show.procedures";
+
 /// The default and home database.
 pub const DEFAULT_DATABASE: &str = "neo4j";
 /// Neo4j's administration database, present so that tools can `:use` it.
@@ -77,7 +81,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
         body: default_database,
     },
     Procedure {
-        name: "internal.show.procedures",
+        name: LIST_PROCEDURES,
         inputs: &[],
         outputs: &["name", "description", "mode", "worksOnSystem"],
         description: "SHOW PROCEDURES",

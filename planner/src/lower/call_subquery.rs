@@ -1,14 +1,15 @@
 //! Lowering of `CALL { ... }` and `FOREACH` to `Apply`.
 //!
-//! The body is lowered with the outer scope when it opens with an importing
-//! `WITH` (which then narrows it to the imported variables), otherwise with
-//! an empty scope; its plan starts from an `Argument` leaf that holds the
+//! The body is lowered with the variables its scope clause names (`CALL (a)
+//! { }`, all for `CALL (*) { }`), or, without one, with the outer scope when
+//! it opens with an importing `WITH` (which then narrows it to the imported
+//! variables), otherwise with an empty scope; its plan starts from an `Argument` leaf that holds the
 //! outer row. Its result columns become outer variables in the slots the
-//! body wrote them to. A body that writes is preceded by an `Eager`, so the
+//! body wrote them to, keeping their kind (a returned node is a node). A body that writes is preceded by an `Eager`, so the
 //! rows feeding it are all read before the first write (the subquery's
 //! writes never feed back into the rows that drive it).
 
-use super::scope::{Scope, Slots, VarKind};
+use super::scope::{Scope, Slots};
 use crate::error::PlanError;
 use crate::logical::LogicalPlan;
 use crate::Catalog;
@@ -30,19 +31,32 @@ pub(super) fn lower_call_subquery(
     // the union takes one outer scope, so use the outer scope when any
     // branch imports (the analyser has already rejected reads of variables
     // a branch does not import).
-    let imports = singles.iter().any(|s| s.opens_with_import());
-    let inner_scope = if imports {
-        scope.clone()
-    } else {
-        scope.emptied()
+    let inner_scope = match &call.scope {
+        Some(ast::ImportScope::All) => scope.clone(),
+        Some(ast::ImportScope::Variables(variables)) => {
+            let mut imported = scope.emptied();
+            for variable in variables {
+                let (slot, kind) = scope.get(&variable.name).ok_or_else(|| {
+                    PlanError::semantic(
+                        format!("Variable `{}` not defined", variable.name),
+                        variable.span.start,
+                    )
+                })?;
+                imported.bind(&variable.name, slot, kind);
+            }
+            imported
+        }
+        None if singles.iter().any(|s| s.opens_with_import()) => scope.clone(),
+        None => scope.emptied(),
     };
-    let (inner, columns) = super::lower_query(&call.query, &inner_scope, slots, catalog)?;
+    let (inner, columns, kinds) =
+        super::lower_query_typed(&call.query, &inner_scope, slots, catalog)?;
     let unit = singles
         .iter()
         .all(|s| !matches!(s.clauses.last(), Some(Clause::Return(_))));
     let writes = singles.iter().any(|s| s.clauses.iter().any(may_write));
-    for (name, slot) in &columns {
-        scope.bind(name, *slot, VarKind::Value);
+    for ((name, slot), kind) in columns.iter().zip(kinds) {
+        scope.bind(name, *slot, kind);
     }
     let input = if writes {
         LogicalPlan::Eager {

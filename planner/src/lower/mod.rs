@@ -10,6 +10,7 @@ mod merge;
 mod pattern;
 mod pattern_expr;
 mod procedure_call;
+mod procedure_snapshot;
 mod projection;
 mod scope;
 mod subquery;
@@ -23,6 +24,7 @@ use nereid_cypher::ast::{self, Clause, Query, Statement};
 use pattern::{lower_create, lower_match_part, MatchState};
 use pattern_expr::lower_predicate;
 use procedure_call::lower_call;
+use procedure_snapshot::ProcedureSnapshot;
 use projection::lower_projection;
 use scope::{Scope, Slots, VarKind};
 
@@ -36,14 +38,24 @@ pub(crate) struct Lowered {
     pub slot_count: usize,
 }
 
+/// Lowers `stmt`; again when a subquery expression asked for procedures the
+/// pass could not resolve yet (see `procedure_snapshot.rs`).
 pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, PlanError> {
-    let mut slots = Slots::default();
-    let (plan, outputs) = lower_query(&stmt.query, &Scope::new(&slots), &mut slots, catalog)?;
-    Ok(Lowered {
-        plan,
-        outputs,
-        slot_count: slots.count(),
-    })
+    let procedures = ProcedureSnapshot::default();
+    loop {
+        let mut slots = Slots::default();
+        let scope = Scope::new(&slots, &procedures);
+        let lowered = lower_query(&stmt.query, &scope, &mut slots, catalog);
+        if procedures.resolve_requested(catalog) {
+            continue;
+        }
+        let (plan, outputs) = lowered?;
+        return Ok(Lowered {
+            plan,
+            outputs,
+            slot_count: slots.count(),
+        });
+    }
 }
 
 /// A query whose clauses start with `outer` in scope: empty for a
@@ -54,6 +66,18 @@ pub(crate) fn lower_query(
     slots: &mut Slots,
     catalog: &dyn Catalog,
 ) -> Result<(LogicalPlan, Columns), PlanError> {
+    lower_query_typed(query, outer, slots, catalog).map(|(plan, columns, _)| (plan, columns))
+}
+
+/// [`lower_query`], also returning what each result column holds (a column
+/// whose kind differs between UNION branches is a plain value), so that a
+/// `CALL { }` can bind a returned node as a node.
+pub(crate) fn lower_query_typed(
+    query: &Query,
+    outer: &Scope,
+    slots: &mut Slots,
+    catalog: &dyn Catalog,
+) -> Result<(LogicalPlan, Columns, Vec<VarKind>), PlanError> {
     match query {
         Query::Single(q) => lower_single(q, outer, slots, catalog),
         Query::Union { all, queries } => lower_union(*all, queries, outer, slots, catalog),
@@ -68,13 +92,22 @@ fn lower_union(
     outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, Columns), PlanError> {
+) -> Result<(LogicalPlan, Columns, Vec<VarKind>), PlanError> {
     let Some((first, rest)) = queries.split_first() else {
-        return Ok((LogicalPlan::Argument, Vec::new()));
+        return Ok((LogicalPlan::Argument, Vec::new(), Vec::new()));
     };
-    let (mut plan, outputs) = lower_single(first, outer, slots, catalog)?;
+    let (mut plan, outputs, mut kinds) = lower_single(first, outer, slots, catalog)?;
     for query in rest {
-        let (branch, columns) = lower_single(query, outer, slots, catalog)?;
+        let (branch, columns, branch_kinds) = lower_single(query, outer, slots, catalog)?;
+        for (kind, (name, _)) in kinds.iter_mut().zip(&outputs) {
+            let same = columns
+                .iter()
+                .position(|(n, _)| n == name)
+                .is_some_and(|i| branch_kinds[i] == *kind);
+            if !same {
+                *kind = VarKind::Value;
+            }
+        }
         let mut items = Vec::new();
         for (name, slot) in &outputs {
             let Some((_, from)) = columns.iter().find(|(n, _)| n == name) else {
@@ -105,7 +138,7 @@ fn lower_union(
             slots: outputs.iter().map(|(_, s)| *s).collect(),
         };
     }
-    Ok((plan, outputs))
+    Ok((plan, outputs, kinds))
 }
 
 fn lower_single(
@@ -113,7 +146,7 @@ fn lower_single(
     outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, Columns), PlanError> {
+) -> Result<(LogicalPlan, Columns, Vec<VarKind>), PlanError> {
     let mut scope = outer.clone();
     let mut plan = LogicalPlan::Argument;
     let mut outputs = Vec::new();
@@ -228,7 +261,11 @@ fn lower_single(
             }
         }
     }
-    Ok((plan, outputs))
+    let kinds = outputs
+        .iter()
+        .map(|(name, _)| scope.get(name).map_or(VarKind::Value, |(_, kind)| kind))
+        .collect();
+    Ok((plan, outputs, kinds))
 }
 
 fn is_reading(clause: &Clause) -> bool {

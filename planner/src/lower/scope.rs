@@ -1,5 +1,6 @@
 //! Variables in scope while lowering a query, and the slot allocator.
 
+use super::procedure_snapshot::ProcedureSnapshot;
 use crate::physical::Slot;
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -22,20 +23,29 @@ pub(crate) enum VarKind {
 pub(crate) struct Scope {
     vars: BTreeMap<String, (Slot, VarKind)>,
     slots: Slots,
+    /// The statement's procedures, shared like the allocator.
+    procedures: ProcedureSnapshot,
 }
 
 impl Scope {
-    /// An empty scope allocating from `slots`.
-    pub(crate) fn new(slots: &Slots) -> Scope {
+    /// An empty scope allocating from `slots`, resolving procedures inside
+    /// expressions through `procedures`.
+    pub(crate) fn new(slots: &Slots, procedures: &ProcedureSnapshot) -> Scope {
         Scope {
             vars: BTreeMap::new(),
             slots: slots.clone(),
+            procedures: procedures.clone(),
         }
     }
 
-    /// An empty scope sharing this scope's allocator.
+    /// An empty scope sharing this scope's allocator and procedures.
     pub(crate) fn emptied(&self) -> Scope {
-        Scope::new(&self.slots)
+        Scope::new(&self.slots, &self.procedures)
+    }
+
+    /// The statement's procedures (see `procedure_snapshot.rs`).
+    pub(crate) fn procedures(&self) -> &ProcedureSnapshot {
+        &self.procedures
     }
 
     /// A fresh slot from the query's allocator (for expression-local variables).

@@ -7,7 +7,7 @@
 //! runs it once per row. EXISTS asks whether it has a row (stopping at the
 //! first); COUNT is the size of the list of its rows.
 
-use super::pattern_expr::NoEstimates;
+use super::procedure_snapshot::NestedCatalog;
 use super::scope::Scope;
 use crate::error::PlanError;
 use crate::physical::{Expr, ScalarFunction};
@@ -20,12 +20,14 @@ pub(crate) fn lower_subquery(
     scope: &Scope,
 ) -> Result<Expr, PlanError> {
     let mut slots = scope.slots();
-    // Procedures inside a subquery are resolved without the statement's
-    // catalog (an expression is lowered without it): such a CALL reports
-    // ProcedureNotFound.
-    let (plan, _columns) = super::lower_query(query, scope, &mut slots, &NoEstimates)?;
-    let plan = crate::rules::apply_all(plan, &NoEstimates);
-    let plan = Box::new(crate::physical_planning::to_physical(plan, &NoEstimates));
+    // Procedures called in the body resolve against the statement's catalog
+    // through the scope's snapshot.
+    let catalog = NestedCatalog {
+        procedures: scope.procedures(),
+    };
+    let (plan, _columns) = super::lower_query(query, scope, &mut slots, &catalog)?;
+    let plan = crate::rules::apply_all(plan, &catalog);
+    let plan = Box::new(crate::physical_planning::to_physical(plan, &catalog));
     let reads = scope.all_slots();
     Ok(match kind {
         SubqueryKind::Exists => Expr::PatternList {
