@@ -10,7 +10,7 @@ use crate::encode::{write_int, write_string, write_struct_header};
 use crate::marker::tag;
 use crate::{EncodeError, PackValue, ParamError};
 use nereid_values::temporal::chrono::{
-    DateTime, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone,
+    DateTime, NaiveDate, NaiveDateTime, NaiveTime, Offset, TimeZone, Timelike,
 };
 use nereid_values::temporal::chrono_tz::Tz;
 use nereid_values::temporal::{nanos_of_day, NANOS_PER_SECOND};
@@ -63,6 +63,17 @@ pub fn write(value: &Value, utc_datetime: bool, out: &mut Vec<u8>) -> Result<boo
                 Some(zone) => write_string(out, zone)?,
                 None => write_int(out, i64::from(dt.offset)),
             }
+        }
+        // A year chrono cannot hold still fits the wire's epoch days/seconds.
+        Value::WideLocal(w) if w.has_time => {
+            let seconds = w.epoch_days() * 86_400 + i64::from(w.local.num_seconds_from_midnight());
+            write_struct_header(out, tag::LOCAL_DATE_TIME, 2)?;
+            write_int(out, seconds);
+            write_int(out, i64::from(w.local.nanosecond()));
+        }
+        Value::WideLocal(w) => {
+            write_struct_header(out, tag::DATE, 1)?;
+            write_int(out, w.epoch_days());
         }
         Value::Duration(d) => {
             write_struct_header(out, tag::DURATION, 4)?;

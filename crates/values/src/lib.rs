@@ -15,12 +15,14 @@ mod ordering;
 pub mod spatial;
 pub mod temporal;
 pub mod temporal_codec;
+pub mod temporal_wide;
 mod value;
 pub mod value_codec;
 
 pub use ordering::{compare_for_order, Comparison};
 pub use spatial::{Crs, Point};
 pub use temporal::{Duration, OffsetTime, ZonedDateTime};
+pub use temporal_wide::WideLocal;
 pub use value::{PathValue, Value};
 
 use std::collections::BTreeMap;

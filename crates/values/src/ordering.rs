@@ -123,6 +123,14 @@ fn temporal_cmp(a: &Value, b: &Value) -> Option<Ordering> {
         (Time(x), Time(y)) => x.utc_nanos().cmp(&y.utc_nanos()),
         (LocalDateTime(x), LocalDateTime(y)) => x.cmp(y),
         (DateTime(x), DateTime(y)) => temporal::cmp_zoned(x, y),
+        (WideLocal(_), _) | (_, WideLocal(_)) => {
+            let (xc, xl, xt) = crate::WideLocal::parts_of(a)?;
+            let (yc, yl, yt) = crate::WideLocal::parts_of(b)?;
+            if xt != yt {
+                return None;
+            }
+            (xc, xl).cmp(&(yc, yl))
+        }
         _ => return None,
     })
 }
@@ -149,7 +157,8 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
             Path(_) => 4,
             DateTime(_) => 5,
             LocalDateTime(_) => 6,
-            Date(_) => 7,
+            WideLocal(w) if w.has_time => 6,
+            Date(_) | WideLocal(_) => 7,
             Time(_) => 8,
             LocalTime(_) => 9,
             Duration(_) => 10,

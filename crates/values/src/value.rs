@@ -2,6 +2,7 @@
 
 use crate::spatial::Point;
 use crate::temporal::{self, Duration, OffsetTime, ZonedDateTime};
+use crate::temporal_wide::WideLocal;
 use crate::{NodeId, RelId};
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use std::collections::BTreeMap;
@@ -35,6 +36,10 @@ pub enum Value {
     DateTime(Box<ZonedDateTime>),
     Duration(Duration),
     Point(Point),
+    /// A date or local date-time in a year chrono cannot hold (beyond about
+    /// ±262,000; openCypher allows ±999,999,999). Never stored or sent
+    /// with a plain form's representation; see `temporal_wide.rs`.
+    WideLocal(Box<WideLocal>),
 }
 
 /// A path as alternating nodes and relationships: `nodes.len() == rels.len() + 1`.
@@ -67,6 +72,8 @@ impl Value {
             Value::DateTime(_) => "DateTime",
             Value::Duration(_) => "Duration",
             Value::Point(_) => "Point",
+            Value::WideLocal(w) if w.has_time => "LocalDateTime",
+            Value::WideLocal(_) => "Date",
         }
     }
 
@@ -104,6 +111,7 @@ impl Value {
                 | Value::Time(_)
                 | Value::LocalDateTime(_)
                 | Value::DateTime(_)
+                | Value::WideLocal(_)
                 | Value::Duration(_)
         )
     }
@@ -174,6 +182,7 @@ impl PartialEq for Value {
             (DateTime(a), DateTime(b)) => a == b,
             (Duration(a), Duration(b)) => a == b,
             (Point(a), Point(b)) => a == b,
+            (WideLocal(a), WideLocal(b)) => a == b,
             _ => false,
         }
     }
@@ -211,6 +220,7 @@ impl std::hash::Hash for Value {
             DateTime(t) => t.hash(state),
             Duration(d) => d.hash(state),
             Point(p) => p.hash(state),
+            WideLocal(w) => w.hash(state),
         }
     }
 }
@@ -284,6 +294,7 @@ impl fmt::Display for Value {
             Value::DateTime(t) => write!(f, "'{t}'"),
             Value::Duration(d) => write!(f, "'{d}'"),
             Value::Point(p) => write!(f, "{p}"),
+            Value::WideLocal(w) => write!(f, "'{w}'"),
         }
     }
 }

@@ -112,6 +112,9 @@ pub fn between(a: &Value, b: &Value, unit: Unit) -> ExecResult<Value> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
+    if matches!(a, Value::WideLocal(_)) || matches!(b, Value::WideLocal(_)) {
+        return super::between_wide::between_wide(a, b, unit);
+    }
     let (mut x, mut y) = (side(a)?, side(b)?);
     // A local value measured against a zoned datetime is read in that zone
     // (on that date, if it has none), so daylight-saving shifts count.

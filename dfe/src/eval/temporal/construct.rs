@@ -7,7 +7,7 @@ use super::zone;
 use crate::error::{type_mismatch, ExecError, ExecResult};
 use nereid_planner::TemporalKind;
 use nereid_values::temporal::chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike};
-use nereid_values::{OffsetTime, Value, ZonedDateTime};
+use nereid_values::{OffsetTime, Value, WideLocal, ZonedDateTime};
 use std::collections::BTreeMap;
 
 fn invalid(what: &str) -> ExecError {
@@ -59,7 +59,11 @@ pub fn construct(
 fn from_text(kind: TemporalKind, text: &str, today: NaiveDateTime) -> ExecResult<Value> {
     let bad = || invalid(&format!("Text cannot be parsed to a {kind:?}: '{text}'"));
     match kind {
-        TemporalKind::Date => parse::date(text).map(Value::Date).ok_or_else(bad),
+        TemporalKind::Date => parse::date_wide(text)
+            .and_then(|(cycles, d)| {
+                WideLocal::into_value(d.and_time(NaiveTime::MIN), cycles, false)
+            })
+            .ok_or_else(bad),
         TemporalKind::LocalTime => parse::local_time(text)
             .map(Value::LocalTime)
             .ok_or_else(bad),
@@ -69,10 +73,14 @@ fn from_text(kind: TemporalKind, text: &str, today: NaiveDateTime) -> ExecResult
             let offset = zone::offset_at(&z.unwrap_or(ZoneSpec::Offset(0)), at)?;
             Ok(Value::Time(OffsetTime { time: t, offset }))
         }
-        TemporalKind::LocalDateTime => {
-            let (dt, _) = parse::datetime(text).ok_or_else(bad)?;
-            Ok(Value::LocalDateTime(dt))
-        }
+        TemporalKind::LocalDateTime => match parse::local_datetime_wide(text) {
+            Some((cycles, dt)) => WideLocal::into_value(dt, cycles, true).ok_or_else(bad),
+            // A zone in the text is ignored, as for a plain local date-time.
+            None => {
+                let (dt, _) = parse::datetime(text).ok_or_else(bad)?;
+                Ok(Value::LocalDateTime(dt))
+            }
+        },
         TemporalKind::DateTime => {
             let (dt, z) = parse::datetime(text).ok_or_else(bad)?;
             build(kind, dt, z.unwrap_or(ZoneSpec::Offset(0)))

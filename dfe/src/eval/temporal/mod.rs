@@ -6,6 +6,7 @@
 
 mod arith;
 mod between;
+mod between_wide;
 mod components;
 mod construct;
 mod duration_build;

@@ -4,7 +4,8 @@
 
 use super::duration_build::DurationBuilder;
 use nereid_values::temporal::chrono::{NaiveDate, NaiveDateTime, NaiveTime, Weekday};
-use nereid_values::Duration;
+use nereid_values::temporal_wide::YEARS_PER_CYCLE;
+use nereid_values::{Duration, Value, WideLocal};
 
 /// A time zone as written in text or a `timezone` map entry.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +28,22 @@ fn small(s: &str) -> Option<u32> {
 
 /// Parses a date: `2015-07-21`, `20150721`, `2015-07`, `201507`,
 /// `2015-W30-2`, `2015W302`, `2015-W30`, `2015W30`, `2015-202`, `2015202`, `2015`.
+/// `None` for a year chrono cannot hold (see [`date_wide`]).
 pub fn date(s: &str) -> Option<NaiveDate> {
+    let (cycles, in_cycle) = date_wide(s)?;
+    match WideLocal::into_value(in_cycle.and_time(NaiveTime::MIN), cycles, false)? {
+        Value::Date(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// The largest year openCypher allows (either sign).
+const MAX_YEAR: i64 = 999_999_999;
+
+/// [`date`] for any year up to ±999,999,999: whole 400-year cycles and the
+/// date within the cycle starting at year 0 (it may spill into year -1 or
+/// 400 for a week date), per `nereid_values::temporal_wide`.
+pub fn date_wide(s: &str) -> Option<(i64, NaiveDate)> {
     let (sign, body) = match s.as_bytes().first()? {
         b'+' => (1, &s[1..]),
         b'-' => (-1, &s[1..]),
@@ -43,35 +59,43 @@ pub fn date(s: &str) -> Option<NaiveDate> {
     if body.len() < year_len {
         return None;
     }
-    let year = i32::try_from(digits(&body[..year_len])? * sign).ok()?;
+    let full_year = digits(&body[..year_len])? * sign;
+    if full_year.abs() > MAX_YEAR {
+        return None;
+    }
+    let cycles = full_year.div_euclid(YEARS_PER_CYCLE);
+    let year = i32::try_from(full_year.rem_euclid(YEARS_PER_CYCLE)).ok()?;
     let rest = &body[year_len..];
-    if let Some(week_part) = rest.strip_prefix("-W").or_else(|| rest.strip_prefix('W')) {
-        let (week, day) = match week_part.split_once('-') {
-            Some((w, d)) => (w, Some(d)),
-            None if week_part.len() == 3 => (&week_part[..2], Some(&week_part[2..])),
-            None => (week_part, None),
-        };
-        if week.len() != 2 {
-            return None;
-        }
-        let dow = match day {
-            Some(d) if d.len() == 1 => small(d)?,
-            Some(_) => return None,
-            None => 1,
-        };
-        return week_date(year, small(week)?, dow);
-    }
-    let rest = rest.strip_prefix('-').unwrap_or(rest);
-    match rest.len() {
-        0 => NaiveDate::from_ymd_opt(year, 1, 1),
-        2 => NaiveDate::from_ymd_opt(year, small(rest)?, 1),
-        3 => NaiveDate::from_yo_opt(year, small(rest)?),
-        4 => NaiveDate::from_ymd_opt(year, small(&rest[..2])?, small(&rest[2..])?),
-        5 if &rest[2..3] == "-" => {
-            NaiveDate::from_ymd_opt(year, small(&rest[..2])?, small(&rest[3..])?)
-        }
-        _ => None,
-    }
+    let in_cycle =
+        if let Some(week_part) = rest.strip_prefix("-W").or_else(|| rest.strip_prefix('W')) {
+            let (week, day) = match week_part.split_once('-') {
+                Some((w, d)) => (w, Some(d)),
+                None if week_part.len() == 3 => (&week_part[..2], Some(&week_part[2..])),
+                None => (week_part, None),
+            };
+            if week.len() != 2 {
+                return None;
+            }
+            let dow = match day {
+                Some(d) if d.len() == 1 => small(d)?,
+                Some(_) => return None,
+                None => 1,
+            };
+            week_date(year, small(week)?, dow)
+        } else {
+            let rest = rest.strip_prefix('-').unwrap_or(rest);
+            match rest.len() {
+                0 => NaiveDate::from_ymd_opt(year, 1, 1),
+                2 => NaiveDate::from_ymd_opt(year, small(rest)?, 1),
+                3 => NaiveDate::from_yo_opt(year, small(rest)?),
+                4 => NaiveDate::from_ymd_opt(year, small(&rest[..2])?, small(&rest[2..])?),
+                5 if &rest[2..3] == "-" => {
+                    NaiveDate::from_ymd_opt(year, small(&rest[..2])?, small(&rest[3..])?)
+                }
+                _ => None,
+            }
+        }?;
+    Some((cycles, in_cycle))
 }
 
 /// The date of ISO week `week` (1-based) and weekday `dow` (1 = Monday).
@@ -175,6 +199,22 @@ pub fn split_zone(s: &str) -> Option<(&str, Option<ZoneSpec>)> {
 pub fn time(s: &str) -> Option<(NaiveTime, Option<ZoneSpec>)> {
     let (body, zone) = split_zone(s)?;
     Some((local_time(body)?, zone))
+}
+
+/// A local date-time for any year up to ±999,999,999 (see [`date_wide`]):
+/// cycles and the in-cycle wall clock; the zone, if any, is not allowed.
+pub fn local_datetime_wide(s: &str) -> Option<(i64, NaiveDateTime)> {
+    match s.split_once('T') {
+        Some((d, t)) => {
+            let (t, zone) = time(t)?;
+            if zone.is_some() {
+                return None;
+            }
+            let (cycles, date) = date_wide(d)?;
+            Some((cycles, date.and_time(t)))
+        }
+        None => date_wide(s).map(|(cycles, date)| (cycles, date.and_time(NaiveTime::MIN))),
+    }
 }
 
 /// Parses a date-time with optional zone; the time part may be absent.
