@@ -154,5 +154,9 @@ fn shift(t: &Value, d: &Duration) -> ExecResult<Value> {
         }
         _ => None,
     };
-    result.ok_or_else(out_of_range)
+    match result {
+        Some(value) => Ok(value),
+        // Beyond chrono's years (or starting there): the cycle arithmetic.
+        None => super::arith_wide::shift_wide(t, d).unwrap_or_else(|| Err(out_of_range())),
+    }
 }

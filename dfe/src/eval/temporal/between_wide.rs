@@ -28,7 +28,7 @@ fn side(v: &Value) -> ExecResult<(i64, NaiveDateTime)> {
 }
 
 /// The absolute month number (year * 12 + month0) of a side.
-fn month_number(cycles: i64, local: NaiveDateTime) -> i128 {
+pub(super) fn month_number(cycles: i64, local: NaiveDateTime) -> i128 {
     let year = i128::from(local.year()) + i128::from(cycles) * i128::from(YEARS_PER_CYCLE);
     year * 12 + i128::from(local.month0())
 }
@@ -44,7 +44,7 @@ fn nanos_between(a: (i64, NaiveDateTime), b: (i64, NaiveDateTime)) -> i128 {
 
 /// `a` moved to absolute month number `month`, its day clamped to that
 /// month's length (as adding months to a date does).
-fn at_month(a: NaiveDateTime, month: i128) -> ExecResult<(i64, NaiveDateTime)> {
+pub(super) fn at_month(a: NaiveDateTime, month: i128) -> ExecResult<(i64, NaiveDateTime)> {
     let year = month.div_euclid(12);
     let month0 = u32::try_from(month.rem_euclid(12)).map_err(|_| overflow())?;
     let cycles =

@@ -5,6 +5,7 @@
 //! their Cypher behaviour.
 
 mod arith;
+mod arith_wide;
 mod between;
 mod between_wide;
 mod components;
