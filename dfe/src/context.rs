@@ -29,6 +29,8 @@ pub struct ExecContext {
     pub(crate) stats: Vec<OperatorStats>,
     /// "Now" for the temporal functions, read once per statement.
     pub(crate) statement_time: StatementTime,
+    /// How `db.checkpoint()` reaches the server (none in-process without a log).
+    pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
 }
 
 impl ExecContext {
@@ -47,6 +49,7 @@ impl ExecContext {
             batch_size: batch_size.max(1),
             stats,
             statement_time: StatementTime::now(),
+            checkpoint_hook: None,
         }
     }
 

@@ -28,7 +28,7 @@ pub use cursor::Cursor;
 pub use error::{ExecError, ExecResult};
 pub use eval::{Evaluator, IntRange, RegexCache};
 pub use graph::GraphRead;
-pub use procedures::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
+pub use procedures::{set_advertised_address, CheckpointHook, DEFAULT_DATABASE, SYSTEM_DATABASE};
 
 use nereid_values::Value;
 use std::collections::BTreeMap;

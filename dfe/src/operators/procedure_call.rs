@@ -74,7 +74,9 @@ impl Expander for ProcedureCall {
         for arg in &self.args {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
-        let results = (procedure.body)(&ctx.txn, &args)?;
+        let results = procedures::with_checkpoint_hook(ctx.checkpoint_hook.as_ref(), || {
+            (procedure.body)(&ctx.txn, &args)
+        })?;
         Ok(Box::new(results.into_iter().map(move |result| {
             columns
                 .iter()

@@ -3,12 +3,15 @@
 //! A procedure declares its output columns and returns its result rows in
 //! that column order; `YIELD` picks columns by name.
 
+mod checkpoint;
 mod db;
 mod dbms;
 mod function_docs;
 mod schema;
 mod show;
 
+pub use checkpoint::CheckpointHook;
+pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
 pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 
 use crate::error::ExecResult;
@@ -36,6 +39,7 @@ pub(crate) struct Procedure {
 /// Every namespace's procedures.
 const NAMESPACES: &[&[Procedure]] = &[
     db::PROCEDURES,
+    checkpoint::PROCEDURES,
     dbms::PROCEDURES,
     schema::PROCEDURES,
     show::PROCEDURES,
