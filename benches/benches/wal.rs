@@ -45,7 +45,8 @@ fn commit_throughput_group(c: &mut Criterion) {
             &committers,
             |b, &committers| {
                 let dir = tempfile::tempdir().expect("tempdir");
-                let (wal, _) = Wal::open(dir.path(), Durability::Fsync, |_, _| Ok(())).expect("open");
+                let (wal, _) =
+                    Wal::open(dir.path(), Durability::Fsync, |_, _| Ok(())).expect("open");
                 let ts = AtomicU64::new(0);
                 // Stands in for the store's commit lock: appends in timestamp order.
                 let commit_lock = Mutex::new(());
@@ -67,7 +68,9 @@ fn commit_throughput_group(c: &mut Criterion) {
                         }
                     });
                     // Per commit: the total covers per_thread * committers commits.
-                    started.elapsed().mul_f64(iters as f64 / (per_thread * committers as u64) as f64)
+                    started
+                        .elapsed()
+                        .mul_f64(iters as f64 / (per_thread * committers as u64) as f64)
                 });
             },
         );
@@ -130,12 +133,18 @@ fn checkpoint_write(c: &mut Criterion) {
             round += 1;
             // A fresh root each time: a checkpoint at a timestamp that
             // already has one is not written again.
-            let info = take_checkpoint(&store, &dir.path().join(round.to_string())).expect("checkpoint");
+            let info =
+                take_checkpoint(&store, &dir.path().join(round.to_string())).expect("checkpoint");
             assert!(info.written);
         })
     });
     group.finish();
 }
 
-criterion_group!(benches, commit_throughput_group, replay_records, checkpoint_write);
+criterion_group!(
+    benches,
+    commit_throughput_group,
+    replay_records,
+    checkpoint_write
+);
 criterion_main!(benches);

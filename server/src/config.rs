@@ -285,12 +285,14 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
         .or(file.s3_region.clone())
         .unwrap_or_else(|| DEFAULT_S3_REGION.to_string());
     let checkpoint_target = match cli.checkpoint_uri.as_ref().or(file.checkpoint_uri.as_ref()) {
-        Some(uri) => checkpoint_target_from_uri(uri, s3_endpoint, s3_region).map_err(|message| {
-            ConfigError::Invalid {
-                name: "checkpoint_uri",
-                message,
-            }
-        })?,
+        Some(uri) => {
+            checkpoint_target_from_uri(uri, s3_endpoint, s3_region).map_err(|message| {
+                ConfigError::Invalid {
+                    name: "checkpoint_uri",
+                    message,
+                }
+            })?
+        }
         None => CheckpointTarget::InDataDir,
     };
     let wal_segment_bytes = cli

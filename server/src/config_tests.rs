@@ -215,11 +215,7 @@ fn an_s3_checkpoint_uri_takes_endpoint_and_region_from_their_settings() {
         Path::new("x.toml"),
     )
     .unwrap();
-    let config = Config::resolve(
-        parse(&["--s3-endpoint", "http://127.0.0.1:9000"]),
-        file,
-    )
-    .unwrap();
+    let config = Config::resolve(parse(&["--s3-endpoint", "http://127.0.0.1:9000"]), file).unwrap();
     assert_eq!(
         config.durable.checkpoint_target,
         CheckpointTarget::S3(nereid_wal::S3Location {
@@ -230,8 +226,11 @@ fn an_s3_checkpoint_uri_takes_endpoint_and_region_from_their_settings() {
         })
     );
     assert!(!config.durable.checkpoint_on_shutdown);
-    let defaults = Config::resolve(parse(&["--checkpoint-uri", "s3://b"]), FileConfig::default())
-        .unwrap();
+    let defaults = Config::resolve(
+        parse(&["--checkpoint-uri", "s3://b"]),
+        FileConfig::default(),
+    )
+    .unwrap();
     match defaults.durable.checkpoint_target {
         CheckpointTarget::S3(at) => {
             assert_eq!((at.region.as_str(), at.endpoint), (DEFAULT_S3_REGION, None));

@@ -209,3 +209,33 @@ def test_a_clean_shutdown_without_checkpoint_ships_the_log_tail(s3):
                 assert numbers(drv, "Row") == list(range(70))
         finally:
             third.stop()
+
+
+def test_a_damaged_checkpoint_object_refuses_to_restore_naming_it(s3):
+    with tempfile.TemporaryDirectory(prefix="nereid-s3-") as tmp:
+        db = S3Database(s3, tmp)
+        first = db.fresh_server()
+        try:
+            with GraphDatabase.driver(first.uri, auth=("neo4j", "x")) as drv:
+                write(drv, "Row", range(30))
+                checkpoint(drv)
+        finally:
+            first.kill9()
+        parts = [k for k in keys(s3, db.prefix + "/") if k.endswith(".ckp")]
+        s3c = client(s3)
+        sizes = {k: s3c.head_object(Bucket=BUCKET, Key=k)["ContentLength"] for k in parts}
+        victim = max(sizes, key=sizes.get)
+        data = bytearray(s3c.get_object(Bucket=BUCKET, Key=victim)["Body"].read())
+        data[len(data) // 2] ^= 0x08
+        s3c.put_object(Bucket=BUCKET, Key=victim, Body=bytes(data))
+
+        data_dir = os.path.join(tmp, "machine-damaged", "data")
+        env = dict(os.environ, **CREDENTIALS)
+        proc = subprocess.run(
+            [os.environ["NEREID_BIN"], "--data-dir", data_dir,
+             "--bolt-address", "127.0.0.1:0", "--http-address", "127.0.0.1:0", *db.args],
+            capture_output=True, timeout=120, env=env,
+        )
+        output = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+        assert proc.returncode != 0, output
+        assert f"s3://{BUCKET}/{victim}" in output and "checksum" in output, output

@@ -60,7 +60,9 @@ pub use checkpoint::{
     CheckpointInfo,
 };
 pub use error::WalError;
-pub use object_store::{LocalDir, ObjectStore, S3Location, S3Store};
+pub use object_store::{LocalDir, ObjectStore};
+#[cfg(feature = "s3")]
+pub use object_store::{S3Location, S3Store};
 pub use shipping::{
     delete_shipped_before, restore_segments, ship_sealed_segments, shipped_segments,
     RestoredSegments,

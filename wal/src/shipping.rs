@@ -14,7 +14,9 @@
 //! segment.
 
 use crate::error::WalError;
-use crate::format::{check_header, parse_segment_file_name, read_record, segment_file_name, HEADER_LEN};
+use crate::format::{
+    check_header, parse_segment_file_name, read_record, segment_file_name, HEADER_LEN,
+};
 use crate::object_store::ObjectStore;
 use crate::recovery::{list_segments, sync_dir};
 use crate::wal::Wal;
@@ -128,18 +130,23 @@ pub fn restore_segments(
         };
         let (header_segment, _) = check_header(&bytes, &location)?;
         if header_segment != number {
-            return Err(corrupt(0, format!("the header says segment {header_segment}")));
+            return Err(corrupt(
+                0,
+                format!("the header says segment {header_segment}"),
+            ));
         }
-        let last_ts = last_commit_ts(&bytes).map_err(|at| {
-            corrupt(at, "damaged record in a shipped (sealed) segment".into())
-        })?;
+        let last_ts = last_commit_ts(&bytes)
+            .map_err(|at| corrupt(at, "damaged record in a shipped (sealed) segment".into()))?;
         if last_ts <= after_ts {
             continue;
         }
         if let Some(prev) = previous.filter(|p| *p + 1 != number) {
             return Err(corrupt(
                 0,
-                format!("shipped log segment {} is missing (found {prev} then {number})", prev + 1),
+                format!(
+                    "shipped log segment {} is missing (found {prev} then {number})",
+                    prev + 1
+                ),
             ));
         }
         previous = Some(number);

@@ -91,7 +91,10 @@ fn a_fresh_machine_restores_the_checkpoint_and_the_shipped_segments() {
     let n = ship_sealed_segments(&wal, &bucket, &mut shipped).unwrap();
     assert!(n >= 2, "{n} segments shipped");
     // Shipping again uploads nothing new.
-    assert_eq!(ship_sealed_segments(&wal, &bucket, &mut shipped).unwrap(), 0);
+    assert_eq!(
+        ship_sealed_segments(&wal, &bucket, &mut shipped).unwrap(),
+        0
+    );
     let highest = *shipped.last().unwrap();
     drop(wal);
     drop(store);
@@ -105,7 +108,10 @@ fn a_fresh_machine_restores_the_checkpoint_and_the_shipped_segments() {
     ship_sealed_segments(&wal, &bucket, &mut shipped_2).unwrap();
     // (It ships the restored segments again too: an identical overwrite.)
     let new: Vec<u32> = shipped_2.difference(&shipped).copied().collect();
-    assert!(!new.is_empty() && new.iter().all(|n| *n > highest), "{shipped_2:?}");
+    assert!(
+        !new.is_empty() && new.iter().all(|n| *n > highest),
+        "{shipped_2:?}"
+    );
     // A checkpoint covers everything: the shipped segments below the
     // oldest local one can go.
     let info = take_checkpoint_to(&store, &bucket).unwrap();

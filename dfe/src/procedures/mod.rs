@@ -10,8 +10,8 @@ mod function_docs;
 mod schema;
 mod show;
 
-pub use checkpoint::CheckpointHook;
 pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
+pub use checkpoint::CheckpointHook;
 pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 
 use crate::error::ExecResult;

@@ -162,6 +162,8 @@ pub fn take_checkpoint_to(
     let commit_ts = store.visible_ts();
     let dir = target.location(&dir_name(commit_ts));
     if target.get(&key(commit_ts, MANIFEST))?.is_some() {
+        // Nothing new to write; still clear interrupted attempts.
+        remove_older(target, commit_ts)?;
         return Ok(CheckpointInfo {
             commit_ts,
             dir,

@@ -14,9 +14,11 @@
 //! last, so a checkpoint without a manifest never existed.
 
 mod local;
+#[cfg(feature = "s3")]
 mod s3;
 
 pub use local::LocalDir;
+#[cfg(feature = "s3")]
 pub use s3::{S3Location, S3Store};
 
 use crate::error::WalError;

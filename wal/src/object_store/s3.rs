@@ -351,7 +351,10 @@ mod tests {
     fn s3_uris_parse_into_bucket_and_prefix() {
         let region = "us-east-1".to_string();
         let at = S3Location::parse("s3://bucket/some/prefix/", None, region.clone()).unwrap();
-        assert_eq!((at.bucket.as_str(), at.prefix.as_str()), ("bucket", "some/prefix"));
+        assert_eq!(
+            (at.bucket.as_str(), at.prefix.as_str()),
+            ("bucket", "some/prefix")
+        );
         assert_eq!(at.key("MANIFEST"), "some/prefix/MANIFEST");
         let bare = S3Location::parse("s3://bucket", None, region.clone()).unwrap();
         assert_eq!(bare.key("MANIFEST"), "MANIFEST");
