@@ -25,7 +25,10 @@
 //!   writes; tuples are only inserted or deleted, never updated in place
 //!   (module `mvcc`; dead versions are not garbage collected yet).
 
+pub mod apl;
+mod bulk;
 mod change;
+mod counts;
 mod dictionary;
 mod error;
 mod ids;
@@ -38,6 +41,7 @@ mod store;
 mod txn;
 mod typed_value;
 
+pub use bulk::{BulkNode, BulkRel};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use resolver::rel_element_id;

@@ -81,6 +81,47 @@ impl Partition {
         Some((index, self.tuple(index)?))
     }
 
+    fn reserve(&mut self, additional: usize) {
+        self.tuples.reserve(additional);
+        self.by_i.reserve(additional);
+    }
+
+    /// Appends one tuple and indexes it by S, O (guis only) and I.
+    fn push(&mut self, s: u64, p: u32, o: TypedValue, sid: u64, begin: u64) -> Result<u32> {
+        let index = u32::try_from(self.tuples.len())
+            .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
+        self.tuples.push(Tuple {
+            s,
+            p,
+            o,
+            i: sid,
+            begin: AtomicU64::new(begin),
+            end: AtomicU64::new(crate::mvcc::NONE),
+        });
+        self.by_s.entry(s).or_default().push(index);
+        if let Some(gui) = o.indexed_gui() {
+            self.by_o.entry(gui).or_default().push(index);
+        }
+        self.by_i.insert(sid, index);
+        Ok(index)
+    }
+
+    /// Number of tuples (visible or not): the cost of a relation scan.
+    pub(crate) fn len(&self) -> usize {
+        self.tuples.len()
+    }
+
+    /// Number of distinct subjects: with [`Partition::len`], the average
+    /// S-degree the access-pattern layer weighs index probes with.
+    pub(crate) fn subjects(&self) -> usize {
+        self.by_s.len()
+    }
+
+    /// Number of distinct O guis (the O-index's key count).
+    pub(crate) fn objects(&self) -> usize {
+        self.by_o.len()
+    }
+
     fn positions<'a>(
         &'a self,
         list: Option<&'a Vec<u32>>,
@@ -181,22 +222,49 @@ impl Relation {
                 make_sid(self.tag, part, local)
             }
         };
-        let index = u32::try_from(partition.tuples.len())
-            .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
-        partition.tuples.push(Tuple {
-            s,
-            p,
-            o,
-            i: sid,
-            begin: AtomicU64::new(begin),
-            end: AtomicU64::new(crate::mvcc::NONE),
-        });
-        partition.by_s.entry(s).or_default().push(index);
-        if let Some(gui) = o.indexed_gui() {
-            partition.by_o.entry(gui).or_default().push(index);
-        }
-        partition.by_i.insert(sid, index);
+        let index = partition.push(s, p, o, sid, begin)?;
         Ok((index, sid))
+    }
+
+    /// True when `part` can take `count` more tuples.
+    pub(crate) fn has_room(&self, part: usize, count: usize) -> bool {
+        self.parts.get(part).is_some_and(|p| {
+            let p = p.read();
+            u64::from(p.next_local) + count as u64 <= 1 << LOCAL_BITS
+                && p.tuples.len() + count <= u32::MAX as usize
+        })
+    }
+
+    /// Appends already committed tuples (the bulk path): one write lock for
+    /// the whole batch, SIDs from the partition's counter, every tuple
+    /// stamped `begin`. Returns the SIDs in input order. Capacity is checked
+    /// before the first append, so a failed batch leaves nothing behind.
+    pub(crate) fn insert_committed_batch(
+        &self,
+        part: usize,
+        tuples: impl ExactSizeIterator<Item = (u64, u32, TypedValue)>,
+        begin: u64,
+    ) -> Result<Vec<u64>> {
+        let lock = self
+            .parts
+            .get(part)
+            .ok_or(StorageError::CapacityExceeded("partition number"))?;
+        let mut partition = lock.write();
+        let count = tuples.len();
+        let fits = u64::from(partition.next_local) + count as u64 <= 1 << LOCAL_BITS
+            && partition.tuples.len() + count <= u32::MAX as usize;
+        if !fits {
+            return Err(StorageError::CapacityExceeded("tuples per partition"));
+        }
+        partition.reserve(count);
+        let mut sids = Vec::with_capacity(count);
+        for (s, p, o) in tuples {
+            let sid = make_sid(self.tag, part, partition.next_local);
+            partition.next_local += 1;
+            partition.push(s, p, o, sid, begin)?;
+            sids.push(sid);
+        }
+        Ok(sids)
     }
 }
 

@@ -71,6 +71,13 @@ impl Txn {
 
     // ---- reads: the snapshot at read_ts plus this transaction's own writes
 
+    /// The access-pattern layer over this transaction's view.
+    pub fn apl(&self) -> crate::apl::Apl<'_> {
+        crate::apl::Apl {
+            reader: self.reader(),
+        }
+    }
+
     /// All visible nodes, optionally only those carrying `label`. The order
     /// is unspecified (partition by partition).
     pub fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
