@@ -25,6 +25,7 @@
 //!   writes; tuples are only inserted or deleted, never updated in place
 //!   (module `mvcc`; dead versions are not garbage collected yet).
 
+mod adjacency;
 pub mod apl;
 mod bulk;
 mod change;

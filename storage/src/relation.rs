@@ -5,16 +5,19 @@
 //! tuple reference) plus three indexes: S -> tuple positions, O -> tuple
 //! positions (only for O values that are guis) and I (SID) -> position.
 //!
-//! The indexes are plain hash maps behind the partition's `RwLock` for now;
-//! the paper's lock-free adjacency arrays with compaction are a later issue.
+//! The S and O indexes are direct-access arrays where keys are dense by
+//! construction, hash maps otherwise, and the I-index is a direct-access
+//! array by partition-local number (module `adjacency`); all sit behind the
+//! partition's `RwLock` (readers share it; the paper's lock-free readers
+//! and list compaction are not done yet).
 //! Stamps are atomics, so deleting (and committing) needs only a read lock;
 //! inserting takes the write lock of one partition.
 
+use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
 use crate::typed_value::TypedValue;
 use parking_lot::{RwLock, RwLockReadGuard};
-use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 
 /// One SPOI tuple with its version stamps (see [`crate::mvcc`]).
@@ -46,12 +49,11 @@ pub(crate) struct TupleRef {
     pub(crate) index: u32,
 }
 
-#[derive(Default)]
 pub(crate) struct Partition {
     tuples: Vec<Tuple>,
-    by_s: HashMap<u64, Vec<u32>>,
-    by_o: HashMap<u64, Vec<u32>>,
-    by_i: HashMap<u64, u32>,
+    by_s: AdjacencyIndex,
+    by_o: AdjacencyIndex,
+    by_i: StatementIndex,
     next_local: u32,
 }
 
@@ -67,18 +69,21 @@ impl Partition {
 
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.positions(self.by_s.get(&s))
+        self.positions(self.by_s.get(s))
+            .filter(move |(_, t)| t.s == s)
     }
 
     /// Tuples whose O is the gui `o`, in insertion order.
     pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.positions(self.by_o.get(&o))
+        self.positions(self.by_o.get(o))
+            .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
     }
 
     /// The tuple with statement id `sid` (the join index).
     pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, &Tuple)> {
-        let index = *self.by_i.get(&sid)?;
-        Some((index, self.tuple(index)?))
+        let index = self.by_i.get(sid)?;
+        let t = self.tuple(index)?;
+        (t.i == sid).then_some((index, t))
     }
 
     fn reserve(&mut self, additional: usize) {
@@ -98,9 +103,9 @@ impl Partition {
             begin: AtomicU64::new(begin),
             end: AtomicU64::new(crate::mvcc::NONE),
         });
-        self.by_s.entry(s).or_default().push(index);
+        self.by_s.push(s, index);
         if let Some(gui) = o.indexed_gui() {
-            self.by_o.entry(gui).or_default().push(index);
+            self.by_o.push(gui, index);
         }
         self.by_i.insert(sid, index);
         Ok(index)
@@ -114,20 +119,16 @@ impl Partition {
     /// Number of distinct subjects: with [`Partition::len`], the average
     /// S-degree the access-pattern layer weighs index probes with.
     pub(crate) fn subjects(&self) -> usize {
-        self.by_s.len()
+        self.by_s.keys()
     }
 
     /// Number of distinct O guis (the O-index's key count).
     pub(crate) fn objects(&self) -> usize {
-        self.by_o.len()
+        self.by_o.keys()
     }
 
-    fn positions<'a>(
-        &'a self,
-        list: Option<&'a Vec<u32>>,
-    ) -> impl Iterator<Item = (u32, &'a Tuple)> + 'a {
-        list.into_iter()
-            .flatten()
+    fn positions<'a>(&'a self, list: &'a [u32]) -> impl Iterator<Item = (u32, &'a Tuple)> + 'a {
+        list.iter()
             .filter_map(move |&i| self.tuple(i).map(|t| (i, t)))
     }
 }
@@ -138,12 +139,27 @@ pub(crate) struct Relation {
     parts: Vec<RwLock<Partition>>,
 }
 
+/// The key kinds of a relation's S and O indexes.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct IndexKeys {
+    pub(crate) s: KeyKind,
+    pub(crate) o: KeyKind,
+}
+
 impl Relation {
-    pub(crate) fn new(tag: u8, partitions: usize) -> Self {
+    pub(crate) fn new(tag: u8, partitions: usize, keys: IndexKeys) -> Self {
         Relation {
             tag,
             parts: (0..partitions)
-                .map(|_| RwLock::new(Partition::default()))
+                .map(|_| {
+                    RwLock::new(Partition {
+                        tuples: Vec::new(),
+                        by_s: AdjacencyIndex::new(keys.s),
+                        by_o: AdjacencyIndex::new(keys.o),
+                        by_i: StatementIndex::default(),
+                        next_local: 0,
+                    })
+                })
                 .collect(),
         }
     }
@@ -205,7 +221,7 @@ impl Relation {
                         )))
                     }
                 };
-                if partition.by_i.contains_key(&sid) {
+                if partition.by_statement(sid).is_some() {
                     return Err(StorageError::Replay(format!(
                         "statement id {sid:#x} used twice"
                     )));
@@ -273,9 +289,14 @@ mod tests {
     use super::*;
     use crate::ids::{TAG_E, TAG_VP};
 
+    const EDGE_KEYS: IndexKeys = IndexKeys {
+        s: KeyKind::Vertex { part_bits: 1 },
+        o: KeyKind::Vertex { part_bits: 1 },
+    };
+
     #[test]
     fn insert_indexes_by_s_o_and_i() {
-        let rel = Relation::new(TAG_E, 4);
+        let rel = Relation::new(TAG_E, 4, EDGE_KEYS);
         let (i0, sid0) = rel
             .insert(2, 10, 0, TypedValue::vertex(20), None, 1)
             .unwrap();
@@ -300,7 +321,7 @@ mod tests {
 
     #[test]
     fn forced_sids_advance_the_counter_and_are_checked() {
-        let rel = Relation::new(TAG_E, 4);
+        let rel = Relation::new(TAG_E, 4, EDGE_KEYS);
         let forced = make_sid(TAG_E, 1, 41);
         rel.insert(1, 1, 0, TypedValue::NONE, Some(forced), 1)
             .unwrap();

@@ -10,13 +10,14 @@
 //! every commit below `t` is durable too, which makes `fetch_max` correct
 //! even when tickets are published out of order.
 
+use crate::adjacency::KeyKind::{self, Hashed, Statement};
 use crate::change::{Change, StoreConfig};
 use crate::counts::NodeCounts;
 use crate::dictionary::Dictionary;
 use crate::error::{Result, StorageError};
 use crate::ids::{normalize_partitions, TAG_E, TAG_EP, TAG_LIT, TAG_VERT, TAG_VP};
 use crate::predicates::PredicateTable;
-use crate::relation::{RelKind, Relation, Tuple, TupleRef};
+use crate::relation::{IndexKeys, RelKind, Relation, Tuple, TupleRef};
 use crate::txn::{replay_changes, Txn, TxnCore};
 use crate::typed_value::dict_error;
 use parking_lot::Mutex;
@@ -53,15 +54,40 @@ pub struct Store {
 impl Store {
     pub fn new(config: StoreConfig) -> Arc<Store> {
         let p = normalize_partitions(config.partitions);
+        // Vertex keys of one partition share the low log2(p) hash bits.
+        let vertex = KeyKind::Vertex {
+            part_bits: p.trailing_zeros(),
+        };
         Arc::new(Store {
             partitions: p,
             vertices: Dictionary::new(TAG_VERT),
             literals: Dictionary::new(TAG_LIT),
             keys: PredicateTable::new(2),
             types: PredicateTable::new(0),
-            vp: Relation::new(TAG_VP, p),
-            e: Relation::new(TAG_E, p * p),
-            ep: Relation::new(TAG_EP, p * p),
+            vp: Relation::new(
+                TAG_VP,
+                p,
+                IndexKeys {
+                    s: vertex,
+                    o: Hashed,
+                },
+            ),
+            e: Relation::new(
+                TAG_E,
+                p * p,
+                IndexKeys {
+                    s: vertex,
+                    o: vertex,
+                },
+            ),
+            ep: Relation::new(
+                TAG_EP,
+                p * p,
+                IndexKeys {
+                    s: Statement,
+                    o: Hashed,
+                },
+            ),
             vertex_seq: AtomicU64::new(0),
             next_txn: AtomicU64::new(1),
             commit_lock: Mutex::new(0),
