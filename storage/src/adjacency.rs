@@ -79,6 +79,26 @@ impl AdjacencyIndex {
         list.push(position);
     }
 
+    /// Removes `position` from `key`'s list (garbage collection).
+    pub(crate) fn remove(&mut self, key: u64, position: u32) {
+        let list = match self.slot(key) {
+            Some(slot) => self.dense.get_mut(slot),
+            None => self.hashed.get_mut(&key),
+        };
+        let Some(list) = list else { return };
+        if let Some(at) = list.iter().position(|&p| p == position) {
+            // `remove`, not `swap_remove`: lists keep insertion order.
+            list.remove(at);
+            if list.is_empty() {
+                self.keys -= 1;
+                list.shrink_to_fit();
+                if self.slot(key).is_none() {
+                    self.hashed.remove(&key);
+                }
+            }
+        }
+    }
+
     /// Positions listed under `key`'s slot (callers check the exact key).
     pub(crate) fn get(&self, key: u64) -> &[u32] {
         match self.slot(key) {
@@ -107,6 +127,15 @@ impl StatementIndex {
             self.positions.resize(local + 1, u32::MAX);
         }
         self.positions[local] = position;
+    }
+
+    /// Forgets `sid` if it still points at `position`.
+    pub(crate) fn remove(&mut self, sid: u64, position: u32) {
+        if let Some(slot) = self.positions.get_mut((sid & LOCAL_MASK) as usize) {
+            if *slot == position {
+                *slot = u32::MAX;
+            }
+        }
     }
 
     pub(crate) fn get(&self, sid: u64) -> Option<u32> {

@@ -54,6 +54,8 @@ pub(crate) struct Partition {
     by_s: AdjacencyIndex,
     by_o: AdjacencyIndex,
     by_i: StatementIndex,
+    /// Slots of collected versions, reused by the next inserts (module `gc`).
+    free: Vec<u32>,
     next_local: u32,
 }
 
@@ -91,24 +93,63 @@ impl Partition {
         self.by_i.reserve(additional);
     }
 
-    /// Appends one tuple and indexes it by S, O (guis only) and I.
+    /// Stores one tuple (in a free slot if any, else appended) and indexes
+    /// it by S, O (guis only) and I.
     fn push(&mut self, s: u64, p: u32, o: TypedValue, sid: u64, begin: u64) -> Result<u32> {
-        let index = u32::try_from(self.tuples.len())
-            .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
-        self.tuples.push(Tuple {
+        let tuple = Tuple {
             s,
             p,
             o,
             i: sid,
             begin: AtomicU64::new(begin),
             end: AtomicU64::new(crate::mvcc::NONE),
-        });
+        };
+        let index = match self.free.pop() {
+            Some(index) => {
+                self.tuples[index as usize] = tuple;
+                index
+            }
+            None => {
+                let index = u32::try_from(self.tuples.len())
+                    .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
+                self.tuples.push(tuple);
+                index
+            }
+        };
         self.by_s.push(s, index);
         if let Some(gui) = o.indexed_gui() {
             self.by_o.push(gui, index);
         }
         self.by_i.insert(sid, index);
         Ok(index)
+    }
+
+    /// Unlinks versions dead below `watermark` and frees their slots.
+    fn collect(&mut self, watermark: u64) -> u64 {
+        let mut freed = 0;
+        for index in 0..self.tuples.len() {
+            let t = &self.tuples[index];
+            let (begin, end) = (
+                t.begin.load(std::sync::atomic::Ordering::Acquire),
+                t.end.load(std::sync::atomic::Ordering::Acquire),
+            );
+            if begin == crate::mvcc::FREED || !crate::gc::is_dead(begin, end, watermark) {
+                continue;
+            }
+            let index = index as u32;
+            let (s, o, sid) = (t.s, t.o, t.i);
+            self.by_s.remove(s, index);
+            if let Some(gui) = o.indexed_gui() {
+                self.by_o.remove(gui, index);
+            }
+            self.by_i.remove(sid, index);
+            self.tuples[index as usize]
+                .begin
+                .store(crate::mvcc::FREED, std::sync::atomic::Ordering::Release);
+            self.free.push(index);
+            freed += 1;
+        }
+        freed
     }
 
     /// Number of tuples (visible or not): the cost of a relation scan.
@@ -157,6 +198,7 @@ impl Relation {
                         by_s: AdjacencyIndex::new(keys.s),
                         by_o: AdjacencyIndex::new(keys.o),
                         by_i: StatementIndex::default(),
+                        free: Vec::new(),
                         next_local: 0,
                     })
                 })
@@ -240,6 +282,25 @@ impl Relation {
         };
         let index = partition.push(s, p, o, sid, begin)?;
         Ok((index, sid))
+    }
+
+    /// Collects dead versions in every partition (module `gc`).
+    pub(crate) fn collect(&self, watermark: u64) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| p.write().collect(watermark))
+            .sum()
+    }
+
+    /// Tuple slots in use (not on a free list).
+    pub(crate) fn versions(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| {
+                let p = p.read();
+                (p.tuples.len() - p.free.len()) as u64
+            })
+            .sum()
     }
 
     /// True when `part` can take `count` more tuples.

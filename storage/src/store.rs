@@ -15,6 +15,7 @@ use crate::change::{Change, StoreConfig};
 use crate::counts::NodeCounts;
 use crate::dictionary::Dictionary;
 use crate::error::{Result, StorageError};
+use crate::gc::Snapshots;
 use crate::ids::{normalize_partitions, TAG_E, TAG_EP, TAG_LIT, TAG_VERT, TAG_VP};
 use crate::predicates::PredicateTable;
 use crate::relation::{IndexKeys, RelKind, Relation, Tuple, TupleRef};
@@ -49,6 +50,8 @@ pub struct Store {
     visible: AtomicU64,
     /// Nodes per label, kept at commit (O(1) cardinality estimates).
     pub(crate) node_counts: NodeCounts,
+    /// Live snapshots and the garbage count (module `gc`).
+    pub(crate) snapshots: Snapshots,
 }
 
 impl Store {
@@ -93,12 +96,14 @@ impl Store {
             commit_lock: Mutex::new(0),
             visible: AtomicU64::new(0),
             node_counts: NodeCounts::default(),
+            snapshots: Snapshots::default(),
         })
     }
 
     /// Starts a transaction reading the latest *published* (durable) commit.
     pub fn begin(self: &Arc<Self>) -> Txn {
-        let core = TxnCore::new(self.next_txn_id(), self.visible_ts());
+        let read_ts = self.snapshots.register(|| self.visible_ts());
+        let core = TxnCore::new(self.next_txn_id(), read_ts);
         Txn::new(self.clone(), core)
     }
 

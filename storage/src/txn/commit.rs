@@ -79,6 +79,11 @@ fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
         }
     }
     store.node_counts.apply(deltas);
+    let deleted = st.undo.iter().filter(|u| matches!(u, Undo::Deleted(_)));
+    store
+        .snapshots
+        .garbage
+        .fetch_add(deleted.count() as u64, Ordering::Relaxed);
     core.committed_ts.store(commit_ts, Ordering::Release);
     st.status = Status::Committed;
 }
@@ -94,6 +99,11 @@ pub(crate) fn rollback(store: &Store, core: &TxnCore) {
 /// Undoes the writes newest first: inserts are killed (never visible),
 /// deletes are unmarked.
 pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) {
+    let killed = st.undo.iter().filter(|u| matches!(u, Undo::Inserted(_)));
+    store
+        .snapshots
+        .garbage
+        .fetch_add(killed.count() as u64, Ordering::Relaxed);
     for undo in st.undo.drain(..).rev() {
         match undo {
             Undo::Inserted(at) => {

@@ -190,8 +190,9 @@ impl Txn {
         &self,
         log: impl FnOnce(u64, &[Change]) -> std::result::Result<(), E>,
     ) -> std::result::Result<Option<CommitTicket>, CommitError<E>> {
-        let committed = commit::commit(&self.store, &self.core, log)?;
-        Ok(committed.map(|commit_ts| CommitTicket {
+        let committed = commit::commit(&self.store, &self.core, log);
+        self.store.maybe_collect_garbage();
+        Ok(committed?.map(|commit_ts| CommitTicket {
             store: self.store.clone(),
             commit_ts,
         }))
@@ -199,12 +200,15 @@ impl Txn {
     /// Undoes every write; a no-op once committed or rolled back.
     pub fn rollback(&self) {
         commit::rollback(&self.store, &self.core);
+        self.store.maybe_collect_garbage();
     }
 }
 
 impl Drop for Txn {
     fn drop(&mut self) {
         commit::rollback(&self.store, &self.core);
+        self.store.snapshots.unregister(self.core.read_ts);
+        self.store.maybe_collect_garbage();
     }
 }
 

@@ -142,7 +142,9 @@ fn run_parallel<T: Send>(
 /// Safe to run while transactions commit. Callers serialise checkpoints.
 pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, WalError> {
     let started = Instant::now();
-    let commit_ts = store.visible_ts();
+    // The pin keeps garbage collection off the versions the export reads.
+    let pin = store.pin_snapshot();
+    let commit_ts = pin.ts();
     let dir = root.join(dir_name(commit_ts));
     if dir.join(MANIFEST).exists() {
         return Ok(CheckpointInfo {
