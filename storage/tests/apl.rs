@@ -16,6 +16,15 @@ use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 const TYPES: [&str; 3] = ["A", "B", "C"];
 
+/// Source node indexes (None = unbound), type indexes (3 = a type that
+/// does not exist), target node indexes, LIMIT.
+type PatternSpec = (
+    Option<Vec<usize>>,
+    Vec<usize>,
+    Option<Vec<usize>>,
+    Option<u64>,
+);
+
 #[derive(Clone, Debug)]
 struct Case {
     nodes: usize,
@@ -23,12 +32,7 @@ struct Case {
     deleted: Vec<usize>,
     own: Vec<(usize, usize, usize)>,
     own_deleted: Vec<usize>,
-    patterns: Vec<(
-        Option<Vec<usize>>,
-        Vec<usize>,
-        Option<Vec<usize>>,
-        Option<u64>,
-    )>,
+    patterns: Vec<PatternSpec>,
 }
 
 fn case() -> impl Strategy<Value = Case> {

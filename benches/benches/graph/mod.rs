@@ -74,11 +74,11 @@ pub fn load_vertices(store: &Store, rows: &[[(&'static str, Value); 3]]) -> Vec<
     store.bulk_load_nodes(&nodes).expect("bulk load vertices")
 }
 
-/// `(src, dst, type index, weight)` of every generated edge.
-pub fn edge_rows(
-    ids: &[NodeId],
-    edges: usize,
-) -> Vec<(NodeId, NodeId, usize, [(&'static str, Value); 1])> {
+/// `(src, dst, index into TYPES, properties)` of one generated edge.
+pub type EdgeRow = (NodeId, NodeId, usize, [(&'static str, Value); 1]);
+
+/// Every generated edge.
+pub fn edge_rows(ids: &[NodeId], edges: usize) -> Vec<EdgeRow> {
     let mut rng = Rng::new(0x5eed);
     (0..edges)
         .map(|k| {
@@ -90,7 +90,7 @@ pub fn edge_rows(
 }
 
 /// Loads the edges through the bulk path, in chunks (bounded staging memory).
-pub fn load_edges(store: &Store, rows: &[(NodeId, NodeId, usize, [(&'static str, Value); 1])]) {
+pub fn load_edges(store: &Store, rows: &[EdgeRow]) {
     for chunk in rows.chunks(1_000_000) {
         let rels: Vec<BulkRel<'_>> = chunk
             .iter()
