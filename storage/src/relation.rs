@@ -1,9 +1,11 @@
 //! Partitioned SPOI relations with their per-partition adjacency indexes.
 //!
-//! A partition holds its tuples in insertion order (a tuple's position never
-//! changes: tuples are only appended, so `(partition, index)` is a stable
-//! tuple reference) plus three indexes: S -> tuple positions, O -> tuple
-//! positions (only for O values that are guis) and I (SID) -> position.
+//! A partition holds its tuples in slots (a tuple's position never changes,
+//! so `(partition, index)` is a stable tuple reference; a slot is reused
+//! only after garbage collection freed its dead version, see module `gc`)
+//! plus three indexes: S -> tuple positions, O -> tuple positions (only for
+//! O values that are guis) and I (SID) -> position. Index lists keep
+//! insertion order; a relation scan sees slot order.
 //!
 //! The S and O indexes are direct-access arrays where keys are dense by
 //! construction, hash maps otherwise, and the I-index is a direct-access
