@@ -159,7 +159,9 @@ pub fn take_checkpoint_to(
     target: &dyn ObjectStore,
 ) -> Result<CheckpointInfo, WalError> {
     let started = Instant::now();
-    let commit_ts = store.visible_ts();
+    // The pin keeps garbage collection off the versions the export reads.
+    let pin = store.pin_snapshot();
+    let commit_ts = pin.ts();
     let dir = target.location(&dir_name(commit_ts));
     if target.get(&key(commit_ts, MANIFEST))?.is_some() {
         // Nothing new to write; still clear interrupted attempts.
