@@ -1,63 +1,181 @@
-//! Storage point operations (the Poseidon paper's headline: a simple
-//! transaction in under 20 µs against the storage engine). The log is not
-//! involved: commit hands its changes to a no-op callback.
+//! Storage benchmarks of issue #5 on the generated graph (module `graph`):
+//! point transactions and reads, frontier expansion through the index,
+//! relation scans, hybrid BFS through the access-pattern layer, and the bulk
+//! path. The log is not involved: commits hand their changes to a no-op.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+mod graph;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use nereid_storage::apl::{AccessMode, EdgePattern, Endpoint, ModeChoice};
 use nereid_storage::{Store, StoreConfig};
-use nereid_values::{NodeId, Value};
+use nereid_values::{Direction, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
+use std::sync::OnceLock;
 
-fn properties(i: i64) -> BTreeMap<String, Value> {
-    BTreeMap::from([
-        ("name".to_string(), Value::String(format!("person-{i}"))),
-        ("age".to_string(), Value::Int(i % 100)),
-        ("score".to_string(), Value::Float(i as f64 * 0.5)),
-    ])
+fn graph() -> &'static graph::Graph {
+    static GRAPH: OnceLock<graph::Graph> = OnceLock::new();
+    GRAPH.get_or_init(graph::build)
 }
 
 fn point_txn_insert_vertex(c: &mut Criterion) {
-    let store = Store::new(StoreConfig::default());
+    let g = graph();
     let labels = vec!["Person".to_string()];
-    let mut i = 0i64;
+    let mut i = g.ids.len();
     c.bench_function("storage/point_txn_insert_vertex", |b| {
-        b.iter(|| {
-            i += 1;
-            let txn = store.begin();
-            txn.create_node(&labels, &properties(i)).expect("insert");
-            let ticket = txn
-                .commit(|_, _| Ok::<(), Infallible>(()))
-                .expect("commit")
-                .expect("a write transaction");
-            ticket.publish();
-        })
+        b.iter_batched(
+            || {
+                i += 1;
+                graph::vertex_properties(i)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect::<BTreeMap<String, Value>>()
+            },
+            |props| {
+                let txn = g.store.begin();
+                txn.create_node(&labels, &props).expect("insert");
+                txn.commit(|_, _| Ok::<(), Infallible>(()))
+                    .expect("commit")
+                    .expect("a write transaction")
+                    .publish();
+            },
+            BatchSize::SmallInput,
+        )
     });
 }
 
 fn point_read_vertex(c: &mut Criterion) {
-    let store = Store::new(StoreConfig::default());
-    let labels = vec!["Person".to_string()];
-    let txn = store.begin();
-    let ids: Vec<NodeId> = (0..10_000)
-        .map(|i| txn.create_node(&labels, &properties(i)).expect("insert"))
-        .collect();
-    txn.commit(|_, _| Ok::<(), Infallible>(()))
-        .expect("commit")
-        .expect("a write transaction")
-        .publish();
-    let reader = store.begin();
-    let mut k = 0usize;
+    let g = graph();
+    let reader = g.store.begin();
+    let mut rng = graph::Rng::new(7);
     c.bench_function("storage/point_read_vertex", |b| {
         b.iter_batched(
-            || {
-                k = (k * 7919 + 13) % ids.len();
-                ids[k]
-            },
+            || g.ids[rng.below(g.ids.len())],
             |id| reader.node_properties(id),
             BatchSize::SmallInput,
         )
     });
 }
 
-criterion_group!(benches, point_txn_insert_vertex, point_read_vertex);
+fn expand_index_frontier(c: &mut Criterion, id: &str, size: usize) {
+    let g = graph();
+    let txn = g.store.begin();
+    let apl = txn.apl();
+    let mut rng = graph::Rng::new(size as u64);
+    let frontier = apl.vertex_set_of((0..size).map(|_| g.ids[rng.below(g.ids.len())]));
+    let types = [graph::TYPES[0].to_string()];
+    let pattern = EdgePattern {
+        src: Endpoint::In(&frontier),
+        types: &types,
+        dst: Endpoint::Any,
+    };
+    let index = ModeChoice::Force(AccessMode::IndexScan);
+    let mut edges = 0u64;
+    apl.edges(&pattern, None, index, |_| edges += 1);
+    let mut group = c.benchmark_group("storage");
+    group.throughput(Throughput::Elements(edges.max(1)));
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            let mut n = 0u64;
+            apl.edges(&pattern, None, index, |_| n += 1);
+            n
+        })
+    });
+    group.finish();
+}
+
+fn expand_index_frontier_1k(c: &mut Criterion) {
+    expand_index_frontier(c, "expand_index_frontier_1k", 1_000);
+}
+
+fn expand_index_frontier_100k(c: &mut Criterion) {
+    expand_index_frontier(c, "expand_index_frontier_100k", 100_000);
+}
+
+/// All `KNOWS` edges whose O is in a set of 10% of the vertices.
+fn relation_scan_edges(c: &mut Criterion) {
+    let g = graph();
+    let txn = g.store.begin();
+    let apl = txn.apl();
+    let targets = apl.vertex_set_of(g.ids.iter().step_by(10).copied());
+    let types = [graph::TYPES[0].to_string()];
+    let pattern = EdgePattern {
+        src: Endpoint::Any,
+        types: &types,
+        dst: Endpoint::In(&targets),
+    };
+    let scan = ModeChoice::Force(AccessMode::RelationScan);
+    let report = apl.edges(&pattern, None, scan, |_| {});
+    eprintln!("relation_scan_edges: {report:?}");
+    let mut group = c.benchmark_group("storage");
+    group.throughput(Throughput::Elements(report.tuples_examined.max(1)));
+    group.sample_size(10);
+    group.bench_function("relation_scan_edges", |b| {
+        b.iter(|| {
+            let mut n = 0u64;
+            apl.edges(&pattern, None, scan, |_| n += 1);
+            n
+        })
+    });
+    group.finish();
+}
+
+fn hybrid_bfs(c: &mut Criterion) {
+    let g = graph();
+    let txn = g.store.begin();
+    let apl = txn.apl();
+    let start = g.ids[graph::Rng::new(42).below(g.ids.len())];
+    let types = [graph::TYPES[0].to_string()];
+    let run = || apl.bfs(start, Direction::Outgoing, &types, 32, ModeChoice::Auto);
+    let report = run();
+    eprintln!("hybrid_bfs: reached {} vertices", report.reached);
+    for (depth, level) in report.levels.iter().enumerate() {
+        eprintln!(
+            "  level {depth}: frontier {:>8}, discovered {:>8}, index partitions {:>2}, scan partitions {:>2}, tuples examined {}",
+            level.frontier,
+            level.discovered,
+            level.access.index_partitions,
+            level.access.scan_partitions,
+            level.access.tuples_examined
+        );
+    }
+    let mut group = c.benchmark_group("storage");
+    group.sample_size(10);
+    group.bench_function("hybrid_bfs", |b| b.iter(run));
+    group.finish();
+}
+
+fn bulk_insert(c: &mut Criterion) {
+    let (vertices, _) = graph::size();
+    let rows = graph::vertex_property_rows(vertices);
+    let mut group = c.benchmark_group("storage");
+    group.throughput(Throughput::Elements(3 * vertices as u64));
+    group.sample_size(10);
+    group.bench_function("bulk_insert", |b| {
+        b.iter_batched(
+            || {
+                Store::new(StoreConfig {
+                    partitions: graph::PARTITIONS,
+                })
+            },
+            |store| {
+                graph::load_vertices(&store, &rows);
+                store
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    point_txn_insert_vertex,
+    point_read_vertex,
+    expand_index_frontier_1k,
+    expand_index_frontier_100k,
+    relation_scan_edges,
+    hybrid_bfs,
+    bulk_insert
+);
 criterion_main!(benches);

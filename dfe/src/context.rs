@@ -32,6 +32,8 @@ pub struct ExecContext {
     pub(crate) statement_time: StatementTime,
     /// The database's procedures (`CALL`).
     pub(crate) procedures: Arc<ProcedureRegistry>,
+    /// How `db.checkpoint()` reaches the server (none in-process without a log).
+    pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
 }
 
 impl ExecContext {
@@ -51,6 +53,7 @@ impl ExecContext {
             stats,
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
+            checkpoint_hook: None,
         }
     }
 

@@ -69,6 +69,13 @@ impl Cursor {
         self
     }
 
+    /// Lets `CALL db.checkpoint()` in this query take a checkpoint through
+    /// `hook` (the server's; dfe cannot reach the log itself).
+    pub fn with_checkpoint_hook(mut self, hook: Arc<dyn crate::CheckpointHook>) -> Cursor {
+        self.ctx.checkpoint_hook = Some(hook);
+        self
+    }
+
     /// A flag that, once set (from any thread), makes the next batch fail
     /// with [`ExecError::Cancelled`]: how RESET interrupts a running query.
     /// Checked between batches, so an operator that drains its whole input

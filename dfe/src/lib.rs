@@ -29,8 +29,8 @@ pub use error::{ExecError, ExecResult};
 pub use eval::{Evaluator, IntRange, RegexCache};
 pub use graph::GraphRead;
 pub use procedures::{
-    check_call_parameters, set_advertised_address, ProcedureRegistry, RegistryError,
-    TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
+    check_call_parameters, set_advertised_address, CheckpointHook, ProcedureRegistry,
+    RegistryError, TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
 };
 
 use nereid_values::Value;

@@ -5,7 +5,9 @@
 //! Clap merges flags and environment (every setting is an `Option`, so
 //! "not given" stays visible); the file and the defaults fill the gaps.
 
-use crate::durable::{checkpoint_dir_from_uri, DurableConfig};
+use crate::durable::{
+    checkpoint_target_from_uri, CheckpointTarget, DurableConfig, DEFAULT_S3_REGION,
+};
 use clap::Parser;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -26,9 +28,10 @@ pub const DEFAULT_LOG: &str = "info";
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
 /// partitions, exec_threads, log, durability, checkpoint_uri,
-/// checkpoint_log_bytes, checkpoint_interval_ms, wal_segment_bytes, auth,
-/// no_auth, tls_cert, tls_key, bolt_max_connections, bolt_handshake_timeout_ms,
-/// bolt_idle_timeout_ms, bolt_max_message_bytes). Flags win over the environment, which wins
+/// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
+/// s3_endpoint, s3_region, wal_segment_bytes, auth, no_auth, tls_cert, tls_key,
+/// bolt_max_connections, bolt_handshake_timeout_ms, bolt_idle_timeout_ms,
+/// bolt_max_message_bytes). Flags win over the environment, which wins
 /// over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
@@ -68,9 +71,26 @@ pub struct Cli {
     #[arg(long, env = "NEREID_DURABILITY", value_name = "MODE")]
     pub durability: Option<String>,
 
-    /// Where checkpoints go: `file:///path` or a path [default: <data-dir>/checkpoints]
+    /// Where checkpoints go: `file:///path`, a path, or `s3://bucket/prefix`
+    /// (then sealed log segments are shipped there too, and a start with an
+    /// empty data directory restores from the bucket; credentials from
+    /// AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY) [default: <data-dir>/checkpoints]
     #[arg(long, env = "NEREID_CHECKPOINT_URI", value_name = "URI")]
     pub checkpoint_uri: Option<String>,
+
+    /// Endpoint URL of an S3-compatible server for an s3:// checkpoint URI,
+    /// e.g. http://127.0.0.1:9000 [default: AWS]
+    #[arg(long, env = "NEREID_S3_ENDPOINT", value_name = "URL")]
+    pub s3_endpoint: Option<String>,
+
+    /// Region of the s3:// checkpoint bucket [default: us-east-1]
+    #[arg(long, env = "NEREID_S3_REGION", value_name = "REGION")]
+    pub s3_region: Option<String>,
+
+    /// Take a checkpoint on clean shutdown; with `false` and an s3:// URI the
+    /// log tail is sealed and shipped instead [default: true]
+    #[arg(long, env = "NEREID_CHECKPOINT_ON_SHUTDOWN", value_name = "BOOL")]
+    pub checkpoint_on_shutdown: Option<bool>,
 
     /// Checkpoint after this many log bytes (0: never by size) [default: 67108864]
     #[arg(long, env = "NEREID_CHECKPOINT_LOG_BYTES", value_name = "BYTES")]
@@ -119,6 +139,9 @@ pub struct FileConfig {
     pub log: Option<String>,
     pub durability: Option<String>,
     pub checkpoint_uri: Option<String>,
+    pub s3_endpoint: Option<String>,
+    pub s3_region: Option<String>,
+    pub checkpoint_on_shutdown: Option<bool>,
     pub checkpoint_log_bytes: Option<u64>,
     pub checkpoint_interval_ms: Option<u64>,
     pub wal_segment_bytes: Option<u64>,
@@ -279,16 +302,22 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
         })?,
         None => defaults.durability,
     };
-    let checkpoint_dir = match cli.checkpoint_uri.as_ref().or(file.checkpoint_uri.as_ref()) {
+    let s3_endpoint = cli.s3_endpoint.clone().or(file.s3_endpoint.clone());
+    let s3_region = cli
+        .s3_region
+        .clone()
+        .or(file.s3_region.clone())
+        .unwrap_or_else(|| DEFAULT_S3_REGION.to_string());
+    let checkpoint_target = match cli.checkpoint_uri.as_ref().or(file.checkpoint_uri.as_ref()) {
         Some(uri) => {
-            Some(
-                checkpoint_dir_from_uri(uri).map_err(|message| ConfigError::Invalid {
+            checkpoint_target_from_uri(uri, s3_endpoint, s3_region).map_err(|message| {
+                ConfigError::Invalid {
                     name: "checkpoint_uri",
                     message,
-                })?,
-            )
+                }
+            })?
         }
-        None => None,
+        None => CheckpointTarget::InDataDir,
     };
     let wal_segment_bytes = cli
         .wal_segment_bytes
@@ -302,7 +331,7 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
     }
     Ok(DurableConfig {
         durability,
-        checkpoint_dir,
+        checkpoint_target,
         checkpoint_log_bytes: cli
             .checkpoint_log_bytes
             .or(file.checkpoint_log_bytes)
@@ -313,7 +342,10 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
             .filter(|&ms| ms > 0)
             .map(std::time::Duration::from_millis),
         wal_segment_bytes,
-        checkpoint_on_shutdown: defaults.checkpoint_on_shutdown,
+        checkpoint_on_shutdown: cli
+            .checkpoint_on_shutdown
+            .or(file.checkpoint_on_shutdown)
+            .unwrap_or(defaults.checkpoint_on_shutdown),
     })
 }
 

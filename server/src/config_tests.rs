@@ -152,8 +152,8 @@ fn durability_and_checkpoint_settings_resolve_and_are_checked() {
         nereid_wal::Durability::Interval(std::time::Duration::from_millis(25))
     );
     assert_eq!(
-        config.durable.checkpoint_dir,
-        Some(PathBuf::from("/var/backups/nereid"))
+        config.durable.checkpoint_target,
+        CheckpointTarget::Dir(PathBuf::from("/var/backups/nereid"))
     );
     assert_eq!(
         config.durable.checkpoint_interval,
@@ -162,7 +162,8 @@ fn durability_and_checkpoint_settings_resolve_and_are_checked() {
     assert_eq!(config.durable.wal_segment_bytes, 8192);
     for bad in [
         &["--durability", "sometimes"][..],
-        &["--checkpoint-uri", "s3://bucket/prefix"][..],
+        &["--checkpoint-uri", "s3:///prefix"][..],
+        &["--checkpoint-uri", "gs://bucket/prefix"][..],
         &["--wal-segment-bytes", "10"][..],
     ] {
         let err = Config::resolve(parse(bad), FileConfig::default()).unwrap_err();
@@ -204,4 +205,36 @@ fn tls_needs_both_files() {
     .unwrap();
     let config = Config::resolve(Cli::default(), both).unwrap();
     assert_eq!(config.tls_key.as_deref(), Some(Path::new("k.pem")));
+}
+
+#[test]
+fn an_s3_checkpoint_uri_takes_endpoint_and_region_from_their_settings() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let file = parse_file(
+        "checkpoint_uri = \"s3://backups/nereid/prod\"\ns3_region = \"eu-west-1\"\ncheckpoint_on_shutdown = false\n",
+        Path::new("x.toml"),
+    )
+    .unwrap();
+    let config = Config::resolve(parse(&["--s3-endpoint", "http://127.0.0.1:9000"]), file).unwrap();
+    assert_eq!(
+        config.durable.checkpoint_target,
+        CheckpointTarget::S3(nereid_wal::S3Location {
+            bucket: "backups".into(),
+            prefix: "nereid/prod".into(),
+            endpoint: Some("http://127.0.0.1:9000".into()),
+            region: "eu-west-1".into(),
+        })
+    );
+    assert!(!config.durable.checkpoint_on_shutdown);
+    let defaults = Config::resolve(
+        parse(&["--checkpoint-uri", "s3://b"]),
+        FileConfig::default(),
+    )
+    .unwrap();
+    match defaults.durable.checkpoint_target {
+        CheckpointTarget::S3(at) => {
+            assert_eq!((at.region.as_str(), at.endpoint), (DEFAULT_S3_REGION, None));
+        }
+        other => panic!("expected S3, got {other:?}"),
+    }
 }

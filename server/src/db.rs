@@ -75,6 +75,9 @@ pub struct Database {
     /// This database's procedures: the built-ins plus any registered with
     /// [`Database::register_procedure`] (not persisted).
     procedures: Arc<ProcedureRegistry>,
+    /// How `CALL db.checkpoint()` reaches [`Database::checkpoint`] (holds a
+    /// weak reference: running queries never keep the database open).
+    checkpoint_hook: Arc<dyn nereid_dfe::CheckpointHook>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -129,15 +132,16 @@ impl Database {
         let lock = lock_data_dir(&config.data_dir)?;
         let partitions = partitions_of(&config.data_dir, config.partitions)?;
         let store = Store::new(StoreConfig { partitions });
-        let (wal, checkpoint_root) = durable::recover(&store, &config.data_dir, durable_config)?;
-        let db = Arc::new(Database {
+        let (wal, checkpoints) = durable::recover(&store, &config.data_dir, durable_config)?;
+        let db = Arc::new_cyclic(|me| Database {
             _lock: lock,
             store,
             wal,
             next_handle: AtomicU64::new(1),
             failed: AtomicBool::new(false),
-            checkpoints: Arc::new(Checkpoints::new(checkpoint_root, durable_config.clone())),
+            checkpoints: Arc::new(checkpoints),
             procedures: Arc::new(ProcedureRegistry::new()),
+            checkpoint_hook: Arc::new(durable::CheckpointOnDemand::new(me.clone())),
         });
         durable::spawn_background(
             Arc::downgrade(&db),
@@ -182,10 +186,8 @@ impl Database {
     /// checkpoint (unless disabled), so the next start replays little.
     pub fn shutdown(&self) {
         self.checkpoints.stop();
-        if self.checkpoints.on_shutdown() && !self.failed.load(Ordering::Acquire) {
-            if let Err(e) = self.checkpoints.take(&self.store, &self.wal, "shutdown") {
-                tracing::error!(error = %e, "checkpoint at shutdown failed");
-            }
+        if !self.failed.load(Ordering::Acquire) {
+            self.checkpoints.at_shutdown(&self.store, &self.wal);
         }
     }
 
@@ -231,7 +233,8 @@ impl Database {
         } else {
             Some(
                 nereid_dfe::Cursor::new(Arc::new(plan), txn.clone(), params)
-                    .with_procedures(Arc::clone(&self.procedures)),
+                    .with_procedures(Arc::clone(&self.procedures))
+                    .with_checkpoint_hook(self.checkpoint_hook.clone()),
             )
         };
         Ok(QueryResult {

@@ -3,16 +3,26 @@
 //! clean shutdown, and in the background when the log has grown by a
 //! threshold or an interval has passed).
 //!
+//! Checkpoints go to an object store (`nereid_wal::ObjectStore`): a local
+//! directory, or an S3-compatible bucket. With S3, sealed log segments are
+//! shipped to the bucket as well (by the background thread, and the last
+//! one on a clean shutdown that takes no checkpoint), and a start with an
+//! empty log directory restores the newest checkpoint plus the shipped
+//! segments after it: the bucket alone is enough to rebuild the database.
+//!
 //! Invariants: a checkpoint holds only published (hence durable) commits;
-//! log segments are discarded only after the checkpoint covering them has
-//! its manifest on disk; checkpoints never run concurrently with each other
-//! (one mutex), but always concurrently with transactions.
+//! log segments are discarded (locally and in the bucket) only after the
+//! checkpoint covering them has its manifest stored; checkpoints and
+//! segment shipping never run concurrently with each other (one mutex), but
+//! always concurrently with transactions.
 
 use nereid_storage::Store;
 use nereid_wal::{
-    CheckpointInfo, Durability, LogProgress, RecoveryReport, Wal, WalError, WalOptions,
+    CheckpointInfo, Durability, LocalDir, LogProgress, ObjectStore, RecoveryReport, S3Location,
+    S3Store, Wal, WalError, WalOptions,
 };
 use parking_lot::Mutex;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -26,8 +36,8 @@ pub const DEFAULT_WAL_SEGMENT_BYTES: u64 = 64 << 20;
 pub struct DurableConfig {
     /// When a commit is acknowledged (see [`Durability`]).
     pub durability: Durability,
-    /// Where checkpoints go; `None` means `<data_dir>/checkpoints`.
-    pub checkpoint_dir: Option<PathBuf>,
+    /// Where checkpoints go.
+    pub checkpoint_target: CheckpointTarget,
     /// Take a checkpoint once this many log bytes were written since the
     /// last one (0: never by size).
     pub checkpoint_log_bytes: u64,
@@ -44,7 +54,7 @@ impl Default for DurableConfig {
     fn default() -> Self {
         DurableConfig {
             durability: Durability::Fsync,
-            checkpoint_dir: None,
+            checkpoint_target: CheckpointTarget::InDataDir,
             checkpoint_log_bytes: DEFAULT_CHECKPOINT_LOG_BYTES,
             checkpoint_interval: None,
             wal_segment_bytes: DEFAULT_WAL_SEGMENT_BYTES,
@@ -53,20 +63,76 @@ impl Default for DurableConfig {
     }
 }
 
-/// Parses `--checkpoint-uri`: `file:///abs/path`, or a plain path.
-pub fn checkpoint_dir_from_uri(uri: &str) -> Result<PathBuf, String> {
+/// Where checkpoints (and, for S3, shipped log segments) are kept.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum CheckpointTarget {
+    /// `<data_dir>/checkpoints`.
+    #[default]
+    InDataDir,
+    /// A local directory (`file:///path` or a plain path).
+    Dir(PathBuf),
+    /// `s3://bucket/prefix` on AWS or an S3-compatible server.
+    S3(S3Location),
+}
+
+/// The region used when `--s3-region` is not given.
+pub const DEFAULT_S3_REGION: &str = "us-east-1";
+
+/// Parses `--checkpoint-uri`: `file:///abs/path`, a plain path, or
+/// `s3://bucket/prefix` (reached through `s3_endpoint` when given).
+pub fn checkpoint_target_from_uri(
+    uri: &str,
+    s3_endpoint: Option<String>,
+    s3_region: String,
+) -> Result<CheckpointTarget, String> {
     if let Some(path) = uri.strip_prefix("file://") {
         if path.is_empty() {
             return Err("file:// needs a path".into());
         }
-        return Ok(PathBuf::from(path));
+        return Ok(CheckpointTarget::Dir(PathBuf::from(path)));
+    }
+    if uri.starts_with("s3://") {
+        return S3Location::parse(uri, s3_endpoint, s3_region).map(CheckpointTarget::S3);
     }
     if uri.contains("://") {
         return Err(format!(
-            "unsupported checkpoint URI {uri:?}: only file:// (or a plain path) is supported in this build"
+            "unsupported checkpoint URI {uri:?}: expected file://, s3:// or a path"
         ));
     }
-    Ok(PathBuf::from(uri))
+    Ok(CheckpointTarget::Dir(PathBuf::from(uri)))
+}
+
+/// Connects to the checkpoint target (for S3: builds the client; no
+/// request is made until the first use).
+fn open_target(
+    data_dir: &Path,
+    target: &CheckpointTarget,
+) -> Result<Arc<dyn ObjectStore>, WalError> {
+    Ok(match target {
+        CheckpointTarget::InDataDir => Arc::new(LocalDir::new(data_dir.join("checkpoints"))),
+        CheckpointTarget::Dir(dir) => Arc::new(LocalDir::new(dir.clone())),
+        CheckpointTarget::S3(location) => Arc::new(S3Store::connect(location.clone())?),
+    })
+}
+
+/// Whether the target is remote, so that log segments are shipped there.
+fn ships_segments(target: &CheckpointTarget) -> bool {
+    matches!(target, CheckpointTarget::S3(_))
+}
+
+/// Whether `dir` holds no log segment (a fresh or wiped data directory).
+fn log_is_empty(dir: &Path) -> Result<bool, WalError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => return Err(e.into()),
+    };
+    for entry in entries {
+        if entry?.file_name().to_string_lossy().ends_with(".log") {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Opens the log after loading the newest checkpoint into `store`, and
@@ -75,10 +141,10 @@ pub(crate) fn recover(
     store: &Arc<Store>,
     data_dir: &Path,
     config: &DurableConfig,
-) -> Result<(Wal, PathBuf), WalError> {
-    let root = checkpoint_root(data_dir, config);
+) -> Result<(Wal, Checkpoints), WalError> {
+    let target = open_target(data_dir, &config.checkpoint_target)?;
     let started = Instant::now();
-    let checkpoint = nereid_wal::load_newest_checkpoint(store, &root)?;
+    let checkpoint = nereid_wal::load_newest_checkpoint_from(store, &*target)?;
     let after = match &checkpoint {
         Some(info) => {
             tracing::info!(
@@ -96,12 +162,24 @@ pub(crate) fn recover(
         }
         None => 0,
     };
+    let wal_dir = data_dir.join("wal");
+    let ship = ships_segments(&config.checkpoint_target);
+    if ship && log_is_empty(&wal_dir)? {
+        let restored = nereid_wal::restore_segments(&*target, &wal_dir, after)?;
+        tracing::info!(
+            segments = restored.segments,
+            bytes = restored.bytes,
+            next_segment = restored.next_segment,
+            location = %target.location("wal/").display(),
+            "empty log directory: restored the shipped log segments after the checkpoint"
+        );
+    }
     let log_started = Instant::now();
     let options = WalOptions {
         durability: config.durability,
         segment_bytes: config.wal_segment_bytes,
     };
-    let (wal, report) = Wal::open_after(&data_dir.join("wal"), &options, after, |ts, changes| {
+    let (wal, report) = Wal::open_after(&wal_dir, &options, after, |ts, changes| {
         store.replay(ts, changes).map_err(|e| e.to_string())
     })?;
     log_replay(
@@ -110,7 +188,8 @@ pub(crate) fn recover(
         started.elapsed(),
         config.durability,
     );
-    Ok((wal, root))
+    let checkpoints = Checkpoints::new(target, ship, config.clone());
+    Ok((wal, checkpoints))
 }
 
 fn log_replay(report: &RecoveryReport, log: Duration, total: Duration, durability: Durability) {
@@ -134,16 +213,14 @@ fn log_replay(report: &RecoveryReport, log: Duration, total: Duration, durabilit
     );
 }
 
-pub(crate) fn checkpoint_root(data_dir: &Path, config: &DurableConfig) -> PathBuf {
-    config
-        .checkpoint_dir
-        .clone()
-        .unwrap_or_else(|| data_dir.join("checkpoints"))
-}
-
 /// Checkpoint state of an open database.
 pub(crate) struct Checkpoints {
-    root: PathBuf,
+    target: Arc<dyn ObjectStore>,
+    /// Ship sealed log segments to `target` (S3).
+    ship: bool,
+    /// Segments this process shipped (after a restart, the sealed segments
+    /// are shipped again: an idempotent overwrite).
+    shipped: Mutex<BTreeSet<u32>>,
     config: DurableConfig,
     /// Serialises checkpoints.
     running: Mutex<()>,
@@ -154,9 +231,11 @@ pub(crate) struct Checkpoints {
 }
 
 impl Checkpoints {
-    pub(crate) fn new(root: PathBuf, config: DurableConfig) -> Self {
+    pub(crate) fn new(target: Arc<dyn ObjectStore>, ship: bool, config: DurableConfig) -> Self {
         Checkpoints {
-            root,
+            target,
+            ship,
+            shipped: Mutex::new(BTreeSet::new()),
             config,
             running: Mutex::new(()),
             bytes_at_last: AtomicU64::new(0),
@@ -176,8 +255,17 @@ impl Checkpoints {
         self.bytes_at_last
             .store(wal.appended_bytes(), Ordering::Relaxed);
         *self.last_at.lock() = Instant::now();
-        let info = nereid_wal::take_checkpoint(store, &self.root)?;
+        let info = nereid_wal::take_checkpoint_to(store, &*self.target)?;
         let discarded = wal.discard_through(info.commit_ts)?;
+        let unshipped = if self.ship {
+            let mut shipped = self.shipped.lock();
+            // Everything the bucket holds below the oldest local segment is
+            // covered by the checkpoint just stored.
+            *shipped = nereid_wal::shipped_segments(&*self.target)?;
+            nereid_wal::delete_shipped_before(&*self.target, &mut shipped, wal.oldest_segment())?
+        } else {
+            0
+        };
         tracing::info!(
             trigger = why,
             commit_ts = info.commit_ts,
@@ -188,9 +276,40 @@ impl Checkpoints {
             elapsed_ms = info.elapsed.as_millis() as u64,
             bytes_per_sec = info.rate(),
             discarded_segments = discarded,
+            deleted_shipped_segments = unshipped,
+            location = %info.dir.display(),
             "checkpoint"
         );
         Ok(info)
+    }
+
+    /// Ships the sealed log segments not shipped yet (S3 only).
+    pub(crate) fn ship(&self, wal: &Wal) -> Result<usize, WalError> {
+        if !self.ship {
+            return Ok(0);
+        }
+        let _one_at_a_time = self.running.lock();
+        let mut shipped = self.shipped.lock();
+        nereid_wal::ship_sealed_segments(wal, &*self.target, &mut shipped)
+    }
+
+    /// Clean shutdown: a final checkpoint (unless disabled); without one,
+    /// with S3, the active segment is sealed and shipped, so the bucket
+    /// holds every commit.
+    pub(crate) fn at_shutdown(&self, store: &Store, wal: &Wal) {
+        if self.config.checkpoint_on_shutdown {
+            match self.take(store, wal, "shutdown") {
+                Ok(_) => return,
+                Err(e) => tracing::error!(error = %e, "checkpoint at shutdown failed"),
+            }
+        }
+        if self.ship {
+            let shipped = wal.seal_active().and_then(|()| self.ship(wal));
+            match shipped {
+                Ok(n) => tracing::info!(segments = n, "shipped the log tail at shutdown"),
+                Err(e) => tracing::error!(error = %e, "shipping the log tail at shutdown failed"),
+            }
+        }
     }
 
     /// The reason a background checkpoint is due, if one is.
@@ -205,10 +324,6 @@ impl Checkpoints {
             Some(every) if grown > 0 && self.last_at.lock().elapsed() >= every => Some("interval"),
             _ => None,
         }
-    }
-
-    pub(crate) fn on_shutdown(&self) -> bool {
-        self.config.checkpoint_on_shutdown
     }
 
     pub(crate) fn stop(&self) {
@@ -238,14 +353,59 @@ pub(crate) fn spawn_background<D: Checkpointable>(
             if checkpoints.stop.load(Ordering::Acquire) {
                 return;
             }
-            let Some(why) = checkpoints.due(&log) else {
+            let due = checkpoints.due(&log);
+            if due.is_none() && !checkpoints.ship {
                 continue;
-            };
+            }
             let Some(db) = db.upgrade() else { return };
             let (store, wal) = db.store_and_wal();
-            if let Err(e) = checkpoints.take(store, wal, why) {
-                tracing::error!(error = %e, "background checkpoint failed");
+            if let Err(e) = checkpoints.ship(wal) {
+                tracing::error!(error = %e, "shipping log segments failed (will retry)");
+            }
+            if let Some(why) = due {
+                if let Err(e) = checkpoints.take(store, wal, why) {
+                    tracing::error!(error = %e, "background checkpoint failed");
+                }
             }
         })
         .map(drop)
+}
+
+/// `CALL db.checkpoint()`'s way to the database (dfe cannot depend on the
+/// server): takes the same checkpoint as `POST /admin/checkpoint`.
+pub(crate) struct CheckpointOnDemand(Weak<crate::db::Database>);
+
+impl CheckpointOnDemand {
+    pub(crate) fn new(db: Weak<crate::db::Database>) -> Self {
+        CheckpointOnDemand(db)
+    }
+}
+
+impl nereid_dfe::CheckpointHook for CheckpointOnDemand {
+    fn checkpoint(&self) -> Result<String, String> {
+        let db = self.0.upgrade().ok_or("the database is closing")?;
+        let info = db.checkpoint().map_err(|e| e.to_string())?;
+        Ok(describe(&info))
+    }
+}
+
+/// One line about a checkpoint, for `db.checkpoint()` and the HTTP endpoint.
+pub(crate) fn describe(info: &CheckpointInfo) -> String {
+    if info.written {
+        format!(
+            "commit_ts {} written to {} ({} nodes, {} relationships, {} bytes in {} ms)",
+            info.commit_ts,
+            info.dir.display(),
+            info.nodes,
+            info.relationships,
+            info.bytes,
+            info.elapsed.as_millis()
+        )
+    } else {
+        format!(
+            "commit_ts {} already checkpointed at {}",
+            info.commit_ts,
+            info.dir.display()
+        )
+    }
 }

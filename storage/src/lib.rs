@@ -23,11 +23,16 @@
 //!   at commit and accepts them back through [`Store::replay`];
 //! - a transaction reads the snapshot at its read timestamp plus its own
 //!   writes; tuples are only inserted or deleted, never updated in place
-//!   (module `mvcc`; dead versions are not garbage collected yet).
+//!   (module `mvcc`; dead versions are collected by module `gc`).
 
+mod adjacency;
+pub mod apl;
+mod bulk;
 mod change;
+mod counts;
 mod dictionary;
 mod error;
+mod gc;
 mod ids;
 mod mvcc;
 mod predicates;
@@ -38,8 +43,10 @@ mod store;
 mod txn;
 mod typed_value;
 
+pub use bulk::{BulkNode, BulkRel};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
+pub use gc::SnapshotPin;
 pub use resolver::rel_element_id;
 pub use snapshot::IdCounters;
 pub use store::{CommitTicket, Store};

@@ -12,11 +12,8 @@
 //! writers can never both delete one tuple: the loser gets a write conflict
 //! (first-writer-wins, as in snapshot isolation).
 //!
-//! Garbage collection of dead versions (tuples whose `end` is older than
-//! every active snapshot, and killed inserts) is not implemented yet: dead
-//! tuples stay in their partition and in the adjacency indexes and are
-//! filtered out by visibility. A later issue adds a watermark of the oldest
-//! active read timestamp and compacts partitions and adjacency lists.
+//! Dead versions (deletions older than every live snapshot, killed inserts)
+//! are collected by module `gc`, which frees their slots for reuse.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,6 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) const NONE: u64 = u64::MAX;
 /// `begin` of an insert whose transaction rolled back.
 pub(crate) const KILLED: u64 = u64::MAX - 1;
+/// `begin` of a collected slot awaiting reuse (module `gc`); never visible.
+pub(crate) const FREED: u64 = u64::MAX - 2;
 const MARK_BIT: u64 = 1 << 63;
 
 /// The stamp an uncommitted transaction `txn` puts on its writes.

@@ -1,20 +1,25 @@
 //! Partitioned SPOI relations with their per-partition adjacency indexes.
 //!
-//! A partition holds its tuples in insertion order (a tuple's position never
-//! changes: tuples are only appended, so `(partition, index)` is a stable
-//! tuple reference) plus three indexes: S -> tuple positions, O -> tuple
-//! positions (only for O values that are guis) and I (SID) -> position.
+//! A partition holds its tuples in slots (a tuple's position never changes,
+//! so `(partition, index)` is a stable tuple reference; a slot is reused
+//! only after garbage collection freed its dead version, see module `gc`)
+//! plus three indexes: S -> tuple positions, O -> tuple positions (only for
+//! O values that are guis) and I (SID) -> position. Index lists keep
+//! insertion order; a relation scan sees slot order.
 //!
-//! The indexes are plain hash maps behind the partition's `RwLock` for now;
-//! the paper's lock-free adjacency arrays with compaction are a later issue.
+//! The S and O indexes are direct-access arrays where keys are dense by
+//! construction, hash maps otherwise, and the I-index is a direct-access
+//! array by partition-local number (module `adjacency`); all sit behind the
+//! partition's `RwLock` (readers share it; the paper's lock-free readers
+//! and list compaction are not done yet).
 //! Stamps are atomics, so deleting (and committing) needs only a read lock;
 //! inserting takes the write lock of one partition.
 
+use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
 use crate::typed_value::TypedValue;
 use parking_lot::{RwLock, RwLockReadGuard};
-use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 
 /// One SPOI tuple with its version stamps (see [`crate::mvcc`]).
@@ -46,12 +51,13 @@ pub(crate) struct TupleRef {
     pub(crate) index: u32,
 }
 
-#[derive(Default)]
 pub(crate) struct Partition {
     tuples: Vec<Tuple>,
-    by_s: HashMap<u64, Vec<u32>>,
-    by_o: HashMap<u64, Vec<u32>>,
-    by_i: HashMap<u64, u32>,
+    by_s: AdjacencyIndex,
+    by_o: AdjacencyIndex,
+    by_i: StatementIndex,
+    /// Slots of collected versions, reused by the next inserts (module `gc`).
+    free: Vec<u32>,
     next_local: u32,
 }
 
@@ -67,26 +73,105 @@ impl Partition {
 
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.positions(self.by_s.get(&s))
+        self.positions(self.by_s.get(s))
+            .filter(move |(_, t)| t.s == s)
     }
 
     /// Tuples whose O is the gui `o`, in insertion order.
     pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.positions(self.by_o.get(&o))
+        self.positions(self.by_o.get(o))
+            .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
     }
 
     /// The tuple with statement id `sid` (the join index).
     pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, &Tuple)> {
-        let index = *self.by_i.get(&sid)?;
-        Some((index, self.tuple(index)?))
+        let index = self.by_i.get(sid)?;
+        let t = self.tuple(index)?;
+        (t.i == sid).then_some((index, t))
     }
 
-    fn positions<'a>(
-        &'a self,
-        list: Option<&'a Vec<u32>>,
-    ) -> impl Iterator<Item = (u32, &'a Tuple)> + 'a {
-        list.into_iter()
-            .flatten()
+    fn reserve(&mut self, additional: usize) {
+        self.tuples.reserve(additional);
+        self.by_i.reserve(additional);
+    }
+
+    /// Stores one tuple (in a free slot if any, else appended) and indexes
+    /// it by S, O (guis only) and I.
+    fn push(&mut self, s: u64, p: u32, o: TypedValue, sid: u64, begin: u64) -> Result<u32> {
+        let tuple = Tuple {
+            s,
+            p,
+            o,
+            i: sid,
+            begin: AtomicU64::new(begin),
+            end: AtomicU64::new(crate::mvcc::NONE),
+        };
+        let index = match self.free.pop() {
+            Some(index) => {
+                self.tuples[index as usize] = tuple;
+                index
+            }
+            None => {
+                let index = u32::try_from(self.tuples.len())
+                    .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
+                self.tuples.push(tuple);
+                index
+            }
+        };
+        self.by_s.push(s, index);
+        if let Some(gui) = o.indexed_gui() {
+            self.by_o.push(gui, index);
+        }
+        self.by_i.insert(sid, index);
+        Ok(index)
+    }
+
+    /// Unlinks versions dead below `watermark` and frees their slots.
+    fn collect(&mut self, watermark: u64) -> u64 {
+        let mut freed = 0;
+        for index in 0..self.tuples.len() {
+            let t = &self.tuples[index];
+            let (begin, end) = (
+                t.begin.load(std::sync::atomic::Ordering::Acquire),
+                t.end.load(std::sync::atomic::Ordering::Acquire),
+            );
+            if begin == crate::mvcc::FREED || !crate::gc::is_dead(begin, end, watermark) {
+                continue;
+            }
+            let index = index as u32;
+            let (s, o, sid) = (t.s, t.o, t.i);
+            self.by_s.remove(s, index);
+            if let Some(gui) = o.indexed_gui() {
+                self.by_o.remove(gui, index);
+            }
+            self.by_i.remove(sid, index);
+            self.tuples[index as usize]
+                .begin
+                .store(crate::mvcc::FREED, std::sync::atomic::Ordering::Release);
+            self.free.push(index);
+            freed += 1;
+        }
+        freed
+    }
+
+    /// Number of tuples (visible or not): the cost of a relation scan.
+    pub(crate) fn len(&self) -> usize {
+        self.tuples.len()
+    }
+
+    /// Number of distinct subjects: with [`Partition::len`], the average
+    /// S-degree the access-pattern layer weighs index probes with.
+    pub(crate) fn subjects(&self) -> usize {
+        self.by_s.keys()
+    }
+
+    /// Number of distinct O guis (the O-index's key count).
+    pub(crate) fn objects(&self) -> usize {
+        self.by_o.keys()
+    }
+
+    fn positions<'a>(&'a self, list: &'a [u32]) -> impl Iterator<Item = (u32, &'a Tuple)> + 'a {
+        list.iter()
             .filter_map(move |&i| self.tuple(i).map(|t| (i, t)))
     }
 }
@@ -97,12 +182,28 @@ pub(crate) struct Relation {
     parts: Vec<RwLock<Partition>>,
 }
 
+/// The key kinds of a relation's S and O indexes.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct IndexKeys {
+    pub(crate) s: KeyKind,
+    pub(crate) o: KeyKind,
+}
+
 impl Relation {
-    pub(crate) fn new(tag: u8, partitions: usize) -> Self {
+    pub(crate) fn new(tag: u8, partitions: usize, keys: IndexKeys) -> Self {
         Relation {
             tag,
             parts: (0..partitions)
-                .map(|_| RwLock::new(Partition::default()))
+                .map(|_| {
+                    RwLock::new(Partition {
+                        tuples: Vec::new(),
+                        by_s: AdjacencyIndex::new(keys.s),
+                        by_o: AdjacencyIndex::new(keys.o),
+                        by_i: StatementIndex::default(),
+                        free: Vec::new(),
+                        next_local: 0,
+                    })
+                })
                 .collect(),
         }
     }
@@ -164,7 +265,7 @@ impl Relation {
                         )))
                     }
                 };
-                if partition.by_i.contains_key(&sid) {
+                if partition.by_statement(sid).is_some() {
                     return Err(StorageError::Replay(format!(
                         "statement id {sid:#x} used twice"
                     )));
@@ -181,22 +282,68 @@ impl Relation {
                 make_sid(self.tag, part, local)
             }
         };
-        let index = u32::try_from(partition.tuples.len())
-            .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
-        partition.tuples.push(Tuple {
-            s,
-            p,
-            o,
-            i: sid,
-            begin: AtomicU64::new(begin),
-            end: AtomicU64::new(crate::mvcc::NONE),
-        });
-        partition.by_s.entry(s).or_default().push(index);
-        if let Some(gui) = o.indexed_gui() {
-            partition.by_o.entry(gui).or_default().push(index);
-        }
-        partition.by_i.insert(sid, index);
+        let index = partition.push(s, p, o, sid, begin)?;
         Ok((index, sid))
+    }
+
+    /// Collects dead versions in every partition (module `gc`).
+    pub(crate) fn collect(&self, watermark: u64) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| p.write().collect(watermark))
+            .sum()
+    }
+
+    /// Tuple slots in use (not on a free list).
+    pub(crate) fn versions(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| {
+                let p = p.read();
+                (p.tuples.len() - p.free.len()) as u64
+            })
+            .sum()
+    }
+
+    /// True when `part` can take `count` more tuples.
+    pub(crate) fn has_room(&self, part: usize, count: usize) -> bool {
+        self.parts.get(part).is_some_and(|p| {
+            let p = p.read();
+            u64::from(p.next_local) + count as u64 <= 1 << LOCAL_BITS
+                && p.tuples.len() + count <= u32::MAX as usize
+        })
+    }
+
+    /// Appends already committed tuples (the bulk path): one write lock for
+    /// the whole batch, SIDs from the partition's counter, every tuple
+    /// stamped `begin`. Returns the SIDs in input order. Capacity is checked
+    /// before the first append, so a failed batch leaves nothing behind.
+    pub(crate) fn insert_committed_batch(
+        &self,
+        part: usize,
+        tuples: impl ExactSizeIterator<Item = (u64, u32, TypedValue)>,
+        begin: u64,
+    ) -> Result<Vec<u64>> {
+        let lock = self
+            .parts
+            .get(part)
+            .ok_or(StorageError::CapacityExceeded("partition number"))?;
+        let mut partition = lock.write();
+        let count = tuples.len();
+        let fits = u64::from(partition.next_local) + count as u64 <= 1 << LOCAL_BITS
+            && partition.tuples.len() + count <= u32::MAX as usize;
+        if !fits {
+            return Err(StorageError::CapacityExceeded("tuples per partition"));
+        }
+        partition.reserve(count);
+        let mut sids = Vec::with_capacity(count);
+        for (s, p, o) in tuples {
+            let sid = make_sid(self.tag, part, partition.next_local);
+            partition.next_local += 1;
+            partition.push(s, p, o, sid, begin)?;
+            sids.push(sid);
+        }
+        Ok(sids)
     }
 }
 
@@ -205,9 +352,14 @@ mod tests {
     use super::*;
     use crate::ids::{TAG_E, TAG_VP};
 
+    const EDGE_KEYS: IndexKeys = IndexKeys {
+        s: KeyKind::Vertex { part_bits: 1 },
+        o: KeyKind::Vertex { part_bits: 1 },
+    };
+
     #[test]
     fn insert_indexes_by_s_o_and_i() {
-        let rel = Relation::new(TAG_E, 4);
+        let rel = Relation::new(TAG_E, 4, EDGE_KEYS);
         let (i0, sid0) = rel
             .insert(2, 10, 0, TypedValue::vertex(20), None, 1)
             .unwrap();
@@ -232,7 +384,7 @@ mod tests {
 
     #[test]
     fn forced_sids_advance_the_counter_and_are_checked() {
-        let rel = Relation::new(TAG_E, 4);
+        let rel = Relation::new(TAG_E, 4, EDGE_KEYS);
         let forced = make_sid(TAG_E, 1, 41);
         rel.insert(1, 1, 0, TypedValue::NONE, Some(forced), 1)
             .unwrap();

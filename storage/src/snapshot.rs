@@ -8,9 +8,11 @@
 //! applies those changes at `T` with the recorded ids, before the store
 //! serves anything, then the log replays the commits after `T` on top.
 //!
-//! Invariant: `T` must be a published timestamp (published implies durable,
+//! Invariants: `T` must be a published timestamp (published implies durable,
 //! see the store docs), so a checkpoint never contains a commit that a crash
-//! could lose from the log.
+//! could lose from the log; and it must stay pinned
+//! ([`Store::pin_snapshot`]) for the whole export, so that garbage
+//! collection keeps every version `T` can read.
 
 use crate::change::Change;
 use crate::error::{Result, StorageError};

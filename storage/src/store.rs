@@ -10,14 +10,17 @@
 //! every commit below `t` is durable too, which makes `fetch_max` correct
 //! even when tickets are published out of order.
 
+use crate::adjacency::KeyKind::{self, Hashed, Statement};
 use crate::change::{Change, StoreConfig};
+use crate::counts::NodeCounts;
 use crate::dictionary::Dictionary;
 use crate::error::{Result, StorageError};
+use crate::gc::Snapshots;
 use crate::ids::{normalize_partitions, TAG_E, TAG_EP, TAG_LIT, TAG_VERT, TAG_VP};
-use crate::mvcc::View;
 use crate::predicates::PredicateTable;
-use crate::relation::{RelKind, Relation, Tuple, TupleRef};
-use crate::txn::{replay_changes, Reader, Txn, TxnCore};
+use crate::relation::{IndexKeys, RelKind, Relation, Tuple, TupleRef};
+use crate::txn::{replay_changes, Txn, TxnCore};
+use crate::typed_value::dict_error;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -45,30 +48,62 @@ pub struct Store {
     /// The last assigned commit timestamp; holding the lock serialises commits.
     pub(crate) commit_lock: Mutex<u64>,
     visible: AtomicU64,
+    /// Nodes per label, kept at commit (O(1) cardinality estimates).
+    pub(crate) node_counts: NodeCounts,
+    /// Live snapshots and the garbage count (module `gc`).
+    pub(crate) snapshots: Snapshots,
 }
 
 impl Store {
     pub fn new(config: StoreConfig) -> Arc<Store> {
         let p = normalize_partitions(config.partitions);
+        // Vertex keys of one partition share the low log2(p) hash bits.
+        let vertex = KeyKind::Vertex {
+            part_bits: p.trailing_zeros(),
+        };
         Arc::new(Store {
             partitions: p,
             vertices: Dictionary::new(TAG_VERT),
             literals: Dictionary::new(TAG_LIT),
             keys: PredicateTable::new(2),
             types: PredicateTable::new(0),
-            vp: Relation::new(TAG_VP, p),
-            e: Relation::new(TAG_E, p * p),
-            ep: Relation::new(TAG_EP, p * p),
+            vp: Relation::new(
+                TAG_VP,
+                p,
+                IndexKeys {
+                    s: vertex,
+                    o: Hashed,
+                },
+            ),
+            e: Relation::new(
+                TAG_E,
+                p * p,
+                IndexKeys {
+                    s: vertex,
+                    o: vertex,
+                },
+            ),
+            ep: Relation::new(
+                TAG_EP,
+                p * p,
+                IndexKeys {
+                    s: Statement,
+                    o: Hashed,
+                },
+            ),
             vertex_seq: AtomicU64::new(0),
             next_txn: AtomicU64::new(1),
             commit_lock: Mutex::new(0),
             visible: AtomicU64::new(0),
+            node_counts: NodeCounts::default(),
+            snapshots: Snapshots::default(),
         })
     }
 
     /// Starts a transaction reading the latest *published* (durable) commit.
     pub fn begin(self: &Arc<Self>) -> Txn {
-        let core = TxnCore::new(self.next_txn_id(), self.visible_ts());
+        let read_ts = self.snapshots.register(|| self.visible_ts());
+        let core = TxnCore::new(self.next_txn_id(), read_ts);
         Txn::new(self.clone(), core)
     }
 
@@ -91,15 +126,32 @@ impl Store {
         Ok(())
     }
 
-    /// Number of visible nodes with `label` (all nodes when `None`) in the
-    /// latest snapshot: the planner's cardinality estimate. Exact, but costs
-    /// a scan (of REL_VP, or of the label's O-index lists).
+    /// Number of nodes with `label` (all nodes when `None`) in the latest
+    /// stamped snapshot: the planner's cardinality estimate. O(1): read from
+    /// counts kept at commit (module `counts`), so it may include commits
+    /// not yet published.
     pub fn estimate_nodes(&self, label: Option<&str>) -> u64 {
-        let reader = Reader {
-            store: self,
-            view: View::committed(self.visible_ts()),
-        };
-        reader.scan_nodes(label).len() as u64
+        match label {
+            None => self.node_counts.get(None),
+            Some(l) => match self.literals.lookup(l.as_bytes()) {
+                Some(gui) => self.node_counts.get(Some(gui)),
+                None => 0,
+            },
+        }
+    }
+
+    /// A fresh vertex identifier `n<seq>` registered in REL_VERT. Numbers
+    /// whose identifier is already registered (by replay or an import) are
+    /// skipped.
+    pub(crate) fn fresh_vertex(&self) -> Result<(u64, String)> {
+        loop {
+            let seq = self.vertex_seq.fetch_add(1, Ordering::Relaxed);
+            let key = format!("n{seq}");
+            let (gui, fresh) = self.vertices.intern(key.as_bytes()).map_err(dict_error)?;
+            if fresh {
+                return Ok((gui, key));
+            }
+        }
     }
 
     /// The newest commit timestamp readers may see.

@@ -12,7 +12,10 @@
 //! timestamp and truncates a torn tail, refusing to skip damage anywhere
 //! else (module `recovery`). Checkpoints (module `checkpoint`) hold the
 //! store's state at a commit timestamp, so the segments before it can be
-//! deleted.
+//! deleted. They are kept in an [`ObjectStore`] (module `object_store`: a
+//! local directory or an S3-compatible bucket); with a bucket, sealed
+//! segments are shipped there too (module `shipping`), so that an empty
+//! data directory can be restored from the bucket alone.
 //!
 //! Usage with the store:
 //! ```text
@@ -38,15 +41,30 @@
 //! | bad magic, unknown format version, bad header checksum | refuses to open, naming the file |
 //! | a checkpoint directory without `MANIFEST` (interrupted) | ignored, deleted by the next checkpoint |
 //! | a damaged manifest or partition file of the newest complete checkpoint | refuses to open: `checkpoint file <path> is corrupt: ...` (the log before it may be gone, so no fallback) |
+//! | the same in an `s3://` checkpoint | the same, naming `s3://bucket/prefix/ckpt-.../file` |
+//! | a damaged record or header in a shipped segment (restore onto an empty log directory) | refuses to open: `log file s3://.../wal/wal-N.log is corrupt at byte <offset>` |
+//! | a shipped segment missing between needed ones | refuses to open: `shipped log segment N is missing` |
 
 mod checkpoint;
 mod codec;
 mod error;
 mod format;
+pub mod object_store;
 mod recovery;
+mod shipping;
 mod wal;
 mod writer;
 
-pub use checkpoint::{load_newest_checkpoint, take_checkpoint, CheckpointInfo};
+pub use checkpoint::{
+    load_newest_checkpoint, load_newest_checkpoint_from, take_checkpoint, take_checkpoint_to,
+    CheckpointInfo,
+};
 pub use error::WalError;
-pub use wal::{Durability, LogProgress, Lsn, RecoveryReport, Wal, WalOptions};
+pub use object_store::{LocalDir, ObjectStore};
+#[cfg(feature = "s3")]
+pub use object_store::{S3Location, S3Store};
+pub use shipping::{
+    delete_shipped_before, restore_segments, ship_sealed_segments, shipped_segments,
+    RestoredSegments,
+};
+pub use wal::{Durability, LogProgress, Lsn, RecoveryReport, SealedSegment, Wal, WalOptions};

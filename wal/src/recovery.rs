@@ -50,6 +50,7 @@ use std::path::{Path, PathBuf};
 /// covers `last_ts`.
 #[derive(Clone, Debug)]
 pub(crate) struct Sealed {
+    pub(crate) number: u32,
     pub(crate) path: PathBuf,
     pub(crate) last_ts: u64,
 }
@@ -163,6 +164,7 @@ pub(crate) fn recover(
         )?;
         if !is_last {
             sealed.push(Sealed {
+                number: *number,
                 path: path.clone(),
                 last_ts: seen_ts,
             });

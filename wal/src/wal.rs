@@ -97,6 +97,15 @@ impl Default for WalOptions {
     }
 }
 
+/// A segment file that is complete and fsynced: see [`Wal::sealed_segments`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SealedSegment {
+    pub number: u32,
+    pub path: PathBuf,
+    /// Commit timestamp of its last record.
+    pub last_ts: u64,
+}
+
 /// See [`Wal::progress`].
 #[derive(Clone)]
 pub struct LogProgress(Arc<Shared>);
@@ -146,7 +155,7 @@ impl Wal {
         let recovered = recover(dir, after_ts, apply)?;
         let mut report = recovered.report;
         report.segments = recovered.sealed.len() as u64 + 1;
-        let shared = Shared::new(options.durability, recovered.sealed);
+        let shared = Shared::new(options.durability, recovered.sealed, recovered.segment);
         let segment = Segment {
             dir: dir.to_path_buf(),
             file: recovered.file,
@@ -217,6 +226,34 @@ impl Wal {
             sync_dir(&self.dir)?;
         }
         Ok(doomed.len())
+    }
+
+    /// The sealed (complete, fsynced, never again written) segments, oldest
+    /// first: what may be shipped to an object store.
+    pub fn sealed_segments(&self) -> Vec<SealedSegment> {
+        let st = self.shared.state.lock();
+        st.sealed
+            .iter()
+            .map(|s| SealedSegment {
+                number: s.number,
+                path: s.path.clone(),
+                last_ts: s.last_ts,
+            })
+            .collect()
+    }
+
+    /// Seals the active segment if it holds records, so that everything
+    /// appended so far is in sealed segments (to be shipped: a clean
+    /// shutdown without a checkpoint). Blocks until done.
+    pub fn seal_active(&self) -> Result<(), WalError> {
+        self.shared.seal_active()
+    }
+
+    /// The number of the oldest segment still in the log directory: every
+    /// segment below it was covered by a checkpoint and deleted.
+    pub fn oldest_segment(&self) -> u32 {
+        let st = self.shared.state.lock();
+        st.sealed.first().map_or(st.active_segment, |s| s.number)
     }
 
     /// Flushes everything queued and stops the writer thread (also done on

@@ -46,6 +46,11 @@ pub(crate) struct State {
     pub(crate) syncs: u64,
     /// Sealed segments, oldest first.
     pub(crate) sealed: Vec<Sealed>,
+    /// Number of the segment being appended to.
+    pub(crate) active_segment: u32,
+    /// [`Shared::seal_active`] asks the writer to seal the active segment
+    /// (if it holds records); cleared when done.
+    pub(crate) seal_requested: bool,
 }
 
 pub(crate) struct Shared {
@@ -58,7 +63,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub(crate) fn new(durability: Durability, sealed: Vec<Sealed>) -> Arc<Shared> {
+    pub(crate) fn new(
+        durability: Durability,
+        sealed: Vec<Sealed>,
+        active_segment: u32,
+    ) -> Arc<Shared> {
         Arc::new(Shared {
             state: Mutex::new(State {
                 pending: Vec::new(),
@@ -70,6 +79,8 @@ impl Shared {
                 shutdown: false,
                 syncs: 0,
                 sealed,
+                active_segment,
+                seal_requested: false,
             }),
             work: Condvar::new(),
             durable: Condvar::new(),
@@ -93,6 +104,25 @@ impl Shared {
         drop(st);
         self.work.notify_one();
         Ok(lsn)
+    }
+
+    /// Seals the active segment now if it holds any record (everything
+    /// enqueued before the call ends up in a sealed segment), so that it
+    /// can be shipped. Blocks until the writer has done it.
+    pub(crate) fn seal_active(&self) -> Result<(), WalError> {
+        let mut st = self.state.lock();
+        st.seal_requested = true;
+        self.work.notify_one();
+        while st.seal_requested {
+            if let Some(why) = &st.failed {
+                return Err(WalError::Failed(why.clone()));
+            }
+            if st.shutdown {
+                return Err(WalError::Failed("the log is closed".into()));
+            }
+            self.durable.wait(&mut st);
+        }
+        Ok(())
     }
 
     /// Blocks until `lsn` is as durable as the setting promises (fsynced,
@@ -129,6 +159,12 @@ pub(crate) struct Segment {
     pub(crate) rotate_bytes: u64,
 }
 
+impl Segment {
+    fn has_records(&self) -> bool {
+        self.len > crate::format::HEADER_LEN as u64
+    }
+}
+
 /// Starts the writer thread appending to the active segment (positioned at
 /// its end).
 pub(crate) fn spawn(shared: Arc<Shared>, segment: Segment) -> std::io::Result<JoinHandle<()>> {
@@ -145,9 +181,9 @@ fn run(shared: &Shared, mut segment: Segment) {
     let mut last_sync = Instant::now();
     let mut unsynced = false;
     loop {
-        let (batch, batch_end, batch_ts, shutdown) = {
+        let (batch, batch_end, batch_ts, shutdown, seal) = {
             let mut st = shared.state.lock();
-            while st.pending.is_empty() && !st.shutdown {
+            while st.pending.is_empty() && !st.shutdown && !st.seal_requested {
                 match (interval, unsynced) {
                     (Some(every), true) => {
                         let deadline = last_sync + every;
@@ -165,6 +201,7 @@ fn run(shared: &Shared, mut segment: Segment) {
                 st.next_lsn,
                 batch_ts,
                 st.shutdown,
+                st.seal_requested,
             )
         };
         let mut result = Ok(());
@@ -183,7 +220,7 @@ fn run(shared: &Shared, mut segment: Segment) {
             None => true,
             Some(every) => shutdown || last_sync.elapsed() >= every,
         };
-        let rotate = segment.len >= segment.rotate_bytes;
+        let rotate = segment.len >= segment.rotate_bytes || (seal && segment.has_records());
         if result.is_ok() && unsynced && (sync_due || rotate) {
             result = segment.file.sync_data();
             if result.is_ok() {
@@ -209,7 +246,13 @@ fn run(shared: &Shared, mut segment: Segment) {
                     st.durable_lsn = st.written_lsn;
                     st.syncs += 1;
                 }
-                st.sealed.extend(sealed);
+                if let Some(old) = sealed {
+                    st.active_segment = old.number + 1;
+                    st.sealed.push(old);
+                }
+                if seal {
+                    st.seal_requested = false;
+                }
             }
             Err(e) => {
                 tracing::error!(error = %e, "log write failed; refusing further commits");
@@ -230,6 +273,7 @@ fn rotate_segment(segment: &mut Segment) -> Result<Sealed, WalError> {
     let next = segment.number + 1;
     let (file, len) = create_segment(&segment.dir, next)?;
     let old = Sealed {
+        number: segment.number,
         path: segment
             .dir
             .join(crate::format::segment_file_name(segment.number)),
@@ -252,7 +296,7 @@ mod tests {
         let Ok(file) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
             return; // not on Linux
         };
-        let shared = Shared::new(Durability::Fsync, Vec::new());
+        let shared = Shared::new(Durability::Fsync, Vec::new(), 1);
         let segment = Segment {
             dir: std::env::temp_dir(),
             file,

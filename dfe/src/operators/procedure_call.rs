@@ -6,7 +6,7 @@ use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use crate::procedures::{coerce_arguments, Resolved};
+use crate::procedures::{coerce_arguments, with_checkpoint_hook, Resolved};
 use nereid_planner::{Expr, ProcedureSignature, Slot};
 use nereid_values::Value;
 
@@ -94,7 +94,9 @@ impl Expander for ProcedureCall {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
         let args = coerce_arguments(&call.signature, args)?;
-        let results = ctx.procedures.call(&call.procedure, &ctx.txn, &args)?;
+        let results = with_checkpoint_hook(ctx.checkpoint_hook.as_ref(), || {
+            ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+        })?;
         if call.signature.is_void() {
             return Ok(Box::new(std::iter::once(Vec::new())));
         }

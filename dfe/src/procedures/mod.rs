@@ -5,6 +5,7 @@
 //! A procedure declares its inputs and output columns and returns its result
 //! rows in that column order; `YIELD` picks columns by name.
 
+mod checkpoint;
 mod db;
 mod dbms;
 mod function_docs;
@@ -14,6 +15,8 @@ mod schema;
 mod show;
 mod table;
 
+pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
+pub use checkpoint::CheckpointHook;
 pub use parameters::check_call_parameters;
 pub(crate) use registry::{coerce_arguments, Resolved};
 pub use registry::{ProcedureRegistry, RegistryError};
@@ -67,6 +70,7 @@ impl Procedure {
 /// Every namespace's procedures.
 const NAMESPACES: &[&[Procedure]] = &[
     db::PROCEDURES,
+    checkpoint::PROCEDURES,
     dbms::PROCEDURES,
     schema::PROCEDURES,
     show::PROCEDURES,

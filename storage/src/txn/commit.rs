@@ -13,6 +13,8 @@ use super::CommitError;
 use crate::change::Change;
 use crate::error::StorageError;
 use crate::mvcc::{KILLED, NONE};
+use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+use crate::relation::RelKind;
 use crate::store::Store;
 use std::sync::atomic::Ordering;
 
@@ -58,16 +60,30 @@ pub(crate) fn stamp_committed(store: &Store, core: &TxnCore, commit_ts: u64) {
 }
 
 fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
+    let mut deltas = Vec::new();
     for undo in &st.undo {
-        match *undo {
-            Undo::Inserted(at) => {
-                store.with_tuple(at, |t| t.begin.store(commit_ts, Ordering::Release));
+        let (at, delta) = match *undo {
+            Undo::Inserted(at) => (at, 1),
+            Undo::Deleted(at) => (at, -1),
+        };
+        let counted = store.with_tuple(at, |t| {
+            if delta > 0 {
+                t.begin.store(commit_ts, Ordering::Release);
+            } else {
+                t.end.store(commit_ts, Ordering::Release);
             }
-            Undo::Deleted(at) => {
-                store.with_tuple(at, |t| t.end.store(commit_ts, Ordering::Release));
-            }
+            counted_key(t.p, t.o.payload)
+        });
+        if let (RelKind::Vp, Some(Some(key))) = (at.kind, counted) {
+            deltas.push((key, delta));
         }
     }
+    store.node_counts.apply(deltas);
+    let deleted = st.undo.iter().filter(|u| matches!(u, Undo::Deleted(_)));
+    store
+        .snapshots
+        .garbage
+        .fetch_add(deleted.count() as u64, Ordering::Relaxed);
     core.committed_ts.store(commit_ts, Ordering::Release);
     st.status = Status::Committed;
 }
@@ -83,6 +99,11 @@ pub(crate) fn rollback(store: &Store, core: &TxnCore) {
 /// Undoes the writes newest first: inserts are killed (never visible),
 /// deletes are unmarked.
 pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) {
+    let killed = st.undo.iter().filter(|u| matches!(u, Undo::Inserted(_)));
+    store
+        .snapshots
+        .garbage
+        .fetch_add(killed.count() as u64, Ordering::Relaxed);
     for undo in st.undo.drain(..).rev() {
         match undo {
             Undo::Inserted(at) => {
@@ -101,4 +122,14 @@ pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) 
         }
     }
     st.status = Status::RolledBack;
+}
+
+/// Which node count a REL_VP tuple feeds: `Some(None)` for an existence
+/// tuple (all nodes), `Some(Some(label))` for a label tuple, `None` else.
+pub(crate) fn counted_key(p: u32, o_payload: u64) -> Option<Option<u64>> {
+    match p {
+        PRED_EXISTS => Some(None),
+        PRED_LABEL => Some(Some(o_payload)),
+        _ => None,
+    }
 }

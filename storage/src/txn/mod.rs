@@ -71,6 +71,13 @@ impl Txn {
 
     // ---- reads: the snapshot at read_ts plus this transaction's own writes
 
+    /// The access-pattern layer over this transaction's view.
+    pub fn apl(&self) -> crate::apl::Apl<'_> {
+        crate::apl::Apl {
+            reader: self.reader(),
+        }
+    }
+
     /// All visible nodes, optionally only those carrying `label`. The order
     /// is unspecified (partition by partition).
     pub fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
@@ -193,8 +200,9 @@ impl Txn {
         &self,
         log: impl FnOnce(u64, &[Change]) -> std::result::Result<(), E>,
     ) -> std::result::Result<Option<CommitTicket>, CommitError<E>> {
-        let committed = commit::commit(&self.store, &self.core, log)?;
-        Ok(committed.map(|commit_ts| CommitTicket {
+        let committed = commit::commit(&self.store, &self.core, log);
+        self.store.maybe_collect_garbage();
+        Ok(committed?.map(|commit_ts| CommitTicket {
             store: self.store.clone(),
             commit_ts,
         }))
@@ -202,12 +210,15 @@ impl Txn {
     /// Undoes every write; a no-op once committed or rolled back.
     pub fn rollback(&self) {
         commit::rollback(&self.store, &self.core);
+        self.store.maybe_collect_garbage();
     }
 }
 
 impl Drop for Txn {
     fn drop(&mut self) {
         commit::rollback(&self.store, &self.core);
+        self.store.snapshots.unregister(self.core.read_ts);
+        self.store.maybe_collect_garbage();
     }
 }
 

@@ -138,24 +138,6 @@ impl<'a> Writer<'a> {
             .collect()
     }
 
-    /// A fresh vertex identifier `n<seq>` registered in REL_VERT. Numbers
-    /// whose identifier is already registered (by replay or a future bulk
-    /// load) are skipped.
-    fn fresh_vertex(&self) -> Result<(u64, String)> {
-        loop {
-            let seq = self.store.vertex_seq.fetch_add(1, Ordering::Relaxed);
-            let key = format!("n{seq}");
-            let (gui, fresh) = self
-                .store
-                .vertices
-                .intern(key.as_bytes())
-                .map_err(dict_error)?;
-            if fresh {
-                return Ok((gui, key));
-            }
-        }
-    }
-
     /// Registers a logged vertex identifier under its logged gui (replay).
     fn replayed_vertex(&self, id: NodeId, key: &str) -> Result<(u64, String)> {
         self.store
@@ -196,7 +178,7 @@ impl<'a> Writer<'a> {
             .map_err(dict_error)?;
         let (gui, key) = match forced {
             Some((id, key)) => self.replayed_vertex(id, key)?,
-            None => self.fresh_vertex()?,
+            None => self.store.fresh_vertex()?,
         };
         let part = vertex_partition(gui, self.store.partitions);
         self.insert(RelKind::Vp, part, gui, PRED_EXISTS, TypedValue::NONE, None)?;

@@ -3,7 +3,8 @@
 //! it can be deleted (Poseidon paper, section 4: restore is "the most
 //! recent set of checkpoints, followed by log replay").
 //!
-//! Layout, under the checkpoint root (default `<data_dir>/checkpoints`):
+//! Layout, as keys of an [`ObjectStore`] (a local directory, default
+//! `<data_dir>/checkpoints`, or an `s3://bucket/prefix`):
 //! ```text
 //! ckpt-00000000000000001234/      one directory per checkpoint, named by T
 //!     nodes-00000.ckp ...         one file per REL_VP partition (module `part_file`)
@@ -12,9 +13,9 @@
 //! ```
 //! Taking one: `T` is the store's visible (published, hence durable)
 //! timestamp; partitions are exported through an MVCC view at `T` and
-//! written in parallel while writers continue; every file is fsynced; then
-//! the manifest is written to `MANIFEST.tmp`, fsynced, renamed to
-//! `MANIFEST`, and the directory fsynced. Only then are older checkpoints
+//! written in parallel while writers continue; every file is put durably
+//! and atomically (see [`ObjectStore::put`]); then the manifest is put.
+//! Only then are older checkpoints
 //! (and directories without a manifest: interrupted attempts) deleted, and
 //! the caller may discard log segments up to `T`.
 //!
@@ -28,12 +29,10 @@ mod manifest;
 mod part_file;
 
 use crate::error::WalError;
-use crate::recovery::sync_dir;
+use crate::object_store::{LocalDir, ObjectStore};
 use manifest::{FileEntry, Manifest, MANIFEST};
 use nereid_storage::Store;
 use part_file::PartKind;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -42,6 +41,7 @@ use std::time::{Duration, Instant};
 pub struct CheckpointInfo {
     /// The commit timestamp the checkpoint holds the state of.
     pub commit_ts: u64,
+    /// Where the checkpoint is: its folder, or its `s3://` key prefix.
     pub dir: PathBuf,
     /// Bytes of partition files.
     pub bytes: u64,
@@ -74,6 +74,10 @@ fn parse_dir_name(name: &str) -> Option<u64> {
     name.strip_prefix("ckpt-")?.parse().ok()
 }
 
+fn key(commit_ts: u64, file: &str) -> String {
+    format!("{}/{file}", dir_name(commit_ts))
+}
+
 fn corrupt(file: &Path, reason: impl Into<String>) -> WalError {
     WalError::CheckpointCorrupt {
         file: file.to_path_buf(),
@@ -81,18 +85,22 @@ fn corrupt(file: &Path, reason: impl Into<String>) -> WalError {
     }
 }
 
-/// Checkpoint directories under `root`, newest first.
-fn list(root: &Path) -> Result<Vec<(u64, PathBuf)>, WalError> {
-    let mut found = Vec::new();
-    let entries = match std::fs::read_dir(root) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
-        Err(e) => return Err(e.into()),
-    };
-    for entry in entries {
-        let entry = entry?;
-        if let Some(ts) = entry.file_name().to_str().and_then(parse_dir_name) {
-            found.push((ts, entry.path()));
+/// Checkpoints in `target`, newest first: their timestamp, and whether
+/// their manifest exists (a checkpoint without one is an interrupted
+/// attempt and does not exist).
+fn list(target: &dyn ObjectStore) -> Result<Vec<(u64, bool)>, WalError> {
+    let mut found: Vec<(u64, bool)> = Vec::new();
+    for key in target.list("ckpt-")? {
+        let Some((folder, file)) = key.split_once('/') else {
+            continue;
+        };
+        let Some(ts) = parse_dir_name(folder) else {
+            continue;
+        };
+        let complete = file == MANIFEST;
+        match found.iter_mut().find(|(t, _)| *t == ts) {
+            Some(entry) => entry.1 |= complete,
+            None => found.push((ts, complete)),
         }
     }
     found.sort_by_key(|(ts, _)| std::cmp::Reverse(*ts));
@@ -138,13 +146,26 @@ fn run_parallel<T: Send>(
     Ok(results.into_iter().map(|(_, v)| v).collect())
 }
 
-/// Takes a checkpoint of `store` at its visible timestamp into `root`.
-/// Safe to run while transactions commit. Callers serialise checkpoints.
+/// Takes a checkpoint of `store` into the local directory `root`: see
+/// [`take_checkpoint_to`].
 pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, WalError> {
+    take_checkpoint_to(store, &LocalDir::new(root))
+}
+
+/// Takes a checkpoint of `store` at its visible timestamp into `target`.
+/// Safe to run while transactions commit. Callers serialise checkpoints.
+pub fn take_checkpoint_to(
+    store: &Store,
+    target: &dyn ObjectStore,
+) -> Result<CheckpointInfo, WalError> {
     let started = Instant::now();
-    let commit_ts = store.visible_ts();
-    let dir = root.join(dir_name(commit_ts));
-    if dir.join(MANIFEST).exists() {
+    // The pin keeps garbage collection off the versions the export reads.
+    let pin = store.pin_snapshot();
+    let commit_ts = pin.ts();
+    let dir = target.location(&dir_name(commit_ts));
+    if target.get(&key(commit_ts, MANIFEST))?.is_some() {
+        // Nothing new to write; still clear interrupted attempts.
+        remove_older(target, commit_ts)?;
         return Ok(CheckpointInfo {
             commit_ts,
             dir,
@@ -158,7 +179,6 @@ pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, Wal
     }
     // Counters first: they only grow, and the load takes the maximum.
     let counters = store.id_counters();
-    std::fs::create_dir_all(&dir)?;
     let node_parts = store.node_partitions();
     let rel_parts = store.rel_partitions();
     let write_part = |i: usize| -> Result<(FileEntry, u64), WalError> {
@@ -174,9 +194,7 @@ pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, Wal
         let bytes =
             part_file::encode(kind, part, commit_ts, &changes).map_err(WalError::Unencodable)?;
         let name = kind.file_name(part);
-        let mut file = File::create(dir.join(&name))?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
+        target.put(&key(commit_ts, &name), &bytes)?;
         let entry = FileEntry {
             name,
             len: bytes.len() as u64,
@@ -193,14 +211,8 @@ pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, Wal
         counters,
         files: written.into_iter().map(|(entry, _)| entry).collect(),
     };
-    let tmp = dir.join("MANIFEST.tmp");
-    let mut file = File::create(&tmp)?;
-    file.write_all(manifest.encode().as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, dir.join(MANIFEST))?;
-    sync_dir(&dir)?;
-    std::fs::create_dir_all(root)?;
-    sync_dir(root)?;
+    // Last: the checkpoint exists from here on.
+    target.put(&key(commit_ts, MANIFEST), manifest.encode().as_bytes())?;
     let info = CheckpointInfo {
         commit_ts,
         dir,
@@ -211,39 +223,62 @@ pub fn take_checkpoint(store: &Store, root: &Path) -> Result<CheckpointInfo, Wal
         elapsed: started.elapsed(),
         written: true,
     };
-    remove_older(root, commit_ts)?;
+    remove_older(target, commit_ts)?;
     Ok(info)
 }
 
-/// Deletes checkpoint directories other than the one at `keep` (older
-/// ones, and interrupted attempts without a manifest).
-fn remove_older(root: &Path, keep: u64) -> Result<(), WalError> {
-    for (ts, path) in list(root)? {
-        if ts != keep && (ts < keep || !path.join(MANIFEST).exists()) {
-            std::fs::remove_dir_all(&path)?;
-            tracing::debug!(path = %path.display(), "deleted an old checkpoint");
+/// Deletes checkpoints other than the one at `keep` (older ones, and
+/// interrupted attempts without a manifest). The manifest goes first, so a
+/// deletion interrupted half-way leaves an interrupted attempt, never a
+/// checkpoint with missing files.
+fn remove_older(target: &dyn ObjectStore, keep: u64) -> Result<(), WalError> {
+    for (ts, complete) in list(target)? {
+        if ts != keep && (ts < keep || !complete) {
+            let folder = format!("{}/", dir_name(ts));
+            let mut keys = target.list(&folder)?;
+            keys.sort_by_key(|k| !k.ends_with(MANIFEST));
+            for k in keys {
+                target.delete(&k)?;
+            }
+            tracing::debug!(location = %target.location(&folder).display(), "deleted an old checkpoint");
         }
     }
     Ok(())
 }
 
-/// Loads the newest complete checkpoint under `root` into `store` (which
-/// must be empty), or returns `None` when there is none.
+/// Loads the newest complete checkpoint under the local directory `root`:
+/// see [`load_newest_checkpoint_from`].
 pub fn load_newest_checkpoint(
     store: &Store,
     root: &Path,
 ) -> Result<Option<CheckpointInfo>, WalError> {
+    load_newest_checkpoint_from(store, &LocalDir::new(root))
+}
+
+/// Loads the newest complete checkpoint in `source` into `store` (which
+/// must be empty), or returns `None` when there is none.
+pub fn load_newest_checkpoint_from(
+    store: &Store,
+    source: &dyn ObjectStore,
+) -> Result<Option<CheckpointInfo>, WalError> {
     let started = Instant::now();
-    let Some((_, dir)) = list(root)?
-        .into_iter()
-        .find(|(_, path)| path.join(MANIFEST).exists())
-    else {
+    let Some((commit_ts, _)) = list(source)?.into_iter().find(|(_, complete)| *complete) else {
         return Ok(None);
     };
-    let manifest_path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&manifest_path)
-        .map_err(|e| corrupt(&manifest_path, e.to_string()))?;
+    let manifest_key = key(commit_ts, MANIFEST);
+    let manifest_path = source.location(&manifest_key);
+    let text = source
+        .get(&manifest_key)
+        .map_err(|e| corrupt(&manifest_path, e.to_string()))?
+        .ok_or_else(|| corrupt(&manifest_path, "disappeared while loading"))?;
+    let text = String::from_utf8(text).map_err(|_| corrupt(&manifest_path, "not UTF-8 text"))?;
     let manifest = Manifest::decode(&text).map_err(|e| corrupt(&manifest_path, e))?;
+    if manifest.commit_ts != commit_ts {
+        return Err(corrupt(
+            &manifest_path,
+            format!("holds commit_ts {}", manifest.commit_ts),
+        ));
+    }
     let node_parts = store.node_partitions();
     let rel_parts = store.rel_partitions();
     if manifest.partitions != node_parts || manifest.files.len() != node_parts + rel_parts {
@@ -263,14 +298,18 @@ pub fn load_newest_checkpoint(
             (PartKind::Rels, i - node_parts)
         };
         let entry = &manifest.files[i];
-        let path = dir.join(&entry.name);
         if entry.name != kind.file_name(part) {
             return Err(corrupt(
                 &manifest_path,
                 format!("unexpected file {}", entry.name),
             ));
         }
-        let bytes = std::fs::read(&path).map_err(|e| corrupt(&path, e.to_string()))?;
+        let file_key = key(commit_ts, &entry.name);
+        let path = source.location(&file_key);
+        let bytes = source
+            .get(&file_key)
+            .map_err(|e| corrupt(&path, e.to_string()))?
+            .ok_or_else(|| corrupt(&path, "missing"))?;
         if bytes.len() as u64 != entry.len {
             return Err(corrupt(
                 &path,
@@ -300,7 +339,7 @@ pub fn load_newest_checkpoint(
         .map_err(|e| corrupt(&manifest_path, e.to_string()))?;
     Ok(Some(CheckpointInfo {
         commit_ts: manifest.commit_ts,
-        dir,
+        dir: source.location(&dir_name(commit_ts)),
         bytes: manifest.files.iter().map(|f| f.len).sum(),
         files: manifest.files.len(),
         nodes,

@@ -1,0 +1,190 @@
+//! Adjacency indexes of one partition: key -> positions of its tuples.
+//!
+//! Keys that are dense by construction are direct-access arrays (no hashing,
+//! no per-key map entry):
+//! - vertex guis of the partition: `tag | counter | hash16` with the low
+//!   `part_bits` of the hash fixed by the partition, so
+//!   `counter << (16 - part_bits) | hash >> part_bits` numbers them densely
+//!   (counters are dense per hash bucket, see `crate::dictionary`);
+//! - statement ids of the partition's own grid cell (REL_EP's S): their
+//!   partition-local number.
+//!
+//! Other keys (literal guis in REL_VP's O column) use a hash map. The dense
+//! slot drops the tag and the partition bits, so distinct ids can share a
+//! slot (a malformed id from a query, a gui of another partition): callers
+//! filter the listed tuples by their exact key, which they read anyway.
+//!
+//! Lists grow geometrically (`Vec`) and keep insertion order.
+
+use crate::ids::COUNTER_BITS;
+use std::collections::HashMap;
+
+/// How an index numbers its keys.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum KeyKind {
+    /// Vertex guis whose partition is the low `part_bits` of their hash.
+    Vertex { part_bits: u32 },
+    /// Statement ids: their partition-local number.
+    Statement,
+    /// Anything else.
+    Hashed,
+}
+
+pub(crate) struct AdjacencyIndex {
+    kind: KeyKind,
+    dense: Vec<Vec<u32>>,
+    hashed: HashMap<u64, Vec<u32>>,
+    keys: usize,
+}
+
+const LOCAL_MASK: u64 = (1 << crate::ids::LOCAL_BITS) - 1;
+const COUNTER_MASK: u64 = (1 << COUNTER_BITS) - 1;
+
+impl AdjacencyIndex {
+    pub(crate) fn new(kind: KeyKind) -> Self {
+        AdjacencyIndex {
+            kind,
+            dense: Vec::new(),
+            hashed: HashMap::new(),
+            keys: 0,
+        }
+    }
+
+    fn slot(&self, key: u64) -> Option<usize> {
+        match self.kind {
+            KeyKind::Vertex { part_bits } => {
+                let counter = (key >> 16) & COUNTER_MASK;
+                let hash = key & 0xffff;
+                Some(((counter << (16 - part_bits)) | (hash >> part_bits)) as usize)
+            }
+            KeyKind::Statement => Some((key & LOCAL_MASK) as usize),
+            KeyKind::Hashed => None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, key: u64, position: u32) {
+        let list = match self.slot(key) {
+            Some(slot) => {
+                if slot >= self.dense.len() {
+                    // `resize` reserves geometrically, so appends stay amortised O(1).
+                    self.dense.resize_with(slot + 1, Vec::new);
+                }
+                &mut self.dense[slot]
+            }
+            None => self.hashed.entry(key).or_default(),
+        };
+        if list.is_empty() {
+            self.keys += 1;
+        }
+        list.push(position);
+    }
+
+    /// Removes `position` from `key`'s list (garbage collection).
+    pub(crate) fn remove(&mut self, key: u64, position: u32) {
+        let list = match self.slot(key) {
+            Some(slot) => self.dense.get_mut(slot),
+            None => self.hashed.get_mut(&key),
+        };
+        let Some(list) = list else { return };
+        if let Some(at) = list.iter().position(|&p| p == position) {
+            // `remove`, not `swap_remove`: lists keep insertion order.
+            list.remove(at);
+            if list.is_empty() {
+                self.keys -= 1;
+                list.shrink_to_fit();
+                if self.slot(key).is_none() {
+                    self.hashed.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Positions listed under `key`'s slot (callers check the exact key).
+    pub(crate) fn get(&self, key: u64) -> &[u32] {
+        match self.slot(key) {
+            Some(slot) => self.dense.get(slot).map_or(&[], Vec::as_slice),
+            None => self.hashed.get(&key).map_or(&[], Vec::as_slice),
+        }
+    }
+
+    /// Number of keys with a non-empty list.
+    pub(crate) fn keys(&self) -> usize {
+        self.keys
+    }
+}
+
+/// Statement id -> position, as a direct-access array by local number
+/// (`u32::MAX` = absent): partition-local numbers are dense.
+#[derive(Default)]
+pub(crate) struct StatementIndex {
+    positions: Vec<u32>,
+}
+
+impl StatementIndex {
+    pub(crate) fn insert(&mut self, sid: u64, position: u32) {
+        let local = (sid & LOCAL_MASK) as usize;
+        if local >= self.positions.len() {
+            self.positions.resize(local + 1, u32::MAX);
+        }
+        self.positions[local] = position;
+    }
+
+    /// Forgets `sid` if it still points at `position`.
+    pub(crate) fn remove(&mut self, sid: u64, position: u32) {
+        if let Some(slot) = self.positions.get_mut((sid & LOCAL_MASK) as usize) {
+            if *slot == position {
+                *slot = u32::MAX;
+            }
+        }
+    }
+
+    pub(crate) fn get(&self, sid: u64) -> Option<u32> {
+        self.positions
+            .get((sid & LOCAL_MASK) as usize)
+            .copied()
+            .filter(|&p| p != u32::MAX)
+    }
+
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.positions.reserve(additional);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{make_gui, make_sid, TAG_E, TAG_VERT};
+
+    #[test]
+    fn vertex_keys_of_one_partition_get_distinct_dense_slots() {
+        let mut index = AdjacencyIndex::new(KeyKind::Vertex { part_bits: 2 });
+        let mut slots = std::collections::HashSet::new();
+        for counter in 0..4 {
+            for hash in (3u16..=0xffff).step_by(4) {
+                let gui = make_gui(TAG_VERT, counter, hash);
+                assert!(slots.insert(index.slot(gui).unwrap()));
+            }
+        }
+        assert_eq!(slots.len(), 4 * 16384);
+        assert!(slots.iter().all(|&s| s < 4 * 16384));
+        let a = make_gui(TAG_VERT, 1, 7);
+        index.push(a, 5);
+        index.push(a, 9);
+        assert_eq!(index.get(a), &[5, 9]);
+        assert_eq!(index.keys(), 1);
+        assert!(index.get(make_gui(TAG_VERT, 2, 7)).is_empty());
+    }
+
+    #[test]
+    fn statement_index_is_exact_for_its_partition() {
+        let mut index = StatementIndex::default();
+        index.insert(make_sid(TAG_E, 3, 10), 0);
+        assert_eq!(index.get(make_sid(TAG_E, 3, 10)), Some(0));
+        assert_eq!(index.get(make_sid(TAG_E, 3, 11)), None);
+        assert_eq!(index.get(make_sid(TAG_E, 3, 1 << 20)), None);
+        let mut hashed = AdjacencyIndex::new(KeyKind::Hashed);
+        hashed.push(42, 1);
+        assert_eq!(hashed.get(42), &[1]);
+        assert!(hashed.get(43).is_empty());
+    }
+}

@@ -1,0 +1,198 @@
+//! The bulk path: loading many vertices or edges as one commit, without
+//! per-tuple transaction bookkeeping (no markers, undo list or logical
+//! changes). Tuples are grouped by partition and appended under one write
+//! lock per partition, already stamped with the commit timestamp.
+//!
+//! Invariants:
+//! - a bulk load holds the commit mutex throughout, so it is serialised
+//!   with commits: it gets the next commit timestamp and is published
+//!   (visible) when it returns, all or nothing: every check (existence of
+//!   endpoints, storable values, capacity) runs before the first append;
+//! - it is **not logged**: it is meant for stores without a log (benchmarks,
+//!   imports that end in a checkpoint) — a logged store whose log expects
+//!   consecutive commit timestamps must not mix it with logged commits.
+
+use crate::error::{Result, StorageError};
+use crate::ids::{edge_cell, vertex_partition};
+use crate::mvcc::View;
+use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+use crate::relation::Relation;
+use crate::store::Store;
+use crate::txn::Reader;
+use crate::typed_value::{dict_error, TypedValue};
+use nereid_values::{NodeId, RelId, Value};
+use std::collections::HashMap;
+
+/// One vertex of a bulk load. Null property values are skipped.
+pub struct BulkNode<'a> {
+    pub labels: &'a [&'a str],
+    pub properties: &'a [(&'a str, Value)],
+}
+
+/// One edge of a bulk load between existing (committed) vertices.
+pub struct BulkRel<'a> {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub rel_type: &'a str,
+    pub properties: &'a [(&'a str, Value)],
+}
+
+/// `(S, P, O)` triples bound for one partition.
+type Batch = Vec<(u64, u32, TypedValue)>;
+
+impl Store {
+    /// Creates `nodes` as one commit; returns their ids in input order.
+    pub fn bulk_load_nodes(&self, nodes: &[BulkNode<'_>]) -> Result<Vec<NodeId>> {
+        let mut last = self.commit_lock.lock();
+        let commit_ts = *last + 1;
+        let mut names = NameCache::default();
+        let mut per_part: Vec<Batch> = vec![Vec::new(); self.vp.partitions()];
+        let mut ids = Vec::with_capacity(nodes.len());
+        let mut deltas: HashMap<Option<u64>, i64> = HashMap::new();
+        for node in nodes {
+            let encoded = names.properties(self, node.properties)?;
+            let (gui, _) = self.fresh_vertex()?;
+            let batch = &mut per_part[vertex_partition(gui, self.partitions)];
+            batch.push((gui, PRED_EXISTS, TypedValue::NONE));
+            let mut seen: Vec<u64> = Vec::with_capacity(node.labels.len());
+            for label in node.labels {
+                let label_gui = names.label(self, label)?;
+                if !seen.contains(&label_gui) {
+                    seen.push(label_gui);
+                    batch.push((gui, PRED_LABEL, TypedValue::string_gui(label_gui)));
+                    *deltas.entry(Some(label_gui)).or_insert(0) += 1;
+                }
+            }
+            batch.extend(encoded.into_iter().map(|(p, o)| (gui, p, o)));
+            ids.push(NodeId(gui));
+        }
+        *deltas.entry(None).or_insert(0) += nodes.len() as i64;
+        append_all(&self.vp, per_part, commit_ts)?;
+        self.node_counts.apply(deltas);
+        *last = commit_ts;
+        self.publish(commit_ts);
+        Ok(ids)
+    }
+
+    /// Creates `rels` as one commit; returns their ids in input order. Fails
+    /// (creating nothing) when an endpoint is not a committed node.
+    pub fn bulk_load_rels(&self, rels: &[BulkRel<'_>]) -> Result<Vec<RelId>> {
+        let mut last = self.commit_lock.lock();
+        let commit_ts = *last + 1;
+        let reader = Reader {
+            store: self,
+            view: View::committed(*last),
+        };
+        let mut names = NameCache::default();
+        let cells = self.e.partitions();
+        let mut edges: Vec<Batch> = vec![Vec::new(); cells];
+        let mut edge_props: Vec<Vec<(usize, u32, TypedValue)>> = vec![Vec::new(); cells];
+        let mut origin: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        let mut known: HashMap<u64, bool> = HashMap::new();
+        for (n, rel) in rels.iter().enumerate() {
+            for end in [rel.src, rel.dst] {
+                let exists = *known
+                    .entry(end.0)
+                    .or_insert_with(|| reader.node_exists(end.0));
+                if !exists {
+                    return Err(StorageError::EntityNotFound(format!(
+                        "node {}",
+                        end.external()
+                    )));
+                }
+            }
+            let encoded = names.properties(self, rel.properties)?;
+            let type_id = self.types.intern(rel.rel_type);
+            let cell = edge_cell(rel.src.0, rel.dst.0, self.partitions);
+            let position = edges[cell].len();
+            edges[cell].push((rel.src.0, type_id, TypedValue::vertex(rel.dst.0)));
+            origin[cell].push(n);
+            edge_props[cell].extend(encoded.into_iter().map(|(p, o)| (position, p, o)));
+        }
+        let sids = append_all(&self.e, edges, commit_ts)?;
+        let props: Vec<Batch> = edge_props
+            .into_iter()
+            .zip(&sids)
+            .map(|(props, cell_sids)| {
+                props
+                    .into_iter()
+                    .map(|(position, p, o)| (cell_sids[position], p, o))
+                    .collect()
+            })
+            .collect();
+        append_all(&self.ep, props, commit_ts)?;
+        let mut ids = vec![RelId(0); rels.len()];
+        for (cell_sids, cell_origin) in sids.iter().zip(&origin) {
+            for (&sid, &n) in cell_sids.iter().zip(cell_origin) {
+                ids[n] = RelId(sid);
+            }
+        }
+        *last = commit_ts;
+        self.publish(commit_ts);
+        Ok(ids)
+    }
+}
+
+/// Appends each partition's batch; returns the SIDs per partition. Checks
+/// every partition's capacity first so that a failure appends nothing.
+fn append_all(relation: &Relation, batches: Vec<Batch>, commit_ts: u64) -> Result<Vec<Vec<u64>>> {
+    for (part, batch) in batches.iter().enumerate() {
+        if !relation.has_room(part, batch.len()) {
+            return Err(StorageError::CapacityExceeded("tuples per partition"));
+        }
+    }
+    batches
+        .into_iter()
+        .enumerate()
+        .map(|(part, batch)| relation.insert_committed_batch(part, batch.into_iter(), commit_ts))
+        .collect()
+}
+
+/// Interned ids of the label and key names of one load (most loads repeat
+/// a handful of names millions of times).
+#[derive(Default)]
+struct NameCache {
+    labels: HashMap<String, u64>,
+    keys: HashMap<String, u32>,
+}
+
+impl NameCache {
+    fn label(&mut self, store: &Store, name: &str) -> Result<u64> {
+        if let Some(&gui) = self.labels.get(name) {
+            return Ok(gui);
+        }
+        let (gui, _) = store.literals.intern(name.as_bytes()).map_err(dict_error)?;
+        self.labels.insert(name.to_string(), gui);
+        Ok(gui)
+    }
+
+    fn key(&mut self, store: &Store, name: &str) -> u32 {
+        if let Some(&id) = self.keys.get(name) {
+            return id;
+        }
+        let id = store.keys.intern(name);
+        self.keys.insert(name.to_string(), id);
+        id
+    }
+
+    fn properties(
+        &mut self,
+        store: &Store,
+        properties: &[(&str, Value)],
+    ) -> Result<Vec<(u32, TypedValue)>> {
+        let mut out: Vec<(u32, TypedValue)> = Vec::with_capacity(properties.len());
+        for (name, value) in properties {
+            if value.is_null() {
+                continue;
+            }
+            let key = self.key(store, name);
+            let o = TypedValue::encode(value, &store.literals)?;
+            // A repeated key keeps its last value, as in a map literal.
+            match out.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = o,
+                None => out.push((key, o)),
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,121 @@
+//! The bulk path: one commit, readable through transactions, counted by
+//! the O(1) estimates, all or nothing.
+
+mod common;
+
+use common::{commit, labels, store};
+use nereid_storage::{BulkNode, BulkRel, StorageError};
+use nereid_values::{Direction, NodeId, Value};
+use std::collections::BTreeMap;
+
+#[test]
+fn bulk_loaded_graph_reads_like_a_committed_one() {
+    let s = store();
+    let props: Vec<[(&str, Value); 2]> = (0..100)
+        .map(|i| {
+            [
+                ("name", Value::from(format!("v{i}"))),
+                ("age", Value::Int(i)),
+            ]
+        })
+        .collect();
+    let nodes: Vec<BulkNode<'_>> = props
+        .iter()
+        .enumerate()
+        .map(|(i, p)| BulkNode {
+            labels: if i % 2 == 0 {
+                &["Even", "Even"]
+            } else {
+                &["Odd"]
+            },
+            properties: p,
+        })
+        .collect();
+    let before = s.visible_ts();
+    let ids = s.bulk_load_nodes(&nodes).unwrap();
+    assert_eq!(s.visible_ts(), before + 1);
+    let weight = [("w", Value::Float(0.5))];
+    let rels: Vec<BulkRel<'_>> = (0..99)
+        .map(|i| BulkRel {
+            src: ids[i],
+            dst: ids[i + 1],
+            rel_type: "NEXT",
+            properties: &weight,
+        })
+        .collect();
+    let rel_ids = s.bulk_load_rels(&rels).unwrap();
+    let t = s.begin();
+    assert_eq!(t.node_labels(ids[4]), labels(&["Even"]));
+    assert_eq!(t.node_property(ids[7], "name"), Some(Value::from("v7")));
+    assert_eq!(t.node_property(ids[7], "age"), Some(Value::Int(7)));
+    assert_eq!(
+        t.expand(ids[3], Direction::Outgoing, &[]),
+        vec![(rel_ids[3], ids[4])]
+    );
+    assert_eq!(t.rel_property(rel_ids[3], "w"), Some(Value::Float(0.5)));
+    assert_eq!(
+        t.rel_endpoints(rel_ids[98]),
+        Some((ids[98], ids[99], "NEXT".to_string()))
+    );
+    assert_eq!(s.estimate_nodes(None), 100);
+    assert_eq!(s.estimate_nodes(Some("Even")), 50);
+    assert_eq!(t.scan_nodes(Some("Odd")).len(), 50);
+    // transactions keep working on top, and estimates follow them
+    t.delete_node(ids[0], true).unwrap();
+    commit(&t).unwrap();
+    assert_eq!(s.estimate_nodes(Some("Even")), 49);
+    assert_eq!(s.estimate_nodes(None), 99);
+    assert!(s
+        .begin()
+        .create_node(&labels(&["Odd"]), &BTreeMap::new())
+        .is_ok());
+}
+
+#[test]
+fn a_missing_endpoint_fails_the_whole_load() {
+    let s = store();
+    let ids = s
+        .bulk_load_nodes(&[BulkNode {
+            labels: &[],
+            properties: &[],
+        }])
+        .unwrap();
+    let ts = s.visible_ts();
+    let result = s.bulk_load_rels(&[
+        BulkRel {
+            src: ids[0],
+            dst: ids[0],
+            rel_type: "R",
+            properties: &[],
+        },
+        BulkRel {
+            src: ids[0],
+            dst: NodeId(12345),
+            rel_type: "R",
+            properties: &[],
+        },
+    ]);
+    assert!(matches!(result, Err(StorageError::EntityNotFound(_))));
+    assert_eq!(s.visible_ts(), ts);
+    assert!(s.begin().expand(ids[0], Direction::Both, &[]).is_empty());
+}
+
+#[test]
+fn estimates_follow_commits_and_rollbacks() {
+    let s = store();
+    let t = s.begin();
+    let a = t.create_node(&labels(&["A"]), &BTreeMap::new()).unwrap();
+    t.rollback();
+    assert_eq!(s.estimate_nodes(Some("A")), 0);
+    let t = s.begin();
+    let b = t.create_node(&labels(&["A"]), &BTreeMap::new()).unwrap();
+    commit(&t).unwrap();
+    let t = s.begin();
+    t.add_label(b, "B").unwrap();
+    t.remove_label(b, "A").unwrap();
+    commit(&t).unwrap();
+    assert_eq!(s.estimate_nodes(Some("A")), 0);
+    assert_eq!(s.estimate_nodes(Some("B")), 1);
+    assert_eq!(s.estimate_nodes(None), 1);
+    let _ = a;
+}
