@@ -8,6 +8,34 @@ use super::arithmetic::float_text;
 use crate::error::{invalid_argument_value, overflow, ExecResult};
 use nereid_values::Value;
 
+/// `text` (a temporal value's display form, which leaves out zero seconds:
+/// `12:00+01:00`) with the seconds written out (`12:00:00+01:00`), as
+/// Neo4j's `toString` renders every time-of-day.
+fn with_seconds(value: &Value, text: &str) -> String {
+    let time_start = match value {
+        Value::LocalTime(_) | Value::Time(_) => Some(0),
+        Value::LocalDateTime(_) | Value::DateTime(_) | Value::WideLocal(_) => {
+            text.find('T').map(|t| t + 1)
+        }
+        _ => None,
+    };
+    let Some(start) = time_start else {
+        return text.to_string();
+    };
+    let minutes_end = start + 5;
+    let is_hh_mm = text.get(start..minutes_end).is_some_and(|hm| {
+        hm.as_bytes()[2] == b':'
+            && hm
+                .bytes()
+                .enumerate()
+                .all(|(i, b)| i == 2 || b.is_ascii_digit())
+    });
+    if !is_hh_mm || text[minutes_end..].starts_with(':') {
+        return text.to_string();
+    }
+    format!("{}:00{}", &text[..minutes_end], &text[minutes_end..])
+}
+
 pub fn to_string(value: &Value) -> ExecResult<Value> {
     Ok(match value {
         Value::Null => Value::Null,
@@ -15,10 +43,11 @@ pub fn to_string(value: &Value) -> ExecResult<Value> {
         Value::Int(i) => Value::String(i.to_string()),
         Value::Float(f) => Value::String(float_text(*f)),
         Value::Bool(b) => Value::String(b.to_string()),
-        // Temporal values display quoted, as the TCK writes them.
+        // Temporal values display quoted, as the TCK writes them; toString
+        // (like Neo4j 5's) always spells out the seconds of a time.
         t if t.is_temporal() => {
             let text = t.to_string();
-            Value::String(text.trim_matches('\'').to_string())
+            Value::String(with_seconds(t, text.trim_matches('\'')))
         }
         Value::Point(p) => Value::String(p.to_string()),
         other => {
