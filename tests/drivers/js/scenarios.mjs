@@ -263,7 +263,7 @@ scenario('temporal values round trip', async driver => {
   const zdt = r.get('zdt')
   assert.equal(zdt.timeZoneId, 'Europe/Stockholm')
   assert.deepEqual([zdt.year, zdt.month, zdt.day, zdt.hour].map(Number), [2015, 1, 21, 12])
-  assert.equal(r.get('zdtText'), '2015-01-21T12:00+01:00[Europe/Stockholm]')
+  assert.equal(r.get('zdtText'), '2015-01-21T12:00:00+01:00[Europe/Stockholm]')
   const dur = r.get('dur')
   assert.deepEqual([dur.months, dur.days, dur.seconds, dur.nanoseconds].map(Number), [14, 3, 14706, 500000000])
   assert.equal(r.get('next').toString(), '2015-07-22')
@@ -362,6 +362,9 @@ const counts = { passed: 0, failed: 0, skipped: 0 }
 try {
   for (const { name, body } of scenarios) {
     try {
+      // Every scenario starts from an empty graph, so one server (the
+      // reference Neo4j of tests/sidebyside) can serve every client in turn.
+      await driver.executeQuery('MATCH (n) DETACH DELETE n')
       const note = await body(driver)
       counts.passed += 1
       console.log(`ok   ${name}${typeof note === 'string' ? ` (${note})` : ''}`)

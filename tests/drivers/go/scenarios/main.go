@@ -223,7 +223,7 @@ func temporalValues(driver neo4j.DriverWithContext) {
 		"t":    "21:40:32+01:00",
 		"ldt":  "2015-07-21T21:40:32.142",
 		"odt":  "2015-07-21T21:40:32-05:00",
-		"zdt":  "2015-01-21T12:00+01:00[Europe/Stockholm]",
+		"zdt":  "2015-01-21T12:00:00+01:00[Europe/Stockholm]",
 		"dur":  "P1Y2M3DT4H5M6.5S",
 	}
 	for key, text := range want {
