@@ -367,7 +367,7 @@ try {
       await driver.executeQuery('MATCH (n) DETACH DELETE n')
       const note = await body(driver)
       counts.passed += 1
-      console.log(`ok   ${name}${typeof note === 'string' ? ` (${note})` : ''}`)
+      console.log(`ok   ${name}${typeof note === 'string' ? ` -- ${note}` : ''}`)
     } catch (e) {
       if (e instanceof Skip) {
         counts.skipped += 1

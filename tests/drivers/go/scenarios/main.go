@@ -486,7 +486,7 @@ func run(name string, body func(neo4j.DriverWithContext), driver neo4j.DriverWit
 	must(err)
 	body(driver)
 	if note != "" {
-		fmt.Printf("ok   %s (%s)\n", name, note)
+		fmt.Printf("ok   %s -- %s\n", name, note)
 	} else {
 		fmt.Printf("ok   %s\n", name)
 	}

@@ -439,7 +439,7 @@ public final class Scenario {
                     driver.executableQuery("MATCH (n) DETACH DELETE n").execute();
                     String note = s.getValue().run(driver);
                     passed++;
-                    System.out.println("ok   " + s.getKey() + (note == null ? "" : " (" + note + ")"));
+                    System.out.println("ok   " + s.getKey() + (note == null ? "" : " -- " + note));
                 } catch (Skip e) {
                     skipped++;
                     System.out.println("skip " + s.getKey() + ": " + e.getMessage());

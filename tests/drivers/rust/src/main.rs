@@ -158,7 +158,7 @@ async fn main() {
     );
     check(
         r.typ() == "K" && r.start_node_id() == a.id(),
-        "nodes, relationships and paths (relationship)",
+        "nodes, relationships and paths",
     );
     drop(created);
 
