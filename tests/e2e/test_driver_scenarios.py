@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -57,3 +58,15 @@ def test_js_driver_scenarios(server):
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
 def test_go_driver_scenarios(server):
     _run_scenarios("go", ["go", "run", "./scenarios", server.uri], os.path.join(ROOT, "drivers", "go"))
+
+
+def test_python_driver_scenarios(server):
+    """With the driver of the interpreter running pytest (6.x in scripts/test-all)."""
+    client = "py6" if neo4j_major() >= 6 else "py528"
+    _run_scenarios(client, [sys.executable, "scenarios.py", server.uri], os.path.join(ROOT, "drivers", "python"))
+
+
+def neo4j_major():
+    import neo4j
+
+    return int(neo4j.__version__.split(".")[0])
