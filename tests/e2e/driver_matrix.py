@@ -14,6 +14,7 @@ import tempfile
 import pytest
 
 from conftest import Server
+from test_driver_scenarios import check_outcome
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JAVA_DRIVER = os.path.join(ROOT, "drivers", "java", "driver")
@@ -52,16 +53,12 @@ def _address(server):
 
 @needs_java
 def test_java_driver_scenarios(secured):
-    proc = _run(["java", "-cp", _java_classpath(), "Scenario", _address(secured), "neo4j", "matrix-pw"])
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "all checks passed" in proc.stdout
-
-
-@needs_java
-def test_java_driver_bad_password(secured):
-    proc = _run(["java", "-cp", _java_classpath(), "Scenario", _address(secured), "neo4j", "nope", "bad-auth"])
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "all checks passed" in proc.stdout
+    """The shared list (the bad password included: the server has a user)."""
+    env = dict(os.environ, SCENARIO_PASSWORD="matrix-pw", SCENARIO_AUTH_ENFORCED="1")
+    proc = subprocess.run(["java", "-cp", _java_classpath(), "Scenario", f"bolt://{_address(secured)}"],
+                          env=env, capture_output=True, text=True, timeout=600)
+    check_outcome("java", proc.stdout, proc.stderr)
+    assert "ok   bad password refused" in proc.stdout, proc.stdout
 
 
 def _cypher_shell(server, *args, stdin=None):
