@@ -50,7 +50,9 @@ mod codec;
 mod error;
 mod format;
 pub mod object_store;
+mod order;
 mod recovery;
+mod scan;
 mod shipping;
 mod wal;
 mod writer;
@@ -65,6 +67,6 @@ pub use object_store::{LocalDir, ObjectStore};
 pub use object_store::{S3Location, S3Store};
 pub use shipping::{
     delete_shipped_before, restore_segments, ship_sealed_segments, shipped_segments,
-    RestoredSegments,
+    RestoredSegments, ShippedSegment,
 };
 pub use wal::{Durability, LogProgress, Lsn, RecoveryReport, SealedSegment, Wal, WalOptions};
