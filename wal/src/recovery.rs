@@ -100,7 +100,8 @@ pub(crate) fn list_segments(dir: &Path) -> Result<Vec<(u32, PathBuf)>, WalError>
 }
 
 /// The number of partitions of the log in `root`: at least `wanted`, and
-/// every partition directory found. Creates the missing directories.
+/// every partition directory found. Missing directories are created only
+/// once recovery succeeded (see [`PartitionScan::existed`]).
 pub(crate) fn partition_count(root: &Path, wanted: u32) -> Result<u32, WalError> {
     let mut count = wanted.max(1);
     for entry in std::fs::read_dir(root)? {
@@ -115,17 +116,6 @@ pub(crate) fn partition_count(root: &Path, wanted: u32) -> Result<u32, WalError>
         {
             count = count.max(k + 1);
         }
-    }
-    let mut created = false;
-    for k in 1..count {
-        let dir = partition_dir(root, k);
-        if !dir.is_dir() {
-            std::fs::create_dir_all(&dir)?;
-            created = true;
-        }
-    }
-    if created {
-        sync_dir(root)?;
     }
     Ok(count)
 }
@@ -212,7 +202,7 @@ fn replay_merged(
         let missing = last + 1;
         if ts != missing {
             let (file, offset) = location(p, i);
-            let torn_partition = scans.iter().find(|s| s.highest_ts() < missing);
+            let torn_partition = scans.iter().find(|s| s.existed && s.highest_ts() < missing);
             let Some(torn) = torn_partition else {
                 return Err(WalError::Corrupt {
                     file,
@@ -276,6 +266,12 @@ fn finish_partition(
         .min(cut_ts)
         .max(after_ts);
     let Some(last) = segments.len().checked_sub(1) else {
+        if !dir.is_dir() {
+            std::fs::create_dir_all(&dir)?;
+            if let Some(parent) = dir.parent() {
+                sync_dir(parent)?;
+            }
+        }
         let (file, end) = create_segment(&dir, 1, partition)?;
         return Ok(RecoveredPartition {
             partition,

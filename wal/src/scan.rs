@@ -68,6 +68,9 @@ pub(crate) struct PartitionScan {
     /// Highest commit timestamp per segment (0 when it has none), replayed
     /// or skipped; parallel to `segments`.
     pub(crate) segment_last_ts: Vec<u64>,
+    /// The partition's directory existed before this open. A partition
+    /// created now never held a commit, so it cannot explain a gap.
+    pub(crate) existed: bool,
 }
 
 impl PartitionScan {
@@ -83,8 +86,14 @@ pub(crate) fn scan_partition(
     partition: u32,
     after_ts: u64,
 ) -> Result<PartitionScan, WalError> {
-    let files = list_segments(dir)?;
+    let existed = dir.is_dir();
+    let files = if existed {
+        list_segments(dir)?
+    } else {
+        Vec::new()
+    };
     let mut scan = PartitionScan {
+        existed,
         partition,
         dir: dir.to_path_buf(),
         segments: Vec::new(),

@@ -137,6 +137,17 @@ fn a_commit_missing_from_the_middle_is_corruption() {
         matches!(&err, WalError::Corrupt { reason, .. } if reason.contains("missing")),
         "{err}"
     );
+    // A partition that does not exist yet (more partitions configured)
+    // never held a commit: it does not excuse the gap.
+    let err = open(dir.path(), 3).err().expect("refused");
+    assert!(
+        matches!(&err, WalError::Corrupt { reason, .. } if reason.contains("missing")),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("p2").exists(),
+        "nothing created on failure"
+    );
 }
 
 #[test]
