@@ -1,6 +1,9 @@
 //! The durable log and checkpoints (issue #6): commit throughput with group
 //! commit at 1, 4, 16 and 64 concurrent committers (one fsync covers every
 //! commit queued meanwhile, so throughput should grow with concurrency),
+//! with one log partition (`commit_throughput_group/N`) and with four
+//! (`commit_throughput_group/Nx4p`: four writers fsync in parallel, and a
+//! commit waits for every smaller timestamp),
 //! the replay rate of recovery, and the checkpoint write rate.
 //!
 //! Files go to the system temp directory: fsync costs what that disk costs.
@@ -8,7 +11,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use nereid_storage::{Change, Store, StoreConfig};
 use nereid_values::Value;
-use nereid_wal::{take_checkpoint, Durability, Wal, WalError};
+use nereid_wal::{take_checkpoint, Durability, Wal, WalError, WalOptions};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,14 +42,26 @@ fn commit_throughput_group(c: &mut Criterion) {
     let changes = sample_changes();
     let mut group = c.benchmark_group("wal");
     group.throughput(Throughput::Elements(1));
-    for committers in [1usize, 4, 16, 64] {
+    let cases = [1usize, 4, 16, 64]
+        .into_iter()
+        .flat_map(|committers| [(committers, 1u32), (committers, 4)]);
+    for (committers, partitions) in cases {
+        let id = if partitions == 1 {
+            committers.to_string()
+        } else {
+            format!("{committers}x{partitions}p")
+        };
         group.bench_with_input(
-            BenchmarkId::new("commit_throughput_group", committers),
+            BenchmarkId::new("commit_throughput_group", id),
             &committers,
             |b, &committers| {
                 let dir = tempfile::tempdir().expect("tempdir");
+                let options = WalOptions {
+                    partitions,
+                    ..WalOptions::default()
+                };
                 let (wal, _) =
-                    Wal::open(dir.path(), Durability::Fsync, |_, _| Ok(())).expect("open");
+                    Wal::open_after(dir.path(), &options, 0, |_, _| Ok(())).expect("open");
                 let ts = AtomicU64::new(0);
                 // Stands in for the store's commit lock: appends in timestamp order.
                 let commit_lock = Mutex::new(());

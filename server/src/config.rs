@@ -29,7 +29,7 @@ pub const DEFAULT_LOG: &str = "info";
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
 /// partitions, exec_threads, log, durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
-/// s3_endpoint, s3_region, wal_segment_bytes, auth, no_auth, tls_cert, tls_key,
+/// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
 /// bolt_max_connections, bolt_handshake_timeout_ms, bolt_idle_timeout_ms,
 /// bolt_max_message_bytes). Flags win over the environment, which wins
 /// over the file.
@@ -104,6 +104,12 @@ pub struct Cli {
     #[arg(long, env = "NEREID_WAL_SEGMENT_BYTES", value_name = "BYTES")]
     pub wal_segment_bytes: Option<u64>,
 
+    /// Log partitions written in parallel (each its own segment files,
+    /// writer thread and group commit); may change between runs [default:
+    /// the number of cores]
+    #[arg(long, env = "NEREID_LOG_PARTITIONS", value_name = "N")]
+    pub log_partitions: Option<u32>,
+
     /// A Bolt user to create (or whose password to set), stored hashed in
     /// the data directory; users persist across restarts. Without any
     /// user, any credentials are accepted, and only on loopback
@@ -145,6 +151,7 @@ pub struct FileConfig {
     pub checkpoint_log_bytes: Option<u64>,
     pub checkpoint_interval_ms: Option<u64>,
     pub wal_segment_bytes: Option<u64>,
+    pub log_partitions: Option<u32>,
     pub auth: Option<Secret>,
     pub no_auth: Option<bool>,
     pub tls_cert: Option<PathBuf>,
@@ -329,6 +336,19 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
             message: "must be at least 4096".into(),
         });
     }
+    let log_partitions = cli
+        .log_partitions
+        .or(file.log_partitions)
+        .unwrap_or(defaults.log_partitions);
+    if !(1..=crate::durable::MAX_LOG_PARTITIONS).contains(&log_partitions) {
+        return Err(ConfigError::Invalid {
+            name: "log_partitions",
+            message: format!(
+                "must be between 1 and {}",
+                crate::durable::MAX_LOG_PARTITIONS
+            ),
+        });
+    }
     Ok(DurableConfig {
         durability,
         checkpoint_target,
@@ -342,6 +362,7 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
             .filter(|&ms| ms > 0)
             .map(std::time::Duration::from_millis),
         wal_segment_bytes,
+        log_partitions,
         checkpoint_on_shutdown: cli
             .checkpoint_on_shutdown
             .or(file.checkpoint_on_shutdown)

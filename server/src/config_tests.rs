@@ -172,6 +172,25 @@ fn durability_and_checkpoint_settings_resolve_and_are_checked() {
 }
 
 #[test]
+fn log_partitions_come_from_the_flag_or_the_file_and_are_bounded() {
+    let defaults = Config::resolve(parse(&[]), FileConfig::default()).unwrap();
+    assert!(defaults.durable.log_partitions >= 1);
+    let file = FileConfig {
+        log_partitions: Some(3),
+        ..FileConfig::default()
+    };
+    let from_file = Config::resolve(parse(&[]), file.clone()).unwrap();
+    assert_eq!(from_file.durable.log_partitions, 3);
+    let from_flag = Config::resolve(parse(&["--log-partitions", "4"]), file).unwrap();
+    assert_eq!(from_flag.durable.log_partitions, 4);
+    for bad in ["0", "100000"] {
+        let err =
+            Config::resolve(parse(&["--log-partitions", bad]), FileConfig::default()).unwrap_err();
+        assert!(matches!(err, ConfigError::Invalid { .. }), "{bad}: {err}");
+    }
+}
+
+#[test]
 fn auth_settings_come_from_flags_or_the_file_and_never_print() {
     let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
     let cli = Cli::try_parse_from(["nereid", "--auth", "neo4j/s3cret", "--no-auth"]).unwrap();

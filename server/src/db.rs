@@ -561,6 +561,8 @@ mod tests {
         let durable = DurableConfig {
             wal_segment_bytes: 4096,
             checkpoint_log_bytes: 0,
+            // One partition: the segment count below is partition 0's.
+            log_partitions: 1,
             ..DurableConfig::default()
         };
         let run = |db: &Arc<Database>, q: &str| {

@@ -19,7 +19,7 @@
 use nereid_storage::Store;
 use nereid_wal::{
     CheckpointInfo, Durability, LocalDir, LogProgress, ObjectStore, RecoveryReport, S3Location,
-    S3Store, Wal, WalError, WalOptions,
+    S3Store, ShippedSegment, Wal, WalError, WalOptions,
 };
 use parking_lot::Mutex;
 use std::collections::BTreeSet;
@@ -46,6 +46,9 @@ pub struct DurableConfig {
     pub checkpoint_interval: Option<Duration>,
     /// Log segment rotation size.
     pub wal_segment_bytes: u64,
+    /// Log partitions written in parallel, each with its own group commit
+    /// (`--log-partitions`; default: the number of cores).
+    pub log_partitions: u32,
     /// Take a checkpoint on clean shutdown.
     pub checkpoint_on_shutdown: bool,
 }
@@ -58,10 +61,22 @@ impl Default for DurableConfig {
             checkpoint_log_bytes: DEFAULT_CHECKPOINT_LOG_BYTES,
             checkpoint_interval: None,
             wal_segment_bytes: DEFAULT_WAL_SEGMENT_BYTES,
+            log_partitions: default_log_partitions(),
             checkpoint_on_shutdown: true,
         }
     }
 }
+
+/// The default number of log partitions: one per core (at least 1, at
+/// most [`MAX_LOG_PARTITIONS`]).
+pub fn default_log_partitions() -> u32 {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get() as u32)
+        .clamp(1, MAX_LOG_PARTITIONS)
+}
+
+/// The largest accepted `--log-partitions` (each is a thread and a file).
+pub const MAX_LOG_PARTITIONS: u32 = 256;
 
 /// Where checkpoints (and, for S3, shipped log segments) are kept.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -169,7 +184,7 @@ pub(crate) fn recover(
         tracing::info!(
             segments = restored.segments,
             bytes = restored.bytes,
-            next_segment = restored.next_segment,
+            partitions = restored.next_segments.len(),
             location = %target.location("wal/").display(),
             "empty log directory: restored the shipped log segments after the checkpoint"
         );
@@ -178,6 +193,7 @@ pub(crate) fn recover(
     let options = WalOptions {
         durability: config.durability,
         segment_bytes: config.wal_segment_bytes,
+        partitions: config.log_partitions,
     };
     let (wal, report) = Wal::open_after(&wal_dir, &options, after, |ts, changes| {
         store.replay(ts, changes).map_err(|e| e.to_string())
@@ -203,6 +219,8 @@ fn log_replay(report: &RecoveryReport, log: Duration, total: Duration, durabilit
         records = report.records,
         skipped_records = report.skipped_records,
         segments = report.segments,
+        partitions = report.partitions,
+        dropped_records = report.dropped_records,
         last_commit_ts = report.last_commit_ts,
         truncated_bytes = report.truncated_bytes,
         log_ms = log.as_millis() as u64,
@@ -220,7 +238,7 @@ pub(crate) struct Checkpoints {
     ship: bool,
     /// Segments this process shipped (after a restart, the sealed segments
     /// are shipped again: an idempotent overwrite).
-    shipped: Mutex<BTreeSet<u32>>,
+    shipped: Mutex<BTreeSet<ShippedSegment>>,
     config: DurableConfig,
     /// Serialises checkpoints.
     running: Mutex<()>,
@@ -262,7 +280,7 @@ impl Checkpoints {
             // Everything the bucket holds below the oldest local segment is
             // covered by the checkpoint just stored.
             *shipped = nereid_wal::shipped_segments(&*self.target)?;
-            nereid_wal::delete_shipped_before(&*self.target, &mut shipped, wal.oldest_segment())?
+            nereid_wal::delete_shipped_before(&*self.target, &mut shipped, &wal.oldest_segments())?
         } else {
             0
         };

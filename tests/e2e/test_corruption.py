@@ -44,8 +44,11 @@ def populated(tmp_path):
     """A data dir with 10 acknowledged single-node commits, killed -9 (no
     shutdown checkpoint); yields (server, data_dir)."""
     data_dir = str(tmp_path / "data")
+    # One log partition: these cases damage the single stream's records
+    # (partition 0 is the log directory itself; the multi-partition rules
+    # are tested in wal/tests/partitions.rs and by the crash loop).
     server = CrashServer(os.environ["NEREID_BIN"], data_dir, str(tmp_path / "server.log"),
-                         ["--wal-segment-bytes", "4096"])
+                         ["--wal-segment-bytes", "4096", "--log-partitions", "1"])
     server.start()
     drv = GraphDatabase.driver(server.uri, auth=("neo4j", "x"))
     for i in range(10):
@@ -125,7 +128,8 @@ def test_a_flipped_byte_before_the_tail_refuses_to_start_naming_file_and_offset(
 def test_damage_in_a_sealed_segment_refuses_to_start(tmp_path):
     data_dir = str(tmp_path / "data")
     server = CrashServer(os.environ["NEREID_BIN"], data_dir, str(tmp_path / "server.log"),
-                         ["--wal-segment-bytes", "4096", "--checkpoint-log-bytes", "0"])
+                         ["--wal-segment-bytes", "4096", "--checkpoint-log-bytes", "0",
+                          "--log-partitions", "1"])
     server.start()
     drv = GraphDatabase.driver(server.uri, auth=("neo4j", "x"))
     for i in range(60):

@@ -4,12 +4,13 @@
 //! ```text
 //! magic "NEREIDLG" (8) | format version u32 | segment number u32 | stream id u32 | CRC32C of the previous 20 bytes u32
 //! ```
-//! The segment number orders the files of one log stream (the file
+//! The segment number orders the files of one log partition (the file
 //! `wal-000001.log` is segment 1; rotation adds `wal-000002.log`, ...; the
-//! header's number must match the file name); the stream id leaves room for
-//! partitioned logs (several streams written in parallel, e.g.
-//! `wal-p<stream>-<segment>.log`): version 1 writes stream 0 only, in
-//! `wal-<segment>.log`.
+//! header's number must match the file name). The stream id is the log
+//! partition the file belongs to and must match its directory: partition 0
+//! is the log directory itself (so a log written before partitioning, which
+//! wrote stream 0 only, is partition 0 unchanged), partition `k > 0` is its
+//! subdirectory `p<k>`.
 //!
 //! Record, repeated until end of file:
 //! ```text
@@ -44,6 +45,25 @@ pub(crate) const RECORD_CHECKPOINT: u8 = 3;
 /// The name of a segment file of stream 0.
 pub(crate) fn segment_file_name(segment: u32) -> String {
     format!("wal-{segment:06}.log")
+}
+
+/// The directory of log partition `partition` under the log directory
+/// `root` (see the module docs).
+pub(crate) fn partition_dir(root: &Path, partition: u32) -> std::path::PathBuf {
+    if partition == 0 {
+        root.to_path_buf()
+    } else {
+        root.join(format!("p{partition}"))
+    }
+}
+
+/// The partition number of a subdirectory name written by [`partition_dir`].
+pub(crate) fn parse_partition_dir_name(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix('p')?;
+    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// The segment number of a file name written by [`segment_file_name`].
@@ -205,6 +225,13 @@ mod tests {
         assert_eq!(parse_segment_file_name("wal-1234567.log"), Some(1234567));
         assert_eq!(parse_segment_file_name("wal-01.log"), None);
         assert_eq!(parse_segment_file_name("wal-000001.log.tmp"), None);
+        assert_eq!(parse_partition_dir_name("p3"), Some(3));
+        assert_eq!(parse_partition_dir_name("p0"), None);
+        assert_eq!(parse_partition_dir_name("p03"), None);
+        assert_eq!(parse_partition_dir_name("px"), None);
+        let root = Path::new("/data/wal");
+        assert_eq!(partition_dir(root, 0), root);
+        assert_eq!(partition_dir(root, 2), root.join("p2"));
     }
 
     #[test]

@@ -5,12 +5,15 @@
 //! The log stores, per committed transaction, the storage crate's
 //! [`Change`](nereid_storage::Change) list in a compact binary form (module
 //! `codec`), framed in checksummed, versioned records (module `format`) in
-//! a sequence of segment files. Commits are appended while the store's
-//! commit lock is held (cheap: a memcpy into a queue) and made durable by
-//! one writer thread with group commit, which also rotates segments
-//! (module `writer`); recovery replays intact records after the checkpoint
-//! timestamp and truncates a torn tail, refusing to skip damage anywhere
-//! else (module `recovery`). Checkpoints (module `checkpoint`) hold the
+//! log partitions, each a sequence of segment files. Commits are appended
+//! while the store's commit lock is held (cheap: a memcpy into a queue) and
+//! made durable by their partition's writer thread with group commit, which
+//! also rotates segments (module `writer`); a commit is released only when
+//! every smaller timestamp is durable too (module `order`). Recovery reads
+//! the partitions in parallel (module `scan`), replays intact records after
+//! the checkpoint timestamp in timestamp order up to the first gap, and
+//! truncates torn tails, refusing to skip damage anywhere else (module
+//! `recovery`). Checkpoints (module `checkpoint`) hold the
 //! store's state at a commit timestamp, so the segments before it can be
 //! deleted. They are kept in an [`ObjectStore`] (module `object_store`: a
 //! local directory or an S3-compatible bucket); with a bucket, sealed
@@ -38,6 +41,9 @@
 //! | a damaged record followed by an intact one (damage *before* the tail) | refuses to open: `log file <path> is corrupt at byte <offset>: ...`; the server exits non-zero; the file is left untouched |
 //! | any damage or truncation in a sealed (not last) segment | refuses to open, naming file and offset |
 //! | a missing segment, or records missing before the first one | refuses to open (`segment N is missing` / `log records are missing`) |
+//! | a commit timestamp missing while some partition ends before it (its torn or unsynced tail) | replay stops there; later records of every partition are truncated away (`WARN truncating the log partition after the last replayed commit`); `RecoveryReport::dropped_records` |
+//! | a commit timestamp missing while every partition continues past it | refuses to open (`log records are missing`) |
+//! | a segment whose header names another partition | refuses to open, naming the file |
 //! | bad magic, unknown format version, bad header checksum | refuses to open, naming the file |
 //! | a checkpoint directory without `MANIFEST` (interrupted) | ignored, deleted by the next checkpoint |
 //! | a damaged manifest or partition file of the newest complete checkpoint | refuses to open: `checkpoint file <path> is corrupt: ...` (the log before it may be gone, so no fallback) |
@@ -50,7 +56,9 @@ mod codec;
 mod error;
 mod format;
 pub mod object_store;
+mod order;
 mod recovery;
+mod scan;
 mod shipping;
 mod wal;
 mod writer;
@@ -65,6 +73,6 @@ pub use object_store::{LocalDir, ObjectStore};
 pub use object_store::{S3Location, S3Store};
 pub use shipping::{
     delete_shipped_before, restore_segments, ship_sealed_segments, shipped_segments,
-    RestoredSegments,
+    RestoredSegments, ShippedSegment,
 };
 pub use wal::{Durability, LogProgress, Lsn, RecoveryReport, SealedSegment, Wal, WalOptions};

@@ -2,40 +2,70 @@
 //! directory can restore from the object store alone: the newest checkpoint
 //! plus the shipped segments after it.
 //!
-//! Keys are `wal/wal-NNNNNN.log`, the local file names. Only *sealed*
+//! Keys are the local paths under the log directory: `wal/wal-NNNNNN.log`
+//! for partition 0 (also what a log written before partitioning shipped)
+//! and `wal/p<k>/wal-NNNNNN.log` for partition `k`. Only *sealed*
 //! segments are shipped (complete, fsynced, never written again), so a
 //! shipped object never changes; what was committed in the active segment
 //! is not in the object store until that segment is sealed (rotation, by
 //! size or by the server's ship interval).
 //!
 //! Segment numbers never repeat across restores: a restore into an empty
-//! directory continues numbering after the highest shipped segment, so a
-//! stale object from before a checkpoint can never be mistaken for a newer
-//! segment.
+//! directory continues each partition's numbering after its highest
+//! shipped segment, so a stale object from before a checkpoint can never be
+//! mistaken for a newer segment. Partitions are restored independently;
+//! recovery's merge rule then stops at the first commit missing from the
+//! bucket (a partition's active segment is not shipped before it is
+//! sealed), so a restore never shows a commit without every earlier one.
+//!
+//! Known limit: recovery may cut a partition inside a segment that was
+//! already shipped (records after a timestamp gap, never acknowledged);
+//! the bucket keeps the longer copy until that segment is sealed and
+//! shipped again. A restore from the bucket in that window replays up to
+//! the same gap, unless the gap was filled locally and shipped meanwhile.
 
 use crate::error::WalError;
 use crate::format::{
-    check_header, parse_segment_file_name, read_record, segment_file_name, HEADER_LEN,
+    check_header, parse_partition_dir_name, parse_segment_file_name, partition_dir, read_record,
+    segment_file_name, HEADER_LEN,
 };
 use crate::object_store::ObjectStore;
 use crate::recovery::{list_segments, sync_dir};
 use crate::wal::Wal;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
 
 const PREFIX: &str = "wal/";
 
-fn key(number: u32) -> String {
-    format!("{PREFIX}{}", segment_file_name(number))
+/// A shipped segment: `(partition, segment number)`.
+pub type ShippedSegment = (u32, u32);
+
+fn key((partition, number): ShippedSegment) -> String {
+    if partition == 0 {
+        format!("{PREFIX}{}", segment_file_name(number))
+    } else {
+        format!("{PREFIX}p{partition}/{}", segment_file_name(number))
+    }
 }
 
-/// Numbers of the segments in `target`, ascending.
-pub fn shipped_segments(target: &dyn ObjectStore) -> Result<BTreeSet<u32>, WalError> {
+fn parse_key(key: &str) -> Option<ShippedSegment> {
+    let rest = key.strip_prefix(PREFIX)?;
+    match rest.split_once('/') {
+        None => Some((0, parse_segment_file_name(rest)?)),
+        Some((dir, file)) => Some((
+            parse_partition_dir_name(dir)?,
+            parse_segment_file_name(file)?,
+        )),
+    }
+}
+
+/// The segments in `target`, ascending by partition, then number.
+pub fn shipped_segments(target: &dyn ObjectStore) -> Result<BTreeSet<ShippedSegment>, WalError> {
     Ok(target
         .list(PREFIX)?
         .iter()
-        .filter_map(|k| k.strip_prefix(PREFIX).and_then(parse_segment_file_name))
+        .filter_map(|k| parse_key(k))
         .collect())
 }
 
@@ -45,40 +75,48 @@ pub fn shipped_segments(target: &dyn ObjectStore) -> Result<BTreeSet<u32>, WalEr
 pub fn ship_sealed_segments(
     wal: &Wal,
     target: &dyn ObjectStore,
-    shipped: &mut BTreeSet<u32>,
+    shipped: &mut BTreeSet<ShippedSegment>,
 ) -> Result<usize, WalError> {
     let mut count = 0;
     for segment in wal.sealed_segments() {
-        if shipped.contains(&segment.number) {
+        let id = (segment.partition, segment.number);
+        if shipped.contains(&id) {
             continue;
         }
         let bytes = std::fs::read(&segment.path)?;
-        target.put(&key(segment.number), &bytes)?;
+        target.put(&key(id), &bytes)?;
         tracing::debug!(
+            partition = segment.partition,
             segment = segment.number,
             bytes = bytes.len(),
             last_commit_ts = segment.last_ts,
-            location = %target.location(&key(segment.number)).display(),
+            location = %target.location(&key(id)).display(),
             "shipped a sealed log segment"
         );
-        shipped.insert(segment.number);
+        shipped.insert(id);
         count += 1;
     }
     Ok(count)
 }
 
-/// Deletes the shipped segments numbered below `oldest` (the oldest segment
-/// the local log still has: everything before it is covered by a
-/// checkpoint). Returns how many it deleted.
+/// Deletes the shipped segments of partition `k` numbered below
+/// `oldest[k]` (the oldest segment the local partition still has:
+/// everything before it is covered by a checkpoint; see
+/// [`Wal::oldest_segments`]). Partitions the local log does not have are
+/// left alone. Returns how many it deleted.
 pub fn delete_shipped_before(
     target: &dyn ObjectStore,
-    shipped: &mut BTreeSet<u32>,
-    oldest: u32,
+    shipped: &mut BTreeSet<ShippedSegment>,
+    oldest: &[u32],
 ) -> Result<usize, WalError> {
-    let doomed: Vec<u32> = shipped.range(..oldest).copied().collect();
-    for number in &doomed {
-        target.delete(&key(*number))?;
-        shipped.remove(number);
+    let doomed: Vec<ShippedSegment> = shipped
+        .iter()
+        .filter(|(p, n)| oldest.get(*p as usize).is_some_and(|o| n < o))
+        .copied()
+        .collect();
+    for id in &doomed {
+        target.delete(&key(*id))?;
+        shipped.remove(id);
     }
     Ok(doomed.len())
 }
@@ -89,17 +127,18 @@ pub struct RestoredSegments {
     /// Segments downloaded (holding records after the checkpoint).
     pub segments: usize,
     pub bytes: u64,
-    /// The number the local log continues with.
-    pub next_segment: u32,
+    /// Per partition found in the bucket, the number its local log
+    /// continues with.
+    pub next_segments: BTreeMap<u32, u32>,
 }
 
-/// Fills the empty log directory `dir` from `source`: downloads the shipped
-/// segments holding records after `after_ts` (the loaded checkpoint's
-/// timestamp) and starts the next segment after the highest shipped one.
-/// A shipped segment that fails its header or holds a damaged record is a
-/// [`WalError::Corrupt`] naming its `s3://` location; a gap in the numbers
-/// of the needed segments is one too (recovery's timestamp check catches
-/// records missing anywhere else).
+/// Fills the empty log directory `dir` from `source`: for every partition
+/// in the bucket, downloads the shipped segments holding records after
+/// `after_ts` (the loaded checkpoint's timestamp) and starts the next
+/// segment after its highest shipped one. A shipped segment that fails its
+/// header or holds a damaged record is a [`WalError::Corrupt`] naming its
+/// `s3://` location; a gap in the numbers of a partition's needed segments
+/// is one too (recovery's merge rule catches records missing elsewhere).
 pub fn restore_segments(
     source: &dyn ObjectStore,
     dir: &Path,
@@ -112,27 +151,51 @@ pub fn restore_segments(
             dir.display()
         ))));
     }
-    let shipped = shipped_segments(source)?;
-    let mut restored = RestoredSegments {
-        next_segment: shipped.last().map_or(1, |n| n + 1),
-        ..RestoredSegments::default()
-    };
+    let mut by_partition: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (partition, number) in shipped_segments(source)? {
+        by_partition.entry(partition).or_default().push(number);
+    }
+    let mut restored = RestoredSegments::default();
+    for (partition, numbers) in by_partition {
+        let local = partition_dir(dir, partition);
+        std::fs::create_dir_all(&local)?;
+        let next = numbers.last().map_or(1, |n| n + 1);
+        restore_partition(source, &local, partition, &numbers, after_ts, &mut restored)?;
+        // An empty file: recovery writes its header and appends there.
+        std::fs::File::create(local.join(segment_file_name(next)))?.sync_all()?;
+        sync_dir(&local)?;
+        restored.next_segments.insert(partition, next);
+    }
+    sync_dir(dir)?;
+    Ok(restored)
+}
+
+/// Downloads the needed segments (`numbers`, ascending) of one partition.
+fn restore_partition(
+    source: &dyn ObjectStore,
+    local: &Path,
+    partition: u32,
+    numbers: &[u32],
+    after_ts: u64,
+    restored: &mut RestoredSegments,
+) -> Result<(), WalError> {
     let mut previous: Option<u32> = None;
-    for number in shipped {
-        let location = source.location(&key(number));
+    for &number in numbers {
+        let id = (partition, number);
+        let location = source.location(&key(id));
         let corrupt = |offset: usize, reason: String| WalError::Corrupt {
             file: location.clone(),
             offset: offset as u64,
             reason,
         };
-        let Some(bytes) = source.get(&key(number))? else {
+        let Some(bytes) = source.get(&key(id))? else {
             return Err(corrupt(0, "disappeared while restoring".into()));
         };
-        let (header_segment, _) = check_header(&bytes, &location)?;
-        if header_segment != number {
+        let (header_segment, stream) = check_header(&bytes, &location)?;
+        if header_segment != number || stream != partition {
             return Err(corrupt(
                 0,
-                format!("the header says segment {header_segment}"),
+                format!("the header says segment {header_segment} of partition {stream}"),
             ));
         }
         let last_ts = last_commit_ts(&bytes)
@@ -150,16 +213,13 @@ pub fn restore_segments(
             ));
         }
         previous = Some(number);
-        let mut file = std::fs::File::create(dir.join(segment_file_name(number)))?;
+        let mut file = std::fs::File::create(local.join(segment_file_name(number)))?;
         file.write_all(&bytes)?;
         file.sync_all()?;
         restored.segments += 1;
         restored.bytes += bytes.len() as u64;
     }
-    // An empty file: recovery writes its header and appends there.
-    std::fs::File::create(dir.join(segment_file_name(restored.next_segment)))?.sync_all()?;
-    sync_dir(dir)?;
-    Ok(restored)
+    Ok(())
 }
 
 /// The commit timestamp of the last record of a complete segment (0 when it

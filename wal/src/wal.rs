@@ -3,7 +3,8 @@
 use crate::codec::encode_changes;
 use crate::error::WalError;
 use crate::format::{encode_record, RECORD_COMMIT};
-use crate::recovery::{recover, sync_dir};
+use crate::order::CommitOrder;
+use crate::recovery::{partition_count, recover, sync_dir};
 use crate::writer::{self, Segment, Shared};
 use nereid_storage::Change;
 use parking_lot::Mutex;
@@ -12,11 +13,16 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A log sequence number: a position in the log stream of this process
-/// (byte count since open, across segments). Ordered like the records; a
-/// record is durable once the durable position reaches its LSN.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Lsn(pub u64);
+/// Where an appended commit went: its log partition, its position in that
+/// partition's stream of this process (byte count since open, across
+/// segments), and its commit timestamp, which is what
+/// [`Wal::wait_durable`] waits for (with every smaller one).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lsn {
+    pub partition: u32,
+    pub offset: u64,
+    pub commit_ts: u64,
+}
 
 /// What [`Wal::open`] found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,10 +34,16 @@ pub struct RecoveryReport {
     /// Commit timestamp of the last replayed record (the checkpoint
     /// timestamp, or 0, when none was replayed).
     pub last_commit_ts: u64,
-    /// Bytes of a torn tail that were truncated away.
+    /// Bytes truncated away: torn tails, and the records after the first
+    /// missing commit timestamp (see `dropped_records`).
     pub truncated_bytes: u64,
-    /// Segment files found.
+    /// Segment files found (all partitions).
     pub segments: u64,
+    /// Log partitions read (in parallel).
+    pub partitions: u64,
+    /// Intact records dropped because a smaller commit timestamp was
+    /// missing (never acknowledged: see the `recovery` module).
+    pub dropped_records: u64,
 }
 
 /// When an appended record counts as durable, i.e. when a commit may be
@@ -86,6 +98,12 @@ pub struct WalOptions {
     /// many bytes (checked after each group write, so a segment may exceed
     /// it by one batch).
     pub segment_bytes: u64,
+    /// Log partitions to write: each has its own segment files and writer
+    /// thread (group commit per partition); a commit goes to the partition
+    /// `txn_handle % partitions`. Opening reads every partition on disk,
+    /// so this may change between runs. The library default is 1; the
+    /// server defaults to the number of cores.
+    pub partitions: u32,
 }
 
 impl Default for WalOptions {
@@ -93,6 +111,7 @@ impl Default for WalOptions {
         WalOptions {
             durability: Durability::Fsync,
             segment_bytes: 64 << 20,
+            partitions: 1,
         }
     }
 }
@@ -100,6 +119,8 @@ impl Default for WalOptions {
 /// A segment file that is complete and fsynced: see [`Wal::sealed_segments`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SealedSegment {
+    /// The log partition it belongs to.
+    pub partition: u32,
     pub number: u32,
     pub path: PathBuf,
     /// Commit timestamp of its last record.
@@ -108,18 +129,34 @@ pub struct SealedSegment {
 
 /// See [`Wal::progress`].
 #[derive(Clone)]
-pub struct LogProgress(Arc<Shared>);
+pub struct LogProgress(Vec<Arc<Shared>>);
 
 impl LogProgress {
     pub fn appended_bytes(&self) -> u64 {
-        self.0.state.lock().next_lsn
+        appended_bytes(&self.0)
     }
 }
 
-/// The durable log: segment files `dir/wal-000001.log`, `wal-000002.log`, ...
-pub struct Wal {
+fn appended_bytes(partitions: &[Arc<Shared>]) -> u64 {
+    partitions.iter().map(|p| p.state.lock().next_lsn).sum()
+}
+
+/// One log partition: its queue (shared with its writer thread) and
+/// directory.
+struct Partition {
     shared: Arc<Shared>,
-    writer: Mutex<Option<JoinHandle<()>>>,
+    dir: PathBuf,
+}
+
+/// The durable log: partition 0 in `dir` (segment files `wal-000001.log`,
+/// `wal-000002.log`, ...), partition `k` in `dir/p<k>`.
+pub struct Wal {
+    partitions: Vec<Partition>,
+    /// Appends go to partitions `0..routed`; any further ones were left by
+    /// a run with more partitions and are only drained by checkpoints.
+    routed: u32,
+    order: Arc<CommitOrder>,
+    writers: Mutex<Vec<JoinHandle<()>>>,
     dir: PathBuf,
 }
 
@@ -138,13 +175,16 @@ impl Wal {
         Wal::open_after(dir, &options, 0, apply)
     }
 
-    /// Opens the log in `dir` (creating it), replays every complete record
-    /// with a commit timestamp above `after_ts` (the loaded checkpoint's,
-    /// or 0) through `apply(commit_ts, &changes)` in log order, truncates an
-    /// incomplete/torn tail (logging what was dropped with `tracing::warn!`),
-    /// and returns the log ready for appends. Damage before the tail, or
-    /// missing records, is a [`WalError::Corrupt`] naming the file (see the
-    /// `recovery` module for the rule).
+    /// Opens the log in `dir` (creating it): reads every partition in
+    /// parallel, replays every complete record with a commit timestamp
+    /// above `after_ts` (the loaded checkpoint's, or 0) through
+    /// `apply(commit_ts, &changes)` in timestamp order up to the first
+    /// missing timestamp, truncates incomplete/torn tails and the records
+    /// after that gap (logging what was dropped with `tracing::warn!`), and
+    /// returns the log ready for appends to `options.partitions`
+    /// partitions. Damage before a tail, or records missing from the middle
+    /// of the log, is a [`WalError::Corrupt`] naming the file (see the
+    /// `recovery` and `scan` modules for the rules).
     pub fn open_after(
         dir: &Path,
         options: &WalOptions,
@@ -152,31 +192,44 @@ impl Wal {
         apply: impl FnMut(u64, &[Change]) -> Result<(), String>,
     ) -> Result<(Wal, RecoveryReport), WalError> {
         std::fs::create_dir_all(dir)?;
-        let recovered = recover(dir, after_ts, apply)?;
-        let mut report = recovered.report;
-        report.segments = recovered.sealed.len() as u64 + 1;
-        let shared = Shared::new(options.durability, recovered.sealed, recovered.segment);
-        let segment = Segment {
-            dir: dir.to_path_buf(),
-            file: recovered.file,
-            number: recovered.segment,
-            len: recovered.end,
-            last_ts: recovered.active_last_ts,
-            rotate_bytes: options.segment_bytes.max(1),
-        };
-        let handle = writer::spawn(shared.clone(), segment)?;
-        let wal = Wal {
-            shared,
-            writer: Mutex::new(Some(handle)),
+        let routed = options.partitions.max(1);
+        let count = partition_count(dir, routed)?;
+        let recovered = recover(dir, count, after_ts, apply)?;
+        let order = Arc::new(CommitOrder::default());
+        let mut wal = Wal {
+            partitions: Vec::with_capacity(recovered.partitions.len()),
+            routed,
+            order: order.clone(),
+            writers: Mutex::new(Vec::new()),
             dir: dir.to_path_buf(),
         };
-        Ok((wal, report))
+        for part in recovered.partitions {
+            let shared = Shared::new(options.durability, part.sealed, part.segment, order.clone());
+            let segment = Segment {
+                dir: part.dir.clone(),
+                stream: part.partition,
+                file: part.file,
+                number: part.segment,
+                len: part.end,
+                last_ts: part.active_last_ts,
+                rotate_bytes: options.segment_bytes.max(1),
+            };
+            // On an error, dropping `wal` stops the writers started so far.
+            let handle = writer::spawn(shared.clone(), segment)?;
+            wal.writers.lock().push(handle);
+            wal.partitions.push(Partition {
+                shared,
+                dir: part.dir,
+            });
+        }
+        Ok((wal, recovered.report))
     }
 
-    /// Enqueues a commit record. Called while the store's commit lock is
-    /// held, so it only encodes and copies into the queue: it never waits
-    /// for a write or an fsync. Fails for values that cannot be logged
-    /// (entities) and after any earlier write failure.
+    /// Enqueues a commit record in partition `txn_handle % partitions`.
+    /// Called while the store's commit lock is held (so commits arrive in
+    /// timestamp order), it only encodes and copies into the queue: it
+    /// never waits for a write or an fsync. Fails for values that cannot be
+    /// logged (entities) and after any earlier write failure.
     pub fn append(
         &self,
         txn_handle: u64,
@@ -186,74 +239,124 @@ impl Wal {
         let mut payload = Vec::new();
         encode_changes(changes, &mut payload).map_err(WalError::Unencodable)?;
         let record = encode_record(RECORD_COMMIT, txn_handle, commit_ts, &payload)?;
-        self.shared.enqueue(&record, commit_ts).map(Lsn)
+        let partition = (txn_handle % u64::from(self.routed)) as u32;
+        self.order.appended(commit_ts)?;
+        match self.partitions[partition as usize]
+            .shared
+            .enqueue(&record, commit_ts)
+        {
+            Ok(offset) => Ok(Lsn {
+                partition,
+                offset,
+                commit_ts,
+            }),
+            Err(e) => {
+                // The commit is stamped but will never be durable: nothing
+                // after it may be acknowledged either.
+                self.order.fail(&e.to_string());
+                Err(e)
+            }
+        }
     }
 
-    /// Blocks until the record at `lsn` is as durable as the setting
-    /// promises (see [`Durability`]). Group commit: a single writer thread
-    /// writes (and fsyncs) everything queued so far in one go, then wakes
-    /// all waiters it covered.
+    /// Blocks until the record at `lsn` *and every appended record with a
+    /// smaller commit timestamp* are as durable as the setting promises
+    /// (see [`Durability`] and the `order` module). Group commit: each
+    /// partition's writer thread writes (and fsyncs) everything queued in
+    /// it so far in one go.
     pub fn wait_durable(&self, lsn: Lsn) -> Result<(), WalError> {
-        self.shared.wait_durable(lsn.0)
+        self.order.wait(lsn.commit_ts)
     }
 
-    /// Bytes appended since the log was opened (a checkpoint trigger).
+    /// Bytes appended since the log was opened, all partitions (a
+    /// checkpoint trigger).
     pub fn appended_bytes(&self) -> u64 {
-        self.shared.state.lock().next_lsn
+        appended_bytes(&self.shareds())
+    }
+
+    fn shareds(&self) -> Vec<Arc<Shared>> {
+        self.partitions.iter().map(|p| p.shared.clone()).collect()
+    }
+
+    /// The number of partitions on disk (at least the configured count).
+    pub fn partitions(&self) -> u32 {
+        self.partitions.len() as u32
     }
 
     /// A handle that reads [`Wal::appended_bytes`] without keeping the log
     /// (or its owner) alive: for a background thread that must not delay
     /// closing.
     pub fn progress(&self) -> LogProgress {
-        LogProgress(self.shared.clone())
+        LogProgress(self.shareds())
     }
 
     /// Deletes the sealed segments whose every record has a commit
-    /// timestamp of at most `ts` (a checkpoint at `ts` holds them). Only a
-    /// prefix of the log is ever deleted. Returns how many were deleted.
+    /// timestamp of at most `ts` (a checkpoint at `ts` holds them), in
+    /// every partition. Only a prefix of each partition is ever deleted. A
+    /// partition no longer written to (left by a run with more partitions)
+    /// has its active segment sealed first, so that it drains completely.
+    /// Returns how many segments were deleted.
     pub fn discard_through(&self, ts: u64) -> Result<usize, WalError> {
-        let doomed: Vec<_> = {
-            let mut st = self.shared.state.lock();
-            let n = st.sealed.iter().take_while(|s| s.last_ts <= ts).count();
-            st.sealed.drain(..n).collect()
-        };
-        for segment in &doomed {
-            std::fs::remove_file(&segment.path)?;
-            tracing::debug!(path = %segment.path.display(), "deleted a log segment older than the checkpoint");
+        let mut deleted = 0;
+        for (k, part) in self.partitions.iter().enumerate() {
+            if k as u32 >= self.routed {
+                part.shared.seal_active()?;
+            }
+            let doomed: Vec<_> = {
+                let mut st = part.shared.state.lock();
+                let n = st.sealed.iter().take_while(|s| s.last_ts <= ts).count();
+                st.sealed.drain(..n).collect()
+            };
+            for segment in &doomed {
+                std::fs::remove_file(&segment.path)?;
+                tracing::debug!(partition = k, path = %segment.path.display(), "deleted a log segment older than the checkpoint");
+            }
+            if !doomed.is_empty() {
+                sync_dir(&part.dir)?;
+            }
+            deleted += doomed.len();
         }
-        if !doomed.is_empty() {
-            sync_dir(&self.dir)?;
-        }
-        Ok(doomed.len())
+        Ok(deleted)
     }
 
-    /// The sealed (complete, fsynced, never again written) segments, oldest
-    /// first: what may be shipped to an object store.
+    /// The sealed (complete, fsynced, never again written) segments of
+    /// every partition, oldest first per partition: what may be shipped to
+    /// an object store.
     pub fn sealed_segments(&self) -> Vec<SealedSegment> {
-        let st = self.shared.state.lock();
-        st.sealed
-            .iter()
-            .map(|s| SealedSegment {
+        let mut out = Vec::new();
+        for (k, part) in self.partitions.iter().enumerate() {
+            let st = part.shared.state.lock();
+            out.extend(st.sealed.iter().map(|s| SealedSegment {
+                partition: k as u32,
                 number: s.number,
                 path: s.path.clone(),
                 last_ts: s.last_ts,
+            }));
+        }
+        out
+    }
+
+    /// Seals the active segment of every partition that holds records, so
+    /// that everything appended so far is in sealed segments (to be
+    /// shipped: a clean shutdown without a checkpoint). Blocks until done.
+    pub fn seal_active(&self) -> Result<(), WalError> {
+        for part in &self.partitions {
+            part.shared.seal_active()?;
+        }
+        Ok(())
+    }
+
+    /// Per partition (indexed by number), the number of the oldest segment
+    /// still on disk: every segment below it was covered by a checkpoint
+    /// and deleted.
+    pub fn oldest_segments(&self) -> Vec<u32> {
+        self.partitions
+            .iter()
+            .map(|part| {
+                let st = part.shared.state.lock();
+                st.sealed.first().map_or(st.active_segment, |s| s.number)
             })
             .collect()
-    }
-
-    /// Seals the active segment if it holds records, so that everything
-    /// appended so far is in sealed segments (to be shipped: a clean
-    /// shutdown without a checkpoint). Blocks until done.
-    pub fn seal_active(&self) -> Result<(), WalError> {
-        self.shared.seal_active()
-    }
-
-    /// The number of the oldest segment still in the log directory: every
-    /// segment below it was covered by a checkpoint and deleted.
-    pub fn oldest_segment(&self) -> u32 {
-        let st = self.shared.state.lock();
-        st.sealed.first().map_or(st.active_segment, |s| s.number)
     }
 
     /// Flushes everything queued and stops the writer thread (also done on
@@ -268,24 +371,39 @@ impl Wal {
     }
 
     fn shutdown(&self) -> Result<(), WalError> {
-        let Some(handle) = self.writer.lock().take() else {
+        let handles = std::mem::take(&mut *self.writers.lock());
+        if handles.is_empty() {
             return Ok(());
-        };
-        self.shared.state.lock().shutdown = true;
-        self.shared.work.notify_all();
-        if handle.join().is_err() {
-            return Err(WalError::Failed("the log writer thread panicked".into()));
         }
-        self.shared.durable.notify_all();
-        match &self.shared.state.lock().failed {
-            Some(why) => Err(WalError::Failed(why.clone())),
-            None => Ok(()),
+        for part in &self.partitions {
+            part.shared.state.lock().shutdown = true;
+            part.shared.work.notify_all();
         }
+        let mut panicked = false;
+        for handle in handles {
+            panicked |= handle.join().is_err();
+        }
+        self.order.close();
+        for part in &self.partitions {
+            part.shared.durable.notify_all();
+        }
+        if panicked {
+            return Err(WalError::Failed("a log writer thread panicked".into()));
+        }
+        for part in &self.partitions {
+            if let Some(why) = &part.shared.state.lock().failed {
+                return Err(WalError::Failed(why.clone()));
+            }
+        }
+        Ok(())
     }
 
     #[cfg(test)]
     pub(crate) fn syncs(&self) -> u64 {
-        self.shared.state.lock().syncs
+        self.partitions
+            .iter()
+            .map(|p| p.shared.state.lock().syncs)
+            .sum()
     }
 }
 

@@ -7,8 +7,14 @@
 //! fsynced), and the old one becomes *sealed* (deletable after a
 //! checkpoint covers its last commit timestamp).
 //!
-//! LSNs are process-local byte counters (they start at 0 on every open and
-//! run across segments); only their order matters.
+//! Each log partition has its own writer thread and its own [`Shared`]
+//! queue, so partitions write and fsync in parallel. A record's commit
+//! timestamp is reported to the log-wide [`CommitOrder`] once durable (as
+//! the durability setting counts it); acknowledgement waits there, for the
+//! whole timestamp prefix.
+//!
+//! LSNs are process-local byte counters of one partition (they start at 0
+//! on every open and run across segments); only their order matters.
 //!
 //! Invariants: `durable_lsn <= written_lsn <= next_lsn`; bytes are written
 //! in the order they were enqueued, so LSN order is file order; a segment is
@@ -18,6 +24,7 @@
 //! acknowledged).
 
 use crate::error::WalError;
+use crate::order::CommitOrder;
 use crate::recovery::{create_segment, Sealed};
 use crate::wal::Durability;
 use parking_lot::{Condvar, Mutex};
@@ -33,6 +40,8 @@ pub(crate) struct State {
     pub(crate) pending: Vec<u8>,
     /// Highest commit timestamp in `pending`.
     pub(crate) pending_last_ts: u64,
+    /// The commit timestamps of the records in `pending`.
+    pub(crate) pending_ts: Vec<u64>,
     /// Offset just past the last enqueued record.
     pub(crate) next_lsn: u64,
     /// Offset up to which everything is written to the OS (survives a
@@ -60,6 +69,8 @@ pub(crate) struct Shared {
     /// Signals waiters: `written_lsn`/`durable_lsn` moved or the log failed.
     pub(crate) durable: Condvar,
     pub(crate) durability: Durability,
+    /// The log-wide acknowledgement order (shared by every partition).
+    pub(crate) order: Arc<CommitOrder>,
 }
 
 impl Shared {
@@ -67,11 +78,13 @@ impl Shared {
         durability: Durability,
         sealed: Vec<Sealed>,
         active_segment: u32,
+        order: Arc<CommitOrder>,
     ) -> Arc<Shared> {
         Arc::new(Shared {
             state: Mutex::new(State {
                 pending: Vec::new(),
                 pending_last_ts: 0,
+                pending_ts: Vec::new(),
                 next_lsn: 0,
                 written_lsn: 0,
                 durable_lsn: 0,
@@ -85,6 +98,7 @@ impl Shared {
             work: Condvar::new(),
             durable: Condvar::new(),
             durability,
+            order,
         })
     }
 
@@ -99,6 +113,7 @@ impl Shared {
         }
         st.pending.extend_from_slice(record);
         st.pending_last_ts = st.pending_last_ts.max(commit_ts);
+        st.pending_ts.push(commit_ts);
         st.next_lsn += record.len() as u64;
         let lsn = st.next_lsn;
         drop(st);
@@ -124,33 +139,13 @@ impl Shared {
         }
         Ok(())
     }
-
-    /// Blocks until `lsn` is as durable as the setting promises (fsynced,
-    /// or in interval mode written to the OS) or the log has failed.
-    pub(crate) fn wait_durable(&self, lsn: u64) -> Result<(), WalError> {
-        let mut st = self.state.lock();
-        loop {
-            let reached = match self.durability {
-                Durability::Fsync => st.durable_lsn,
-                Durability::Interval(_) => st.written_lsn,
-            };
-            if reached >= lsn {
-                return Ok(());
-            }
-            if let Some(why) = &st.failed {
-                return Err(WalError::Failed(why.clone()));
-            }
-            if st.shutdown && st.pending.is_empty() && st.next_lsn < lsn {
-                return Err(WalError::Failed(format!("no record at lsn {lsn}")));
-            }
-            self.durable.wait(&mut st);
-        }
-    }
 }
 
 /// The writer thread's own state: the active segment.
 pub(crate) struct Segment {
     pub(crate) dir: PathBuf,
+    /// The log partition (the stream id in each segment header).
+    pub(crate) stream: u32,
     pub(crate) file: File,
     pub(crate) number: u32,
     pub(crate) len: u64,
@@ -169,7 +164,7 @@ impl Segment {
 /// its end).
 pub(crate) fn spawn(shared: Arc<Shared>, segment: Segment) -> std::io::Result<JoinHandle<()>> {
     std::thread::Builder::new()
-        .name("nereid-wal-writer".into())
+        .name(format!("nereid-wal-writer-{}", segment.stream))
         .spawn(move || run(&shared, segment))
 }
 
@@ -181,7 +176,7 @@ fn run(shared: &Shared, mut segment: Segment) {
     let mut last_sync = Instant::now();
     let mut unsynced = false;
     loop {
-        let (batch, batch_end, batch_ts, shutdown, seal) = {
+        let (batch, batch_end, batch_ts, batch_commits, shutdown, seal) = {
             let mut st = shared.state.lock();
             while st.pending.is_empty() && !st.shutdown && !st.seal_requested {
                 match (interval, unsynced) {
@@ -200,6 +195,7 @@ fn run(shared: &Shared, mut segment: Segment) {
                 std::mem::take(&mut st.pending),
                 st.next_lsn,
                 batch_ts,
+                std::mem::take(&mut st.pending_ts),
                 st.shutdown,
                 st.seal_requested,
             )
@@ -253,10 +249,18 @@ fn run(shared: &Shared, mut segment: Segment) {
                 if seal {
                     st.seal_requested = false;
                 }
+                let acknowledgeable = match interval {
+                    None => synced,
+                    Some(_) => written,
+                };
+                if acknowledgeable {
+                    shared.order.durable(&batch_commits);
+                }
             }
             Err(e) => {
-                tracing::error!(error = %e, "log write failed; refusing further commits");
+                tracing::error!(partition = segment.stream, error = %e, "log write failed; refusing further commits");
                 st.failed = Some(e.to_string());
+                shared.order.fail(&e.to_string());
             }
         }
         let stop = st.failed.is_some() || (st.shutdown && st.pending.is_empty() && !unsynced);
@@ -271,7 +275,7 @@ fn run(shared: &Shared, mut segment: Segment) {
 /// Seals the active (fsynced) segment and starts the next one.
 fn rotate_segment(segment: &mut Segment) -> Result<Sealed, WalError> {
     let next = segment.number + 1;
-    let (file, len) = create_segment(&segment.dir, next)?;
+    let (file, len) = create_segment(&segment.dir, next, segment.stream)?;
     let old = Sealed {
         number: segment.number,
         path: segment
@@ -279,7 +283,11 @@ fn rotate_segment(segment: &mut Segment) -> Result<Sealed, WalError> {
             .join(crate::format::segment_file_name(segment.number)),
         last_ts: segment.last_ts,
     };
-    tracing::debug!(segment = next, "log segment rotated");
+    tracing::debug!(
+        partition = segment.stream,
+        segment = next,
+        "log segment rotated"
+    );
     segment.file = file;
     segment.number = next;
     segment.len = len;
@@ -296,9 +304,11 @@ mod tests {
         let Ok(file) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
             return; // not on Linux
         };
-        let shared = Shared::new(Durability::Fsync, Vec::new(), 1);
+        let order = Arc::new(CommitOrder::default());
+        let shared = Shared::new(Durability::Fsync, Vec::new(), 1, order.clone());
         let segment = Segment {
             dir: std::env::temp_dir(),
+            stream: 0,
             file,
             number: 1,
             len: 0,
@@ -306,8 +316,9 @@ mod tests {
             rotate_bytes: u64::MAX,
         };
         let handle = spawn(shared.clone(), segment).unwrap();
-        let lsn = shared.enqueue(b"record", 1).unwrap();
-        assert!(matches!(shared.wait_durable(lsn), Err(WalError::Failed(_))));
+        order.appended(1).unwrap();
+        shared.enqueue(b"record", 1).unwrap();
+        assert!(matches!(order.wait(1), Err(WalError::Failed(_))));
         assert!(matches!(
             shared.enqueue(b"more", 2),
             Err(WalError::Failed(_))

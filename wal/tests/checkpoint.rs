@@ -12,6 +12,9 @@ fn options() -> WalOptions {
     WalOptions {
         durability: Durability::Fsync,
         segment_bytes: 300,
+        // Several partitions: checkpoint + merged replay must restore the
+        // same store.
+        partitions: 3,
     }
 }
 

@@ -42,7 +42,7 @@ fn write_records(dir: &Path, n: u64) -> Vec<u64> {
         starts.push(base + prev);
         let lsn = wal.append(100 + ts, ts, &change(ts)).unwrap();
         wal.wait_durable(lsn).unwrap();
-        prev = lsn.0;
+        prev = lsn.offset;
     }
     wal.close().unwrap();
     starts
@@ -56,6 +56,7 @@ fn empty_log_opens_and_reopens() {
         report,
         nereid_wal::RecoveryReport {
             segments: 1,
+            partitions: 1,
             ..Default::default()
         }
     );

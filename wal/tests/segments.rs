@@ -19,6 +19,7 @@ fn options(durability: Durability) -> WalOptions {
     WalOptions {
         durability,
         segment_bytes: 200,
+        partitions: 1,
     }
 }
 
