@@ -11,7 +11,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use nereid_storage::{Change, Store, StoreConfig};
 use nereid_values::Value;
-use nereid_wal::{take_checkpoint, Durability, Wal, WalError, WalOptions};
+use nereid_wal::{load_newest_checkpoint, take_checkpoint, Durability, Wal, WalError, WalOptions};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -126,7 +126,9 @@ fn replay_records(c: &mut Criterion) {
 
 const CHECKPOINT_NODES: i64 = 10_000;
 
-fn checkpoint_write(c: &mut Criterion) {
+/// A 4-partition store holding `CHECKPOINT_NODES` labelled nodes with one
+/// property each (what the checkpoint benches write and read back).
+fn checkpoint_store() -> Arc<Store> {
     let store: Arc<Store> = Store::new(StoreConfig { partitions: 4 });
     let txn = store.begin();
     for i in 0..CHECKPOINT_NODES {
@@ -137,6 +139,11 @@ fn checkpoint_write(c: &mut Criterion) {
         .expect("commit")
         .expect("ticket")
         .publish();
+    store
+}
+
+fn checkpoint_write(c: &mut Criterion) {
+    let store = checkpoint_store();
     let dir = tempfile::tempdir().expect("tempdir");
     let mut round = 0u64;
     let mut group = c.benchmark_group("wal");
@@ -156,10 +163,31 @@ fn checkpoint_write(c: &mut Criterion) {
     group.finish();
 }
 
+/// Recovery's first half: the newest checkpoint read, checked and loaded
+/// into an empty store (partitions decoded in parallel).
+fn checkpoint_load(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let info = take_checkpoint(&checkpoint_store(), dir.path()).expect("checkpoint");
+    assert!(info.written);
+    let mut group = c.benchmark_group("wal");
+    group.throughput(Throughput::Elements(CHECKPOINT_NODES as u64));
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function("checkpoint_load", |b| {
+        b.iter(|| {
+            let empty: Arc<Store> = Store::new(StoreConfig { partitions: 4 });
+            let loaded = load_newest_checkpoint(&empty, dir.path()).expect("load");
+            assert!(loaded.is_some());
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     commit_throughput_group,
     replay_records,
-    checkpoint_write
+    checkpoint_write,
+    checkpoint_load
 );
 criterion_main!(benches);
