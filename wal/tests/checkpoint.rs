@@ -1,7 +1,10 @@
 //! Checkpoints with the store and the log: take one while the log keeps
 //! going, discard the segments it covers, restore = checkpoint + log after.
 
-use nereid_storage::{Store, StoreConfig, Txn};
+mod common;
+use common::commit;
+
+use nereid_storage::{Store, StoreConfig};
 use nereid_values::{EntityResolver, NodeId, Value};
 use nereid_wal::{load_newest_checkpoint, take_checkpoint, Durability, Wal, WalError, WalOptions};
 use std::collections::BTreeMap;
@@ -26,21 +29,6 @@ fn open(root: &Path) -> Result<(Arc<Store>, Wal), WalError> {
         store.replay(ts, ch).map_err(|e| e.to_string())
     })?;
     Ok((store, wal))
-}
-
-fn commit(store: &Arc<Store>, wal: &Wal, f: impl FnOnce(&Txn)) {
-    let txn = store.begin();
-    f(&txn);
-    let mut lsn = None;
-    let ticket = txn
-        .commit(|ts, changes| {
-            lsn = Some(wal.append(ts, ts, changes)?);
-            Ok::<(), WalError>(())
-        })
-        .unwrap()
-        .unwrap();
-    wal.wait_durable(lsn.unwrap()).unwrap();
-    ticket.publish();
 }
 
 fn props(i: i64) -> BTreeMap<String, Value> {

@@ -3,19 +3,12 @@
 //! recovery replays exactly the acknowledged prefix whatever each
 //! partition's tail lost.
 
-use nereid_storage::Change;
-use nereid_values::Value;
+mod common;
+use common::{append, change};
+
 use nereid_wal::{RecoveryReport, Wal, WalError, WalOptions};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
-
-fn change(i: u64) -> Vec<Change> {
-    vec![Change::SetNodeProperty {
-        id: nereid_values::NodeId(i),
-        key: "k".into(),
-        value: Value::Int(i as i64),
-    }]
-}
 
 fn options(partitions: u32) -> WalOptions {
     WalOptions {
@@ -32,15 +25,6 @@ fn open(dir: &Path, partitions: u32) -> Result<(Wal, RecoveryReport, Vec<u64>), 
         Ok(())
     })?;
     Ok((wal, report, seen))
-}
-
-/// Appends commits `from..=to` (handle = timestamp, so partitions take
-/// turns) and waits for each.
-fn append(wal: &Wal, from: u64, to: u64) {
-    for ts in from..=to {
-        let lsn = wal.append(ts, ts, &change(ts)).unwrap();
-        wal.wait_durable(lsn).unwrap();
-    }
 }
 
 /// The segment files of partition `k`, ascending.

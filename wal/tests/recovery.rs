@@ -1,20 +1,15 @@
 //! Reopening logs: group commit results, torn tails, corruption, versions,
 //! and the store round trip through the log.
 
+mod common;
+use common::change;
+
 use nereid_storage::{Change, Store, StoreConfig};
 use nereid_values::{EntityResolver, NodeId, Value};
 use nereid_wal::{Durability, Lsn, Wal, WalError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-fn change(i: u64) -> Vec<Change> {
-    vec![Change::SetNodeProperty {
-        id: NodeId(i),
-        key: format!("k{i}"),
-        value: Value::Int(i as i64),
-    }]
-}
 
 type Replayed = Vec<(u64, Vec<Change>)>;
 

@@ -1,19 +1,12 @@
 //! Segment rotation, discarding segments behind a checkpoint, replay after a
 //! checkpoint timestamp, and the interval durability mode.
 
-use nereid_storage::Change;
-use nereid_values::{NodeId, Value};
+mod common;
+use common::append;
+
 use nereid_wal::{Durability, RecoveryReport, Wal, WalError, WalOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-fn change(i: u64) -> Vec<Change> {
-    vec![Change::SetNodeProperty {
-        id: NodeId(i),
-        key: "k".into(),
-        value: Value::Int(i as i64),
-    }]
-}
 
 fn options(durability: Durability) -> WalOptions {
     WalOptions {
@@ -30,14 +23,6 @@ fn open(dir: &Path, after: u64) -> Result<(Wal, RecoveryReport, Vec<u64>), WalEr
         Ok(())
     })?;
     Ok((wal, report, seen))
-}
-
-/// Appends records `from..=to`, one at a time, each acknowledged.
-fn append(wal: &Wal, from: u64, to: u64) {
-    for ts in from..=to {
-        let lsn = wal.append(ts, ts, &change(ts)).unwrap();
-        wal.wait_durable(lsn).unwrap();
-    }
 }
 
 fn segments(dir: &Path) -> Vec<PathBuf> {

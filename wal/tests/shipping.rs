@@ -4,7 +4,10 @@
 //! exercised against a real S3-compatible server in
 //! tests/e2e/test_s3_restore.py).
 
-use nereid_storage::{Store, StoreConfig, Txn};
+mod common;
+use common::commit;
+
+use nereid_storage::{Store, StoreConfig};
 use nereid_values::{EntityResolver, Value};
 use nereid_wal::{
     delete_shipped_before, load_newest_checkpoint_from, restore_segments, ship_sealed_segments,
@@ -36,21 +39,6 @@ fn open(data: &Path, bucket: &dyn ObjectStore) -> Result<(Arc<Store>, Wal), WalE
         store.replay(ts, ch).map_err(|e| e.to_string())
     })?;
     Ok((store, wal))
-}
-
-fn commit(store: &Arc<Store>, wal: &Wal, f: impl FnOnce(&Txn)) {
-    let txn = store.begin();
-    f(&txn);
-    let mut lsn = None;
-    let ticket = txn
-        .commit(|ts, changes| {
-            lsn = Some(wal.append(ts, ts, changes)?);
-            Ok::<(), WalError>(())
-        })
-        .unwrap()
-        .unwrap();
-    wal.wait_durable(lsn.unwrap()).unwrap();
-    ticket.publish();
 }
 
 fn create(store: &Arc<Store>, wal: &Wal, i: i64) {

@@ -10,6 +10,7 @@
 //! instantiated afresh per outer row, so each row's body sees the writes of
 //! the rows before it.
 
+use super::row_cursor::RowCursor;
 use super::{build, Operator};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -18,15 +19,12 @@ use nereid_planner::{Op, Slot};
 use nereid_values::Value;
 
 pub(crate) struct Apply {
-    input: Box<dyn Operator>,
+    rows: RowCursor,
     inner: Op,
     /// Statistics id of the inner plan's root (see `build`).
     inner_first_id: usize,
     returned: Vec<Slot>,
     unit: bool,
-    batch: Option<Batch>,
-    /// Index into the current outer batch's selection.
-    position: usize,
     /// The inner pipeline of the current outer row.
     current: Option<Box<dyn Operator>>,
 }
@@ -40,13 +38,11 @@ impl Apply {
         unit: bool,
     ) -> Apply {
         Apply {
-            input,
+            rows: RowCursor::new(input),
             inner,
             inner_first_id,
             returned,
             unit,
-            batch: None,
-            position: 0,
             current: None,
         }
     }
@@ -54,29 +50,10 @@ impl Apply {
     /// Moves to the next outer row and starts its inner pipeline; false when
     /// the input is exhausted.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        let has_next_in_batch = self
-            .batch
-            .as_ref()
-            .is_some_and(|b| self.position + 1 < b.active_len());
-        if has_next_in_batch {
-            self.position += 1;
-        } else {
-            loop {
-                let Some(batch) = self.input.next(ctx)? else {
-                    self.batch = None;
-                    return Ok(false);
-                };
-                if !batch.is_empty() {
-                    self.batch = Some(batch);
-                    self.position = 0;
-                    break;
-                }
-            }
-        }
-        let Some(batch) = &self.batch else {
+        if !self.rows.advance(ctx, |_, _| Ok(()))? {
             return Ok(false);
-        };
-        let Some(&row) = batch.selection().get(self.position) else {
+        }
+        let Some((batch, _, row)) = self.rows.current() else {
             return Ok(false);
         };
         self.current = Some(build(
@@ -92,8 +69,9 @@ impl Operator for Apply {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         let mut out = Batch::new(ctx.slot_count);
         while out.active_len() < ctx.batch_size {
-            if let (Some(inner), Some(outer)) = (&mut self.current, &self.batch) {
-                let outer_row = outer.selection()[self.position];
+            if let (Some(inner), Some((outer, _, outer_row))) =
+                (&mut self.current, self.rows.current())
+            {
                 if self.unit {
                     while inner.next(ctx)?.is_some() {}
                     out.push_extended(outer, outer_row, &[]);

@@ -5,6 +5,7 @@
 //! output batch needs: a row that expands to a million rows costs one batch
 //! of work per `next` call, not a million.
 
+use super::row_cursor::RowCursor;
 use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -38,21 +39,16 @@ pub(crate) trait Expander: Send {
 
 /// Runs an [`Expander`] over the rows of its input.
 pub(crate) struct FlatMap<E: Expander> {
-    input: Box<dyn Operator>,
+    rows: RowCursor,
     expander: E,
-    batch: Option<Batch>,
-    /// Index into the current batch's selection.
-    position: usize,
     current: Option<Extensions>,
 }
 
 impl<E: Expander> FlatMap<E> {
     pub(crate) fn new(input: Box<dyn Operator>, expander: E) -> FlatMap<E> {
         FlatMap {
-            input,
+            rows: RowCursor::new(input),
             expander,
-            batch: None,
-            position: 0,
             current: None,
         }
     }
@@ -60,34 +56,17 @@ impl<E: Expander> FlatMap<E> {
     /// Moves to the next input row and computes its outputs; false when the
     /// input is exhausted.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        let has_next_in_batch = self
-            .batch
-            .as_ref()
-            .is_some_and(|b| self.position + 1 < b.active_len());
-        if has_next_in_batch {
-            self.position += 1;
-        } else {
-            loop {
-                let Some(batch) = self.input.next(ctx)? else {
-                    self.batch = None;
-                    return Ok(false);
-                };
-                if batch.is_empty() {
-                    continue;
-                }
-                self.expander.start_batch(&batch, ctx)?;
-                self.batch = Some(batch);
-                self.position = 0;
-                break;
-            }
+        let expander = &mut self.expander;
+        if !self
+            .rows
+            .advance(ctx, |batch, ctx| expander.start_batch(batch, ctx))?
+        {
+            return Ok(false);
         }
-        let Some(batch) = &self.batch else {
+        let Some((batch, position, row)) = self.rows.current() else {
             return Ok(false);
         };
-        let Some(&row) = batch.selection().get(self.position) else {
-            return Ok(false);
-        };
-        self.current = Some(self.expander.expand(batch, self.position, row, ctx)?);
+        self.current = Some(self.expander.expand(batch, position, row, ctx)?);
         Ok(true)
     }
 }
@@ -96,9 +75,9 @@ impl<E: Expander> Operator for FlatMap<E> {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         let mut out = Batch::new(ctx.slot_count);
         while out.active_len() < ctx.batch_size {
-            if let (Some(outputs), Some(batch)) = (&mut self.current, &self.batch) {
+            if let (Some(outputs), Some((batch, _, row))) = (&mut self.current, self.rows.current())
+            {
                 if let Some(extension) = outputs.next() {
-                    let row = batch.selection().get(self.position).copied().unwrap_or(0);
                     out.push_extended(batch, row, &extension);
                     continue;
                 }

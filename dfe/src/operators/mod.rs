@@ -23,6 +23,7 @@ mod merge;
 mod optional;
 mod procedure_call;
 mod project;
+mod row_cursor;
 mod scan;
 mod set;
 mod skip;

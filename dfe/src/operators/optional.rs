@@ -6,6 +6,7 @@
 //! `Argument` leaf holds the row), so no operator needs a reset protocol.
 //! Rows of consecutive outer rows are packed into shared output batches.
 
+use super::row_cursor::RowCursor;
 use super::{build, Operator};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -14,14 +15,11 @@ use nereid_planner::{Op, Slot};
 use nereid_values::Value;
 
 pub(crate) struct Optional {
-    input: Box<dyn Operator>,
+    rows: RowCursor,
     inner: Op,
     /// Statistics id of the inner plan's root (see `build`).
     inner_first_id: usize,
     nullable: Vec<Slot>,
-    batch: Option<Batch>,
-    /// Index into the current outer batch's selection.
-    position: usize,
     /// The inner pipeline for the current outer row and whether it has
     /// produced a row yet.
     current: Option<(Box<dyn Operator>, bool)>,
@@ -35,50 +33,24 @@ impl Optional {
         nullable: Vec<Slot>,
     ) -> Optional {
         Optional {
-            input,
+            rows: RowCursor::new(input),
             inner,
             inner_first_id,
             nullable,
-            batch: None,
-            position: 0,
             current: None,
         }
-    }
-
-    /// The physical index of the current outer row.
-    fn outer_row(&self) -> Option<(&Batch, usize)> {
-        let batch = self.batch.as_ref()?;
-        let row = *batch.selection().get(self.position)?;
-        Some((batch, row))
     }
 
     /// Moves to the next outer row and starts its inner pipeline; false when
     /// the input is exhausted.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        let has_next_in_batch = self
-            .batch
-            .as_ref()
-            .is_some_and(|b| self.position + 1 < b.active_len());
-        if has_next_in_batch {
-            self.position += 1;
-        } else {
-            loop {
-                let Some(batch) = self.input.next(ctx)? else {
-                    self.batch = None;
-                    return Ok(false);
-                };
-                if !batch.is_empty() {
-                    self.batch = Some(batch);
-                    self.position = 0;
-                    break;
-                }
-            }
+        if !self.rows.advance(ctx, |_, _| Ok(()))? {
+            return Ok(false);
         }
-        let Some((batch, row)) = self.outer_row() else {
+        let Some((batch, _, row)) = self.rows.current() else {
             return Ok(false);
         };
-        let argument = batch.row(row);
-        let inner = build(&self.inner, self.inner_first_id, Some(argument));
+        let inner = build(&self.inner, self.inner_first_id, Some(batch.row(row)));
         self.current = Some((inner, false));
         Ok(true)
     }
@@ -99,7 +71,7 @@ impl Operator for Optional {
                 let produced = *produced;
                 self.current = None;
                 if !produced {
-                    if let Some((batch, row)) = self.outer_row() {
+                    if let Some((batch, _, row)) = self.rows.current() {
                         let nulls: Vec<(Slot, Value)> =
                             self.nullable.iter().map(|&s| (s, Value::Null)).collect();
                         out.push_extended(batch, row, &nulls);
