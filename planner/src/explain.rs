@@ -40,6 +40,16 @@ fn describe(op: &Op) -> String {
         Op::Argument => "Argument".into(),
         Op::AllNodesScan { out, .. } => format!("AllNodesScan ${out}"),
         Op::NodeByLabelScan { out, label, .. } => format!("NodeByLabelScan ${out}:{label}"),
+        Op::NodeByIdSeek {
+            out, ids, element, ..
+        } => {
+            let kind = if *element {
+                "NodeByElementIdSeek"
+            } else {
+                "NodeByIdSeek"
+            };
+            format!("{kind} ${out} IN {}", expr(ids))
+        }
         Op::Expand {
             from,
             rel,

@@ -58,6 +58,7 @@ fn access(op: &Op) -> (bool, bool) {
     let (mut reads, mut writes) = match op {
         Op::AllNodesScan { .. }
         | Op::NodeByLabelScan { .. }
+        | Op::NodeByIdSeek { .. }
         | Op::Expand { .. }
         | Op::VarExpand { .. } => (true, false),
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),

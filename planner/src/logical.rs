@@ -17,6 +17,16 @@ pub enum LogicalPlan {
         out: Slot,
         labels: Vec<String>,
     },
+    /// The nodes whose `id(n)` (`elementId(n)` with `element`) is an
+    /// element of the list `ids` (evaluated per input row) and that carry
+    /// every one of `labels`.
+    NodeByIdSeek {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        ids: Expr,
+        element: bool,
+        labels: Vec<String>,
+    },
     Expand {
         input: Box<LogicalPlan>,
         from: Slot,
@@ -131,6 +141,7 @@ impl LogicalPlan {
         match self {
             Argument => None,
             NodeScan { input, .. }
+            | NodeByIdSeek { input, .. }
             | Expand { input, .. }
             | Filter { input, .. }
             | Project { input, .. }
@@ -170,7 +181,7 @@ impl LogicalPlan {
     pub fn bound_here(&self) -> Vec<Slot> {
         use LogicalPlan::*;
         match self {
-            NodeScan { out, .. } | Unwind { out, .. } => vec![*out],
+            NodeScan { out, .. } | NodeByIdSeek { out, .. } | Unwind { out, .. } => vec![*out],
             Expand { rel, to, into, .. } => {
                 if *into {
                     vec![*rel]
@@ -218,6 +229,7 @@ impl LogicalPlan {
         matches!(
             self,
             LogicalPlan::NodeScan { .. }
+                | LogicalPlan::NodeByIdSeek { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }
                 | LogicalPlan::Unwind { .. }

@@ -41,6 +41,16 @@ pub enum Op {
         input: Box<Op>,
         out: Slot,
     },
+    /// For each input row, the visible nodes whose `id(n)` (or, with
+    /// `element`, `elementId(n)`) is an element of the list `ids` (evaluated
+    /// for that row; duplicates and values of another type ignored) into
+    /// `out`.
+    NodeByIdSeek {
+        input: Box<Op>,
+        out: Slot,
+        ids: Expr,
+        element: bool,
+    },
     /// For each input row, every visible node with `label` into `out`.
     NodeByLabelScan {
         input: Box<Op>,
@@ -208,6 +218,7 @@ impl Op {
             Op::Argument => None,
             Op::AllNodesScan { input, .. }
             | Op::NodeByLabelScan { input, .. }
+            | Op::NodeByIdSeek { input, .. }
             | Op::Expand { input, .. }
             | Op::Filter { input, .. }
             | Op::Project { input, .. }

@@ -9,6 +9,31 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
     match plan {
         LogicalPlan::Argument => Op::Argument,
         LogicalPlan::NodeScan { input, out, labels } => node_scan(b(input), out, labels, catalog),
+        LogicalPlan::NodeByIdSeek {
+            input,
+            out,
+            ids,
+            element,
+            labels,
+        } => {
+            let seek = Op::NodeByIdSeek {
+                input: b(input),
+                out,
+                ids,
+                element,
+            };
+            if labels.is_empty() {
+                seek
+            } else {
+                Op::Filter {
+                    input: Box::new(seek),
+                    predicate: Expr::HasLabels {
+                        expr: Box::new(Expr::Slot(out)),
+                        labels,
+                    },
+                }
+            }
+        }
         LogicalPlan::Expand {
             input,
             from,

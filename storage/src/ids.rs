@@ -48,6 +48,12 @@ pub(crate) fn hash16(bytes: &[u8]) -> u16 {
     (full & 0xffff) as u16
 }
 
+/// The vertex gui whose low 48 bits are `low` (what `NodeId::external`
+/// reports); the caller checks that such a vertex exists.
+pub(crate) fn vertex_gui_from_external(low: u64) -> u64 {
+    (u64::from(TAG_VERT) << TAG_SHIFT) | low
+}
+
 pub(crate) fn make_gui(tag: u8, counter: u32, hash: u16) -> u64 {
     (u64::from(tag) << TAG_SHIFT) | (u64::from(counter) << HASH_BITS) | u64::from(hash)
 }

@@ -15,6 +15,7 @@ use super::eager::Eager;
 use super::expand::Expand;
 use super::filter::Filter;
 use super::flat_map::FlatMap;
+use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
 use super::merge::Merge;
 use super::optional::Optional;
@@ -40,6 +41,7 @@ fn name(op: &Op) -> &'static str {
         Op::Argument => "Argument",
         Op::AllNodesScan { .. } => "AllNodesScan",
         Op::NodeByLabelScan { .. } => "NodeByLabelScan",
+        Op::NodeByIdSeek { .. } => "NodeByIdSeek",
         Op::Expand { .. } => "Expand",
         Op::Filter { .. } => "Filter",
         Op::Project { .. } => "Project",
@@ -111,6 +113,15 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         Op::AllNodesScan { input: i, out } => {
             Box::new(FlatMap::new(input(i), NodeScan::new(*out, None)))
         }
+        Op::NodeByIdSeek {
+            input: i,
+            out,
+            ids,
+            element,
+        } => Box::new(FlatMap::new(
+            input(i),
+            NodeIdSeek::new(ids.clone(), *out, *element),
+        )),
         Op::NodeByLabelScan {
             input: i,
             out,

@@ -18,6 +18,7 @@ mod endpoints;
 mod expand;
 mod filter;
 mod flat_map;
+mod id_seek;
 mod limit;
 mod merge;
 mod optional;

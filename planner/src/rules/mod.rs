@@ -3,6 +3,7 @@
 //! plan's results exactly (same rows, same order where order is defined).
 
 mod filter_pushdown;
+mod id_seek;
 mod label_scan;
 mod sort_limit_to_top;
 
@@ -21,6 +22,7 @@ pub trait RewriteRule: Sync {
 pub static RULES: &[&dyn RewriteRule] = &[
     &filter_pushdown::FilterPushdown,
     &label_scan::LabelIntoScan,
+    &id_seek::IdSeek,
     &sort_limit_to_top::SortLimitToTop,
 ];
 

@@ -83,6 +83,19 @@ impl Txn {
     pub fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
         self.reader().scan_nodes(label)
     }
+    /// The visible node whose `id(n)` is `external`, if any: the inverse of
+    /// [`NodeId::external`] (which drops the vertex relation tag).
+    pub fn node_by_external_id(&self, external: i64) -> Option<NodeId> {
+        let low = u64::try_from(external).ok().filter(|&v| v < 1 << 48)?;
+        let id = NodeId(crate::ids::vertex_gui_from_external(low));
+        self.node_exists(id).then_some(id)
+    }
+    /// The visible node whose `elementId(n)` is `element_id`: a dictionary
+    /// lookup of the vertex's lexical form.
+    pub fn node_by_element_id(&self, element_id: &str) -> Option<NodeId> {
+        let id = NodeId(self.store.vertices.lookup(element_id.as_bytes())?);
+        self.node_exists(id).then_some(id)
+    }
     pub fn node_exists(&self, id: NodeId) -> bool {
         self.reader().node_exists(id.0)
     }

@@ -1,0 +1,117 @@
+//! `id_seek`: `WHERE id(n) = e` or `WHERE id(n) IN list` (likewise with
+//! `elementId(n)`) on the node a scan binds turns the scan into a seek by
+//! id, so looking a node up by the id a client got earlier costs one probe
+//! instead of a scan of every node (the way applications written against
+//! Neo4j fetch entities).
+//!
+//! Preconditions: only filters lie between the predicate and the scan (the
+//! pushdown rule has put it there), and `e` does not read the scanned slot,
+//! so it can be evaluated once per input row. The seek keeps the scan's
+//! labels as a filter; the predicate itself is fully answered by the seek
+//! (`id(n) = null` or a non-integer matches nothing, as in the filter).
+
+use super::{transform_up, RewriteRule};
+use crate::logical::{slots_of, LogicalPlan};
+use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
+use crate::Catalog;
+
+pub struct IdSeek;
+
+impl RewriteRule for IdSeek {
+    fn name(&self) -> &'static str {
+        "id_seek"
+    }
+
+    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+        transform_up(plan, &|op| match op {
+            LogicalPlan::Filter { input, predicate } => match seekable(&predicate) {
+                Some((slot, seek)) => match absorb(*input, slot, seek) {
+                    Ok(plan) => plan,
+                    Err(input) => LogicalPlan::Filter {
+                        input: Box::new(input),
+                        predicate,
+                    },
+                },
+                None => LogicalPlan::Filter { input, predicate },
+            },
+            other => other,
+        })
+    }
+}
+
+/// What to look up: the list of ids and whether they are element ids.
+struct Seek {
+    ids: Expr,
+    element: bool,
+}
+
+/// `(n, seek)` when `predicate` is `id(n) = e`, `e = id(n)` or
+/// `id(n) IN e` (or the same with `elementId`) with `e` not reading `n`.
+fn seekable(predicate: &Expr) -> Option<(Slot, Seek)> {
+    let Expr::Binary { op, lhs, rhs } = predicate else {
+        return None;
+    };
+    let ((slot, element), other, list) = match op {
+        BinaryOp::Equal => match (id_of(lhs), id_of(rhs)) {
+            (Some(id), _) => (id, rhs, false),
+            (None, Some(id)) => (id, lhs, false),
+            (None, None) => return None,
+        },
+        BinaryOp::In => (id_of(lhs)?, rhs, true),
+        _ => return None,
+    };
+    let mut reads = Vec::new();
+    slots_of(other, &mut reads);
+    if reads.contains(&slot) {
+        return None;
+    }
+    let ids = if list {
+        (**other).clone()
+    } else {
+        Expr::List(vec![(**other).clone()])
+    };
+    Some((slot, Seek { ids, element }))
+}
+
+/// `(slot, element)` when `e` is `id(slot)` or `elementId(slot)`.
+fn id_of(e: &Expr) -> Option<(Slot, bool)> {
+    let Expr::Function { func, args } = e else {
+        return None;
+    };
+    let element = match func {
+        ScalarFunction::Id => false,
+        ScalarFunction::ElementId => true,
+        _ => return None,
+    };
+    match args.as_slice() {
+        [Expr::Slot(slot)] => Some((*slot, element)),
+        _ => None,
+    }
+}
+
+/// Replaces the scan binding `slot` by a seek if only filters lie between;
+/// gives the plan back unchanged otherwise.
+fn absorb(plan: LogicalPlan, slot: Slot, seek: Seek) -> Result<LogicalPlan, LogicalPlan> {
+    match plan {
+        LogicalPlan::NodeScan { input, out, labels } if out == slot => {
+            Ok(LogicalPlan::NodeByIdSeek {
+                input,
+                out,
+                ids: seek.ids,
+                element: seek.element,
+                labels,
+            })
+        }
+        LogicalPlan::Filter { input, predicate } => match absorb(*input, slot, seek) {
+            Ok(inner) => Ok(LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate,
+            }),
+            Err(inner) => Err(LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate,
+            }),
+        },
+        other => Err(other),
+    }
+}
