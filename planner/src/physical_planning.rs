@@ -22,17 +22,7 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
                 ids,
                 element,
             };
-            if labels.is_empty() {
-                seek
-            } else {
-                Op::Filter {
-                    input: Box::new(seek),
-                    predicate: Expr::HasLabels {
-                        expr: Box::new(Expr::Slot(out)),
-                        labels,
-                    },
-                }
-            }
+            with_label_filter(seek, out, labels)
         }
         LogicalPlan::Expand {
             input,
@@ -205,15 +195,19 @@ fn node_scan(input: Box<Op>, out: usize, mut labels: Vec<String>, catalog: &dyn 
     };
     let label = labels.remove(best);
     let scan = Op::NodeByLabelScan { input, out, label };
+    with_label_filter(scan, out, labels)
+}
+
+/// `op` followed by a check that the node in `out` carries `labels`.
+fn with_label_filter(op: Op, out: usize, labels: Vec<String>) -> Op {
     if labels.is_empty() {
-        scan
-    } else {
-        Op::Filter {
-            input: Box::new(scan),
-            predicate: Expr::HasLabels {
-                expr: Box::new(Expr::Slot(out)),
-                labels,
-            },
-        }
+        return op;
+    }
+    Op::Filter {
+        input: Box::new(op),
+        predicate: Expr::HasLabels {
+            expr: Box::new(Expr::Slot(out)),
+            labels,
+        },
     }
 }

@@ -10,7 +10,7 @@
 //! labels as a filter; the predicate itself is fully answered by the seek
 //! (`id(n) = null` or a non-integer matches nothing, as in the filter).
 
-use super::{transform_up, RewriteRule};
+use super::{replace_scan_under_filters, transform_up, RewriteRule};
 use crate::logical::{slots_of, LogicalPlan};
 use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
 use crate::Catalog;
@@ -92,26 +92,11 @@ fn id_of(e: &Expr) -> Option<(Slot, bool)> {
 /// Replaces the scan binding `slot` by a seek if only filters lie between;
 /// gives the plan back unchanged otherwise.
 fn absorb(plan: LogicalPlan, slot: Slot, seek: Seek) -> Result<LogicalPlan, LogicalPlan> {
-    match plan {
-        LogicalPlan::NodeScan { input, out, labels } if out == slot => {
-            Ok(LogicalPlan::NodeByIdSeek {
-                input,
-                out,
-                ids: seek.ids,
-                element: seek.element,
-                labels,
-            })
-        }
-        LogicalPlan::Filter { input, predicate } => match absorb(*input, slot, seek) {
-            Ok(inner) => Ok(LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate,
-            }),
-            Err(inner) => Err(LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate,
-            }),
-        },
-        other => Err(other),
-    }
+    replace_scan_under_filters(plan, slot, |input, labels| LogicalPlan::NodeByIdSeek {
+        input,
+        out: slot,
+        ids: seek.ids,
+        element: seek.element,
+        labels,
+    })
 }

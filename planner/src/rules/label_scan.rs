@@ -2,7 +2,7 @@
 //! of the scan (looking through other filters between them), so the physical
 //! planner can use a label index instead of scanning every node.
 
-use super::{transform_up, RewriteRule};
+use super::{replace_scan_under_filters, transform_up, RewriteRule};
 use crate::logical::LogicalPlan;
 use crate::physical::{Expr, Slot};
 use crate::Catalog;
@@ -46,33 +46,16 @@ impl RewriteRule for LabelIntoScan {
 /// Adds `labels` to the scan binding `slot` if only filters lie between;
 /// gives the plan back unchanged otherwise.
 fn absorb(plan: LogicalPlan, slot: Slot, labels: &[String]) -> Result<LogicalPlan, LogicalPlan> {
-    match plan {
+    replace_scan_under_filters(plan, slot, |input, mut have| {
+        for l in labels {
+            if !have.contains(l) {
+                have.push(l.clone());
+            }
+        }
         LogicalPlan::NodeScan {
             input,
-            out,
-            labels: mut have,
-        } if out == slot => {
-            for l in labels {
-                if !have.contains(l) {
-                    have.push(l.clone());
-                }
-            }
-            Ok(LogicalPlan::NodeScan {
-                input,
-                out,
-                labels: have,
-            })
+            out: slot,
+            labels: have,
         }
-        LogicalPlan::Filter { input, predicate } => match absorb(*input, slot, labels) {
-            Ok(inner) => Ok(LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate,
-            }),
-            Err(inner) => Err(LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate,
-            }),
-        },
-        other => Err(other),
-    }
+    })
 }

@@ -8,6 +8,7 @@ mod label_scan;
 mod sort_limit_to_top;
 
 use crate::logical::LogicalPlan;
+use crate::physical::Slot;
 use crate::Catalog;
 
 /// One rewrite rule.
@@ -32,6 +33,33 @@ pub fn apply_all(mut plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
         plan = rule.rewrite(plan, catalog);
     }
     plan
+}
+
+/// Replaces the `NodeScan` binding `slot` by `f(input, labels)` when only
+/// filters lie between it and the top of `plan` (rules that fold a
+/// predicate into the scan under it); gives the plan back unchanged
+/// otherwise.
+pub(crate) fn replace_scan_under_filters(
+    plan: LogicalPlan,
+    slot: Slot,
+    f: impl FnOnce(Box<LogicalPlan>, Vec<String>) -> LogicalPlan,
+) -> Result<LogicalPlan, LogicalPlan> {
+    match plan {
+        LogicalPlan::NodeScan { input, out, labels } if out == slot => Ok(f(input, labels)),
+        LogicalPlan::Filter { input, predicate } => {
+            match replace_scan_under_filters(*input, slot, f) {
+                Ok(inner) => Ok(LogicalPlan::Filter {
+                    input: Box::new(inner),
+                    predicate,
+                }),
+                Err(inner) => Err(LogicalPlan::Filter {
+                    input: Box::new(inner),
+                    predicate,
+                }),
+            }
+        }
+        other => Err(other),
+    }
 }
 
 /// Rebuilds `plan` bottom-up, applying `f` to every operator after its
