@@ -10,6 +10,7 @@
 //! than risk exposing a non-durable commit.
 
 use crate::durable::{self, Checkpoints, DurableConfig};
+use crate::plan_cache::{CachedPlan, PlanCache};
 use crate::status;
 use nereid_dfe::{ProcedureRegistry, TableProcedure};
 use nereid_errors::Status;
@@ -57,6 +58,9 @@ pub struct Summary {
     pub bookmark: Option<String>,
 }
 
+/// Distinct query texts whose plans are kept (see `plan_cache.rs`).
+const PLAN_CACHE_CAPACITY: usize = 1000;
+
 /// The database.
 pub struct Database {
     /// Held open for the process lifetime: an exclusive lock on
@@ -78,6 +82,8 @@ pub struct Database {
     /// How `CALL db.checkpoint()` reaches [`Database::checkpoint`] (holds a
     /// weak reference: running queries never keep the database open).
     checkpoint_hook: Arc<dyn nereid_dfe::CheckpointHook>,
+    /// Plans by query text (see `plan_cache.rs`).
+    plans: PlanCache,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -142,6 +148,7 @@ impl Database {
             checkpoints: Arc::new(checkpoints),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: Arc::new(durable::CheckpointOnDemand::new(me.clone())),
+            plans: PlanCache::new(PLAN_CACHE_CAPACITY),
         });
         durable::spawn_background(
             Arc::downgrade(&db),
@@ -164,6 +171,8 @@ impl Database {
             message,
         };
         let name = signature.name.clone();
+        // Cached plans embed the signatures they were planned against.
+        self.plans.clear();
         let procedure = TableProcedure::new(signature, rows).map_err(|row| {
             argument_error(format!(
                 "row {row} of procedure `{name}` does not have one value per input and output"
@@ -205,14 +214,7 @@ impl Database {
         query: &str,
         params: Params,
     ) -> Result<QueryResult, DbError> {
-        let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
-        nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
-        let catalog = DbCatalog {
-            store: &self.store,
-            procedures: &self.procedures,
-        };
-        let plan =
-            nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        let CachedPlan { plan, explain, .. } = self.plan(query)?;
         nereid_dfe::check_call_parameters(&plan, &params).map_err(status::from_exec)?;
         let (txn, auto_commit) = match tx {
             Some(t) => (t.txn.clone(), None),
@@ -223,16 +225,16 @@ impl Database {
             (false, true) => "w",
             (true, true) => "rw",
         };
-        let fields: Vec<String> = if stmt.explain {
+        let fields: Vec<String> = if explain {
             Vec::new()
         } else {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
-        let cursor = if stmt.explain {
+        let cursor = if explain {
             None
         } else {
             Some(
-                nereid_dfe::Cursor::new(Arc::new(plan), txn.clone(), params)
+                nereid_dfe::Cursor::new(plan, txn.clone(), params)
                     .with_procedures(Arc::clone(&self.procedures))
                     .with_checkpoint_hook(self.checkpoint_hook.clone()),
             )
@@ -247,6 +249,32 @@ impl Database {
             query_type,
             summary: None,
         })
+    }
+
+    /// The plan of `query`: from the plan cache, or parsed, analysed and
+    /// planned now (and cached when that succeeds).
+    fn plan(&self, query: &str) -> Result<CachedPlan, DbError> {
+        let nodes = self.store.estimate_nodes(None);
+        if let Some(cached) = self.plans.get(query, nodes) {
+            return Ok(cached);
+        }
+        let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
+        nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
+        let catalog = DbCatalog {
+            store: &self.store,
+            procedures: &self.procedures,
+        };
+        let plan =
+            nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        let plan = Arc::new(plan);
+        self.plans
+            .insert(query, Arc::clone(&plan), stmt.explain, nodes);
+        Ok(CachedPlan::new(plan, stmt.explain, nodes))
+    }
+
+    /// Plan cache `(hits, misses, entries)` since start.
+    pub fn plan_cache_counters(&self) -> (u64, u64, usize) {
+        self.plans.counters()
     }
 
     /// Commits; returns the bookmark.
@@ -518,6 +546,42 @@ mod tests {
         assert!(second.to_string().contains("in use"), "{second}");
         drop(first);
         Database::open(&config).expect("open again after the first closed");
+    }
+
+    #[test]
+    fn a_repeated_query_runs_from_the_plan_cache_with_new_parameters() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = Database::open(&DbConfig {
+            data_dir: dir.path().to_path_buf(),
+            partitions: 2,
+        })
+        .expect("opens");
+        let run = |q: &str, x: i64| {
+            let mut r = db
+                .run(None, q, Params::from([("x".to_string(), Value::Int(x))]))
+                .expect("runs");
+            let mut rows = Vec::new();
+            r.pull(-1, &mut |row, _| rows.push(row.to_vec()))
+                .expect("pulls");
+            rows
+        };
+        let create = "CREATE (n:N {x: $x}) RETURN n.x AS x";
+        assert_eq!(run(create, 1), vec![vec![Value::Int(1)]]);
+        assert_eq!(run(create, 2), vec![vec![Value::Int(2)]]);
+        let (hits, misses, entries) = db.plan_cache_counters();
+        assert_eq!((hits, misses, entries), (1, 1, 1));
+        let count = "MATCH (n:N) WHERE n.x >= $x RETURN count(n) AS c";
+        assert_eq!(run(count, 2), vec![vec![Value::Int(1)]]);
+        assert_eq!(run(count, 0), vec![vec![Value::Int(2)]]);
+        // A failing query is never cached: it fails again, the same way.
+        for _ in 0..2 {
+            let err = db
+                .run(None, "RETURN $x +", Params::new())
+                .err()
+                .expect("fails");
+            assert_eq!(err.status, Status::SyntaxError);
+        }
+        assert_eq!(db.plan_cache_counters(), (2, 4, 2));
     }
 
     #[test]

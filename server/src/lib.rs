@@ -10,5 +10,6 @@ pub mod config;
 pub mod db;
 pub mod durable;
 pub mod http;
+mod plan_cache;
 mod status;
 pub mod tls;

@@ -1,0 +1,185 @@
+//! The plan cache: a query text planned once is executed again from its
+//! plan, skipping parse, analysis and planning (tens of microseconds, the
+//! bulk of a point query's server-side cost). Plans never depend on
+//! parameter values, so `$param` queries share one entry.
+//!
+//! Invariants:
+//! - only successfully planned statements are cached, so a cached query
+//!   never skips an error it should report;
+//! - an entry is dropped when the database's shape has moved far from the
+//!   one it was planned for (node count outside [half, double] of the count
+//!   at planning: estimates steer operator choices) and the whole cache is
+//!   cleared when procedures are registered (plans embed signatures);
+//! - the cache is bounded: beyond `capacity` the least recently used
+//!   quarter is evicted.
+
+use nereid_planner::PhysicalPlan;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A cached plan and what it was made under.
+#[derive(Clone)]
+pub(crate) struct CachedPlan {
+    pub(crate) plan: Arc<PhysicalPlan>,
+    /// `EXPLAIN` statements return no rows and no fields.
+    pub(crate) explain: bool,
+    /// Nodes in the store when the plan was made.
+    nodes_at_planning: u64,
+}
+
+impl CachedPlan {
+    pub(crate) fn new(
+        plan: Arc<PhysicalPlan>,
+        explain: bool,
+        nodes_at_planning: u64,
+    ) -> CachedPlan {
+        CachedPlan {
+            plan,
+            explain,
+            nodes_at_planning,
+        }
+    }
+}
+
+struct Entry {
+    cached: CachedPlan,
+    last_used: u64,
+}
+
+pub(crate) struct PlanCache {
+    capacity: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    entries: HashMap<String, Entry>,
+    clock: u64,
+    hits: u64,
+    misses: u64,
+}
+
+impl PlanCache {
+    pub(crate) fn new(capacity: usize) -> PlanCache {
+        PlanCache {
+            capacity: capacity.max(1),
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    /// The plan for `query` if one is cached and still fits a store of
+    /// `nodes_now` nodes.
+    pub(crate) fn get(&self, query: &str, nodes_now: u64) -> Option<CachedPlan> {
+        let mut inner = self.inner.lock();
+        inner.clock += 1;
+        let clock = inner.clock;
+        let fresh = match inner.entries.get_mut(query) {
+            Some(entry) if still_fits(entry.cached.nodes_at_planning, nodes_now) => {
+                entry.last_used = clock;
+                Some(entry.cached.clone())
+            }
+            Some(_) => {
+                inner.entries.remove(query);
+                None
+            }
+            None => None,
+        };
+        match fresh {
+            Some(_) => inner.hits += 1,
+            None => inner.misses += 1,
+        }
+        fresh
+    }
+
+    pub(crate) fn insert(&self, query: &str, plan: Arc<PhysicalPlan>, explain: bool, nodes: u64) {
+        let mut inner = self.inner.lock();
+        if inner.entries.len() >= self.capacity {
+            evict_oldest_quarter(&mut inner.entries);
+        }
+        inner.clock += 1;
+        let last_used = inner.clock;
+        let cached = CachedPlan::new(plan, explain, nodes);
+        inner
+            .entries
+            .insert(query.to_string(), Entry { cached, last_used });
+    }
+
+    /// Forgets every plan (the procedures changed).
+    pub(crate) fn clear(&self) {
+        self.inner.lock().entries.clear();
+    }
+
+    /// `(hits, misses, entries)`, for metrics and tests.
+    pub(crate) fn counters(&self) -> (u64, u64, usize) {
+        let inner = self.inner.lock();
+        (inner.hits, inner.misses, inner.entries.len())
+    }
+}
+
+fn still_fits(at_planning: u64, now: u64) -> bool {
+    let (low, high) = (at_planning / 2, at_planning.saturating_mul(2).max(64));
+    (low..=high).contains(&now)
+}
+
+fn evict_oldest_quarter(entries: &mut HashMap<String, Entry>) {
+    let mut ages: Vec<u64> = entries.values().map(|e| e.last_used).collect();
+    ages.sort_unstable();
+    let cutoff = ages[ages.len() / 4];
+    entries.retain(|_, e| e.last_used > cutoff);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nereid_planner::Op;
+
+    fn plan() -> Arc<PhysicalPlan> {
+        Arc::new(PhysicalPlan {
+            root: Op::Argument,
+            slot_count: 0,
+            outputs: Vec::new(),
+            writes: false,
+            reads: false,
+        })
+    }
+
+    #[test]
+    fn hits_until_the_store_changes_shape() {
+        let cache = PlanCache::new(8);
+        assert!(cache.get("q", 1000).is_none());
+        cache.insert("q", plan(), false, 1000);
+        assert!(cache.get("q", 1500).is_some());
+        assert!(cache.get("q", 600).is_some());
+        assert!(cache.get("q", 2001).is_none(), "more than double: replan");
+        assert!(
+            cache.get("q", 1000).is_none(),
+            "the stale entry was dropped"
+        );
+        assert_eq!(cache.counters(), (2, 3, 0));
+    }
+
+    #[test]
+    fn a_small_store_keeps_its_plans_while_it_grows_a_little() {
+        let cache = PlanCache::new(8);
+        cache.insert("q", plan(), true, 0);
+        let hit = cache.get("q", 64).expect("cached");
+        assert!(hit.explain);
+        assert!(cache.get("q", 65).is_none());
+    }
+
+    #[test]
+    fn eviction_keeps_the_recently_used() {
+        let cache = PlanCache::new(4);
+        for q in ["a", "b", "c", "d"] {
+            cache.insert(q, plan(), false, 10);
+        }
+        assert!(cache.get("a", 10).is_some());
+        cache.insert("e", plan(), false, 10);
+        assert!(cache.get("a", 10).is_some(), "recently used survives");
+        assert!(cache.get("b", 10).is_none(), "least recently used evicted");
+        assert!(cache.get("e", 10).is_some());
+        cache.clear();
+        assert_eq!(cache.counters().2, 0);
+    }
+}
