@@ -25,6 +25,7 @@ mod procedure_call;
 mod project;
 mod scan;
 mod set;
+mod shortest_path;
 mod skip;
 mod sort;
 mod top;
