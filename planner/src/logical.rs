@@ -115,7 +115,7 @@ pub enum LogicalPlan {
     /// `Op::ShortestPath`).
     ShortestPath {
         input: Box<LogicalPlan>,
-        spec: ShortestPathSpec,
+        spec: Box<ShortestPathSpec>,
     },
     Merge {
         input: Box<LogicalPlan>,
@@ -228,6 +228,7 @@ impl LogicalPlan {
             LogicalPlan::NodeScan { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }
+                | LogicalPlan::ShortestPath { .. }
                 | LogicalPlan::Unwind { .. }
                 | LogicalPlan::Project { .. }
                 | LogicalPlan::Filter { .. }

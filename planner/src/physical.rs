@@ -188,7 +188,7 @@ pub enum Op {
     /// unless `min` is 0 (then the path has length 0), as in Neo4j.
     ShortestPath {
         input: Box<Op>,
-        spec: ShortestPathSpec,
+        spec: Box<ShortestPathSpec>,
     },
     /// MERGE: drains its input, then for each input row in order runs
     /// `pattern` (an Argument-rooted read plan, seeing this statement's

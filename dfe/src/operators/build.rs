@@ -244,9 +244,12 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
                 properties: properties.clone(),
             },
         )),
-        Op::ShortestPath { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), ShortestPath { spec: spec.clone() }))
-        }
+        Op::ShortestPath { input: i, spec } => Box::new(FlatMap::new(
+            input(i),
+            ShortestPath {
+                spec: (**spec).clone(),
+            },
+        )),
         Op::Merge {
             input: i,
             pattern,

@@ -76,7 +76,7 @@ pub(crate) fn lower_shortest_part(
     };
     Ok(LogicalPlan::ShortestPath {
         input: Box::new(plan),
-        spec: ShortestPathSpec {
+        spec: Box::new(ShortestPathSpec {
             from,
             to,
             rels,
@@ -87,7 +87,7 @@ pub(crate) fn lower_shortest_part(
             max,
             all: part.kind == PathKind::AllShortest,
             predicate: None,
-        },
+        }),
     })
 }
 
