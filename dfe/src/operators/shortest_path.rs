@@ -99,38 +99,49 @@ impl Search<'_> {
         if !level_of.contains_key(&self.target) {
             return Vec::new();
         }
-        let mut found = Vec::new();
-        self.unwind_parents(&parents, self.target, &mut Vec::new(), &mut found);
-        found
+        self.unwind_parents(&parents)
     }
 
-    /// Every path from the start to `node` through `parents`, each extended
-    /// with `suffix` (held reversed: end first).
-    fn unwind_parents(
-        &self,
-        parents: &HashMap<NodeId, Vec<(RelId, NodeId)>>,
-        node: NodeId,
-        suffix: &mut Vec<(RelId, NodeId)>,
-        found: &mut Vec<Found>,
-    ) {
-        if node == self.start {
-            let mut nodes = vec![self.start];
-            let mut rels = Vec::with_capacity(suffix.len());
-            for &(rel, reached) in suffix.iter().rev() {
-                rels.push(rel);
-                nodes.push(reached);
+    /// Every path from the start to the target through `parents` (only the
+    /// first unless `all`). Iterative, so a long path cannot exhaust the stack.
+    fn unwind_parents(&self, parents: &HashMap<NodeId, Vec<(RelId, NodeId)>>) -> Vec<Found> {
+        let mut found = Vec::new();
+        // Frames from the target towards the start, each with the index of
+        // the next parent to try; `suffix[i]` is how frame `i` was reached
+        // from frame `i + 1` (so `suffix.len() + 1 == frames.len()`).
+        let mut frames: Vec<(NodeId, usize)> = vec![(self.target, 0)];
+        let mut suffix: Vec<(RelId, NodeId)> = Vec::new();
+        while let Some((node, next)) = frames.last_mut() {
+            let node = *node;
+            if node == self.start {
+                let mut nodes = vec![self.start];
+                let mut rels = Vec::with_capacity(suffix.len());
+                for &(rel, reached) in suffix.iter().rev() {
+                    rels.push(rel);
+                    nodes.push(reached);
+                }
+                found.push(Found { nodes, rels });
+                if !self.spec.all {
+                    break;
+                }
+                frames.pop();
+                suffix.pop();
+                continue;
             }
-            found.push(Found { nodes, rels });
-            return;
-        }
-        for &(rel, parent) in parents.get(&node).into_iter().flatten() {
-            suffix.push((rel, node));
-            self.unwind_parents(parents, parent, suffix, found);
-            suffix.pop();
-            if !self.spec.all && !found.is_empty() {
-                return;
+            let options = parents.get(&node).map_or(&[][..], Vec::as_slice);
+            match options.get(*next) {
+                Some(&(rel, parent)) => {
+                    *next += 1;
+                    suffix.push((rel, node));
+                    frames.push((parent, 0));
+                }
+                None => {
+                    frames.pop();
+                    suffix.pop();
+                }
             }
         }
+        found
     }
 
     /// BFS levels *towards* the target (against the pattern's direction):
