@@ -177,6 +177,16 @@ fn shortest_path(spec: &ShortestPathSpec) -> String {
     if let Some(path) = spec.path {
         text.push_str(&format!(" path ${path}"));
     }
+    for (what, filters) in [("rels", &spec.rel_filters), ("nodes", &spec.node_filters)] {
+        for f in filters {
+            let quantifier = if f.expect { "all" } else { "none" };
+            text.push_str(&format!(
+                " {what} {quantifier} ${}: {}",
+                f.var,
+                expr(&f.body)
+            ));
+        }
+    }
     if let Some(predicate) = &spec.predicate {
         text.push_str(&format!(" where {}", expr(predicate)));
     }

@@ -24,7 +24,7 @@ pub use error::PlanError;
 pub use explain::explain;
 pub use physical::*;
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
-pub use shortest_path::ShortestPathSpec;
+pub use shortest_path::{ElementFilter, ShortestPathSpec};
 pub use spatial_function::SpatialFunction;
 pub use temporal_function::{TemporalFunction, TemporalKind};
 

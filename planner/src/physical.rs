@@ -11,7 +11,7 @@
 //! product and the right side of [`Op::Optional`] sees the outer row through
 //! its own `Argument` leaf.
 
-pub use crate::shortest_path::ShortestPathSpec;
+pub use crate::shortest_path::{ElementFilter, ShortestPathSpec};
 use nereid_values::{Direction, Value};
 
 /// Index of a column in every row of a query.

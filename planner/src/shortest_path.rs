@@ -35,6 +35,26 @@ pub struct ShortestPathSpec {
     /// relationships: the answer is the shortest path among those that satisfy
     /// it, not a shortest path filtered afterwards.
     pub predicate: Option<Expr>,
+    /// Conjuncts `all(x IN relationships(p) WHERE body)` (or over the
+    /// relationship list) and `none(...)`, taken out of `predicate`: each
+    /// relationship the search crosses must pass them all. Equivalent to the
+    /// predicate on a whole path, but checked per step, so the search stays a
+    /// BFS.
+    pub rel_filters: Vec<ElementFilter>,
+    /// The same for `all/none(n IN nodes(p) WHERE body)`: every node of the
+    /// path, both ends included.
+    pub node_filters: Vec<ElementFilter>,
+}
+
+/// `body` with the element written into `var`: an element passes when it
+/// evaluates to `expect` (`true` for `all`, `false` for `none`; null never
+/// passes, as the quantifier over the whole path would not be true).
+/// Invariant: `body` reads neither the path nor its relationship list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElementFilter {
+    pub var: Slot,
+    pub body: Expr,
+    pub expect: bool,
 }
 
 impl ShortestPathSpec {

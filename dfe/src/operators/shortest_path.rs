@@ -22,9 +22,10 @@ use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use nereid_planner::ShortestPathSpec;
+use nereid_planner::{ElementFilter, Expr, ShortestPathSpec};
 use nereid_storage::Txn;
 use nereid_values::{Direction, NodeId, PathValue, RelId, Value};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -48,11 +49,91 @@ struct Search<'a> {
     spec: &'a ShortestPathSpec,
     start: NodeId,
     target: NodeId,
+    /// Expression evaluation for this row (behind a `RefCell` so the
+    /// read-only search steps can evaluate).
+    checks: RefCell<Checks<'a>>,
+}
+
+/// The row's expression checks: the per-element filters (memoised per
+/// relationship and node) and the whole-path predicate.
+struct Checks<'a> {
+    ctx: &'a mut ExecContext,
+    batch: &'a Batch,
+    row: usize,
+    spec: &'a ShortestPathSpec,
+    rels: HashMap<RelId, bool>,
+    nodes: HashMap<NodeId, bool>,
+}
+
+impl Checks<'_> {
+    /// Evaluates `expr` on the input row with `extension` written into it.
+    fn eval(&mut self, expr: &Expr, extension: &[(usize, Value)]) -> ExecResult<Value> {
+        let mut scratch = Batch::new(self.ctx.slot_count);
+        scratch.push_extended(self.batch, self.row, extension);
+        self.ctx.evaluator().eval_row(expr, &scratch, 0)
+    }
+
+    fn passes(&mut self, filters: &[ElementFilter], element: Value) -> ExecResult<bool> {
+        for filter in filters {
+            let verdict = self.eval(&filter.body, &[(filter.var, element.clone())])?;
+            if verdict != Value::Bool(filter.expect) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn rel_ok(&mut self, rel: RelId) -> ExecResult<bool> {
+        if self.spec.rel_filters.is_empty() {
+            return Ok(true);
+        }
+        if let Some(&known) = self.rels.get(&rel) {
+            return Ok(known);
+        }
+        let spec = self.spec;
+        let ok = self.passes(&spec.rel_filters, Value::Relationship(rel))?;
+        self.rels.insert(rel, ok);
+        Ok(ok)
+    }
+
+    fn node_ok(&mut self, node: NodeId) -> ExecResult<bool> {
+        if self.spec.node_filters.is_empty() {
+            return Ok(true);
+        }
+        if let Some(&known) = self.nodes.get(&node) {
+            return Ok(known);
+        }
+        let spec = self.spec;
+        let ok = self.passes(&spec.node_filters, Value::Node(node))?;
+        self.nodes.insert(node, ok);
+        Ok(ok)
+    }
+
+    /// Whether a complete candidate satisfies the remaining predicate.
+    fn path_ok(&mut self, path: &Found) -> ExecResult<bool> {
+        let Some(predicate) = &self.spec.predicate else {
+            return Ok(true);
+        };
+        let extension = extension(self.spec, path.nodes.clone(), path.rels.clone());
+        Ok(self.eval(predicate, &extension)? == Value::Bool(true))
+    }
 }
 
 impl Search<'_> {
-    fn neighbours(&self, node: NodeId, dir: Direction) -> Vec<(RelId, NodeId)> {
-        self.txn.expand(node, dir, &self.spec.types)
+    /// The steps from `node` that the element filters allow.
+    fn neighbours(&self, node: NodeId, dir: Direction) -> ExecResult<Vec<(RelId, NodeId)>> {
+        let mut steps = self.txn.expand(node, dir, &self.spec.types);
+        if self.spec.rel_filters.is_empty() && self.spec.node_filters.is_empty() {
+            return Ok(steps);
+        }
+        let mut checks = self.checks.borrow_mut();
+        let mut kept = Vec::with_capacity(steps.len());
+        for (rel, next) in steps.drain(..) {
+            if checks.rel_ok(rel)? && checks.node_ok(next)? {
+                kept.push((rel, next));
+            }
+        }
+        Ok(kept)
     }
 
     fn within_max(&self, length: u64) -> bool {
@@ -62,12 +143,12 @@ impl Search<'_> {
     /// Unfiltered search: BFS recording, per node reached, the
     /// relationships that reach it from the previous level (all of them for
     /// `allShortestPaths`, the first otherwise).
-    fn breadth_first(&self) -> Vec<Found> {
+    fn breadth_first(&self) -> ExecResult<Vec<Found>> {
         if self.start == self.target {
-            return vec![Found {
+            return Ok(vec![Found {
                 nodes: vec![self.start],
                 rels: Vec::new(),
-            }];
+            }]);
         }
         let mut level_of: HashMap<NodeId, u64> = HashMap::from([(self.start, 0)]);
         let mut parents: HashMap<NodeId, Vec<(RelId, NodeId)>> = HashMap::new();
@@ -80,7 +161,7 @@ impl Search<'_> {
             }
             let mut next = Vec::new();
             for &node in &frontier {
-                for (rel, neighbour) in self.neighbours(node, self.spec.dir) {
+                for (rel, neighbour) in self.neighbours(node, self.spec.dir)? {
                     match level_of.get(&neighbour) {
                         None => {
                             level_of.insert(neighbour, level);
@@ -97,9 +178,9 @@ impl Search<'_> {
             frontier = next;
         }
         if !level_of.contains_key(&self.target) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        self.unwind_parents(&parents)
+        Ok(self.unwind_parents(&parents))
     }
 
     /// Every path from the start to the target through `parents` (only the
@@ -147,7 +228,7 @@ impl Search<'_> {
     /// BFS levels *towards* the target (against the pattern's direction):
     /// a lower bound on the relationships any path from a node still needs.
     /// Nodes missing from the map cannot reach the target at all.
-    fn distances_to_target(&self) -> HashMap<NodeId, u64> {
+    fn distances_to_target(&self) -> ExecResult<HashMap<NodeId, u64>> {
         let back = match self.spec.dir {
             Direction::Outgoing => Direction::Incoming,
             Direction::Incoming => Direction::Outgoing,
@@ -160,7 +241,7 @@ impl Search<'_> {
             level += 1;
             let mut next = Vec::new();
             for &node in &frontier {
-                for (_, neighbour) in self.neighbours(node, back) {
+                for (_, neighbour) in self.neighbours(node, back)? {
                     if let std::collections::hash_map::Entry::Vacant(slot) =
                         distance.entry(neighbour)
                     {
@@ -171,41 +252,36 @@ impl Search<'_> {
             }
             frontier = next;
         }
-        distance
+        Ok(distance)
     }
 
     /// How many distinct relationships a path from the start can use: no
     /// relationship-unique path is longer.
-    fn reachable_relationships(&self) -> u64 {
+    fn reachable_relationships(&self) -> ExecResult<u64> {
         let mut seen_nodes = HashSet::from([self.start]);
         let mut seen_rels = HashSet::new();
         let mut frontier = vec![self.start];
         while let Some(node) = frontier.pop() {
-            for (rel, neighbour) in self.neighbours(node, self.spec.dir) {
+            for (rel, neighbour) in self.neighbours(node, self.spec.dir)? {
                 seen_rels.insert(rel);
                 if seen_nodes.insert(neighbour) {
                     frontier.push(neighbour);
                 }
             }
         }
-        seen_rels.len() as u64
+        Ok(seen_rels.len() as u64)
     }
 
     /// Filtered search: for each length from the minimum up, every
-    /// relationship-unique path of exactly that length to the target, handed
-    /// to `accept`; stops at the first length with an accepted path.
-    fn by_increasing_length(
-        &self,
-        accept: &mut dyn FnMut(&Found) -> ExecResult<bool>,
-    ) -> ExecResult<Vec<Found>> {
-        let distance = self.distances_to_target();
+    /// relationship-unique path of exactly that length to the target, tested
+    /// against the predicate; stops at the first length with an accepted path.
+    fn by_increasing_length(&self) -> ExecResult<Vec<Found>> {
+        let distance = self.distances_to_target()?;
         if !distance.contains_key(&self.start) {
             return Ok(Vec::new());
         }
-        let longest = match self.spec.max {
-            Some(max) => max.min(self.reachable_relationships()),
-            None => self.reachable_relationships(),
-        };
+        let reachable = self.reachable_relationships()?;
+        let longest = self.spec.max.map_or(reachable, |max| max.min(reachable));
         let mut found = Vec::new();
         for length in self.spec.min..=longest {
             let mut walk = Walk {
@@ -214,7 +290,7 @@ impl Search<'_> {
                 nodes: vec![self.start],
                 rels: Vec::new(),
             };
-            walk.extend(self, accept, &mut found)?;
+            walk.extend(self, &mut found)?;
             if !found.is_empty() {
                 break;
             }
@@ -234,12 +310,7 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// Extends the current path; returns true once the search is over (a
     /// single shortest path was accepted).
-    fn extend(
-        &mut self,
-        search: &Search<'_>,
-        accept: &mut dyn FnMut(&Found) -> ExecResult<bool>,
-        found: &mut Vec<Found>,
-    ) -> ExecResult<bool> {
+    fn extend(&mut self, search: &Search<'_>, found: &mut Vec<Found>) -> ExecResult<bool> {
         let here = *self.nodes.last().unwrap_or(&search.start);
         let taken = self.rels.len() as u64;
         if taken == self.length {
@@ -250,13 +321,13 @@ impl Walk<'_> {
                 nodes: self.nodes.clone(),
                 rels: self.rels.clone(),
             };
-            if accept(&path)? {
+            if search.checks.borrow_mut().path_ok(&path)? {
                 found.push(path);
                 return Ok(!search.spec.all);
             }
             return Ok(false);
         }
-        for (rel, next) in search.neighbours(here, search.spec.dir) {
+        for (rel, next) in search.neighbours(here, search.spec.dir)? {
             let close_enough = self
                 .distance
                 .get(&next)
@@ -266,7 +337,7 @@ impl Walk<'_> {
             }
             self.rels.push(rel);
             self.nodes.push(next);
-            let done = self.extend(search, accept, found)?;
+            let done = self.extend(search, found)?;
             self.rels.pop();
             self.nodes.pop();
             if done {
@@ -277,24 +348,16 @@ impl Walk<'_> {
     }
 }
 
-impl ShortestPath {
-    /// The slot values a found path writes.
-    fn extension(&self, path: Found) -> Vec<(usize, Value)> {
-        let mut out = vec![(
-            self.spec.rels,
-            Value::List(path.rels.iter().copied().map(Value::Relationship).collect()),
-        )];
-        if let Some(slot) = self.spec.path {
-            out.push((
-                slot,
-                Value::Path(Box::new(PathValue {
-                    nodes: path.nodes,
-                    rels: path.rels,
-                })),
-            ));
-        }
-        out
+/// The slot values a found path writes.
+fn extension(spec: &ShortestPathSpec, nodes: Vec<NodeId>, rels: Vec<RelId>) -> Vec<(usize, Value)> {
+    let mut out = vec![(
+        spec.rels,
+        Value::List(rels.iter().copied().map(Value::Relationship).collect()),
+    )];
+    if let Some(slot) = spec.path {
+        out.push((slot, Value::Path(Box::new(PathValue { nodes, rels }))));
     }
+    out
 }
 
 impl Expander for ShortestPath {
@@ -314,30 +377,36 @@ impl Expander for ShortestPath {
             return Err(ExecError::Semantic(SAME_NODE.to_string()));
         }
         let txn = Arc::clone(&ctx.txn);
+        let spec = &self.spec;
         let search = Search {
             txn: &txn,
-            spec: &self.spec,
+            spec,
             start,
             target,
+            checks: RefCell::new(Checks {
+                ctx,
+                batch,
+                row,
+                spec,
+                rels: HashMap::new(),
+                nodes: HashMap::new(),
+            }),
         };
-        let found = match &self.spec.predicate {
-            None => search.breadth_first(),
-            Some(predicate) => {
-                // The predicate sees the input row with the candidate bound.
-                let mut accept = |path: &Found| -> ExecResult<bool> {
-                    let extension = self.extension(Found {
-                        nodes: path.nodes.clone(),
-                        rels: path.rels.clone(),
-                    });
-                    let mut scratch = Batch::new(ctx.slot_count);
-                    scratch.push_extended(batch, row, &extension);
-                    let verdict = ctx.evaluator().eval_row(predicate, &scratch, 0)?;
-                    Ok(matches!(verdict, Value::Bool(true)))
-                };
-                search.by_increasing_length(&mut accept)?
-            }
+        let ends_pass = {
+            let mut checks = search.checks.borrow_mut();
+            checks.node_ok(start)? && checks.node_ok(target)?
         };
-        let extensions: Vec<_> = found.into_iter().map(|p| self.extension(p)).collect();
+        let found = if !ends_pass {
+            Vec::new()
+        } else if spec.predicate.is_none() {
+            search.breadth_first()?
+        } else {
+            search.by_increasing_length()?
+        };
+        let extensions: Vec<_> = found
+            .into_iter()
+            .map(|p| extension(spec, p.nodes, p.rels))
+            .collect();
         Ok(Box::new(extensions.into_iter()))
     }
 }

@@ -9,7 +9,9 @@ use super::pattern::{match_node, MatchState};
 use super::scope::VarKind;
 use crate::error::PlanError;
 use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{BinaryOp, Expr, ShortestPathSpec, Slot};
+use crate::physical::{
+    BinaryOp, ElementFilter, Expr, Quantifier, ScalarFunction, ShortestPathSpec, Slot,
+};
 use nereid_cypher::ast::{self, PathKind, PatternPart};
 
 /// The function name as the user wrote it, for messages.
@@ -87,6 +89,8 @@ pub(crate) fn lower_shortest_part(
             max,
             all: part.kind == PathKind::AllShortest,
             predicate: None,
+            rel_filters: Vec::new(),
+            node_filters: Vec::new(),
         }),
     })
 }
@@ -170,6 +174,10 @@ fn attach(plan: &mut LogicalPlan, conjunct: Expr, clause_start: Slot) -> Result<
             let last = own.iter().copied().max().unwrap_or(spec.rels);
             let concerns = reads.iter().any(|s| own.contains(s));
             if spec.rels >= clause_start && concerns && reads.iter().all(|&s| s <= last) {
+                let conjunct = match element_filter(spec, conjunct) {
+                    Ok(()) => return Ok(()),
+                    Err(conjunct) => conjunct,
+                };
                 spec.predicate = Some(match spec.predicate.take() {
                     None => conjunct,
                     Some(earlier) => Expr::Binary {
@@ -184,4 +192,45 @@ fn attach(plan: &mut LogicalPlan, conjunct: Expr, clause_start: Slot) -> Result<
         node = op.input_mut();
     }
     Err(conjunct)
+}
+
+/// Takes `all/none(x IN <the path's relationships or nodes> WHERE body)` as a
+/// per-element filter of the search, when `body` does not read the path
+/// itself; hands anything else back.
+fn element_filter(spec: &mut ShortestPathSpec, conjunct: Expr) -> Result<(), Expr> {
+    let Expr::Quantifier {
+        kind: kind @ (Quantifier::All | Quantifier::None),
+        var,
+        list,
+        predicate,
+    } = &conjunct
+    else {
+        return Err(conjunct);
+    };
+    let own = spec.bound_here();
+    let mut reads = Vec::new();
+    slots_of(predicate, &mut reads);
+    if reads.iter().any(|s| own.contains(s)) {
+        return Err(conjunct);
+    }
+    let of_path = |func: ScalarFunction| match list.as_ref() {
+        Expr::Function { func: f, args } => {
+            *f == func && matches!(args.as_slice(), [Expr::Slot(s)] if Some(*s) == spec.path)
+        }
+        _ => false,
+    };
+    let on_rels = matches!(list.as_ref(), Expr::Slot(s) if *s == spec.rels)
+        || of_path(ScalarFunction::Relationships);
+    let on_nodes = of_path(ScalarFunction::Nodes);
+    let filter = ElementFilter {
+        var: *var,
+        body: (**predicate).clone(),
+        expect: *kind == Quantifier::All,
+    };
+    match (on_rels, on_nodes) {
+        (true, _) => spec.rel_filters.push(filter),
+        (_, true) => spec.node_filters.push(filter),
+        _ => return Err(conjunct),
+    }
+    Ok(())
 }
