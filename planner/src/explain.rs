@@ -1,7 +1,7 @@
 //! EXPLAIN output: the physical plan as an indented operator tree, leaf last.
 //! The text is stable (snapshot-tested), so keep changes deliberate.
 
-use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem};
+use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem, ShortestPathSpec};
 use nereid_values::Direction;
 use std::fmt::Write;
 
@@ -128,6 +128,7 @@ fn describe(op: &Op) -> String {
                 props(properties)
             )
         }
+        Op::ShortestPath { spec, .. } => shortest_path(spec),
         Op::Merge {
             create,
             on_create,
@@ -163,6 +164,43 @@ fn describe(op: &Op) -> String {
             )
         }
     }
+}
+
+/// `ShortestPath ($0)-[$2:T*1..]-($1) path $3 where <predicate>`.
+fn shortest_path(spec: &ShortestPathSpec) -> String {
+    let (l, r) = arrows(spec.dir);
+    let t = if spec.types.is_empty() {
+        String::new()
+    } else {
+        format!(":{}", spec.types.join("|"))
+    };
+    let max = spec.max.map(|m| m.to_string()).unwrap_or_default();
+    let kind = if spec.all {
+        "AllShortestPaths"
+    } else {
+        "ShortestPath"
+    };
+    let mut text = format!(
+        "{kind} (${}){l}[${}{t}*{}..{max}]{r}(${})",
+        spec.from, spec.rels, spec.min, spec.to
+    );
+    if let Some(path) = spec.path {
+        text.push_str(&format!(" path ${path}"));
+    }
+    for (what, filters) in [("rels", &spec.rel_filters), ("nodes", &spec.node_filters)] {
+        for f in filters {
+            let quantifier = if f.expect { "all" } else { "none" };
+            text.push_str(&format!(
+                " {what} {quantifier} ${}: {}",
+                f.var,
+                expr(&f.body)
+            ));
+        }
+    }
+    if let Some(predicate) = &spec.predicate {
+        text.push_str(&format!(" where {}", expr(predicate)));
+    }
+    text
 }
 
 fn arrows(dir: Direction) -> (&'static str, &'static str) {

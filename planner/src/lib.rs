@@ -16,6 +16,7 @@ pub mod physical;
 mod physical_planning;
 mod procedure_signature;
 pub mod rules;
+mod shortest_path;
 mod spatial_function;
 mod temporal_function;
 
@@ -23,6 +24,7 @@ pub use error::PlanError;
 pub use explain::explain;
 pub use physical::*;
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
+pub use shortest_path::{ElementFilter, ShortestPathSpec};
 pub use spatial_function::SpatialFunction;
 pub use temporal_function::{TemporalFunction, TemporalKind};
 
@@ -60,7 +62,8 @@ fn access(op: &Op) -> (bool, bool) {
         | Op::NodeByLabelScan { .. }
         | Op::NodeByIdSeek { .. }
         | Op::Expand { .. }
-        | Op::VarExpand { .. } => (true, false),
+        | Op::VarExpand { .. }
+        | Op::ShortestPath { .. } => (true, false),
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),
         Op::Merge { .. } => (true, true),
         // Property reads and procedures read the graph too.

@@ -6,7 +6,7 @@
 //! may fuse them). Variables already live in slots: the lowering assigns
 //! every variable its slot once, so rules never renumber.
 
-use crate::physical::{Aggregate, CreateItem, Expr, SetItem, Slot, SortKey};
+use crate::physical::{Aggregate, CreateItem, Expr, SetItem, ShortestPathSpec, Slot, SortKey};
 use nereid_values::Direction;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -121,6 +121,12 @@ pub enum LogicalPlan {
         into: bool,
         properties: Vec<(String, Expr)>,
     },
+    /// `shortestPath` / `allShortestPaths` between two bound nodes (see
+    /// `Op::ShortestPath`).
+    ShortestPath {
+        input: Box<LogicalPlan>,
+        spec: Box<ShortestPathSpec>,
+    },
     Merge {
         input: Box<LogicalPlan>,
         pattern: Box<LogicalPlan>,
@@ -160,6 +166,7 @@ impl LogicalPlan {
             | Delete { input, .. }
             | ProcedureCall { input, .. }
             | VarExpand { input, .. }
+            | ShortestPath { input, .. }
             | Merge { input, .. }
             | Union { input, .. } => Some(input),
         }
@@ -213,6 +220,7 @@ impl LogicalPlan {
                     vec![*rels, *to]
                 }
             }
+            ShortestPath { spec, .. } => spec.bound_here(),
             Merge { create, .. } => create
                 .iter()
                 .map(|i| match i {
@@ -232,6 +240,7 @@ impl LogicalPlan {
                 | LogicalPlan::NodeByIdSeek { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }
+                | LogicalPlan::ShortestPath { .. }
                 | LogicalPlan::Unwind { .. }
                 | LogicalPlan::Project { .. }
                 | LogicalPlan::Filter { .. }

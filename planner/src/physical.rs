@@ -11,6 +11,7 @@
 //! product and the right side of [`Op::Optional`] sees the outer row through
 //! its own `Argument` leaf.
 
+pub use crate::shortest_path::{ElementFilter, ShortestPathSpec};
 use nereid_values::{Direction, Value};
 
 /// Index of a column in every row of a query.
@@ -188,6 +189,17 @@ pub enum Op {
         into: bool,
         properties: Vec<(String, Expr)>,
     },
+    /// `shortestPath` / `allShortestPaths`: for each input row, a
+    /// breadth-first search from the node in `spec.from` to the node in
+    /// `spec.to` (a null end yields nothing). The shortest path of `min..=max`
+    /// relationships satisfying `spec.predicate` (evaluated with the path
+    /// bound), or with `all` every such path of that length; no relationship
+    /// is used twice in a path. Start and end being the same node is an error
+    /// unless `min` is 0 (then the path has length 0), as in Neo4j.
+    ShortestPath {
+        input: Box<Op>,
+        spec: Box<ShortestPathSpec>,
+    },
     /// MERGE: drains its input, then for each input row in order runs
     /// `pattern` (an Argument-rooted read plan, seeing this statement's
     /// earlier writes, including those of earlier rows) with the row as its
@@ -237,6 +249,7 @@ impl Op {
             | Op::Delete { input, .. }
             | Op::ProcedureCall { input, .. }
             | Op::VarExpand { input, .. }
+            | Op::ShortestPath { input, .. }
             | Op::Merge { input, .. }
             | Op::Union { input, .. } => Some(input),
         }

@@ -156,6 +156,10 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             into,
             properties,
         },
+        LogicalPlan::ShortestPath { input, spec } => Op::ShortestPath {
+            input: b(input),
+            spec,
+        },
         LogicalPlan::Merge {
             input,
             pattern,

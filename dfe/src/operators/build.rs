@@ -23,6 +23,7 @@ use super::procedure_call::ProcedureCall;
 use super::project::Project;
 use super::scan::NodeScan;
 use super::set::SetProperties;
+use super::shortest_path::ShortestPath;
 use super::skip::Skip;
 use super::sort::Sort;
 use super::top::Top;
@@ -60,6 +61,7 @@ fn name(op: &Op) -> &'static str {
         Op::Delete { .. } => "Delete",
         Op::ProcedureCall { .. } => "ProcedureCall",
         Op::VarExpand { .. } => "VarExpand",
+        Op::ShortestPath { .. } => "ShortestPath",
         Op::Merge { .. } => "Merge",
         Op::Union { .. } => "Union",
     }
@@ -251,6 +253,12 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
                 max: *max,
                 into: *into,
                 properties: properties.clone(),
+            },
+        )),
+        Op::ShortestPath { input: i, spec } => Box::new(FlatMap::new(
+            input(i),
+            ShortestPath {
+                spec: (**spec).clone(),
             },
         )),
         Op::Merge {

@@ -27,6 +27,7 @@ mod project;
 mod row_cursor;
 mod scan;
 mod set;
+mod shortest_path;
 mod skip;
 mod sort;
 mod top;

@@ -19,6 +19,7 @@ pub(crate) fn lower_merge(
     slots: &mut Slots,
 ) -> Result<LogicalPlan, PlanError> {
     let part = &merge.pattern;
+    super::shortest_path::reject_in_update(part, "MERGE")?;
     let el = &part.element;
     let before = scope.clone();
     let mut st = MatchState {

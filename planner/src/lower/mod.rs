@@ -13,6 +13,7 @@ mod procedure_call;
 mod procedure_snapshot;
 mod projection;
 mod scope;
+mod shortest_path;
 mod subquery;
 
 use crate::error::PlanError;
@@ -281,6 +282,7 @@ fn lower_match(
     scope: &mut Scope,
     slots: &mut Slots,
 ) -> Result<LogicalPlan, PlanError> {
+    let clause_start = slots.count();
     if m.optional {
         // The inner plan runs once per outer row, starting from that row.
         let mut st = MatchState {
@@ -295,10 +297,7 @@ fn lower_match(
         }
         inner = uniqueness(inner, &st.rels, st.slots);
         if let Some(pred) = &m.where_ {
-            inner = LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate: lower_predicate(pred, st.scope)?,
-            };
+            inner = where_filter(inner, lower_predicate(pred, st.scope)?, clause_start);
         }
         return Ok(LogicalPlan::Optional {
             input: Box::new(plan),
@@ -318,12 +317,23 @@ fn lower_match(
     }
     plan = uniqueness(plan, &st.rels, st.slots);
     if let Some(pred) = &m.where_ {
-        plan = LogicalPlan::Filter {
-            input: Box::new(plan),
-            predicate: lower_predicate(pred, st.scope)?,
-        };
+        plan = where_filter(plan, lower_predicate(pred, st.scope)?, clause_start);
     }
     Ok(plan)
+}
+
+/// A MATCH's WHERE: the conjuncts about a shortest path of this clause go
+/// into its search (the shortest path *among those that satisfy them*), the
+/// rest filter the rows.
+fn where_filter(plan: LogicalPlan, predicate: Expr, clause_start: Slot) -> LogicalPlan {
+    let (plan, rest) = shortest_path::attach_path_predicates(plan, predicate, clause_start);
+    match rest {
+        Some(predicate) => LogicalPlan::Filter {
+            input: Box::new(plan),
+            predicate,
+        },
+        None => plan,
+    }
 }
 
 /// Relationship uniqueness within one MATCH: no relationship is matched

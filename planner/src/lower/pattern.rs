@@ -69,7 +69,7 @@ fn property_filters(
 }
 
 /// Binds (or reuses) the node of a pattern, scanning when it is new.
-fn match_node(
+pub(crate) fn match_node(
     mut plan: LogicalPlan,
     node: &NodePattern,
     st: &mut MatchState<'_>,
@@ -139,7 +139,7 @@ pub(crate) fn lower_match_part(
     st: &mut MatchState<'_>,
 ) -> Result<LogicalPlan, PlanError> {
     if part.kind != ast::PathKind::Normal {
-        return Err(PlanError::unsupported("shortestPath", part.span.start));
+        return super::shortest_path::lower_shortest_part(plan, part, st);
     }
     let (mut plan, node_slots, rel_slots) = match_element(plan, &part.element, st)?;
     if let Some(path_var) = &part.variable {
@@ -358,6 +358,7 @@ pub(crate) fn lower_create(
     let mut sets = Vec::new();
     let mut paths = Vec::new();
     for part in parts {
+        super::shortest_path::reject_in_update(part, "CREATE")?;
         let el = &part.element;
         let mut node_slots = vec![create_node(&el.start, scope, slots, &mut items, &mut sets)?];
         let mut rel_slots = Vec::new();
