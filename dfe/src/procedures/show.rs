@@ -6,7 +6,8 @@
 //! (bolt-protocol.md §14). Nereid serves one database, `neo4j`, plus the
 //! `system` database Neo4j tools expect; both are always online.
 
-use super::{function_docs, Procedure, NAMESPACES};
+use super::function_docs::{self, Arguments};
+use super::{Procedure, NAMESPACES};
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::{AggregateFunction, ProcedureType, ScalarFunction};
 use nereid_storage::Txn;
@@ -171,46 +172,75 @@ fn default_database(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> 
     Ok(vec![row])
 }
 
+/// The rows of a listing command (`SHOW PROCEDURES`, `SHOW FUNCTIONS`):
+/// the entries sorted by `key` (their name, as each command orders it),
+/// each turned into its columns by `row`.
+fn sorted_rows<T, K: Ord>(
+    entries: impl Iterator<Item = T>,
+    key: impl Fn(&T) -> K,
+    row: impl Fn(&T) -> Vec<Value>,
+) -> Vec<Vec<Value>> {
+    let mut listed: Vec<T> = entries.collect();
+    listed.sort_by_cached_key(key);
+    listed.iter().map(row).collect()
+}
+
 fn procedures(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let mut listed: Vec<&Procedure> = NAMESPACES
+    let listed = NAMESPACES
         .iter()
         .flat_map(|procedures| procedures.iter())
-        .filter(|p| !p.name.starts_with(INTERNAL_PREFIX))
-        .collect();
-    listed.sort_by_key(|p| p.name);
-    Ok(listed
-        .into_iter()
-        .map(|p| {
+        .filter(|p| !p.name.starts_with(INTERNAL_PREFIX));
+    Ok(sorted_rows(
+        listed,
+        // Exact names, as the registry orders the merged listing.
+        |p| p.name,
+        |p| {
             vec![
                 Value::from(p.name),
                 Value::from(p.description),
                 Value::from(p.mode),
                 Value::Bool(p.mode == "DBMS"),
             ]
-        })
-        .collect())
+        },
+    ))
 }
 
-/// The documented functions the planner resolves, by name.
+/// The documented signatures nereid implements, by name (Neo4j's default
+/// columns: name, category, description).
 fn functions(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let mut rows: Vec<(&str, &str, &str)> = function_docs::FUNCTIONS
+    let listed = function_docs::FUNCTIONS
         .iter()
-        .copied()
-        .filter(|(name, _, _)| is_implemented(name))
-        .collect();
-    rows.sort_by_key(|(name, _, _)| name.to_ascii_lowercase());
-    Ok(rows
-        .into_iter()
-        .map(|(name, category, description)| {
+        .filter(|&&(name, _, arguments, _)| is_implemented(name, arguments));
+    Ok(sorted_rows(
+        listed,
+        // Case-insensitively, so `toString` sits among the `t`s; overloads
+        // in the table's order (fewest arguments first).
+        |doc| doc.0.to_ascii_lowercase(),
+        |&&(name, category, _, description)| {
             vec![
                 Value::from(name),
                 Value::from(category),
                 Value::from(description),
             ]
-        })
-        .collect())
+        },
+    ))
 }
 
-fn is_implemented(name: &str) -> bool {
-    ScalarFunction::from_name(name).is_some() || AggregateFunction::from_name(name).is_some()
+/// Whether nereid runs a documented signature: the parser knows the name,
+/// or the planner resolves it and accepts that many arguments.
+fn is_implemented(name: &str, arguments: Arguments) -> bool {
+    if function_docs::SYNTAX_FUNCTIONS.contains(&name) {
+        return true;
+    }
+    if AggregateFunction::from_name(name).is_some() {
+        return arguments == Arguments::Any;
+    }
+    match (ScalarFunction::from_name(name), arguments) {
+        (None, _) => false,
+        (Some(_), Arguments::Any) => true,
+        (Some(function), Arguments::Exactly(count)) => {
+            let (min, max) = function.arity();
+            (min..=max).contains(&count)
+        }
+    }
 }
