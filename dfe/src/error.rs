@@ -18,6 +18,12 @@ pub enum ExecError {
     /// `Neo.ClientError.Statement.SemanticError`.
     #[error("{0}")]
     Semantic(String),
+    /// A query the engine cannot run to the end for a reason that is not
+    /// the client's mistake in the query text, e.g. a shortest path asked
+    /// between a node and itself (Neo4j: `Neo.DatabaseError.Statement.
+    /// ExecutionFailed`).
+    #[error("{0}")]
+    ExecutionFailed(String),
     /// Reading the properties or labels of a node or relationship this
     /// transaction has deleted (its identity and type stay readable).
     #[error("DeletedEntityAccess: {0}")]

@@ -57,6 +57,8 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::Argument(_) => Status::ArgumentError,
         ExecError::Arithmetic(_) => Status::ArithmeticError,
         ExecError::Semantic(_) => Status::SemanticError,
+        // Neo.DatabaseError.Statement.ExecutionFailed
+        ExecError::ExecutionFailed(_) => Status::NotSupported,
         ExecError::DeletedEntity(_) => Status::EntityNotFound,
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,

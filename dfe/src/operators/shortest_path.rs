@@ -374,7 +374,7 @@ impl Expander for ShortestPath {
             return Ok(Box::new(std::iter::empty()));
         };
         if start == target && self.spec.min > 0 {
-            return Err(ExecError::Semantic(SAME_NODE.to_string()));
+            return Err(ExecError::ExecutionFailed(SAME_NODE.to_string()));
         }
         let txn = Arc::clone(&ctx.txn);
         let spec = &self.spec;
