@@ -1,14 +1,13 @@
-"""The reference Neo4j for comparisons: tests/reference-neo4j/start run in
-the background (its own process group), its Bolt URI, and the resident set
-size of its JVM."""
+"""The reference Neo4j for side-by-side runs and comparisons: `start` (next
+to this file) run in the background in its own process group, its Bolt URI,
+and the pid of its JVM (for memory figures)."""
 
 import os
 import re
 import signal
 import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-START = os.path.join(ROOT, "tests", "reference-neo4j", "start")
+START = os.path.join(os.path.dirname(os.path.abspath(__file__)), "start")
 
 
 class ReferenceNeo4j:
