@@ -5,6 +5,7 @@
 mod filter_pushdown;
 mod label_scan;
 mod sort_limit_to_top;
+mod start_from_smaller_end;
 
 use crate::logical::LogicalPlan;
 use crate::Catalog;
@@ -21,6 +22,7 @@ pub trait RewriteRule: Sync {
 pub static RULES: &[&dyn RewriteRule] = &[
     &filter_pushdown::FilterPushdown,
     &label_scan::LabelIntoScan,
+    &start_from_smaller_end::StartFromSmallerEnd,
     &sort_limit_to_top::SortLimitToTop,
 ];
 
