@@ -14,7 +14,13 @@
 //! vertices (`live > 0`); a profile with `live <= 0` and no members is
 //! dropped.
 
+use foldhash::fast::FixedState;
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Vertex guis and member lists are hashed often and never by an
+/// adversary-chosen key alone (guis are murmur3 hashes already), so a fast
+/// fixed-seed hash replaces SipHash here.
+type FastMap<K, V> = HashMap<K, V, FixedState>;
 
 /// One member of a characteristic set, by store id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,12 +90,12 @@ impl SetAggregate {
 /// Profiles of every vertex and the sets they group into.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CharacteristicSets {
-    profiles: HashMap<u64, Profile>,
-    sets: HashMap<Vec<Member>, SetAggregate>,
+    profiles: FastMap<u64, Profile>,
+    sets: FastMap<Vec<Member>, SetAggregate>,
 }
 
 /// Vertices touched by the batch being applied.
-pub(crate) type Dirty = HashSet<u64>;
+pub(crate) type Dirty = HashSet<u64, FixedState>;
 
 impl CharacteristicSets {
     /// Changes `vertex`'s existence count by `delta`.
@@ -117,7 +123,7 @@ impl CharacteristicSets {
     }
 
     /// The sets, by sorted member list.
-    pub(crate) fn sets(&self) -> &HashMap<Vec<Member>, SetAggregate> {
+    pub(crate) fn sets(&self) -> &FastMap<Vec<Member>, SetAggregate> {
         &self.sets
     }
 
@@ -135,7 +141,7 @@ impl CharacteristicSets {
     }
 }
 
-fn add(sets: &mut HashMap<Vec<Member>, SetAggregate>, profile: &Profile) {
+fn add(sets: &mut FastMap<Vec<Member>, SetAggregate>, profile: &Profile) {
     let aggregate = sets.entry(profile.key()).or_insert_with(|| SetAggregate {
         count: 0,
         multiplicities: vec![BTreeMap::new(); profile.members.len()],
@@ -147,7 +153,7 @@ fn add(sets: &mut HashMap<Vec<Member>, SetAggregate>, profile: &Profile) {
     }
 }
 
-fn remove(sets: &mut HashMap<Vec<Member>, SetAggregate>, profile: &Profile) {
+fn remove(sets: &mut FastMap<Vec<Member>, SetAggregate>, profile: &Profile) {
     let key = profile.key();
     let Some(aggregate) = sets.get_mut(&key) else {
         return;
@@ -174,7 +180,7 @@ mod tests {
     #[test]
     fn a_vertex_moves_between_sets_and_multiplicities_follow() {
         let mut cs = CharacteristicSets::default();
-        let mut dirty = Dirty::new();
+        let mut dirty = Dirty::default();
         cs.exists(1, 1, &mut dirty);
         cs.bump(1, Member::Key(5), 1, &mut dirty);
         cs.exists(2, 1, &mut dirty);
@@ -182,7 +188,7 @@ mod tests {
         cs.finish(dirty);
         assert_eq!(cs.sets()[&vec![Member::Key(5)]].count, 2);
 
-        let mut dirty = Dirty::new();
+        let mut dirty = Dirty::default();
         cs.bump(1, Member::OutType(3), 1, &mut dirty);
         cs.bump(1, Member::OutType(3), 1, &mut dirty);
         cs.finish(dirty);
@@ -191,7 +197,7 @@ mod tests {
         assert_eq!(both.count, 1);
         assert_eq!(both.min_avg_max(1), (2, 2.0, 2));
 
-        let mut dirty = Dirty::new();
+        let mut dirty = Dirty::default();
         cs.bump(1, Member::OutType(3), -2, &mut dirty);
         cs.bump(1, Member::Key(5), -1, &mut dirty);
         cs.exists(1, -1, &mut dirty);

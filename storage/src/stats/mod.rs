@@ -48,7 +48,7 @@ pub(crate) struct Statistics {
 impl Statistics {
     /// Applies one batch of tuple changes (one commit, or a chunk of one).
     pub(crate) fn apply(&mut self, deltas: impl IntoIterator<Item = TupleDelta>) {
-        let mut dirty = Dirty::new();
+        let mut dirty = Dirty::default();
         for d in deltas {
             match d.kind {
                 RelKind::Vp => match d.p {

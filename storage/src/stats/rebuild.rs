@@ -47,30 +47,42 @@ impl Store {
         };
         let view = View::committed(at);
         let mut fresh = Statistics::default();
-        for kind in [RelKind::Vp, RelKind::E, RelKind::Ep] {
-            let relation = self.relation(kind);
-            for part in 0..relation.partitions() {
-                let deltas: Vec<TupleDelta> = match relation.read(part) {
-                    Some(partition) => partition
-                        .scan()
-                        .filter(|(_, t)| view.visible(&t.begin, &t.end))
-                        .map(|(_, t)| TupleDelta {
-                            kind,
-                            s: t.s,
-                            p: t.p,
-                            o: t.o,
-                            delta: 1,
-                        })
-                        .collect(),
-                    None => continue,
-                };
-                fresh.apply(deltas);
+        // REL_VP partition `p` and REL_E grid row `p` hold the same
+        // subjects: applied together, every vertex joins its set once.
+        let p = self.vp.partitions();
+        for part in 0..p {
+            let mut deltas = self.visible_tuples(RelKind::Vp, part, view);
+            for cell in part * p..(part + 1) * p {
+                deltas.extend(self.visible_tuples(RelKind::E, cell, view));
             }
+            fresh.apply(deltas);
+        }
+        for cell in 0..self.ep.partitions() {
+            fresh.apply(self.visible_tuples(RelKind::Ep, cell, view));
         }
         let mut state = self.stats.state.lock();
         if let Some(journal) = state.journal.take() {
             fresh.apply(journal);
         }
         state.current = fresh;
+    }
+
+    /// The tuples of one partition visible in `view`, copied under its
+    /// read lock.
+    fn visible_tuples(&self, kind: RelKind, part: usize, view: View) -> Vec<TupleDelta> {
+        match self.relation(kind).read(part) {
+            Some(partition) => partition
+                .scan()
+                .filter(|(_, t)| view.visible(&t.begin, &t.end))
+                .map(|(_, t)| TupleDelta {
+                    kind,
+                    s: t.s,
+                    p: t.p,
+                    o: t.o,
+                    delta: 1,
+                })
+                .collect(),
+            None => Vec::new(),
+        }
     }
 }
