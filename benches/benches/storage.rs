@@ -1,7 +1,7 @@
 //! Storage benchmarks of issue #5 on the generated graph (module `graph`):
 //! point transactions and reads, frontier expansion through the index,
-//! relation scans, hybrid BFS through the access-pattern layer, and the bulk
-//! path. The log is not involved: commits hand their changes to a no-op.
+//! relation scans, hybrid BFS through the access-pattern layer, the bulk
+//! path, and the rebuild of the optimizer statistics. The log is not involved: commits hand their changes to a no-op.
 
 mod graph;
 
@@ -168,6 +168,19 @@ fn bulk_insert(c: &mut Criterion) {
     group.finish();
 }
 
+/// `Store::rebuild_statistics` on the generated graph: one scan of every
+/// relation into fresh characteristic sets and sketches. Throughput in
+/// graph elements (vertices + edges).
+fn stats_rebuild(c: &mut Criterion) {
+    let g = graph();
+    let (vertices, edges) = graph::size();
+    let mut group = c.benchmark_group("storage");
+    group.throughput(Throughput::Elements((vertices + edges) as u64));
+    group.sample_size(10);
+    group.bench_function("stats_rebuild", |b| b.iter(|| g.store.rebuild_statistics()));
+    group.finish();
+}
+
 criterion_group!(
     benches,
     point_txn_insert_vertex,
@@ -176,6 +189,7 @@ criterion_group!(
     expand_index_frontier_100k,
     relation_scan_edges,
     hybrid_bfs,
-    bulk_insert
+    bulk_insert,
+    stats_rebuild
 );
 criterion_main!(benches);

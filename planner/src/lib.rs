@@ -5,9 +5,11 @@
 //!
 //! Invariants: the planner never touches storage or the procedure registry
 //! directly; it asks the [`Catalog`]. Plans are immutable and `Send + Sync`,
-//! so a plan cache can share them between sessions. Cost-based join ordering
-//! arrives with the statistics issue; the rule mechanism is already final.
+//! so a plan cache can share them between sessions. Estimates come from the
+//! catalog's statistics (module `cardinality`); the first cost-based choice
+//! is which end of a pattern to start from (rule `start_from_smaller_end`).
 
+mod cardinality;
 mod error;
 mod explain;
 pub mod logical;
@@ -32,12 +34,42 @@ use nereid_cypher::ast::Statement;
 
 /// What the planner may ask about the database: cardinality estimates and
 /// the procedures that exist.
+///
+/// The statistics methods (all but [`Catalog::estimate_nodes`] and
+/// [`Catalog::procedure_signature`]) answer `None` when the catalog keeps no
+/// such statistics; the planner then falls back to label counts alone
+/// (module `cardinality`).
 pub trait Catalog {
     /// Estimated number of nodes carrying `label` (all nodes when `None`).
     fn estimate_nodes(&self, label: Option<&str>) -> u64;
     /// The signature of procedure `name` (exact, case-sensitive), or `None`
     /// when the database has no such procedure.
     fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature>;
+    /// Estimated number of nodes carrying every one of `labels` and having
+    /// every one of the property `keys` (the store's characteristic sets).
+    fn estimate_nodes_having(&self, _labels: &[String], _keys: &[String]) -> Option<u64> {
+        None
+    }
+    /// Estimated number of distinct values of node property `key` (for the
+    /// selectivity of an equality: one value matches about 1/distinct).
+    fn distinct_node_values(&self, _key: &str) -> Option<u64> {
+        None
+    }
+    /// Count and distinct endpoints of the relationships of `rel_type`.
+    fn relationship_statistics(&self, _rel_type: &str) -> Option<RelStatistics> {
+        None
+    }
+}
+
+/// What a catalog knows about one relationship type: how many there are,
+/// and from / to how many distinct nodes (so the average fan-out of an
+/// expand is `count / distinct_sources` outgoing, `count / distinct_targets`
+/// incoming).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RelStatistics {
+    pub count: u64,
+    pub distinct_sources: u64,
+    pub distinct_targets: u64,
 }
 
 /// Plans an analysed statement.

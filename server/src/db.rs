@@ -119,6 +119,28 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
     fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature> {
         self.procedures.signature(name)
     }
+
+    fn estimate_nodes_having(&self, labels: &[String], keys: &[String]) -> Option<u64> {
+        use nereid_storage::stats::StatMember;
+        let members: Vec<StatMember> = (labels.iter().cloned().map(StatMember::Label))
+            .chain(keys.iter().cloned().map(StatMember::Key))
+            .collect();
+        Some(self.store.estimate_nodes_having(&members))
+    }
+
+    fn distinct_node_values(&self, key: &str) -> Option<u64> {
+        let distinct = self.store.distinct_node_values(key)?;
+        Some(distinct.estimate.round() as u64)
+    }
+
+    fn relationship_statistics(&self, rel_type: &str) -> Option<nereid_planner::RelStatistics> {
+        let s = self.store.rel_type_statistics(rel_type)?;
+        Some(nereid_planner::RelStatistics {
+            count: s.count,
+            distinct_sources: s.distinct_sources.estimate.round() as u64,
+            distinct_targets: s.distinct_targets.estimate.round() as u64,
+        })
+    }
 }
 
 impl Database {

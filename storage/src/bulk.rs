@@ -16,7 +16,8 @@ use crate::error::{Result, StorageError};
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::Relation;
+use crate::relation::{RelKind, Relation};
+use crate::stats::TupleDelta;
 use crate::store::Store;
 use crate::txn::Reader;
 use crate::typed_value::{dict_error, TypedValue};
@@ -67,8 +68,9 @@ impl Store {
             ids.push(NodeId(gui));
         }
         *deltas.entry(None).or_insert(0) += nodes.len() as i64;
-        append_all(&self.vp, per_part, commit_ts)?;
+        append_all(&self.vp, &per_part, commit_ts)?;
         self.node_counts.apply(deltas);
+        self.bulk_statistics(RelKind::Vp, &per_part);
         *last = commit_ts;
         self.publish(commit_ts);
         Ok(ids)
@@ -109,7 +111,7 @@ impl Store {
             origin[cell].push(n);
             edge_props[cell].extend(encoded.into_iter().map(|(p, o)| (position, p, o)));
         }
-        let sids = append_all(&self.e, edges, commit_ts)?;
+        let sids = append_all(&self.e, &edges, commit_ts)?;
         let props: Vec<Batch> = edge_props
             .into_iter()
             .zip(&sids)
@@ -120,7 +122,9 @@ impl Store {
                     .collect()
             })
             .collect();
-        append_all(&self.ep, props, commit_ts)?;
+        append_all(&self.ep, &props, commit_ts)?;
+        self.bulk_statistics(RelKind::E, &edges);
+        self.bulk_statistics(RelKind::Ep, &props);
         let mut ids = vec![RelId(0); rels.len()];
         for (cell_sids, cell_origin) in sids.iter().zip(&origin) {
             for (&sid, &n) in cell_sids.iter().zip(cell_origin) {
@@ -135,17 +139,46 @@ impl Store {
 
 /// Appends each partition's batch; returns the SIDs per partition. Checks
 /// every partition's capacity first so that a failure appends nothing.
-fn append_all(relation: &Relation, batches: Vec<Batch>, commit_ts: u64) -> Result<Vec<Vec<u64>>> {
+fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<Vec<Vec<u64>>> {
     for (part, batch) in batches.iter().enumerate() {
         if !relation.has_room(part, batch.len()) {
             return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
     }
     batches
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(part, batch)| relation.insert_committed_batch(part, batch.into_iter(), commit_ts))
+        .map(|(part, batch)| {
+            relation.insert_committed_batch(part, batch.iter().copied(), commit_ts)
+        })
         .collect()
+}
+
+/// Tuples fed to the statistics per call: bounds the memory of a bulk
+/// load's statistics update (a vertex touched in several chunks is simply
+/// regrouped several times).
+const STATS_CHUNK: usize = 1 << 16;
+
+impl Store {
+    /// Feeds the tuples a bulk load appended to the statistics (the caller
+    /// holds the commit mutex, as a commit does).
+    fn bulk_statistics(&self, kind: RelKind, batches: &[Batch]) {
+        for batch in batches {
+            for chunk in batch.chunks(STATS_CHUNK) {
+                let deltas = chunk
+                    .iter()
+                    .map(|&(s, p, o)| TupleDelta {
+                        kind,
+                        s,
+                        p,
+                        o,
+                        delta: 1,
+                    })
+                    .collect();
+                self.stats.apply(deltas);
+            }
+        }
+    }
 }
 
 /// Interned ids of the label and key names of one load (most loads repeat

@@ -39,6 +39,7 @@ mod predicates;
 mod relation;
 mod resolver;
 mod snapshot;
+pub mod stats;
 mod store;
 mod txn;
 mod typed_value;

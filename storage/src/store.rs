@@ -19,6 +19,7 @@ use crate::gc::Snapshots;
 use crate::ids::{normalize_partitions, TAG_E, TAG_EP, TAG_LIT, TAG_VERT, TAG_VP};
 use crate::predicates::PredicateTable;
 use crate::relation::{IndexKeys, RelKind, Relation, Tuple, TupleRef};
+use crate::stats::StatsCell;
 use crate::txn::{replay_changes, Txn, TxnCore};
 use crate::typed_value::dict_error;
 use parking_lot::Mutex;
@@ -52,6 +53,8 @@ pub struct Store {
     pub(crate) node_counts: NodeCounts,
     /// Live snapshots and the garbage count (module `gc`).
     pub(crate) snapshots: Snapshots,
+    /// Optimizer statistics, kept at commit (module `stats`).
+    pub(crate) stats: StatsCell,
 }
 
 impl Store {
@@ -97,6 +100,7 @@ impl Store {
             visible: AtomicU64::new(0),
             node_counts: NodeCounts::default(),
             snapshots: Snapshots::default(),
+            stats: StatsCell::default(),
         })
     }
 

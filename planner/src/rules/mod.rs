@@ -6,6 +6,7 @@ mod filter_pushdown;
 mod id_seek;
 mod label_scan;
 mod sort_limit_to_top;
+mod start_from_smaller_end;
 
 use crate::logical::LogicalPlan;
 use crate::physical::Slot;
@@ -23,6 +24,7 @@ pub trait RewriteRule: Sync {
 pub static RULES: &[&dyn RewriteRule] = &[
     &filter_pushdown::FilterPushdown,
     &label_scan::LabelIntoScan,
+    &start_from_smaller_end::StartFromSmallerEnd,
     &id_seek::IdSeek,
     &sort_limit_to_top::SortLimitToTop,
 ];

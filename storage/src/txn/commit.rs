@@ -15,6 +15,7 @@ use crate::error::StorageError;
 use crate::mvcc::{KILLED, NONE};
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::RelKind;
+use crate::stats::TupleDelta;
 use crate::store::Store;
 use std::sync::atomic::Ordering;
 
@@ -61,6 +62,7 @@ pub(crate) fn stamp_committed(store: &Store, core: &TxnCore, commit_ts: u64) {
 
 fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
     let mut deltas = Vec::new();
+    let mut stat_deltas = Vec::with_capacity(st.undo.len());
     for undo in &st.undo {
         let (at, delta) = match *undo {
             Undo::Inserted(at) => (at, 1),
@@ -72,6 +74,13 @@ fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
             } else {
                 t.end.store(commit_ts, Ordering::Release);
             }
+            stat_deltas.push(TupleDelta {
+                kind: at.kind,
+                s: t.s,
+                p: t.p,
+                o: t.o,
+                delta,
+            });
             counted_key(t.p, t.o.payload)
         });
         if let (RelKind::Vp, Some(Some(key))) = (at.kind, counted) {
@@ -79,6 +88,7 @@ fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
         }
     }
     store.node_counts.apply(deltas);
+    store.stats.apply(stat_deltas);
     let deleted = st.undo.iter().filter(|u| matches!(u, Undo::Deleted(_)));
     store
         .snapshots

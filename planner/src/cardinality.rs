@@ -1,0 +1,128 @@
+//! Cardinality estimates from the catalog's statistics.
+//!
+//! A node *frontier* is the set of nodes a scan binds after its label and
+//! property-equality filters. With characteristic sets
+//! ([`Catalog::estimate_nodes_having`]) the nodes carrying all the labels
+//! and keys are counted directly; without, the most selective label's count
+//! stands in. Each equality on a key then keeps about `1 / distinct` of
+//! them ([`Catalog::distinct_node_values`]; independence assumed between
+//! keys). Other predicates are not estimated: they count as keeping every
+//! row, which never makes an end look smaller than it is.
+
+use crate::logical::slots_of;
+use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
+use crate::{Catalog, RelStatistics};
+use nereid_values::Direction;
+
+/// Estimated nodes bound to `slot` by a scan for `labels` followed by
+/// `filters` (those reading other slots too are ignored).
+pub(crate) fn node_frontier(
+    catalog: &dyn Catalog,
+    slot: Slot,
+    labels: &[String],
+    filters: &[&Expr],
+) -> f64 {
+    let mut labels: Vec<String> = labels.to_vec();
+    let mut keys: Vec<String> = Vec::new();
+    // `id(n) = e` names at most one node (rule `id_seek` makes it a seek).
+    if filters.iter().any(|f| is_id_equality(f, slot)) {
+        return 1.0;
+    }
+    for filter in filters {
+        match filter {
+            Expr::HasLabels { expr, labels: more } if **expr == Expr::Slot(slot) => {
+                for l in more {
+                    if !labels.contains(l) {
+                        labels.push(l.clone());
+                    }
+                }
+            }
+            Expr::Binary {
+                op: BinaryOp::Equal,
+                lhs,
+                rhs,
+            } => {
+                if let Some(key) =
+                    equality_key(lhs, rhs, slot).or_else(|| equality_key(rhs, lhs, slot))
+                {
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let having = catalog.estimate_nodes_having(&labels, &keys);
+    let mut estimate = match having {
+        Some(n) => n as f64,
+        None => labels
+            .iter()
+            .map(|l| catalog.estimate_nodes(Some(l)))
+            .min()
+            .unwrap_or_else(|| catalog.estimate_nodes(None)) as f64,
+    };
+    for key in &keys {
+        if let Some(distinct) = catalog.distinct_node_values(key) {
+            estimate /= distinct.max(1) as f64;
+        }
+    }
+    estimate
+}
+
+/// Whether `filter` is `id(slot) = e` or `elementId(slot) = e` (either
+/// side) with `e` not reading `slot`.
+fn is_id_equality(filter: &Expr, slot: Slot) -> bool {
+    let Expr::Binary {
+        op: BinaryOp::Equal,
+        lhs,
+        rhs,
+    } = filter
+    else {
+        return false;
+    };
+    let id_of_slot = |e: &Expr| {
+        matches!(e, Expr::Function { func: ScalarFunction::Id | ScalarFunction::ElementId, args }
+            if args.as_slice() == [Expr::Slot(slot)])
+    };
+    let independent = |e: &Expr| {
+        let mut reads = Vec::new();
+        slots_of(e, &mut reads);
+        !reads.contains(&slot)
+    };
+    (id_of_slot(lhs) && independent(rhs)) || (id_of_slot(rhs) && independent(lhs))
+}
+
+/// `key` when `property` is `slot.key` and `value` does not read `slot`.
+fn equality_key(property: &Expr, value: &Expr, slot: Slot) -> Option<String> {
+    let Expr::Property { expr, key } = property else {
+        return None;
+    };
+    if **expr != Expr::Slot(slot) {
+        return None;
+    }
+    let mut reads = Vec::new();
+    slots_of(value, &mut reads);
+    (!reads.contains(&slot)).then(|| key.clone())
+}
+
+/// Average number of relationships of the only type in `types` an expand
+/// in `dir` finds per node it starts from; `None` without statistics (or
+/// for several types or none).
+pub(crate) fn fan_out(catalog: &dyn Catalog, types: &[String], dir: Direction) -> Option<f64> {
+    let [rel_type] = types else {
+        return None;
+    };
+    let RelStatistics {
+        count,
+        distinct_sources,
+        distinct_targets,
+    } = catalog.relationship_statistics(rel_type)?;
+    let starts = match dir {
+        Direction::Outgoing => distinct_sources,
+        Direction::Incoming => distinct_targets,
+        Direction::Both => distinct_sources + distinct_targets,
+    };
+    let both = if dir == Direction::Both { 2 } else { 1 };
+    Some((count * both) as f64 / starts.max(1) as f64)
+}

@@ -1,0 +1,119 @@
+//! Statistics the store keeps for the optimizer (Poseidon paper, section on
+//! statistics): characteristic sets ([`characteristic`]) and distinct-value
+//! sketches with exact relationship counts ([`sketches`]).
+//!
+//! Both are fed the same way: a commit (and replay, snapshot load and bulk
+//! load) hands the tuples it stamped as [`TupleDelta`]s, under the commit
+//! mutex, so the statistics follow every *stamped* commit, like the label
+//! counts of module `counts`. [`crate::Store::rebuild_statistics`] (module
+//! `rebuild`) recomputes them from a snapshot, which also drops the values
+//! deleted since the sketches last started (HyperLogLog cannot forget).
+//!
+//! Storage knows nothing about Cypher: the statistics speak of labels,
+//! property keys and relationship types by name (module `view`); how a
+//! planner turns them into selectivities is the planner's business.
+
+pub(crate) mod characteristic;
+mod rebuild;
+pub(crate) mod sketches;
+mod view;
+
+pub use sketches::DistinctEstimate;
+pub use view::{CharacteristicSet, MemberStatistics, RelTypeStatistics, StatMember};
+
+use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+use crate::relation::RelKind;
+use crate::typed_value::TypedValue;
+use characteristic::{CharacteristicSets, Dirty, Member};
+use parking_lot::Mutex;
+use sketches::Sketches;
+
+/// One tuple a commit inserted (`delta` 1) or deleted (-1).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TupleDelta {
+    pub(crate) kind: RelKind,
+    pub(crate) s: u64,
+    pub(crate) p: u32,
+    pub(crate) o: TypedValue,
+    pub(crate) delta: i64,
+}
+
+/// Everything the statistics hold.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Statistics {
+    pub(crate) sets: CharacteristicSets,
+    pub(crate) sketches: Sketches,
+}
+
+impl Statistics {
+    /// Applies one batch of tuple changes (one commit, or a chunk of one).
+    pub(crate) fn apply(&mut self, deltas: impl IntoIterator<Item = TupleDelta>) {
+        let mut dirty = Dirty::default();
+        for d in deltas {
+            match d.kind {
+                RelKind::Vp => match d.p {
+                    PRED_EXISTS => self.sets.exists(d.s, d.delta, &mut dirty),
+                    PRED_LABEL => {
+                        self.sets
+                            .bump(d.s, Member::Label(d.o.payload), d.delta, &mut dirty)
+                    }
+                    key => {
+                        self.sets.bump(d.s, Member::Key(key), d.delta, &mut dirty);
+                        if d.delta > 0 {
+                            self.sketches.node_value(key, d.o);
+                        }
+                    }
+                },
+                RelKind::E => {
+                    self.sets
+                        .bump(d.s, Member::OutType(d.p), d.delta, &mut dirty);
+                    self.sketches.edge(d.p, d.s, d.o.payload, d.delta);
+                }
+                RelKind::Ep => {
+                    if d.delta > 0 {
+                        self.sketches.rel_value(d.p, d.o);
+                    }
+                }
+            }
+        }
+        self.sets.finish(dirty);
+    }
+}
+
+/// The live statistics, and the journal of commits made while a rebuild
+/// scans its snapshot.
+#[derive(Default)]
+pub(crate) struct StatsCell {
+    state: Mutex<StatsState>,
+    /// Serialises rebuilds.
+    rebuilding: Mutex<()>,
+}
+
+#[derive(Default)]
+struct StatsState {
+    current: Statistics,
+    /// `Some` while a rebuild runs: every batch applied since its snapshot
+    /// timestamp, replayed onto the rebuilt statistics before they replace
+    /// the current ones.
+    journal: Option<Vec<TupleDelta>>,
+}
+
+impl StatsCell {
+    /// Applies a batch. Callers hold the store's commit mutex, so batches
+    /// arrive in commit order.
+    pub(crate) fn apply(&self, deltas: Vec<TupleDelta>) {
+        if deltas.is_empty() {
+            return;
+        }
+        let mut state = self.state.lock();
+        if let Some(journal) = &mut state.journal {
+            journal.extend_from_slice(&deltas);
+        }
+        state.current.apply(deltas);
+    }
+
+    /// Runs `f` on the current statistics.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&Statistics) -> T) -> T {
+        f(&self.state.lock().current)
+    }
+}
