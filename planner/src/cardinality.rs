@@ -24,9 +24,14 @@ pub(crate) fn node_frontier(
 ) -> f64 {
     let mut labels: Vec<String> = labels.to_vec();
     let mut keys: Vec<String> = Vec::new();
-    // `id(n) = e` names at most one node (rule `id_seek` makes it a seek).
-    if filters.iter().any(|f| is_id_equality(f, slot)) {
-        return 1.0;
+    // `id(n) = e` names at most one node, `id(n) IN list` at most the
+    // list's length (rule `id_seek` makes either a seek).
+    if let Some(named) = filters
+        .iter()
+        .filter_map(|f| ids_named(f, slot))
+        .reduce(f64::min)
+    {
+        return named;
     }
     for filter in filters {
         match filter {
@@ -70,16 +75,13 @@ pub(crate) fn node_frontier(
     estimate
 }
 
-/// Whether `filter` is `id(slot) = e` or `elementId(slot) = e` (either
-/// side) with `e` not reading `slot`.
-fn is_id_equality(filter: &Expr, slot: Slot) -> bool {
-    let Expr::Binary {
-        op: BinaryOp::Equal,
-        lhs,
-        rhs,
-    } = filter
-    else {
-        return false;
+/// How many nodes `filter` can name when it is `id(slot) = e`,
+/// `elementId(slot) = e` (either side) or `id(slot) IN list`, with `e` not
+/// reading `slot`: 1, the length of a literal list, or
+/// [`IDS_IN_UNKNOWN_LIST`].
+fn ids_named(filter: &Expr, slot: Slot) -> Option<f64> {
+    let Expr::Binary { op, lhs, rhs } = filter else {
+        return None;
     };
     let id_of_slot = |e: &Expr| {
         matches!(e, Expr::Function { func: ScalarFunction::Id | ScalarFunction::ElementId, args }
@@ -90,8 +92,21 @@ fn is_id_equality(filter: &Expr, slot: Slot) -> bool {
         slots_of(e, &mut reads);
         !reads.contains(&slot)
     };
-    (id_of_slot(lhs) && independent(rhs)) || (id_of_slot(rhs) && independent(lhs))
+    match op {
+        BinaryOp::Equal if id_of_slot(lhs) && independent(rhs) => Some(1.0),
+        BinaryOp::Equal if id_of_slot(rhs) && independent(lhs) => Some(1.0),
+        BinaryOp::In if id_of_slot(lhs) && independent(rhs) => Some(match &**rhs {
+            Expr::List(items) => items.len() as f64,
+            _ => IDS_IN_UNKNOWN_LIST,
+        }),
+        _ => None,
+    }
 }
+
+/// The assumed length of a list of ids known only at run time (a
+/// parameter): lists of ids are what clients pass to fetch a handful of
+/// entities, and any such list is far smaller than a scan.
+const IDS_IN_UNKNOWN_LIST: f64 = 100.0;
 
 /// `key` when `property` is `slot.key` and `value` does not read `slot`.
 fn equality_key(property: &Expr, value: &Expr, slot: Slot) -> Option<String> {
