@@ -17,6 +17,54 @@ pub fn explain(plan: &PhysicalPlan) -> String {
     out
 }
 
+/// One operator of a plan as clients see it (the `plan` entry of an EXPLAIN
+/// result's summary): its name, the rest of its EXPLAIN line, the result
+/// columns (root only), and its children: the input first, then a nested
+/// plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanNode {
+    pub operator_type: String,
+    pub details: String,
+    pub identifiers: Vec<String>,
+    pub children: Vec<PlanNode>,
+}
+
+/// The plan as a tree of [`PlanNode`]s, rooted at `ProduceResults`; the
+/// same names and details as [`explain`]'s text.
+pub fn plan_tree(plan: &PhysicalPlan) -> PlanNode {
+    let cols: Vec<String> = plan
+        .outputs
+        .iter()
+        .map(|(n, s)| format!("{n}=${s}"))
+        .collect();
+    PlanNode {
+        operator_type: "ProduceResults".into(),
+        details: cols.join(", "),
+        identifiers: plan.outputs.iter().map(|(n, _)| n.clone()).collect(),
+        children: vec![node(&plan.root)],
+    }
+}
+
+fn node(op: &Op) -> PlanNode {
+    let line = describe(op);
+    let (operator_type, details) = match line.split_once(' ') {
+        Some((name, rest)) => (name.to_string(), rest.to_string()),
+        None => (line, String::new()),
+    };
+    let children = op
+        .input()
+        .into_iter()
+        .chain(op.nested())
+        .map(node)
+        .collect();
+    PlanNode {
+        operator_type,
+        details,
+        identifiers: Vec::new(),
+        children,
+    }
+}
+
 fn render(op: &Op, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     let line = describe(op);

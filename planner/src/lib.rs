@@ -23,7 +23,7 @@ mod spatial_function;
 mod temporal_function;
 
 pub use error::PlanError;
-pub use explain::explain;
+pub use explain::{explain, plan_tree, PlanNode};
 pub use physical::*;
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};

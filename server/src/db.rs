@@ -56,6 +56,8 @@ pub struct Summary {
     pub query_type: &'static str,
     /// Set for auto-commit queries that committed a write.
     pub bookmark: Option<String>,
+    /// The plan of an EXPLAIN statement.
+    pub plan: Option<Arc<nereid_planner::PlanNode>>,
 }
 
 /// Distinct query texts whose plans are kept (see `plan_cache.rs`).
@@ -102,6 +104,8 @@ pub struct QueryResult {
     auto_commit: Option<Arc<Database>>,
     stats_before: WriteStats,
     query_type: &'static str,
+    /// The plan, for EXPLAIN (reported in the summary).
+    explained: Option<Arc<nereid_planner::PlanNode>>,
     summary: Option<Summary>,
 }
 
@@ -252,6 +256,7 @@ impl Database {
         } else {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
+        let explained = explain.then(|| Arc::new(nereid_planner::plan_tree(&plan)));
         let cursor = if explain {
             None
         } else {
@@ -269,6 +274,7 @@ impl Database {
             txn,
             auto_commit,
             query_type,
+            explained,
             summary: None,
         })
     }
@@ -519,6 +525,7 @@ impl QueryResult {
             stats,
             query_type: self.query_type,
             bookmark,
+            plan: self.explained.clone(),
         });
         Ok(())
     }

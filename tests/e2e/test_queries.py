@@ -218,3 +218,25 @@ def test_slow_query_does_not_stall_other_connections(server, driver):
     finally:
         other.close()
         t.join()
+
+
+def test_explain_returns_no_rows_and_the_plan_in_the_summary(driver):
+    records, summary, keys = driver.execute_query("EXPLAIN MATCH (n:Person) WHERE id(n) = $id RETURN n.name AS name",
+                                                  id=1)
+    assert records == [] and keys == []
+    plan = summary.plan
+    assert plan["operatorType"] == "ProduceResults"
+    assert plan["identifiers"] == ["name"]
+    names = []
+    node = plan
+    while node["children"]:
+        node = node["children"][0]
+        names.append(node["operatorType"])
+    assert "NodeByIdSeek" in names, names
+    assert names[-1] == "Argument"
+    assert all(isinstance(n["args"]["Details"], str) for n in [plan, node])
+    # Nothing ran: no counters, no writes.
+    _, summary, _ = driver.execute_query("EXPLAIN CREATE (:Ghost)")
+    assert summary.plan["children"][0]["operatorType"] == "Create"
+    records, _, _ = driver.execute_query("MATCH (g:Ghost) RETURN count(g) AS c")
+    assert records[0]["c"] == 0

@@ -11,7 +11,7 @@ use crate::bolt::response;
 use crate::bolt::response::RecordWriter;
 use crate::db::{DbError, Summary};
 use nereid_errors::Status;
-use nereid_packstream::{EncodeError, PackMap, StructFormat};
+use nereid_packstream::{EncodeError, PackMap, PackValue, StructFormat};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tokio::io::AsyncWrite;
@@ -161,10 +161,37 @@ impl<B: Backend> Session<B> {
             _ => "r", // drivers reject any other value
         };
         meta.insert("type", query_type);
+        if let Some(plan) = &summary.plan {
+            meta.insert("plan", plan_metadata(plan));
+        }
         meta.insert("t_last", t_last);
         meta.insert("db", "neo4j");
         meta
     }
+}
+
+/// An EXPLAIN plan as Neo4j reports it: `{operatorType, args, identifiers,
+/// children}` per operator, the EXPLAIN line's details under
+/// `args.Details`.
+fn plan_metadata(plan: &nereid_planner::PlanNode) -> PackMap {
+    let identifiers: Vec<PackValue> = plan
+        .identifiers
+        .iter()
+        .map(|i| PackValue::from(i.as_str()))
+        .collect();
+    let children: Vec<PackValue> = plan
+        .children
+        .iter()
+        .map(|c| PackValue::Map(plan_metadata(c)))
+        .collect();
+    PackMap::new()
+        .with("operatorType", plan.operator_type.as_str())
+        .with(
+            "args",
+            PackMap::new().with("Details", plan.details.as_str()),
+        )
+        .with("identifiers", PackValue::List(identifiers))
+        .with("children", PackValue::List(children))
 }
 
 /// The non-zero counters under their hyphenated names, plus
