@@ -3,8 +3,10 @@
 //! rewrite the expectations after a deliberate planner change (then review
 //! the diff).
 
+mod common;
+
+use common::{check_snapshots, explain_text};
 use nereid_planner::{explain, plan, Catalog, ProcedureField, ProcedureSignature, ProcedureType};
-use std::path::PathBuf;
 
 /// Fixed estimates so snapshots do not depend on data.
 struct FixedCatalog;
@@ -29,35 +31,7 @@ impl Catalog for FixedCatalog {
 
 #[test]
 fn explain_snapshots() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/explain");
-    let bless = std::env::var_os("NEREID_BLESS").is_some();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/explain exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "plan"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty());
-    let mut failures = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("readable");
-        let (query, expected) = text.split_once("\n----\n").unwrap_or((text.as_str(), ""));
-        let query = query.trim();
-        let stmt = nereid_cypher::parse(query).expect("snapshot queries parse");
-        let actual = match plan(&stmt, &FixedCatalog) {
-            Ok(p) => explain(&p),
-            Err(e) => format!("error: {e}\n"),
-        };
-        if bless {
-            std::fs::write(&file, format!("{query}\n----\n{actual}")).expect("writable");
-        } else if actual != expected {
-            failures.push(format!(
-                "{}:\nexpected:\n{expected}\nactual:\n{actual}",
-                file.display()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_snapshots("tests/explain", |query| explain_text(query, &FixedCatalog));
 }
 
 /// A catalog that fails the test if asked for estimates.

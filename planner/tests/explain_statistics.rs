@@ -10,9 +10,11 @@
 //! estimated as the smallest of their declared counts (all nodes when none
 //! is declared); `//@ no-characteristic-sets` answers `None` there instead.
 
-use nereid_planner::{explain, plan, Catalog, ProcedureSignature, RelStatistics};
+mod common;
+
+use common::{check_snapshots, explain_text};
+use nereid_planner::{Catalog, ProcedureSignature, RelStatistics};
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 #[derive(Default)]
 struct DeclaredCatalog {
@@ -88,39 +90,13 @@ impl Catalog for DeclaredCatalog {
 
 #[test]
 fn explain_under_declared_statistics() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/explain/statistics");
-    let bless = std::env::var_os("NEREID_BLESS").is_some();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/explain/statistics exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "plan"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty());
-    let mut failures = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("readable");
-        let (head, expected) = text.split_once("\n----\n").unwrap_or((text.as_str(), ""));
+    check_snapshots("tests/explain/statistics", |head| {
         let declarations: Vec<&str> = head.lines().filter_map(|l| l.strip_prefix("//@")).collect();
         let query: String = head
             .lines()
             .filter(|l| !l.starts_with("//@"))
             .collect::<Vec<_>>()
             .join("\n");
-        let catalog = DeclaredCatalog::parse(&declarations);
-        let stmt = nereid_cypher::parse(query.trim()).expect("snapshot queries parse");
-        let actual = match plan(&stmt, &catalog) {
-            Ok(p) => explain(&p),
-            Err(e) => format!("error: {e}\n"),
-        };
-        if bless {
-            std::fs::write(&file, format!("{head}\n----\n{actual}")).expect("writable");
-        } else if actual != expected {
-            failures.push(format!(
-                "{}:\nexpected:\n{expected}\nactual:\n{actual}",
-                file.display()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        explain_text(&query, &DeclaredCatalog::parse(&declarations))
+    });
 }
