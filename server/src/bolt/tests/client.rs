@@ -106,6 +106,16 @@ pub fn goodbye() -> PackValue {
     msg(0x02, vec![])
 }
 
+/// The status code of a FAILURE's metadata (`neo4j_code` from Bolt 5.7,
+/// `code` before); empty when it has neither.
+pub fn code(failure: &PackMap) -> &str {
+    failure
+        .get("neo4j_code")
+        .or_else(|| failure.get("code"))
+        .and_then(PackValue::as_str)
+        .unwrap_or_default()
+}
+
 /// A reply, decoded: (tag, metadata or record fields).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {

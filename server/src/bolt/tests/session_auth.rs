@@ -41,14 +41,6 @@ fn hello_with(token: PackMap) -> PackValue {
     msg(0x01, vec![extra.into()])
 }
 
-fn code(failure: &PackMap) -> &str {
-    failure
-        .get("neo4j_code")
-        .or_else(|| failure.get("code"))
-        .and_then(PackValue::as_str)
-        .unwrap_or_default()
-}
-
 #[tokio::test]
 async fn logon_checks_the_password_and_closes_after_a_refusal() {
     let (ctx, _dir) = secured();

@@ -29,15 +29,6 @@ fn context_with_wait(backend: Arc<FakeBackend>, wait: Duration) -> Arc<BoltConte
     BoltContext::new(backend, ExecPool::new(1).unwrap(), config)
 }
 
-fn code(failure: &PackMap) -> String {
-    failure
-        .get("neo4j_code")
-        .or_else(|| failure.get("code"))
-        .and_then(PackValue::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
 #[tokio::test]
 async fn visible_bookmarks_pass_on_run_and_begin() {
     let backend = FakeBackend::new();

@@ -17,14 +17,6 @@ fn context_with(configure: impl FnOnce(&mut BoltConfig)) -> Arc<BoltContext<Fake
     BoltContext::new(FakeBackend::new(), ExecPool::new(1).unwrap(), config)
 }
 
-fn code(failure: &PackMap) -> &str {
-    failure
-        .get("neo4j_code")
-        .or_else(|| failure.get("code"))
-        .and_then(PackValue::as_str)
-        .unwrap_or_default()
-}
-
 fn with_db(tag: u8, first: Vec<PackValue>, db: &str) -> PackValue {
     let mut fields = first;
     fields.push(PackMap::new().with("db", db).into());

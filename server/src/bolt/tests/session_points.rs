@@ -6,14 +6,6 @@ use super::client::*;
 use super::fake::FakeBackend;
 use nereid_packstream::{PackMap, PackValue};
 
-fn code(failure: &PackMap) -> &str {
-    failure
-        .get("neo4j_code")
-        .or_else(|| failure.get("code"))
-        .and_then(PackValue::as_str)
-        .unwrap_or_default()
-}
-
 #[tokio::test]
 async fn points_round_trip_as_parameters_in_every_version() {
     let ctx = context(FakeBackend::new(), 1);
