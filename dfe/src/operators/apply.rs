@@ -11,7 +11,7 @@
 //! the rows before it.
 
 use super::row_cursor::RowCursor;
-use super::{build, Operator};
+use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -50,18 +50,10 @@ impl Apply {
     /// Moves to the next outer row and starts its inner pipeline; false when
     /// the input is exhausted.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        if !self.rows.advance(ctx, |_, _| Ok(()))? {
-            return Ok(false);
-        }
-        let Some((batch, _, row)) = self.rows.current() else {
-            return Ok(false);
-        };
-        self.current = Some(build(
-            &self.inner,
-            self.inner_first_id,
-            Some(batch.row(row)),
-        ));
-        Ok(true)
+        self.current = self
+            .rows
+            .advance_into(ctx, &self.inner, self.inner_first_id)?;
+        Ok(self.current.is_some())
     }
 }
 

@@ -7,7 +7,7 @@
 //! Rows of consecutive outer rows are packed into shared output batches.
 
 use super::row_cursor::RowCursor;
-use super::{build, Operator};
+use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -44,15 +44,11 @@ impl Optional {
     /// Moves to the next outer row and starts its inner pipeline; false when
     /// the input is exhausted.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        if !self.rows.advance(ctx, |_, _| Ok(()))? {
-            return Ok(false);
-        }
-        let Some((batch, _, row)) = self.rows.current() else {
-            return Ok(false);
-        };
-        let inner = build(&self.inner, self.inner_first_id, Some(batch.row(row)));
-        self.current = Some((inner, false));
-        Ok(true)
+        self.current = self
+            .rows
+            .advance_into(ctx, &self.inner, self.inner_first_id)?
+            .map(|inner| (inner, false));
+        Ok(self.current.is_some())
     }
 }
 

@@ -5,10 +5,11 @@
 //! Invariant: when `current` answers `Some`, `position` indexes the current
 //! batch's selection and the row it names is active.
 
-use super::Operator;
+use super::{build, Operator};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
+use nereid_planner::Op;
 
 pub(crate) struct RowCursor {
     input: Box<dyn Operator>,
@@ -32,6 +33,24 @@ impl RowCursor {
         let batch = self.batch.as_ref()?;
         let row = *batch.selection().get(self.position)?;
         Some((batch, self.position, row))
+    }
+
+    /// Moves to the next input row and instantiates `inner` (numbered from
+    /// `first_id`) with that row as its argument: the per-row pipeline of
+    /// OPTIONAL MATCH and CALL subqueries. `None` when the input is
+    /// exhausted.
+    pub(crate) fn advance_into(
+        &mut self,
+        ctx: &mut ExecContext,
+        inner: &Op,
+        first_id: usize,
+    ) -> ExecResult<Option<Box<dyn Operator>>> {
+        if !self.advance(ctx, |_, _| Ok(()))? {
+            return Ok(None);
+        }
+        Ok(self
+            .current()
+            .map(|(batch, _, row)| build(inner, first_id, Some(batch.row(row)))))
     }
 
     /// Moves to the next active input row; `on_batch` sees every new
