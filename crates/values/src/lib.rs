@@ -65,6 +65,17 @@ pub enum Direction {
     Both,
 }
 
+impl Direction {
+    /// The same relationships seen from the other end.
+    pub fn reversed(self) -> Direction {
+        match self {
+            Direction::Outgoing => Direction::Incoming,
+            Direction::Incoming => Direction::Outgoing,
+            Direction::Both => Direction::Both,
+        }
+    }
+}
+
 /// A materialised node, as a client sees it.
 #[derive(Clone, PartialEq, Debug)]
 pub struct NodeData {

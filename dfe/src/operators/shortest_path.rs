@@ -229,11 +229,7 @@ impl Search<'_> {
     /// a lower bound on the relationships any path from a node still needs.
     /// Nodes missing from the map cannot reach the target at all.
     fn distances_to_target(&self) -> ExecResult<HashMap<NodeId, u64>> {
-        let back = match self.spec.dir {
-            Direction::Outgoing => Direction::Incoming,
-            Direction::Incoming => Direction::Outgoing,
-            Direction::Both => Direction::Both,
-        };
+        let back = self.spec.dir.reversed();
         let mut distance = HashMap::from([(self.target, 0)]);
         let mut frontier = vec![self.target];
         let mut level = 0;

@@ -124,14 +124,6 @@ fn is_bound(node: &NodePattern, scope: &Scope) -> bool {
         .is_some_and(|v| scope.get(&v.name).is_some())
 }
 
-fn reverse(dir: Direction) -> Direction {
-    match dir {
-        Direction::Outgoing => Direction::Incoming,
-        Direction::Incoming => Direction::Outgoing,
-        Direction::Both => Direction::Both,
-    }
-}
-
 /// Lowers one comma-separated part of a MATCH pattern onto `plan`.
 pub(crate) fn lower_match_part(
     plan: LogicalPlan,
@@ -193,7 +185,7 @@ pub(crate) fn match_element(
         let rel_idx = from_idx.min(to_idx);
         let rel = rels[rel_idx];
         let dir = if reversed {
-            reverse(rel.direction)
+            rel.direction.reversed()
         } else {
             rel.direction
         };

@@ -95,14 +95,6 @@ fn reads_only(e: &Expr, slot: Slot) -> bool {
     !reads.is_empty() && reads.iter().all(|s| *s == slot)
 }
 
-fn reverse(dir: Direction) -> Direction {
-    match dir {
-        Direction::Outgoing => Direction::Incoming,
-        Direction::Incoming => Direction::Outgoing,
-        Direction::Both => Direction::Both,
-    }
-}
-
 impl Hop {
     /// Takes `plan` apart when it has the shape; gives it back otherwise.
     fn take(plan: LogicalPlan) -> Result<Hop, LogicalPlan> {
@@ -167,7 +159,7 @@ impl Hop {
         }
         match (
             fan_out(catalog, &self.types, self.dir),
-            fan_out(catalog, &self.types, reverse(self.dir)),
+            fan_out(catalog, &self.types, self.dir.reversed()),
         ) {
             (Some(out_of_a), Some(out_of_b)) => out_of_b < out_of_a,
             _ => false,
@@ -230,7 +222,7 @@ impl Hop {
             from: b,
             rel: self.rel,
             to: self.a,
-            dir: reverse(self.dir),
+            dir: self.dir.reversed(),
             types: self.types,
             into: false,
         };
