@@ -9,8 +9,9 @@
 //! keys). Other predicates are not estimated: they count as keeping every
 //! row, which never makes an end look smaller than it is.
 
+use crate::id_predicate::seekable;
 use crate::logical::slots_of;
-use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
+use crate::physical::{BinaryOp, Expr, Slot};
 use crate::{Catalog, RelStatistics};
 use nereid_values::Direction;
 
@@ -75,32 +76,16 @@ pub(crate) fn node_frontier(
     estimate
 }
 
-/// How many nodes `filter` can name when it is `id(slot) = e`,
-/// `elementId(slot) = e` (either side) or `id(slot) IN list`, with `e` not
-/// reading `slot`: 1, the length of a literal list, or
-/// [`IDS_IN_UNKNOWN_LIST`].
+/// How many nodes `filter` can name when it is an id predicate on `slot`
+/// (module `id_predicate`): the length of the list of ids when it is
+/// literal (1 for `id(n) = e`), else [`IDS_IN_UNKNOWN_LIST`].
 fn ids_named(filter: &Expr, slot: Slot) -> Option<f64> {
-    let Expr::Binary { op, lhs, rhs } = filter else {
-        return None;
+    let (named, seek) = seekable(filter)?;
+    let count = match &seek.ids {
+        Expr::List(items) => items.len() as f64,
+        _ => IDS_IN_UNKNOWN_LIST,
     };
-    let id_of_slot = |e: &Expr| {
-        matches!(e, Expr::Function { func: ScalarFunction::Id | ScalarFunction::ElementId, args }
-            if args.as_slice() == [Expr::Slot(slot)])
-    };
-    let independent = |e: &Expr| {
-        let mut reads = Vec::new();
-        slots_of(e, &mut reads);
-        !reads.contains(&slot)
-    };
-    match op {
-        BinaryOp::Equal if id_of_slot(lhs) && independent(rhs) => Some(1.0),
-        BinaryOp::Equal if id_of_slot(rhs) && independent(lhs) => Some(1.0),
-        BinaryOp::In if id_of_slot(lhs) && independent(rhs) => Some(match &**rhs {
-            Expr::List(items) => items.len() as f64,
-            _ => IDS_IN_UNKNOWN_LIST,
-        }),
-        _ => None,
-    }
+    (named == slot).then_some(count)
 }
 
 /// The assumed length of a list of ids known only at run time (a

@@ -12,6 +12,7 @@
 mod cardinality;
 mod error;
 mod explain;
+mod id_predicate;
 pub mod logical;
 mod lower;
 pub mod physical;

@@ -11,8 +11,9 @@
 //! (`id(n) = null` or a non-integer matches nothing, as in the filter).
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
-use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
+use crate::id_predicate::{seekable, Seek};
+use crate::logical::LogicalPlan;
+use crate::physical::Slot;
 use crate::Catalog;
 
 pub struct IdSeek;
@@ -36,56 +37,6 @@ impl RewriteRule for IdSeek {
             },
             other => other,
         })
-    }
-}
-
-/// What to look up: the list of ids and whether they are element ids.
-struct Seek {
-    ids: Expr,
-    element: bool,
-}
-
-/// `(n, seek)` when `predicate` is `id(n) = e`, `e = id(n)` or
-/// `id(n) IN e` (or the same with `elementId`) with `e` not reading `n`.
-fn seekable(predicate: &Expr) -> Option<(Slot, Seek)> {
-    let Expr::Binary { op, lhs, rhs } = predicate else {
-        return None;
-    };
-    let ((slot, element), other, list) = match op {
-        BinaryOp::Equal => match (id_of(lhs), id_of(rhs)) {
-            (Some(id), _) => (id, rhs, false),
-            (None, Some(id)) => (id, lhs, false),
-            (None, None) => return None,
-        },
-        BinaryOp::In => (id_of(lhs)?, rhs, true),
-        _ => return None,
-    };
-    let mut reads = Vec::new();
-    slots_of(other, &mut reads);
-    if reads.contains(&slot) {
-        return None;
-    }
-    let ids = if list {
-        (**other).clone()
-    } else {
-        Expr::List(vec![(**other).clone()])
-    };
-    Some((slot, Seek { ids, element }))
-}
-
-/// `(slot, element)` when `e` is `id(slot)` or `elementId(slot)`.
-fn id_of(e: &Expr) -> Option<(Slot, bool)> {
-    let Expr::Function { func, args } = e else {
-        return None;
-    };
-    let element = match func {
-        ScalarFunction::Id => false,
-        ScalarFunction::ElementId => true,
-        _ => return None,
-    };
-    match args.as_slice() {
-        [Expr::Slot(slot)] => Some((*slot, element)),
-        _ => None,
     }
 }
 
