@@ -14,9 +14,12 @@
 //! slot (a malformed id from a query, a gui of another partition): callers
 //! filter the listed tuples by their exact key, which they read anyway.
 //!
-//! Lists grow geometrically (`Vec`) and keep insertion order.
+//! A key costs one 8-byte [`ListHead`]; its positions live inline (one
+//! position) or in the index's arena (module `list_arena`), where lists
+//! grow geometrically and keep insertion order.
 
 use crate::ids::COUNTER_BITS;
+use crate::list_arena::{ListArena, ListHead};
 use std::collections::HashMap;
 
 /// How an index numbers its keys.
@@ -32,8 +35,9 @@ pub(crate) enum KeyKind {
 
 pub(crate) struct AdjacencyIndex {
     kind: KeyKind,
-    dense: Vec<Vec<u32>>,
-    hashed: HashMap<u64, Vec<u32>>,
+    dense: Vec<ListHead>,
+    hashed: HashMap<u64, ListHead>,
+    lists: ListArena,
     keys: usize,
 }
 
@@ -46,6 +50,7 @@ impl AdjacencyIndex {
             kind,
             dense: Vec::new(),
             hashed: HashMap::new(),
+            lists: ListArena::default(),
             keys: 0,
         }
     }
@@ -63,48 +68,48 @@ impl AdjacencyIndex {
     }
 
     pub(crate) fn push(&mut self, key: u64, position: u32) {
-        let list = match self.slot(key) {
+        let head = match self.slot(key) {
             Some(slot) => {
                 if slot >= self.dense.len() {
                     // `resize` reserves geometrically, so appends stay amortised O(1).
-                    self.dense.resize_with(slot + 1, Vec::new);
+                    self.dense.resize(slot + 1, ListHead::EMPTY);
                 }
                 &mut self.dense[slot]
             }
-            None => self.hashed.entry(key).or_default(),
+            None => self.hashed.entry(key).or_insert(ListHead::EMPTY),
         };
-        if list.is_empty() {
+        if head.len() == 0 {
             self.keys += 1;
         }
-        list.push(position);
+        self.lists.push(head, position);
+        if self.lists.wants_compaction() {
+            let heads = self.dense.iter_mut().chain(self.hashed.values_mut());
+            self.lists.compact(heads);
+        }
     }
 
     /// Removes `position` from `key`'s list (garbage collection).
     pub(crate) fn remove(&mut self, key: u64, position: u32) {
-        let list = match self.slot(key) {
+        let head = match self.slot(key) {
             Some(slot) => self.dense.get_mut(slot),
             None => self.hashed.get_mut(&key),
         };
-        let Some(list) = list else { return };
-        if let Some(at) = list.iter().position(|&p| p == position) {
-            // `remove`, not `swap_remove`: lists keep insertion order.
-            list.remove(at);
-            if list.is_empty() {
-                self.keys -= 1;
-                list.shrink_to_fit();
-                if self.slot(key).is_none() {
-                    self.hashed.remove(&key);
-                }
+        let Some(head) = head else { return };
+        if self.lists.remove(head, position) && head.len() == 0 {
+            self.keys -= 1;
+            if self.slot(key).is_none() {
+                self.hashed.remove(&key);
             }
         }
     }
 
     /// Positions listed under `key`'s slot (callers check the exact key).
     pub(crate) fn get(&self, key: u64) -> &[u32] {
-        match self.slot(key) {
-            Some(slot) => self.dense.get(slot).map_or(&[], Vec::as_slice),
-            None => self.hashed.get(&key).map_or(&[], Vec::as_slice),
-        }
+        let head = match self.slot(key) {
+            Some(slot) => self.dense.get(slot),
+            None => self.hashed.get(&key),
+        };
+        head.map_or(&[], |head| self.lists.get(head))
     }
 
     /// Number of keys with a non-empty list.

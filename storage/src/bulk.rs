@@ -73,6 +73,9 @@ impl Store {
         self.bulk_statistics(RelKind::Vp, &per_part);
         *last = commit_ts;
         self.publish(commit_ts);
+        drop(last);
+        // Freeze the loaded zones (module `gc`): nothing older can read them.
+        self.collect_garbage();
         Ok(ids)
     }
 
@@ -133,6 +136,9 @@ impl Store {
         }
         *last = commit_ts;
         self.publish(commit_ts);
+        drop(last);
+        // Freeze the loaded zones (module `gc`): nothing older can read them.
+        self.collect_garbage();
         Ok(ids)
     }
 }

@@ -19,9 +19,16 @@
 //! - `TupleRef`s held by transactions point at versions they wrote (marker
 //!   stamps) or could read: never dead, so never reused under them.
 //!
+//! The same pass freezes zones (module `relation::zone`): a zone whose
+//! remaining tuples all committed at or before the watermark, none deleted,
+//! drops its version vector, so old data costs no stamp memory and scans of
+//! it test no atomics.
+//!
 //! Collection runs when enough garbage has accumulated since the last one
 //! (at least [`MIN_GARBAGE`] dead versions, counted at commit and
-//! rollback), on the thread that ended the transaction.
+//! rollback) or enough tuples were inserted to be worth freezing
+//! ([`MIN_FRESH`]), on the thread that ended the transaction; and after
+//! every bulk load, snapshot load or replayed log.
 
 use crate::mvcc::{is_commit_ts, KILLED};
 use crate::relation::Relation;
@@ -32,6 +39,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Dead versions that trigger a collection.
 pub(crate) const MIN_GARBAGE: u64 = 4096;
+/// Stamped inserts that trigger a collection (to freeze their zones).
+pub(crate) const MIN_FRESH: u64 = 65_536;
 
 /// Read timestamps of live transactions (timestamp -> count).
 #[derive(Default)]
@@ -39,6 +48,8 @@ pub(crate) struct Snapshots {
     live: Mutex<BTreeMap<u64, usize>>,
     /// Versions made dead (deleted or killed) since the last collection.
     pub(crate) garbage: AtomicU64,
+    /// Tuples inserted (stamped committed) since the last collection.
+    pub(crate) fresh: AtomicU64,
 }
 
 impl Snapshots {
@@ -77,10 +88,11 @@ pub(crate) fn is_dead(begin: u64, end: u64, watermark: u64) -> bool {
 }
 
 impl Store {
-    /// Collects dead versions in every partition now; returns how many
-    /// slots were freed.
+    /// Collects dead versions and freezes old zones in every partition now;
+    /// returns how many slots were freed.
     pub fn collect_garbage(&self) -> u64 {
         self.snapshots.garbage.store(0, Ordering::Relaxed);
+        self.snapshots.fresh.store(0, Ordering::Relaxed);
         let watermark = self.snapshots.watermark(|| self.visible_ts());
         [&self.vp, &self.e, &self.ep]
             .into_iter()
@@ -88,10 +100,12 @@ impl Store {
             .sum()
     }
 
-    /// Collects when enough garbage piled up since the last collection.
-    /// Called when a transaction ends, outside every lock.
+    /// Collects when enough garbage or fresh tuples piled up since the last
+    /// collection. Called when a transaction ends, outside every lock.
     pub(crate) fn maybe_collect_garbage(&self) {
-        if self.snapshots.garbage.load(Ordering::Relaxed) >= MIN_GARBAGE {
+        if self.snapshots.garbage.load(Ordering::Relaxed) >= MIN_GARBAGE
+            || self.snapshots.fresh.load(Ordering::Relaxed) >= MIN_FRESH
+        {
             self.collect_garbage();
         }
     }
@@ -101,6 +115,15 @@ impl Store {
     pub fn pin_snapshot(&self) -> SnapshotPin<'_> {
         let ts = self.snapshots.register(|| self.visible_ts());
         SnapshotPin { store: self, ts }
+    }
+
+    /// Zones of all relations as `(frozen, versioned)`: how much of the
+    /// store carries no version vector (see [`Store::collect_garbage`]).
+    pub fn zone_states(&self) -> (usize, usize) {
+        [&self.vp, &self.e, &self.ep]
+            .into_iter()
+            .map(Relation::zone_states)
+            .fold((0, 0), |(f, v), (f2, v2)| (f + f2, v + v2))
     }
 
     /// Tuple slots in use (live and not yet collected versions) across all

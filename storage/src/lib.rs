@@ -34,6 +34,7 @@ mod dictionary;
 mod error;
 mod gc;
 mod ids;
+mod list_arena;
 mod mvcc;
 mod predicates;
 mod relation;

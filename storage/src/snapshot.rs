@@ -55,9 +55,7 @@ impl Store {
         let nodes: Vec<u64> = match self.vp.read(part) {
             Some(p) => p
                 .scan()
-                .filter(|(_, t)| {
-                    t.p == PRED_EXISTS && View::committed(at).visible(&t.begin, &t.end)
-                })
+                .filter(|(_, t)| t.p == PRED_EXISTS && t.visible(&View::committed(at)))
                 .map(|(_, t)| t.s)
                 .collect(),
             None => return Vec::new(),
@@ -85,7 +83,7 @@ impl Store {
         let edges: Vec<(u64, u64, u32, u64)> = match self.e.read(cell) {
             Some(p) => p
                 .scan()
-                .filter(|(_, t)| View::committed(at).visible(&t.begin, &t.end))
+                .filter(|(_, t)| t.visible(&View::committed(at)))
                 .map(|(_, t)| (t.i, t.s, t.p, t.o.payload))
                 .collect(),
             None => return Vec::new(),
@@ -155,6 +153,8 @@ impl Store {
         }
         *last = at;
         self.publish(at);
+        drop(last);
+        self.collect_garbage();
         Ok(())
     }
 }

@@ -127,6 +127,8 @@ impl Store {
         crate::txn::stamp_committed(self, &core, commit_ts);
         *last = commit_ts;
         self.visible.fetch_max(commit_ts, Ordering::AcqRel);
+        drop(last);
+        self.maybe_collect_garbage();
         Ok(())
     }
 
@@ -182,7 +184,7 @@ impl Store {
     /// Runs `f` on the referenced tuple under its partition's read lock.
     pub(crate) fn with_tuple<T>(&self, r: TupleRef, f: impl FnOnce(&Tuple) -> T) -> Option<T> {
         let part = self.relation(r.kind).read(r.part)?;
-        part.tuple(r.index).map(f)
+        part.tuple(r.index).map(|t| f(&t))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Property test: random operation sequences, in random transactions that
 //! commit or roll back, behave like a simple in-memory model; replaying the
-//! commit log into a fresh store reproduces the final state.
+//! commit log into a fresh store reproduces the final state. Collections
+//! (which free dead versions and freeze zones) happen at random points.
 
 mod common;
 
@@ -49,6 +50,9 @@ enum Op {
     },
     Commit,
     Rollback,
+    /// Garbage collection mid-transaction: frees dead versions and freezes
+    /// zones while the transaction (and its uncommitted writes) is live.
+    Collect,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -67,6 +71,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (idx, any::<bool>()).prop_map(|(node, detach)| Op::DeleteNode { node, detach }),
         1 => Just(Op::Commit),
         1 => Just(Op::Rollback),
+        1 => Just(Op::Collect),
     ]
 }
 
@@ -193,7 +198,7 @@ fn apply(txn: &Txn, model: &mut Model, nodes: &mut Vec<NodeId>, rels: &mut Vec<R
                 model.rels.retain(|_, r| r.0 != n && r.1 != n);
             }
         }
-        Op::Commit | Op::Rollback => unreachable!(),
+        Op::Commit | Op::Rollback | Op::Collect => unreachable!(),
     }
 }
 
@@ -241,6 +246,9 @@ proptest! {
                     txn.rollback();
                     working = committed.clone();
                     txn = s.begin();
+                }
+                Op::Collect => {
+                    s.collect_garbage();
                 }
                 other => apply(&txn, &mut working, &mut nodes, &mut rels, other),
             }

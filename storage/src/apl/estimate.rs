@@ -78,7 +78,7 @@ pub(super) fn edges(apl: &Apl<'_>, pattern: &EdgePattern<'_>, types: Option<&[u3
                 let (mut sampled, mut found) = (0usize, 0usize);
                 for (_, t) in part.scan().step_by(stride) {
                     sampled += 1;
-                    found += usize::from(matches(t));
+                    found += usize::from(matches(&t));
                 }
                 total += found as f64 / sampled as f64 * len as f64;
             }

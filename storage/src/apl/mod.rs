@@ -168,7 +168,7 @@ impl<'t> Apl<'t> {
     }
 
     fn visible(&self, t: &Tuple) -> bool {
-        self.reader.view.visible(&t.begin, &t.end)
+        t.visible(&self.reader.view)
     }
 }
 
@@ -222,13 +222,32 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
         self.report.matches < self.limit
     }
 
+    /// Scans the cell column by column; same tests as [`CellRead::consider`].
     fn relation_scan(&mut self, part: &Partition) {
         self.report.scan_partitions += 1;
-        for (_, t) in part.scan() {
-            if !self.consider(t) {
-                self.report.stopped_early = true;
-                return;
-            }
+        let (src, dst, types) = (self.pattern.src, self.pattern.dst, self.types);
+        let matches = |s: u64, p: u32, o: u64| {
+            let type_ok = match types {
+                None => true,
+                Some([only]) => p == *only,
+                Some(list) => list.contains(&p),
+            };
+            type_ok && matches_endpoint(src, s) && matches_endpoint(dst, o)
+        };
+        let (limit, report, sink) = (self.limit, &mut *self.report, &mut *self.sink);
+        let (visited, completed) =
+            part.scan_visible(&self.apl.reader.view, matches, |sid, s, _, o| {
+                (sink)(EdgeMatch {
+                    rel: RelId(sid),
+                    src: NodeId(s),
+                    dst: NodeId(o),
+                });
+                report.matches += 1;
+                report.matches < limit
+            });
+        report.tuples_examined += visited;
+        if !completed {
+            report.stopped_early = true;
         }
     }
 
@@ -243,8 +262,8 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
         };
         for &gui in set.in_partition(part_1d) {
             let keep_going = match side {
-                Side::Subject => part.by_subject(gui).all(|(_, t)| self.consider(t)),
-                Side::Object => part.by_object(gui).all(|(_, t)| self.consider(t)),
+                Side::Subject => part.by_subject(gui).all(|(_, t)| self.consider(&t)),
+                Side::Object => part.by_object(gui).all(|(_, t)| self.consider(&t)),
             };
             if !keep_going {
                 self.report.stopped_early = true;

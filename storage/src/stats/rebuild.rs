@@ -73,7 +73,7 @@ impl Store {
         match self.relation(kind).read(part) {
             Some(partition) => partition
                 .scan()
-                .filter(|(_, t)| view.visible(&t.begin, &t.end))
+                .filter(|(_, t)| t.visible(&view))
                 .map(|(_, t)| TupleDelta {
                     kind,
                     s: t.s,

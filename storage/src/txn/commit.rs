@@ -70,9 +70,9 @@ fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
         };
         let counted = store.with_tuple(at, |t| {
             if delta > 0 {
-                t.begin.store(commit_ts, Ordering::Release);
+                t.set_begin(commit_ts);
             } else {
-                t.end.store(commit_ts, Ordering::Release);
+                t.set_end(commit_ts);
             }
             stat_deltas.push(TupleDelta {
                 kind: at.kind,
@@ -90,10 +90,15 @@ fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
     store.node_counts.apply(deltas);
     store.stats.apply(stat_deltas);
     let deleted = st.undo.iter().filter(|u| matches!(u, Undo::Deleted(_)));
+    let deleted = deleted.count() as u64;
     store
         .snapshots
         .garbage
-        .fetch_add(deleted.count() as u64, Ordering::Relaxed);
+        .fetch_add(deleted, Ordering::Relaxed);
+    store
+        .snapshots
+        .fresh
+        .fetch_add(st.undo.len() as u64 - deleted, Ordering::Relaxed);
     core.committed_ts.store(commit_ts, Ordering::Release);
     st.status = Status::Committed;
 }
@@ -117,17 +122,10 @@ pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) 
     for undo in st.undo.drain(..).rev() {
         match undo {
             Undo::Inserted(at) => {
-                store.with_tuple(at, |t| t.begin.store(KILLED, Ordering::Release));
+                store.with_tuple(at, |t| t.set_begin(KILLED));
             }
             Undo::Deleted(at) => {
-                store.with_tuple(at, |t| {
-                    let _ = t.end.compare_exchange(
-                        core.marker,
-                        NONE,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    );
-                });
+                store.with_tuple(at, |t| t.replace_end(core.marker, NONE));
             }
         }
     }

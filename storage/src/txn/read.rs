@@ -27,7 +27,7 @@ pub(crate) struct Reader<'a> {
 
 impl Reader<'_> {
     fn visible(&self, t: &Tuple) -> bool {
-        self.view.visible(&t.begin, &t.end)
+        t.visible(&self.view)
     }
 
     fn vertex_part(&self, node: u64) -> usize {
@@ -74,9 +74,9 @@ impl Reader<'_> {
         let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
             return false;
         };
-        let deleted = part.by_subject(node).any(|(_, t)| {
-            t.p == PRED_EXISTS && t.end.load(std::sync::atomic::Ordering::Acquire) == stamp
-        });
+        let deleted = part
+            .by_subject(node)
+            .any(|(_, t)| t.p == PRED_EXISTS && t.end() == stamp);
         deleted
     }
 
@@ -177,7 +177,7 @@ impl Reader<'_> {
             type_id: t.p,
             dst: t.o.payload,
         };
-        Some((edge, t.end.load(std::sync::atomic::Ordering::Acquire)))
+        Some((edge, t.end()))
     }
 
     /// The visible REL_E tuple of a relationship id.

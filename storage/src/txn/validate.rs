@@ -12,11 +12,10 @@ use crate::predicates::PRED_EXISTS;
 use crate::relation::{Partition, Relation, Tuple};
 use crate::store::Store;
 use nereid_values::{NodeId, RelId};
-use std::sync::atomic::Ordering;
 
 pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<()> {
     let newer = |t: &Tuple| {
-        let begin = t.begin.load(Ordering::Acquire);
+        let begin = t.begin();
         is_commit_ts(begin) && begin > core.read_ts
     };
     let conflict = |what: String| Err(StorageError::WriteConflict(what));
@@ -28,7 +27,7 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
         };
         let clash = part
             .by_subject(key.s)
-            .any(|(_, t)| t.p == key.p && key.o.is_none_or(|o| t.o == o) && newer(t));
+            .any(|(_, t)| t.p == key.p && key.o.is_none_or(|o| t.o == o) && newer(&t));
         if clash {
             return conflict(format!(
                 "a property or label concurrently set on {:#x}",
@@ -42,9 +41,7 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
         let part = store.vp.read(vertex_partition(node, store.partitions));
         let alive = part.is_some_and(|part| {
             part.by_subject(node).any(|(_, t)| {
-                t.p == PRED_EXISTS
-                    && is_commit_ts(t.begin.load(Ordering::Acquire))
-                    && !is_commit_ts(t.end.load(Ordering::Acquire))
+                t.p == PRED_EXISTS && is_commit_ts(t.begin()) && !is_commit_ts(t.end())
             })
         });
         if !alive {
@@ -57,7 +54,7 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
     for &rel in &st.touched_rels {
         let alive = edge_part(&store.e, rel).is_some_and(|part| {
             part.by_statement(rel)
-                .is_some_and(|(_, t)| !is_commit_ts(t.end.load(Ordering::Acquire)))
+                .is_some_and(|(_, t)| !is_commit_ts(t.end()))
         });
         if !alive {
             return conflict(format!(
@@ -74,17 +71,17 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
         let mut gained = store
             .vp
             .read(home)
-            .is_some_and(|part| part.by_subject(node).any(|(_, t)| newer(t)));
+            .is_some_and(|part| part.by_subject(node).any(|(_, t)| newer(&t)));
         for other in 0..p {
             gained = gained
                 || store
                     .e
                     .read(home * p + other)
-                    .is_some_and(|part| part.by_subject(node).any(|(_, t)| newer(t)))
+                    .is_some_and(|part| part.by_subject(node).any(|(_, t)| newer(&t)))
                 || store
                     .e
                     .read(other * p + home)
-                    .is_some_and(|part| part.by_object(node).any(|(_, t)| newer(t)));
+                    .is_some_and(|part| part.by_object(node).any(|(_, t)| newer(&t)));
         }
         if gained {
             return conflict(format!(
@@ -98,7 +95,7 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
             .e
             .partition_of_sid(rel)
             .and_then(|part_no| store.ep.read(part_no))
-            .is_some_and(|part| part.by_subject(rel).any(|(_, t)| newer(t)));
+            .is_some_and(|part| part.by_subject(rel).any(|(_, t)| newer(&t)));
         if gained {
             return conflict(format!(
                 "relationship {} changed concurrently",

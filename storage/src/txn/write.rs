@@ -12,7 +12,7 @@ use super::state::{FreshKey, TxnCore, TxnState, Undo};
 use crate::change::Change;
 use crate::error::{Result, StorageError};
 use crate::ids::vertex_partition;
-use crate::mvcc::{is_commit_ts, try_delete, DeleteOutcome, NONE};
+use crate::mvcc::{is_commit_ts, DeleteOutcome, NONE};
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, TupleRef};
 use crate::store::Store;
@@ -68,7 +68,7 @@ impl<'a> Writer<'a> {
     /// Marks a visible tuple deleted; `what` names it in a conflict error.
     fn delete(&mut self, at: TupleRef, what: impl FnOnce() -> String) -> Result<()> {
         let me = self.core.marker;
-        match self.store.with_tuple(at, |t| try_delete(&t.end, me)) {
+        match self.store.with_tuple(at, |t| t.try_delete(me)) {
             Some(DeleteOutcome::Deleted) => {
                 self.st.undo.push(Undo::Deleted(at));
                 Ok(())
@@ -85,7 +85,7 @@ impl<'a> Writer<'a> {
         let me = self.core.marker;
         self.store
             .with_tuple(at, |t| {
-                let end = t.end.load(Ordering::Acquire);
+                let end = t.end();
                 end != NONE && end != me && (!is_commit_ts(end) || end > self.core.read_ts)
             })
             .unwrap_or(true)

@@ -1,36 +1,32 @@
 //! Partitioned SPOI relations with their per-partition adjacency indexes.
 //!
-//! A partition holds its tuples in slots (a tuple's position never changes,
-//! so `(partition, index)` is a stable tuple reference; a slot is reused
-//! only after garbage collection freed its dead version, see module `gc`)
-//! plus three indexes: S -> tuple positions, O -> tuple positions (only for
-//! O values that are guis) and I (SID) -> position. Index lists keep
-//! insertion order; a relation scan sees slot order.
+//! A partition (module `partition`) holds its tuples in zones of 1024 slots
+//! laid out column by column (PAX; module `zone`) with a version vector per
+//! zone that is dropped once the zone's tuples are old enough for every
+//! snapshot ("fast MVCC"), plus three indexes: S -> tuple positions,
+//! O -> tuple positions (only for O values that are guis) and
+//! I (SID) -> position. Index lists keep insertion order; a relation scan
+//! sees slot order.
 //!
 //! The S and O indexes are direct-access arrays where keys are dense by
-//! construction, hash maps otherwise, and the I-index is a direct-access
-//! array by partition-local number (module `adjacency`); all sit behind the
-//! partition's `RwLock` (readers share it; the paper's lock-free readers
-//! and list compaction are not done yet).
+//! construction, hash maps otherwise, with their lists packed in one arena
+//! (modules `adjacency`, `list_arena`); the I-index is a direct-access
+//! array by partition-local number. All sit behind the partition's
+//! `RwLock` (readers share it; the paper's lock-free readers are not done).
 //! Stamps are atomics, so deleting (and committing) needs only a read lock;
-//! inserting takes the write lock of one partition.
+//! inserting and collecting take the write lock of one partition.
 
-use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
+mod partition;
+mod zone;
+
+pub(crate) use partition::Partition;
+pub(crate) use zone::Tuple;
+
+use crate::adjacency::KeyKind;
 use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
 use crate::typed_value::TypedValue;
 use parking_lot::{RwLock, RwLockReadGuard};
-use std::sync::atomic::AtomicU64;
-
-/// One SPOI tuple with its version stamps (see [`crate::mvcc`]).
-pub(crate) struct Tuple {
-    pub(crate) s: u64,
-    pub(crate) p: u32,
-    pub(crate) o: TypedValue,
-    pub(crate) i: u64,
-    pub(crate) begin: AtomicU64,
-    pub(crate) end: AtomicU64,
-}
 
 /// Which relation a tuple reference points into.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,131 +47,6 @@ pub(crate) struct TupleRef {
     pub(crate) index: u32,
 }
 
-pub(crate) struct Partition {
-    tuples: Vec<Tuple>,
-    by_s: AdjacencyIndex,
-    by_o: AdjacencyIndex,
-    by_i: StatementIndex,
-    /// Slots of collected versions, reused by the next inserts (module `gc`).
-    free: Vec<u32>,
-    next_local: u32,
-}
-
-impl Partition {
-    pub(crate) fn tuple(&self, index: u32) -> Option<&Tuple> {
-        self.tuples.get(index as usize)
-    }
-
-    /// All tuples, in insertion order (a relation scan).
-    pub(crate) fn scan(&self) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.tuples.iter().enumerate().map(|(i, t)| (i as u32, t))
-    }
-
-    /// Tuples whose S is `s` (the S adjacency list), in insertion order.
-    pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.positions(self.by_s.get(s))
-            .filter(move |(_, t)| t.s == s)
-    }
-
-    /// Tuples whose O is the gui `o`, in insertion order.
-    pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, &Tuple)> {
-        self.positions(self.by_o.get(o))
-            .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
-    }
-
-    /// The tuple with statement id `sid` (the join index).
-    pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, &Tuple)> {
-        let index = self.by_i.get(sid)?;
-        let t = self.tuple(index)?;
-        (t.i == sid).then_some((index, t))
-    }
-
-    fn reserve(&mut self, additional: usize) {
-        self.tuples.reserve(additional);
-        self.by_i.reserve(additional);
-    }
-
-    /// Stores one tuple (in a free slot if any, else appended) and indexes
-    /// it by S, O (guis only) and I.
-    fn push(&mut self, s: u64, p: u32, o: TypedValue, sid: u64, begin: u64) -> Result<u32> {
-        let tuple = Tuple {
-            s,
-            p,
-            o,
-            i: sid,
-            begin: AtomicU64::new(begin),
-            end: AtomicU64::new(crate::mvcc::NONE),
-        };
-        let index = match self.free.pop() {
-            Some(index) => {
-                self.tuples[index as usize] = tuple;
-                index
-            }
-            None => {
-                let index = u32::try_from(self.tuples.len())
-                    .map_err(|_| StorageError::CapacityExceeded("tuples per partition"))?;
-                self.tuples.push(tuple);
-                index
-            }
-        };
-        self.by_s.push(s, index);
-        if let Some(gui) = o.indexed_gui() {
-            self.by_o.push(gui, index);
-        }
-        self.by_i.insert(sid, index);
-        Ok(index)
-    }
-
-    /// Unlinks versions dead below `watermark` and frees their slots.
-    fn collect(&mut self, watermark: u64) -> u64 {
-        let mut freed = 0;
-        for index in 0..self.tuples.len() {
-            let t = &self.tuples[index];
-            let (begin, end) = (
-                t.begin.load(std::sync::atomic::Ordering::Acquire),
-                t.end.load(std::sync::atomic::Ordering::Acquire),
-            );
-            if begin == crate::mvcc::FREED || !crate::gc::is_dead(begin, end, watermark) {
-                continue;
-            }
-            let index = index as u32;
-            let (s, o, sid) = (t.s, t.o, t.i);
-            self.by_s.remove(s, index);
-            if let Some(gui) = o.indexed_gui() {
-                self.by_o.remove(gui, index);
-            }
-            self.by_i.remove(sid, index);
-            self.tuples[index as usize]
-                .begin
-                .store(crate::mvcc::FREED, std::sync::atomic::Ordering::Release);
-            self.free.push(index);
-            freed += 1;
-        }
-        freed
-    }
-
-    /// Number of tuples (visible or not): the cost of a relation scan.
-    pub(crate) fn len(&self) -> usize {
-        self.tuples.len()
-    }
-
-    /// Number of distinct subjects: with [`Partition::len`], the average
-    /// S-degree the access-pattern layer weighs index probes with.
-    pub(crate) fn subjects(&self) -> usize {
-        self.by_s.keys()
-    }
-
-    /// Number of distinct O guis (the O-index's key count).
-    pub(crate) fn objects(&self) -> usize {
-        self.by_o.keys()
-    }
-
-    fn positions<'a>(&'a self, list: &'a [u32]) -> impl Iterator<Item = (u32, &'a Tuple)> + 'a {
-        list.iter()
-            .filter_map(move |&i| self.tuple(i).map(|t| (i, t)))
-    }
-}
-
 /// One relation, split into partitions.
 pub(crate) struct Relation {
     tag: u8,
@@ -194,16 +65,7 @@ impl Relation {
         Relation {
             tag,
             parts: (0..partitions)
-                .map(|_| {
-                    RwLock::new(Partition {
-                        tuples: Vec::new(),
-                        by_s: AdjacencyIndex::new(keys.s),
-                        by_o: AdjacencyIndex::new(keys.o),
-                        by_i: StatementIndex::default(),
-                        free: Vec::new(),
-                        next_local: 0,
-                    })
-                })
+                .map(|part| RwLock::new(Partition::new(make_sid(tag, part, 0), keys.s, keys.o)))
                 .collect(),
         }
     }
@@ -296,22 +158,20 @@ impl Relation {
 
     /// Tuple slots in use (not on a free list).
     pub(crate) fn versions(&self) -> u64 {
+        self.parts.iter().map(|p| p.read().in_use() as u64).sum()
+    }
+
+    /// `(frozen, versioned)` zones over all partitions.
+    pub(crate) fn zone_states(&self) -> (usize, usize) {
         self.parts
             .iter()
-            .map(|p| {
-                let p = p.read();
-                (p.tuples.len() - p.free.len()) as u64
-            })
-            .sum()
+            .map(|p| p.read().zone_states())
+            .fold((0, 0), |(f, v), (f2, v2)| (f + f2, v + v2))
     }
 
     /// True when `part` can take `count` more tuples.
     pub(crate) fn has_room(&self, part: usize, count: usize) -> bool {
-        self.parts.get(part).is_some_and(|p| {
-            let p = p.read();
-            u64::from(p.next_local) + count as u64 <= 1 << LOCAL_BITS
-                && p.tuples.len() + count <= u32::MAX as usize
-        })
+        self.parts.get(part).is_some_and(|p| p.read().fits(count))
     }
 
     /// Appends already committed tuples (the bulk path): one write lock for
@@ -330,9 +190,7 @@ impl Relation {
             .ok_or(StorageError::CapacityExceeded("partition number"))?;
         let mut partition = lock.write();
         let count = tuples.len();
-        let fits = u64::from(partition.next_local) + count as u64 <= 1 << LOCAL_BITS
-            && partition.tuples.len() + count <= u32::MAX as usize;
-        if !fits {
+        if !partition.fits(count) {
             return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
         partition.reserve(count);

@@ -1,0 +1,179 @@
+//! Adjacency lists packed into one arena per index.
+//!
+//! A `Vec<Vec<u32>>` costs 24 bytes per key plus a heap block per list;
+//! here a key costs one 8-byte [`ListHead`]: a list of one position is
+//! stored inline in the head, longer lists are runs in a shared `Vec<u32>`.
+//! A run's capacity is the next power of two of its length (never stored:
+//! derived), so a full run moves to the arena's end with twice the room and
+//! appends stay amortised O(1). Runs left behind are holes; when the arena
+//! exceeds three times its live entries it is compacted (every run copied
+//! in head order into a fresh arena), which is amortised O(1) per push too.
+//!
+//! Invariants:
+//! - a head with `len >= 2` owns `entries[start .. start + cap]` with
+//!   `cap >= len.next_power_of_two()` (after removals the real capacity
+//!   may exceed the derived one, never the reverse), and no two heads own
+//!   overlapping runs;
+//! - `live` is the sum of `len` over heads with `len >= 2`;
+//! - lists keep insertion order (removal shifts, never swaps).
+//! - The arena holds at most ~3x the live entries plus a constant; callers
+//!   cap a partition at 2^28 tuples, so `u32` run offsets cannot overflow.
+
+/// One key's list: empty (`len == 0`), one inline position (`len == 1`,
+/// `start` is the position), or a run in the arena (`len >= 2`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ListHead {
+    start: u32,
+    len: u32,
+}
+
+impl ListHead {
+    pub(crate) const EMPTY: ListHead = ListHead { start: 0, len: 0 };
+
+    pub(crate) fn len(&self) -> usize {
+        self.len as usize
+    }
+}
+
+/// Holes are tolerated up to this many entries before compaction is
+/// considered at all (small indexes never compact).
+const MIN_COMPACTION: usize = 4096;
+
+#[derive(Default)]
+pub(crate) struct ListArena {
+    entries: Vec<u32>,
+    live: usize,
+}
+
+fn capacity(len: u32) -> u32 {
+    len.next_power_of_two()
+}
+
+impl ListArena {
+    pub(crate) fn push(&mut self, head: &mut ListHead, position: u32) {
+        match head.len {
+            0 => {
+                head.start = position;
+                head.len = 1;
+            }
+            1 => {
+                let start = self.entries.len();
+                self.entries.extend_from_slice(&[head.start, position]);
+                head.start = start as u32;
+                head.len = 2;
+                self.live += 2;
+            }
+            len if len < capacity(len) => {
+                self.entries[(head.start + len) as usize] = position;
+                head.len += 1;
+                self.live += 1;
+            }
+            len => {
+                let (old, start) = (head.start as usize, self.entries.len());
+                self.entries.extend_from_within(old..old + len as usize);
+                self.entries.push(position);
+                self.entries.resize(start + 2 * len as usize, 0);
+                head.start = start as u32;
+                head.len += 1;
+                self.live += 1;
+            }
+        }
+    }
+
+    /// Removes the first occurrence of `position`; true when it was there.
+    pub(crate) fn remove(&mut self, head: &mut ListHead, position: u32) -> bool {
+        match head.len {
+            0 => false,
+            1 => {
+                let found = head.start == position;
+                if found {
+                    *head = ListHead::EMPTY;
+                }
+                found
+            }
+            len => {
+                let run = head.start as usize..(head.start + len) as usize;
+                let Some(at) = self.entries[run.clone()]
+                    .iter()
+                    .position(|&p| p == position)
+                else {
+                    return false;
+                };
+                self.entries
+                    .copy_within(run.start + at + 1..run.end, run.start + at);
+                head.len -= 1;
+                self.live -= 1;
+                if head.len == 1 {
+                    head.start = self.entries[run.start];
+                    self.live -= 1;
+                }
+                true
+            }
+        }
+    }
+
+    pub(crate) fn get<'a>(&'a self, head: &'a ListHead) -> &'a [u32] {
+        match head.len {
+            0 => &[],
+            1 => std::slice::from_ref(&head.start),
+            len => &self.entries[head.start as usize..(head.start + len) as usize],
+        }
+    }
+
+    pub(crate) fn wants_compaction(&self) -> bool {
+        self.entries.len() > 3 * self.live + MIN_COMPACTION
+    }
+
+    /// Copies every run into a fresh arena; `heads` must be all the heads
+    /// that use this arena.
+    pub(crate) fn compact<'h>(&mut self, heads: impl Iterator<Item = &'h mut ListHead>) {
+        let mut entries = Vec::with_capacity(2 * self.live);
+        for head in heads.filter(|h| h.len >= 2) {
+            let start = entries.len();
+            let run = head.start as usize..(head.start + head.len) as usize;
+            entries.extend_from_slice(&self.entries[run]);
+            entries.resize(start + capacity(head.len) as usize, 0);
+            head.start = start as u32;
+        }
+        self.entries = entries;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any sequence of pushes, removals and compactions over a few
+        /// lists behaves like a `Vec<Vec<u32>>` that keeps insertion order.
+        #[test]
+        fn lists_behave_like_vectors(ops in proptest::collection::vec((0usize..6, any::<bool>(), 0u32..20), 0..400)) {
+            let mut arena = ListArena::default();
+            let mut heads = [ListHead::EMPTY; 6];
+            let mut model: Vec<Vec<u32>> = vec![Vec::new(); 6];
+            for (step, (key, add, position)) in ops.into_iter().enumerate() {
+                if add {
+                    arena.push(&mut heads[key], position);
+                    model[key].push(position);
+                } else {
+                    let found = arena.remove(&mut heads[key], position);
+                    let at = model[key].iter().position(|&p| p == position);
+                    prop_assert_eq!(found, at.is_some());
+                    if let Some(at) = at {
+                        model[key].remove(at);
+                    }
+                }
+                if step % 37 == 0 {
+                    arena.compact(heads.iter_mut());
+                }
+                for k in 0..6 {
+                    prop_assert_eq!(arena.get(&heads[k]), model[k].as_slice());
+                    prop_assert_eq!(heads[k].len(), model[k].len());
+                }
+                let live: usize = model.iter().map(Vec::len).filter(|&n| n >= 2).sum();
+                prop_assert_eq!(arena.live, live);
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! One partition of a relation: its zones (module `zone`) and its S, O and
+//! I indexes.
+//!
+//! A tuple's position (`index`) never changes while it lives, so
+//! `(partition, index)` is a stable tuple reference; a slot is reused only
+//! after garbage collection freed its dead version (module `gc`).
+
+use super::zone::{Tuple, Zone, ZONE_TUPLES};
+use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
+use crate::error::{Result, StorageError};
+use crate::gc::is_dead;
+use crate::ids::LOCAL_BITS;
+use crate::mvcc::{is_commit_ts, View, NONE};
+use crate::typed_value::TypedValue;
+
+pub(crate) struct Partition {
+    zones: Vec<Zone>,
+    /// Slots in use or freed: `zones` covers `0..len`.
+    len: u32,
+    /// `make_sid(tag, partition, 0)`: a tuple's SID is this | its local number.
+    sid_base: u64,
+    by_s: AdjacencyIndex,
+    by_o: AdjacencyIndex,
+    by_i: StatementIndex,
+    /// Slots of collected versions, reused by the next inserts (module `gc`).
+    free: Vec<u32>,
+    pub(super) next_local: u32,
+}
+
+fn split(index: u32) -> (usize, usize) {
+    let index = index as usize;
+    (index / ZONE_TUPLES, index % ZONE_TUPLES)
+}
+
+impl Partition {
+    pub(super) fn new(sid_base: u64, s: KeyKind, o: KeyKind) -> Self {
+        Partition {
+            zones: Vec::new(),
+            len: 0,
+            sid_base,
+            by_s: AdjacencyIndex::new(s),
+            by_o: AdjacencyIndex::new(o),
+            by_i: StatementIndex::default(),
+            free: Vec::new(),
+            next_local: 0,
+        }
+    }
+
+    pub(crate) fn tuple(&self, index: u32) -> Option<Tuple<'_>> {
+        if index >= self.len {
+            return None;
+        }
+        let (zone, slot) = split(index);
+        Some(self.zones[zone].tuple(slot, self.sid_base))
+    }
+
+    /// All tuple slots (freed ones included; visibility filters them), in
+    /// slot order (a relation scan).
+    pub(crate) fn scan(&self) -> impl Iterator<Item = (u32, Tuple<'_>)> {
+        (0..self.len).filter_map(|index| self.tuple(index).map(|t| (index, t)))
+    }
+
+    /// The relation scan's inner loop, zone by zone and column by column
+    /// (no tuple views; no atomics in frozen zones): for every slot whose
+    /// `(s, p, o payload)` passes `matches` and that is visible to `view`,
+    /// calls `sink(sid, s, p, o payload)`, stopping when it returns false.
+    /// Returns the slots visited and whether the scan ran to the end.
+    pub(crate) fn scan_visible(
+        &self,
+        view: &View,
+        matches: impl Fn(u64, u32, u64) -> bool,
+        mut sink: impl FnMut(u64, u64, u32, u64) -> bool,
+    ) -> (u64, bool) {
+        for (z, zone) in self.zones.iter().enumerate() {
+            let base = z * ZONE_TUPLES;
+            let len = (self.len as usize - base).min(ZONE_TUPLES);
+            let (s, p, o, local) = zone.columns(len);
+            for slot in 0..len {
+                if matches(s[slot], p[slot], o[slot])
+                    && zone.visible(slot, view)
+                    && !sink(
+                        self.sid_base | u64::from(local[slot]),
+                        s[slot],
+                        p[slot],
+                        o[slot],
+                    )
+                {
+                    return ((base + slot + 1) as u64, false);
+                }
+            }
+        }
+        (u64::from(self.len), true)
+    }
+
+    /// Tuples whose S is `s` (the S adjacency list), in insertion order.
+    pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
+        self.positions(self.by_s.get(s))
+            .filter(move |(_, t)| t.s == s)
+    }
+
+    /// Tuples whose O is the gui `o`, in insertion order.
+    pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
+        self.positions(self.by_o.get(o))
+            .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
+    }
+
+    /// The tuple with statement id `sid` (the join index).
+    pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, Tuple<'_>)> {
+        let index = self.by_i.get(sid)?;
+        let t = self.tuple(index)?;
+        (t.i == sid).then_some((index, t))
+    }
+
+    pub(super) fn reserve(&mut self, additional: usize) {
+        let slots = self.len as usize + additional.saturating_sub(self.free.len());
+        self.zones
+            .reserve(slots.div_ceil(ZONE_TUPLES).saturating_sub(self.zones.len()));
+        self.by_i.reserve(additional);
+    }
+
+    /// Stores one tuple (in a free slot if any, else appended) and indexes
+    /// it by S, O (guis only) and I.
+    pub(super) fn push(
+        &mut self,
+        s: u64,
+        p: u32,
+        o: TypedValue,
+        sid: u64,
+        begin: u64,
+    ) -> Result<u32> {
+        let index = match self.free.pop() {
+            Some(index) => index,
+            None => {
+                let index = self.len;
+                if index == u32::MAX {
+                    return Err(StorageError::CapacityExceeded("tuples per partition"));
+                }
+                if split(index).1 == 0 {
+                    self.zones.push(Zone::new());
+                }
+                self.len += 1;
+                index
+            }
+        };
+        let (zone, slot) = split(index);
+        let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
+        self.zones[zone].write(slot, s, p, o, local, begin);
+        self.by_s.push(s, index);
+        if let Some(gui) = o.indexed_gui() {
+            self.by_o.push(gui, index);
+        }
+        self.by_i.insert(sid, index);
+        Ok(index)
+    }
+
+    /// Unlinks versions dead below `watermark` and frees their slots, then
+    /// freezes every zone whose remaining tuples all committed at or before
+    /// `watermark` and are not deleted. Frozen zones hold no dead versions
+    /// (deleting materialises a zone's versions first), so only versioned
+    /// zones are visited. Returns the number of slots freed.
+    pub(super) fn collect(&mut self, watermark: u64) -> u64 {
+        let mut freed = 0;
+        let mut dead = Vec::new();
+        for z in 0..self.zones.len() {
+            let base = z * ZONE_TUPLES;
+            let len = (self.len as usize - base).min(ZONE_TUPLES);
+            let Some(stamps) = self.zones[z].stamps(len) else {
+                continue;
+            };
+            let mut freezable = true;
+            dead.clear();
+            for (slot, begin, end) in stamps {
+                if is_dead(begin, end, watermark) {
+                    dead.push(slot);
+                } else if !(is_commit_ts(begin) && begin <= watermark && end == NONE) {
+                    freezable = false;
+                }
+            }
+            for &slot in &dead {
+                let index = (base + slot) as u32;
+                let t = self.zones[z].tuple(slot, self.sid_base);
+                let (s, o, sid) = (t.s, t.o, t.i);
+                self.by_s.remove(s, index);
+                if let Some(gui) = o.indexed_gui() {
+                    self.by_o.remove(gui, index);
+                }
+                self.by_i.remove(sid, index);
+                self.zones[z].free(slot);
+                self.free.push(index);
+                freed += 1;
+            }
+            if freezable {
+                self.zones[z].freeze(watermark);
+            }
+        }
+        freed
+    }
+
+    /// Number of tuple slots (visible or not): the cost of a relation scan.
+    pub(crate) fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Slots holding a tuple (not freed).
+    pub(super) fn in_use(&self) -> usize {
+        self.len as usize - self.free.len()
+    }
+
+    pub(super) fn fits(&self, count: usize) -> bool {
+        u64::from(self.next_local) + count as u64 <= 1 << LOCAL_BITS
+            && self.len as usize + count <= u32::MAX as usize
+    }
+
+    /// Number of distinct subjects: with [`Partition::len`], the average
+    /// S-degree the access-pattern layer weighs index probes with.
+    pub(crate) fn subjects(&self) -> usize {
+        self.by_s.keys()
+    }
+
+    /// Number of distinct O guis (the O-index's key count).
+    pub(crate) fn objects(&self) -> usize {
+        self.by_o.keys()
+    }
+
+    /// Zones `(frozen, versioned)`: how much of the partition carries no
+    /// version vector.
+    pub(crate) fn zone_states(&self) -> (usize, usize) {
+        let frozen = self.zones.iter().filter(|z| z.is_frozen()).count();
+        (frozen, self.zones.len() - frozen)
+    }
+
+    fn positions<'a>(&'a self, list: &'a [u32]) -> impl Iterator<Item = (u32, Tuple<'a>)> + 'a {
+        list.iter()
+            .filter_map(move |&i| self.tuple(i).map(|t| (i, t)))
+    }
+}

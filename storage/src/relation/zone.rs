@@ -1,0 +1,246 @@
+//! Zones: the PAX pages of a partition, with their version vectors.
+//!
+//! A zone holds [`ZONE_TUPLES`] tuple slots as columns (S, O, O's type flag,
+//! P and the partition-local statement number each in its own array), so a
+//! relation scan reads only the columns it filters on, sequentially.
+//!
+//! Versions ("fast MVCC", Poseidon section 5) are kept per zone, not per
+//! tuple: a zone that holds recent writes has a *version vector* (a
+//! `begin`/`end` stamp pair per slot, see [`crate::mvcc`]); a zone whose
+//! every tuple was committed at or before the GC watermark and is not
+//! deleted is *frozen*: its vector is dropped, so its tuples cost no stamp
+//! memory and scans of it check no atomics. Only a free-slot bitmap remains.
+//!
+//! Invariants:
+//! - in a frozen zone, every slot below the partition's length that is not
+//!   marked freed holds a tuple visible to every snapshot that can still be
+//!   taken or is live (its insert committed at or before `frozen_at`, which
+//!   is at or below every live read timestamp, and nothing deletes it
+//!   without first materialising the vector again);
+//! - a version vector is created (materialised) through a `OnceLock`, so a
+//!   reader holding the partition's read lock may do it (a delete marks
+//!   a frozen tuple); it is dropped only under the write lock (collection);
+//! - in a versioned zone a freed slot's `begin` is [`FREED`] and its bit is
+//!   set; in a frozen zone the bit alone says so.
+
+use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
+use crate::typed_value::TypedValue;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Tuples per zone (the paper's zone size).
+pub(crate) const ZONE_TUPLES: usize = 1024;
+const BITMAP_WORDS: usize = ZONE_TUPLES / 64;
+
+/// The version stamps of one slot.
+pub(crate) struct Stamp {
+    begin: AtomicU64,
+    end: AtomicU64,
+}
+
+pub(crate) struct Zone {
+    s: Box<[u64]>,
+    o: Box<[u64]>,
+    p: Box<[u32]>,
+    local: Box<[u32]>,
+    flag: Box<[u8]>,
+    versions: OnceLock<Box<[Stamp]>>,
+    /// A commit timestamp at or above every `begin` in the zone when it was
+    /// frozen, and at or below every read timestamp live since.
+    frozen_at: u64,
+    freed: [u64; BITMAP_WORDS],
+}
+
+/// One tuple read from a zone: its columns by value plus access to its
+/// stamps. Cheap to copy; valid while the partition's lock is held.
+#[derive(Copy, Clone)]
+pub(crate) struct Tuple<'a> {
+    pub(crate) s: u64,
+    pub(crate) p: u32,
+    pub(crate) o: TypedValue,
+    /// The statement id (the I column).
+    pub(crate) i: u64,
+    zone: &'a Zone,
+    slot: usize,
+}
+
+impl Zone {
+    /// A new zone, versioned (it is about to receive uncommitted writes);
+    /// every slot starts freed.
+    pub(crate) fn new() -> Self {
+        let zone = Zone {
+            s: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            o: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            p: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            local: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            flag: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            versions: OnceLock::new(),
+            frozen_at: 0,
+            freed: [u64::MAX; BITMAP_WORDS],
+        };
+        zone.versions();
+        zone
+    }
+
+    /// The zone's version vector, materialised from the frozen state if
+    /// needed (frozen tuples get `begin = frozen_at`, freed slots `FREED`).
+    fn versions(&self) -> &[Stamp] {
+        self.versions.get_or_init(|| {
+            (0..ZONE_TUPLES)
+                .map(|slot| Stamp {
+                    begin: AtomicU64::new(if self.is_freed(slot) {
+                        FREED
+                    } else {
+                        self.frozen_at
+                    }),
+                    end: AtomicU64::new(NONE),
+                })
+                .collect()
+        })
+    }
+
+    pub(crate) fn is_freed(&self, slot: usize) -> bool {
+        self.freed[slot / 64] & (1 << (slot % 64)) != 0
+    }
+
+    pub(crate) fn is_frozen(&self) -> bool {
+        self.versions.get().is_none()
+    }
+
+    pub(crate) fn tuple(&self, slot: usize, sid_base: u64) -> Tuple<'_> {
+        Tuple {
+            s: self.s[slot],
+            p: self.p[slot],
+            o: TypedValue {
+                flag: self.flag[slot],
+                payload: self.o[slot],
+            },
+            i: sid_base | u64::from(self.local[slot]),
+            zone: self,
+            slot,
+        }
+    }
+
+    /// Writes a tuple into a free slot, stamped `begin` and alive.
+    pub(crate) fn write(
+        &mut self,
+        slot: usize,
+        s: u64,
+        p: u32,
+        o: TypedValue,
+        local: u32,
+        begin: u64,
+    ) {
+        self.s[slot] = s;
+        self.p[slot] = p;
+        self.flag[slot] = o.flag;
+        self.o[slot] = o.payload;
+        self.local[slot] = local;
+        let stamp = &self.versions()[slot];
+        stamp.begin.store(begin, Ordering::Release);
+        stamp.end.store(NONE, Ordering::Release);
+        self.freed[slot / 64] &= !(1 << (slot % 64));
+    }
+
+    /// Marks a slot freed (its version is dead and unlinked from the indexes).
+    pub(crate) fn free(&mut self, slot: usize) {
+        if let Some(versions) = self.versions.get() {
+            versions[slot].begin.store(FREED, Ordering::Release);
+        }
+        self.freed[slot / 64] |= 1 << (slot % 64);
+    }
+
+    /// The `(begin, end)` stamps of the first `len` slots, skipping freed
+    /// ones; `None` when frozen.
+    pub(crate) fn stamps(
+        &self,
+        len: usize,
+    ) -> Option<impl Iterator<Item = (usize, u64, u64)> + '_> {
+        let versions = self.versions.get()?;
+        Some((0..len).filter(|&slot| !self.is_freed(slot)).map(|slot| {
+            let stamp = &versions[slot];
+            (
+                slot,
+                stamp.begin.load(Ordering::Acquire),
+                stamp.end.load(Ordering::Acquire),
+            )
+        }))
+    }
+
+    /// Drops the version vector (the caller checked every live slot was
+    /// committed at or before `watermark` and is not deleted).
+    pub(crate) fn freeze(&mut self, watermark: u64) {
+        self.versions.take();
+        self.frozen_at = watermark;
+    }
+
+    /// Column access for scans: S, P, O payload and local statement
+    /// number of the first `len` slots.
+    pub(crate) fn columns(&self, len: usize) -> (&[u64], &[u32], &[u64], &[u32]) {
+        (
+            &self.s[..len],
+            &self.p[..len],
+            &self.o[..len],
+            &self.local[..len],
+        )
+    }
+
+    /// Visibility of `slot` to `view` (for column-wise scans).
+    #[inline]
+    pub(crate) fn visible(&self, slot: usize, view: &View) -> bool {
+        match self.versions.get() {
+            None => !self.is_freed(slot),
+            Some(versions) => view.visible(&versions[slot].begin, &versions[slot].end),
+        }
+    }
+}
+
+impl Tuple<'_> {
+    /// The insert stamp (`frozen_at` for a frozen tuple).
+    pub(crate) fn begin(&self) -> u64 {
+        match self.zone.versions.get() {
+            Some(versions) => versions[self.slot].begin.load(Ordering::Acquire),
+            None if self.zone.is_freed(self.slot) => FREED,
+            None => self.zone.frozen_at,
+        }
+    }
+
+    /// The delete stamp (`NONE` for a frozen tuple).
+    pub(crate) fn end(&self) -> u64 {
+        match self.zone.versions.get() {
+            Some(versions) => versions[self.slot].end.load(Ordering::Acquire),
+            None => NONE,
+        }
+    }
+
+    pub(crate) fn visible(&self, view: &View) -> bool {
+        self.zone.visible(self.slot, view)
+    }
+
+    /// Installs `me`'s delete marker (first writer wins).
+    pub(crate) fn try_delete(&self, me: u64) -> DeleteOutcome {
+        try_delete(&self.zone.versions()[self.slot].end, me)
+    }
+
+    pub(crate) fn set_begin(&self, stamp: u64) {
+        self.zone.versions()[self.slot]
+            .begin
+            .store(stamp, Ordering::Release);
+    }
+
+    pub(crate) fn set_end(&self, stamp: u64) {
+        self.zone.versions()[self.slot]
+            .end
+            .store(stamp, Ordering::Release);
+    }
+
+    /// Replaces the delete stamp `current` by `new` (rollback of a delete).
+    pub(crate) fn replace_end(&self, current: u64, new: u64) {
+        let _ = self.zone.versions()[self.slot].end.compare_exchange(
+            current,
+            new,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
+    }
+}
