@@ -116,6 +116,18 @@ impl AdjacencyIndex {
     pub(crate) fn keys(&self) -> usize {
         self.keys
     }
+
+    /// Gives back slack after a bulk load: compacts the arena tight and
+    /// trims the head array when either carries more than a quarter spare.
+    pub(crate) fn shrink(&mut self) {
+        if self.lists.has_slack() {
+            let heads = self.dense.iter_mut().chain(self.hashed.values_mut());
+            self.lists.compact(heads);
+        }
+        if self.dense.capacity() > self.dense.len() + self.dense.len() / 4 {
+            self.dense.shrink_to_fit();
+        }
+    }
 }
 
 /// Statement id -> position, as a direct-access array by local number

@@ -3,35 +3,58 @@
 //! A `Vec<Vec<u32>>` costs 24 bytes per key plus a heap block per list;
 //! here a key costs one 8-byte [`ListHead`]: a list of one position is
 //! stored inline in the head, longer lists are runs in a shared `Vec<u32>`.
-//! A run's capacity is the next power of two of its length (never stored:
-//! derived), so a full run moves to the arena's end with twice the room and
+//! A run's capacity is the next power of two of its length, or exactly its
+//! length for a *tight* run (one bit in the head; compaction leaves runs
+//! tight), so a full run moves to the arena's end with twice the room and
 //! appends stay amortised O(1). Runs left behind are holes; when the arena
 //! exceeds three times its live entries it is compacted (every run copied
-//! in head order into a fresh arena), which is amortised O(1) per push too.
+//! tight, in head order, into a fresh arena), amortised O(1) per push too.
 //!
 //! Invariants:
-//! - a head with `len >= 2` owns `entries[start .. start + cap]` with
-//!   `cap >= len.next_power_of_two()` (after removals the real capacity
-//!   may exceed the derived one, never the reverse), and no two heads own
-//!   overlapping runs;
+//! - a head with `len >= 2` owns `entries[start .. start + cap]` where
+//!   `cap` is at least the head's derived capacity (after removals the real
+//!   capacity may exceed the derived one, never the reverse), and no two
+//!   heads own overlapping runs;
 //! - `live` is the sum of `len` over heads with `len >= 2`;
 //! - lists keep insertion order (removal shifts, never swaps).
 //! - The arena holds at most ~3x the live entries plus a constant; callers
 //!   cap a partition at 2^28 tuples, so `u32` run offsets cannot overflow.
 
 /// One key's list: empty (`len == 0`), one inline position (`len == 1`,
-/// `start` is the position), or a run in the arena (`len >= 2`).
+/// `start` is the position), or a run in the arena (`len >= 2`). The top
+/// bit of `len` marks a *tight* run (capacity == length, as compaction
+/// leaves it); otherwise the capacity is the next power of two.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ListHead {
     start: u32,
     len: u32,
 }
 
+const TIGHT: u32 = 1 << 31;
+
 impl ListHead {
     pub(crate) const EMPTY: ListHead = ListHead { start: 0, len: 0 };
 
     pub(crate) fn len(&self) -> usize {
-        self.len as usize
+        (self.len & !TIGHT) as usize
+    }
+
+    /// The capacity this head may use (never more than its run's real one).
+    fn capacity(&self) -> usize {
+        let len = self.len();
+        if self.len & TIGHT != 0 {
+            len
+        } else {
+            len.next_power_of_two()
+        }
+    }
+
+    fn run(&self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len()
+    }
+
+    fn set_len(&mut self, len: usize) {
+        self.len = (self.len & TIGHT) | len as u32;
     }
 }
 
@@ -45,13 +68,9 @@ pub(crate) struct ListArena {
     live: usize,
 }
 
-fn capacity(len: u32) -> u32 {
-    len.next_power_of_two()
-}
-
 impl ListArena {
     pub(crate) fn push(&mut self, head: &mut ListHead, position: u32) {
-        match head.len {
+        match head.len() {
             0 => {
                 head.start = position;
                 head.len = 1;
@@ -63,18 +82,18 @@ impl ListArena {
                 head.len = 2;
                 self.live += 2;
             }
-            len if len < capacity(len) => {
-                self.entries[(head.start + len) as usize] = position;
-                head.len += 1;
+            len if len < head.capacity() => {
+                self.entries[head.start as usize + len] = position;
+                head.set_len(len + 1);
                 self.live += 1;
             }
             len => {
-                let (old, start) = (head.start as usize, self.entries.len());
-                self.entries.extend_from_within(old..old + len as usize);
+                let start = self.entries.len();
+                self.entries.extend_from_within(head.run());
                 self.entries.push(position);
-                self.entries.resize(start + 2 * len as usize, 0);
+                self.entries.resize(start + (len + 1).next_power_of_two(), 0);
                 head.start = start as u32;
-                head.len += 1;
+                head.len = (len + 1) as u32;
                 self.live += 1;
             }
         }
@@ -82,7 +101,7 @@ impl ListArena {
 
     /// Removes the first occurrence of `position`; true when it was there.
     pub(crate) fn remove(&mut self, head: &mut ListHead, position: u32) -> bool {
-        match head.len {
+        match head.len() {
             0 => false,
             1 => {
                 let found = head.start == position;
@@ -92,7 +111,7 @@ impl ListArena {
                 found
             }
             len => {
-                let run = head.start as usize..(head.start + len) as usize;
+                let run = head.run();
                 let Some(at) = self.entries[run.clone()]
                     .iter()
                     .position(|&p| p == position)
@@ -101,10 +120,13 @@ impl ListArena {
                 };
                 self.entries
                     .copy_within(run.start + at + 1..run.end, run.start + at);
-                head.len -= 1;
+                head.set_len(len - 1);
                 self.live -= 1;
-                if head.len == 1 {
-                    head.start = self.entries[run.start];
+                if len - 1 == 1 {
+                    *head = ListHead {
+                        start: self.entries[run.start],
+                        len: 1,
+                    };
                     self.live -= 1;
                 }
                 true
@@ -113,10 +135,10 @@ impl ListArena {
     }
 
     pub(crate) fn get<'a>(&'a self, head: &'a ListHead) -> &'a [u32] {
-        match head.len {
+        match head.len() {
             0 => &[],
             1 => std::slice::from_ref(&head.start),
-            len => &self.entries[head.start as usize..(head.start + len) as usize],
+            _ => &self.entries[head.run()],
         }
     }
 
@@ -124,18 +146,26 @@ impl ListArena {
         self.entries.len() > 3 * self.live + MIN_COMPACTION
     }
 
-    /// Copies every run into a fresh arena; `heads` must be all the heads
-    /// that use this arena.
+    /// Copies every run, tight, into a fresh arena of exactly the live
+    /// entries; `heads` must be all the heads that use this arena.
     pub(crate) fn compact<'h>(&mut self, heads: impl Iterator<Item = &'h mut ListHead>) {
-        let mut entries = Vec::with_capacity(2 * self.live);
-        for head in heads.filter(|h| h.len >= 2) {
+        let mut entries = Vec::with_capacity(self.live);
+        for head in heads.filter(|h| h.len() >= 2) {
             let start = entries.len();
-            let run = head.start as usize..(head.start + head.len) as usize;
-            entries.extend_from_slice(&self.entries[run]);
-            entries.resize(start + capacity(head.len) as usize, 0);
-            head.start = start as u32;
+            entries.extend_from_slice(&self.entries[head.run()]);
+            *head = ListHead {
+                start: start as u32,
+                len: head.len() as u32 | TIGHT,
+            };
         }
         self.entries = entries;
+    }
+
+    /// True when holes and spare room exceed a quarter of the live
+    /// entries: worth a compaction after a bulk load (a small load into a
+    /// big tight arena leaves little slack, so it does not pay O(arena)).
+    pub(crate) fn has_slack(&self) -> bool {
+        self.entries.capacity() > self.live + self.live / 4 + MIN_COMPACTION
     }
 }
 

@@ -201,6 +201,7 @@ impl Relation {
             partition.push(s, p, o, sid, begin)?;
             sids.push(sid);
         }
+        partition.shrink_indexes();
         Ok(sids)
     }
 }

@@ -196,6 +196,13 @@ impl Partition {
         freed
     }
 
+    /// Gives back the indexes' slack (after a bulk load; see
+    /// `AdjacencyIndex::shrink`).
+    pub(super) fn shrink_indexes(&mut self) {
+        self.by_s.shrink();
+        self.by_o.shrink();
+    }
+
     /// Number of tuple slots (visible or not): the cost of a relation scan.
     pub(crate) fn len(&self) -> usize {
         self.len as usize
