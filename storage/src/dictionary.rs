@@ -5,15 +5,23 @@
 //! counter `n`, so guis are dense per hash bucket and the hash bits spread
 //! vertices uniformly over partitions.
 //!
+//! Layout (memory matters: every vertex and every distinct string value
+//! has an entry): the forms lie back to back in one byte arena; entry `i`
+//! is `bytes[ends[i-1]..ends[i]]` with gui `guis[i]`; two `hashbrown`
+//! tables of 4-byte entry numbers find an entry by form and by gui. No
+//! per-entry allocation, no stored keys beside the arena.
+//!
 //! Invariants: entries are never removed or changed (dictionaries are not
 //! transactional: a lexical form interned by a transaction that later rolls
-//! back stays registered, harmlessly); `by_key` and `by_gui` are exact
-//! inverses; `next_counter[h]` is greater than every counter in use for `h`.
+//! back stays registered, harmlessly); `by_key` and `by_gui` index exactly
+//! the entries `0..guis.len()`; `next_counter[h]` is greater than every
+//! counter in use for `h`.
 
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};
+use foldhash::fast::FixedState;
+use hashbrown::HashTable;
 use parking_lot::RwLock;
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::hash::BuildHasher;
 
 /// Why a dictionary operation failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +30,8 @@ pub(crate) enum DictError {
     CounterExhausted,
     /// A replayed `(gui, form)` pair contradicts an existing entry or the layout.
     Inconsistent(String),
+    /// More entries than 32-bit entry numbers can address.
+    Full,
 }
 
 impl std::fmt::Display for DictError {
@@ -29,15 +39,78 @@ impl std::fmt::Display for DictError {
         match self {
             DictError::CounterExhausted => write!(f, "dictionary collision counter exhausted"),
             DictError::Inconsistent(why) => write!(f, "dictionary inconsistency: {why}"),
+            DictError::Full => write!(f, "dictionary full (2^32 entries)"),
         }
     }
 }
 
+/// In-memory hashing only (never persisted), so a fixed fast hash is fine.
+const HASHER: FixedState = FixedState::with_seed(0x6e65_7265_6964);
+
+fn hash_form(form: &[u8]) -> u64 {
+    HASHER.hash_one(form)
+}
+
+fn hash_gui(gui: u64) -> u64 {
+    HASHER.hash_one(gui)
+}
+
 #[derive(Default)]
 struct DictInner {
-    by_key: HashMap<Arc<[u8]>, u64>,
-    by_gui: HashMap<u64, Arc<[u8]>>,
-    next_counter: HashMap<u16, u32>,
+    bytes: Vec<u8>,
+    ends: Vec<u64>,
+    guis: Vec<u64>,
+    by_key: HashTable<u32>,
+    by_gui: HashTable<u32>,
+    /// Per 16-bit hash, the next collision counter (empty until first use).
+    next_counter: Vec<u32>,
+}
+
+impl DictInner {
+    fn form(&self, entry: u32) -> &[u8] {
+        let entry = entry as usize;
+        let start = if entry == 0 { 0 } else { self.ends[entry - 1] };
+        &self.bytes[start as usize..self.ends[entry] as usize]
+    }
+
+    fn find_form(&self, form: &[u8]) -> Option<u64> {
+        let entry = self
+            .by_key
+            .find(hash_form(form), |&e| self.form(e) == form)?;
+        Some(self.guis[*entry as usize])
+    }
+
+    fn find_gui(&self, gui: u64) -> Option<u32> {
+        let guis = &self.guis;
+        self.by_gui
+            .find(hash_gui(gui), |&e| guis[e as usize] == gui)
+            .copied()
+    }
+
+    fn next_counter(&mut self, hash: u16) -> &mut u32 {
+        if self.next_counter.is_empty() {
+            self.next_counter = vec![0; 1 << 16];
+        }
+        &mut self.next_counter[usize::from(hash)]
+    }
+
+    fn add(&mut self, gui: u64, form: &[u8]) -> Result<(), DictError> {
+        let entry = u32::try_from(self.guis.len()).map_err(|_| DictError::Full)?;
+        self.bytes.extend_from_slice(form);
+        self.ends.push(self.bytes.len() as u64);
+        self.guis.push(gui);
+        let (ends, bytes, guis) = (&self.ends, &self.bytes, &self.guis);
+        let form_of = |e: u32| {
+            let e = e as usize;
+            let start = if e == 0 { 0 } else { ends[e - 1] };
+            &bytes[start as usize..ends[e] as usize]
+        };
+        self.by_key
+            .insert_unique(hash_form(form), entry, |&e| hash_form(form_of(e)));
+        self.by_gui
+            .insert_unique(hash_gui(gui), entry, |&e| hash_gui(guis[e as usize]));
+        Ok(())
+    }
 }
 
 /// One bidirectional, thread-safe dictionary relation.
@@ -57,23 +130,21 @@ impl Dictionary {
     /// The gui of `form`, registering it when new. The flag is true when
     /// this call registered it.
     pub(crate) fn intern(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
-        if let Some(&gui) = self.inner.read().by_key.get(form) {
+        if let Some(gui) = self.inner.read().find_form(form) {
             return Ok((gui, false));
         }
         let mut inner = self.inner.write();
-        if let Some(&gui) = inner.by_key.get(form) {
+        if let Some(gui) = inner.find_form(form) {
             return Ok((gui, false));
         }
         let hash = hash16(form);
-        let counter = inner.next_counter.get(&hash).copied().unwrap_or(0);
+        let counter = *inner.next_counter(hash);
         if counter >= (1 << COUNTER_BITS) {
             return Err(DictError::CounterExhausted);
         }
         let gui = make_gui(self.tag, counter, hash);
-        let key: Arc<[u8]> = Arc::from(form);
-        inner.next_counter.insert(hash, counter + 1);
-        inner.by_key.insert(key.clone(), gui);
-        inner.by_gui.insert(gui, key);
+        inner.add(gui, form)?;
+        *inner.next_counter(hash) = counter + 1;
         Ok((gui, true))
     }
 
@@ -89,9 +160,9 @@ impl Dictionary {
             )));
         }
         let mut inner = self.inner.write();
-        match (inner.by_key.get(form), inner.by_gui.get(&gui)) {
-            (Some(&existing), _) if existing == gui => return Ok(()),
-            (Some(&existing), _) => {
+        match (inner.find_form(form), inner.find_gui(gui)) {
+            (Some(existing), _) if existing == gui => return Ok(()),
+            (Some(existing), _) => {
                 return Err(DictError::Inconsistent(format!(
                     "form already registered as {existing:#x}, not {gui:#x}"
                 )))
@@ -103,28 +174,29 @@ impl Dictionary {
             }
             (None, None) => {}
         }
-        let key: Arc<[u8]> = Arc::from(form);
-        let next = inner.next_counter.entry(hash).or_insert(0);
+        inner.add(gui, form)?;
+        let next = inner.next_counter(hash);
         *next = (*next).max(counter + 1);
-        inner.by_key.insert(key.clone(), gui);
-        inner.by_gui.insert(gui, key);
         Ok(())
     }
 
     /// The gui of an already registered form.
     pub(crate) fn lookup(&self, form: &[u8]) -> Option<u64> {
-        self.inner.read().by_key.get(form).copied()
+        self.inner.read().find_form(form)
     }
 
-    /// The lexical form of a gui.
-    pub(crate) fn resolve(&self, gui: u64) -> Option<Arc<[u8]>> {
-        self.inner.read().by_gui.get(&gui).cloned()
+    /// Calls `f` with the lexical form of a gui (under the read lock).
+    pub(crate) fn with_form<T>(&self, gui: u64, f: impl FnOnce(&[u8]) -> T) -> Option<T> {
+        let inner = self.inner.read();
+        let entry = inner.find_gui(gui)?;
+        Some(f(inner.form(entry)))
     }
 
     /// The lexical form of a gui, when it is UTF-8 text.
     pub(crate) fn resolve_str(&self, gui: u64) -> Option<String> {
-        let bytes = self.resolve(gui)?;
-        std::str::from_utf8(&bytes).ok().map(str::to_owned)
+        self.with_form(gui, |bytes| {
+            std::str::from_utf8(bytes).ok().map(str::to_owned)
+        })?
     }
 }
 
@@ -148,7 +220,7 @@ mod tests {
     #[test]
     fn collision_counter_distinguishes_equal_hashes() {
         // Find two forms with the same 16-bit hash (birthday bound: a few hundred tries).
-        let mut seen: HashMap<u16, String> = HashMap::new();
+        let mut seen: std::collections::HashMap<u16, String> = Default::default();
         let (first, second) = (0..100_000)
             .map(|i| format!("k{i}"))
             .find_map(|k| {

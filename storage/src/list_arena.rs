@@ -91,7 +91,8 @@ impl ListArena {
                 let start = self.entries.len();
                 self.entries.extend_from_within(head.run());
                 self.entries.push(position);
-                self.entries.resize(start + (len + 1).next_power_of_two(), 0);
+                self.entries
+                    .resize(start + (len + 1).next_power_of_two(), 0);
                 head.start = start as u32;
                 head.len = (len + 1) as u32;
                 self.live += 1;

@@ -98,11 +98,9 @@ impl TypedValue {
             F_INT => Some(Value::Int(self.payload as i64)),
             F_FLOAT => Some(Value::Float(f64::from_bits(self.payload))),
             F_STRING => literals.resolve_str(self.payload).map(Value::String),
-            F_BYTES => literals
-                .resolve(self.payload)
-                .map(|b| Value::Bytes(b.to_vec())),
-            F_LIST => decode_list(&literals.resolve(self.payload)?),
-            F_TEMPORAL => value_codec::decode(&literals.resolve(self.payload)?),
+            F_BYTES => literals.with_form(self.payload, |b| Value::Bytes(b.to_vec())),
+            F_LIST => literals.with_form(self.payload, decode_list)?,
+            F_TEMPORAL => literals.with_form(self.payload, value_codec::decode)?,
             _ => None,
         }
     }
@@ -114,6 +112,7 @@ pub(crate) fn dict_error(e: DictError) -> StorageError {
             StorageError::CapacityExceeded("dictionary collision counter")
         }
         DictError::Inconsistent(why) => StorageError::Replay(why),
+        DictError::Full => StorageError::CapacityExceeded("dictionary entries"),
     }
 }
 
