@@ -114,6 +114,7 @@ impl Store {
             origin[cell].push(n);
             edge_props[cell].extend(encoded.into_iter().map(|(p, o)| (position, p, o)));
         }
+        cluster_by_source(&mut edges, &mut edge_props, &mut origin);
         let sids = append_all(&self.e, &edges, commit_ts)?;
         let props: Vec<Batch> = edge_props
             .into_iter()
@@ -140,6 +141,33 @@ impl Store {
         // Freeze the loaded zones (module `gc`): nothing older can read them.
         self.collect_garbage();
         Ok(ids)
+    }
+}
+
+/// Orders each cell's edges by (source, type), carrying their properties
+/// and input positions along: a vertex's outgoing edges in a cell then lie
+/// in consecutive slots, so an expansion through the S index reads each
+/// column's run for the vertex with one or two cache misses instead of one
+/// per edge (the adjacency a CSR layout gives, without giving up the slots'
+/// stability). The sort is stable, so equal keys keep input order.
+fn cluster_by_source(
+    edges: &mut [Batch],
+    edge_props: &mut [Vec<(usize, u32, TypedValue)>],
+    origin: &mut [Vec<usize>],
+) {
+    for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
+        let mut order: Vec<usize> = (0..cell.len()).collect();
+        order.sort_by_key(|&i| (cell[i].0, cell[i].1));
+        let mut rank = vec![0; cell.len()];
+        for (new, &old) in order.iter().enumerate() {
+            rank[old] = new;
+        }
+        *cell = order.iter().map(|&i| cell[i]).collect();
+        *origin = order.iter().map(|&i| origin[i]).collect();
+        for prop in props.iter_mut() {
+            prop.0 = rank[prop.0];
+        }
+        props.sort_by_key(|prop| prop.0);
     }
 }
 

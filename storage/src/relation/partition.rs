@@ -46,6 +46,7 @@ impl Partition {
         }
     }
 
+    #[inline]
     pub(crate) fn tuple(&self, index: u32) -> Option<Tuple<'_>> {
         if index >= self.len {
             return None;

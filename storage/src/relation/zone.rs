@@ -99,6 +99,7 @@ impl Zone {
         })
     }
 
+    #[inline]
     pub(crate) fn is_freed(&self, slot: usize) -> bool {
         self.freed[slot / 64] & (1 << (slot % 64)) != 0
     }
@@ -107,6 +108,8 @@ impl Zone {
         self.versions.get().is_none()
     }
 
+    /// Inlined so that columns a caller never reads are never loaded.
+    #[inline]
     pub(crate) fn tuple(&self, slot: usize, sid_base: u64) -> Tuple<'_> {
         Tuple {
             s: self.s[slot],
