@@ -131,39 +131,76 @@ impl AdjacencyIndex {
 }
 
 /// Statement id -> position, as a direct-access array by local number
-/// (`u32::MAX` = absent): partition-local numbers are dense.
-#[derive(Default)]
-pub(crate) struct StatementIndex {
-    positions: Vec<u32>,
+/// (`u32::MAX` = absent): partition-local numbers are dense. While every
+/// tuple sits at the position equal to its local number (no slot reused,
+/// no local skipped: the common case) the array is not kept at all. The
+/// answer is a candidate: the partition checks the tuple there has the SID
+/// and is not freed.
+pub(crate) enum StatementIndex {
+    /// Position == local number for every local below `len`.
+    Identity {
+        len: u32,
+    },
+    Mapped(Vec<u32>),
+}
+
+impl Default for StatementIndex {
+    fn default() -> Self {
+        StatementIndex::Identity { len: 0 }
+    }
 }
 
 impl StatementIndex {
     pub(crate) fn insert(&mut self, sid: u64, position: u32) {
-        let local = (sid & LOCAL_MASK) as usize;
-        if local >= self.positions.len() {
-            self.positions.resize(local + 1, u32::MAX);
+        let local = (sid & LOCAL_MASK) as u32;
+        match self {
+            StatementIndex::Identity { len } if local == position && local == *len => {
+                *len += 1;
+            }
+            StatementIndex::Identity { len } => {
+                let mut positions: Vec<u32> = (0..*len).collect();
+                Self::set(&mut positions, local, position);
+                *self = StatementIndex::Mapped(positions);
+            }
+            StatementIndex::Mapped(positions) => Self::set(positions, local, position),
         }
-        self.positions[local] = position;
     }
 
-    /// Forgets `sid` if it still points at `position`.
+    fn set(positions: &mut Vec<u32>, local: u32, position: u32) {
+        let local = local as usize;
+        if local >= positions.len() {
+            positions.resize(local + 1, u32::MAX);
+        }
+        positions[local] = position;
+    }
+
+    /// Forgets `sid` if it still points at `position` (identity entries
+    /// need nothing: the freed slot fails the partition's check).
     pub(crate) fn remove(&mut self, sid: u64, position: u32) {
-        if let Some(slot) = self.positions.get_mut((sid & LOCAL_MASK) as usize) {
-            if *slot == position {
-                *slot = u32::MAX;
+        if let StatementIndex::Mapped(positions) = self {
+            if let Some(slot) = positions.get_mut((sid & LOCAL_MASK) as usize) {
+                if *slot == position {
+                    *slot = u32::MAX;
+                }
             }
         }
     }
 
     pub(crate) fn get(&self, sid: u64) -> Option<u32> {
-        self.positions
-            .get((sid & LOCAL_MASK) as usize)
-            .copied()
-            .filter(|&p| p != u32::MAX)
+        let local = sid & LOCAL_MASK;
+        match self {
+            StatementIndex::Identity { len } => (local < u64::from(*len)).then_some(local as u32),
+            StatementIndex::Mapped(positions) => positions
+                .get(local as usize)
+                .copied()
+                .filter(|&p| p != u32::MAX),
+        }
     }
 
     pub(crate) fn reserve(&mut self, additional: usize) {
-        self.positions.reserve(additional);
+        if let StatementIndex::Mapped(positions) = self {
+            positions.reserve(additional);
+        }
     }
 }
 
@@ -190,6 +227,24 @@ mod tests {
         assert_eq!(index.get(a), &[5, 9]);
         assert_eq!(index.keys(), 1);
         assert!(index.get(make_gui(TAG_VERT, 2, 7)).is_empty());
+    }
+
+    #[test]
+    fn statement_index_stays_implicit_while_positions_equal_locals() {
+        let mut index = StatementIndex::default();
+        for local in 0..5 {
+            index.insert(make_sid(TAG_E, 0, local), local);
+        }
+        assert!(matches!(index, StatementIndex::Identity { len: 5 }));
+        assert_eq!(index.get(make_sid(TAG_E, 0, 4)), Some(4));
+        assert_eq!(index.get(make_sid(TAG_E, 0, 5)), None);
+        index.remove(make_sid(TAG_E, 0, 2), 2);
+        // slot 2 reused by local 5: the map becomes explicit
+        index.insert(make_sid(TAG_E, 0, 5), 2);
+        assert!(matches!(index, StatementIndex::Mapped(_)));
+        assert_eq!(index.get(make_sid(TAG_E, 0, 5)), Some(2));
+        assert_eq!(index.get(make_sid(TAG_E, 0, 3)), Some(3));
+        assert_eq!(index.get(make_sid(TAG_E, 0, 6)), None);
     }
 
     #[test]

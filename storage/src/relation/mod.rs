@@ -16,6 +16,7 @@
 //! Stamps are atomics, so deleting (and committing) needs only a read lock;
 //! inserting and collecting take the write lock of one partition.
 
+mod column;
 mod partition;
 mod zone;
 

@@ -75,16 +75,11 @@ impl Partition {
         for (z, zone) in self.zones.iter().enumerate() {
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
-            let (s, p, o, local) = zone.columns(len);
             for slot in 0..len {
-                if matches(s[slot], p[slot], o[slot])
+                let (s, p, o, local) = zone.row(slot);
+                if matches(s, p, o)
                     && zone.visible(slot, view)
-                    && !sink(
-                        self.sid_base | u64::from(local[slot]),
-                        s[slot],
-                        p[slot],
-                        o[slot],
-                    )
+                    && !sink(self.sid_base | u64::from(local), s, p, o)
                 {
                     return ((base + slot + 1) as u64, false);
                 }
@@ -105,11 +100,13 @@ impl Partition {
             .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
     }
 
-    /// The tuple with statement id `sid` (the join index).
+    /// The tuple with statement id `sid` (the join index); never a freed
+    /// slot.
     pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, Tuple<'_>)> {
         let index = self.by_i.get(sid)?;
         let t = self.tuple(index)?;
-        (t.i == sid).then_some((index, t))
+        let (zone, slot) = split(index);
+        (t.i == sid && !self.zones[zone].is_freed(slot)).then_some((index, t))
     }
 
     pub(super) fn reserve(&mut self, additional: usize) {

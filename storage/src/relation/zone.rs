@@ -1,8 +1,10 @@
 //! Zones: the PAX pages of a partition, with their version vectors.
 //!
 //! A zone holds [`ZONE_TUPLES`] tuple slots as columns (S, O, O's type flag,
-//! P and the partition-local statement number each in its own array), so a
-//! relation scan reads only the columns it filters on, sequentially.
+//! P and the partition-local statement number each in its own array; S and
+//! O kept 32 bits wide while the zone's values share their upper half, the
+//! flag kept once while it is constant: module `column`), so a relation
+//! scan reads only the columns it filters on, sequentially.
 //!
 //! Versions ("fast MVCC", Poseidon section 5) are kept per zone, not per
 //! tuple: a zone that holds recent writes has a *version vector* (a
@@ -23,6 +25,7 @@
 //! - in a versioned zone a freed slot's `begin` is [`FREED`] and its bit is
 //!   set; in a frozen zone the bit alone says so.
 
+use super::column::{Column64, FlagColumn};
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
 use crate::typed_value::TypedValue;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,11 +42,11 @@ pub(crate) struct Stamp {
 }
 
 pub(crate) struct Zone {
-    s: Box<[u64]>,
-    o: Box<[u64]>,
+    s: Column64,
+    o: Column64,
     p: Box<[u32]>,
     local: Box<[u32]>,
-    flag: Box<[u8]>,
+    flag: FlagColumn,
     versions: OnceLock<Box<[Stamp]>>,
     /// A commit timestamp at or above every `begin` in the zone when it was
     /// frozen, and at or below every read timestamp live since.
@@ -69,11 +72,11 @@ impl Zone {
     /// every slot starts freed.
     pub(crate) fn new() -> Self {
         let zone = Zone {
-            s: vec![0; ZONE_TUPLES].into_boxed_slice(),
-            o: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            s: Column64::new(ZONE_TUPLES),
+            o: Column64::new(ZONE_TUPLES),
             p: vec![0; ZONE_TUPLES].into_boxed_slice(),
             local: vec![0; ZONE_TUPLES].into_boxed_slice(),
-            flag: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            flag: FlagColumn::Uniform(None),
             versions: OnceLock::new(),
             frozen_at: 0,
             freed: [u64::MAX; BITMAP_WORDS],
@@ -112,11 +115,11 @@ impl Zone {
     #[inline]
     pub(crate) fn tuple(&self, slot: usize, sid_base: u64) -> Tuple<'_> {
         Tuple {
-            s: self.s[slot],
+            s: self.s.get(slot),
             p: self.p[slot],
             o: TypedValue {
-                flag: self.flag[slot],
-                payload: self.o[slot],
+                flag: self.flag.get(slot),
+                payload: self.o.get(slot),
             },
             i: sid_base | u64::from(self.local[slot]),
             zone: self,
@@ -134,10 +137,10 @@ impl Zone {
         local: u32,
         begin: u64,
     ) {
-        self.s[slot] = s;
+        self.s.set(slot, s);
         self.p[slot] = p;
-        self.flag[slot] = o.flag;
-        self.o[slot] = o.payload;
+        self.flag.set(slot, o.flag, ZONE_TUPLES);
+        self.o.set(slot, o.payload);
         self.local[slot] = local;
         let stamp = &self.versions()[slot];
         stamp.begin.store(begin, Ordering::Release);
@@ -178,13 +181,14 @@ impl Zone {
     }
 
     /// Column access for scans: S, P, O payload and local statement
-    /// number of the first `len` slots.
-    pub(crate) fn columns(&self, len: usize) -> (&[u64], &[u32], &[u64], &[u32]) {
+    /// number of `slot`, without building a tuple view.
+    #[inline]
+    pub(crate) fn row(&self, slot: usize) -> (u64, u32, u64, u32) {
         (
-            &self.s[..len],
-            &self.p[..len],
-            &self.o[..len],
-            &self.local[..len],
+            self.s.get(slot),
+            self.p[slot],
+            self.o.get(slot),
+            self.local[slot],
         )
     }
 
