@@ -83,6 +83,10 @@ fn build(case: &Case) -> (Txn, Vec<NodeId>, ModelEdges) {
         model.insert(rel, (ids[a], ids[b], ty));
     }
     commit(&t).unwrap();
+    drop(t);
+    // Freeze the committed zones, so scans take the frozen paths.
+    s.collect_garbage();
+    assert_eq!(s.zone_states().1, 0, "every committed zone frozen");
     let t = s.begin();
     let rels: Vec<RelId> = model.keys().copied().collect();
     for &d in &case.deleted {
@@ -93,6 +97,9 @@ fn build(case: &Case) -> (Txn, Vec<NodeId>, ModelEdges) {
         }
     }
     commit(&t).unwrap();
+    drop(t);
+    // Deleted edges become freed slots of refrozen zones.
+    s.collect_garbage();
     let t = s.begin();
     for &(a, b, ty) in &case.own {
         let rel = t

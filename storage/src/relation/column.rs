@@ -62,6 +62,14 @@ impl Column64 {
         }
     }
 
+    /// `(upper half, lower halves)` of a narrow column.
+    pub(crate) fn as_narrow(&self) -> Option<(u64, &[u32])> {
+        match self {
+            Column64::Narrow { high, low } => Some((high.unwrap_or(0), low)),
+            Column64::Wide(_) => None,
+        }
+    }
+
     #[cfg(test)]
     pub(crate) fn is_narrow(&self) -> bool {
         matches!(self, Column64::Narrow { .. })

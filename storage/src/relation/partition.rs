@@ -75,6 +75,19 @@ impl Partition {
         for (z, zone) in self.zones.iter().enumerate() {
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
+            if let Some((s_high, s_low, p_col, o_high, o_low, locals)) = zone.frozen_narrow() {
+                let rows = s_low[..len].iter().zip(&p_col[..len]).zip(&o_low[..len]);
+                for (slot, ((&s, &p), &o)) in rows.enumerate() {
+                    let (s, o) = (s_high | u64::from(s), o_high | u64::from(o));
+                    if matches(s, p, o)
+                        && !zone.is_freed(slot)
+                        && !sink(self.sid_base | u64::from(locals[slot]), s, p, o)
+                    {
+                        return ((base + slot + 1) as u64, false);
+                    }
+                }
+                continue;
+            }
             for slot in 0..len {
                 let (s, p, o, local) = zone.row(slot);
                 if matches(s, p, o)

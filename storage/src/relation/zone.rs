@@ -192,6 +192,19 @@ impl Zone {
         )
     }
 
+    /// For a frozen zone whose S and O are narrow (the common case for old
+    /// REL_E data): `(s_high, s_low, p, o_high, o_low, local)`, so a scan
+    /// runs over plain slices with no per-slot dispatch and no stamps.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn frozen_narrow(&self) -> Option<(u64, &[u32], &[u32], u64, &[u32], &[u32])> {
+        if !self.is_frozen() {
+            return None;
+        }
+        let (s_high, s_low) = self.s.as_narrow()?;
+        let (o_high, o_low) = self.o.as_narrow()?;
+        Some((s_high, s_low, &self.p, o_high, o_low, &self.local))
+    }
+
     /// Visibility of `slot` to `view` (for column-wise scans).
     #[inline]
     pub(crate) fn visible(&self, slot: usize, view: &View) -> bool {
