@@ -1,7 +1,10 @@
 //! Property test: random operation sequences, in random transactions that
 //! commit or roll back, behave like a simple in-memory model; replaying the
-//! commit log into a fresh store reproduces the final state. Collections
-//! (which free dead versions and freeze zones) happen at random points.
+//! commit log into a fresh store reproduces the final state. Read-only
+//! snapshots opened at random points must keep seeing exactly the state
+//! committed when they began, while collections (which free dead versions
+//! and freeze zones) run at random points: GC never frees what a live
+//! snapshot can read.
 
 mod common;
 
@@ -53,6 +56,10 @@ enum Op {
     /// Garbage collection mid-transaction: frees dead versions and freezes
     /// zones while the transaction (and its uncommitted writes) is live.
     Collect,
+    /// Opens a read-only snapshot that stays open across later commits.
+    Snapshot,
+    /// Closes the oldest open snapshot.
+    CloseSnapshot,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -72,6 +79,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Commit),
         1 => Just(Op::Rollback),
         1 => Just(Op::Collect),
+        1 => Just(Op::Snapshot),
+        1 => Just(Op::CloseSnapshot),
     ]
 }
 
@@ -198,7 +207,9 @@ fn apply(txn: &Txn, model: &mut Model, nodes: &mut Vec<NodeId>, rels: &mut Vec<R
                 model.rels.retain(|_, r| r.0 != n && r.1 != n);
             }
         }
-        Op::Commit | Op::Rollback | Op::Collect => unreachable!(),
+        Op::Commit | Op::Rollback | Op::Collect | Op::Snapshot | Op::CloseSnapshot => {
+            unreachable!()
+        }
     }
 }
 
@@ -231,6 +242,7 @@ proptest! {
         let mut rels = Vec::new();
         let mut txn = s.begin();
         let mut working = committed.clone();
+        let mut snapshots: Vec<(Txn, Model)> = Vec::new();
         for op in &ops {
             match op {
                 Op::Commit => {
@@ -250,11 +262,28 @@ proptest! {
                 Op::Collect => {
                     s.collect_garbage();
                 }
+                Op::Snapshot => {
+                    if snapshots.len() < 3 {
+                        snapshots.push((s.begin(), committed.clone()));
+                    }
+                }
+                Op::CloseSnapshot => {
+                    if !snapshots.is_empty() {
+                        snapshots.remove(0);
+                    }
+                }
                 other => apply(&txn, &mut working, &mut nodes, &mut rels, other),
             }
             prop_assert_eq!(observe(&txn), working.clone());
+            // Every open snapshot still sees exactly the state committed
+            // when it began, whatever was committed or collected since.
+            for (snapshot, expected) in &snapshots {
+                prop_assert_eq!(&observe(snapshot), expected);
+            }
         }
         drop(txn);
+        drop(snapshots);
+        s.collect_garbage();
         let fresh = s.begin();
         prop_assert_eq!(observe(&fresh), committed.clone());
         prop_assert_eq!(s.estimate_nodes(None), committed.nodes.len() as u64);
