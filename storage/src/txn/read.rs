@@ -57,11 +57,30 @@ impl Reader<'_> {
             .collect()
     }
 
+    /// The first visible REL_VP tuple of `node` matching `pred` (no
+    /// allocation: the point-read path).
+    pub(crate) fn first_node_tuple(
+        &self,
+        node: u64,
+        mut pred: impl FnMut(u32, TypedValue) -> bool,
+    ) -> Option<(TupleRef, u32, TypedValue)> {
+        let part_no = self.vertex_part(node);
+        let part = self.store.vp.read(part_no)?;
+        let (index, t) = part
+            .by_subject(node)
+            .find(|(_, t)| pred(t.p, t.o) && self.visible(t))?;
+        let at = TupleRef {
+            kind: RelKind::Vp,
+            part: part_no,
+            index,
+        };
+        Some((at, t.p, t.o))
+    }
+
     /// The visible existence tuple of a node.
     pub(crate) fn exists_tuple(&self, node: u64) -> Option<TupleRef> {
-        self.node_tuples(node, |p, _| p == PRED_EXISTS)
-            .first()
-            .map(|(at, _, _)| *at)
+        self.first_node_tuple(node, |p, _| p == PRED_EXISTS)
+            .map(|(at, _, _)| at)
     }
 
     pub(crate) fn node_exists(&self, node: u64) -> bool {
@@ -88,11 +107,10 @@ impl Reader<'_> {
     }
 
     pub(crate) fn label_tuple(&self, node: u64, label_gui: u64) -> Option<TupleRef> {
-        self.node_tuples(node, |p, o| {
+        self.first_node_tuple(node, |p, o| {
             p == PRED_LABEL && o == TypedValue::string_gui(label_gui)
         })
-        .first()
-        .map(|(at, _, _)| *at)
+        .map(|(at, _, _)| at)
     }
 
     pub(crate) fn node_has_label(&self, node: u64, label: &str) -> bool {
@@ -107,9 +125,8 @@ impl Reader<'_> {
         node: u64,
         key_id: u32,
     ) -> Option<(TupleRef, TypedValue)> {
-        self.node_tuples(node, |p, _| p == key_id)
-            .first()
-            .map(|(at, _, o)| (*at, *o))
+        self.first_node_tuple(node, |p, _| p == key_id)
+            .map(|(at, _, o)| (at, o))
     }
 
     pub(crate) fn node_property(&self, node: u64, key: &str) -> Option<Value> {
@@ -247,28 +264,42 @@ impl Reader<'_> {
     pub(crate) fn rel_tuples(
         &self,
         rel: u64,
-        mut pred: impl FnMut(u32) -> bool,
+        pred: impl FnMut(u32) -> bool,
     ) -> Vec<(TupleRef, u32, TypedValue)> {
-        let Some((tag, part_no, _)) = crate::ids::split_sid(rel) else {
-            return Vec::new();
+        let mut out = Vec::new();
+        self.each_rel_tuple(rel, pred, |item| {
+            out.push(item);
+            true
+        });
+        out
+    }
+
+    /// Feeds the visible REL_EP tuples of a relationship matching `pred`
+    /// to `sink` until it returns false (no allocation).
+    fn each_rel_tuple(
+        &self,
+        rel: u64,
+        mut pred: impl FnMut(u32) -> bool,
+        mut sink: impl FnMut((TupleRef, u32, TypedValue)) -> bool,
+    ) {
+        let Some((crate::ids::TAG_E, part_no, _)) = crate::ids::split_sid(rel) else {
+            return;
         };
-        if tag != crate::ids::TAG_E {
-            return Vec::new();
-        }
         let Some(part) = self.store.ep.read(part_no) else {
-            return Vec::new();
+            return;
         };
-        part.by_subject(rel)
-            .filter(|(_, t)| pred(t.p) && self.visible(t))
-            .map(|(index, t)| {
+        for (index, t) in part.by_subject(rel) {
+            if pred(t.p) && self.visible(&t) {
                 let at = TupleRef {
                     kind: RelKind::Ep,
                     part: part_no,
                     index,
                 };
-                (at, t.p, t.o)
-            })
-            .collect()
+                if !sink((at, t.p, t.o)) {
+                    return;
+                }
+            }
+        }
     }
 
     pub(crate) fn rel_property_tuple(
@@ -276,9 +307,16 @@ impl Reader<'_> {
         rel: u64,
         key_id: u32,
     ) -> Option<(TupleRef, TypedValue)> {
-        self.rel_tuples(rel, |p| p == key_id)
-            .first()
-            .map(|(at, _, o)| (*at, *o))
+        let mut found = None;
+        self.each_rel_tuple(
+            rel,
+            |p| p == key_id,
+            |(at, _, o)| {
+                found = Some((at, o));
+                false
+            },
+        );
+        found
     }
 
     pub(crate) fn rel_property(&self, rel: u64, key: &str) -> Option<Value> {
