@@ -1,7 +1,8 @@
 //! Adjacency indexes of one partition: key -> positions of its tuples.
 //!
 //! Keys that are dense by construction are direct-access arrays (no hashing,
-//! no per-key map entry):
+//! no per-key map entry; allocated in pages where keys exist, module
+//! `paged`):
 //! - vertex guis of the partition: `tag | counter | hash16` with the low
 //!   `part_bits` of the hash fixed by the partition, so
 //!   `counter << (16 - part_bits) | hash >> part_bits` numbers them densely
@@ -20,6 +21,7 @@
 
 use crate::ids::COUNTER_BITS;
 use crate::list_arena::{ListArena, ListHead};
+use crate::paged::PagedVec;
 use std::collections::HashMap;
 
 /// How an index numbers its keys.
@@ -35,7 +37,7 @@ pub(crate) enum KeyKind {
 
 pub(crate) struct AdjacencyIndex {
     kind: KeyKind,
-    dense: Vec<ListHead>,
+    dense: PagedVec<ListHead>,
     hashed: HashMap<u64, ListHead>,
     lists: ListArena,
     keys: usize,
@@ -48,7 +50,7 @@ impl AdjacencyIndex {
     pub(crate) fn new(kind: KeyKind) -> Self {
         AdjacencyIndex {
             kind,
-            dense: Vec::new(),
+            dense: PagedVec::new(ListHead::EMPTY),
             hashed: HashMap::new(),
             lists: ListArena::default(),
             keys: 0,
@@ -69,13 +71,7 @@ impl AdjacencyIndex {
 
     pub(crate) fn push(&mut self, key: u64, position: u32) {
         let head = match self.slot(key) {
-            Some(slot) => {
-                if slot >= self.dense.len() {
-                    // `resize` reserves geometrically, so appends stay amortised O(1).
-                    self.dense.resize(slot + 1, ListHead::EMPTY);
-                }
-                &mut self.dense[slot]
-            }
+            Some(slot) => self.dense.entry(slot),
             None => self.hashed.entry(key).or_insert(ListHead::EMPTY),
         };
         if head.len() == 0 {
@@ -83,7 +79,7 @@ impl AdjacencyIndex {
         }
         self.lists.push(head, position);
         if self.lists.wants_compaction() {
-            let heads = self.dense.iter_mut().chain(self.hashed.values_mut());
+            let heads = self.dense.values_mut().chain(self.hashed.values_mut());
             self.lists.compact(heads);
         }
     }
@@ -121,12 +117,10 @@ impl AdjacencyIndex {
     /// trims the head array when either carries more than a quarter spare.
     pub(crate) fn shrink(&mut self) {
         if self.lists.has_slack() {
-            let heads = self.dense.iter_mut().chain(self.hashed.values_mut());
+            let heads = self.dense.values_mut().chain(self.hashed.values_mut());
             self.lists.compact(heads);
         }
-        if self.dense.capacity() > self.dense.len() + self.dense.len() / 4 {
-            self.dense.shrink_to_fit();
-        }
+        self.dense.shrink();
     }
 }
 

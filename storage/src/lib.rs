@@ -36,6 +36,7 @@ mod gc;
 mod ids;
 mod list_arena;
 mod mvcc;
+mod paged;
 mod predicates;
 mod relation;
 mod resolver;

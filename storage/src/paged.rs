@@ -1,0 +1,83 @@
+//! A direct-access array allocated in pages on first write.
+//!
+//! Dense key spaces in the store are not uniformly dense: vertex guis are
+//! numbered `counter << k | hash bits`, and the high collision counters are
+//! used by only a few hash buckets, so a flat array sized by the largest
+//! key is mostly empty at its top. Pages of [`PAGE`] entries are allocated
+//! only where a key was written; reads of unwritten keys return `None`.
+
+/// Entries per page: small enough that sparse regions stay cheap, large
+/// enough that the page table (8 bytes per page) is negligible.
+pub(crate) const PAGE: usize = 256;
+
+pub(crate) struct PagedVec<T: Copy> {
+    pages: Vec<Option<Box<[T]>>>,
+    fill: T,
+}
+
+impl<T: Copy> PagedVec<T> {
+    /// An empty array whose unwritten entries read as `fill` once their
+    /// page exists.
+    pub(crate) fn new(fill: T) -> Self {
+        PagedVec {
+            pages: Vec::new(),
+            fill,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, index: usize) -> Option<&T> {
+        let page = self.pages.get(index / PAGE)?.as_ref()?;
+        page.get(index % PAGE)
+    }
+
+    pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut T> {
+        let page = self.pages.get_mut(index / PAGE)?.as_mut()?;
+        page.get_mut(index % PAGE)
+    }
+
+    /// The entry at `index`, allocating its page (filled) if needed.
+    pub(crate) fn entry(&mut self, index: usize) -> &mut T {
+        let page_no = index / PAGE;
+        if page_no >= self.pages.len() {
+            self.pages.resize_with(page_no + 1, || None);
+        }
+        let fill = self.fill;
+        let page = self.pages[page_no].get_or_insert_with(|| vec![fill; PAGE].into_boxed_slice());
+        &mut page[index % PAGE]
+    }
+
+    /// Every entry of every allocated page.
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.pages
+            .iter_mut()
+            .flatten()
+            .flat_map(|page| page.iter_mut())
+    }
+
+    /// Trims the page table's spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        self.pages.shrink_to_fit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_appear_only_where_written() {
+        let mut a = PagedVec::new(0u32);
+        assert_eq!(a.get(5), None);
+        *a.entry(5) = 7;
+        *a.entry(100 * PAGE + 1) = 9;
+        assert_eq!(a.get(5), Some(&7));
+        assert_eq!(a.get(6), Some(&0));
+        assert_eq!(a.get(50 * PAGE), None);
+        assert_eq!(a.get(100 * PAGE + 1), Some(&9));
+        assert_eq!(a.pages.iter().flatten().count(), 2);
+        *a.get_mut(5).unwrap() = 8;
+        assert_eq!(a.values_mut().filter(|v| **v != 0).count(), 2);
+        assert_eq!(a.get(5), Some(&8));
+    }
+}
