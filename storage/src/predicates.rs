@@ -15,8 +15,13 @@ pub(crate) const PRED_EXISTS: u32 = 0;
 /// REL_VP predicate of label tuples (O = literal gui of the label name).
 pub(crate) const PRED_LABEL: u32 = 1;
 
-/// Names to ids, and ids (minus `first_id`) to names.
-type Names = (HashMap<Arc<str>, u32>, Vec<Arc<str>>);
+/// Names to ids, and ids (minus `first_id`) to names. Looked up once per
+/// property access, so the hash is foldhash (randomly seeded per table:
+/// names come from queries) rather than SipHash.
+type Names = (
+    HashMap<Arc<str>, u32, foldhash::fast::RandomState>,
+    Vec<Arc<str>>,
+);
 
 /// A name <-> id table.
 pub(crate) struct PredicateTable {
@@ -29,7 +34,7 @@ impl PredicateTable {
     pub(crate) fn new(first_id: u32) -> Self {
         PredicateTable {
             first_id,
-            inner: RwLock::new((HashMap::new(), Vec::new())),
+            inner: RwLock::new((HashMap::default(), Vec::new())),
         }
     }
 

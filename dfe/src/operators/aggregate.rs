@@ -53,7 +53,9 @@ impl Aggregate {
 
     /// Consumes the whole input into groups.
     fn group_input(&mut self, ctx: &mut ExecContext) -> ExecResult<Vec<Group>> {
-        let mut index: HashMap<Vec<Value>, usize> = HashMap::new();
+        // foldhash, randomly seeded (keys are user data): grouping hashes
+        // every input row's key, where SipHash showed in profiles.
+        let mut index: HashMap<Vec<Value>, usize, foldhash::fast::RandomState> = HashMap::default();
         let mut groups: Vec<Group> = Vec::new();
         while let Some(batch) = self.input.next(ctx)? {
             let rows = batch.selection();
