@@ -4,18 +4,24 @@
 //! types — with, per group, the number of vertices and the distribution of
 //! each member's multiplicity (how many outgoing `KNOWS` edges, ...).
 //!
-//! Maintained incrementally: every vertex keeps its *profile* (members with
-//! multiplicities); a batch of tuple changes first removes the touched
-//! vertices' old contribution from their set, updates the profiles, then
-//! adds the new contribution. Multiplicities are kept as histograms, so
+//! Maintained incrementally and exactly: every vertex has a *profile*
+//! (members with multiplicities, module `profile_table`), stored once per
+//! distinct profile and referenced from the vertex by a `u32` id (module
+//! `vertex_ids`). A batch of tuple changes works on copies of the touched
+//! vertices' profiles; at its end each new profile is interned, the sets
+//! move by the difference (old profile out, new one in, summed per profile
+//! so a batch of a million alike vertices touches each set once) and the old
+//! profile's reference is dropped. Multiplicities are kept as histograms, so
 //! min/avg/max stay exact under deletions too.
 //!
-//! Invariant: `sets` is exactly the grouping of the profiles of existing
-//! vertices (`live > 0`); a profile with `live <= 0` and no members is
-//! dropped.
+//! Invariant: between batches `sets` is exactly the grouping of the profiles
+//! of existing vertices (`live > 0`), counted once per vertex holding them; a
+//! vertex whose profile is empty (`live <= 0`, no members) holds no id.
 
+use super::profile_table::{Profile, ProfileTable};
+use super::vertex_ids::VertexProfileIds;
 use foldhash::fast::FixedState;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 /// Vertex guis and member lists are hashed often and never by an
 /// adversary-chosen key alone (guis are murmur3 hashes already), so a fast
@@ -31,33 +37,6 @@ pub(crate) enum Member {
     Key(u32),
     /// An outgoing relationship type (predicate id).
     OutType(u32),
-}
-
-/// What one vertex has right now.
-#[derive(Clone, Debug, Default)]
-struct Profile {
-    /// Existence tuples: 1 for a live vertex (may dip during a batch).
-    live: i64,
-    /// Members with their multiplicity, sorted by member, none zero.
-    members: Vec<(Member, i64)>,
-}
-
-impl Profile {
-    fn bump(&mut self, member: Member, delta: i64) {
-        match self.members.binary_search_by(|(m, _)| m.cmp(&member)) {
-            Ok(at) => {
-                self.members[at].1 += delta;
-                if self.members[at].1 == 0 {
-                    self.members.remove(at);
-                }
-            }
-            Err(at) => self.members.insert(at, (member, delta)),
-        }
-    }
-
-    fn key(&self) -> Vec<Member> {
-        self.members.iter().map(|(m, _)| *m).collect()
-    }
 }
 
 /// The vertices sharing one set of members.
@@ -90,35 +69,66 @@ impl SetAggregate {
 /// Profiles of every vertex and the sets they group into.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CharacteristicSets {
-    profiles: FastMap<u64, Profile>,
+    vertices: VertexProfileIds,
+    profiles: ProfileTable,
     sets: FastMap<Vec<Member>, SetAggregate>,
 }
 
-/// Vertices touched by the batch being applied.
-pub(crate) type Dirty = HashSet<u64, FixedState>;
+/// A touched vertex during a batch: the profile id it held before the batch
+/// and its profile as the batch changes it.
+#[derive(Debug)]
+struct Pending {
+    old: u32,
+    profile: Profile,
+}
+
+/// The vertices touched by the batch being applied.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    touched: FastMap<u64, Pending>,
+}
 
 impl CharacteristicSets {
     /// Changes `vertex`'s existence count by `delta`.
-    pub(crate) fn exists(&mut self, vertex: u64, delta: i64, dirty: &mut Dirty) {
-        self.touch(vertex, dirty).live += delta;
+    pub(crate) fn exists(&mut self, vertex: u64, delta: i64, batch: &mut Batch) {
+        self.pending(vertex, batch).live += delta;
     }
 
     /// Changes the multiplicity of `member` on `vertex` by `delta`.
-    pub(crate) fn bump(&mut self, vertex: u64, member: Member, delta: i64, dirty: &mut Dirty) {
-        self.touch(vertex, dirty).bump(member, delta);
+    pub(crate) fn bump(&mut self, vertex: u64, member: Member, delta: i64, batch: &mut Batch) {
+        self.pending(vertex, batch).bump(member, delta);
     }
 
-    /// Ends a batch: the touched vertices count in their (new) sets again.
-    pub(crate) fn finish(&mut self, dirty: Dirty) {
-        for vertex in dirty {
-            let Some(profile) = self.profiles.get(&vertex) else {
+    /// Ends a batch: the touched vertices hold their new profiles and count
+    /// in their new sets.
+    pub(crate) fn finish(&mut self, batch: Batch) {
+        // Net change of the number of live vertices holding each profile.
+        let mut moves: FastMap<u32, i64> = FastMap::default();
+        let mut released = Vec::new();
+        for (vertex, Pending { old, profile }) in batch.touched {
+            if self.profiles.get(old) == Some(&profile) {
                 continue;
-            };
-            if profile.live > 0 {
-                add(&mut self.sets, profile);
-            } else if profile.members.is_empty() {
-                self.profiles.remove(&vertex);
             }
+            let live = profile.live > 0;
+            // Acquire before releasing, so an id is never freed and reused
+            // while `moves` still refers to it.
+            let new = self.profiles.acquire(profile);
+            if live {
+                *moves.entry(new).or_insert(0) += 1;
+            }
+            if self.profiles.get(old).is_some_and(|p| p.live > 0) {
+                *moves.entry(old).or_insert(0) -= 1;
+            }
+            released.push(old);
+            self.vertices.set(vertex, new);
+        }
+        for (id, delta) in moves {
+            if let Some(profile) = self.profiles.get(id) {
+                shift(&mut self.sets, profile, delta);
+            }
+        }
+        for old in released {
+            self.profiles.release(old);
         }
     }
 
@@ -127,82 +137,141 @@ impl CharacteristicSets {
         &self.sets
     }
 
-    /// The profile of `vertex`, taking its contribution out of its set the
-    /// first time the batch touches it.
-    fn touch(&mut self, vertex: u64, dirty: &mut Dirty) -> &mut Profile {
-        if dirty.insert(vertex) {
-            if let Some(profile) = self.profiles.get(&vertex) {
-                if profile.live > 0 {
-                    remove(&mut self.sets, profile);
+    /// The batch's working copy of `vertex`'s profile.
+    fn pending<'b>(&self, vertex: u64, batch: &'b mut Batch) -> &'b mut Profile {
+        &mut batch
+            .touched
+            .entry(vertex)
+            .or_insert_with(|| {
+                let old = self.vertices.get(vertex);
+                Pending {
+                    old,
+                    profile: self.profiles.get(old).cloned().unwrap_or_default(),
                 }
-            }
-        }
-        self.profiles.entry(vertex).or_default()
+            })
+            .profile
     }
 }
 
-fn add(sets: &mut FastMap<Vec<Member>, SetAggregate>, profile: &Profile) {
-    let aggregate = sets.entry(profile.key()).or_insert_with(|| SetAggregate {
+/// Moves `delta` vertices with `profile` into (positive) or out of
+/// (negative) its set; a set left without vertices is dropped.
+fn shift(sets: &mut FastMap<Vec<Member>, SetAggregate>, profile: &Profile, delta: i64) {
+    if delta == 0 {
+        return;
+    }
+    let key = profile.set_key();
+    let aggregate = sets.entry(key).or_insert_with(|| SetAggregate {
         count: 0,
         multiplicities: vec![BTreeMap::new(); profile.members.len()],
     });
-    aggregate.count += 1;
+    aggregate.count = aggregate.count.saturating_add_signed(delta);
     for (histogram, (_, multiplicity)) in aggregate.multiplicities.iter_mut().zip(&profile.members)
     {
-        *histogram.entry(*multiplicity).or_insert(0) += 1;
-    }
-}
-
-fn remove(sets: &mut FastMap<Vec<Member>, SetAggregate>, profile: &Profile) {
-    let key = profile.key();
-    let Some(aggregate) = sets.get_mut(&key) else {
-        return;
-    };
-    aggregate.count = aggregate.count.saturating_sub(1);
-    for (histogram, (_, multiplicity)) in aggregate.multiplicities.iter_mut().zip(&profile.members)
-    {
-        if let Some(n) = histogram.get_mut(multiplicity) {
-            *n -= 1;
-            if *n == 0 {
-                histogram.remove(multiplicity);
-            }
+        let n = histogram.entry(*multiplicity).or_insert(0);
+        *n = n.saturating_add_signed(delta);
+        if *n == 0 {
+            histogram.remove(multiplicity);
         }
     }
     if aggregate.count == 0 {
-        sets.remove(&key);
+        sets.remove(&profile.set_key());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{make_gui, TAG_VERT};
 
     #[test]
     fn a_vertex_moves_between_sets_and_multiplicities_follow() {
+        let (v1, v2) = (make_gui(TAG_VERT, 0, 1), make_gui(TAG_VERT, 0, 2));
         let mut cs = CharacteristicSets::default();
-        let mut dirty = Dirty::default();
-        cs.exists(1, 1, &mut dirty);
-        cs.bump(1, Member::Key(5), 1, &mut dirty);
-        cs.exists(2, 1, &mut dirty);
-        cs.bump(2, Member::Key(5), 1, &mut dirty);
-        cs.finish(dirty);
+        let mut batch = Batch::default();
+        cs.exists(v1, 1, &mut batch);
+        cs.bump(v1, Member::Key(5), 1, &mut batch);
+        cs.exists(v2, 1, &mut batch);
+        cs.bump(v2, Member::Key(5), 1, &mut batch);
+        cs.finish(batch);
         assert_eq!(cs.sets()[&vec![Member::Key(5)]].count, 2);
+        assert_eq!(cs.profiles.len(), 1, "both vertices share one profile");
 
-        let mut dirty = Dirty::default();
-        cs.bump(1, Member::OutType(3), 1, &mut dirty);
-        cs.bump(1, Member::OutType(3), 1, &mut dirty);
-        cs.finish(dirty);
+        let mut batch = Batch::default();
+        cs.bump(v1, Member::OutType(3), 1, &mut batch);
+        cs.bump(v1, Member::OutType(3), 1, &mut batch);
+        cs.finish(batch);
         assert_eq!(cs.sets()[&vec![Member::Key(5)]].count, 1);
         let both = &cs.sets()[&vec![Member::Key(5), Member::OutType(3)]];
         assert_eq!(both.count, 1);
         assert_eq!(both.min_avg_max(1), (2, 2.0, 2));
+        assert_eq!(cs.profiles.len(), 2);
 
-        let mut dirty = Dirty::default();
-        cs.bump(1, Member::OutType(3), -2, &mut dirty);
-        cs.bump(1, Member::Key(5), -1, &mut dirty);
-        cs.exists(1, -1, &mut dirty);
-        cs.finish(dirty);
+        let mut batch = Batch::default();
+        cs.bump(v1, Member::OutType(3), -2, &mut batch);
+        cs.bump(v1, Member::Key(5), -1, &mut batch);
+        cs.exists(v1, -1, &mut batch);
+        cs.finish(batch);
         assert_eq!(cs.sets().len(), 1);
-        assert_eq!(cs.profiles.len(), 1);
+        assert_eq!(cs.vertices.len(), 1);
+        assert_eq!(
+            cs.profiles.len(),
+            1,
+            "the deleted vertex's profile is freed"
+        );
+        assert_eq!(cs.vertices.get(v1), 0);
+    }
+
+    #[test]
+    fn a_batch_that_changes_nothing_keeps_ids_and_sets() {
+        let v = make_gui(TAG_VERT, 0, 9);
+        let mut cs = CharacteristicSets::default();
+        let mut batch = Batch::default();
+        cs.exists(v, 1, &mut batch);
+        cs.bump(v, Member::Label(7), 1, &mut batch);
+        cs.finish(batch);
+        let id = cs.vertices.get(v);
+
+        let mut batch = Batch::default();
+        cs.bump(v, Member::Key(1), 1, &mut batch);
+        cs.bump(v, Member::Key(1), -1, &mut batch);
+        cs.finish(batch);
+        assert_eq!(cs.vertices.get(v), id);
+        assert_eq!(cs.profiles.refs(id), 1);
+        assert_eq!(cs.sets()[&vec![Member::Label(7)]].count, 1);
+    }
+
+    #[test]
+    fn members_without_existence_are_kept_but_not_counted() {
+        let v = make_gui(TAG_VERT, 2, 9);
+        let mut cs = CharacteristicSets::default();
+        let mut batch = Batch::default();
+        cs.bump(v, Member::Key(1), 1, &mut batch);
+        cs.finish(batch);
+        assert!(cs.sets().is_empty());
+        assert_eq!(cs.vertices.len(), 1);
+
+        let mut batch = Batch::default();
+        cs.exists(v, 1, &mut batch);
+        cs.finish(batch);
+        assert_eq!(cs.sets()[&vec![Member::Key(1)]].count, 1);
+    }
+
+    #[test]
+    fn many_alike_vertices_share_one_profile_and_count_once_each() {
+        let mut cs = CharacteristicSets::default();
+        let mut batch = Batch::default();
+        for n in 0..1000u32 {
+            let v = make_gui(TAG_VERT, n >> 8, (n & 0xff) as u16);
+            cs.exists(v, 1, &mut batch);
+            cs.bump(v, Member::Label(1), 1, &mut batch);
+            cs.bump(v, Member::OutType(2), i64::from(n % 3 + 1), &mut batch);
+        }
+        cs.finish(batch);
+        assert_eq!(cs.profiles.len(), 3);
+        let set = &cs.sets()[&vec![Member::Label(1), Member::OutType(2)]];
+        assert_eq!(set.count, 1000);
+        assert_eq!(set.multiplicities[1].values().sum::<u64>(), 1000);
+        assert_eq!(set.min_avg_max(1).0, 1);
+        assert_eq!(set.min_avg_max(1).2, 3);
     }
 }

@@ -14,8 +14,10 @@
 //! planner turns them into selectivities is the planner's business.
 
 pub(crate) mod characteristic;
+mod profile_table;
 mod rebuild;
 pub(crate) mod sketches;
+mod vertex_ids;
 mod view;
 
 pub use sketches::DistinctEstimate;
@@ -24,7 +26,7 @@ pub use view::{CharacteristicSet, MemberStatistics, RelTypeStatistics, StatMembe
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::RelKind;
 use crate::typed_value::TypedValue;
-use characteristic::{CharacteristicSets, Dirty, Member};
+use characteristic::{Batch, CharacteristicSets, Member};
 use parking_lot::Mutex;
 use sketches::Sketches;
 
@@ -48,17 +50,17 @@ pub(crate) struct Statistics {
 impl Statistics {
     /// Applies one batch of tuple changes (one commit, or a chunk of one).
     pub(crate) fn apply(&mut self, deltas: impl IntoIterator<Item = TupleDelta>) {
-        let mut dirty = Dirty::default();
+        let mut batch = Batch::default();
         for d in deltas {
             match d.kind {
                 RelKind::Vp => match d.p {
-                    PRED_EXISTS => self.sets.exists(d.s, d.delta, &mut dirty),
+                    PRED_EXISTS => self.sets.exists(d.s, d.delta, &mut batch),
                     PRED_LABEL => {
                         self.sets
-                            .bump(d.s, Member::Label(d.o.payload), d.delta, &mut dirty)
+                            .bump(d.s, Member::Label(d.o.payload), d.delta, &mut batch)
                     }
                     key => {
-                        self.sets.bump(d.s, Member::Key(key), d.delta, &mut dirty);
+                        self.sets.bump(d.s, Member::Key(key), d.delta, &mut batch);
                         if d.delta > 0 {
                             self.sketches.node_value(key, d.o);
                         }
@@ -66,7 +68,7 @@ impl Statistics {
                 },
                 RelKind::E => {
                     self.sets
-                        .bump(d.s, Member::OutType(d.p), d.delta, &mut dirty);
+                        .bump(d.s, Member::OutType(d.p), d.delta, &mut batch);
                     self.sketches.edge(d.p, d.s, d.o.payload, d.delta);
                 }
                 RelKind::Ep => {
@@ -76,7 +78,7 @@ impl Statistics {
                 }
             }
         }
-        self.sets.finish(dirty);
+        self.sets.finish(batch);
     }
 }
 

@@ -1,0 +1,148 @@
+//! The profile id of every vertex, in a direct-access array.
+//!
+//! A vertex gui is `tag | counter | hash16` and counters are dense per hash
+//! bucket (`crate::dictionary`), so `counter << 16 | hash` numbers the
+//! vertices densely from 0 — the same observation the adjacency indexes use
+//! per partition (`crate::adjacency`); the statistics are global, so here the
+//! number keeps all 16 hash bits. The array is cut into pages allocated on
+//! first write, so a small store pays a few pages and a large one about
+//! `(max counter + 1) * 65536 * 4` bytes: with `n` vertices the counters
+//! reach a little above `n / 65536`, i.e. ~8-10 bytes per vertex at 1M.
+//!
+//! Guis outside that layout (another tag, reserved bits set, or a counter too
+//! large to number densely without a huge page table) go to a hash map, so
+//! every u64 is handled exactly; only the memory cost differs.
+//!
+//! Invariant: a vertex without a profile reads 0 (`get`), and `len` counts
+//! the vertices with a non-zero id.
+
+use crate::ids::{split_gui, TAG_VERT};
+use foldhash::fast::FixedState;
+use std::collections::HashMap;
+
+/// log2 of the slots per page: 4096 ids, 16 KiB.
+const PAGE_BITS: u32 = 12;
+const PAGE_SLOTS: usize = 1 << PAGE_BITS;
+/// Counters at or above this go to the hash map: it bounds the page table to
+/// `DENSE_COUNTERS * 65536 / PAGE_SLOTS` entries (512 KiB of pointers)
+/// whatever gui arrives, while 2^28 vertices still number densely.
+const DENSE_COUNTERS: u32 = 1 << 12;
+
+/// Vertex gui -> profile id (0: none).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct VertexProfileIds {
+    pages: Vec<Option<Box<[u32]>>>,
+    overflow: HashMap<u64, u32, FixedState>,
+    len: usize,
+}
+
+/// The dense number of a vertex gui, when it has one.
+fn dense_slot(gui: u64) -> Option<usize> {
+    match split_gui(gui) {
+        Some((TAG_VERT, counter, hash)) if counter < DENSE_COUNTERS => {
+            Some(((counter as usize) << 16) | hash as usize)
+        }
+        _ => None,
+    }
+}
+
+impl VertexProfileIds {
+    /// The profile id of `vertex`, 0 when it has none.
+    pub(crate) fn get(&self, vertex: u64) -> u32 {
+        match dense_slot(vertex) {
+            Some(slot) => self
+                .pages
+                .get(slot >> PAGE_BITS)
+                .and_then(|page| page.as_ref())
+                .map_or(0, |page| page[slot & (PAGE_SLOTS - 1)]),
+            None => self.overflow.get(&vertex).copied().unwrap_or(0),
+        }
+    }
+
+    /// Sets the profile id of `vertex` (0 removes it).
+    pub(crate) fn set(&mut self, vertex: u64, id: u32) {
+        let old = match dense_slot(vertex) {
+            Some(slot) => {
+                let page_no = slot >> PAGE_BITS;
+                if id == 0 && self.pages.get(page_no).is_none_or(|p| p.is_none()) {
+                    return;
+                }
+                if page_no >= self.pages.len() {
+                    self.pages.resize_with(page_no + 1, || None);
+                }
+                let page = self.pages[page_no]
+                    .get_or_insert_with(|| vec![0; PAGE_SLOTS].into_boxed_slice());
+                std::mem::replace(&mut page[slot & (PAGE_SLOTS - 1)], id)
+            }
+            None if id == 0 => self.overflow.remove(&vertex).unwrap_or(0),
+            None => self.overflow.insert(vertex, id).unwrap_or(0),
+        };
+        match (old != 0, id != 0) {
+            (false, true) => self.len += 1,
+            (true, false) => self.len -= 1,
+            _ => {}
+        }
+    }
+
+    /// Number of vertices with a profile.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{make_gui, TAG_LIT};
+
+    #[test]
+    fn dense_and_overflow_guis_round_trip() {
+        let mut ids = VertexProfileIds::default();
+        let dense = make_gui(TAG_VERT, 3, 0xbeef);
+        let same_hash = make_gui(TAG_VERT, 4, 0xbeef);
+        let big_counter = make_gui(TAG_VERT, DENSE_COUNTERS, 0xbeef);
+        let other_tag = make_gui(TAG_LIT, 3, 0xbeef);
+        let reserved_bits = dense | (1 << 50);
+        for (n, gui) in [dense, same_hash, big_counter, other_tag, reserved_bits]
+            .into_iter()
+            .enumerate()
+        {
+            ids.set(gui, n as u32 + 1);
+        }
+        assert_eq!(ids.len(), 5);
+        assert_eq!(ids.get(dense), 1);
+        assert_eq!(ids.get(same_hash), 2);
+        assert_eq!(ids.get(big_counter), 3);
+        assert_eq!(ids.get(other_tag), 4);
+        assert_eq!(ids.get(reserved_bits), 5);
+        assert_eq!(ids.overflow.len(), 3);
+
+        ids.set(dense, 0);
+        ids.set(other_tag, 0);
+        ids.set(other_tag, 0);
+        assert_eq!(ids.len(), 3);
+        assert_eq!(ids.get(dense), 0);
+        assert_eq!(ids.get(other_tag), 0);
+        assert_eq!(ids.get(same_hash), 2);
+    }
+
+    #[test]
+    fn clearing_an_unknown_vertex_allocates_nothing() {
+        let mut ids = VertexProfileIds::default();
+        ids.set(make_gui(TAG_VERT, 100, 1), 0);
+        assert!(ids.pages.is_empty());
+        assert_eq!(ids.len(), 0);
+        assert_eq!(ids.get(make_gui(TAG_VERT, 100, 1)), 0);
+    }
+
+    #[test]
+    fn every_counter_and_hash_gets_its_own_slot() {
+        let mut seen = std::collections::HashSet::new();
+        for counter in [0, 1, 2, DENSE_COUNTERS - 1] {
+            for hash in [0u16, 1, 0x7fff, 0xffff] {
+                assert!(seen.insert(dense_slot(make_gui(TAG_VERT, counter, hash))));
+            }
+        }
+    }
+}
