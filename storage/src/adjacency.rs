@@ -37,7 +37,8 @@ pub(crate) enum KeyKind {
 
 pub(crate) struct AdjacencyIndex {
     kind: KeyKind,
-    dense: PagedVec<ListHead>,
+    /// 256 heads (2 KiB) per page.
+    dense: PagedVec<ListHead, 256>,
     hashed: HashMap<u64, ListHead>,
     lists: ListArena,
     keys: usize,

@@ -3,19 +3,18 @@
 //! Dense key spaces in the store are not uniformly dense: vertex guis are
 //! numbered `counter << k | hash bits`, and the high collision counters are
 //! used by only a few hash buckets, so a flat array sized by the largest
-//! key is mostly empty at its top. Pages of [`PAGE`] entries are allocated
+//! key is mostly empty at its top. Pages of `PAGE` entries are allocated
 //! only where a key was written; reads of unwritten keys return `None`.
+//! `PAGE` trades sparse regions (small pages waste less) against the page
+//! table (8 bytes per page).
 
-/// Entries per page: small enough that sparse regions stay cheap, large
-/// enough that the page table (8 bytes per page) is negligible.
-pub(crate) const PAGE: usize = 256;
-
-pub(crate) struct PagedVec<T: Copy> {
+#[derive(Clone, Debug)]
+pub(crate) struct PagedVec<T: Copy, const PAGE: usize> {
     pages: Vec<Option<Box<[T]>>>,
     fill: T,
 }
 
-impl<T: Copy> PagedVec<T> {
+impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
     /// An empty array whose unwritten entries read as `fill` once their
     /// page exists.
     pub(crate) fn new(fill: T) -> Self {
@@ -55,6 +54,12 @@ impl<T: Copy> PagedVec<T> {
             .flat_map(|page| page.iter_mut())
     }
 
+    /// Number of allocated pages.
+    #[cfg(test)]
+    pub(crate) fn allocated_pages(&self) -> usize {
+        self.pages.iter().flatten().count()
+    }
+
     /// Trims the page table's spare capacity.
     pub(crate) fn shrink(&mut self) {
         self.pages.shrink_to_fit();
@@ -65,9 +70,11 @@ impl<T: Copy> PagedVec<T> {
 mod tests {
     use super::*;
 
+    const PAGE: usize = 256;
+
     #[test]
     fn pages_appear_only_where_written() {
-        let mut a = PagedVec::new(0u32);
+        let mut a: PagedVec<u32, PAGE> = PagedVec::new(0);
         assert_eq!(a.get(5), None);
         *a.entry(5) = 7;
         *a.entry(100 * PAGE + 1) = 9;
@@ -75,7 +82,7 @@ mod tests {
         assert_eq!(a.get(6), Some(&0));
         assert_eq!(a.get(50 * PAGE), None);
         assert_eq!(a.get(100 * PAGE + 1), Some(&9));
-        assert_eq!(a.pages.iter().flatten().count(), 2);
+        assert_eq!(a.allocated_pages(), 2);
         *a.get_mut(5).unwrap() = 8;
         assert_eq!(a.values_mut().filter(|v| **v != 0).count(), 2);
         assert_eq!(a.get(5), Some(&8));

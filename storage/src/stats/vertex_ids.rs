@@ -17,23 +17,33 @@
 //! the vertices with a non-zero id.
 
 use crate::ids::{split_gui, TAG_VERT};
+use crate::paged::PagedVec;
 use foldhash::fast::FixedState;
 use std::collections::HashMap;
 
-/// log2 of the slots per page: 4096 ids, 16 KiB.
-const PAGE_BITS: u32 = 12;
-const PAGE_SLOTS: usize = 1 << PAGE_BITS;
+/// Slots per page: 4096 ids, 16 KiB.
+const PAGE_SLOTS: usize = 1 << 12;
 /// Counters at or above this go to the hash map: it bounds the page table to
 /// `DENSE_COUNTERS * 65536 / PAGE_SLOTS` entries (512 KiB of pointers)
 /// whatever gui arrives, while 2^28 vertices still number densely.
 const DENSE_COUNTERS: u32 = 1 << 12;
 
 /// Vertex gui -> profile id (0: none).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct VertexProfileIds {
-    pages: Vec<Option<Box<[u32]>>>,
+    pages: PagedVec<u32, PAGE_SLOTS>,
     overflow: HashMap<u64, u32, FixedState>,
     len: usize,
+}
+
+impl Default for VertexProfileIds {
+    fn default() -> Self {
+        VertexProfileIds {
+            pages: PagedVec::new(0),
+            overflow: HashMap::default(),
+            len: 0,
+        }
+    }
 }
 
 /// The dense number of a vertex gui, when it has one.
@@ -50,11 +60,7 @@ impl VertexProfileIds {
     /// The profile id of `vertex`, 0 when it has none.
     pub(crate) fn get(&self, vertex: u64) -> u32 {
         match dense_slot(vertex) {
-            Some(slot) => self
-                .pages
-                .get(slot >> PAGE_BITS)
-                .and_then(|page| page.as_ref())
-                .map_or(0, |page| page[slot & (PAGE_SLOTS - 1)]),
+            Some(slot) => self.pages.get(slot).copied().unwrap_or(0),
             None => self.overflow.get(&vertex).copied().unwrap_or(0),
         }
     }
@@ -62,18 +68,12 @@ impl VertexProfileIds {
     /// Sets the profile id of `vertex` (0 removes it).
     pub(crate) fn set(&mut self, vertex: u64, id: u32) {
         let old = match dense_slot(vertex) {
-            Some(slot) => {
-                let page_no = slot >> PAGE_BITS;
-                if id == 0 && self.pages.get(page_no).is_none_or(|p| p.is_none()) {
-                    return;
-                }
-                if page_no >= self.pages.len() {
-                    self.pages.resize_with(page_no + 1, || None);
-                }
-                let page = self.pages[page_no]
-                    .get_or_insert_with(|| vec![0; PAGE_SLOTS].into_boxed_slice());
-                std::mem::replace(&mut page[slot & (PAGE_SLOTS - 1)], id)
-            }
+            // Clearing a slot whose page was never written allocates nothing.
+            Some(slot) if id == 0 => match self.pages.get_mut(slot) {
+                Some(entry) => std::mem::replace(entry, 0),
+                None => return,
+            },
+            Some(slot) => std::mem::replace(self.pages.entry(slot), id),
             None if id == 0 => self.overflow.remove(&vertex).unwrap_or(0),
             None => self.overflow.insert(vertex, id).unwrap_or(0),
         };
@@ -131,7 +131,7 @@ mod tests {
     fn clearing_an_unknown_vertex_allocates_nothing() {
         let mut ids = VertexProfileIds::default();
         ids.set(make_gui(TAG_VERT, 100, 1), 0);
-        assert!(ids.pages.is_empty());
+        assert_eq!(ids.pages.allocated_pages(), 0);
         assert_eq!(ids.len(), 0);
         assert_eq!(ids.get(make_gui(TAG_VERT, 100, 1)), 0);
     }
