@@ -88,6 +88,18 @@ fn describe(op: &Op) -> String {
         Op::Argument => "Argument".into(),
         Op::AllNodesScan { out, .. } => format!("AllNodesScan ${out}"),
         Op::NodeByLabelScan { out, label, .. } => format!("NodeByLabelScan ${out}:{label}"),
+        Op::NodeCountFromCountStore { out, label, .. } => {
+            let label = label.as_ref().map(|l| format!(":{l}")).unwrap_or_default();
+            format!("NodeCountFromCountStore ${out}=count(({label}))")
+        }
+        Op::RelationshipCountFromCountStore { out, types, .. } => {
+            let t = if types.is_empty() {
+                String::new()
+            } else {
+                format!(":{}", types.join("|"))
+            };
+            format!("RelationshipCountFromCountStore ${out}=count(()-[{t}]->())")
+        }
         Op::NodeByIdSeek {
             out, ids, element, ..
         } => {

@@ -27,6 +27,20 @@ pub enum LogicalPlan {
         element: bool,
         labels: Vec<String>,
     },
+    /// `count(..)` of the nodes carrying `label` (all nodes for `None`),
+    /// read from the store's counts into `out` (rule `count_from_store`).
+    NodeCountFromStore {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        label: Option<String>,
+    },
+    /// `count(..)` of the relationships of one of `types` (any type when
+    /// empty), read from the store's counts into `out`.
+    RelCountFromStore {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        types: Vec<String>,
+    },
     Expand {
         input: Box<LogicalPlan>,
         from: Slot,
@@ -148,6 +162,8 @@ impl LogicalPlan {
             Argument => None,
             NodeScan { input, .. }
             | NodeByIdSeek { input, .. }
+            | NodeCountFromStore { input, .. }
+            | RelCountFromStore { input, .. }
             | Expand { input, .. }
             | Filter { input, .. }
             | Project { input, .. }
@@ -188,7 +204,11 @@ impl LogicalPlan {
     pub fn bound_here(&self) -> Vec<Slot> {
         use LogicalPlan::*;
         match self {
-            NodeScan { out, .. } | NodeByIdSeek { out, .. } | Unwind { out, .. } => vec![*out],
+            NodeScan { out, .. }
+            | NodeByIdSeek { out, .. }
+            | NodeCountFromStore { out, .. }
+            | RelCountFromStore { out, .. }
+            | Unwind { out, .. } => vec![*out],
             Expand { rel, to, into, .. } => {
                 if *into {
                     vec![*rel]

@@ -58,6 +58,22 @@ pub enum Op {
         out: Slot,
         label: String,
     },
+    /// The number of visible nodes carrying `label` (all nodes for `None`),
+    /// from the store's per-snapshot counts, as one row holding it in `out`
+    /// (like an aggregation without keys: exactly one row, other slots
+    /// null). Its input is the plan's `Argument`.
+    NodeCountFromCountStore {
+        input: Box<Op>,
+        out: Slot,
+        label: Option<String>,
+    },
+    /// [`Op::NodeCountFromCountStore`] for the relationships of one of
+    /// `types` (any type when empty).
+    RelationshipCountFromCountStore {
+        input: Box<Op>,
+        out: Slot,
+        types: Vec<String>,
+    },
     /// For each input row, each relationship of the node in `from` (in `dir`,
     /// of one of `types`, any type when empty) into `rel` and its other end
     /// into `to`. When `into` is true, `to` is already bound and only
@@ -231,6 +247,8 @@ impl Op {
             Op::AllNodesScan { input, .. }
             | Op::NodeByLabelScan { input, .. }
             | Op::NodeByIdSeek { input, .. }
+            | Op::NodeCountFromCountStore { input, .. }
+            | Op::RelationshipCountFromCountStore { input, .. }
             | Op::Expand { input, .. }
             | Op::Filter { input, .. }
             | Op::Project { input, .. }

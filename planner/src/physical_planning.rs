@@ -24,6 +24,18 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             };
             with_label_filter(seek, out, labels)
         }
+        LogicalPlan::NodeCountFromStore { input, out, label } => Op::NodeCountFromCountStore {
+            input: b(input),
+            out,
+            label,
+        },
+        LogicalPlan::RelCountFromStore { input, out, types } => {
+            Op::RelationshipCountFromCountStore {
+                input: b(input),
+                out,
+                types,
+            }
+        }
         LogicalPlan::Expand {
             input,
             from,

@@ -8,6 +8,7 @@
 use super::aggregate::Aggregate;
 use super::apply::Apply;
 use super::argument::Argument;
+use super::count_from_store::{CountFromStore, Counted as CountedKind};
 use super::create::Create;
 use super::delete::Delete;
 use super::distinct::Distinct;
@@ -43,6 +44,8 @@ fn name(op: &Op) -> &'static str {
         Op::AllNodesScan { .. } => "AllNodesScan",
         Op::NodeByLabelScan { .. } => "NodeByLabelScan",
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
+        Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
+        Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
         Op::Expand { .. } => "Expand",
         Op::Filter { .. } => "Filter",
         Op::Project { .. } => "Project",
@@ -131,6 +134,24 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         } => Box::new(FlatMap::new(
             input(i),
             NodeScan::new(*out, Some(label.clone())),
+        )),
+        Op::NodeCountFromCountStore {
+            input: i,
+            out,
+            label,
+        } => Box::new(CountFromStore::new(
+            input(i),
+            *out,
+            CountedKind::Nodes(label.clone()),
+        )),
+        Op::RelationshipCountFromCountStore {
+            input: i,
+            out,
+            types,
+        } => Box::new(CountFromStore::new(
+            input(i),
+            *out,
+            CountedKind::Rels(types.clone()),
         )),
         Op::Expand {
             input: i,

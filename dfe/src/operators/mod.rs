@@ -10,6 +10,7 @@ mod aggregate;
 mod apply;
 mod argument;
 mod build;
+mod count_from_store;
 mod create;
 mod delete;
 mod distinct;
