@@ -96,6 +96,7 @@ fn access(op: &Op) -> (bool, bool) {
         | Op::NodeByIdSeek { .. }
         | Op::NodeCountFromCountStore { .. }
         | Op::RelationshipCountFromCountStore { .. }
+        | Op::RelationshipTypeScan { .. }
         | Op::Expand { .. }
         | Op::VarExpand { .. }
         | Op::ShortestPath { .. } => (true, false),

@@ -6,7 +6,9 @@
 //! may fuse them). Variables already live in slots: the lowering assigns
 //! every variable its slot once, so rules never renumber.
 
-use crate::physical::{Aggregate, CreateItem, Expr, SetItem, ShortestPathSpec, Slot, SortKey};
+use crate::physical::{
+    Aggregate, CreateItem, Expr, RelPropertyPredicate, SetItem, ShortestPathSpec, Slot, SortKey,
+};
 use nereid_values::Direction;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +42,17 @@ pub enum LogicalPlan {
         input: Box<LogicalPlan>,
         out: Slot,
         types: Vec<String>,
+    },
+    /// The relationships of `types` read by type (see
+    /// `Op::RelationshipTypeScan`; rule `rel_type_scan`).
+    RelTypeScan {
+        input: Box<LogicalPlan>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        predicate: Option<Box<RelPropertyPredicate>>,
     },
     Expand {
         input: Box<LogicalPlan>,
@@ -164,6 +177,7 @@ impl LogicalPlan {
             | NodeByIdSeek { input, .. }
             | NodeCountFromStore { input, .. }
             | RelCountFromStore { input, .. }
+            | RelTypeScan { input, .. }
             | Expand { input, .. }
             | Filter { input, .. }
             | Project { input, .. }
@@ -209,6 +223,7 @@ impl LogicalPlan {
             | NodeCountFromStore { out, .. }
             | RelCountFromStore { out, .. }
             | Unwind { out, .. } => vec![*out],
+            RelTypeScan { from, rel, to, .. } => vec![*from, *rel, *to],
             Expand { rel, to, into, .. } => {
                 if *into {
                     vec![*rel]
@@ -258,6 +273,7 @@ impl LogicalPlan {
             self,
             LogicalPlan::NodeScan { .. }
                 | LogicalPlan::NodeByIdSeek { .. }
+                | LogicalPlan::RelTypeScan { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }
                 | LogicalPlan::ShortestPath { .. }

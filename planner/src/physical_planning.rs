@@ -36,6 +36,23 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
                 types,
             }
         }
+        LogicalPlan::RelTypeScan {
+            input,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+        } => Op::RelationshipTypeScan {
+            input: b(input),
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+        },
         LogicalPlan::Expand {
             input,
             from,

@@ -22,6 +22,7 @@ use super::merge::Merge;
 use super::optional::Optional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
+use super::rel_type_scan::RelTypeScan;
 use super::scan::NodeScan;
 use super::set::SetProperties;
 use super::shortest_path::ShortestPath;
@@ -46,6 +47,7 @@ fn name(op: &Op) -> &'static str {
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
         Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
         Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
+        Op::RelationshipTypeScan { .. } => "RelationshipTypeScan",
         Op::Expand { .. } => "Expand",
         Op::Filter { .. } => "Filter",
         Op::Project { .. } => "Project",
@@ -152,6 +154,26 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input(i),
             *out,
             CountedKind::Rels(types.clone()),
+        )),
+        Op::RelationshipTypeScan {
+            input: i,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+        } => Box::new(FlatMap::new(
+            input(i),
+            RelTypeScan {
+                from: *from,
+                rel: *rel,
+                to: *to,
+                dir: *dir,
+                types: types.clone(),
+                predicate: predicate.clone(),
+                edges: None,
+            },
         )),
         Op::Expand {
             input: i,
