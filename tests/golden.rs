@@ -19,12 +19,15 @@
 //! otherwise. A step without a header expects no columns. `error: <code>`
 //! expects a failure with that Neo4j status code; `restart` reopens the
 //! database from its data directory (recovery from the log).
+//! `begin` opens an explicit transaction: the queries after it run inside it
+//! until `commit` or `rollback`, except those written `>! query`, which run
+//! in their own auto-commit transaction (a concurrent writer).
 //! `procedure <signature>` registers a table procedure on the file's
 //! database (`test.p(in :: INTEGER?) :: (out :: STRING?)`), its rows on the
 //! following lines as Cypher expressions joined by ` | ` (inputs, then
 //! outputs), evaluated by the engine itself.
 
-use nereid_server::db::{Database, DbConfig, Params, ProcedureSignature};
+use nereid_server::db::{Database, DbConfig, Params, ProcedureSignature, Transaction};
 use nereid_values::{EntityResolver, NodeData, RelData, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,8 +64,13 @@ enum Step {
         line: usize,
         query: String,
         expect: Expect,
+        /// `>!`: outside the open explicit transaction.
+        auto_commit: bool,
     },
     Restart,
+    Begin,
+    Commit,
+    Rollback,
     Procedure {
         line: usize,
         signature: String,
@@ -100,8 +108,12 @@ fn parse_file(text: &str) -> Vec<Step> {
 
 fn parse_block(block: &[(usize, &str)]) -> Step {
     let (line, first) = block[0];
-    if first == "restart" {
-        return Step::Restart;
+    match first {
+        "restart" => return Step::Restart,
+        "begin" => return Step::Begin,
+        "commit" => return Step::Commit,
+        "rollback" => return Step::Rollback,
+        _ => {}
     }
     if let Some(signature) = first.strip_prefix("procedure ") {
         return Step::Procedure {
@@ -110,10 +122,16 @@ fn parse_block(block: &[(usize, &str)]) -> Step {
             rows: block[1..].iter().map(|(_, l)| l.to_string()).collect(),
         };
     }
-    let query = first
-        .strip_prefix("> ")
-        .unwrap_or_else(|| panic!("line {line}: a step starts with '> query' or 'restart'"))
-        .to_string();
+    let (query, auto_commit) = match first.strip_prefix(">! ") {
+        Some(query) => (query.to_string(), true),
+        None => (
+            first
+                .strip_prefix("> ")
+                .unwrap_or_else(|| panic!("line {line}: a step starts with '> query' or 'restart'"))
+                .to_string(),
+            false,
+        ),
+    };
     let rest: Vec<&str> = block[1..].iter().map(|(_, l)| *l).collect();
     let expect = match rest.first() {
         Some(l) if l.starts_with("error: ") => Expect::Error(l["error: ".len()..].to_string()),
@@ -130,6 +148,7 @@ fn parse_block(block: &[(usize, &str)]) -> Step {
         line,
         query,
         expect,
+        auto_commit,
     }
 }
 
@@ -145,17 +164,29 @@ fn run_file(file: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut db = open(tmp.path());
+    let mut tx: Option<Transaction> = None;
     for step in parse_file(&text) {
         match step {
             Step::Restart => {
+                drop(tx.take());
                 drop(db);
                 db = open(tmp.path());
             }
+            Step::Begin => tx = Some(db.begin()),
+            Step::Commit => {
+                let open = tx.take().ok_or("commit without begin")?;
+                db.commit(open).map_err(|e| e.message)?;
+            }
+            Step::Rollback => db.rollback(tx.take().ok_or("rollback without begin")?),
             Step::Query {
                 line,
                 query,
                 expect,
-            } => check(&db, line, &query, expect)?,
+                auto_commit,
+            } => {
+                let inside = if auto_commit { None } else { tx.as_ref() };
+                check(&db, inside, line, &query, expect)?
+            }
             Step::Procedure {
                 line,
                 signature,
@@ -186,8 +217,14 @@ fn register(db: &Arc<Database>, signature: &str, rows: &[String]) -> Result<(), 
         .map_err(|e| e.message)
 }
 
-fn check(db: &Arc<Database>, line: usize, query: &str, expect: Expect) -> Result<(), String> {
-    let outcome = run(db, query);
+fn check(
+    db: &Arc<Database>,
+    tx: Option<&Transaction>,
+    line: usize,
+    query: &str,
+    expect: Expect,
+) -> Result<(), String> {
+    let outcome = run(db, tx, query);
     match (expect, outcome) {
         (Expect::Error(code), Err(e)) if e.status.code() == code => Ok(()),
         (Expect::Error(code), Err(e)) => Err(format!(
@@ -229,8 +266,12 @@ fn check(db: &Arc<Database>, line: usize, query: &str, expect: Expect) -> Result
 
 type Rows = (Vec<String>, Vec<String>);
 
-fn run(db: &Arc<Database>, query: &str) -> Result<Rows, nereid_server::db::DbError> {
-    let mut result = db.run(None, query, Params::new())?;
+fn run(
+    db: &Arc<Database>,
+    tx: Option<&Transaction>,
+    query: &str,
+) -> Result<Rows, nereid_server::db::DbError> {
+    let mut result = db.run(tx, query, Params::new())?;
     let fields = result.fields().to_vec();
     let mut rows = Vec::new();
     result.pull(-1, &mut |row, resolver| {

@@ -1,7 +1,9 @@
 //! EXPLAIN output: the physical plan as an indented operator tree, leaf last.
 //! The text is stable (snapshot-tested), so keep changes deliberate.
 
-use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem, ShortestPathSpec};
+use crate::physical::{
+    CreateItem, Expr, Op, PhysicalPlan, PropertyTest, SetItem, ShortestPathSpec,
+};
 use nereid_values::Direction;
 use std::fmt::Write;
 
@@ -88,6 +90,18 @@ fn describe(op: &Op) -> String {
         Op::Argument => "Argument".into(),
         Op::AllNodesScan { out, .. } => format!("AllNodesScan ${out}"),
         Op::NodeByLabelScan { out, label, .. } => format!("NodeByLabelScan ${out}:{label}"),
+        Op::NodeCountFromCountStore { out, label, .. } => {
+            let label = label.as_ref().map(|l| format!(":{l}")).unwrap_or_default();
+            format!("NodeCountFromCountStore ${out}=count(({label}))")
+        }
+        Op::RelationshipCountFromCountStore { out, types, .. } => {
+            let t = if types.is_empty() {
+                String::new()
+            } else {
+                format!(":{}", types.join("|"))
+            };
+            format!("RelationshipCountFromCountStore ${out}=count(()-[{t}]->())")
+        }
         Op::NodeByIdSeek {
             out, ids, element, ..
         } => {
@@ -119,6 +133,31 @@ fn describe(op: &Op) -> String {
             };
             let kind = if *into { "ExpandInto" } else { "Expand" };
             format!("{kind} (${from}){l}[${rel}{t}]{r}(${to})")
+        }
+        Op::RelationshipTypeScan {
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+            ..
+        } => {
+            let (l, r) = arrows(*dir);
+            let kind = if *dir == Direction::Both {
+                "UndirectedRelationshipTypeScan"
+            } else {
+                "DirectedRelationshipTypeScan"
+            };
+            let mut text = format!("{kind} (${from}){l}[${rel}:{}]{r}(${to})", types.join("|"));
+            if let Some(p) = predicate {
+                let test = match &p.test {
+                    PropertyTest::IsNotNull => "IS NOT NULL".to_string(),
+                    PropertyTest::Compare { op, value } => format!("{op:?} {}", expr(value)),
+                };
+                text.push_str(&format!(" WHERE ${rel}.{} {test}", p.key));
+            }
+            text
         }
         Op::Filter { predicate, .. } => format!("Filter {}", expr(predicate)),
         Op::Project { items, .. } => format!("Project {}", assignments(items)),

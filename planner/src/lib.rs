@@ -94,6 +94,9 @@ fn access(op: &Op) -> (bool, bool) {
         Op::AllNodesScan { .. }
         | Op::NodeByLabelScan { .. }
         | Op::NodeByIdSeek { .. }
+        | Op::NodeCountFromCountStore { .. }
+        | Op::RelationshipCountFromCountStore { .. }
+        | Op::RelationshipTypeScan { .. }
         | Op::Expand { .. }
         | Op::VarExpand { .. }
         | Op::ShortestPath { .. } => (true, false),

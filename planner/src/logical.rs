@@ -6,7 +6,9 @@
 //! may fuse them). Variables already live in slots: the lowering assigns
 //! every variable its slot once, so rules never renumber.
 
-use crate::physical::{Aggregate, CreateItem, Expr, SetItem, ShortestPathSpec, Slot, SortKey};
+use crate::physical::{
+    Aggregate, CreateItem, Expr, RelPropertyPredicate, SetItem, ShortestPathSpec, Slot, SortKey,
+};
 use nereid_values::Direction;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +28,31 @@ pub enum LogicalPlan {
         ids: Expr,
         element: bool,
         labels: Vec<String>,
+    },
+    /// `count(..)` of the nodes carrying `label` (all nodes for `None`),
+    /// read from the store's counts into `out` (rule `count_from_store`).
+    NodeCountFromStore {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        label: Option<String>,
+    },
+    /// `count(..)` of the relationships of one of `types` (any type when
+    /// empty), read from the store's counts into `out`.
+    RelCountFromStore {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        types: Vec<String>,
+    },
+    /// The relationships of `types` read by type (see
+    /// `Op::RelationshipTypeScan`; rule `rel_type_scan`).
+    RelTypeScan {
+        input: Box<LogicalPlan>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        predicate: Option<Box<RelPropertyPredicate>>,
     },
     Expand {
         input: Box<LogicalPlan>,
@@ -148,6 +175,9 @@ impl LogicalPlan {
             Argument => None,
             NodeScan { input, .. }
             | NodeByIdSeek { input, .. }
+            | NodeCountFromStore { input, .. }
+            | RelCountFromStore { input, .. }
+            | RelTypeScan { input, .. }
             | Expand { input, .. }
             | Filter { input, .. }
             | Project { input, .. }
@@ -188,7 +218,12 @@ impl LogicalPlan {
     pub fn bound_here(&self) -> Vec<Slot> {
         use LogicalPlan::*;
         match self {
-            NodeScan { out, .. } | NodeByIdSeek { out, .. } | Unwind { out, .. } => vec![*out],
+            NodeScan { out, .. }
+            | NodeByIdSeek { out, .. }
+            | NodeCountFromStore { out, .. }
+            | RelCountFromStore { out, .. }
+            | Unwind { out, .. } => vec![*out],
+            RelTypeScan { from, rel, to, .. } => vec![*from, *rel, *to],
             Expand { rel, to, into, .. } => {
                 if *into {
                     vec![*rel]
@@ -238,6 +273,7 @@ impl LogicalPlan {
             self,
             LogicalPlan::NodeScan { .. }
                 | LogicalPlan::NodeByIdSeek { .. }
+                | LogicalPlan::RelTypeScan { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }
                 | LogicalPlan::ShortestPath { .. }

@@ -58,6 +58,38 @@ pub enum Op {
         out: Slot,
         label: String,
     },
+    /// The number of visible nodes carrying `label` (all nodes for `None`),
+    /// from the store's per-snapshot counts, as one row holding it in `out`
+    /// (like an aggregation without keys: exactly one row, other slots
+    /// null). Its input is the plan's `Argument`.
+    NodeCountFromCountStore {
+        input: Box<Op>,
+        out: Slot,
+        label: Option<String>,
+    },
+    /// [`Op::NodeCountFromCountStore`] for the relationships of one of
+    /// `types` (any type when empty).
+    RelationshipCountFromCountStore {
+        input: Box<Op>,
+        out: Slot,
+        types: Vec<String>,
+    },
+    /// For each input row, every visible relationship of one of `types`,
+    /// read by type from the store (Neo4j's `DirectedRelationshipTypeScan`
+    /// / `UndirectedRelationshipTypeScan`): its start node into `from` and
+    /// end node into `to` for `Outgoing` (the reverse for `Incoming`); for
+    /// `Both`, one row each way, a self-loop once (the rows AllNodesScan +
+    /// Expand would give). With `predicate`, only relationships whose
+    /// property passes it, tested by the store on the stored value.
+    RelationshipTypeScan {
+        input: Box<Op>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        types: Vec<String>,
+        predicate: Option<Box<RelPropertyPredicate>>,
+    },
     /// For each input row, each relationship of the node in `from` (in `dir`,
     /// of one of `types`, any type when empty) into `rel` and its other end
     /// into `to`. When `into` is true, `to` is already bound and only
@@ -231,6 +263,9 @@ impl Op {
             Op::AllNodesScan { input, .. }
             | Op::NodeByLabelScan { input, .. }
             | Op::NodeByIdSeek { input, .. }
+            | Op::NodeCountFromCountStore { input, .. }
+            | Op::RelationshipCountFromCountStore { input, .. }
+            | Op::RelationshipTypeScan { input, .. }
             | Op::Expand { input, .. }
             | Op::Filter { input, .. }
             | Op::Project { input, .. }
@@ -267,6 +302,26 @@ impl Op {
             _ => None,
         }
     }
+}
+
+/// A test of one property of the relationship a type scan binds, pushed
+/// into the scan: true exactly where the filter `r.key <op> value` (or
+/// `r.key IS NOT NULL`) would keep the row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelPropertyPredicate {
+    pub key: String,
+    pub test: PropertyTest,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PropertyTest {
+    IsNotNull,
+    /// `property <op> value`; `op` is `=`, `<>`, `<`, `<=`, `>` or `>=`,
+    /// `value` a literal or parameter (evaluated once).
+    Compare {
+        op: BinaryOp,
+        value: Expr,
+    },
 }
 
 /// One sort key.

@@ -24,6 +24,35 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             };
             with_label_filter(seek, out, labels)
         }
+        LogicalPlan::NodeCountFromStore { input, out, label } => Op::NodeCountFromCountStore {
+            input: b(input),
+            out,
+            label,
+        },
+        LogicalPlan::RelCountFromStore { input, out, types } => {
+            Op::RelationshipCountFromCountStore {
+                input: b(input),
+                out,
+                types,
+            }
+        }
+        LogicalPlan::RelTypeScan {
+            input,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+        } => Op::RelationshipTypeScan {
+            input: b(input),
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+        },
         LogicalPlan::Expand {
             input,
             from,

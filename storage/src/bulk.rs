@@ -12,6 +12,7 @@
 //!   imports that end in a checkpoint) — a logged store whose log expects
 //!   consecutive commit timestamps must not mix it with logged commits.
 
+use crate::counts::{count_keys, CountKey};
 use crate::error::{Result, StorageError};
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
@@ -49,7 +50,7 @@ impl Store {
         let mut names = NameCache::default();
         let mut per_part: Vec<Batch> = vec![Vec::new(); self.vp.partitions()];
         let mut ids = Vec::with_capacity(nodes.len());
-        let mut deltas: HashMap<Option<u64>, i64> = HashMap::new();
+        let mut deltas: HashMap<CountKey, i64> = HashMap::new();
         for node in nodes {
             let encoded = names.properties(self, node.properties)?;
             let (gui, _) = self.fresh_vertex()?;
@@ -61,15 +62,15 @@ impl Store {
                 if !seen.contains(&label_gui) {
                     seen.push(label_gui);
                     batch.push((gui, PRED_LABEL, TypedValue::string_gui(label_gui)));
-                    *deltas.entry(Some(label_gui)).or_insert(0) += 1;
+                    *deltas.entry(CountKey::Label(label_gui)).or_insert(0) += 1;
                 }
             }
             batch.extend(encoded.into_iter().map(|(p, o)| (gui, p, o)));
             ids.push(NodeId(gui));
         }
-        *deltas.entry(None).or_insert(0) += nodes.len() as i64;
+        *deltas.entry(CountKey::Nodes).or_insert(0) += nodes.len() as i64;
         append_all(&self.vp, &per_part, commit_ts)?;
-        self.node_counts.apply(deltas);
+        self.apply_counts(commit_ts, deltas);
         self.bulk_statistics(RelKind::Vp, &per_part);
         *last = commit_ts;
         self.publish(commit_ts);
@@ -129,6 +130,11 @@ impl Store {
         append_all(&self.ep, &props, commit_ts)?;
         self.bulk_statistics(RelKind::E, &edges);
         self.bulk_statistics(RelKind::Ep, &props);
+        let counted = edges.iter().flatten();
+        self.apply_counts(
+            commit_ts,
+            counted.flat_map(|&(_, p, _)| count_keys(RelKind::E, p, 0).map(|key| (key, 1))),
+        );
         let mut ids = vec![RelId(0); rels.len()];
         for (cell_sids, cell_origin) in sids.iter().zip(&origin) {
             for (&sid, &n) in cell_sids.iter().zip(cell_origin) {

@@ -12,7 +12,7 @@
 
 use crate::adjacency::KeyKind::{self, Hashed, Statement};
 use crate::change::{Change, StoreConfig};
-use crate::counts::NodeCounts;
+use crate::counts::{CountKey, Counts};
 use crate::dictionary::Dictionary;
 use crate::error::{Result, StorageError};
 use crate::gc::Snapshots;
@@ -49,8 +49,9 @@ pub struct Store {
     /// The last assigned commit timestamp; holding the lock serialises commits.
     pub(crate) commit_lock: Mutex<u64>,
     visible: AtomicU64,
-    /// Nodes per label, kept at commit (O(1) cardinality estimates).
-    pub(crate) node_counts: NodeCounts,
+    /// Node and relationship counts per snapshot, kept at commit (module
+    /// `counts`).
+    pub(crate) counts: Counts,
     /// Live snapshots and the garbage count (module `gc`).
     pub(crate) snapshots: Snapshots,
     /// Optimizer statistics, kept at commit (module `stats`).
@@ -98,7 +99,7 @@ impl Store {
             next_txn: AtomicU64::new(1),
             commit_lock: Mutex::new(0),
             visible: AtomicU64::new(0),
-            node_counts: NodeCounts::default(),
+            counts: Counts::default(),
             snapshots: Snapshots::default(),
             stats: StatsCell::default(),
         })
@@ -138,9 +139,9 @@ impl Store {
     /// not yet published.
     pub fn estimate_nodes(&self, label: Option<&str>) -> u64 {
         match label {
-            None => self.node_counts.get(None),
+            None => self.counts.latest(CountKey::Nodes),
             Some(l) => match self.literals.lookup(l.as_bytes()) {
-                Some(gui) => self.node_counts.get(Some(gui)),
+                Some(gui) => self.counts.latest(CountKey::Label(gui)),
                 None => 0,
             },
         }

@@ -7,7 +7,7 @@
 
 mod access;
 mod arithmetic;
-mod compare;
+pub(crate) mod compare;
 mod conversions;
 mod functions;
 mod logic;

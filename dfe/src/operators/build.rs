@@ -8,6 +8,7 @@
 use super::aggregate::Aggregate;
 use super::apply::Apply;
 use super::argument::Argument;
+use super::count_from_store::{CountFromStore, Counted as CountedKind};
 use super::create::Create;
 use super::delete::Delete;
 use super::distinct::Distinct;
@@ -21,6 +22,7 @@ use super::merge::Merge;
 use super::optional::Optional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
+use super::rel_type_scan::RelTypeScan;
 use super::scan::NodeScan;
 use super::set::SetProperties;
 use super::shortest_path::ShortestPath;
@@ -43,6 +45,9 @@ fn name(op: &Op) -> &'static str {
         Op::AllNodesScan { .. } => "AllNodesScan",
         Op::NodeByLabelScan { .. } => "NodeByLabelScan",
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
+        Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
+        Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
+        Op::RelationshipTypeScan { .. } => "RelationshipTypeScan",
         Op::Expand { .. } => "Expand",
         Op::Filter { .. } => "Filter",
         Op::Project { .. } => "Project",
@@ -131,6 +136,44 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         } => Box::new(FlatMap::new(
             input(i),
             NodeScan::new(*out, Some(label.clone())),
+        )),
+        Op::NodeCountFromCountStore {
+            input: i,
+            out,
+            label,
+        } => Box::new(CountFromStore::new(
+            input(i),
+            *out,
+            CountedKind::Nodes(label.clone()),
+        )),
+        Op::RelationshipCountFromCountStore {
+            input: i,
+            out,
+            types,
+        } => Box::new(CountFromStore::new(
+            input(i),
+            *out,
+            CountedKind::Rels(types.clone()),
+        )),
+        Op::RelationshipTypeScan {
+            input: i,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate,
+        } => Box::new(FlatMap::new(
+            input(i),
+            RelTypeScan {
+                from: *from,
+                rel: *rel,
+                to: *to,
+                dir: *dir,
+                types: types.clone(),
+                predicate: predicate.clone(),
+                edges: None,
+            },
         )),
         Op::Expand {
             input: i,

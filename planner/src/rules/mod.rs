@@ -2,9 +2,11 @@
 //! file; [`RULES`] lists them in the order they run. A rule must preserve the
 //! plan's results exactly (same rows, same order where order is defined).
 
+mod count_from_store;
 mod filter_pushdown;
 mod id_seek;
 mod label_scan;
+mod rel_type_scan;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
 
@@ -26,6 +28,8 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &id_seek::IdSeek,
+    &count_from_store::CountFromStore,
+    &rel_type_scan::RelTypeScan,
     &sort_limit_to_top::SortLimitToTop,
 ];
 

@@ -16,6 +16,7 @@
 mod bfs;
 mod choose;
 mod estimate;
+mod property_scan;
 mod vertex_set;
 
 pub use bfs::{BfsLevel, BfsReport};

@@ -11,10 +11,9 @@ use super::state::{Status, TxnCore, TxnState, Undo};
 use super::validate::validate;
 use super::CommitError;
 use crate::change::Change;
+use crate::counts::count_keys;
 use crate::error::StorageError;
 use crate::mvcc::{KILLED, NONE};
-use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::RelKind;
 use crate::stats::TupleDelta;
 use crate::store::Store;
 use std::sync::atomic::Ordering;
@@ -81,13 +80,11 @@ fn stamp(store: &Store, core: &TxnCore, st: &mut TxnState, commit_ts: u64) {
                 o: t.o,
                 delta,
             });
-            counted_key(t.p, t.o.payload)
+            count_keys(at.kind, t.p, t.o.payload).map(move |key| (key, delta))
         });
-        if let (RelKind::Vp, Some(Some(key))) = (at.kind, counted) {
-            deltas.push((key, delta));
-        }
+        deltas.extend(counted.into_iter().flatten());
     }
-    store.node_counts.apply(deltas);
+    store.apply_counts(commit_ts, deltas);
     store.stats.apply(stat_deltas);
     let deleted = st.undo.iter().filter(|u| matches!(u, Undo::Deleted(_)));
     let deleted = deleted.count() as u64;
@@ -130,14 +127,4 @@ pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) 
         }
     }
     st.status = Status::RolledBack;
-}
-
-/// Which node count a REL_VP tuple feeds: `Some(None)` for an existence
-/// tuple (all nodes), `Some(Some(label))` for a label tuple, `None` else.
-pub(crate) fn counted_key(p: u32, o_payload: u64) -> Option<Option<u64>> {
-    match p {
-        PRED_EXISTS => Some(None),
-        PRED_LABEL => Some(Some(o_payload)),
-        _ => None,
-    }
 }

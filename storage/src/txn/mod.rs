@@ -6,6 +6,7 @@
 //! while acquiring either mutex.
 
 mod commit;
+mod counts;
 mod read;
 mod replay;
 mod state;

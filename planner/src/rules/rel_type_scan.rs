@@ -1,0 +1,226 @@
+//! `rel_type_scan`: `MATCH (a)-[r:T]->(b)` with both ends new reads the
+//! relationships of `T` from the store by type instead of scanning every
+//! node and expanding each (Neo4j's `DirectedRelationshipTypeScan`), and a
+//! WHERE conjunct comparing a property of `r` with a literal or parameter
+//! (`r.w < 10`, `=`, `<>`, `<=`, `>`, `>=`, `IS NOT NULL`) moves into the
+//! scan, where the store tests the stored value before any row exists.
+//!
+//! Preconditions: an `Expand` (not into, at least one type) straight from a
+//! `NodeScan` of its start node. Without labels on that scan the rewrite is
+//! always made; with labels (kept as a filter after the scan) only when the
+//! catalog's relationship count is known and no larger than the label's
+//! node count, so a rare label keeps its index. The rule runs after
+//! `filter_pushdown` (which put each conjunct right above the operator
+//! binding its slots), `start_from_smaller_end` and `count_from_store`
+//! (`count(r)` of the bare shape is answered from counts instead).
+//!
+//! Only one predicate is pushed; further ones stay filters. The pushed test
+//! is the executor's own comparison (so null, NaN, int/float and type
+//! mismatches behave exactly as in the filter it replaces).
+
+use super::{transform_up, RewriteRule};
+use crate::logical::LogicalPlan;
+use crate::physical::{BinaryOp, Expr, PropertyTest, RelPropertyPredicate, Slot};
+use crate::Catalog;
+
+pub struct RelTypeScan;
+
+impl RewriteRule for RelTypeScan {
+    fn name(&self) -> &'static str {
+        "rel_type_scan"
+    }
+
+    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+        transform_up(plan, &|op| match op {
+            LogicalPlan::Expand {
+                input,
+                from,
+                rel,
+                to,
+                dir,
+                types,
+                into: false,
+            } if !types.is_empty() => match *input {
+                LogicalPlan::NodeScan {
+                    input: scan_input,
+                    out,
+                    labels,
+                } if out == from && worth_it(&labels, &types, catalog) => {
+                    let scan = LogicalPlan::RelTypeScan {
+                        input: scan_input,
+                        from,
+                        rel,
+                        to,
+                        dir,
+                        types,
+                        predicate: None,
+                    };
+                    with_labels(scan, from, labels)
+                }
+                other => LogicalPlan::Expand {
+                    input: Box::new(other),
+                    from,
+                    rel,
+                    to,
+                    dir,
+                    types,
+                    into: false,
+                },
+            },
+            LogicalPlan::Filter { input, predicate } => match absorb(*input, &predicate) {
+                Ok(plan) => plan,
+                Err(input) => LogicalPlan::Filter {
+                    input: Box::new(input),
+                    predicate,
+                },
+            },
+            other => other,
+        })
+    }
+}
+
+/// Whether to scan by type from a scan carrying `labels`.
+fn worth_it(labels: &[String], types: &[String], catalog: &dyn Catalog) -> bool {
+    if labels.is_empty() {
+        return true;
+    }
+    let mut rels = 0u64;
+    for t in types {
+        match catalog.relationship_statistics(t) {
+            Some(stats) => rels = rels.saturating_add(stats.count),
+            None => return false,
+        }
+    }
+    let nodes = labels
+        .iter()
+        .map(|l| catalog.estimate_nodes(Some(l)))
+        .min()
+        .unwrap_or(u64::MAX);
+    rels <= nodes
+}
+
+fn with_labels(plan: LogicalPlan, slot: Slot, labels: Vec<String>) -> LogicalPlan {
+    if labels.is_empty() {
+        return plan;
+    }
+    LogicalPlan::Filter {
+        input: Box::new(plan),
+        predicate: Expr::HasLabels {
+            expr: Box::new(Expr::Slot(slot)),
+            labels,
+        },
+    }
+}
+
+/// Moves `predicate` into the type scan under `plan` (looking through
+/// filters) when it tests a property of the scanned relationship and the
+/// scan has no predicate yet; gives the plan back unchanged otherwise.
+fn absorb(plan: LogicalPlan, predicate: &Expr) -> Result<LogicalPlan, LogicalPlan> {
+    match plan {
+        LogicalPlan::RelTypeScan {
+            input,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            predicate: None,
+        } => match pushable(predicate, rel) {
+            Some(pushed) => Ok(LogicalPlan::RelTypeScan {
+                input,
+                from,
+                rel,
+                to,
+                dir,
+                types,
+                predicate: Some(Box::new(pushed)),
+            }),
+            None => Err(LogicalPlan::RelTypeScan {
+                input,
+                from,
+                rel,
+                to,
+                dir,
+                types,
+                predicate: None,
+            }),
+        },
+        LogicalPlan::Filter {
+            input,
+            predicate: kept,
+        } => match absorb(*input, predicate) {
+            Ok(inner) => Ok(LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate: kept,
+            }),
+            Err(inner) => Err(LogicalPlan::Filter {
+                input: Box::new(inner),
+                predicate: kept,
+            }),
+        },
+        other => Err(other),
+    }
+}
+
+/// The pushed form of `predicate` if it is `rel.key <op> constant`, the
+/// mirrored `constant <op> rel.key`, or `rel.key IS NOT NULL`.
+fn pushable(predicate: &Expr, rel: Slot) -> Option<RelPropertyPredicate> {
+    match predicate {
+        Expr::IsNull {
+            expr,
+            negated: true,
+        } => Some(RelPropertyPredicate {
+            key: property_of(expr, rel)?,
+            test: PropertyTest::IsNotNull,
+        }),
+        Expr::Binary { op, lhs, rhs } => {
+            let (key, value, op) = match (property_of(lhs, rel), property_of(rhs, rel)) {
+                (Some(key), None) if is_constant(rhs) => (key, rhs, *op),
+                (None, Some(key)) if is_constant(lhs) => (key, lhs, mirrored(*op)?),
+                _ => return None,
+            };
+            comparison(op)?;
+            Some(RelPropertyPredicate {
+                key,
+                test: PropertyTest::Compare {
+                    op,
+                    value: (**value).clone(),
+                },
+            })
+        }
+        _ => None,
+    }
+}
+
+fn property_of(expr: &Expr, rel: Slot) -> Option<String> {
+    match expr {
+        Expr::Property { expr, key } if **expr == Expr::Slot(rel) => Some(key.clone()),
+        _ => None,
+    }
+}
+
+fn is_constant(expr: &Expr) -> bool {
+    matches!(expr, Expr::Literal(_) | Expr::Param(_))
+}
+
+fn comparison(op: BinaryOp) -> Option<BinaryOp> {
+    use BinaryOp::*;
+    matches!(
+        op,
+        Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
+    )
+    .then_some(op)
+}
+
+/// `c <op> x` as `x <op'> c`.
+fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
+    use BinaryOp::*;
+    Some(match op {
+        Less => Greater,
+        LessEqual => GreaterEqual,
+        Greater => Less,
+        GreaterEqual => LessEqual,
+        Equal | NotEqual => op,
+        _ => return None,
+    })
+}

@@ -1,0 +1,88 @@
+//! Edges of some types filtered on one of their properties, with the test
+//! run on the stored value: the relationship-type scan with a pushed
+//! predicate (`MATCH (a)-[r:T]->(b) WHERE r.w < 10`).
+//!
+//! Edge properties live in REL_EP in the grid cell of their edge, with the
+//! edge's statement id as S. Per cell the layer scans REL_EP for tuples of
+//! the property key, decodes each one's typed O (primitives inline, no
+//! dictionary access) and asks the caller's test; only the survivors are
+//! joined to their REL_E tuple through the cell's I-index (the I-join),
+//! checked for type and visibility, and reported. An edge without the
+//! property has no REL_EP tuple for it, so it never matches: a comparison
+//! with an absent (null) property is never true.
+//!
+//! The test is the caller's (the executor passes its own comparison, so
+//! the semantics are exactly those of its filter); storage only supplies
+//! the value.
+//!
+//! Locks: the REL_EP cell is read first and released before the REL_E
+//! cell is read, so a read never holds two partition locks at once.
+
+use super::{AccessReport, Apl, EdgeMatch};
+use crate::relation::Tuple;
+use nereid_values::{NodeId, RelId, Value};
+
+impl Apl<'_> {
+    /// Calls `sink` for every visible edge of one of `types` (any type when
+    /// empty) whose property `key` is present and passes `test`.
+    pub fn edges_with_property(
+        &self,
+        types: &[String],
+        key: &str,
+        mut test: impl FnMut(&Value) -> bool,
+        mut sink: impl FnMut(EdgeMatch),
+    ) -> AccessReport {
+        let mut report = AccessReport::default();
+        let types = self.type_ids(types);
+        let store = self.reader.store;
+        let Some(key_id) = store.keys.lookup(key) else {
+            return report;
+        };
+        if types.as_ref().is_some_and(Vec::is_empty) {
+            return report;
+        }
+        let mut passed: Vec<u64> = Vec::new();
+        for cell in 0..store.ep.partitions() {
+            passed.clear();
+            if let Some(part) = store.ep.read(cell) {
+                report.scan_partitions += 1;
+                for (_, t) in part.scan() {
+                    report.tuples_examined += 1;
+                    if t.p != key_id || !self.visible(&t) {
+                        continue;
+                    }
+                    if t.o.decode(&store.literals).is_some_and(|v| test(&v)) {
+                        passed.push(t.s);
+                    }
+                }
+            }
+            if passed.is_empty() {
+                continue;
+            }
+            let Some(edges) = store.e.read(cell) else {
+                continue;
+            };
+            for &sid in &passed {
+                let Some((_, t)) = edges.by_statement(sid) else {
+                    continue;
+                };
+                if type_matches(types.as_deref(), &t) && self.visible(&t) {
+                    report.matches += 1;
+                    sink(EdgeMatch {
+                        rel: RelId(t.i),
+                        src: NodeId(t.s),
+                        dst: NodeId(t.o.payload),
+                    });
+                }
+            }
+        }
+        report
+    }
+}
+
+fn type_matches(types: Option<&[u32]>, t: &Tuple) -> bool {
+    match types {
+        None => true,
+        Some(list) => list.contains(&t.p),
+    }
+}
