@@ -13,8 +13,13 @@ use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::OnceLock;
 
+/// The server's allocator and page policy, so the figures are the server's.
+#[global_allocator]
+static ALLOCATOR: nereid_alloc::Allocator = nereid_alloc::Allocator;
+
 fn graph() -> &'static graph::Graph {
     static GRAPH: OnceLock<graph::Graph> = OnceLock::new();
+    nereid_alloc::prefer_huge_pages();
     GRAPH.get_or_init(graph::build)
 }
 

@@ -8,7 +8,12 @@ use nereid_server::config::Config;
 use nereid_server::db::{Database, DbConfig};
 use std::process::ExitCode;
 
+/// mimalloc on 2 MiB pages (crate `nereid-alloc`, ADR 0066).
+#[global_allocator]
+static ALLOCATOR: nereid_alloc::Allocator = nereid_alloc::Allocator;
+
 fn main() -> ExitCode {
+    nereid_alloc::prefer_huge_pages();
     let config = match Config::load() {
         Ok(config) => config,
         Err(e) => {

@@ -23,7 +23,7 @@ pub use bfs::{BfsLevel, BfsReport};
 pub use choose::{AccessMode, ModeChoice};
 pub use vertex_set::VertexSet;
 
-use crate::relation::{Partition, Tuple};
+use crate::relation::{GuiBits, Partition, ScanFilter, Tuple};
 use crate::txn::Reader;
 use choose::{choose, Side};
 use nereid_values::{NodeId, RelId};
@@ -181,6 +181,14 @@ fn bound_in(endpoint: Endpoint<'_>, part: usize) -> Option<usize> {
     }
 }
 
+/// The membership bitmap of a bound endpoint (bit-vector scans).
+fn endpoint_bits(endpoint: Endpoint<'_>) -> Option<GuiBits<'_>> {
+    match endpoint {
+        Endpoint::Any => None,
+        Endpoint::In(set) => Some(set.bits()),
+    }
+}
+
 fn matches_endpoint(endpoint: Endpoint<'_>, gui: u64) -> bool {
     match endpoint {
         Endpoint::Any => true,
@@ -226,18 +234,14 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
     /// Scans the cell column by column; same tests as [`CellRead::consider`].
     fn relation_scan(&mut self, part: &Partition) {
         self.report.scan_partitions += 1;
-        let (src, dst, types) = (self.pattern.src, self.pattern.dst, self.types);
-        let matches = |s: u64, p: u32, o: u64| {
-            let type_ok = match types {
-                None => true,
-                Some([only]) => p == *only,
-                Some(list) => list.contains(&p),
-            };
-            type_ok && matches_endpoint(src, s) && matches_endpoint(dst, o)
+        let filter = ScanFilter {
+            types: self.types,
+            s: endpoint_bits(self.pattern.src),
+            o: endpoint_bits(self.pattern.dst),
         };
         let (limit, report, sink) = (self.limit, &mut *self.report, &mut *self.sink);
         let (visited, completed) =
-            part.scan_visible(&self.apl.reader.view, matches, |sid, s, _, o| {
+            part.scan_visible(&self.apl.reader.view, &filter, |sid, s, _, o| {
                 (sink)(EdgeMatch {
                     rel: RelId(sid),
                     src: NodeId(s),

@@ -7,13 +7,9 @@
 //! hash bucket, so the bitmap is about `vertices / 8` bytes whatever the
 //! ids look like.
 
-use crate::ids::{vertex_partition, COUNTER_BITS};
+use crate::ids::vertex_partition;
+use crate::relation::{dense_position as dense, GuiBits};
 use nereid_values::NodeId;
-
-/// The dense bitmap position of a gui: `counter << 16 | hash`.
-fn dense(gui: u64) -> usize {
-    (gui & ((1u64 << (16 + COUNTER_BITS)) - 1)) as usize
-}
 
 /// A set of vertices (no duplicates), built for one store's partition count.
 pub struct VertexSet {
@@ -52,10 +48,12 @@ impl VertexSet {
     /// Membership by gui (the form tuples hold).
     #[inline]
     pub(crate) fn contains_gui(&self, gui: u64) -> bool {
-        let d = dense(gui);
-        self.bits
-            .get(d / 64)
-            .is_some_and(|w| w & (1u64 << (d % 64)) != 0)
+        self.bits().contains(gui)
+    }
+
+    /// The membership bitmap, for bit-vector scans.
+    pub(crate) fn bits(&self) -> GuiBits<'_> {
+        GuiBits(&self.bits)
     }
 
     pub fn contains(&self, node: NodeId) -> bool {

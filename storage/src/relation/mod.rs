@@ -18,9 +18,11 @@
 
 mod column;
 mod partition;
+mod select;
 mod zone;
 
 pub(crate) use partition::Partition;
+pub(crate) use select::{dense_position, GuiBits, ScanFilter};
 pub(crate) use zone::Tuple;
 
 use crate::adjacency::KeyKind;

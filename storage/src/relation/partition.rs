@@ -5,6 +5,7 @@
 //! `(partition, index)` is a stable tuple reference; a slot is reused only
 //! after garbage collection freed its dead version (module `gc`).
 
+use super::select::{prefetch, selected, ScanFilter};
 use super::zone::{Tuple, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
@@ -61,28 +62,42 @@ impl Partition {
         (0..self.len).filter_map(|index| self.tuple(index).map(|t| (index, t)))
     }
 
-    /// The relation scan's inner loop, zone by zone and column by column
-    /// (no tuple views; no atomics in frozen zones): for every slot whose
-    /// `(s, p, o payload)` passes `matches` and that is visible to `view`,
-    /// calls `sink(sid, s, p, o payload)`, stopping when it returns false.
-    /// Returns the slots visited and whether the scan ran to the end.
+    /// The relation scan's inner loop, zone by zone and column by column:
+    /// for every slot that passes `filter` and is visible to `view`, calls
+    /// `sink(sid, s, p, o payload)`, stopping when it returns false.
+    /// Frozen zones with narrow S and O (the bulk of old data) are filtered
+    /// as bit vectors (module `select`) with no per-slot dispatch and no
+    /// atomics; other zones row by row, visibility last. Returns the slots
+    /// visited and whether the scan ran to the end.
     pub(crate) fn scan_visible(
         &self,
         view: &View,
-        matches: impl Fn(u64, u32, u64) -> bool,
+        filter: &ScanFilter<'_>,
         mut sink: impl FnMut(u64, u64, u32, u64) -> bool,
     ) -> (u64, bool) {
         for (z, zone) in self.zones.iter().enumerate() {
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
             if let Some((s_high, s_low, p_col, o_high, o_low, locals)) = zone.frozen_narrow() {
-                let rows = s_low[..len].iter().zip(&p_col[..len]).zip(&o_low[..len]);
-                for (slot, ((&s, &p), &o)) in rows.enumerate() {
-                    let (s, o) = (s_high | u64::from(s), o_high | u64::from(o));
-                    if matches(s, p, o)
-                        && !zone.is_freed(slot)
-                        && !sink(self.sid_base | u64::from(locals[slot]), s, p, o)
-                    {
+                if let Some((_, next_s, next_p, _, next_o, _)) =
+                    self.zones.get(z + 1).and_then(Zone::frozen_narrow)
+                {
+                    prefetch(next_p);
+                    if filter.s.is_some() {
+                        prefetch(next_s);
+                    }
+                    if filter.o.is_some() {
+                        prefetch(next_o);
+                    }
+                }
+                let mut sel = zone.live_selection(len);
+                filter.select_narrow(&mut sel, (s_high, s_low), p_col, (o_high, o_low));
+                for slot in selected(&sel) {
+                    let (s, o) = (
+                        s_high | u64::from(s_low[slot]),
+                        o_high | u64::from(o_low[slot]),
+                    );
+                    if !sink(self.sid_base | u64::from(locals[slot]), s, p_col[slot], o) {
                         return ((base + slot + 1) as u64, false);
                     }
                 }
@@ -90,7 +105,7 @@ impl Partition {
             }
             for slot in 0..len {
                 let (s, p, o, local) = zone.row(slot);
-                if matches(s, p, o)
+                if filter.matches(s, p, o)
                     && zone.visible(slot, view)
                     && !sink(self.sid_base | u64::from(local), s, p, o)
                 {

@@ -26,6 +26,7 @@
 //!   set; in a frozen zone the bit alone says so.
 
 use super::column::{Column64, FlagColumn};
+use super::select::{Selection, WORDS};
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
 use crate::typed_value::TypedValue;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,7 +34,6 @@ use std::sync::OnceLock;
 
 /// Tuples per zone (the paper's zone size).
 pub(crate) const ZONE_TUPLES: usize = 1024;
-const BITMAP_WORDS: usize = ZONE_TUPLES / 64;
 
 /// The version stamps of one slot.
 pub(crate) struct Stamp {
@@ -51,7 +51,7 @@ pub(crate) struct Zone {
     /// A commit timestamp at or above every `begin` in the zone when it was
     /// frozen, and at or below every read timestamp live since.
     frozen_at: u64,
-    freed: [u64; BITMAP_WORDS],
+    freed: [u64; WORDS],
 }
 
 /// One tuple read from a zone: its columns by value plus access to its
@@ -79,7 +79,7 @@ impl Zone {
             flag: FlagColumn::Uniform(None),
             versions: OnceLock::new(),
             frozen_at: 0,
-            freed: [u64::MAX; BITMAP_WORDS],
+            freed: [u64::MAX; WORDS],
         };
         zone.versions();
         zone
@@ -203,6 +203,21 @@ impl Zone {
         let (s_high, s_low) = self.s.as_narrow()?;
         let (o_high, o_low) = self.o.as_narrow()?;
         Some((s_high, s_low, &self.p, o_high, o_low, &self.local))
+    }
+
+    /// A selection of the first `len` slots that are not freed (the
+    /// starting point of a bit-vector scan of a frozen zone).
+    pub(crate) fn live_selection(&self, len: usize) -> Selection {
+        let mut sel = [0; WORDS];
+        for (w, (word, freed)) in sel.iter_mut().zip(&self.freed).enumerate() {
+            let in_range = match len.saturating_sub(w * 64) {
+                0 => 0,
+                n if n >= 64 => u64::MAX,
+                n => (1 << n) - 1,
+            };
+            *word = !freed & in_range;
+        }
+        sel
     }
 
     /// Visibility of `slot` to `view` (for column-wise scans).
