@@ -38,6 +38,7 @@ mod list_arena;
 mod mvcc;
 mod paged;
 mod predicates;
+mod prefetch;
 mod relation;
 mod resolver;
 mod snapshot;

@@ -265,15 +265,13 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
         let Endpoint::In(set) = endpoint else {
             return;
         };
-        for &gui in set.in_partition(part_1d) {
-            let keep_going = match side {
-                Side::Subject => part.by_subject(gui).all(|(_, t)| self.consider(&t)),
-                Side::Object => part.by_object(gui).all(|(_, t)| self.consider(&t)),
-            };
-            if !keep_going {
-                self.report.stopped_early = true;
-                return;
-            }
+        let keys = set.in_partition(part_1d);
+        let completed = match side {
+            Side::Subject => part.by_subjects(keys, |_, t| self.consider(&t)),
+            Side::Object => part.by_objects(keys, |_, t| self.consider(&t)),
+        };
+        if !completed {
+            self.report.stopped_early = true;
         }
     }
 }

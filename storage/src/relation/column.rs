@@ -62,6 +62,15 @@ impl Column64 {
         }
     }
 
+    /// Prefetches the line holding `slot`.
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: usize) {
+        match self {
+            Column64::Narrow { low, .. } => crate::prefetch::line(&low[slot]),
+            Column64::Wide(values) => crate::prefetch::line(&values[slot]),
+        }
+    }
+
     /// `(upper half, lower halves)` of a narrow column.
     pub(crate) fn as_narrow(&self) -> Option<(u64, &[u32])> {
         match self {

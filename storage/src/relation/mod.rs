@@ -264,4 +264,55 @@ mod tests {
             .is_err());
         assert_eq!(rel.partition_of_sid(wrong_tag), None);
     }
+
+    #[test]
+    fn batched_probes_list_what_key_by_key_probes_list() {
+        use crate::ids::{make_gui, TAG_VERT};
+        let rel = Relation::new(TAG_E, 2, EDGE_KEYS);
+        // Vertex guis of partition 0 (even hashes), some with two edges,
+        // some with none; more keys than a batch and than the sort
+        // threshold, given out of order and with a malformed one.
+        let vertex = |n: u32| make_gui(TAG_VERT, n / 1000, ((n % 1000) * 2) as u16);
+        for n in 0..400 {
+            for k in 0..(n % 3) {
+                rel.insert(0, vertex(n), 0, TypedValue::vertex(vertex(n + k)), None, 1)
+                    .unwrap();
+            }
+        }
+        let mut keys: Vec<u64> = (0..500).rev().map(vertex).collect();
+        keys.push(vertex(7) | 1 << 50);
+        let part = rel.read(0).unwrap();
+        for subject_side in [true, false] {
+            let mut expected: Vec<(u64, u32)> = Vec::new();
+            for &key in &keys {
+                let found: Vec<(u32, Tuple<'_>)> = if subject_side {
+                    part.by_subject(key).collect()
+                } else {
+                    part.by_object(key).collect()
+                };
+                expected.extend(found.iter().map(|(_, t)| (key, t.i as u32)));
+            }
+            let mut got: Vec<(u64, u32)> = Vec::new();
+            let sink = |key: u64, t: Tuple<'_>| {
+                got.push((key, t.i as u32));
+                true
+            };
+            let completed = if subject_side {
+                part.by_subjects(&keys, sink)
+            } else {
+                part.by_objects(&keys, sink)
+            };
+            assert!(completed);
+            assert!(!expected.is_empty());
+            expected.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, expected);
+        }
+        let mut seen = 0;
+        assert!(!part.by_subjects(&keys, |_, _| {
+            seen += 1;
+            seen < 5
+        }));
+        assert_eq!(seen, 5);
+    }
 }

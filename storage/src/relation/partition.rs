@@ -5,13 +5,14 @@
 //! `(partition, index)` is a stable tuple reference; a slot is reused only
 //! after garbage collection freed its dead version (module `gc`).
 
-use super::select::{prefetch, selected, ScanFilter};
+use super::select::{selected, ScanFilter};
 use super::zone::{Tuple, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::gc::is_dead;
 use crate::ids::LOCAL_BITS;
 use crate::mvcc::{is_commit_ts, View, NONE};
+use crate::prefetch;
 use crate::typed_value::TypedValue;
 
 pub(crate) struct Partition {
@@ -82,12 +83,14 @@ impl Partition {
                 if let Some((_, next_s, next_p, _, next_o, _)) =
                     self.zones.get(z + 1).and_then(Zone::frozen_narrow)
                 {
-                    prefetch(next_p);
+                    // Each column is its own 4 KiB array; hardware
+                    // prefetchers do not run ahead across them.
+                    prefetch::slice(next_p);
                     if filter.s.is_some() {
-                        prefetch(next_s);
+                        prefetch::slice(next_s);
                     }
                     if filter.o.is_some() {
-                        prefetch(next_o);
+                        prefetch::slice(next_o);
                     }
                 }
                 let mut sel = zone.live_selection(len);
@@ -126,6 +129,74 @@ impl Partition {
     pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
         self.positions(self.by_o.get(o))
             .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
+    }
+
+    /// The tuples listed under each of `keys` in the S index, key by key
+    /// (each key's in insertion order; many keys are visited in ascending
+    /// order, not the given one), through `f(key, tuple)` until it returns
+    /// false; returns whether it ran to the end. See [`Partition::batched`].
+    pub(crate) fn by_subjects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
+        self.batched(&self.by_s, keys, |key, t| t.s == key, f)
+    }
+
+    /// [`Partition::by_subjects`] over the O index.
+    pub(crate) fn by_objects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
+        self.batched(&self.by_o, keys, |key, t| t.o.indexed_gui() == Some(key), f)
+    }
+
+    /// Index probes for many keys, read in batches ("group prefetching"):
+    /// a prefetch of the index heads of a whole batch of keys, then of
+    /// their lists, then a prefetch of the zone
+    /// header of every listed tuple, then of its columns, and only then
+    /// the reads the caller sees. Each probe is a chain of dependent cache misses (head,
+    /// list, the tuple's columns); done key by key the chains run one
+    /// after another, batched the processor overlaps the chains of a batch.
+    /// A large set of keys is visited in ascending order: index heads are
+    /// then read front to back, and so are the tuples of bulk-loaded data
+    /// (clustered by source).
+    fn batched<'a>(
+        &'a self,
+        index: &'a AdjacencyIndex,
+        keys: &[u64],
+        exact: impl Fn(u64, &Tuple<'a>) -> bool,
+        mut f: impl FnMut(u64, Tuple<'a>) -> bool,
+    ) -> bool {
+        const BATCH: usize = 32;
+        const SORT_FROM: usize = 256;
+        let sorted;
+        let keys = if keys.len() >= SORT_FROM && !keys.is_sorted() {
+            let mut owned = keys.to_vec();
+            owned.sort_unstable();
+            sorted = owned;
+            &sorted[..]
+        } else {
+            keys
+        };
+        let mut hits: Vec<(u64, u32)> = Vec::new();
+        for batch in keys.chunks(BATCH) {
+            let mut lists: [&[u32]; BATCH] = [&[]; BATCH];
+            for (list, &key) in lists.iter_mut().zip(batch) {
+                *list = index.get(key);
+            }
+            hits.clear();
+            for (&key, list) in batch.iter().zip(lists) {
+                for &i in list.iter().filter(|&&i| i < self.len) {
+                    prefetch::object(&self.zones[split(i).0]);
+                    hits.push((key, i));
+                }
+            }
+            for &(_, i) in &hits {
+                let (zone, slot) = split(i);
+                self.zones[zone].prefetch_row(slot);
+            }
+            for &(key, i) in &hits {
+                let Some(t) = self.tuple(i) else { continue };
+                if exact(key, &t) && !f(key, t) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The tuple with statement id `sid` (the join index); never a freed

@@ -242,22 +242,6 @@ fn narrow_by_membership(sel: &mut Selection, high: u64, low: &[u32], bits: GuiBi
     }
 }
 
-/// Asks for `column` to be brought into cache ahead of its scan: a zone's
-/// columns are separate 4 KiB arrays, and the hardware prefetchers do not
-/// run ahead across them, so every zone would otherwise start cold.
-#[inline]
-pub(super) fn prefetch(column: &[u32]) {
-    #[cfg(target_arch = "x86_64")]
-    for line in column.chunks(16) {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: SSE is part of the x86-64 baseline; a prefetch never
-        // faults and `line` points into a live allocation.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = column;
-}
-
 /// Slots selected in `sel`, ascending.
 pub(super) fn selected(sel: &Selection) -> impl Iterator<Item = usize> + '_ {
     sel.iter().enumerate().flat_map(|(w, &word)| {

@@ -28,6 +28,7 @@
 use super::column::{Column64, FlagColumn};
 use super::select::{Selection, WORDS};
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
+use crate::prefetch;
 use crate::typed_value::TypedValue;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -218,6 +219,19 @@ impl Zone {
             *word = !freed & in_range;
         }
         sel
+    }
+
+    /// Prefetches the lines [`Zone::tuple`] and [`Zone::visible`] read for
+    /// `slot` (the caller prefetched the zone itself first).
+    #[inline]
+    pub(crate) fn prefetch_row(&self, slot: usize) {
+        self.s.prefetch(slot);
+        self.o.prefetch(slot);
+        prefetch::line(&self.p[slot]);
+        prefetch::line(&self.local[slot]);
+        if let Some(versions) = self.versions.get() {
+            prefetch::line(&versions[slot]);
+        }
     }
 
     /// Visibility of `slot` to `view` (for column-wise scans).
