@@ -67,13 +67,16 @@ impl RewriteRule for RelTypeScan {
                     into: false,
                 },
             },
-            LogicalPlan::Filter { input, predicate } => match absorb(*input, &predicate) {
-                Ok(plan) => plan,
-                Err(input) => LogicalPlan::Filter {
-                    input: Box::new(input),
-                    predicate,
-                },
-            },
+            LogicalPlan::Filter {
+                mut input,
+                predicate,
+            } => {
+                if absorb(&mut input, &predicate) {
+                    *input
+                } else {
+                    LogicalPlan::Filter { input, predicate }
+                }
+            }
             other => other,
         })
     }
@@ -114,51 +117,22 @@ fn with_labels(plan: LogicalPlan, slot: Slot, labels: Vec<String>) -> LogicalPla
 
 /// Moves `predicate` into the type scan under `plan` (looking through
 /// filters) when it tests a property of the scanned relationship and the
-/// scan has no predicate yet; gives the plan back unchanged otherwise.
-fn absorb(plan: LogicalPlan, predicate: &Expr) -> Result<LogicalPlan, LogicalPlan> {
+/// scan has no predicate yet; whether it did (`plan` is unchanged if not).
+fn absorb(plan: &mut LogicalPlan, predicate: &Expr) -> bool {
     match plan {
         LogicalPlan::RelTypeScan {
-            input,
-            from,
             rel,
-            to,
-            dir,
-            types,
-            predicate: None,
-        } => match pushable(predicate, rel) {
-            Some(pushed) => Ok(LogicalPlan::RelTypeScan {
-                input,
-                from,
-                rel,
-                to,
-                dir,
-                types,
-                predicate: Some(Box::new(pushed)),
-            }),
-            None => Err(LogicalPlan::RelTypeScan {
-                input,
-                from,
-                rel,
-                to,
-                dir,
-                types,
-                predicate: None,
-            }),
+            predicate: slot @ None,
+            ..
+        } => match pushable(predicate, *rel) {
+            Some(pushed) => {
+                *slot = Some(Box::new(pushed));
+                true
+            }
+            None => false,
         },
-        LogicalPlan::Filter {
-            input,
-            predicate: kept,
-        } => match absorb(*input, predicate) {
-            Ok(inner) => Ok(LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate: kept,
-            }),
-            Err(inner) => Err(LogicalPlan::Filter {
-                input: Box::new(inner),
-                predicate: kept,
-            }),
-        },
-        other => Err(other),
+        LogicalPlan::Filter { input, .. } => absorb(input, predicate),
+        _ => false,
     }
 }
 

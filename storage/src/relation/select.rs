@@ -33,8 +33,7 @@ pub(crate) struct GuiBits<'a>(pub(crate) &'a [u64]);
 impl GuiBits<'_> {
     #[inline]
     pub(crate) fn contains(&self, gui: u64) -> bool {
-        let d = dense_position(gui);
-        self.0.get(d / 64).is_some_and(|w| w >> (d % 64) & 1 != 0)
+        self.bit(gui) != 0
     }
 
     /// The bit of `gui` as 0 or 1, without a branch on the answer.
