@@ -10,6 +10,14 @@
 //! - [`FlagColumn`]: the O type flag is one constant for a whole REL_E
 //!   zone (every O is a vertex); it is stored per slot only once two flags
 //!   differ.
+//! - [`PColumn`]: predicate ids (relationship types, property keys, the
+//!   label and existence predicates) are few: one constant for a zone of
+//!   edge properties with one key, else one byte per slot while every id
+//!   is below 256, four bytes only beyond.
+//! - [`LocalColumn`]: a tuple's partition-local statement number equals
+//!   its slot position plus a constant while slots are filled in the order
+//!   numbers are handed out (every bulk load, every append without slot
+//!   reuse); the constant is kept instead of a number per slot.
 //!
 //! Invariant: `get(slot)` returns exactly the last value `set` at `slot`.
 
@@ -115,6 +123,109 @@ impl FlagColumn {
     }
 }
 
+/// The P column of a zone.
+pub(crate) enum PColumn {
+    /// Every P set so far equals this one (`None` before the first).
+    Uniform(Option<u32>),
+    /// Every P set so far is below 256.
+    Byte(Box<[u8]>),
+    Wide(Box<[u32]>),
+}
+
+impl PColumn {
+    #[inline]
+    pub(crate) fn get(&self, slot: usize) -> u32 {
+        match self {
+            PColumn::Uniform(p) => p.unwrap_or(0),
+            PColumn::Byte(bytes) => u32::from(bytes[slot]),
+            PColumn::Wide(values) => values[slot],
+        }
+    }
+
+    pub(crate) fn set(&mut self, slot: usize, p: u32, slots: usize) {
+        match self {
+            PColumn::Uniform(None) => *self = PColumn::Uniform(Some(p)),
+            PColumn::Uniform(Some(u)) if *u == p => {}
+            PColumn::Uniform(Some(u)) => {
+                let u = *u;
+                *self = match u8::try_from(u) {
+                    Ok(byte) => PColumn::Byte(vec![byte; slots].into_boxed_slice()),
+                    Err(_) => PColumn::Wide(vec![u; slots].into_boxed_slice()),
+                };
+                self.set(slot, p, slots);
+            }
+            PColumn::Byte(bytes) => match u8::try_from(p) {
+                Ok(byte) => bytes[slot] = byte,
+                Err(_) => {
+                    let mut wide: Box<[u32]> = bytes.iter().map(|&b| u32::from(b)).collect();
+                    wide[slot] = p;
+                    *self = PColumn::Wide(wide);
+                }
+            },
+            PColumn::Wide(values) => values[slot] = p,
+        }
+    }
+
+    /// Prefetches the whole column (nothing to fetch when uniform).
+    pub(crate) fn prefetch_column(&self) {
+        match self {
+            PColumn::Uniform(_) => {}
+            PColumn::Byte(bytes) => crate::prefetch::slice(bytes),
+            PColumn::Wide(values) => crate::prefetch::slice(values),
+        }
+    }
+
+    /// Prefetches the line holding `slot` (nothing to fetch when uniform).
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: usize) {
+        match self {
+            PColumn::Uniform(_) => {}
+            PColumn::Byte(bytes) => crate::prefetch::line(&bytes[slot]),
+            PColumn::Wide(values) => crate::prefetch::line(&values[slot]),
+        }
+    }
+}
+
+/// The partition-local statement numbers of a zone.
+pub(crate) enum LocalColumn {
+    /// Every number set so far is `offset + slot` (wrapping; `None` before
+    /// the first).
+    Affine(Option<u32>),
+    PerSlot(Box<[u32]>),
+}
+
+impl LocalColumn {
+    #[inline]
+    pub(crate) fn get(&self, slot: usize) -> u32 {
+        match self {
+            LocalColumn::Affine(offset) => offset.unwrap_or(0).wrapping_add(slot as u32),
+            LocalColumn::PerSlot(locals) => locals[slot],
+        }
+    }
+
+    pub(crate) fn set(&mut self, slot: usize, local: u32, slots: usize) {
+        let offset = local.wrapping_sub(slot as u32);
+        match self {
+            LocalColumn::Affine(None) => *self = LocalColumn::Affine(Some(offset)),
+            LocalColumn::Affine(Some(o)) if *o == offset => {}
+            LocalColumn::Affine(Some(o)) => {
+                let o = *o;
+                let mut locals: Box<[u32]> = (0..slots as u32).map(|j| o.wrapping_add(j)).collect();
+                locals[slot] = local;
+                *self = LocalColumn::PerSlot(locals);
+            }
+            LocalColumn::PerSlot(locals) => locals[slot] = local,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: usize) {
+        if let LocalColumn::PerSlot(locals) = self {
+            crate::prefetch::line(&locals[slot]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,24 +234,59 @@ mod tests {
     proptest! {
         #[test]
         fn columns_return_what_was_set(writes in proptest::collection::vec(
-            (0usize..16, prop_oneof![0u64..4, (1u64 << 60)..(1u64 << 60) + 4, any::<u64>()], 0u8..3),
+            (
+                0usize..16,
+                prop_oneof![0u64..4, (1u64 << 60)..(1u64 << 60) + 4, any::<u64>()],
+                0u8..3,
+                prop_oneof![0u32..3, 250u32..260, any::<u32>()],
+                prop_oneof![Just(None), (0u32..4).prop_map(Some), any::<u32>().prop_map(Some)],
+            ),
             0..64,
         )) {
             let mut column = Column64::new(16);
             let mut flags = FlagColumn::Uniform(None);
+            let mut ps = PColumn::Uniform(None);
+            let mut locals = LocalColumn::Affine(None);
             let mut model = [None; 16];
-            for (slot, value, flag) in writes {
+            for (slot, value, flag, p, local) in writes {
+                // `None`: the number a slot-ordered fill would give it.
+                let local = local.unwrap_or(100 + slot as u32);
                 column.set(slot, value);
                 flags.set(slot, flag, 16);
-                model[slot] = Some((value, flag));
+                ps.set(slot, p, 16);
+                locals.set(slot, local, 16);
+                model[slot] = Some((value, flag, p, local));
                 for (s, expected) in model.iter().enumerate() {
-                    if let Some((v, f)) = expected {
+                    if let Some((v, f, p, l)) = expected {
                         prop_assert_eq!(column.get(s), *v);
                         prop_assert_eq!(flags.get(s), *f);
+                        prop_assert_eq!(ps.get(s), *p);
+                        prop_assert_eq!(locals.get(s), *l);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn slot_ordered_numbers_and_small_predicates_stay_compact() {
+        let mut locals = LocalColumn::Affine(None);
+        let mut ps = PColumn::Uniform(None);
+        for slot in 0..8 {
+            locals.set(slot, 2048 + slot as u32, 8);
+            ps.set(slot, 7, 8);
+        }
+        assert!(matches!(locals, LocalColumn::Affine(Some(2048))));
+        assert!(matches!(ps, PColumn::Uniform(Some(7))));
+        ps.set(3, 200, 8);
+        assert!(matches!(ps, PColumn::Byte(_)));
+        assert_eq!((ps.get(2), ps.get(3)), (7, 200));
+        ps.set(4, 300, 8);
+        assert!(matches!(ps, PColumn::Wide(_)));
+        assert_eq!((ps.get(3), ps.get(4)), (200, 300));
+        locals.set(5, 1, 8);
+        assert!(matches!(locals, LocalColumn::PerSlot(_)));
+        assert_eq!((locals.get(4), locals.get(5)), (2052, 1));
     }
 
     #[test]

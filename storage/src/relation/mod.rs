@@ -19,6 +19,7 @@
 mod column;
 mod partition;
 mod select;
+mod subject_index;
 mod zone;
 
 pub(crate) use partition::Partition;
@@ -263,6 +264,97 @@ mod tests {
             .insert(1, 1, 0, TypedValue::NONE, Some(wrong_tag), 1)
             .is_err());
         assert_eq!(rel.partition_of_sid(wrong_tag), None);
+    }
+
+    proptest::proptest! {
+        /// REL_EP's subject index, in its sorted form while subjects arrive
+        /// in order and explicit after, lists exactly the live tuples of
+        /// each subject: through appends in and out of order, deletions
+        /// collected by GC and freed slots reused.
+        #[test]
+        fn subject_index_lists_the_live_tuples_of_each_subject(
+            ops in proptest::collection::vec((0u8..10, 0u32..3, 0u32..40), 1..300)
+        ) {
+            use crate::ids::TAG_EP;
+            let rel = Relation::new(TAG_EP, 1, IndexKeys { s: KeyKind::Statement, o: KeyKind::Hashed });
+            let key = |k: u32| make_sid(TAG_E, 0, k);
+            let mut live: Vec<(u32, u64)> = Vec::new();
+            let mut next_key = 0;
+            let mut ts = 1;
+            for (op, step, any) in ops {
+                match op {
+                    0..=6 => {
+                        next_key += step;
+                        let (index, _) = rel
+                            .insert(0, key(next_key), 2, TypedValue::NONE, None, 1)
+                            .unwrap();
+                        live.push((index, key(next_key)));
+                    }
+                    7 => {
+                        let (index, _) = rel.insert(0, key(any), 2, TypedValue::NONE, None, 1).unwrap();
+                        live.push((index, key(any)));
+                    }
+                    _ if live.is_empty() => {}
+                    _ => {
+                        let (index, _) = live.swap_remove(any as usize % live.len());
+                        ts += 2;
+                        rel.read(0).unwrap().tuple(index).unwrap().set_end(ts);
+                        rel.collect(ts);
+                    }
+                }
+                let part = rel.read(0).unwrap();
+                let keys: Vec<u64> = (0..=next_key.max(40)).map(key).collect();
+                let mut batched: Vec<(u64, u32)> = Vec::new();
+                part.by_subjects(&keys, |k, t| {
+                    batched.push((k, (t.i & ((1 << LOCAL_BITS) - 1)) as u32));
+                    true
+                });
+                let mut expected_batched: Vec<(u64, u32)> = Vec::new();
+                for &k in &keys {
+                    let mut expected: Vec<u32> =
+                        live.iter().filter(|(_, s)| *s == k).map(|(i, _)| *i).collect();
+                    let mut got: Vec<u32> = part.by_subject(k).map(|(i, _)| i).collect();
+                    expected.sort_unstable();
+                    got.sort_unstable();
+                    proptest::prop_assert_eq!(&got, &expected);
+                    expected_batched.extend(got.iter().map(|&i| {
+                        (k, (part.tuple(i).unwrap().i & ((1 << LOCAL_BITS) - 1)) as u32)
+                    }));
+                }
+                batched.sort_unstable();
+                expected_batched.sort_unstable();
+                proptest::prop_assert_eq!(batched, expected_batched);
+            }
+        }
+    }
+
+    #[test]
+    fn subject_index_stays_implicit_for_ordered_appends() {
+        use crate::ids::TAG_EP;
+        let rel = Relation::new(
+            TAG_EP,
+            1,
+            IndexKeys {
+                s: KeyKind::Statement,
+                o: KeyKind::Hashed,
+            },
+        );
+        for k in 0..3000u32 {
+            for _ in 0..(k % 3) {
+                rel.insert(0, make_sid(TAG_E, 0, k), 2, TypedValue::NONE, None, 1)
+                    .unwrap();
+            }
+        }
+        let part = rel.read(0).unwrap();
+        assert!(part.subject_index_is_sorted());
+        assert_eq!(part.by_subject(make_sid(TAG_E, 0, 2999)).count(), 2);
+        assert_eq!(part.by_subject(make_sid(TAG_E, 0, 3000)).count(), 0);
+        drop(part);
+        rel.insert(0, make_sid(TAG_E, 0, 5), 2, TypedValue::NONE, None, 1)
+            .unwrap();
+        let part = rel.read(0).unwrap();
+        assert!(!part.subject_index_is_sorted());
+        assert_eq!(part.by_subject(make_sid(TAG_E, 0, 5)).count(), 3);
     }
 
     #[test]

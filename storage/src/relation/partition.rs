@@ -6,6 +6,7 @@
 //! after garbage collection freed its dead version (module `gc`).
 
 use super::select::{selected, ScanFilter};
+use super::subject_index::{Positions, SubjectIndex};
 use super::zone::{Tuple, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
@@ -21,7 +22,7 @@ pub(crate) struct Partition {
     len: u32,
     /// `make_sid(tag, partition, 0)`: a tuple's SID is this | its local number.
     sid_base: u64,
-    by_s: AdjacencyIndex,
+    by_s: SubjectIndex,
     by_o: AdjacencyIndex,
     by_i: StatementIndex,
     /// Slots of collected versions, reused by the next inserts (module `gc`).
@@ -40,7 +41,7 @@ impl Partition {
             zones: Vec::new(),
             len: 0,
             sid_base,
-            by_s: AdjacencyIndex::new(s),
+            by_s: SubjectIndex::new(s),
             by_o: AdjacencyIndex::new(o),
             by_i: StatementIndex::default(),
             free: Vec::new(),
@@ -79,28 +80,28 @@ impl Partition {
         for (z, zone) in self.zones.iter().enumerate() {
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
-            if let Some((s_high, s_low, p_col, o_high, o_low, locals)) = zone.frozen_narrow() {
-                if let Some((_, next_s, next_p, _, next_o, _)) =
-                    self.zones.get(z + 1).and_then(Zone::frozen_narrow)
-                {
-                    // Each column is its own 4 KiB array; hardware
-                    // prefetchers do not run ahead across them.
-                    prefetch::slice(next_p);
+            if let Some(columns) = zone.frozen_narrow() {
+                if let Some(next) = self.zones.get(z + 1).and_then(Zone::frozen_narrow) {
+                    // Each column is its own array; hardware prefetchers
+                    // do not run ahead across them.
+                    next.p.prefetch_column();
                     if filter.s.is_some() {
-                        prefetch::slice(next_s);
+                        prefetch::slice(next.s.1);
                     }
                     if filter.o.is_some() {
-                        prefetch::slice(next_o);
+                        prefetch::slice(next.o.1);
                     }
                 }
                 let mut sel = zone.live_selection(len);
-                filter.select_narrow(&mut sel, (s_high, s_low), p_col, (o_high, o_low));
+                filter.select_narrow(&mut sel, &columns);
+                let ((s_high, s_low), (o_high, o_low)) = (columns.s, columns.o);
                 for slot in selected(&sel) {
                     let (s, o) = (
                         s_high | u64::from(s_low[slot]),
                         o_high | u64::from(o_low[slot]),
                     );
-                    if !sink(self.sid_base | u64::from(locals[slot]), s, p_col[slot], o) {
+                    let sid = self.sid_base | u64::from(columns.local.get(slot));
+                    if !sink(sid, s, columns.p.get(slot), o) {
                         return ((base + slot + 1) as u64, false);
                     }
                 }
@@ -121,13 +122,14 @@ impl Partition {
 
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
-        self.positions(self.by_s.get(s))
-            .filter(move |(_, t)| t.s == s)
+        let runs = self.by_s.lists_freed_slots();
+        self.positions(self.by_s.get(s, &self.zones, self.len))
+            .filter(move |(_, t)| t.s == s && !(runs && t.is_freed()))
     }
 
     /// Tuples whose O is the gui `o`, in insertion order.
     pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
-        self.positions(self.by_o.get(o))
+        self.positions(Positions::list(self.by_o.get(o)))
             .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
     }
 
@@ -136,12 +138,16 @@ impl Partition {
     /// order, not the given one), through `f(key, tuple)` until it returns
     /// false; returns whether it ran to the end. See [`Partition::batched`].
     pub(crate) fn by_subjects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
-        self.batched(&self.by_s, keys, |key, t| t.s == key, f)
+        let lookup = |key| self.by_s.get(key, &self.zones, self.len);
+        let runs = self.by_s.lists_freed_slots();
+        let exact = |key, t: &Tuple<'_>| t.s == key && !(runs && t.is_freed());
+        self.batched(lookup, keys, exact, f)
     }
 
     /// [`Partition::by_subjects`] over the O index.
     pub(crate) fn by_objects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
-        self.batched(&self.by_o, keys, |key, t| t.o.indexed_gui() == Some(key), f)
+        let lookup = |key| Positions::list(self.by_o.get(key));
+        self.batched(lookup, keys, |key, t| t.o.indexed_gui() == Some(key), f)
     }
 
     /// Index probes for many keys, read in batches ("group prefetching"):
@@ -156,7 +162,7 @@ impl Partition {
     /// (clustered by source).
     fn batched<'a>(
         &'a self,
-        index: &'a AdjacencyIndex,
+        lookup: impl Fn(u64) -> Positions<'a>,
         keys: &[u64],
         exact: impl Fn(u64, &Tuple<'a>) -> bool,
         mut f: impl FnMut(u64, Tuple<'a>) -> bool,
@@ -174,13 +180,14 @@ impl Partition {
         };
         let mut hits: Vec<(u64, u32)> = Vec::new();
         for batch in keys.chunks(BATCH) {
-            let mut lists: [&[u32]; BATCH] = [&[]; BATCH];
-            for (list, &key) in lists.iter_mut().zip(batch) {
-                *list = index.get(key);
-            }
+            let lists: [Positions<'a>; BATCH] = std::array::from_fn(|k| {
+                batch
+                    .get(k)
+                    .map_or(Positions::Run(0..0), |&key| lookup(key))
+            });
             hits.clear();
             for (&key, list) in batch.iter().zip(lists) {
-                for &i in list.iter().filter(|&&i| i < self.len) {
+                for i in list.filter(|&i| i < self.len) {
                     prefetch::object(&self.zones[split(i).0]);
                     hits.push((key, i));
                 }
@@ -225,7 +232,8 @@ impl Partition {
         sid: u64,
         begin: u64,
     ) -> Result<u32> {
-        let index = match self.free.pop() {
+        let reused = self.free.pop();
+        let index = match reused {
             Some(index) => index,
             None => {
                 let index = self.len;
@@ -242,7 +250,8 @@ impl Partition {
         let (zone, slot) = split(index);
         let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
         self.zones[zone].write(slot, s, p, o, local, begin);
-        self.by_s.push(s, index);
+        self.by_s
+            .push(s, index, reused.is_none(), &self.zones, self.len);
         if let Some(gui) = o.indexed_gui() {
             self.by_o.push(gui, index);
         }
@@ -321,6 +330,11 @@ impl Partition {
         self.by_s.keys()
     }
 
+    #[cfg(test)]
+    pub(super) fn subject_index_is_sorted(&self) -> bool {
+        self.by_s.is_sorted_form()
+    }
+
     /// Number of distinct O guis (the O-index's key count).
     pub(crate) fn objects(&self) -> usize {
         self.by_o.keys()
@@ -333,8 +347,7 @@ impl Partition {
         (frozen, self.zones.len() - frozen)
     }
 
-    fn positions<'a>(&'a self, list: &'a [u32]) -> impl Iterator<Item = (u32, Tuple<'a>)> + 'a {
-        list.iter()
-            .filter_map(move |&i| self.tuple(i).map(|t| (i, t)))
+    fn positions<'a>(&'a self, list: Positions<'a>) -> impl Iterator<Item = (u32, Tuple<'a>)> + 'a {
+        list.filter_map(move |i| self.tuple(i).map(|t| (i, t)))
     }
 }

@@ -6,7 +6,8 @@
 //! record their answer as a bit rather than branching on it (a probe's
 //! outcome is as unpredictable as the data).
 
-use super::zone::ZONE_TUPLES;
+use super::column::PColumn;
+use super::zone::{NarrowColumns, ZONE_TUPLES};
 use crate::ids::COUNTER_BITS;
 
 pub(super) const WORDS: usize = ZONE_TUPLES / 64;
@@ -64,103 +65,145 @@ impl ScanFilter<'_> {
     }
 
     /// Narrows `sel` by the filter over a frozen zone's narrow columns
-    /// (each at least `WORDS * 64` long; values are `high | low`). Uses
-    /// AVX-512 (16 slots per compare, membership bits fetched by a masked
-    /// gather) where the processor has it, else the portable loops.
-    pub(super) fn select_narrow(
-        &self,
-        sel: &mut Selection,
-        s: (u64, &[u32]),
-        p: &[u32],
-        o: (u64, &[u32]),
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the processor supports AVX-512F (checked above).
-            unsafe { avx512::select_narrow(self, sel, s, p, o) };
-            return;
-        }
-        self.select_narrow_portable(sel, s, p, o);
+    /// (S and O at least `WORDS * 64` long; values are `high | low`). Uses
+    /// AVX-512 (16 or 64 slots per compare, membership bits fetched by a
+    /// masked gather) where the processor has it, else the portable loops.
+    pub(super) fn select_narrow(&self, sel: &mut Selection, columns: &NarrowColumns<'_>) {
+        self.select_with(sel, columns, Simd::detect());
     }
 
-    fn select_narrow_portable(
-        &self,
-        sel: &mut Selection,
-        (s_high, s_low): (u64, &[u32]),
-        p: &[u32],
-        (o_high, o_low): (u64, &[u32]),
-    ) {
+    fn select_with(&self, sel: &mut Selection, columns: &NarrowColumns<'_>, simd: Simd) {
         if let Some(types) = self.types {
-            for (w, chunk) in sel.iter_mut().zip(p.chunks_exact(64)) {
-                *w &= types.iter().fold(0, |m, &t| m | eq_mask(chunk, t));
+            narrow_by_type(sel, columns.p, types, simd);
+            if sel.iter().all(|&w| w == 0) {
+                return;
             }
         }
-        if let Some(bits) = self.s {
-            narrow_by_membership(sel, s_high, s_low, bits);
-        }
-        if let Some(bits) = self.o {
-            narrow_by_membership(sel, o_high, o_low, bits);
+        for (bits, (high, low)) in [(self.s, columns.s), (self.o, columns.o)] {
+            let Some(bits) = bits else { continue };
+            #[cfg(target_arch = "x86_64")]
+            if simd.avx512f && high & DENSE_MASK == 0 {
+                // SAFETY: the processor supports AVX-512F (`Simd::detect`).
+                unsafe { avx512::narrow_by_membership(sel, low, bits) };
+                continue;
+            }
+            // Dense positions above 32 bits (over 2^16 collisions in one
+            // hash bucket) always take this path.
+            narrow_by_membership(sel, high, low, bits);
         }
     }
 }
 
-/// The AVX-512 form of [`ScanFilter::select_narrow`].
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::{narrow_by_membership, GuiBits, ScanFilter, Selection, DENSE_MASK};
-    use std::arch::x86_64::{
-        _mm512_and_si512, _mm512_cmpeq_epi32_mask, _mm512_cmplt_epu32_mask, _mm512_loadu_si512,
-        _mm512_mask_i32gather_epi32, _mm512_mask_test_epi32_mask, _mm512_set1_epi32,
-        _mm512_setzero_si512, _mm512_srli_epi32, _mm512_srlv_epi32,
+/// The instruction sets a selection may use.
+#[derive(Copy, Clone)]
+struct Simd {
+    avx512f: bool,
+    avx512bw: bool,
+}
+
+impl Simd {
+    /// Neither: the portable loops (SSE2 at most).
+    #[cfg(test)]
+    const PORTABLE: Simd = Simd {
+        avx512f: false,
+        avx512bw: false,
     };
 
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn select_narrow(
-        filter: &ScanFilter<'_>,
-        sel: &mut Selection,
-        (s_high, s_low): (u64, &[u32]),
-        p: &[u32],
-        (o_high, o_low): (u64, &[u32]),
-    ) {
-        if let Some(types) = filter.types {
-            for (w, chunk) in sel.iter_mut().zip(p.chunks_exact(64)) {
-                *w &= type_mask(chunk, types);
+    #[inline]
+    fn detect() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        return Simd {
+            avx512f: std::arch::is_x86_feature_detected!("avx512f"),
+            avx512bw: std::arch::is_x86_feature_detected!("avx512bw"),
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        Simd {
+            avx512f: false,
+            avx512bw: false,
+        }
+    }
+}
+
+/// Keeps the selected slots whose P is one of `types`. A zone with one P
+/// throughout is kept or dropped whole, without reading any slot.
+fn narrow_by_type(sel: &mut Selection, p: &PColumn, types: &[u32], simd: Simd) {
+    match p {
+        PColumn::Uniform(Some(p)) if types.contains(p) => {}
+        PColumn::Uniform(_) => *sel = [0; WORDS],
+        PColumn::Byte(bytes) => {
+            let small = || types.iter().filter_map(|&t| u8::try_from(t).ok());
+            for (w, chunk) in sel.iter_mut().zip(bytes.chunks_exact(64)) {
+                #[cfg(target_arch = "x86_64")]
+                if simd.avx512bw {
+                    // SAFETY: the processor supports AVX-512BW (`Simd::detect`).
+                    *w &= small().fold(0, |m, t| m | unsafe { avx512::eq_mask8(chunk, t) });
+                    continue;
+                }
+                *w &= small().fold(0, |m, t| m | eq_mask8(chunk, t));
             }
         }
-        for (bits, high, low) in [(filter.s, s_high, s_low), (filter.o, o_high, o_low)] {
-            let Some(bits) = bits else { continue };
-            if high & DENSE_MASK != 0 {
-                // Dense positions above 32 bits (over 2^16 collisions in
-                // one hash bucket): the portable probe handles them.
-                narrow_by_membership(sel, high, low, bits);
-                continue;
-            }
-            for (w, chunk) in sel.iter_mut().zip(low.chunks_exact(64)) {
-                *w = member_mask(*w, chunk, bits);
+        PColumn::Wide(values) => {
+            for (w, chunk) in sel.iter_mut().zip(values.chunks_exact(64)) {
+                #[cfg(target_arch = "x86_64")]
+                if simd.avx512f {
+                    // SAFETY: the processor supports AVX-512F (`Simd::detect`).
+                    *w &= types
+                        .iter()
+                        .fold(0, |m, &t| m | unsafe { avx512::eq_mask32(chunk, t) });
+                    continue;
+                }
+                *w &= types.iter().fold(0, |m, &t| m | eq_mask32(chunk, t));
             }
         }
     }
+}
 
-    /// Bit `j` set where `chunk[j]` (64 slots) is one of `types`.
+/// The AVX-512 forms of the compares and of the membership probe.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{GuiBits, Selection};
+    use std::arch::x86_64::{
+        _mm512_and_si512, _mm512_cmpeq_epi32_mask, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu32_mask,
+        _mm512_loadu_si512, _mm512_mask_i32gather_epi32, _mm512_mask_test_epi32_mask,
+        _mm512_set1_epi32, _mm512_set1_epi8, _mm512_setzero_si512, _mm512_srli_epi32,
+        _mm512_srlv_epi32,
+    };
+
+    /// Bit `j` set where `chunk[j] == value` (64 slots of 32 bits).
     #[target_feature(enable = "avx512f")]
-    fn type_mask(chunk: &[u32], types: &[u32]) -> u64 {
+    pub(super) fn eq_mask32(chunk: &[u32], value: u32) -> u64 {
         let mut mask = 0u64;
         for (k, sixteen) in chunk[..64].chunks_exact(16).enumerate() {
             // SAFETY: `sixteen` is 16 initialised u32 (64 bytes); the load
             // is unaligned.
             let lanes = unsafe { _mm512_loadu_si512(sixteen.as_ptr().cast()) };
-            let hits = types.iter().fold(0u16, |m, &t| {
-                m | _mm512_cmpeq_epi32_mask(lanes, _mm512_set1_epi32(t as i32))
-            });
+            let hits = _mm512_cmpeq_epi32_mask(lanes, _mm512_set1_epi32(value as i32));
             mask |= u64::from(hits) << (16 * k);
         }
         mask
     }
 
-    /// The slots of `sel` whose value `chunk[j]` (64 slots; the value is
-    /// its own dense position) has its bit set in `bits`. The bitmap is read
-    /// as 32-bit words (the same bits on a little-endian machine); only
-    /// selected, in-range lanes are gathered.
+    /// Bit `j` set where `chunk[j] == value` (64 slots of one byte: one
+    /// compare).
+    #[target_feature(enable = "avx512bw")]
+    pub(super) fn eq_mask8(chunk: &[u8], value: u8) -> u64 {
+        let chunk = &chunk[..64];
+        // SAFETY: `chunk` is 64 initialised bytes; the load is unaligned.
+        let lanes = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
+        _mm512_cmpeq_epi8_mask(lanes, _mm512_set1_epi8(value as i8))
+    }
+
+    /// Keeps the slots of `sel` whose value `low[j]` (the value is its own
+    /// dense position: the upper half has no dense bits) has its bit set in
+    /// `bits`. The bitmap is read as 32-bit words (the same bits on a
+    /// little-endian machine); only selected, in-range lanes are gathered.
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn narrow_by_membership(sel: &mut Selection, low: &[u32], bits: GuiBits<'_>) {
+        for (w, chunk) in sel.iter_mut().zip(low.chunks_exact(64)) {
+            *w = member_mask(*w, chunk, bits);
+        }
+    }
+
     #[target_feature(enable = "avx512f")]
     fn member_mask(sel: u64, chunk: &[u32], bits: GuiBits<'_>) -> u64 {
         let words32 = (bits.0.len() * 2).min(u32::MAX as usize) as u32;
@@ -190,12 +233,45 @@ mod avx512 {
     }
 }
 
+/// Bit `j` set where `chunk[j] == value` (64 one-byte slots): sixteen
+/// lanes per SSE2 compare.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn eq_mask8(chunk: &[u8], value: u8) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let chunk = &chunk[..64];
+    // SAFETY: SSE2 is enabled on every x86-64 target; each load reads 16
+    // initialised bytes of `chunk`, unaligned.
+    unsafe {
+        let needle = _mm_set1_epi8(value as i8);
+        let mut mask = 0u64;
+        for (k, sixteen) in chunk.chunks_exact(16).enumerate() {
+            let lanes = _mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>());
+            let hits = _mm_movemask_epi8(_mm_cmpeq_epi8(lanes, needle)) as u16;
+            mask |= u64::from(hits) << (16 * k);
+        }
+        mask
+    }
+}
+
+/// Bit `j` set where `chunk[j] == value` (64 one-byte slots).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn eq_mask8(chunk: &[u8], value: u8) -> u64 {
+    chunk[..64]
+        .iter()
+        .enumerate()
+        .fold(0, |m, (j, &x)| m | (u64::from(x == value) << j))
+}
+
 /// Bit `j` set where `chunk[j] == value` (64 slots): four lanes per
 /// compare, the lane results gathered by `movemask` (SSE2 is part of the
 /// x86-64 baseline, so no feature detection is needed).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn eq_mask(chunk: &[u32], value: u32) -> u64 {
+fn eq_mask32(chunk: &[u32], value: u32) -> u64 {
     use std::arch::x86_64::{
         __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
         _mm_set1_epi32,
@@ -219,7 +295,7 @@ fn eq_mask(chunk: &[u32], value: u32) -> u64 {
 /// Bit `j` set where `chunk[j] == value` (64 slots).
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn eq_mask(chunk: &[u32], value: u32) -> u64 {
+fn eq_mask32(chunk: &[u32], value: u32) -> u64 {
     chunk
         .iter()
         .enumerate()
@@ -258,6 +334,7 @@ pub(super) fn selected(sel: &Selection) -> impl Iterator<Item = usize> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::relation::column::LocalColumn;
 
     fn vertex(counter: u64, hash: u64) -> u64 {
         (1 << 60) | counter << 16 | hash
@@ -269,7 +346,6 @@ mod tests {
         let high = vertex(3, 0) & !0xffff_ffff;
         let s_low: Vec<u32> = (0..n as u32).map(|i| i * 7 % 1000).collect();
         let o_low: Vec<u32> = (0..n as u32).map(|i| i * 13 % 997).collect();
-        let p: Vec<u32> = (0..n as u32).map(|i| i % 3).collect();
         let mut s_words = vec![0u64; 1 << 12];
         // Smaller than the values: O above 511 lies beyond the bitmap.
         let mut o_words = vec![0u64; 8];
@@ -281,26 +357,49 @@ mod tests {
             let d = dense_position(high | g);
             o_words[d / 64] |= 1 << (d % 64);
         }
-        let types = [1u32, 2];
-        let filter = ScanFilter {
-            types: Some(&types),
-            s: Some(GuiBits(&s_words)),
-            o: Some(GuiBits(&o_words)),
-        };
-        let mut sel = [u64::MAX; WORDS];
-        sel[0] &= !0b1010; // two freed slots
-        let mut portable = sel;
-        filter.select_narrow(&mut sel, (high, &s_low), &p, (high, &o_low));
-        filter.select_narrow_portable(&mut portable, (high, &s_low), &p, (high, &o_low));
-        assert_eq!(sel, portable);
-        let expected: Vec<usize> = (0..n)
-            .filter(|&j| j != 1 && j != 3)
-            .filter(|&j| {
-                filter.matches(high | u64::from(s_low[j]), p[j], high | u64::from(o_low[j]))
-            })
-            .collect();
-        assert!(!expected.is_empty());
-        assert_eq!(selected(&sel).collect::<Vec<_>>(), expected);
+        let p_columns = [
+            (0..n as u32).map(|i| i % 3).collect::<Vec<_>>(),
+            (0..n as u32).map(|i| 255 + i % 3).collect(),
+            vec![2; n],
+            vec![5; n],
+        ];
+        let local = LocalColumn::Affine(Some(0));
+        for p_values in &p_columns {
+            let mut p = PColumn::Uniform(None);
+            for (slot, &v) in p_values.iter().enumerate() {
+                p.set(slot, v, n);
+            }
+            let columns = NarrowColumns {
+                s: (high, &s_low),
+                p: &p,
+                o: (high, &o_low),
+                local: &local,
+            };
+            for types in [&[1u32, 2][..], &[256, 257], &[2]] {
+                let filter = ScanFilter {
+                    types: Some(types),
+                    s: Some(GuiBits(&s_words)),
+                    o: Some(GuiBits(&o_words)),
+                };
+                let mut sel = [u64::MAX; WORDS];
+                sel[0] &= !0b1010; // two freed slots
+                let mut portable = sel;
+                filter.select_narrow(&mut sel, &columns);
+                filter.select_with(&mut portable, &columns, Simd::PORTABLE);
+                assert_eq!(sel, portable);
+                let expected: Vec<usize> = (0..n)
+                    .filter(|&j| j != 1 && j != 3)
+                    .filter(|&j| {
+                        filter.matches(
+                            high | u64::from(s_low[j]),
+                            p_values[j],
+                            high | u64::from(o_low[j]),
+                        )
+                    })
+                    .collect();
+                assert_eq!(selected(&sel).collect::<Vec<_>>(), expected);
+            }
+        }
     }
 
     #[test]

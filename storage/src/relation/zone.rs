@@ -3,8 +3,10 @@
 //! A zone holds [`ZONE_TUPLES`] tuple slots as columns (S, O, O's type flag,
 //! P and the partition-local statement number each in its own array; S and
 //! O kept 32 bits wide while the zone's values share their upper half, the
-//! flag kept once while it is constant: module `column`), so a relation
-//! scan reads only the columns it filters on, sequentially.
+//! flag and P kept once while constant and P one byte wide while small,
+//! the statement numbers not at all while they follow slot order: module
+//! `column`), so a relation scan reads only the columns it filters on,
+//! sequentially.
 //!
 //! Versions ("fast MVCC", Poseidon section 5) are kept per zone, not per
 //! tuple: a zone that holds recent writes has a *version vector* (a
@@ -25,7 +27,7 @@
 //! - in a versioned zone a freed slot's `begin` is [`FREED`] and its bit is
 //!   set; in a frozen zone the bit alone says so.
 
-use super::column::{Column64, FlagColumn};
+use super::column::{Column64, FlagColumn, LocalColumn, PColumn};
 use super::select::{Selection, WORDS};
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
 use crate::prefetch;
@@ -45,14 +47,23 @@ pub(crate) struct Stamp {
 pub(crate) struct Zone {
     s: Column64,
     o: Column64,
-    p: Box<[u32]>,
-    local: Box<[u32]>,
+    p: PColumn,
+    local: LocalColumn,
     flag: FlagColumn,
     versions: OnceLock<Box<[Stamp]>>,
     /// A commit timestamp at or above every `begin` in the zone when it was
     /// frozen, and at or below every read timestamp live since.
     frozen_at: u64,
     freed: [u64; WORDS],
+}
+
+/// The columns of a frozen zone with narrow S and O: `(upper half, lower
+/// halves)` of S and O, and P and the statement numbers as stored.
+pub(crate) struct NarrowColumns<'a> {
+    pub(crate) s: (u64, &'a [u32]),
+    pub(crate) p: &'a PColumn,
+    pub(crate) o: (u64, &'a [u32]),
+    pub(crate) local: &'a LocalColumn,
 }
 
 /// One tuple read from a zone: its columns by value plus access to its
@@ -75,8 +86,8 @@ impl Zone {
         let zone = Zone {
             s: Column64::new(ZONE_TUPLES),
             o: Column64::new(ZONE_TUPLES),
-            p: vec![0; ZONE_TUPLES].into_boxed_slice(),
-            local: vec![0; ZONE_TUPLES].into_boxed_slice(),
+            p: PColumn::Uniform(None),
+            local: LocalColumn::Affine(None),
             flag: FlagColumn::Uniform(None),
             versions: OnceLock::new(),
             frozen_at: 0,
@@ -117,12 +128,12 @@ impl Zone {
     pub(crate) fn tuple(&self, slot: usize, sid_base: u64) -> Tuple<'_> {
         Tuple {
             s: self.s.get(slot),
-            p: self.p[slot],
+            p: self.p.get(slot),
             o: TypedValue {
                 flag: self.flag.get(slot),
                 payload: self.o.get(slot),
             },
-            i: sid_base | u64::from(self.local[slot]),
+            i: sid_base | u64::from(self.local.get(slot)),
             zone: self,
             slot,
         }
@@ -139,10 +150,10 @@ impl Zone {
         begin: u64,
     ) {
         self.s.set(slot, s);
-        self.p[slot] = p;
+        self.p.set(slot, p, ZONE_TUPLES);
         self.flag.set(slot, o.flag, ZONE_TUPLES);
         self.o.set(slot, o.payload);
-        self.local[slot] = local;
+        self.local.set(slot, local, ZONE_TUPLES);
         let stamp = &self.versions()[slot];
         stamp.begin.store(begin, Ordering::Release);
         stamp.end.store(NONE, Ordering::Release);
@@ -181,29 +192,37 @@ impl Zone {
         self.frozen_at = watermark;
     }
 
+    /// The S of `slot` alone.
+    #[inline]
+    pub(crate) fn subject(&self, slot: usize) -> u64 {
+        self.s.get(slot)
+    }
+
     /// Column access for scans: S, P, O payload and local statement
     /// number of `slot`, without building a tuple view.
     #[inline]
     pub(crate) fn row(&self, slot: usize) -> (u64, u32, u64, u32) {
         (
             self.s.get(slot),
-            self.p[slot],
+            self.p.get(slot),
             self.o.get(slot),
-            self.local[slot],
+            self.local.get(slot),
         )
     }
 
-    /// For a frozen zone whose S and O are narrow (the common case for old
-    /// REL_E data): `(s_high, s_low, p, o_high, o_low, local)`, so a scan
-    /// runs over plain slices with no per-slot dispatch and no stamps.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn frozen_narrow(&self) -> Option<(u64, &[u32], &[u32], u64, &[u32], &[u32])> {
+    /// The columns of a frozen zone whose S and O are narrow (the common
+    /// case for old REL_E data), so a scan runs over plain slices with no
+    /// per-slot dispatch on S and O and no stamps.
+    pub(crate) fn frozen_narrow(&self) -> Option<NarrowColumns<'_>> {
         if !self.is_frozen() {
             return None;
         }
-        let (s_high, s_low) = self.s.as_narrow()?;
-        let (o_high, o_low) = self.o.as_narrow()?;
-        Some((s_high, s_low, &self.p, o_high, o_low, &self.local))
+        Some(NarrowColumns {
+            s: self.s.as_narrow()?,
+            p: &self.p,
+            o: self.o.as_narrow()?,
+            local: &self.local,
+        })
     }
 
     /// A selection of the first `len` slots that are not freed (the
@@ -227,8 +246,8 @@ impl Zone {
     pub(crate) fn prefetch_row(&self, slot: usize) {
         self.s.prefetch(slot);
         self.o.prefetch(slot);
-        prefetch::line(&self.p[slot]);
-        prefetch::line(&self.local[slot]);
+        self.p.prefetch(slot);
+        self.local.prefetch(slot);
         if let Some(versions) = self.versions.get() {
             prefetch::line(&versions[slot]);
         }
@@ -264,6 +283,13 @@ impl Tuple<'_> {
 
     pub(crate) fn visible(&self, view: &View) -> bool {
         self.zone.visible(self.slot, view)
+    }
+
+    /// True when the tuple's slot was freed (a stale read of a slot an
+    /// index still lists).
+    #[inline]
+    pub(crate) fn is_freed(&self) -> bool {
+        self.zone.is_freed(self.slot)
     }
 
     /// Installs `me`'s delete marker (first writer wins).
