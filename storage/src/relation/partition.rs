@@ -7,7 +7,7 @@
 
 use super::select::{selected, ScanFilter};
 use super::subject_index::{Positions, SubjectIndex};
-use super::zone::{Tuple, Zone, ZONE_TUPLES};
+use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::gc::is_dead;
@@ -28,11 +28,6 @@ pub(crate) struct Partition {
     /// Slots of collected versions, reused by the next inserts (module `gc`).
     free: Vec<u32>,
     pub(super) next_local: u32,
-}
-
-fn split(index: u32) -> (usize, usize) {
-    let index = index as usize;
-    (index / ZONE_TUPLES, index % ZONE_TUPLES)
 }
 
 impl Partition {
@@ -77,11 +72,13 @@ impl Partition {
         filter: &ScanFilter<'_>,
         mut sink: impl FnMut(u64, u64, u32, u64) -> bool,
     ) -> (u64, bool) {
+        let mut narrow = self.zones.first().and_then(Zone::frozen_narrow);
         for (z, zone) in self.zones.iter().enumerate() {
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
-            if let Some(columns) = zone.frozen_narrow() {
-                if let Some(next) = self.zones.get(z + 1).and_then(Zone::frozen_narrow) {
+            let next_narrow = self.zones.get(z + 1).and_then(Zone::frozen_narrow);
+            if let Some(columns) = std::mem::replace(&mut narrow, next_narrow) {
+                if let Some(next) = &narrow {
                     // Each column is its own array; hardware prefetchers
                     // do not run ahead across them.
                     next.p.prefetch_column();
@@ -122,9 +119,9 @@ impl Partition {
 
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
-        let runs = self.by_s.lists_freed_slots();
+        let exact = self.subject_is();
         self.positions(self.by_s.get(s, &self.zones, self.len))
-            .filter(move |(_, t)| t.s == s && !(runs && t.is_freed()))
+            .filter(move |(_, t)| exact(s, t))
     }
 
     /// Tuples whose O is the gui `o`, in insertion order.
@@ -139,9 +136,15 @@ impl Partition {
     /// false; returns whether it ran to the end. See [`Partition::batched`].
     pub(crate) fn by_subjects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
         let lookup = |key| self.by_s.get(key, &self.zones, self.len);
+        self.batched(lookup, keys, self.subject_is(), f)
+    }
+
+    /// The exact test for a tuple the S index listed under `key`: its S is
+    /// `key`, and its slot is not freed when the index's form can list
+    /// freed slots (the test is skipped where lists never hold them).
+    fn subject_is(&self) -> impl Fn(u64, &Tuple<'_>) -> bool + Copy {
         let runs = self.by_s.lists_freed_slots();
-        let exact = |key, t: &Tuple<'_>| t.s == key && !(runs && t.is_freed());
-        self.batched(lookup, keys, exact, f)
+        move |key, t| t.s == key && !(runs && t.is_freed())
     }
 
     /// [`Partition::by_subjects`] over the O index.

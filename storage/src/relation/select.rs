@@ -256,16 +256,6 @@ fn eq_mask8(chunk: &[u8], value: u8) -> u64 {
     }
 }
 
-/// Bit `j` set where `chunk[j] == value` (64 one-byte slots).
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn eq_mask8(chunk: &[u8], value: u8) -> u64 {
-    chunk[..64]
-        .iter()
-        .enumerate()
-        .fold(0, |m, (j, &x)| m | (u64::from(x == value) << j))
-}
-
 /// Bit `j` set where `chunk[j] == value` (64 slots): four lanes per
 /// compare, the lane results gathered by `movemask` (SSE2 is part of the
 /// x86-64 baseline, so no feature detection is needed).
@@ -292,15 +282,20 @@ fn eq_mask32(chunk: &[u32], value: u32) -> u64 {
     }
 }
 
-/// Bit `j` set where `chunk[j] == value` (64 slots).
+/// Bit `j` set where `chunk[j] == value` (64 slots of either width).
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn eq_mask32(chunk: &[u32], value: u32) -> u64 {
-    chunk
+fn eq_mask<T: Copy + PartialEq>(chunk: &[T], value: T) -> u64 {
+    chunk[..64]
         .iter()
         .enumerate()
         .fold(0, |m, (j, &x)| m | (u64::from(x == value) << j))
 }
+
+#[cfg(not(target_arch = "x86_64"))]
+use eq_mask as eq_mask8;
+#[cfg(not(target_arch = "x86_64"))]
+use eq_mask as eq_mask32;
 
 /// Keeps the selected slots whose `high | low` value is in `bits`.
 #[inline]

@@ -19,7 +19,7 @@
 //! - a run may hold freed slots: callers skip them, as they skip tuples
 //!   that are not visible.
 
-use super::zone::{Zone, ZONE_TUPLES};
+use super::zone::{split, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind};
 use std::ops::Range;
 
@@ -151,8 +151,8 @@ impl SortedRuns {
             return 0..0;
         }
         let subject = |index: u32| {
-            let index = index as usize;
-            zones[index / ZONE_TUPLES].subject(index % ZONE_TUPLES)
+            let (z, slot) = split(index);
+            zones[z].subject(slot)
         };
         // Zones before `z` start below `s`; the run starts in zone `z - 1`
         // or at the start of zone `z`.
@@ -179,7 +179,7 @@ impl SortedRuns {
 fn listed(zones: &[Zone], len: u32) -> AdjacencyIndex {
     let mut index = AdjacencyIndex::new(KeyKind::Statement);
     for i in 0..len {
-        let (z, slot) = (i as usize / ZONE_TUPLES, i as usize % ZONE_TUPLES);
+        let (z, slot) = split(i);
         if !zones[z].is_freed(slot) {
             index.push(zones[z].subject(slot), i);
         }

@@ -38,6 +38,13 @@ use std::sync::OnceLock;
 /// Tuples per zone (the paper's zone size).
 pub(crate) const ZONE_TUPLES: usize = 1024;
 
+/// `(zone, slot)` of a partition-wide tuple position.
+#[inline]
+pub(super) fn split(index: u32) -> (usize, usize) {
+    let index = index as usize;
+    (index / ZONE_TUPLES, index % ZONE_TUPLES)
+}
+
 /// The version stamps of one slot.
 pub(crate) struct Stamp {
     begin: AtomicU64,
