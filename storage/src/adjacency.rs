@@ -20,7 +20,7 @@
 //! grow geometrically and keep insertion order.
 
 use crate::ids::COUNTER_BITS;
-use crate::list_arena::{ListArena, ListHead};
+use crate::list_arena::{ListArena, ListHead, Positions};
 use crate::paged::PagedVec;
 use std::collections::HashMap;
 
@@ -101,12 +101,21 @@ impl AdjacencyIndex {
     }
 
     /// Positions listed under `key`'s slot (callers check the exact key).
-    pub(crate) fn get(&self, key: u64) -> &[u32] {
+    pub(crate) fn get(&self, key: u64) -> Positions<'_> {
         let head = match self.slot(key) {
             Some(slot) => self.dense.get(slot),
             None => self.hashed.get(&key),
         };
-        head.map_or(&[], |head| self.lists.get(head))
+        head.map_or(Positions::NONE, |head| self.lists.get(head))
+    }
+
+    /// Prefetches the head [`AdjacencyIndex::get`] reads for `key` (dense
+    /// keys only: a hashed key's bucket is not known without hashing).
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        if let Some(slot) = self.slot(key) {
+            self.dense.prefetch(slot);
+        }
     }
 
     /// Number of keys with a non-empty list.
@@ -219,9 +228,9 @@ mod tests {
         let a = make_gui(TAG_VERT, 1, 7);
         index.push(a, 5);
         index.push(a, 9);
-        assert_eq!(index.get(a), &[5, 9]);
+        assert_eq!(index.get(a).collect::<Vec<_>>(), [5, 9]);
         assert_eq!(index.keys(), 1);
-        assert!(index.get(make_gui(TAG_VERT, 2, 7)).is_empty());
+        assert_eq!(index.get(make_gui(TAG_VERT, 2, 7)).len(), 0);
     }
 
     #[test]
@@ -251,7 +260,7 @@ mod tests {
         assert_eq!(index.get(make_sid(TAG_E, 3, 1 << 20)), None);
         let mut hashed = AdjacencyIndex::new(KeyKind::Hashed);
         hashed.push(42, 1);
-        assert_eq!(hashed.get(42), &[1]);
-        assert!(hashed.get(43).is_empty());
+        assert_eq!(hashed.get(42).collect::<Vec<_>>(), [1]);
+        assert_eq!(hashed.get(43).len(), 0);
     }
 }

@@ -30,6 +30,16 @@ impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
         page.get(index % PAGE)
     }
 
+    /// Prefetches the entry at `index` when its page exists.
+    #[inline]
+    pub(crate) fn prefetch(&self, index: usize) {
+        if let Some(Some(page)) = self.pages.get(index / PAGE) {
+            if let Some(entry) = page.get(index % PAGE) {
+                crate::prefetch::line(entry);
+            }
+        }
+    }
+
     pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut T> {
         let page = self.pages.get_mut(index / PAGE)?.as_mut()?;
         page.get_mut(index % PAGE)

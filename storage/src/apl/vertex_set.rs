@@ -6,14 +6,24 @@
 //! gui (collision counter and hash, see `crate::ids`): guis are dense per
 //! hash bucket, so the bitmap is about `vertices / 8` bytes whatever the
 //! ids look like.
+//!
+//! Index scans probe a partition's members in ascending gui order (the
+//! order of the index heads, and of bulk-loaded tuples, which are clustered
+//! by source), so each partition's members are sorted once, on first use
+//! after a change, however many grid cells probe them.
 
 use crate::ids::vertex_partition;
 use crate::relation::{dense_position as dense, GuiBits};
 use nereid_values::NodeId;
+use std::sync::OnceLock;
 
 /// A set of vertices (no duplicates), built for one store's partition count.
 pub struct VertexSet {
     by_part: Vec<Vec<u64>>,
+    /// Per partition: whether `by_part` is known to be ascending (kept by
+    /// `insert`), else its sorted copy once asked for.
+    ascending: Vec<bool>,
+    sorted: Vec<OnceLock<Vec<u64>>>,
     bits: Vec<u64>,
     len: usize,
 }
@@ -22,6 +32,8 @@ impl VertexSet {
     pub(crate) fn new(partitions: usize) -> Self {
         VertexSet {
             by_part: vec![Vec::new(); partitions],
+            ascending: vec![true; partitions],
+            sorted: (0..partitions).map(|_| OnceLock::new()).collect(),
             bits: Vec::new(),
             len: 0,
         }
@@ -40,7 +52,14 @@ impl VertexSet {
         }
         self.bits[word] |= mask;
         let part = vertex_partition(node.0, self.by_part.len());
-        self.by_part[part].push(node.0);
+        let members = &mut self.by_part[part];
+        if members.last().is_some_and(|&last| last > node.0) {
+            self.ascending[part] = false;
+        }
+        members.push(node.0);
+        if !self.ascending[part] {
+            self.sorted[part] = OnceLock::new();
+        }
         self.len += 1;
         true
     }
@@ -68,9 +87,19 @@ impl VertexSet {
         self.len == 0
     }
 
-    /// Members whose 1D partition is `part`.
+    /// Members whose 1D partition is `part`, in ascending order.
     pub(crate) fn in_partition(&self, part: usize) -> &[u64] {
-        self.by_part.get(part).map_or(&[], Vec::as_slice)
+        let Some(members) = self.by_part.get(part) else {
+            return &[];
+        };
+        if self.ascending[part] {
+            return members;
+        }
+        self.sorted[part].get_or_init(|| {
+            let mut sorted = members.clone();
+            sorted.sort_unstable();
+            sorted
+        })
     }
 
     /// Every member, partition by partition.

@@ -5,6 +5,8 @@
 //! `(partition, index)` is a stable tuple reference; a slot is reused only
 //! after garbage collection freed its dead version (module `gc`).
 
+mod probe;
+
 use super::select::{selected, ScanFilter};
 use super::subject_index::{Positions, SubjectIndex};
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
@@ -126,7 +128,7 @@ impl Partition {
 
     /// Tuples whose O is the gui `o`, in insertion order.
     pub(crate) fn by_object(&self, o: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
-        self.positions(Positions::list(self.by_o.get(o)))
+        self.positions(self.by_o.get(o))
             .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
     }
 
@@ -136,7 +138,8 @@ impl Partition {
     /// false; returns whether it ran to the end. See [`Partition::batched`].
     pub(crate) fn by_subjects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
         let lookup = |key| self.by_s.get(key, &self.zones, self.len);
-        self.batched(lookup, keys, self.subject_is(), f)
+        let ahead = |key| self.by_s.prefetch(key);
+        self.batched(lookup, ahead, keys, self.subject_is(), f)
     }
 
     /// The exact test for a tuple the S index listed under `key`: its S is
@@ -149,64 +152,10 @@ impl Partition {
 
     /// [`Partition::by_subjects`] over the O index.
     pub(crate) fn by_objects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
-        let lookup = |key| Positions::list(self.by_o.get(key));
-        self.batched(lookup, keys, |key, t| t.o.indexed_gui() == Some(key), f)
-    }
-
-    /// Index probes for many keys, read in batches ("group prefetching"):
-    /// a prefetch of the index heads of a whole batch of keys, then of
-    /// their lists, then a prefetch of the zone
-    /// header of every listed tuple, then of its columns, and only then
-    /// the reads the caller sees. Each probe is a chain of dependent cache misses (head,
-    /// list, the tuple's columns); done key by key the chains run one
-    /// after another, batched the processor overlaps the chains of a batch.
-    /// A large set of keys is visited in ascending order: index heads are
-    /// then read front to back, and so are the tuples of bulk-loaded data
-    /// (clustered by source).
-    fn batched<'a>(
-        &'a self,
-        lookup: impl Fn(u64) -> Positions<'a>,
-        keys: &[u64],
-        exact: impl Fn(u64, &Tuple<'a>) -> bool,
-        mut f: impl FnMut(u64, Tuple<'a>) -> bool,
-    ) -> bool {
-        const BATCH: usize = 32;
-        const SORT_FROM: usize = 256;
-        let sorted;
-        let keys = if keys.len() >= SORT_FROM && !keys.is_sorted() {
-            let mut owned = keys.to_vec();
-            owned.sort_unstable();
-            sorted = owned;
-            &sorted[..]
-        } else {
-            keys
-        };
-        let mut hits: Vec<(u64, u32)> = Vec::new();
-        for batch in keys.chunks(BATCH) {
-            let lists: [Positions<'a>; BATCH] = std::array::from_fn(|k| {
-                batch
-                    .get(k)
-                    .map_or(Positions::Run(0..0), |&key| lookup(key))
-            });
-            hits.clear();
-            for (&key, list) in batch.iter().zip(lists) {
-                for i in list.filter(|&i| i < self.len) {
-                    prefetch::object(&self.zones[split(i).0]);
-                    hits.push((key, i));
-                }
-            }
-            for &(_, i) in &hits {
-                let (zone, slot) = split(i);
-                self.zones[zone].prefetch_row(slot);
-            }
-            for &(key, i) in &hits {
-                let Some(t) = self.tuple(i) else { continue };
-                if exact(key, &t) && !f(key, t) {
-                    return false;
-                }
-            }
-        }
-        true
+        let lookup = |key| self.by_o.get(key);
+        let ahead = |key| self.by_o.prefetch(key);
+        let exact = |key, t: &Tuple<'_>| t.o.indexed_gui() == Some(key);
+        self.batched(lookup, ahead, keys, exact, f)
     }
 
     /// The tuple with statement id `sid` (the join index); never a freed

@@ -21,6 +21,7 @@
 
 use super::zone::{split, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind};
+pub(crate) use crate::list_arena::Positions;
 use std::ops::Range;
 
 pub(super) enum SubjectIndex {
@@ -34,30 +35,6 @@ pub(super) struct SortedRuns {
     last: Option<u64>,
     /// Distinct subjects appended (freed ones still count).
     keys: usize,
-}
-
-/// Positions an index lists for a key.
-pub(crate) enum Positions<'a> {
-    List(std::slice::Iter<'a, u32>),
-    Run(Range<u32>),
-}
-
-impl Iterator for Positions<'_> {
-    type Item = u32;
-
-    #[inline]
-    fn next(&mut self) -> Option<u32> {
-        match self {
-            Positions::List(list) => list.next().copied(),
-            Positions::Run(run) => run.next(),
-        }
-    }
-}
-
-impl<'a> Positions<'a> {
-    pub(super) fn list(list: &'a [u32]) -> Self {
-        Positions::List(list.iter())
-    }
 }
 
 impl SubjectIndex {
@@ -107,7 +84,16 @@ impl SubjectIndex {
     pub(super) fn get<'a>(&'a self, s: u64, zones: &[Zone], len: u32) -> Positions<'a> {
         match self {
             SubjectIndex::Sorted(runs) => Positions::Run(runs.run(s, zones, len)),
-            SubjectIndex::Listed(listed) => Positions::list(listed.get(s)),
+            SubjectIndex::Listed(listed) => listed.get(s),
+        }
+    }
+
+    /// Prefetches what [`SubjectIndex::get`] reads first for `s` (the
+    /// sorted form's zone firsts are few and stay cached).
+    #[inline]
+    pub(super) fn prefetch(&self, s: u64) {
+        if let SubjectIndex::Listed(listed) = self {
+            listed.prefetch(s);
         }
     }
 
