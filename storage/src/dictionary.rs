@@ -7,14 +7,17 @@
 //!
 //! Layout (memory matters: every vertex and every distinct string value
 //! has an entry): the forms lie back to back in one byte arena; entry `i`
-//! is `bytes[ends[i-1]..ends[i]]` with gui `guis[i]`; two `hashbrown`
-//! tables of 4-byte entry numbers find an entry by form and by gui. No
-//! per-entry allocation, no stored keys beside the arena.
+//! is `bytes[entries[i-1].end..entries[i].end]` with gui `entries[i].gui`;
+//! two `hashbrown` tables of 4-byte entry numbers find an entry by form and
+//! by gui. No per-entry allocation, no stored keys beside the arena. An
+//! entry's gui and end share a 16-byte record, so resolving a gui (the
+//! point-read path: table, entry, bytes) costs one cache miss fewer than
+//! separate arrays.
 //!
 //! Invariants: entries are never removed or changed (dictionaries are not
 //! transactional: a lexical form interned by a transaction that later rolls
 //! back stays registered, harmlessly); `by_key` and `by_gui` index exactly
-//! the entries `0..guis.len()`; `next_counter[h]` is greater than every
+//! the entries `0..entries.len()`; `next_counter[h]` is greater than every
 //! counter in use for `h`.
 
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};
@@ -55,11 +58,24 @@ fn hash_gui(gui: u64) -> u64 {
     HASHER.hash_one(gui)
 }
 
+/// One form: its gui and where it ends in the byte arena.
+#[derive(Copy, Clone)]
+struct Entry {
+    gui: u64,
+    end: u64,
+}
+
+/// The bytes of entry `e` (it starts where the previous one ends).
+fn form_of<'a>(entries: &[Entry], bytes: &'a [u8], e: u32) -> &'a [u8] {
+    let e = e as usize;
+    let start = if e == 0 { 0 } else { entries[e - 1].end };
+    &bytes[start as usize..entries[e].end as usize]
+}
+
 #[derive(Default)]
 struct DictInner {
     bytes: Vec<u8>,
-    ends: Vec<u64>,
-    guis: Vec<u64>,
+    entries: Vec<Entry>,
     by_key: HashTable<u32>,
     by_gui: HashTable<u32>,
     /// Per 16-bit hash, the next collision counter (empty until first use).
@@ -68,22 +84,20 @@ struct DictInner {
 
 impl DictInner {
     fn form(&self, entry: u32) -> &[u8] {
-        let entry = entry as usize;
-        let start = if entry == 0 { 0 } else { self.ends[entry - 1] };
-        &self.bytes[start as usize..self.ends[entry] as usize]
+        form_of(&self.entries, &self.bytes, entry)
     }
 
     fn find_form(&self, form: &[u8]) -> Option<u64> {
         let entry = self
             .by_key
             .find(hash_form(form), |&e| self.form(e) == form)?;
-        Some(self.guis[*entry as usize])
+        Some(self.entries[*entry as usize].gui)
     }
 
     fn find_gui(&self, gui: u64) -> Option<u32> {
-        let guis = &self.guis;
+        let entries = &self.entries;
         self.by_gui
-            .find(hash_gui(gui), |&e| guis[e as usize] == gui)
+            .find(hash_gui(gui), |&e| entries[e as usize].gui == gui)
             .copied()
     }
 
@@ -95,20 +109,18 @@ impl DictInner {
     }
 
     fn add(&mut self, gui: u64, form: &[u8]) -> Result<(), DictError> {
-        let entry = u32::try_from(self.guis.len()).map_err(|_| DictError::Full)?;
+        let entry = u32::try_from(self.entries.len()).map_err(|_| DictError::Full)?;
         self.bytes.extend_from_slice(form);
-        self.ends.push(self.bytes.len() as u64);
-        self.guis.push(gui);
-        let (ends, bytes, guis) = (&self.ends, &self.bytes, &self.guis);
-        let form_of = |e: u32| {
-            let e = e as usize;
-            let start = if e == 0 { 0 } else { ends[e - 1] };
-            &bytes[start as usize..ends[e] as usize]
-        };
-        self.by_key
-            .insert_unique(hash_form(form), entry, |&e| hash_form(form_of(e)));
+        self.entries.push(Entry {
+            gui,
+            end: self.bytes.len() as u64,
+        });
+        let (entries, bytes) = (&self.entries, &self.bytes);
+        self.by_key.insert_unique(hash_form(form), entry, |&e| {
+            hash_form(form_of(entries, bytes, e))
+        });
         self.by_gui
-            .insert_unique(hash_gui(gui), entry, |&e| hash_gui(guis[e as usize]));
+            .insert_unique(hash_gui(gui), entry, |&e| hash_gui(entries[e as usize].gui));
         Ok(())
     }
 }

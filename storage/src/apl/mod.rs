@@ -208,8 +208,11 @@ struct CellRead<'r, 'a, 't, F> {
 
 impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
     /// Checks everything but visibility last (the atomics are the dearest).
+    /// `probed` is the side the index probe found `t` by: the probe already
+    /// matched that endpoint exactly (the tuple's key is a member of the
+    /// set probed), so its membership test is skipped.
     #[inline]
-    fn consider(&mut self, t: &Tuple) -> bool {
+    fn consider(&mut self, t: &Tuple, probed: Side) -> bool {
         self.report.tuples_examined += 1;
         let type_ok = match self.types {
             None => true,
@@ -217,8 +220,8 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
             Some(list) => list.contains(&t.p),
         };
         if type_ok
-            && matches_endpoint(self.pattern.src, t.s)
-            && matches_endpoint(self.pattern.dst, t.o.payload)
+            && (probed == Side::Subject || matches_endpoint(self.pattern.src, t.s))
+            && (probed == Side::Object || matches_endpoint(self.pattern.dst, t.o.payload))
             && self.apl.visible(t)
         {
             (self.sink)(EdgeMatch {
@@ -267,8 +270,8 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
         };
         let keys = set.in_partition(part_1d);
         let completed = match side {
-            Side::Subject => part.by_subjects(keys, |_, t| self.consider(&t)),
-            Side::Object => part.by_objects(keys, |_, t| self.consider(&t)),
+            Side::Subject => part.by_subjects(keys, |_, t| self.consider(&t, side)),
+            Side::Object => part.by_objects(keys, |_, t| self.consider(&t, side)),
         };
         if !completed {
             self.report.stopped_early = true;

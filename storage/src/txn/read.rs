@@ -135,14 +135,24 @@ impl Reader<'_> {
         o.decode(&self.store.literals)
     }
 
+    /// Every visible property of `node` (the point-read path: the tuples are
+    /// read straight off the S index into the map, with no staging vector).
     pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
-        self.node_tuples(node, |p, _| p != PRED_EXISTS && p != PRED_LABEL)
-            .into_iter()
-            .filter_map(|(_, p, o)| {
-                let name = self.store.keys.name(p)?;
-                Some((name.to_string(), o.decode(&self.store.literals)?))
-            })
-            .collect()
+        let mut properties = BTreeMap::new();
+        let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
+            return properties;
+        };
+        for (_, t) in part.by_subject(node) {
+            if t.p == PRED_EXISTS || t.p == PRED_LABEL || !self.visible(&t) {
+                continue;
+            }
+            if let (Some(name), Some(value)) =
+                (self.store.keys.name(t.p), t.o.decode(&self.store.literals))
+            {
+                properties.insert(name.to_string(), value);
+            }
+        }
+        properties
     }
 
     /// Visible nodes, optionally only those labelled `label`: an O-index
