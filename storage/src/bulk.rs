@@ -51,6 +51,7 @@ impl Store {
         let mut per_part: Vec<Batch> = vec![Vec::new(); self.vp.partitions()];
         let mut ids = Vec::with_capacity(nodes.len());
         let mut deltas: HashMap<CountKey, i64> = HashMap::new();
+        self.vertices.reserve(nodes.len());
         for node in nodes {
             let encoded = names.properties(self, node.properties)?;
             let (gui, _) = self.fresh_vertex()?;
@@ -94,7 +95,7 @@ impl Store {
         let mut edges: Vec<Batch> = vec![Vec::new(); cells];
         let mut edge_props: Vec<Vec<(usize, u32, TypedValue)>> = vec![Vec::new(); cells];
         let mut origin: Vec<Vec<usize>> = vec![Vec::new(); cells];
-        let mut known: HashMap<u64, bool> = HashMap::new();
+        let mut known: HashMap<u64, bool, foldhash::fast::RandomState> = HashMap::default();
         for (n, rel) in rels.iter().enumerate() {
             for end in [rel.src, rel.dst] {
                 let exists = *known
@@ -225,8 +226,8 @@ impl Store {
 /// a handful of names millions of times).
 #[derive(Default)]
 struct NameCache {
-    labels: HashMap<String, u64>,
-    keys: HashMap<String, u32>,
+    labels: HashMap<String, u64, foldhash::fast::RandomState>,
+    keys: HashMap<String, u32, foldhash::fast::RandomState>,
 }
 
 impl NameCache {

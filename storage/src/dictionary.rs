@@ -88,9 +88,12 @@ impl DictInner {
     }
 
     fn find_form(&self, form: &[u8]) -> Option<u64> {
-        let entry = self
-            .by_key
-            .find(hash_form(form), |&e| self.form(e) == form)?;
+        self.find_hashed(form, hash_form(form))
+    }
+
+    /// [`DictInner::find_form`] given `hash_form(form)`.
+    fn find_hashed(&self, form: &[u8], hash: u64) -> Option<u64> {
+        let entry = self.by_key.find(hash, |&e| self.form(e) == form)?;
         Some(self.entries[*entry as usize].gui)
     }
 
@@ -108,7 +111,30 @@ impl DictInner {
         &mut self.next_counter[usize::from(hash)]
     }
 
+    /// The gui of `form`, registering it under the next counter of its
+    /// hash when new (one probe of the by-form table either way).
+    fn intern(&mut self, tag: u8, form: &[u8]) -> Result<(u64, bool), DictError> {
+        let hash = hash_form(form);
+        if let Some(gui) = self.find_hashed(form, hash) {
+            return Ok((gui, false));
+        }
+        let short = hash16(form);
+        let counter = *self.next_counter(short);
+        if counter >= (1 << COUNTER_BITS) {
+            return Err(DictError::CounterExhausted);
+        }
+        let gui = make_gui(tag, counter, short);
+        self.add_hashed(gui, form, hash)?;
+        *self.next_counter(short) = counter + 1;
+        Ok((gui, true))
+    }
+
     fn add(&mut self, gui: u64, form: &[u8]) -> Result<(), DictError> {
+        self.add_hashed(gui, form, hash_form(form))
+    }
+
+    /// Appends a new entry; `hash` is `hash_form(form)`.
+    fn add_hashed(&mut self, gui: u64, form: &[u8], hash: u64) -> Result<(), DictError> {
         let entry = u32::try_from(self.entries.len()).map_err(|_| DictError::Full)?;
         self.bytes.extend_from_slice(form);
         self.entries.push(Entry {
@@ -116,9 +142,8 @@ impl DictInner {
             end: self.bytes.len() as u64,
         });
         let (entries, bytes) = (&self.entries, &self.bytes);
-        self.by_key.insert_unique(hash_form(form), entry, |&e| {
-            hash_form(form_of(entries, bytes, e))
-        });
+        self.by_key
+            .insert_unique(hash, entry, |&e| hash_form(form_of(entries, bytes, e)));
         self.by_gui
             .insert_unique(hash_gui(gui), entry, |&e| hash_gui(entries[e as usize].gui));
         Ok(())
@@ -145,19 +170,30 @@ impl Dictionary {
         if let Some(gui) = self.inner.read().find_form(form) {
             return Ok((gui, false));
         }
+        self.inner.write().intern(self.tag, form)
+    }
+
+    /// [`Dictionary::intern`] for a form that is most likely new (a fresh
+    /// vertex key): straight to the write lock, one table probe.
+    pub(crate) fn intern_new(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
+        self.inner.write().intern(self.tag, form)
+    }
+
+    /// Makes room for `additional` more forms (a bulk load that knows how
+    /// many it will register), so the tables do not rehash as they grow:
+    /// rehashing the by-form table reads every form again.
+    pub(crate) fn reserve(&self, additional: usize) {
         let mut inner = self.inner.write();
-        if let Some(gui) = inner.find_form(form) {
-            return Ok((gui, false));
-        }
-        let hash = hash16(form);
-        let counter = *inner.next_counter(hash);
-        if counter >= (1 << COUNTER_BITS) {
-            return Err(DictError::CounterExhausted);
-        }
-        let gui = make_gui(self.tag, counter, hash);
-        inner.add(gui, form)?;
-        *inner.next_counter(hash) = counter + 1;
-        Ok((gui, true))
+        let DictInner {
+            bytes,
+            entries,
+            by_key,
+            by_gui,
+            ..
+        } = &mut *inner;
+        entries.reserve(additional);
+        by_key.reserve(additional, |&e| hash_form(form_of(entries, bytes, e)));
+        by_gui.reserve(additional, |&e| hash_gui(entries[e as usize].gui));
     }
 
     /// Registers `form` under a gui assigned earlier (log replay). Idempotent

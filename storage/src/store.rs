@@ -154,7 +154,10 @@ impl Store {
         loop {
             let seq = self.vertex_seq.fetch_add(1, Ordering::Relaxed);
             let key = format!("n{seq}");
-            let (gui, fresh) = self.vertices.intern(key.as_bytes()).map_err(dict_error)?;
+            let (gui, fresh) = self
+                .vertices
+                .intern_new(key.as_bytes())
+                .map_err(dict_error)?;
             if fresh {
                 return Ok((gui, key));
             }
