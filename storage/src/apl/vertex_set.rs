@@ -107,3 +107,36 @@ impl VertexSet {
         self.by_part.iter().flatten().map(|&g| NodeId(g))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{make_gui, TAG_VERT};
+
+    #[test]
+    fn partitions_are_handed_over_ascending_and_follow_inserts() {
+        let mut set = VertexSet::new(2);
+        let guis: Vec<u64> = [9u16, 3, 7, 4, 1, 8]
+            .iter()
+            .map(|&h| make_gui(TAG_VERT, 0, h))
+            .collect();
+        for &g in &guis {
+            assert!(set.insert(NodeId(g)));
+        }
+        assert!(!set.insert(NodeId(guis[0])));
+        let odd = set.in_partition(1).to_vec();
+        assert_eq!(odd, [1u16, 3, 7, 9].map(|h| make_gui(TAG_VERT, 0, h)));
+        assert_eq!(
+            set.in_partition(0),
+            [4u16, 8].map(|h| make_gui(TAG_VERT, 0, h))
+        );
+        // An insert after the sorted copy was made is seen.
+        set.insert(NodeId(make_gui(TAG_VERT, 0, 5)));
+        assert_eq!(
+            set.in_partition(1),
+            [1u16, 3, 5, 7, 9].map(|h| make_gui(TAG_VERT, 0, h))
+        );
+        assert_eq!(set.in_partition(7), &[] as &[u64]);
+        assert_eq!(set.len(), 7);
+    }
+}
