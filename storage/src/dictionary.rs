@@ -72,6 +72,16 @@ fn form_of<'a>(entries: &[Entry], bytes: &'a [u8], e: u32) -> &'a [u8] {
     &bytes[start as usize..entries[e].end as usize]
 }
 
+/// The hash `by_key` files entry numbers under (for growing the table).
+fn key_hasher<'a>(entries: &'a [Entry], bytes: &'a [u8]) -> impl Fn(&u32) -> u64 + 'a {
+    move |&e| hash_form(form_of(entries, bytes, e))
+}
+
+/// The hash `by_gui` files entry numbers under (for growing the table).
+fn gui_hasher(entries: &[Entry]) -> impl Fn(&u32) -> u64 + '_ {
+    move |&e| hash_gui(entries[e as usize].gui)
+}
+
 #[derive(Default)]
 struct DictInner {
     bytes: Vec<u8>,
@@ -111,10 +121,10 @@ impl DictInner {
         &mut self.next_counter[usize::from(hash)]
     }
 
-    /// The gui of `form`, registering it under the next counter of its
-    /// hash when new (one probe of the by-form table either way).
-    fn intern(&mut self, tag: u8, form: &[u8]) -> Result<(u64, bool), DictError> {
-        let hash = hash_form(form);
+    /// The gui of `form` (whose `hash_form` is `hash`), registering it
+    /// under the next counter of its hash when new (one probe of the
+    /// by-form table either way).
+    fn intern(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<(u64, bool), DictError> {
         if let Some(gui) = self.find_hashed(form, hash) {
             return Ok((gui, false));
         }
@@ -143,9 +153,9 @@ impl DictInner {
         });
         let (entries, bytes) = (&self.entries, &self.bytes);
         self.by_key
-            .insert_unique(hash, entry, |&e| hash_form(form_of(entries, bytes, e)));
+            .insert_unique(hash, entry, key_hasher(entries, bytes));
         self.by_gui
-            .insert_unique(hash_gui(gui), entry, |&e| hash_gui(entries[e as usize].gui));
+            .insert_unique(hash_gui(gui), entry, gui_hasher(entries));
         Ok(())
     }
 }
@@ -167,16 +177,17 @@ impl Dictionary {
     /// The gui of `form`, registering it when new. The flag is true when
     /// this call registered it.
     pub(crate) fn intern(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
-        if let Some(gui) = self.inner.read().find_form(form) {
+        let hash = hash_form(form);
+        if let Some(gui) = self.inner.read().find_hashed(form, hash) {
             return Ok((gui, false));
         }
-        self.inner.write().intern(self.tag, form)
+        self.inner.write().intern(self.tag, form, hash)
     }
 
     /// [`Dictionary::intern`] for a form that is most likely new (a fresh
     /// vertex key): straight to the write lock, one table probe.
     pub(crate) fn intern_new(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
-        self.inner.write().intern(self.tag, form)
+        self.inner.write().intern(self.tag, form, hash_form(form))
     }
 
     /// Makes room for `additional` more forms (a bulk load that knows how
@@ -192,8 +203,8 @@ impl Dictionary {
             ..
         } = &mut *inner;
         entries.reserve(additional);
-        by_key.reserve(additional, |&e| hash_form(form_of(entries, bytes, e)));
-        by_gui.reserve(additional, |&e| hash_gui(entries[e as usize].gui));
+        by_key.reserve(additional, key_hasher(entries, bytes));
+        by_gui.reserve(additional, gui_hasher(entries));
     }
 
     /// Registers `form` under a gui assigned earlier (log replay). Idempotent

@@ -143,24 +143,17 @@ pub(crate) struct ListArena {
 impl ListArena {
     pub(crate) fn push(&mut self, head: &mut ListHead, position: u32) {
         let len = head.len();
-        let follows = len >= 1
-            && (len == 1 || head.is_consecutive())
-            && head.start.checked_add(len as u32) == Some(position);
-        if follows {
-            *head = ListHead::consecutive(head.start, len + 1);
-            return;
-        }
-        if head.is_consecutive() {
-            // The sequence breaks: the list moves into the arena.
+        if len >= 1 && !head.in_arena() {
+            if head.start.checked_add(len as u32) == Some(position) {
+                *head = ListHead::consecutive(head.start, len + 1);
+                return;
+            }
+            // An inline or consecutive list whose sequence breaks moves
+            // into the arena.
             let start = self.entries.len();
             self.entries.extend(head.start..head.start + len as u32);
             self.entries.push(position);
-            self.entries
-                .resize(start + (len + 1).next_power_of_two(), 0);
-            *head = ListHead {
-                start: start as u32,
-                len: (len + 1) as u32,
-            };
+            *head = self.run_from(start);
             self.live += len + 1;
             return;
         }
@@ -169,28 +162,29 @@ impl ListArena {
                 head.start = position;
                 head.len = 1;
             }
-            1 => {
-                let start = self.entries.len();
-                self.entries.extend_from_slice(&[head.start, position]);
-                head.start = start as u32;
-                head.len = 2;
-                self.live += 2;
-            }
             len if len < head.capacity() => {
                 self.entries[head.start as usize + len] = position;
                 head.set_len(len + 1);
                 self.live += 1;
             }
-            len => {
+            _ => {
                 let start = self.entries.len();
                 self.entries.extend_from_within(head.run());
                 self.entries.push(position);
-                self.entries
-                    .resize(start + (len + 1).next_power_of_two(), 0);
-                head.start = start as u32;
-                head.len = (len + 1) as u32;
+                *head = self.run_from(start);
                 self.live += 1;
             }
+        }
+    }
+
+    /// The entries appended from `start` on, as a run with power-of-two
+    /// room (the arena is padded to it); callers account `live`.
+    fn run_from(&mut self, start: usize) -> ListHead {
+        let len = self.entries.len() - start;
+        self.entries.resize(start + len.next_power_of_two(), 0);
+        ListHead {
+            start: start as u32,
+            len: len as u32,
         }
     }
 
@@ -210,11 +204,7 @@ impl ListArena {
                 // A hole in the middle: the rest moves into the arena.
                 let at = self.entries.len();
                 self.entries.extend((start..end).filter(|&p| p != position));
-                self.entries.resize(at + (len - 1).next_power_of_two(), 0);
-                *head = ListHead {
-                    start: at as u32,
-                    len: (len - 1) as u32,
-                };
+                *head = self.run_from(at);
                 self.live += len - 1;
             }
             return true;

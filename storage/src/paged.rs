@@ -33,10 +33,8 @@ impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
     /// Prefetches the entry at `index` when its page exists.
     #[inline]
     pub(crate) fn prefetch(&self, index: usize) {
-        if let Some(Some(page)) = self.pages.get(index / PAGE) {
-            if let Some(entry) = page.get(index % PAGE) {
-                crate::prefetch::line(entry);
-            }
+        if let Some(entry) = self.get(index) {
+            crate::prefetch::line(entry);
         }
     }
 

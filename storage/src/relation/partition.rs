@@ -8,12 +8,13 @@
 mod probe;
 
 use super::select::{selected, ScanFilter};
-use super::subject_index::{Positions, SubjectIndex};
+use super::subject_index::SubjectIndex;
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::gc::is_dead;
 use crate::ids::LOCAL_BITS;
+use crate::list_arena::Positions;
 use crate::mvcc::{is_commit_ts, View, NONE};
 use crate::prefetch;
 use crate::typed_value::TypedValue;

@@ -21,7 +21,7 @@
 
 use super::zone::{split, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind};
-pub(crate) use crate::list_arena::Positions;
+use crate::list_arena::Positions;
 use std::ops::Range;
 
 pub(super) enum SubjectIndex {

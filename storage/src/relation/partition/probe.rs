@@ -14,9 +14,10 @@
 //! and it drops the rest. The distances are short because each hit asks
 //! for about ten lines (a five-line zone header, four columns): in A/B runs
 //! on the benchmark graph, 4-6 headers and 2-3 rows ahead beat 16 and 8 by
-//! 10-15% on a 1k frontier, and no prefetching at all lost 20-30%. (A pipeline running across batch boundaries,
-//! one key at a time through queues, measured slower: the per-hit queue
-//! work cost more than the refills it saved.)
+//! 10-15% on a 1k frontier, and no prefetching at all lost 20-30%. (A
+//! pipeline running across batch boundaries, one key at a time through
+//! queues, measured slower: the per-hit queue work cost more than the
+//! refills it saved.)
 
 use super::Partition;
 use crate::list_arena::Positions;
