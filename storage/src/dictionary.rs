@@ -8,8 +8,10 @@
 //! Layout (memory matters: every vertex and every distinct string value
 //! has an entry): the forms lie back to back in one byte arena; entry `i`
 //! is `bytes[entries[i-1].end..entries[i].end]` with gui `entries[i].gui`;
-//! two `hashbrown` tables of 4-byte entry numbers find an entry by form and
-//! by gui. No per-entry allocation, no stored keys beside the arena. An
+//! a `hashbrown` table of 4-byte entry numbers finds an entry by form, and
+//! a [`GuiMap`] (a direct-access array: guis are dense per hash bucket)
+//! finds it by gui with one cache miss. No per-entry allocation, no stored
+//! keys beside the arena. An
 //! entry's gui and end share a 16-byte record, so resolving a gui (the
 //! point-read path: table, entry, bytes) costs one cache miss fewer than
 //! separate arrays.
@@ -17,13 +19,15 @@
 //! Invariants: entries are never removed or changed (dictionaries are not
 //! transactional: a lexical form interned by a transaction that later rolls
 //! back stays registered, harmlessly); `by_key` and `by_gui` index exactly
-//! the entries `0..entries.len()`; `next_counter[h]` is greater than every
+//! the entries `0..entries.len()` (`by_gui` holds entry number + 1, so 0
+//! reads as absent); `next_counter[h]` is greater than every
 //! counter in use for `h`.
 
+use crate::gui_map::GuiMap;
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};
 use foldhash::fast::FixedState;
 use hashbrown::HashTable;
-use parking_lot::RwLock;
+use parking_lot::{RwLock, RwLockWriteGuard};
 use std::hash::BuildHasher;
 
 /// Why a dictionary operation failed.
@@ -54,10 +58,6 @@ fn hash_form(form: &[u8]) -> u64 {
     HASHER.hash_one(form)
 }
 
-fn hash_gui(gui: u64) -> u64 {
-    HASHER.hash_one(gui)
-}
-
 /// One form: its gui and where it ends in the byte arena.
 #[derive(Copy, Clone)]
 struct Entry {
@@ -77,22 +77,27 @@ fn key_hasher<'a>(entries: &'a [Entry], bytes: &'a [u8]) -> impl Fn(&u32) -> u64
     move |&e| hash_form(form_of(entries, bytes, e))
 }
 
-/// The hash `by_gui` files entry numbers under (for growing the table).
-fn gui_hasher(entries: &[Entry]) -> impl Fn(&u32) -> u64 + '_ {
-    move |&e| hash_gui(entries[e as usize].gui)
-}
-
-#[derive(Default)]
 struct DictInner {
     bytes: Vec<u8>,
     entries: Vec<Entry>,
     by_key: HashTable<u32>,
-    by_gui: HashTable<u32>,
+    /// Gui -> entry number + 1.
+    by_gui: GuiMap,
     /// Per 16-bit hash, the next collision counter (empty until first use).
     next_counter: Vec<u32>,
 }
 
 impl DictInner {
+    fn new(tag: u8) -> Self {
+        DictInner {
+            bytes: Vec::new(),
+            entries: Vec::new(),
+            by_key: HashTable::new(),
+            by_gui: GuiMap::new(tag),
+            next_counter: Vec::new(),
+        }
+    }
+
     fn form(&self, entry: u32) -> &[u8] {
         form_of(&self.entries, &self.bytes, entry)
     }
@@ -108,10 +113,7 @@ impl DictInner {
     }
 
     fn find_gui(&self, gui: u64) -> Option<u32> {
-        let entries = &self.entries;
-        self.by_gui
-            .find(hash_gui(gui), |&e| entries[e as usize].gui == gui)
-            .copied()
+        self.by_gui.get(gui).checked_sub(1)
     }
 
     fn next_counter(&mut self, hash: u16) -> &mut u32 {
@@ -145,7 +147,11 @@ impl DictInner {
 
     /// Appends a new entry; `hash` is `hash_form(form)`.
     fn add_hashed(&mut self, gui: u64, form: &[u8], hash: u64) -> Result<(), DictError> {
-        let entry = u32::try_from(self.entries.len()).map_err(|_| DictError::Full)?;
+        // Entry numbers are stored + 1 in `by_gui`, so that must fit too.
+        let entry = u32::try_from(self.entries.len())
+            .ok()
+            .filter(|&e| e < u32::MAX)
+            .ok_or(DictError::Full)?;
         self.bytes.extend_from_slice(form);
         self.entries.push(Entry {
             gui,
@@ -154,8 +160,7 @@ impl DictInner {
         let (entries, bytes) = (&self.entries, &self.bytes);
         self.by_key
             .insert_unique(hash, entry, key_hasher(entries, bytes));
-        self.by_gui
-            .insert_unique(hash_gui(gui), entry, gui_hasher(entries));
+        self.by_gui.set(gui, entry + 1);
         Ok(())
     }
 }
@@ -170,7 +175,7 @@ impl Dictionary {
     pub(crate) fn new(tag: u8) -> Self {
         Dictionary {
             tag,
-            inner: RwLock::new(DictInner::default()),
+            inner: RwLock::new(DictInner::new(tag)),
         }
     }
 
@@ -190,21 +195,30 @@ impl Dictionary {
         self.inner.write().intern(self.tag, form, hash_form(form))
     }
 
+    /// Exclusive access for a run of interns (a bulk load's chunk): one
+    /// lock for the run instead of a read lock, and on a miss a write lock,
+    /// per form. (Measured: within noise on the bulk bench by itself; the
+    /// interns' table misses, not the locks, are what costs.)
+    pub(crate) fn writer(&self) -> DictWriter<'_> {
+        DictWriter {
+            tag: self.tag,
+            inner: self.inner.write(),
+        }
+    }
+
     /// Makes room for `additional` more forms (a bulk load that knows how
-    /// many it will register), so the tables do not rehash as they grow:
-    /// rehashing the by-form table reads every form again.
+    /// many it will register), so the by-form table does not rehash as it
+    /// grows: rehashing it reads every form again.
     pub(crate) fn reserve(&self, additional: usize) {
         let mut inner = self.inner.write();
         let DictInner {
             bytes,
             entries,
             by_key,
-            by_gui,
             ..
         } = &mut *inner;
         entries.reserve(additional);
         by_key.reserve(additional, key_hasher(entries, bytes));
-        by_gui.reserve(additional, gui_hasher(entries));
     }
 
     /// Registers `form` under a gui assigned earlier (log replay). Idempotent
@@ -256,6 +270,20 @@ impl Dictionary {
         self.with_form(gui, |bytes| {
             std::str::from_utf8(bytes).ok().map(str::to_owned)
         })?
+    }
+}
+
+/// A dictionary held exclusively (see [`Dictionary::writer`]); readers
+/// wait until it is dropped, so holders keep it for a bounded run.
+pub(crate) struct DictWriter<'a> {
+    tag: u8,
+    inner: RwLockWriteGuard<'a, DictInner>,
+}
+
+impl DictWriter<'_> {
+    /// As [`Dictionary::intern`].
+    pub(crate) fn intern(&mut self, form: &[u8]) -> Result<(u64, bool), DictError> {
+        self.inner.intern(self.tag, form, hash_form(form))
     }
 }
 

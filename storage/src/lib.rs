@@ -33,6 +33,7 @@ mod counts;
 mod dictionary;
 mod error;
 mod gc;
+mod gui_map;
 mod ids;
 mod list_arena;
 mod mvcc;

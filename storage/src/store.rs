@@ -164,6 +164,34 @@ impl Store {
         }
     }
 
+    /// `n` fresh vertex guis for a bulk load, in the manner of
+    /// [`Store::fresh_vertex`] but with one counter step and one dictionary
+    /// lock for all of them.
+    pub(crate) fn fresh_vertices(&self, n: usize) -> Result<Vec<u64>> {
+        let mut guis = Vec::with_capacity(n);
+        let mut vertices = self.vertices.writer();
+        let mut key = Vec::with_capacity(24);
+        let mut next = self.vertex_seq.fetch_add(n as u64, Ordering::Relaxed);
+        let mut end = next + n as u64;
+        while guis.len() < n {
+            if next == end {
+                // Some keys were taken: draw the shortfall.
+                let missing = (n - guis.len()) as u64;
+                next = self.vertex_seq.fetch_add(missing, Ordering::Relaxed);
+                end = next + missing;
+            }
+            key.clear();
+            key.push(b'n');
+            push_decimal(&mut key, next);
+            next += 1;
+            let (gui, fresh) = vertices.intern(&key).map_err(dict_error)?;
+            if fresh {
+                guis.push(gui);
+            }
+        }
+        Ok(guis)
+    }
+
     /// The newest commit timestamp readers may see.
     pub fn visible_ts(&self) -> u64 {
         self.visible.load(Ordering::Acquire)
@@ -209,5 +237,35 @@ impl CommitTicket {
     /// Makes the commit visible to transactions that begin afterwards.
     pub fn publish(self) {
         self.store.publish(self.commit_ts);
+    }
+}
+
+/// Appends the decimal digits of `n` (the `n<seq>` vertex keys, without
+/// going through the formatting machinery).
+fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_decimal;
+
+    #[test]
+    fn decimal_digits_match_formatting() {
+        for n in [0, 7, 10, 99, 12_345, u64::MAX] {
+            let mut out = Vec::new();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string().into_bytes());
+        }
     }
 }

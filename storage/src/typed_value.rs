@@ -58,8 +58,17 @@ impl TypedValue {
 
     /// Encodes a storable, non-null property value, interning literals.
     pub(crate) fn encode(value: &Value, literals: &Dictionary) -> Result<Self, StorageError> {
-        let intern = |flag: u8, form: &[u8]| -> Result<Self, StorageError> {
-            let (gui, _) = literals.intern(form).map_err(dict_error)?;
+        Self::encode_with(value, &mut |form| literals.intern(form))
+    }
+
+    /// [`TypedValue::encode`] registering forms through `intern` (a bulk
+    /// load passes a held [`crate::dictionary::DictWriter`]).
+    pub(crate) fn encode_with(
+        value: &Value,
+        intern: &mut impl FnMut(&[u8]) -> Result<(u64, bool), DictError>,
+    ) -> Result<Self, StorageError> {
+        let mut intern = |flag: u8, form: &[u8]| -> Result<Self, StorageError> {
+            let (gui, _) = intern(form).map_err(dict_error)?;
             Ok(TypedValue { flag, payload: gui })
         };
         match value {

@@ -7,7 +7,7 @@
 //! Maintained incrementally and exactly: every vertex has a *profile*
 //! (members with multiplicities, module `profile_table`), stored once per
 //! distinct profile and referenced from the vertex by a `u32` id (module
-//! `vertex_ids`). A batch of tuple changes works on copies of the touched
+//! `gui_map`). A batch of tuple changes works on copies of the touched
 //! vertices' profiles; at its end each new profile is interned, the sets
 //! move by the difference (old profile out, new one in, summed per profile
 //! so a batch of a million alike vertices touches each set once) and the old
@@ -19,7 +19,8 @@
 //! vertex whose profile is empty (`live <= 0`, no members) holds no id.
 
 use super::profile_table::{Profile, ProfileTable};
-use super::vertex_ids::VertexProfileIds;
+use crate::gui_map::GuiMap;
+use crate::ids::TAG_VERT;
 use foldhash::fast::FixedState;
 use std::collections::{BTreeMap, HashMap};
 
@@ -67,25 +68,51 @@ impl SetAggregate {
 }
 
 /// Profiles of every vertex and the sets they group into.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct CharacteristicSets {
-    vertices: VertexProfileIds,
+    /// Vertex gui -> profile id (0: none).
+    vertices: GuiMap,
     profiles: ProfileTable,
     sets: FastMap<Vec<Member>, SetAggregate>,
 }
 
-/// A touched vertex during a batch: the profile id it held before the batch
-/// and its profile as the batch changes it.
+impl Default for CharacteristicSets {
+    fn default() -> Self {
+        CharacteristicSets {
+            vertices: GuiMap::new(TAG_VERT),
+            profiles: ProfileTable::default(),
+            sets: FastMap::default(),
+        }
+    }
+}
+
+/// A touched vertex during a batch: the profile id it held before and its
+/// profile as the batch changes it.
 #[derive(Debug)]
 struct Pending {
+    vertex: u64,
     old: u32,
     profile: Profile,
 }
 
-/// The vertices touched by the batch being applied.
+/// The batch being applied: the vertex whose tuples are arriving, and what
+/// the vertices settled so far left to do at the end.
+///
+/// Deltas usually arrive grouped by vertex (a commit's tuples per vertex,
+/// a bulk load's batches, which are ordered by subject), so a vertex is
+/// *settled* (its new profile interned, its id moved) as soon as the next
+/// vertex's delta arrives, instead of keeping every touched vertex in a
+/// map until the end. A vertex that comes back later in the batch is simply
+/// settled again from the id its first run gave it: the result is the
+/// same, only the intermediate profile is interned and released.
 #[derive(Debug, Default)]
 pub(crate) struct Batch {
-    touched: FastMap<u64, Pending>,
+    current: Option<Pending>,
+    /// Net change of the number of live vertices holding each profile.
+    moves: FastMap<u32, i64>,
+    /// Profile ids let go of, released at the end so that no id in
+    /// `moves` is freed and reused before the sets move.
+    released: Vec<u32>,
 }
 
 impl CharacteristicSets {
@@ -101,33 +128,16 @@ impl CharacteristicSets {
 
     /// Ends a batch: the touched vertices hold their new profiles and count
     /// in their new sets.
-    pub(crate) fn finish(&mut self, batch: Batch) {
-        // Net change of the number of live vertices holding each profile.
-        let mut moves: FastMap<u32, i64> = FastMap::default();
-        let mut released = Vec::new();
-        for (vertex, Pending { old, profile }) in batch.touched {
-            if self.profiles.get(old) == Some(&profile) {
-                continue;
-            }
-            let live = profile.live > 0;
-            // Acquire before releasing, so an id is never freed and reused
-            // while `moves` still refers to it.
-            let new = self.profiles.acquire(profile);
-            if live {
-                *moves.entry(new).or_insert(0) += 1;
-            }
-            if self.profiles.get(old).is_some_and(|p| p.live > 0) {
-                *moves.entry(old).or_insert(0) -= 1;
-            }
-            released.push(old);
-            self.vertices.set(vertex, new);
+    pub(crate) fn finish(&mut self, mut batch: Batch) {
+        if let Some(pending) = batch.current.take() {
+            self.settle(pending, &mut batch);
         }
-        for (id, delta) in moves {
+        for (id, delta) in batch.moves {
             if let Some(profile) = self.profiles.get(id) {
                 shift(&mut self.sets, profile, delta);
             }
         }
-        for old in released {
+        for old in batch.released {
             self.profiles.release(old);
         }
     }
@@ -137,19 +147,48 @@ impl CharacteristicSets {
         &self.sets
     }
 
-    /// The batch's working copy of `vertex`'s profile.
-    fn pending<'b>(&self, vertex: u64, batch: &'b mut Batch) -> &'b mut Profile {
-        &mut batch
-            .touched
-            .entry(vertex)
-            .or_insert_with(|| {
+    /// The batch's working copy of `vertex`'s profile (settling the
+    /// previous vertex when this is another one).
+    fn pending<'b>(&mut self, vertex: u64, batch: &'b mut Batch) -> &'b mut Profile {
+        let pending = match batch.current.take() {
+            Some(same) if same.vertex == vertex => same,
+            previous => {
+                if let Some(previous) = previous {
+                    self.settle(previous, batch);
+                }
                 let old = self.vertices.get(vertex);
                 Pending {
+                    vertex,
                     old,
                     profile: self.profiles.get(old).cloned().unwrap_or_default(),
                 }
-            })
-            .profile
+            }
+        };
+        &mut batch.current.insert(pending).profile
+    }
+
+    /// Gives `pending.vertex` its new profile id and records the move.
+    fn settle(&mut self, pending: Pending, batch: &mut Batch) {
+        let Pending {
+            vertex,
+            old,
+            profile,
+        } = pending;
+        if self.profiles.get(old) == Some(&profile) {
+            return;
+        }
+        let live = profile.live > 0;
+        // Acquire before releasing, so an id is never freed and reused
+        // while `moves` still refers to it.
+        let new = self.profiles.acquire(profile);
+        if live {
+            *batch.moves.entry(new).or_insert(0) += 1;
+        }
+        if self.profiles.get(old).is_some_and(|p| p.live > 0) {
+            *batch.moves.entry(old).or_insert(0) -= 1;
+        }
+        batch.released.push(old);
+        self.vertices.set(vertex, new);
     }
 }
 

@@ -17,7 +17,6 @@ pub(crate) mod characteristic;
 mod profile_table;
 mod rebuild;
 pub(crate) mod sketches;
-mod vertex_ids;
 mod view;
 
 pub use sketches::DistinctEstimate;

@@ -5,7 +5,7 @@
 //! Why: most vertices of a graph share their profile with many others (same
 //! labels, same keys, same out-degrees per type), so storing it per vertex
 //! cost ~180 bytes each for information that is mostly repeated. A vertex
-//! now holds only a `u32` id (module `vertex_ids`).
+//! now holds only a `u32` id (module `crate::gui_map`).
 //!
 //! Invariants:
 //! - id 0 is never assigned: it means "no profile" (an empty profile, a

@@ -14,7 +14,11 @@
 use crate::typed_value::TypedValue;
 use datasketches::common::NumStdDev;
 use datasketches::hll::{HllSketch, HllType};
+use foldhash::fast::FixedState;
 use std::collections::HashMap;
+
+/// Keys are small store ids, looked up once per value written.
+type IdMap<V> = HashMap<u32, V, FixedState>;
 
 /// log2 of the register count: 4096 registers, a relative standard error
 /// of about 1.04 / 64 = 1.6 %, at most 4 KiB per sketch (small sketches
@@ -51,9 +55,9 @@ pub(crate) struct EdgeTypeSketch {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sketches {
-    pub(crate) node_values: HashMap<u32, HllSketch>,
-    pub(crate) rel_values: HashMap<u32, HllSketch>,
-    pub(crate) edge_types: HashMap<u32, EdgeTypeSketch>,
+    pub(crate) node_values: IdMap<HllSketch>,
+    pub(crate) rel_values: IdMap<HllSketch>,
+    pub(crate) edge_types: IdMap<EdgeTypeSketch>,
 }
 
 impl Sketches {

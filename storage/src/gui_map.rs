@@ -1,22 +1,25 @@
-//! The profile id of every vertex, in a direct-access array.
+//! A map from guis to non-zero `u32`s in a direct-access array: a
+//! dictionary's gui -> entry number (`crate::dictionary`) and the
+//! statistics' vertex -> profile id (`crate::stats`).
 //!
-//! A vertex gui is `tag | counter | hash16` and counters are dense per hash
-//! bucket (`crate::dictionary`), so `counter << 16 | hash` numbers the
-//! vertices densely from 0 — the same observation the adjacency indexes use
-//! per partition (`crate::adjacency`); the statistics are global, so here the
-//! number keeps all 16 hash bits. The array is cut into pages allocated on
-//! first write, so a small store pays a few pages and a large one about
-//! `(max counter + 1) * 65536 * 4` bytes: with `n` vertices the counters
-//! reach a little above `n / 65536`, i.e. ~8-10 bytes per vertex at 1M.
+//! A gui is `tag | counter | hash16` and counters are dense per hash bucket
+//! (`crate::dictionary`), so `counter << 16 | hash` numbers one tag's guis
+//! densely from 0 — the same observation the adjacency indexes use per
+//! partition (`crate::adjacency`); here the number keeps all 16 hash bits.
+//! The array is cut into pages allocated on first write, so a small map
+//! pays a few pages and a large one about `(max counter + 1) * 65536 * 4`
+//! bytes: with `n` guis the counters reach a little above `n / 65536`, i.e.
+//! ~8-10 bytes per gui at 1M, what a hash table costs too, but a lookup is
+//! one cache miss (no control bytes, no hashing, no rehash as it grows).
 //!
 //! Guis outside that layout (another tag, reserved bits set, or a counter too
 //! large to number densely without a huge page table) go to a hash map, so
 //! every u64 is handled exactly; only the memory cost differs.
 //!
-//! Invariant: a vertex without a profile reads 0 (`get`), and `len` counts
-//! the vertices with a non-zero id.
+//! Invariant: a gui without a value reads 0 (`get`), and `len` counts the
+//! guis with a non-zero value.
 
-use crate::ids::{split_gui, TAG_VERT};
+use crate::ids::split_gui;
 use crate::paged::PagedVec;
 use foldhash::fast::FixedState;
 use std::collections::HashMap;
@@ -28,54 +31,55 @@ const PAGE_SLOTS: usize = 1 << 12;
 /// whatever gui arrives, while 2^28 vertices still number densely.
 const DENSE_COUNTERS: u32 = 1 << 12;
 
-/// Vertex gui -> profile id (0: none).
+/// Gui of one tag -> `u32` (0: none).
 #[derive(Clone, Debug)]
-pub(crate) struct VertexProfileIds {
+pub(crate) struct GuiMap {
+    /// The tag whose guis number densely.
+    tag: u8,
     pages: PagedVec<u32, PAGE_SLOTS>,
     overflow: HashMap<u64, u32, FixedState>,
     len: usize,
 }
 
-impl Default for VertexProfileIds {
-    fn default() -> Self {
-        VertexProfileIds {
+impl GuiMap {
+    pub(crate) fn new(tag: u8) -> Self {
+        GuiMap {
+            tag,
             pages: PagedVec::new(0),
             overflow: HashMap::default(),
             len: 0,
         }
     }
-}
 
-/// The dense number of a vertex gui, when it has one.
-fn dense_slot(gui: u64) -> Option<usize> {
-    match split_gui(gui) {
-        Some((TAG_VERT, counter, hash)) if counter < DENSE_COUNTERS => {
-            Some(((counter as usize) << 16) | hash as usize)
+    /// The dense number of `gui`, when it has one.
+    fn dense_slot(&self, gui: u64) -> Option<usize> {
+        match split_gui(gui) {
+            Some((tag, counter, hash)) if tag == self.tag && counter < DENSE_COUNTERS => {
+                Some(((counter as usize) << 16) | hash as usize)
+            }
+            _ => None,
         }
-        _ => None,
     }
-}
 
-impl VertexProfileIds {
-    /// The profile id of `vertex`, 0 when it has none.
-    pub(crate) fn get(&self, vertex: u64) -> u32 {
-        match dense_slot(vertex) {
+    /// The value of `gui`, 0 when it has none.
+    pub(crate) fn get(&self, gui: u64) -> u32 {
+        match self.dense_slot(gui) {
             Some(slot) => self.pages.get(slot).copied().unwrap_or(0),
-            None => self.overflow.get(&vertex).copied().unwrap_or(0),
+            None => self.overflow.get(&gui).copied().unwrap_or(0),
         }
     }
 
-    /// Sets the profile id of `vertex` (0 removes it).
-    pub(crate) fn set(&mut self, vertex: u64, id: u32) {
-        let old = match dense_slot(vertex) {
+    /// Sets the value of `gui` (0 removes it).
+    pub(crate) fn set(&mut self, gui: u64, id: u32) {
+        let old = match self.dense_slot(gui) {
             // Clearing a slot whose page was never written allocates nothing.
             Some(slot) if id == 0 => match self.pages.get_mut(slot) {
                 Some(entry) => std::mem::replace(entry, 0),
                 None => return,
             },
             Some(slot) => std::mem::replace(self.pages.entry(slot), id),
-            None if id == 0 => self.overflow.remove(&vertex).unwrap_or(0),
-            None => self.overflow.insert(vertex, id).unwrap_or(0),
+            None if id == 0 => self.overflow.remove(&gui).unwrap_or(0),
+            None => self.overflow.insert(gui, id).unwrap_or(0),
         };
         match (old != 0, id != 0) {
             (false, true) => self.len += 1,
@@ -84,7 +88,7 @@ impl VertexProfileIds {
         }
     }
 
-    /// Number of vertices with a profile.
+    /// Number of guis with a value.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
@@ -94,11 +98,11 @@ impl VertexProfileIds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{make_gui, TAG_LIT};
+    use crate::ids::{make_gui, TAG_LIT, TAG_VERT};
 
     #[test]
     fn dense_and_overflow_guis_round_trip() {
-        let mut ids = VertexProfileIds::default();
+        let mut ids = GuiMap::new(TAG_VERT);
         let dense = make_gui(TAG_VERT, 3, 0xbeef);
         let same_hash = make_gui(TAG_VERT, 4, 0xbeef);
         let big_counter = make_gui(TAG_VERT, DENSE_COUNTERS, 0xbeef);
@@ -129,7 +133,7 @@ mod tests {
 
     #[test]
     fn clearing_an_unknown_vertex_allocates_nothing() {
-        let mut ids = VertexProfileIds::default();
+        let mut ids = GuiMap::new(TAG_VERT);
         ids.set(make_gui(TAG_VERT, 100, 1), 0);
         assert_eq!(ids.pages.allocated_pages(), 0);
         assert_eq!(ids.len(), 0);
@@ -138,10 +142,11 @@ mod tests {
 
     #[test]
     fn every_counter_and_hash_gets_its_own_slot() {
+        let ids = GuiMap::new(TAG_VERT);
         let mut seen = std::collections::HashSet::new();
         for counter in [0, 1, 2, DENSE_COUNTERS - 1] {
             for hash in [0u16, 1, 0x7fff, 0xffff] {
-                assert!(seen.insert(dense_slot(make_gui(TAG_VERT, counter, hash))));
+                assert!(seen.insert(ids.dense_slot(make_gui(TAG_VERT, counter, hash))));
             }
         }
     }
