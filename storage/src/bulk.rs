@@ -67,7 +67,8 @@ impl Store {
         let mut ids = Vec::with_capacity(nodes.len());
         let mut deltas: HashMap<CountKey, i64, foldhash::fast::RandomState> = HashMap::default();
         let mut encoded: Vec<(u32, TypedValue)> = Vec::new();
-        self.vertices.reserve(nodes.len());
+        self.vertices
+            .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
         for chunk in nodes.chunks(BULK_CHUNK) {
             let guis = self.fresh_vertices(chunk.len())?;
             let mut literals = self.literals.writer();

@@ -6,22 +6,23 @@
 //! vertices uniformly over partitions.
 //!
 //! Layout (memory matters: every vertex and every distinct string value
-//! has an entry): the forms lie back to back in one byte arena; entry `i`
-//! is `bytes[entries[i-1].end..entries[i].end]` with gui `entries[i].gui`;
-//! a `hashbrown` table of 4-byte entry numbers finds an entry by form, and
-//! a [`GuiMap`] (a direct-access array: guis are dense per hash bucket)
-//! finds it by gui with one cache miss. No per-entry allocation, no stored
-//! keys beside the arena. An
-//! entry's gui and end share a 16-byte record, so resolving a gui (the
-//! point-read path: table, entry, bytes) costs one cache miss fewer than
-//! separate arrays.
+//! has an entry; so do cache misses: resolving a gui is on the point-read
+//! path). Each form is a *record* in one byte arena: its gui (8 bytes),
+//! its length (4 bytes), the form, padding to the next multiple of
+//! [`UNIT`]; a record is named by its start / `UNIT`, a `u32` (the arena
+//! addresses 32 GiB). A `hashbrown` table of record numbers finds a record
+//! by form, and a [`GuiMap`] (a direct-access array: guis are dense per
+//! hash bucket) by gui. Resolving a gui is two cache misses (the map's
+//! slot, the record), checking a form's candidate one (the record holds
+//! both the form and the gui). No per-entry allocation, nothing stored
+//! twice.
 //!
-//! Invariants: entries are never removed or changed (dictionaries are not
+//! Invariants: records are never removed or changed (dictionaries are not
 //! transactional: a lexical form interned by a transaction that later rolls
 //! back stays registered, harmlessly); `by_key` and `by_gui` index exactly
-//! the entries `0..entries.len()` (`by_gui` holds entry number + 1, so 0
-//! reads as absent); `next_counter[h]` is greater than every
-//! counter in use for `h`.
+//! the records in the arena (`by_gui` holds record number + 1, so 0 reads
+//! as absent); the arena's length is a multiple of `UNIT`;
+//! `next_counter[h]` is greater than every counter in use for `h`.
 
 use crate::gui_map::GuiMap;
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};
@@ -37,7 +38,7 @@ pub(crate) enum DictError {
     CounterExhausted,
     /// A replayed `(gui, form)` pair contradicts an existing entry or the layout.
     Inconsistent(String),
-    /// More entries than 32-bit entry numbers can address.
+    /// More forms than 32-bit record numbers can address.
     Full,
 }
 
@@ -46,7 +47,7 @@ impl std::fmt::Display for DictError {
         match self {
             DictError::CounterExhausted => write!(f, "dictionary collision counter exhausted"),
             DictError::Inconsistent(why) => write!(f, "dictionary inconsistency: {why}"),
-            DictError::Full => write!(f, "dictionary full (2^32 entries)"),
+            DictError::Full => write!(f, "dictionary full (32 GiB of forms)"),
         }
     }
 }
@@ -58,30 +59,38 @@ fn hash_form(form: &[u8]) -> u64 {
     HASHER.hash_one(form)
 }
 
-/// One form: its gui and where it ends in the byte arena.
-#[derive(Copy, Clone)]
-struct Entry {
-    gui: u64,
-    end: u64,
+/// Records start at multiples of this many bytes.
+const UNIT: usize = 8;
+/// A record's gui and form length, before the form.
+const HEADER: usize = 12;
+
+/// The gui in record `r`.
+fn gui_of(arena: &[u8], r: u32) -> u64 {
+    let at = r as usize * UNIT;
+    let mut gui = [0; 8];
+    gui.copy_from_slice(&arena[at..at + 8]);
+    u64::from_le_bytes(gui)
 }
 
-/// The bytes of entry `e` (it starts where the previous one ends).
-fn form_of<'a>(entries: &[Entry], bytes: &'a [u8], e: u32) -> &'a [u8] {
-    let e = e as usize;
-    let start = if e == 0 { 0 } else { entries[e - 1].end };
-    &bytes[start as usize..entries[e].end as usize]
+/// The form in record `r`.
+fn form_of(arena: &[u8], r: u32) -> &[u8] {
+    let at = r as usize * UNIT;
+    let mut len = [0; 4];
+    len.copy_from_slice(&arena[at + 8..at + HEADER]);
+    let start = at + HEADER;
+    &arena[start..start + u32::from_le_bytes(len) as usize]
 }
 
-/// The hash `by_key` files entry numbers under (for growing the table).
-fn key_hasher<'a>(entries: &'a [Entry], bytes: &'a [u8]) -> impl Fn(&u32) -> u64 + 'a {
-    move |&e| hash_form(form_of(entries, bytes, e))
+/// The hash `by_key` files record numbers under (for growing the table).
+fn key_hasher(arena: &[u8]) -> impl Fn(&u32) -> u64 + '_ {
+    move |&r| hash_form(form_of(arena, r))
 }
 
 struct DictInner {
-    bytes: Vec<u8>,
-    entries: Vec<Entry>,
+    arena: Vec<u8>,
+    /// Form -> record number.
     by_key: HashTable<u32>,
-    /// Gui -> entry number + 1.
+    /// Gui -> record number + 1.
     by_gui: GuiMap,
     /// Per 16-bit hash, the next collision counter (empty until first use).
     next_counter: Vec<u32>,
@@ -90,16 +99,15 @@ struct DictInner {
 impl DictInner {
     fn new(tag: u8) -> Self {
         DictInner {
-            bytes: Vec::new(),
-            entries: Vec::new(),
+            arena: Vec::new(),
             by_key: HashTable::new(),
             by_gui: GuiMap::new(tag),
             next_counter: Vec::new(),
         }
     }
 
-    fn form(&self, entry: u32) -> &[u8] {
-        form_of(&self.entries, &self.bytes, entry)
+    fn form(&self, record: u32) -> &[u8] {
+        form_of(&self.arena, record)
     }
 
     fn find_form(&self, form: &[u8]) -> Option<u64> {
@@ -108,8 +116,8 @@ impl DictInner {
 
     /// [`DictInner::find_form`] given `hash_form(form)`.
     fn find_hashed(&self, form: &[u8], hash: u64) -> Option<u64> {
-        let entry = self.by_key.find(hash, |&e| self.form(e) == form)?;
-        Some(self.entries[*entry as usize].gui)
+        let record = self.by_key.find(hash, |&r| self.form(r) == form)?;
+        Some(gui_of(&self.arena, *record))
     }
 
     fn find_gui(&self, gui: u64) -> Option<u32> {
@@ -145,22 +153,23 @@ impl DictInner {
         self.add_hashed(gui, form, hash_form(form))
     }
 
-    /// Appends a new entry; `hash` is `hash_form(form)`.
+    /// Appends a new record; `hash` is `hash_form(form)`.
     fn add_hashed(&mut self, gui: u64, form: &[u8], hash: u64) -> Result<(), DictError> {
-        // Entry numbers are stored + 1 in `by_gui`, so that must fit too.
-        let entry = u32::try_from(self.entries.len())
+        let at = self.arena.len();
+        // Record numbers are stored + 1 in `by_gui`, so that must fit too.
+        let record = u32::try_from(at / UNIT)
             .ok()
-            .filter(|&e| e < u32::MAX)
+            .filter(|&r| r < u32::MAX)
             .ok_or(DictError::Full)?;
-        self.bytes.extend_from_slice(form);
-        self.entries.push(Entry {
-            gui,
-            end: self.bytes.len() as u64,
-        });
-        let (entries, bytes) = (&self.entries, &self.bytes);
+        let len = u32::try_from(form.len()).map_err(|_| DictError::Full)?;
+        self.arena.extend_from_slice(&gui.to_le_bytes());
+        self.arena.extend_from_slice(&len.to_le_bytes());
+        self.arena.extend_from_slice(form);
+        self.arena
+            .resize((HEADER + form.len()).next_multiple_of(UNIT) + at, 0);
         self.by_key
-            .insert_unique(hash, entry, key_hasher(entries, bytes));
-        self.by_gui.set(gui, entry + 1);
+            .insert_unique(hash, record, key_hasher(&self.arena));
+        self.by_gui.set(gui, record + 1);
         Ok(())
     }
 }
@@ -206,19 +215,16 @@ impl Dictionary {
         }
     }
 
-    /// Makes room for `additional` more forms (a bulk load that knows how
-    /// many it will register), so the by-form table does not rehash as it
-    /// grows: rehashing it reads every form again.
-    pub(crate) fn reserve(&self, additional: usize) {
+    /// Makes room for `additional` more forms of at most `max_len` bytes
+    /// each (a bulk load that knows what it will register), so neither the
+    /// by-form table rehashes (reading every form again) nor the arena
+    /// regrows (copying it, and leaving up to half of it spare).
+    pub(crate) fn reserve(&self, additional: usize, max_len: usize) {
         let mut inner = self.inner.write();
-        let DictInner {
-            bytes,
-            entries,
-            by_key,
-            ..
-        } = &mut *inner;
-        entries.reserve(additional);
-        by_key.reserve(additional, key_hasher(entries, bytes));
+        let DictInner { arena, by_key, .. } = &mut *inner;
+        let record = (HEADER + max_len).next_multiple_of(UNIT);
+        arena.reserve(additional.saturating_mul(record));
+        by_key.reserve(additional, key_hasher(arena));
     }
 
     /// Registers `form` under a gui assigned earlier (log replay). Idempotent
@@ -261,8 +267,8 @@ impl Dictionary {
     /// Calls `f` with the lexical form of a gui (under the read lock).
     pub(crate) fn with_form<T>(&self, gui: u64, f: impl FnOnce(&[u8]) -> T) -> Option<T> {
         let inner = self.inner.read();
-        let entry = inner.find_gui(gui)?;
-        Some(f(inner.form(entry)))
+        let record = inner.find_gui(gui)?;
+        Some(f(inner.form(record)))
     }
 
     /// The lexical form of a gui, when it is UTF-8 text.
@@ -302,6 +308,18 @@ mod tests {
         assert_eq!(d.resolve_str(a).as_deref(), Some("Person"));
         assert_eq!(split_gui(a).map(|g| g.0), Some(TAG_LIT));
         assert_eq!(d.lookup(b"nobody"), None);
+    }
+
+    #[test]
+    fn forms_of_every_length_round_trip_in_their_records() {
+        let d = Dictionary::new(TAG_LIT);
+        let forms: Vec<Vec<u8>> = (0..40).map(|n| vec![b'a' + n as u8 % 26; n]).collect();
+        let guis: Vec<u64> = forms.iter().map(|f| d.intern(f).unwrap().0).collect();
+        for (form, gui) in forms.iter().zip(&guis) {
+            assert_eq!(d.lookup(form), Some(*gui));
+            assert_eq!(d.with_form(*gui, <[u8]>::to_vec).as_ref(), Some(form));
+        }
+        assert_eq!(d.inner.read().arena.len() % UNIT, 0);
     }
 
     #[test]

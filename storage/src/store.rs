@@ -192,6 +192,13 @@ impl Store {
         Ok(guis)
     }
 
+    /// The longest key [`Store::fresh_vertices`] gives when asked for `n`
+    /// (keys skipped as taken aside).
+    pub(crate) fn vertex_key_len(&self, n: usize) -> usize {
+        let last = self.vertex_seq.load(Ordering::Relaxed) + n as u64;
+        1 + last.max(1).ilog10() as usize + 1
+    }
+
     /// The newest commit timestamp readers may see.
     pub fn visible_ts(&self) -> u64 {
         self.visible.load(Ordering::Acquire)

@@ -139,15 +139,24 @@ impl Reader<'_> {
     /// read straight off the S index into the map, with no staging vector).
     pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
         let mut properties = BTreeMap::new();
-        let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
-            return properties;
-        };
-        for (_, t) in part.by_subject(node) {
-            if t.p == PRED_EXISTS || t.p == PRED_LABEL || !self.visible(&t) {
-                continue;
-            }
+        // The tuples first, decoded after: decoding a string takes the
+        // dictionary's lock, and a locked instruction would wait for the
+        // loads of the tuples still in flight instead of letting all of
+        // them miss together.
+        let mut found: Vec<(u32, TypedValue)> = Vec::with_capacity(8);
+        {
+            let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
+                return properties;
+            };
+            found.extend(
+                part.by_subject(node)
+                    .filter(|(_, t)| t.p != PRED_EXISTS && t.p != PRED_LABEL && self.visible(t))
+                    .map(|(_, t)| (t.p, t.o)),
+            );
+        }
+        for (p, o) in found {
             if let (Some(name), Some(value)) =
-                (self.store.keys.name(t.p), t.o.decode(&self.store.literals))
+                (self.store.keys.name(p), o.decode(&self.store.literals))
             {
                 properties.insert(name.to_string(), value);
             }
