@@ -21,7 +21,8 @@
 //! transactional: a lexical form interned by a transaction that later rolls
 //! back stays registered, harmlessly); `by_key` and `by_gui` index exactly
 //! the records in the arena (`by_gui` holds record number + 1, so 0 reads
-//! as absent); the arena's length is a multiple of `UNIT`;
+//! as absent; a [`DictWriter`] links its new records into `by_gui` when
+//! dropped, and holds the lock until then); the arena's length is a multiple of `UNIT`;
 //! `next_counter[h]` is greater than every counter in use for `h`.
 
 use crate::gui_map::GuiMap;
@@ -133,10 +134,11 @@ impl DictInner {
 
     /// The gui of `form` (whose `hash_form` is `hash`), registering it
     /// under the next counter of its hash when new (one probe of the
-    /// by-form table either way).
-    fn intern(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<(u64, bool), DictError> {
+    /// by-form table either way). A new record comes back to be linked
+    /// into `by_gui` ([`DictInner::link`]) by the caller.
+    fn intern(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<(u64, Option<u32>), DictError> {
         if let Some(gui) = self.find_hashed(form, hash) {
-            return Ok((gui, false));
+            return Ok((gui, None));
         }
         let short = hash16(form);
         let counter = *self.next_counter(short);
@@ -144,17 +146,32 @@ impl DictInner {
             return Err(DictError::CounterExhausted);
         }
         let gui = make_gui(tag, counter, short);
-        self.add_hashed(gui, form, hash)?;
+        let record = self.add_hashed(gui, form, hash)?;
         *self.next_counter(short) = counter + 1;
-        Ok((gui, true))
+        Ok((gui, Some(record)))
     }
 
-    fn add(&mut self, gui: u64, form: &[u8]) -> Result<(), DictError> {
+    /// [`DictInner::intern`], linking a new record at once.
+    fn intern_linked(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<(u64, bool), DictError> {
+        let (gui, record) = self.intern(tag, form, hash)?;
+        if let Some(record) = record {
+            self.link(gui, record);
+        }
+        Ok((gui, record.is_some()))
+    }
+
+    /// Makes `record` (holding `gui`) findable by gui.
+    fn link(&mut self, gui: u64, record: u32) {
+        self.by_gui.set(gui, record + 1);
+    }
+
+    fn add(&mut self, gui: u64, form: &[u8]) -> Result<u32, DictError> {
         self.add_hashed(gui, form, hash_form(form))
     }
 
-    /// Appends a new record; `hash` is `hash_form(form)`.
-    fn add_hashed(&mut self, gui: u64, form: &[u8], hash: u64) -> Result<(), DictError> {
+    /// Appends a new record, findable by form (not yet by gui: see
+    /// [`DictInner::link`]); `hash` is `hash_form(form)`.
+    fn add_hashed(&mut self, gui: u64, form: &[u8], hash: u64) -> Result<u32, DictError> {
         let at = self.arena.len();
         // Record numbers are stored + 1 in `by_gui`, so that must fit too.
         let record = u32::try_from(at / UNIT)
@@ -169,8 +186,7 @@ impl DictInner {
             .resize((HEADER + form.len()).next_multiple_of(UNIT) + at, 0);
         self.by_key
             .insert_unique(hash, record, key_hasher(&self.arena));
-        self.by_gui.set(gui, record + 1);
-        Ok(())
+        Ok(record)
     }
 }
 
@@ -195,13 +211,15 @@ impl Dictionary {
         if let Some(gui) = self.inner.read().find_hashed(form, hash) {
             return Ok((gui, false));
         }
-        self.inner.write().intern(self.tag, form, hash)
+        self.inner.write().intern_linked(self.tag, form, hash)
     }
 
     /// [`Dictionary::intern`] for a form that is most likely new (a fresh
     /// vertex key): straight to the write lock, one table probe.
     pub(crate) fn intern_new(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
-        self.inner.write().intern(self.tag, form, hash_form(form))
+        self.inner
+            .write()
+            .intern_linked(self.tag, form, hash_form(form))
     }
 
     /// Exclusive access for a run of interns (a bulk load's chunk): one
@@ -212,6 +230,7 @@ impl Dictionary {
         DictWriter {
             tag: self.tag,
             inner: self.inner.write(),
+            unlinked: Vec::new(),
         }
     }
 
@@ -253,7 +272,8 @@ impl Dictionary {
             }
             (None, None) => {}
         }
-        inner.add(gui, form)?;
+        let record = inner.add(gui, form)?;
+        inner.link(gui, record);
         let next = inner.next_counter(hash);
         *next = (*next).max(counter + 1);
         Ok(())
@@ -284,12 +304,37 @@ impl Dictionary {
 pub(crate) struct DictWriter<'a> {
     tag: u8,
     inner: RwLockWriteGuard<'a, DictInner>,
+    /// New records not yet in `by_gui`: linked together when the writer is
+    /// dropped, each slot prefetched a few links ahead (a new gui's slot
+    /// is a random miss; interleaved with interning, one at a time, they
+    /// do not overlap). Nobody reads by gui before: the writer holds the
+    /// lock, and interning reads by form only.
+    unlinked: Vec<(u64, u32)>,
 }
 
 impl DictWriter<'_> {
     /// As [`Dictionary::intern`].
     pub(crate) fn intern(&mut self, form: &[u8]) -> Result<(u64, bool), DictError> {
-        self.inner.intern(self.tag, form, hash_form(form))
+        let (gui, record) = self.inner.intern(self.tag, form, hash_form(form))?;
+        if let Some(record) = record {
+            self.unlinked.push((gui, record));
+        }
+        Ok((gui, record.is_some()))
+    }
+}
+
+/// How many links ahead [`DictWriter`] prefetches a slot.
+const LINK_AHEAD: usize = 16;
+
+impl Drop for DictWriter<'_> {
+    fn drop(&mut self) {
+        let inner = &mut *self.inner;
+        for (n, &(gui, record)) in self.unlinked.iter().enumerate() {
+            if let Some(&(ahead, _)) = self.unlinked.get(n + LINK_AHEAD) {
+                inner.by_gui.prefetch(ahead);
+            }
+            inner.link(gui, record);
+        }
     }
 }
 

@@ -69,6 +69,14 @@ impl GuiMap {
         }
     }
 
+    /// Starts loading the slot of `gui` into the cache (a later `get` or
+    /// `set` of it then need not wait for memory).
+    pub(crate) fn prefetch(&self, gui: u64) {
+        if let Some(slot) = self.dense_slot(gui) {
+            self.pages.prefetch(slot);
+        }
+    }
+
     /// Sets the value of `gui` (0 removes it).
     pub(crate) fn set(&mut self, gui: u64, id: u32) {
         let old = match self.dense_slot(gui) {

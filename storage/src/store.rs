@@ -170,7 +170,7 @@ impl Store {
     pub(crate) fn fresh_vertices(&self, n: usize) -> Result<Vec<u64>> {
         let mut guis = Vec::with_capacity(n);
         let mut vertices = self.vertices.writer();
-        let mut key = Vec::with_capacity(24);
+        let mut key = VertexKey::default();
         let mut next = self.vertex_seq.fetch_add(n as u64, Ordering::Relaxed);
         let mut end = next + n as u64;
         while guis.len() < n {
@@ -180,11 +180,8 @@ impl Store {
                 next = self.vertex_seq.fetch_add(missing, Ordering::Relaxed);
                 end = next + missing;
             }
-            key.clear();
-            key.push(b'n');
-            push_decimal(&mut key, next);
+            let (gui, fresh) = vertices.intern(key.of(next)).map_err(dict_error)?;
             next += 1;
-            let (gui, fresh) = vertices.intern(&key).map_err(dict_error)?;
             if fresh {
                 guis.push(gui);
             }
@@ -247,32 +244,38 @@ impl CommitTicket {
     }
 }
 
-/// Appends the decimal digits of `n` (the `n<seq>` vertex keys, without
-/// going through the formatting machinery).
-fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+/// A buffer spelling `n<seq>` vertex keys in place (a key is built per
+/// vertex of a bulk load: no formatting machinery, no copy).
+#[derive(Default)]
+struct VertexKey([u8; 21]);
+
+impl VertexKey {
+    /// The key of sequence number `seq`.
+    fn of(&mut self, mut seq: u64) -> &[u8] {
+        let mut at = self.0.len();
+        loop {
+            at -= 1;
+            self.0[at] = b'0' + (seq % 10) as u8;
+            seq /= 10;
+            if seq == 0 {
+                break;
+            }
         }
+        at -= 1;
+        self.0[at] = b'n';
+        &self.0[at..]
     }
-    out.extend_from_slice(&digits[at..]);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::push_decimal;
+    use super::VertexKey;
 
     #[test]
-    fn decimal_digits_match_formatting() {
+    fn vertex_keys_match_formatting() {
+        let mut key = VertexKey::default();
         for n in [0, 7, 10, 99, 12_345, u64::MAX] {
-            let mut out = Vec::new();
-            push_decimal(&mut out, n);
-            assert_eq!(out, n.to_string().into_bytes());
+            assert_eq!(key.of(n), format!("n{n}").as_bytes());
         }
     }
 }

@@ -142,6 +142,11 @@ impl CharacteristicSets {
         }
     }
 
+    /// Starts loading `vertex`'s profile id slot into the cache.
+    pub(crate) fn prefetch(&self, vertex: u64) {
+        self.vertices.prefetch(vertex);
+    }
+
     /// The sets, by sorted member list.
     pub(crate) fn sets(&self) -> &FastMap<Vec<Member>, SetAggregate> {
         &self.sets
