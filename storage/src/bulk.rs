@@ -40,9 +40,10 @@ pub struct BulkRel<'a> {
     pub properties: &'a [(&'a str, Value)],
 }
 
-/// Vertices per dictionary lock: long enough for consecutive interns'
-/// misses to overlap, short enough that readers resolving strings meanwhile
-/// wait at most a few milliseconds.
+/// Vertices (or relationships) per held dictionary writer: its new records
+/// are linked into the gui map together, prefetched, when it drops; short
+/// enough that readers resolving strings meanwhile wait at most a few
+/// milliseconds.
 const BULK_CHUNK: usize = 4096;
 
 /// `(S, P, O)` triples bound for one partition.

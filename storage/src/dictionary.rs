@@ -22,8 +22,9 @@
 //! back stays registered, harmlessly); `by_key` and `by_gui` index exactly
 //! the records in the arena (`by_gui` holds record number + 1, so 0 reads
 //! as absent; a [`DictWriter`] links its new records into `by_gui` when
-//! dropped, and holds the lock until then); the arena's length is a multiple of `UNIT`;
-//! `next_counter[h]` is greater than every counter in use for `h`.
+//! dropped, and holds the lock until then); the arena's length is a
+//! multiple of `UNIT`; `next_counter[h]` is greater than every counter in
+//! use for `h`.
 
 use crate::gui_map::GuiMap;
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};

@@ -151,15 +151,13 @@ impl Store {
     /// whose identifier is already registered (by replay or an import) are
     /// skipped.
     pub(crate) fn fresh_vertex(&self) -> Result<(u64, String)> {
+        let mut key = VertexKey::default();
         loop {
             let seq = self.vertex_seq.fetch_add(1, Ordering::Relaxed);
-            let key = format!("n{seq}");
-            let (gui, fresh) = self
-                .vertices
-                .intern_new(key.as_bytes())
-                .map_err(dict_error)?;
+            let form = key.of(seq);
+            let (gui, fresh) = self.vertices.intern_new(form).map_err(dict_error)?;
             if fresh {
-                return Ok((gui, key));
+                return Ok((gui, String::from_utf8_lossy(form).into_owned()));
             }
         }
     }
@@ -189,11 +187,11 @@ impl Store {
         Ok(guis)
     }
 
-    /// The longest key [`Store::fresh_vertices`] gives when asked for `n`
-    /// (keys skipped as taken aside).
+    /// An upper bound on the key length [`Store::fresh_vertices`] gives
+    /// when asked for `n` (unless keys already taken push it further).
     pub(crate) fn vertex_key_len(&self, n: usize) -> usize {
         let last = self.vertex_seq.load(Ordering::Relaxed) + n as u64;
-        1 + last.max(1).ilog10() as usize + 1
+        VertexKey::default().of(last).len()
     }
 
     /// The newest commit timestamp readers may see.
@@ -244,8 +242,8 @@ impl CommitTicket {
     }
 }
 
-/// A buffer spelling `n<seq>` vertex keys in place (a key is built per
-/// vertex of a bulk load: no formatting machinery, no copy).
+/// The one spelling of generated vertex keys, `n<seq>`, built in place (a
+/// bulk load builds one per vertex: no formatting machinery, no copy).
 #[derive(Default)]
 struct VertexKey([u8; 21]);
 

@@ -6,12 +6,13 @@
 //!
 //! Maintained incrementally and exactly: every vertex has a *profile*
 //! (members with multiplicities, module `profile_table`), stored once per
-//! distinct profile and referenced from the vertex by a `u32` id (module
-//! `gui_map`). A batch of tuple changes works on copies of the touched
-//! vertices' profiles; at its end each new profile is interned, the sets
-//! move by the difference (old profile out, new one in, summed per profile
-//! so a batch of a million alike vertices touches each set once) and the old
-//! profile's reference is dropped. Multiplicities are kept as histograms, so
+//! distinct profile and referenced from the vertex by a `u32` id (a
+//! [`GuiMap`]). A batch of tuple changes works on a copy of one vertex's
+//! profile at a time; when the next vertex's delta arrives the copy is
+//! interned as the vertex's new profile (see [`Batch`]). At the batch's end
+//! the sets move by the difference (old profile out, new one in, summed per
+//! profile so a batch of a million alike vertices touches each set once)
+//! and the old profiles' references are dropped. Multiplicities are kept as histograms, so
 //! min/avg/max stay exact under deletions too.
 //!
 //! Invariant: between batches `sets` is exactly the grouping of the profiles

@@ -47,19 +47,11 @@ pub(crate) struct Statistics {
 }
 
 impl Statistics {
-    /// Applies one batch of tuple changes (one commit, or a chunk of one).
-    pub(crate) fn apply(&mut self, deltas: impl IntoIterator<Item = TupleDelta>) {
-        let mut batch = Batch::default();
-        for d in deltas {
-            self.apply_one(d, &mut batch);
-        }
-        self.sets.finish(batch);
-    }
-
-    /// [`Statistics::apply`] over a slice, prefetching the profile slot of
-    /// the vertex a few deltas ahead (a vertex new to the statistics is a
-    /// random miss there; a bulk load brings a million of them).
-    pub(crate) fn apply_slice(&mut self, deltas: &[TupleDelta]) {
+    /// Applies one batch of tuple changes (one commit, or a chunk of one),
+    /// prefetching the profile slot of the vertex a few deltas ahead (a
+    /// vertex new to the statistics is a random miss there; a bulk load
+    /// brings a million of them).
+    pub(crate) fn apply(&mut self, deltas: &[TupleDelta]) {
         let mut batch = Batch::default();
         for (n, d) in deltas.iter().enumerate() {
             if let Some(ahead) = deltas.get(n + PROFILE_AHEAD) {
@@ -97,7 +89,7 @@ impl Statistics {
     }
 }
 
-/// Deltas ahead [`Statistics::apply_slice`] prefetches (a vertex has a
+/// Deltas ahead [`Statistics::apply`] prefetches (a vertex has a
 /// handful of deltas: this is a few vertices ahead).
 const PROFILE_AHEAD: usize = 16;
 
@@ -130,7 +122,7 @@ impl StatsCell {
         if let Some(journal) = &mut state.journal {
             journal.extend_from_slice(&deltas);
         }
-        state.current.apply_slice(&deltas);
+        state.current.apply(&deltas);
     }
 
     /// Runs `f` on the current statistics.

@@ -48,21 +48,23 @@ impl Store {
         let view = View::committed(at);
         let mut fresh = Statistics::default();
         // REL_VP partition `p` and REL_E grid row `p` hold the same
-        // subjects: applied together, every vertex joins its set once.
+        // subjects: applied as one batch, the set moves of a vertex met in
+        // several runs (its REL_VP tuples, then each cell's edges) cancel
+        // but for the last, so every vertex joins its set once.
         let p = self.vp.partitions();
         for part in 0..p {
             let mut deltas = self.visible_tuples(RelKind::Vp, part, view);
             for cell in part * p..(part + 1) * p {
                 deltas.extend(self.visible_tuples(RelKind::E, cell, view));
             }
-            fresh.apply(deltas);
+            fresh.apply(&deltas);
         }
         for cell in 0..self.ep.partitions() {
-            fresh.apply(self.visible_tuples(RelKind::Ep, cell, view));
+            fresh.apply(&self.visible_tuples(RelKind::Ep, cell, view));
         }
         let mut state = self.stats.state.lock();
         if let Some(journal) = state.journal.take() {
-            fresh.apply(journal);
+            fresh.apply(&journal);
         }
         state.current = fresh;
     }
