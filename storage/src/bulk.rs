@@ -140,7 +140,7 @@ impl Store {
                 edge_props[cell].extend(encoded.iter().map(|&(p, o)| (position, p, o)));
             }
         }
-        cluster_by_source(&mut edges, &mut edge_props, &mut origin);
+        cluster_by_type_and_source(&mut edges, &mut edge_props, &mut origin);
         let sids = append_all(&self.e, &edges, commit_ts)?;
         let props: Vec<Batch> = edge_props
             .into_iter()
@@ -175,20 +175,24 @@ impl Store {
     }
 }
 
-/// Orders each cell's edges by (source, type), carrying their properties
-/// and input positions along: a vertex's outgoing edges in a cell then lie
-/// in consecutive slots, so an expansion through the S index reads each
-/// column's run for the vertex with one or two cache misses instead of one
-/// per edge (the adjacency a CSR layout gives, without giving up the slots'
-/// stability). The sort is stable, so equal keys keep input order.
-fn cluster_by_source(
+/// Orders each cell's edges by (type, source), carrying their properties
+/// and input positions along. Type first: a load's edges of one type fill
+/// whole zones, whose P column is then uniform, so a relation scan for
+/// another type drops them unread (module `relation::select`), as a store
+/// with one relation per edge type would. Source second: a vertex's edges
+/// of one type in a cell lie in consecutive slots, so an expansion through
+/// the S index reads each column's run for the vertex with one or two
+/// cache misses instead of one per edge (the adjacency a CSR layout gives,
+/// without giving up the slots' stability). The sort is stable, so equal
+/// keys keep input order.
+fn cluster_by_type_and_source(
     edges: &mut [Batch],
     edge_props: &mut [Vec<(usize, u32, TypedValue)>],
     origin: &mut [Vec<usize>],
 ) {
     for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
         let mut order: Vec<usize> = (0..cell.len()).collect();
-        order.sort_by_key(|&i| (cell[i].0, cell[i].1));
+        order.sort_by_key(|&i| (cell[i].1, cell[i].0));
         let mut rank = vec![0; cell.len()];
         for (new, &old) in order.iter().enumerate() {
             rank[old] = new;

@@ -269,9 +269,10 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
             return;
         };
         let keys = set.in_partition(part_1d);
+        let types = self.types;
         let completed = match side {
-            Side::Subject => part.by_subjects(keys, |_, t| self.consider(&t, side)),
-            Side::Object => part.by_objects(keys, |_, t| self.consider(&t, side)),
+            Side::Subject => part.by_subjects(keys, types, |_, t| self.consider(&t, side)),
+            Side::Object => part.by_objects(keys, types, |_, t| self.consider(&t, side)),
         };
         if !completed {
             self.report.stopped_early = true;

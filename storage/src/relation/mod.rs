@@ -305,7 +305,7 @@ mod tests {
                 let part = rel.read(0).unwrap();
                 let keys: Vec<u64> = (0..=next_key.max(40)).map(key).collect();
                 let mut batched: Vec<(u64, u32)> = Vec::new();
-                part.by_subjects(&keys, |k, t| {
+                part.by_subjects(&keys, None, |k, t| {
                     batched.push((k, (t.i & ((1 << LOCAL_BITS) - 1)) as u32));
                     true
                 });
@@ -390,9 +390,9 @@ mod tests {
                 true
             };
             let completed = if subject_side {
-                part.by_subjects(&keys, sink)
+                part.by_subjects(&keys, None, sink)
             } else {
-                part.by_objects(&keys, sink)
+                part.by_objects(&keys, None, sink)
             };
             assert!(completed);
             assert!(!expected.is_empty());
@@ -401,10 +401,59 @@ mod tests {
             assert_eq!(got, expected);
         }
         let mut seen = 0;
-        assert!(!part.by_subjects(&keys, |_, _| {
+        assert!(!part.by_subjects(&keys, None, |_, _| {
             seen += 1;
             seen < 5
         }));
         assert_eq!(seen, 5);
+    }
+
+    #[test]
+    fn typed_probes_pass_over_zones_of_other_types_only() {
+        use crate::ids::{make_gui, TAG_VERT};
+        use zone::ZONE_TUPLES;
+        let rel = Relation::new(TAG_E, 2, EDGE_KEYS);
+        let vertex = |n: u32| make_gui(TAG_VERT, 0, (n * 2) as u16);
+        // Zone 0 holds type 0 only, zone 1 type 1 only, zone 2 both.
+        for slot in 0..3 * ZONE_TUPLES as u32 {
+            let p = match slot as usize / ZONE_TUPLES {
+                0 => 0,
+                1 => 1,
+                _ => slot % 2,
+            };
+            let o = TypedValue::vertex(vertex(slot % 7));
+            rel.insert(0, vertex(slot % 50), p, o, None, 1).unwrap();
+        }
+        let part = rel.read(0).unwrap();
+        let keys: Vec<u64> = (0..50).map(vertex).collect();
+        let zone_of = |t: &Tuple<'_>| (t.i & ((1 << LOCAL_BITS) - 1)) as usize / ZONE_TUPLES;
+        let every: Vec<(u32, usize, u64)> = keys
+            .iter()
+            .flat_map(|&k| part.by_subject(k))
+            .map(|(_, t)| (t.p, zone_of(&t), t.i))
+            .collect();
+        for types in [
+            None,
+            Some(&[0u32][..]),
+            Some(&[1]),
+            Some(&[0, 1]),
+            Some(&[2]),
+        ] {
+            let mut got: Vec<(u32, usize, u64)> = Vec::new();
+            part.by_subjects(&keys, types, |_, t| {
+                got.push((t.p, zone_of(&t), t.i));
+                true
+            });
+            let wanted = |p: u32| types.is_none_or(|types| types.contains(&p));
+            // Every tuple of a wanted type, plus the others of the mixed zone.
+            let mut expected: Vec<_> = every
+                .iter()
+                .filter(|&&(p, zone, _)| wanted(p) || zone == 2)
+                .copied()
+                .collect();
+            got.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(got, expected, "types {types:?}");
+        }
     }
 }

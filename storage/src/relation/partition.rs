@@ -7,6 +7,7 @@
 
 mod probe;
 
+use super::column::PColumn;
 use super::select::{selected, ScanFilter};
 use super::subject_index::SubjectIndex;
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
@@ -19,8 +20,17 @@ use crate::mvcc::{is_commit_ts, View, NONE};
 use crate::prefetch;
 use crate::typed_value::TypedValue;
 
+/// A [`Partition::zone_types`] entry for a zone whose tuples have several
+/// P (or none yet). Never a P: predicate ids are counted from 0 upwards.
+const MIXED_TYPES: u32 = u32::MAX;
+
 pub(crate) struct Partition {
     zones: Vec<Zone>,
+    /// Per zone, the one P of all its tuples, or [`MIXED_TYPES`]: index
+    /// probes pass over listed tuples of an unwanted type without touching
+    /// their zone (a few bytes per zone, so this stays in cache where the
+    /// zone headers would not).
+    zone_types: Vec<u32>,
     /// Slots in use or freed: `zones` covers `0..len`.
     len: u32,
     /// `make_sid(tag, partition, 0)`: a tuple's SID is this | its local number.
@@ -37,6 +47,7 @@ impl Partition {
     pub(super) fn new(sid_base: u64, s: KeyKind, o: KeyKind) -> Self {
         Partition {
             zones: Vec::new(),
+            zone_types: Vec::new(),
             len: 0,
             sid_base,
             by_s: SubjectIndex::new(s),
@@ -67,21 +78,26 @@ impl Partition {
     /// `sink(sid, s, p, o payload)`, stopping when it returns false.
     /// Frozen zones with narrow S and O (the bulk of old data) are filtered
     /// as bit vectors (module `select`) with no per-slot dispatch and no
-    /// atomics; other zones row by row, visibility last. Returns the slots
-    /// visited and whether the scan ran to the end.
+    /// atomics; other zones row by row, visibility last. A zone whose P is
+    /// one excluded type throughout is passed over unread. Returns the
+    /// slots visited (passed-over zones included) and whether the scan ran
+    /// to the end.
     pub(crate) fn scan_visible(
         &self,
         view: &View,
         filter: &ScanFilter<'_>,
         mut sink: impl FnMut(u64, u64, u32, u64) -> bool,
     ) -> (u64, bool) {
-        let mut narrow = self.zones.first().and_then(Zone::frozen_narrow);
+        let scanned = |zone: &Zone| !filter.excludes_every_slot(zone.p());
         for (z, zone) in self.zones.iter().enumerate() {
+            if !scanned(zone) {
+                continue;
+            }
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
-            let next_narrow = self.zones.get(z + 1).and_then(Zone::frozen_narrow);
-            if let Some(columns) = std::mem::replace(&mut narrow, next_narrow) {
-                if let Some(next) = &narrow {
+            if let Some(columns) = zone.frozen_narrow() {
+                let next = self.zones[z + 1..].iter().find(|zone| scanned(zone));
+                if let Some(next) = next.and_then(Zone::frozen_narrow) {
                     // Each column is its own array; hardware prefetchers
                     // do not run ahead across them.
                     next.p.prefetch_column();
@@ -136,11 +152,19 @@ impl Partition {
     /// The tuples listed under each of `keys` in the S index, key by key
     /// (each key's in insertion order; many keys are visited in ascending
     /// order, not the given one), through `f(key, tuple)` until it returns
-    /// false; returns whether it ran to the end. See [`Partition::batched`].
-    pub(crate) fn by_subjects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
+    /// false; returns whether it ran to the end. With `types`, tuples in
+    /// zones of one other P throughout are passed over unread (callers
+    /// still test P: mixed zones are not filtered). See
+    /// [`Partition::batched`].
+    pub(crate) fn by_subjects(
+        &self,
+        keys: &[u64],
+        types: Option<&[u32]>,
+        f: impl FnMut(u64, Tuple<'_>) -> bool,
+    ) -> bool {
         let lookup = |key| self.by_s.get(key, &self.zones, self.len);
         let ahead = |key| self.by_s.prefetch(key);
-        self.batched(lookup, ahead, keys, self.subject_is(), f)
+        self.batched(lookup, ahead, keys, types, self.subject_is(), f)
     }
 
     /// The exact test for a tuple the S index listed under `key`: its S is
@@ -152,11 +176,25 @@ impl Partition {
     }
 
     /// [`Partition::by_subjects`] over the O index.
-    pub(crate) fn by_objects(&self, keys: &[u64], f: impl FnMut(u64, Tuple<'_>) -> bool) -> bool {
+    pub(crate) fn by_objects(
+        &self,
+        keys: &[u64],
+        types: Option<&[u32]>,
+        f: impl FnMut(u64, Tuple<'_>) -> bool,
+    ) -> bool {
         let lookup = |key| self.by_o.get(key);
         let ahead = |key| self.by_o.prefetch(key);
         let exact = |key, t: &Tuple<'_>| t.o.indexed_gui() == Some(key);
-        self.batched(lookup, ahead, keys, exact, f)
+        self.batched(lookup, ahead, keys, types, exact, f)
+    }
+
+    /// Whether the tuple at `index` may have one of `types` as P, judged
+    /// by its zone alone.
+    #[inline]
+    fn may_have_type(&self, index: u32, types: Option<&[u32]>) -> bool {
+        let Some(types) = types else { return true };
+        let p = self.zone_types[split(index).0];
+        p == MIXED_TYPES || types.contains(&p)
     }
 
     /// The tuple with statement id `sid` (the join index); never a freed
@@ -195,6 +233,7 @@ impl Partition {
                 }
                 if split(index).1 == 0 {
                     self.zones.push(Zone::new());
+                    self.zone_types.push(MIXED_TYPES);
                 }
                 self.len += 1;
                 index
@@ -203,6 +242,10 @@ impl Partition {
         let (zone, slot) = split(index);
         let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
         self.zones[zone].write(slot, s, p, o, local, begin);
+        self.zone_types[zone] = match self.zones[zone].p() {
+            PColumn::Uniform(Some(p)) => *p,
+            _ => MIXED_TYPES,
+        };
         self.by_s
             .push(s, index, reused.is_none(), &self.zones, self.len);
         if let Some(gui) = o.indexed_gui() {

@@ -217,6 +217,13 @@ impl Zone {
         )
     }
 
+    /// The P column (a scan's first test: a uniform one may rule out the
+    /// whole zone).
+    #[inline]
+    pub(crate) fn p(&self) -> &PColumn {
+        &self.p
+    }
+
     /// The columns of a frozen zone whose S and O are narrow (the common
     /// case for old REL_E data), so a scan runs over plain slices with no
     /// per-slot dispatch on S and O and no stamps.

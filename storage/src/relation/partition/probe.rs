@@ -34,15 +34,17 @@ const ROWS_AHEAD: usize = 3;
 const SORT_FROM: usize = 256;
 
 impl Partition {
-    /// The tuples `lookup` lists under each of `keys` that pass `exact`,
-    /// through `f(key, tuple)` until it returns false; returns whether it
-    /// ran to the end. `ahead(key)` prefetches what `lookup(key)` will read
+    /// The tuples `lookup` lists under each of `keys` that pass `exact`
+    /// (less those whose zone rules out `types`: see
+    /// `Partition::may_have_type`), through `f(key, tuple)` until it
+    /// returns false; returns whether it ran to the end. `ahead(key)` prefetches what `lookup(key)` will read
     /// first (the index head).
     pub(super) fn batched<'a>(
         &'a self,
         lookup: impl Fn(u64) -> Positions<'a>,
         ahead: impl Fn(u64),
         keys: &[u64],
+        types: Option<&[u32]>,
         exact: impl Fn(u64, &Tuple<'a>) -> bool,
         mut f: impl FnMut(u64, Tuple<'a>) -> bool,
     ) -> bool {
@@ -67,7 +69,10 @@ impl Partition {
             }
             hits.clear();
             for (&key, list) in batch.iter().zip(lists) {
-                hits.extend(list.filter(|&i| i < self.len).map(|i| (key, i)));
+                hits.extend(
+                    list.filter(|&i| i < self.len && self.may_have_type(i, types))
+                        .map(|i| (key, i)),
+                );
             }
             let header = |i: u32| prefetch::object(&self.zones[split(i).0]);
             let row = |i: u32| {
