@@ -151,6 +151,9 @@ fn hybrid_bfs(c: &mut Criterion) {
 }
 
 fn bulk_insert(c: &mut Criterion) {
+    // The server's page policy even when this bench runs alone (without
+    // `graph()` having set it).
+    nereid_alloc::prefer_huge_pages();
     let (vertices, _) = graph::size();
     let rows = graph::vertex_property_rows(vertices);
     let mut group = c.benchmark_group("storage");
