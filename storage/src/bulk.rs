@@ -46,6 +46,22 @@ pub struct BulkRel<'a> {
 /// milliseconds.
 const BULK_CHUNK: usize = 4096;
 
+/// How many vertices ahead a bulk load prefetches the dictionary slots of
+/// the forms it will intern (vertex keys, string values): far enough for
+/// a miss to complete meanwhile, near enough that the lines are still
+/// cached when used.
+pub(crate) const INTERN_AHEAD: usize = 8;
+
+/// Prefetches the literal dictionary's slots for the string values among
+/// `properties` (other values are inline or rare).
+fn prefetch_strings(literals: &DictWriter<'_>, properties: &[(&str, Value)]) {
+    for (_, value) in properties {
+        if let Value::String(s) = value {
+            literals.prefetch(s.as_bytes());
+        }
+    }
+}
+
 /// `(S, P, O)` triples bound for one partition.
 type Batch = Vec<(u64, u32, TypedValue)>;
 
@@ -73,7 +89,10 @@ impl Store {
         for chunk in nodes.chunks(BULK_CHUNK) {
             let guis = self.fresh_vertices(chunk.len())?;
             let mut literals = self.literals.writer();
-            for (node, gui) in chunk.iter().zip(guis) {
+            for ((k, node), gui) in chunk.iter().enumerate().zip(guis) {
+                if let Some(later) = chunk.get(k + INTERN_AHEAD) {
+                    prefetch_strings(&literals, later.properties);
+                }
                 names.properties(self, &mut literals, node.properties, &mut encoded)?;
                 let batch = &mut per_part[vertex_partition(gui, self.partitions)];
                 batch.push((gui, PRED_EXISTS, TypedValue::NONE));

@@ -10,8 +10,8 @@
 //! path). Each form is a *record* in one byte arena: its gui (8 bytes),
 //! its length (4 bytes), the form, padding to the next multiple of
 //! [`UNIT`]; a record is named by its start / `UNIT`, a `u32` (the arena
-//! addresses 32 GiB). A `hashbrown` table of record numbers finds a record
-//! by form, and a [`GuiMap`] (a direct-access array: guis are dense per
+//! addresses 32 GiB). A [`FormTable`] of record numbers and hash tags
+//! finds a record by form, and a [`GuiMap`] (a direct-access array: guis are dense per
 //! hash bucket) by gui. Resolving a gui is two cache misses (the map's
 //! slot, the record), checking a form's candidate one (the record holds
 //! both the form and the gui). No per-entry allocation, nothing stored
@@ -26,10 +26,10 @@
 //! multiple of `UNIT`; `next_counter[h]` is greater than every counter in
 //! use for `h`.
 
+use crate::form_table::FormTable;
 use crate::gui_map::GuiMap;
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};
 use foldhash::fast::FixedState;
-use hashbrown::HashTable;
 use parking_lot::{RwLock, RwLockWriteGuard};
 use std::hash::BuildHasher;
 
@@ -83,15 +83,10 @@ fn form_of(arena: &[u8], r: u32) -> &[u8] {
     &arena[start..start + u32::from_le_bytes(len) as usize]
 }
 
-/// The hash `by_key` files record numbers under (for growing the table).
-fn key_hasher(arena: &[u8]) -> impl Fn(&u32) -> u64 + '_ {
-    move |&r| hash_form(form_of(arena, r))
-}
-
 struct DictInner {
     arena: Vec<u8>,
     /// Form -> record number.
-    by_key: HashTable<u32>,
+    by_key: FormTable,
     /// Gui -> record number + 1.
     by_gui: GuiMap,
     /// Per 16-bit hash, the next collision counter (empty until first use).
@@ -102,7 +97,7 @@ impl DictInner {
     fn new(tag: u8) -> Self {
         DictInner {
             arena: Vec::new(),
-            by_key: HashTable::new(),
+            by_key: FormTable::new(),
             by_gui: GuiMap::new(tag),
             next_counter: Vec::new(),
         }
@@ -118,8 +113,8 @@ impl DictInner {
 
     /// [`DictInner::find_form`] given `hash_form(form)`.
     fn find_hashed(&self, form: &[u8], hash: u64) -> Option<u64> {
-        let record = self.by_key.find(hash, |&r| self.form(r) == form)?;
-        Some(gui_of(&self.arena, *record))
+        let record = self.by_key.find(hash, |r| self.form(r) == form)?;
+        Some(gui_of(&self.arena, record))
     }
 
     fn find_gui(&self, gui: u64) -> Option<u32> {
@@ -185,8 +180,7 @@ impl DictInner {
         self.arena.extend_from_slice(form);
         self.arena
             .resize((HEADER + form.len()).next_multiple_of(UNIT) + at, 0);
-        self.by_key
-            .insert_unique(hash, record, key_hasher(&self.arena));
+        self.by_key.insert(hash, record);
         Ok(record)
     }
 }
@@ -237,14 +231,14 @@ impl Dictionary {
 
     /// Makes room for `additional` more forms of at most `max_len` bytes
     /// each (a bulk load that knows what it will register), so neither the
-    /// by-form table rehashes (reading every form again) nor the arena
-    /// regrows (copying it, and leaving up to half of it spare).
+    /// by-form table grows (moving every slot) nor the arena regrows
+    /// (copying it, and leaving up to half of it spare).
     pub(crate) fn reserve(&self, additional: usize, max_len: usize) {
         let mut inner = self.inner.write();
         let DictInner { arena, by_key, .. } = &mut *inner;
         let record = (HEADER + max_len).next_multiple_of(UNIT);
         arena.reserve(additional.saturating_mul(record));
-        by_key.reserve(additional, key_hasher(arena));
+        by_key.reserve(additional);
     }
 
     /// Registers `form` under a gui assigned earlier (log replay). Idempotent
@@ -314,6 +308,13 @@ pub(crate) struct DictWriter<'a> {
 }
 
 impl DictWriter<'_> {
+    /// Prefetches what interning `form` will read first (its by-form
+    /// slot): a bulk load calls it a few forms ahead of their interns.
+    #[inline]
+    pub(crate) fn prefetch(&self, form: &[u8]) {
+        self.inner.by_key.prefetch(hash_form(form));
+    }
+
     /// As [`Dictionary::intern`].
     pub(crate) fn intern(&mut self, form: &[u8]) -> Result<(u64, bool), DictError> {
         let (gui, record) = self.inner.intern(self.tag, form, hash_form(form))?;

@@ -32,6 +32,7 @@ mod change;
 mod counts;
 mod dictionary;
 mod error;
+mod form_table;
 mod gc;
 mod gui_map;
 mod ids;

@@ -11,6 +11,7 @@
 //! even when tickets are published out of order.
 
 use crate::adjacency::KeyKind::{self, Hashed, Statement};
+use crate::bulk::INTERN_AHEAD;
 use crate::change::{Change, StoreConfig};
 use crate::counts::{CountKey, Counts};
 use crate::dictionary::Dictionary;
@@ -168,7 +169,7 @@ impl Store {
     pub(crate) fn fresh_vertices(&self, n: usize) -> Result<Vec<u64>> {
         let mut guis = Vec::with_capacity(n);
         let mut vertices = self.vertices.writer();
-        let mut key = VertexKey::default();
+        let (mut key, mut ahead) = (VertexKey::default(), VertexKey::default());
         let mut next = self.vertex_seq.fetch_add(n as u64, Ordering::Relaxed);
         let mut end = next + n as u64;
         while guis.len() < n {
@@ -178,6 +179,9 @@ impl Store {
                 next = self.vertex_seq.fetch_add(missing, Ordering::Relaxed);
                 end = next + missing;
             }
+            // Keys are known in advance: their table slots are fetched
+            // while earlier keys are interned.
+            vertices.prefetch(ahead.of(next + INTERN_AHEAD as u64));
             let (gui, fresh) = vertices.intern(key.of(next)).map_err(dict_error)?;
             next += 1;
             if fresh {
