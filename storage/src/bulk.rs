@@ -236,9 +236,7 @@ fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<
     batches
         .iter()
         .enumerate()
-        .map(|(part, batch)| {
-            relation.insert_committed_batch(part, batch.iter().copied(), commit_ts)
-        })
+        .map(|(part, batch)| relation.insert_committed_batch(part, batch, commit_ts))
         .collect()
 }
 

@@ -213,6 +213,16 @@ impl Partition {
         self.by_i.reserve(additional);
     }
 
+    /// Prefetches the S and O index heads a [`Partition::push`] of a tuple
+    /// with these S and O will update (dense keys only).
+    #[inline]
+    pub(super) fn prefetch_heads(&self, s: u64, o: TypedValue) {
+        self.by_s.prefetch(s);
+        if let Some(gui) = o.indexed_gui() {
+            self.by_o.prefetch(gui);
+        }
+    }
+
     /// Stores one tuple (in a free slot if any, else appended) and indexes
     /// it by S, O (guis only) and I.
     pub(super) fn push(
