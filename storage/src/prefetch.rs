@@ -14,11 +14,12 @@ pub(crate) fn slice<T>(values: &[T]) {
     }
 }
 
-/// Every cache line of `value` itself (not what it points to).
+/// Every cache line of the first `len` bytes of `value` (a hot prefix of
+/// a larger struct).
 #[inline]
-pub(crate) fn object<T>(value: &T) {
+pub(crate) fn prefix<T>(value: &T, len: usize) {
     let start = (value as *const T).cast::<u8>();
-    for offset in (0..std::mem::size_of::<T>()).step_by(64) {
+    for offset in (0..len.min(std::mem::size_of::<T>())).step_by(64) {
         line(start.wrapping_add(offset));
     }
 }

@@ -51,6 +51,13 @@ pub(crate) struct Stamp {
     end: AtomicU64,
 }
 
+/// In declaration order (`repr(C)`): what reading one tuple needs first
+/// (the column descriptors, the version vector, the count of freed slots),
+/// the free-slot bitmap last. An index probe prefetches only the hot part
+/// ([`Zone::prefetch_header`]): three lines instead of five, so more
+/// probes fit in the processor's miss buffers; a zone with no freed slot
+/// (every full frozen zone) never reads its bitmap for one tuple.
+#[repr(C)]
 pub(crate) struct Zone {
     s: Column64,
     o: Column64,
@@ -61,6 +68,8 @@ pub(crate) struct Zone {
     /// A commit timestamp at or above every `begin` in the zone when it was
     /// frozen, and at or below every read timestamp live since.
     frozen_at: u64,
+    /// The number of bits set in `freed`.
+    freed_slots: u32,
     freed: [u64; WORDS],
 }
 
@@ -98,6 +107,7 @@ impl Zone {
             flag: FlagColumn::Uniform(None),
             versions: OnceLock::new(),
             frozen_at: 0,
+            freed_slots: ZONE_TUPLES as u32,
             freed: [u64::MAX; WORDS],
         };
         zone.versions();
@@ -123,7 +133,14 @@ impl Zone {
 
     #[inline]
     pub(crate) fn is_freed(&self, slot: usize) -> bool {
-        self.freed[slot / 64] & (1 << (slot % 64)) != 0
+        self.freed_slots != 0 && self.freed[slot / 64] & (1 << (slot % 64)) != 0
+    }
+
+    /// Prefetches the part of the zone's header that reading a tuple
+    /// needs (everything before the free-slot bitmap).
+    #[inline]
+    pub(crate) fn prefetch_header(&self) {
+        prefetch::prefix(self, std::mem::offset_of!(Zone, freed));
     }
 
     pub(crate) fn is_frozen(&self) -> bool {
@@ -164,7 +181,10 @@ impl Zone {
         let stamp = &self.versions()[slot];
         stamp.begin.store(begin, Ordering::Release);
         stamp.end.store(NONE, Ordering::Release);
-        self.freed[slot / 64] &= !(1 << (slot % 64));
+        if self.freed[slot / 64] & (1 << (slot % 64)) != 0 {
+            self.freed[slot / 64] &= !(1 << (slot % 64));
+            self.freed_slots -= 1;
+        }
     }
 
     /// Marks a slot freed (its version is dead and unlinked from the indexes).
@@ -172,7 +192,10 @@ impl Zone {
         if let Some(versions) = self.versions.get() {
             versions[slot].begin.store(FREED, Ordering::Release);
         }
-        self.freed[slot / 64] |= 1 << (slot % 64);
+        if self.freed[slot / 64] & (1 << (slot % 64)) == 0 {
+            self.freed[slot / 64] |= 1 << (slot % 64);
+            self.freed_slots += 1;
+        }
     }
 
     /// The `(begin, end)` stamps of the first `len` slots, skipping freed
@@ -331,5 +354,29 @@ impl Tuple<'_> {
             Ordering::AcqRel,
             Ordering::Acquire,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hot_header_is_three_lines_and_the_freed_count_follows_the_bitmap() {
+        assert!(std::mem::offset_of!(Zone, freed) <= 3 * 64);
+        let mut zone = Zone::new();
+        assert!(zone.is_freed(5));
+        for slot in 0..ZONE_TUPLES {
+            zone.write(slot, 1, 2, TypedValue::NONE, slot as u32, 1);
+        }
+        zone.write(7, 1, 2, TypedValue::NONE, 7, 1);
+        assert_eq!(zone.freed_slots, 0);
+        assert!(!zone.is_freed(7));
+        zone.free(7);
+        zone.free(7);
+        assert_eq!(zone.freed_slots, 1);
+        assert!(zone.is_freed(7) && !zone.is_freed(8));
+        let set: u32 = zone.freed.iter().map(|w| w.count_ones()).sum();
+        assert_eq!(set, zone.freed_slots);
     }
 }

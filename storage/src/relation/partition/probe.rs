@@ -12,7 +12,7 @@
 //! one [`ROWS_AHEAD`] places on, then this one. Prefetching every row of a
 //! batch at once asks for more lines than the processor has miss buffers,
 //! and it drops the rest. The distances are short because each hit asks
-//! for about ten lines (a five-line zone header, four columns): in A/B runs
+//! for about seven lines (the zone header's hot three, four columns): in A/B runs
 //! on the benchmark graph, 4-6 headers and 2-3 rows ahead beat 16 and 8 by
 //! 10-15% on a 1k frontier, and no prefetching at all lost 20-30%. (A
 //! pipeline running across batch boundaries, one key at a time through
@@ -21,7 +21,6 @@
 
 use super::Partition;
 use crate::list_arena::Positions;
-use crate::prefetch;
 use crate::relation::zone::{split, Tuple};
 
 const BATCH: usize = 32;
@@ -74,7 +73,7 @@ impl Partition {
                         .map(|i| (key, i)),
                 );
             }
-            let header = |i: u32| prefetch::object(&self.zones[split(i).0]);
+            let header = |i: u32| self.zones[split(i).0].prefetch_header();
             let row = |i: u32| {
                 let (zone, slot) = split(i);
                 self.zones[zone].prefetch_row(slot);
