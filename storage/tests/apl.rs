@@ -9,7 +9,7 @@ mod common;
 
 use common::{commit, labels, store};
 use nereid_storage::apl::{AccessMode, EdgeMatch, EdgePattern, Endpoint, ModeChoice};
-use nereid_storage::Txn;
+use nereid_storage::{BulkRel, Txn};
 use nereid_values::{Direction, NodeId, RelId};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
@@ -33,6 +33,9 @@ struct Case {
     own: Vec<(usize, usize, usize)>,
     own_deleted: Vec<usize>,
     patterns: Vec<PatternSpec>,
+    /// Committed edges through the bulk path (clustered by type, so zones
+    /// of one type arise and are passed over) instead of a transaction.
+    bulk: bool,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -51,15 +54,17 @@ fn case() -> impl Strategy<Value = Case> {
             proptest::collection::vec(edge, 0..10),
             proptest::collection::vec(0usize..90, 0..5),
             proptest::collection::vec(pattern, 1..6),
+            any::<bool>(),
         )
             .prop_map(
-                move |(committed, deleted, own, own_deleted, patterns)| Case {
+                move |(committed, deleted, own, own_deleted, patterns, bulk)| Case {
                     nodes,
                     committed,
                     deleted,
                     own,
                     own_deleted,
                     patterns,
+                    bulk,
                 },
             )
     })
@@ -76,13 +81,31 @@ fn build(case: &Case) -> (Txn, Vec<NodeId>, ModelEdges) {
         .map(|_| t.create_node(&labels(&["N"]), &BTreeMap::new()).unwrap())
         .collect();
     let mut model = ModelEdges::new();
-    for &(a, b, ty) in &case.committed {
-        let rel = t
-            .create_rel(ids[a], ids[b], TYPES[ty], &BTreeMap::new())
-            .unwrap();
-        model.insert(rel, (ids[a], ids[b], ty));
+    if case.bulk {
+        commit(&t).unwrap();
+        let rels: Vec<BulkRel<'_>> = case
+            .committed
+            .iter()
+            .map(|&(a, b, ty)| BulkRel {
+                src: ids[a],
+                dst: ids[b],
+                rel_type: TYPES[ty],
+                properties: &[],
+            })
+            .collect();
+        let created = s.bulk_load_rels(&rels).unwrap();
+        for (&rel, &(a, b, ty)) in created.iter().zip(&case.committed) {
+            model.insert(rel, (ids[a], ids[b], ty));
+        }
+    } else {
+        for &(a, b, ty) in &case.committed {
+            let rel = t
+                .create_rel(ids[a], ids[b], TYPES[ty], &BTreeMap::new())
+                .unwrap();
+            model.insert(rel, (ids[a], ids[b], ty));
+        }
+        commit(&t).unwrap();
     }
-    commit(&t).unwrap();
     drop(t);
     // Freeze the committed zones, so scans take the frozen paths.
     s.collect_garbage();
