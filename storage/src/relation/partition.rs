@@ -7,7 +7,6 @@
 
 mod probe;
 
-use super::column::PColumn;
 use super::select::{selected, ScanFilter};
 use super::subject_index::SubjectIndex;
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
@@ -88,16 +87,16 @@ impl Partition {
         filter: &ScanFilter<'_>,
         mut sink: impl FnMut(u64, u64, u32, u64) -> bool,
     ) -> (u64, bool) {
-        let scanned = |zone: &Zone| !filter.excludes_every_slot(zone.p());
+        let scanned = |z: usize| self.zone_may_have_type(z, filter.types);
         for (z, zone) in self.zones.iter().enumerate() {
-            if !scanned(zone) {
+            if !scanned(z) {
                 continue;
             }
             let base = z * ZONE_TUPLES;
             let len = (self.len as usize - base).min(ZONE_TUPLES);
             if let Some(columns) = zone.frozen_narrow() {
-                let next = self.zones[z + 1..].iter().find(|zone| scanned(zone));
-                if let Some(next) = next.and_then(Zone::frozen_narrow) {
+                let next = (z + 1..self.zones.len()).find(|&next| scanned(next));
+                if let Some(next) = next.and_then(|next| self.zones[next].frozen_narrow()) {
                     // Each column is its own array; hardware prefetchers
                     // do not run ahead across them.
                     next.p.prefetch_column();
@@ -192,8 +191,17 @@ impl Partition {
     /// by its zone alone.
     #[inline]
     fn may_have_type(&self, index: u32, types: Option<&[u32]>) -> bool {
+        self.zone_may_have_type(split(index).0, types)
+    }
+
+    /// Whether zone `z` may hold a tuple whose P is one of `types` (any P
+    /// when `None`): false only when all its tuples share another P. The
+    /// one test behind both scans passing over zones and probes skipping
+    /// listed tuples.
+    #[inline]
+    fn zone_may_have_type(&self, z: usize, types: Option<&[u32]>) -> bool {
         let Some(types) = types else { return true };
-        let p = self.zone_types[split(index).0];
+        let p = self.zone_types[z];
         p == MIXED_TYPES || types.contains(&p)
     }
 
@@ -252,10 +260,7 @@ impl Partition {
         let (zone, slot) = split(index);
         let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
         self.zones[zone].write(slot, s, p, o, local, begin);
-        self.zone_types[zone] = match self.zones[zone].p() {
-            PColumn::Uniform(Some(p)) => *p,
-            _ => MIXED_TYPES,
-        };
+        self.zone_types[zone] = self.zones[zone].uniform_p().unwrap_or(MIXED_TYPES);
         self.by_s
             .push(s, index, reused.is_none(), &self.zones, self.len);
         if let Some(gui) = o.indexed_gui() {

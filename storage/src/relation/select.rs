@@ -64,17 +64,6 @@ impl ScanFilter<'_> {
             && self.o.is_none_or(|bits| bits.contains(o))
     }
 
-    /// Whether no slot of a zone with P column `p` can pass: its P is one
-    /// type throughout (or none yet) and not a wanted one. Such a zone
-    /// needs no other column read.
-    #[inline]
-    pub(crate) fn excludes_every_slot(&self, p: &PColumn) -> bool {
-        match (self.types, p) {
-            (Some(types), PColumn::Uniform(p)) => p.is_none_or(|p| !types.contains(&p)),
-            _ => false,
-        }
-    }
-
     /// Narrows `sel` by the filter over a frozen zone's narrow columns
     /// (S and O at least `WORDS * 64` long; values are `high | low`). Uses
     /// AVX-512 (16 or 64 slots per compare, membership bits fetched by a

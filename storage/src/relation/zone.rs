@@ -133,7 +133,13 @@ impl Zone {
 
     #[inline]
     pub(crate) fn is_freed(&self, slot: usize) -> bool {
-        self.freed_slots != 0 && self.freed[slot / 64] & (1 << (slot % 64)) != 0
+        self.freed_slots != 0 && self.freed_bit(slot)
+    }
+
+    /// The bitmap's bit for `slot` (callers that keep `freed_slots` in step).
+    #[inline]
+    fn freed_bit(&self, slot: usize) -> bool {
+        self.freed[slot / 64] & (1 << (slot % 64)) != 0
     }
 
     /// Prefetches the part of the zone's header that reading a tuple
@@ -181,7 +187,7 @@ impl Zone {
         let stamp = &self.versions()[slot];
         stamp.begin.store(begin, Ordering::Release);
         stamp.end.store(NONE, Ordering::Release);
-        if self.freed[slot / 64] & (1 << (slot % 64)) != 0 {
+        if self.freed_bit(slot) {
             self.freed[slot / 64] &= !(1 << (slot % 64));
             self.freed_slots -= 1;
         }
@@ -192,7 +198,7 @@ impl Zone {
         if let Some(versions) = self.versions.get() {
             versions[slot].begin.store(FREED, Ordering::Release);
         }
-        if self.freed[slot / 64] & (1 << (slot % 64)) == 0 {
+        if !self.freed_bit(slot) {
             self.freed[slot / 64] |= 1 << (slot % 64);
             self.freed_slots += 1;
         }
@@ -240,11 +246,13 @@ impl Zone {
         )
     }
 
-    /// The P column (a scan's first test: a uniform one may rule out the
-    /// whole zone).
+    /// The one P of every tuple written so far, while they share one.
     #[inline]
-    pub(crate) fn p(&self) -> &PColumn {
-        &self.p
+    pub(crate) fn uniform_p(&self) -> Option<u32> {
+        match self.p {
+            PColumn::Uniform(p) => p,
+            _ => None,
+        }
     }
 
     /// The columns of a frozen zone whose S and O are narrow (the common

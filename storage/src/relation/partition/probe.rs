@@ -12,9 +12,9 @@
 //! one [`ROWS_AHEAD`] places on, then this one. Prefetching every row of a
 //! batch at once asks for more lines than the processor has miss buffers,
 //! and it drops the rest. The distances are short because each hit asks
-//! for about seven lines (the zone header's hot three, four columns): in A/B runs
-//! on the benchmark graph, 4-6 headers and 2-3 rows ahead beat 16 and 8 by
-//! 10-15% on a 1k frontier, and no prefetching at all lost 20-30%. (A
+//! for about seven lines (the zone header's hot three, four columns): in
+//! A/B runs on the benchmark graph, 4-6 headers and 2-3 rows ahead beat 16
+//! and 8 by 10-15% on a 1k frontier, and no prefetching at all lost 20-30%. (A
 //! pipeline running across batch boundaries, one key at a time through
 //! queues, measured slower: the per-hit queue work cost more than the
 //! refills it saved.)
@@ -36,8 +36,8 @@ impl Partition {
     /// The tuples `lookup` lists under each of `keys` that pass `exact`
     /// (less those whose zone rules out `types`: see
     /// `Partition::may_have_type`), through `f(key, tuple)` until it
-    /// returns false; returns whether it ran to the end. `ahead(key)` prefetches what `lookup(key)` will read
-    /// first (the index head).
+    /// returns false; returns whether it ran to the end. `ahead(key)`
+    /// prefetches what `lookup(key)` will read first (the index head).
     pub(super) fn batched<'a>(
         &'a self,
         lookup: impl Fn(u64) -> Positions<'a>,
