@@ -97,8 +97,9 @@ impl Store {
                 let batch = &mut per_part[vertex_partition(gui, self.partitions)];
                 batch.push((gui, PRED_EXISTS, TypedValue::NONE));
                 let labels_from = batch.len();
-                for label in node.labels {
-                    let label = TypedValue::string_gui(names.label(&mut literals, label)?);
+                for (position, label) in node.labels.iter().enumerate() {
+                    let label =
+                        TypedValue::string_gui(names.label(&mut literals, position, label)?);
                     if !batch[labels_from..].iter().any(|&(_, _, o)| o == label) {
                         batch.push((gui, PRED_LABEL, label));
                         *deltas.entry(CountKey::Label(label.payload)).or_insert(0) += 1;
@@ -269,28 +270,69 @@ impl Store {
 
 /// Interned ids of the label and key names of one load (most loads repeat
 /// a handful of names millions of times).
+///
+/// Rows of one load mostly list their names in the same order, so each
+/// position remembers the name it saw last: a name equal to it (a short
+/// comparison) needs no hashing; another one goes through the maps.
 #[derive(Default)]
 struct NameCache {
     labels: HashMap<String, u64, foldhash::fast::RandomState>,
     keys: HashMap<String, u32, foldhash::fast::RandomState>,
+    /// Per position in a row's labels, the last label and its gui.
+    recent_labels: Vec<(String, u64)>,
+    /// Per position in a row's properties, the last key and its id.
+    recent_keys: Vec<(String, u32)>,
+}
+
+/// The id `recent[position]` remembers for `name`, if it remembers `name`.
+fn recalled<T: Copy>(recent: &[(String, T)], position: usize, name: &str) -> Option<T> {
+    match recent.get(position) {
+        Some((known, id)) if known == name => Some(*id),
+        _ => None,
+    }
+}
+
+/// Makes `recent[position]` remember `name` (positions fill in order).
+fn remember<T>(recent: &mut Vec<(String, T)>, position: usize, name: &str, id: T) {
+    if let Some(entry) = recent.get_mut(position) {
+        entry.0.clear();
+        entry.0.push_str(name);
+        entry.1 = id;
+    } else if position == recent.len() {
+        recent.push((name.to_string(), id));
+    }
 }
 
 impl NameCache {
-    fn label(&mut self, literals: &mut DictWriter<'_>, name: &str) -> Result<u64> {
-        if let Some(&gui) = self.labels.get(name) {
+    fn label(&mut self, literals: &mut DictWriter<'_>, position: usize, name: &str) -> Result<u64> {
+        if let Some(gui) = recalled(&self.recent_labels, position, name) {
             return Ok(gui);
         }
-        let (gui, _) = literals.intern(name.as_bytes()).map_err(dict_error)?;
-        self.labels.insert(name.to_string(), gui);
+        let gui = match self.labels.get(name) {
+            Some(&gui) => gui,
+            None => {
+                let (gui, _) = literals.intern(name.as_bytes()).map_err(dict_error)?;
+                self.labels.insert(name.to_string(), gui);
+                gui
+            }
+        };
+        remember(&mut self.recent_labels, position, name, gui);
         Ok(gui)
     }
 
-    fn key(&mut self, store: &Store, name: &str) -> u32 {
-        if let Some(&id) = self.keys.get(name) {
+    fn key(&mut self, store: &Store, position: usize, name: &str) -> u32 {
+        if let Some(id) = recalled(&self.recent_keys, position, name) {
             return id;
         }
-        let id = store.keys.intern(name);
-        self.keys.insert(name.to_string(), id);
+        let id = match self.keys.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = store.keys.intern(name);
+                self.keys.insert(name.to_string(), id);
+                id
+            }
+        };
+        remember(&mut self.recent_keys, position, name, id);
         id
     }
 
@@ -303,11 +345,11 @@ impl NameCache {
         out: &mut Vec<(u32, TypedValue)>,
     ) -> Result<()> {
         out.clear();
-        for (name, value) in properties {
+        for (position, (name, value)) in properties.iter().enumerate() {
             if value.is_null() {
                 continue;
             }
-            let key = self.key(store, name);
+            let key = self.key(store, position, name);
             let o = TypedValue::encode_with(value, &mut |form| literals.intern(form))?;
             // A repeated key keeps its last value, as in a map literal.
             match out.iter_mut().find(|(k, _)| *k == key) {
