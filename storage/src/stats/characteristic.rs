@@ -114,6 +114,10 @@ pub(crate) struct Batch {
     /// Profile ids let go of, released at the end so that no id in
     /// `moves` is freed and reused before the sets move.
     released: Vec<u32>,
+    /// A member list to build the next working copy in (the settled
+    /// vertex's, whose profile the table already holds or copied): a
+    /// vertex costs no allocation.
+    spare: Vec<(Member, i64)>,
 }
 
 impl CharacteristicSets {
@@ -163,10 +167,17 @@ impl CharacteristicSets {
                     self.settle(previous, batch);
                 }
                 let old = self.vertices.get(vertex);
+                let mut members = std::mem::take(&mut batch.spare);
+                members.clear();
+                let mut live = 0;
+                if let Some(profile) = self.profiles.get(old) {
+                    members.extend_from_slice(&profile.members);
+                    live = profile.live;
+                }
                 Pending {
                     vertex,
                     old,
-                    profile: self.profiles.get(old).cloned().unwrap_or_default(),
+                    profile: Profile { live, members },
                 }
             }
         };
@@ -181,12 +192,14 @@ impl CharacteristicSets {
             profile,
         } = pending;
         if self.profiles.get(old) == Some(&profile) {
+            batch.spare = profile.members;
             return;
         }
         let live = profile.live > 0;
         // Acquire before releasing, so an id is never freed and reused
         // while `moves` still refers to it.
-        let new = self.profiles.acquire(profile);
+        let new = self.profiles.acquire(&profile);
+        batch.spare = profile.members;
         if live {
             *batch.moves.entry(new).or_insert(0) += 1;
         }

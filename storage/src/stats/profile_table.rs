@@ -68,6 +68,11 @@ pub(crate) struct ProfileTable {
     entries: Vec<Option<Interned>>,
     ids: HashMap<Arc<Profile>, u32, FixedState>,
     free: Vec<u32>,
+    /// The id [`ProfileTable::acquire`] returned last (0: none): runs of
+    /// alike vertices (a bulk load's rows) compare against it instead of
+    /// hashing their profile. Only a hint: its entry may have been freed
+    /// or reused since, so it is compared, never trusted.
+    last: u32,
 }
 
 impl Default for ProfileTable {
@@ -77,6 +82,7 @@ impl Default for ProfileTable {
             entries: vec![None],
             ids: HashMap::default(),
             free: Vec::new(),
+            last: 0,
         }
     }
 }
@@ -90,19 +96,31 @@ impl ProfileTable {
             .map(|e| e.profile.as_ref())
     }
 
-    /// Takes one more reference to `profile`, interning it when new; returns
-    /// its id, or 0 for the empty profile (which is not stored).
-    pub(crate) fn acquire(&mut self, profile: Profile) -> u32 {
+    /// Takes one more reference to `profile`, interning a copy when new;
+    /// returns its id, or 0 for the empty profile (which is not stored).
+    pub(crate) fn acquire(&mut self, profile: &Profile) -> u32 {
         if profile.is_empty() {
             return 0;
         }
-        if let Some(&id) = self.ids.get(&profile) {
+        if let Some(Some(entry)) = self.entries.get_mut(self.last as usize) {
+            if *entry.profile == *profile {
+                entry.refs += 1;
+                return self.last;
+            }
+        }
+        let id = self.acquire_hashed(profile);
+        self.last = id;
+        id
+    }
+
+    fn acquire_hashed(&mut self, profile: &Profile) -> u32 {
+        if let Some(&id) = self.ids.get(profile) {
             if let Some(entry) = &mut self.entries[id as usize] {
                 entry.refs += 1;
             }
             return id;
         }
-        let profile = Arc::new(profile);
+        let profile = Arc::new(profile.clone());
         let entry = Some(Interned {
             profile: profile.clone(),
             refs: 1,
@@ -173,9 +191,9 @@ mod tests {
     #[test]
     fn equal_profiles_share_an_id_and_freed_ids_are_reused() {
         let mut table = ProfileTable::default();
-        let a = table.acquire(profile(1, &[(Member::Key(1), 1)]));
-        let b = table.acquire(profile(1, &[(Member::Key(1), 1)]));
-        let c = table.acquire(profile(1, &[(Member::Key(1), 1), (Member::OutType(2), 3)]));
+        let a = table.acquire(&profile(1, &[(Member::Key(1), 1)]));
+        let b = table.acquire(&profile(1, &[(Member::Key(1), 1)]));
+        let c = table.acquire(&profile(1, &[(Member::Key(1), 1), (Member::OutType(2), 3)]));
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, 0);
@@ -185,7 +203,7 @@ mod tests {
         table.release(c);
         assert_eq!(table.get(c), None);
         assert_eq!(table.len(), 1);
-        let d = table.acquire(profile(0, &[(Member::Label(9), 1)]));
+        let d = table.acquire(&profile(0, &[(Member::Label(9), 1)]));
         assert_eq!(d, c, "the freed id is reused");
         assert_eq!(table.get(d), Some(&profile(0, &[(Member::Label(9), 1)])));
 
@@ -197,7 +215,7 @@ mod tests {
     #[test]
     fn the_empty_profile_is_never_stored() {
         let mut table = ProfileTable::default();
-        assert_eq!(table.acquire(Profile::default()), 0);
+        assert_eq!(table.acquire(&Profile::default()), 0);
         table.release(0);
         assert_eq!(table.len(), 0);
         assert_eq!(table.get(0), None);
@@ -206,9 +224,9 @@ mod tests {
     #[test]
     fn multiplicities_and_existence_distinguish_profiles() {
         let mut table = ProfileTable::default();
-        let one = table.acquire(profile(1, &[(Member::OutType(2), 1)]));
-        let two = table.acquire(profile(1, &[(Member::OutType(2), 2)]));
-        let dead = table.acquire(profile(0, &[(Member::OutType(2), 1)]));
+        let one = table.acquire(&profile(1, &[(Member::OutType(2), 1)]));
+        let two = table.acquire(&profile(1, &[(Member::OutType(2), 2)]));
+        let dead = table.acquire(&profile(0, &[(Member::OutType(2), 1)]));
         assert_ne!(one, two);
         assert_ne!(one, dead);
         assert_ne!(two, dead);
