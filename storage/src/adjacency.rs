@@ -10,7 +10,8 @@
 //! - statement ids of the partition's own grid cell (REL_EP's S): their
 //!   partition-local number.
 //!
-//! Other keys (literal guis in REL_VP's O column) use a hash map. The dense
+//! Other keys (literal guis in REL_VP's O column) use a [`HeadTable`], an
+//! open-addressing table whose slots can be prefetched. The dense
 //! slot drops the tag and the partition bits, so distinct ids can share a
 //! slot (a malformed id from a query, a gui of another partition): callers
 //! filter the listed tuples by their exact key, which they read anyway.
@@ -19,10 +20,10 @@
 //! position) or in the index's arena (module `list_arena`), where lists
 //! grow geometrically and keep insertion order.
 
+use crate::head_table::HeadTable;
 use crate::ids::COUNTER_BITS;
 use crate::list_arena::{ListArena, ListHead, Positions};
 use crate::paged::PagedVec;
-use std::collections::HashMap;
 
 /// How an index numbers its keys.
 #[derive(Copy, Clone, Debug)]
@@ -39,9 +40,7 @@ pub(crate) struct AdjacencyIndex {
     kind: KeyKind,
     /// 256 heads (2 KiB) per page.
     dense: PagedVec<ListHead, 256>,
-    /// foldhash, seeded per index (keys derive from stored strings, which
-    /// clients choose): SipHash cost ~2% of a bulk load.
-    hashed: HashMap<u64, ListHead, foldhash::fast::RandomState>,
+    hashed: HeadTable,
     lists: ListArena,
     keys: usize,
 }
@@ -54,7 +53,7 @@ impl AdjacencyIndex {
         AdjacencyIndex {
             kind,
             dense: PagedVec::new(ListHead::EMPTY),
-            hashed: HashMap::default(),
+            hashed: HeadTable::default(),
             lists: ListArena::default(),
             keys: 0,
         }
@@ -73,31 +72,41 @@ impl AdjacencyIndex {
     }
 
     pub(crate) fn push(&mut self, key: u64, position: u32) {
-        let head = match self.slot(key) {
-            Some(slot) => self.dense.entry(slot),
-            None => self.hashed.entry(key).or_insert(ListHead::EMPTY),
+        let slot = self.slot(key);
+        let (lists, keys) = (&mut self.lists, &mut self.keys);
+        let mut add = |head: &mut ListHead| {
+            if head.len() == 0 {
+                *keys += 1;
+            }
+            lists.push(head, position);
         };
-        if head.len() == 0 {
-            self.keys += 1;
+        match slot {
+            Some(slot) => add(self.dense.entry(slot)),
+            None => self.hashed.update(key, add),
         }
-        self.lists.push(head, position);
         if self.lists.wants_compaction() {
-            let heads = self.dense.values_mut().chain(self.hashed.values_mut());
+            let heads = self.dense.values_mut().chain(self.hashed.heads_mut());
             self.lists.compact(heads);
         }
     }
 
     /// Removes `position` from `key`'s list (garbage collection).
     pub(crate) fn remove(&mut self, key: u64, position: u32) {
-        let head = match self.slot(key) {
-            Some(slot) => self.dense.get_mut(slot),
-            None => self.hashed.get_mut(&key),
+        let slot = self.slot(key);
+        let (lists, keys) = (&mut self.lists, &mut self.keys);
+        let mut take = |head: &mut ListHead| {
+            if lists.remove(head, position) && head.len() == 0 {
+                *keys -= 1;
+            }
         };
-        let Some(head) = head else { return };
-        if self.lists.remove(head, position) && head.len() == 0 {
-            self.keys -= 1;
-            if self.slot(key).is_none() {
-                self.hashed.remove(&key);
+        match slot {
+            Some(slot) => {
+                if let Some(head) = self.dense.get_mut(slot) {
+                    take(head);
+                }
+            }
+            None => {
+                self.hashed.update_existing(key, take);
             }
         }
     }
@@ -106,17 +115,18 @@ impl AdjacencyIndex {
     pub(crate) fn get(&self, key: u64) -> Positions<'_> {
         let head = match self.slot(key) {
             Some(slot) => self.dense.get(slot),
-            None => self.hashed.get(&key),
+            None => self.hashed.get(key),
         };
         head.map_or(Positions::NONE, |head| self.lists.get(head))
     }
 
-    /// Prefetches the head [`AdjacencyIndex::get`] reads for `key` (dense
-    /// keys only: a hashed key's bucket is not known without hashing).
+    /// Prefetches the head [`AdjacencyIndex::get`] reads for `key` (for a
+    /// hashed key, the line its probe starts at).
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        if let Some(slot) = self.slot(key) {
-            self.dense.prefetch(slot);
+        match self.slot(key) {
+            Some(slot) => self.dense.prefetch(slot),
+            None => self.hashed.prefetch(key),
         }
     }
 
@@ -129,10 +139,11 @@ impl AdjacencyIndex {
     /// trims the head array when either carries more than a quarter spare.
     pub(crate) fn shrink(&mut self) {
         if self.lists.has_slack() {
-            let heads = self.dense.values_mut().chain(self.hashed.values_mut());
+            let heads = self.dense.values_mut().chain(self.hashed.heads_mut());
             self.lists.compact(heads);
         }
         self.dense.shrink();
+        self.hashed.shrink();
     }
 }
 

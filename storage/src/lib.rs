@@ -35,6 +35,7 @@ mod error;
 mod form_table;
 mod gc;
 mod gui_map;
+mod head_table;
 mod ids;
 mod list_arena;
 mod mvcc;
