@@ -19,50 +19,73 @@
 //!   numbers are handed out (every bulk load, every append without slot
 //!   reuse); the constant is kept instead of a number per slot.
 //!
+//! Every per-slot array is a `Box<[T; ZONE_TUPLES]>`: a thin pointer, so
+//! each column's descriptor is 16 bytes and a zone's hot header fits two
+//! cache lines (module `zone`).
+//!
 //! Invariant: `get(slot)` returns exactly the last value `set` at `slot`.
 
-/// A 64-bit column of [`super::zone::ZONE_TUPLES`] slots.
-pub(crate) enum Column64 {
-    /// Every value set so far is `high | low[slot]`; `high` is `None`
-    /// until the first value.
-    Narrow {
-        high: Option<u64>,
-        low: Box<[u32]>,
-    },
-    Wide(Box<[u64]>),
+use super::zone::ZONE_TUPLES;
+
+/// One value per slot of a zone.
+pub(crate) type Slots<T> = Box<[T; ZONE_TUPLES]>;
+
+/// A slot array built from `f(slot)` (on the heap directly: a zone's
+/// arrays are up to 16 KiB).
+pub(crate) fn slots_from_fn<T>(f: impl FnMut(usize) -> T) -> Slots<T> {
+    let values: Box<[T]> = (0..ZONE_TUPLES).map(f).collect();
+    match values.try_into() {
+        Ok(slots) => slots,
+        Err(_) => unreachable!("collected exactly ZONE_TUPLES values"),
+    }
 }
 
-const HIGH: u64 = !0xffff_ffff;
+/// A slot array holding `value` everywhere.
+fn filled<T: Copy>(value: T) -> Slots<T> {
+    slots_from_fn(|_| value)
+}
+
+/// A 64-bit column of [`ZONE_TUPLES`] slots.
+pub(crate) enum Column64 {
+    /// Every value set so far is `high << 32 | low[slot]`; `high` is
+    /// fixed by the first value (`set` false until then).
+    Narrow {
+        low: Slots<u32>,
+        high: u32,
+        set: bool,
+    },
+    Wide(Slots<u64>),
+}
 
 impl Column64 {
-    pub(crate) fn new(slots: usize) -> Self {
+    pub(crate) fn new() -> Self {
         Column64::Narrow {
-            high: None,
-            low: vec![0; slots].into_boxed_slice(),
+            low: filled(0),
+            high: 0,
+            set: false,
         }
     }
 
     #[inline]
     pub(crate) fn get(&self, slot: usize) -> u64 {
         match self {
-            Column64::Narrow { high, low } => high.unwrap_or(0) | u64::from(low[slot]),
+            Column64::Narrow { low, high, .. } => u64::from(*high) << 32 | u64::from(low[slot]),
             Column64::Wide(values) => values[slot],
         }
     }
 
     pub(crate) fn set(&mut self, slot: usize, value: u64) {
         match self {
-            Column64::Narrow { high, low } => {
-                let upper = value & HIGH;
-                match *high {
-                    None => *high = Some(upper),
-                    Some(h) if h == upper => {}
-                    Some(h) => {
-                        let mut wide: Box<[u64]> = low.iter().map(|&l| h | u64::from(l)).collect();
-                        wide[slot] = value;
-                        *self = Column64::Wide(wide);
-                        return;
-                    }
+            Column64::Narrow { low, high, set } => {
+                let upper = (value >> 32) as u32;
+                if !*set {
+                    (*high, *set) = (upper, true);
+                } else if *high != upper {
+                    let h = u64::from(*high) << 32;
+                    let mut wide = slots_from_fn(|j| h | u64::from(low[j]));
+                    wide[slot] = value;
+                    *self = Column64::Wide(wide);
+                    return;
                 }
                 low[slot] = value as u32;
             }
@@ -82,7 +105,7 @@ impl Column64 {
     /// `(upper half, lower halves)` of a narrow column.
     pub(crate) fn as_narrow(&self) -> Option<(u64, &[u32])> {
         match self {
-            Column64::Narrow { high, low } => Some((high.unwrap_or(0), low)),
+            Column64::Narrow { low, high, .. } => Some((u64::from(*high) << 32, &low[..])),
             Column64::Wide(_) => None,
         }
     }
@@ -97,7 +120,7 @@ impl Column64 {
 pub(crate) enum FlagColumn {
     /// Every flag set so far equals this one (`None` before the first).
     Uniform(Option<u8>),
-    PerSlot(Box<[u8]>),
+    PerSlot(Slots<u8>),
 }
 
 impl FlagColumn {
@@ -109,12 +132,12 @@ impl FlagColumn {
         }
     }
 
-    pub(crate) fn set(&mut self, slot: usize, flag: u8, slots: usize) {
+    pub(crate) fn set(&mut self, slot: usize, flag: u8) {
         match self {
             FlagColumn::Uniform(None) => *self = FlagColumn::Uniform(Some(flag)),
             FlagColumn::Uniform(Some(f)) if *f == flag => {}
             FlagColumn::Uniform(Some(f)) => {
-                let mut flags = vec![*f; slots].into_boxed_slice();
+                let mut flags = filled(*f);
                 flags[slot] = flag;
                 *self = FlagColumn::PerSlot(flags);
             }
@@ -128,8 +151,8 @@ pub(crate) enum PColumn {
     /// Every P set so far equals this one (`None` before the first).
     Uniform(Option<u32>),
     /// Every P set so far is below 256.
-    Byte(Box<[u8]>),
-    Wide(Box<[u32]>),
+    Byte(Slots<u8>),
+    Wide(Slots<u32>),
 }
 
 impl PColumn {
@@ -142,22 +165,22 @@ impl PColumn {
         }
     }
 
-    pub(crate) fn set(&mut self, slot: usize, p: u32, slots: usize) {
+    pub(crate) fn set(&mut self, slot: usize, p: u32) {
         match self {
             PColumn::Uniform(None) => *self = PColumn::Uniform(Some(p)),
             PColumn::Uniform(Some(u)) if *u == p => {}
             PColumn::Uniform(Some(u)) => {
                 let u = *u;
                 *self = match u8::try_from(u) {
-                    Ok(byte) => PColumn::Byte(vec![byte; slots].into_boxed_slice()),
-                    Err(_) => PColumn::Wide(vec![u; slots].into_boxed_slice()),
+                    Ok(byte) => PColumn::Byte(filled(byte)),
+                    Err(_) => PColumn::Wide(filled(u)),
                 };
-                self.set(slot, p, slots);
+                self.set(slot, p);
             }
             PColumn::Byte(bytes) => match u8::try_from(p) {
                 Ok(byte) => bytes[slot] = byte,
                 Err(_) => {
-                    let mut wide: Box<[u32]> = bytes.iter().map(|&b| u32::from(b)).collect();
+                    let mut wide = slots_from_fn(|j| u32::from(bytes[j]));
                     wide[slot] = p;
                     *self = PColumn::Wide(wide);
                 }
@@ -170,8 +193,8 @@ impl PColumn {
     pub(crate) fn prefetch_column(&self) {
         match self {
             PColumn::Uniform(_) => {}
-            PColumn::Byte(bytes) => crate::prefetch::slice(bytes),
-            PColumn::Wide(values) => crate::prefetch::slice(values),
+            PColumn::Byte(bytes) => crate::prefetch::slice(&bytes[..]),
+            PColumn::Wide(values) => crate::prefetch::slice(&values[..]),
         }
     }
 
@@ -191,7 +214,7 @@ pub(crate) enum LocalColumn {
     /// Every number set so far is `offset + slot` (wrapping; `None` before
     /// the first).
     Affine(Option<u32>),
-    PerSlot(Box<[u32]>),
+    PerSlot(Slots<u32>),
 }
 
 impl LocalColumn {
@@ -203,14 +226,14 @@ impl LocalColumn {
         }
     }
 
-    pub(crate) fn set(&mut self, slot: usize, local: u32, slots: usize) {
+    pub(crate) fn set(&mut self, slot: usize, local: u32) {
         let offset = local.wrapping_sub(slot as u32);
         match self {
             LocalColumn::Affine(None) => *self = LocalColumn::Affine(Some(offset)),
             LocalColumn::Affine(Some(o)) if *o == offset => {}
             LocalColumn::Affine(Some(o)) => {
                 let o = *o;
-                let mut locals: Box<[u32]> = (0..slots as u32).map(|j| o.wrapping_add(j)).collect();
+                let mut locals = slots_from_fn(|j| o.wrapping_add(j as u32));
                 locals[slot] = local;
                 *self = LocalColumn::PerSlot(locals);
             }
@@ -243,7 +266,7 @@ mod tests {
             ),
             0..64,
         )) {
-            let mut column = Column64::new(16);
+            let mut column = Column64::new();
             let mut flags = FlagColumn::Uniform(None);
             let mut ps = PColumn::Uniform(None);
             let mut locals = LocalColumn::Affine(None);
@@ -252,9 +275,9 @@ mod tests {
                 // `None`: the number a slot-ordered fill would give it.
                 let local = local.unwrap_or(100 + slot as u32);
                 column.set(slot, value);
-                flags.set(slot, flag, 16);
-                ps.set(slot, p, 16);
-                locals.set(slot, local, 16);
+                flags.set(slot, flag);
+                ps.set(slot, p);
+                locals.set(slot, local);
                 model[slot] = Some((value, flag, p, local));
                 for (s, expected) in model.iter().enumerate() {
                     if let Some((v, f, p, l)) = expected {
@@ -273,25 +296,25 @@ mod tests {
         let mut locals = LocalColumn::Affine(None);
         let mut ps = PColumn::Uniform(None);
         for slot in 0..8 {
-            locals.set(slot, 2048 + slot as u32, 8);
-            ps.set(slot, 7, 8);
+            locals.set(slot, 2048 + slot as u32);
+            ps.set(slot, 7);
         }
         assert!(matches!(locals, LocalColumn::Affine(Some(2048))));
         assert!(matches!(ps, PColumn::Uniform(Some(7))));
-        ps.set(3, 200, 8);
+        ps.set(3, 200);
         assert!(matches!(ps, PColumn::Byte(_)));
         assert_eq!((ps.get(2), ps.get(3)), (7, 200));
-        ps.set(4, 300, 8);
+        ps.set(4, 300);
         assert!(matches!(ps, PColumn::Wide(_)));
         assert_eq!((ps.get(3), ps.get(4)), (200, 300));
-        locals.set(5, 1, 8);
+        locals.set(5, 1);
         assert!(matches!(locals, LocalColumn::PerSlot(_)));
         assert_eq!((locals.get(4), locals.get(5)), (2052, 1));
     }
 
     #[test]
     fn vertex_guis_stay_narrow() {
-        let mut column = Column64::new(4);
+        let mut column = Column64::new();
         column.set(0, (1 << 60) | (7 << 16) | 0xbeef);
         column.set(1, (1 << 60) | 0x1234);
         assert!(column.is_narrow());

@@ -362,7 +362,7 @@ mod tests {
         for p_values in &p_columns {
             let mut p = PColumn::Uniform(None);
             for (slot, &v) in p_values.iter().enumerate() {
-                p.set(slot, v, n);
+                p.set(slot, v);
             }
             let columns = NarrowColumns {
                 s: (high, &s_low),
