@@ -161,14 +161,14 @@ impl Store {
             }
         }
         cluster_by_type_and_source(&mut edges, &mut edge_props, &mut origin);
-        let sids = append_all(&self.e, &edges, commit_ts)?;
+        let firsts = append_all(&self.e, &edges, commit_ts)?;
         let props: Vec<Batch> = edge_props
             .into_iter()
-            .zip(&sids)
-            .map(|(props, cell_sids)| {
+            .zip(&firsts)
+            .map(|(props, &first)| {
                 props
                     .into_iter()
-                    .map(|(position, p, o)| (cell_sids[position], p, o))
+                    .map(|(position, p, o)| (first + position as u64, p, o))
                     .collect()
             })
             .collect();
@@ -181,8 +181,8 @@ impl Store {
             counted.flat_map(|&(_, p, _)| count_keys(RelKind::E, p, 0).map(|key| (key, 1))),
         );
         let mut ids = vec![RelId(0); rels.len()];
-        for (cell_sids, cell_origin) in sids.iter().zip(&origin) {
-            for (&sid, &n) in cell_sids.iter().zip(cell_origin) {
+        for (&first, cell_origin) in firsts.iter().zip(&origin) {
+            for (sid, &n) in (first..).zip(cell_origin) {
                 ids[n] = RelId(sid);
             }
         }
@@ -226,9 +226,11 @@ fn cluster_by_type_and_source(
     }
 }
 
-/// Appends each partition's batch; returns the SIDs per partition. Checks
-/// every partition's capacity first so that a failure appends nothing.
-fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<Vec<Vec<u64>>> {
+/// Appends each partition's batch; returns per partition the SID of its
+/// batch's first tuple (the others follow it, see
+/// `Relation::insert_committed_batch`). Checks every partition's capacity
+/// first so that a failure appends nothing.
+fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<Vec<u64>> {
     for (part, batch) in batches.iter().enumerate() {
         if !relation.has_room(part, batch.len()) {
             return Err(StorageError::CapacityExceeded("tuples per partition"));

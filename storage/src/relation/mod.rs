@@ -184,14 +184,17 @@ impl Relation {
 
     /// Appends already committed tuples (the bulk path): one write lock for
     /// the whole batch, SIDs from the partition's counter, every tuple
-    /// stamped `begin`. Returns the SIDs in input order. Capacity is checked
-    /// before the first append, so a failed batch leaves nothing behind.
+    /// stamped `begin`. Returns the SID of the first tuple: the others
+    /// follow it in input order (the counter hands out consecutive local
+    /// numbers, and `fits` keeps them within the local bits). Capacity is
+    /// checked before the first append, so a failed batch leaves nothing
+    /// behind.
     pub(crate) fn insert_committed_batch(
         &self,
         part: usize,
         tuples: &[(u64, u32, TypedValue)],
         begin: u64,
-    ) -> Result<Vec<u64>> {
+    ) -> Result<u64> {
         let lock = self
             .parts
             .get(part)
@@ -202,7 +205,7 @@ impl Relation {
             return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
         partition.reserve(count);
-        let mut sids = Vec::with_capacity(count);
+        let first = make_sid(self.tag, part, partition.next_local);
         for (k, &(s, p, o)) in tuples.iter().enumerate() {
             // The index heads of a batch's keys are random misses (vertex
             // guis scatter by hash): fetch them a few tuples early.
@@ -212,10 +215,9 @@ impl Relation {
             let sid = make_sid(self.tag, part, partition.next_local);
             partition.next_local += 1;
             partition.push(s, p, o, sid, begin)?;
-            sids.push(sid);
         }
         partition.shrink_indexes();
-        Ok(sids)
+        Ok(first)
     }
 }
 
