@@ -19,7 +19,6 @@ use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, Relation};
-use crate::stats::TupleDelta;
 use crate::store::Store;
 use crate::txn::Reader;
 use crate::typed_value::{dict_error, TypedValue};
@@ -243,9 +242,9 @@ fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<
         .collect()
 }
 
-/// Tuples fed to the statistics per call: bounds the memory of a bulk
-/// load's statistics update (a vertex touched in several chunks is simply
-/// regrouped several times).
+/// Tuples fed to the statistics per call: bounds how long a bulk load
+/// holds the statistics' lock at a time, and the memory of one update (a
+/// vertex touched in several chunks is simply regrouped several times).
 const STATS_CHUNK: usize = 1 << 16;
 
 impl Store {
@@ -254,17 +253,7 @@ impl Store {
     fn bulk_statistics(&self, kind: RelKind, batches: &[Batch]) {
         for batch in batches {
             for chunk in batch.chunks(STATS_CHUNK) {
-                let deltas = chunk
-                    .iter()
-                    .map(|&(s, p, o)| TupleDelta {
-                        kind,
-                        s,
-                        p,
-                        o,
-                        delta: 1,
-                    })
-                    .collect();
-                self.stats.apply(deltas);
+                self.stats.apply_inserted(kind, chunk);
             }
         }
     }

@@ -52,12 +52,18 @@ impl Statistics {
     /// vertex new to the statistics is a random miss there; a bulk load
     /// brings a million of them).
     pub(crate) fn apply(&mut self, deltas: &[TupleDelta]) {
+        self.apply_from(deltas.len(), |n| deltas[n]);
+    }
+
+    /// [`Statistics::apply`] over the deltas `delta(0..len)`, made on the
+    /// fly (a bulk load's tuples need no staged copy as deltas).
+    fn apply_from(&mut self, len: usize, delta: impl Fn(usize) -> TupleDelta) {
         let mut batch = Batch::default();
-        for (n, d) in deltas.iter().enumerate() {
-            if let Some(ahead) = deltas.get(n + PROFILE_AHEAD) {
-                self.sets.prefetch(ahead.s);
+        for n in 0..len {
+            if n + PROFILE_AHEAD < len {
+                self.sets.prefetch(delta(n + PROFILE_AHEAD).s);
             }
-            self.apply_one(*d, &mut batch);
+            self.apply_one(delta(n), &mut batch);
         }
         self.sets.finish(batch);
     }
@@ -123,6 +129,29 @@ impl StatsCell {
             journal.extend_from_slice(&deltas);
         }
         state.current.apply(&deltas);
+    }
+
+    /// Applies the insertion of `tuples` (`(S, P, O)` of `kind`: a bulk
+    /// load's batch) as one batch, without staging them as deltas.
+    pub(crate) fn apply_inserted(&self, kind: RelKind, tuples: &[(u64, u32, TypedValue)]) {
+        if tuples.is_empty() {
+            return;
+        }
+        let delta = |n: usize| {
+            let (s, p, o) = tuples[n];
+            TupleDelta {
+                kind,
+                s,
+                p,
+                o,
+                delta: 1,
+            }
+        };
+        let mut state = self.state.lock();
+        if let Some(journal) = &mut state.journal {
+            journal.extend((0..tuples.len()).map(delta));
+        }
+        state.current.apply_from(tuples.len(), delta);
     }
 
     /// Runs `f` on the current statistics.
