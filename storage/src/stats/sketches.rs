@@ -14,11 +14,35 @@
 use crate::typed_value::TypedValue;
 use datasketches::common::NumStdDev;
 use datasketches::hll::{HllSketch, HllType};
-use foldhash::fast::FixedState;
-use std::collections::HashMap;
+/// Values by store id (property key or relationship type), looked up once
+/// per value written: ids are small and dense (the predicate table hands
+/// them out in order), so a vector indexed by id, not a hash map.
+#[derive(Clone, Debug)]
+pub(crate) struct IdMap<V>(Vec<Option<V>>);
 
-/// Keys are small store ids, looked up once per value written.
-type IdMap<V> = HashMap<u32, V, FixedState>;
+impl<V> Default for IdMap<V> {
+    fn default() -> Self {
+        IdMap(Vec::new())
+    }
+}
+
+impl<V> IdMap<V> {
+    pub(crate) fn get(&self, id: u32) -> Option<&V> {
+        self.0.get(id as usize)?.as_ref()
+    }
+
+    fn get_or_insert_with(&mut self, id: u32, new: impl FnOnce() -> V) -> &mut V {
+        let index = id as usize;
+        if index >= self.0.len() {
+            self.0.resize_with(index + 1, || None);
+        }
+        self.0[index].get_or_insert_with(new)
+    }
+
+    pub(crate) fn values(&self) -> impl Iterator<Item = &V> {
+        self.0.iter().flatten()
+    }
+}
 
 /// log2 of the register count: 4096 registers, a relative standard error
 /// of about 1.04 / 64 = 1.6 %, at most 4 KiB per sketch (small sketches
@@ -64,16 +88,14 @@ impl Sketches {
     /// A vertex property value was written under `key`.
     pub(crate) fn node_value(&mut self, key: u32, value: TypedValue) {
         self.node_values
-            .entry(key)
-            .or_insert_with(new_sketch)
+            .get_or_insert_with(key, new_sketch)
             .update((value.flag, value.payload));
     }
 
     /// A relationship property value was written under `key`.
     pub(crate) fn rel_value(&mut self, key: u32, value: TypedValue) {
         self.rel_values
-            .entry(key)
-            .or_insert_with(new_sketch)
+            .get_or_insert_with(key, new_sketch)
             .update((value.flag, value.payload));
     }
 
@@ -82,8 +104,7 @@ impl Sketches {
     pub(crate) fn edge(&mut self, type_id: u32, src: u64, dst: u64, delta: i64) {
         let entry = self
             .edge_types
-            .entry(type_id)
-            .or_insert_with(|| EdgeTypeSketch {
+            .get_or_insert_with(type_id, || EdgeTypeSketch {
                 count: 0,
                 sources: new_sketch(),
                 targets: new_sketch(),

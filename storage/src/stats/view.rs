@@ -86,7 +86,7 @@ impl Store {
     pub fn rel_type_statistics(&self, rel_type: &str) -> Option<RelTypeStatistics> {
         let id = self.types.lookup(rel_type)?;
         self.stats.read(|stats| {
-            let sketch = stats.sketches.edge_types.get(&id)?;
+            let sketch = stats.sketches.edge_types.get(id)?;
             Some(RelTypeStatistics {
                 count: sketch.count.max(0) as u64,
                 distinct_sources: estimate_of(&sketch.sources),
@@ -110,14 +110,14 @@ impl Store {
     pub fn distinct_node_values(&self, key: &str) -> Option<DistinctEstimate> {
         let id = self.keys.lookup(key)?;
         self.stats
-            .read(|stats| stats.sketches.node_values.get(&id).map(estimate_of))
+            .read(|stats| stats.sketches.node_values.get(id).map(estimate_of))
     }
 
     /// Distinct values stored under relationship property `key`.
     pub fn distinct_rel_values(&self, key: &str) -> Option<DistinctEstimate> {
         let id = self.keys.lookup(key)?;
         self.stats
-            .read(|stats| stats.sketches.rel_values.get(&id).map(estimate_of))
+            .read(|stats| stats.sketches.rel_values.get(id).map(estimate_of))
     }
 
     /// Every characteristic set, sorted by members (for inspection and
