@@ -18,7 +18,7 @@ use crate::error::{Result, StorageError};
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::{RelKind, Relation};
+use crate::relation::{RelKind, Relation, Staged};
 use crate::store::Store;
 use crate::txn::Reader;
 use crate::typed_value::{dict_error, TypedValue};
@@ -62,7 +62,7 @@ fn prefetch_strings(literals: &DictWriter<'_>, properties: &[(&str, Value)]) {
 }
 
 /// `(S, P, O)` triples bound for one partition.
-type Batch = Vec<(u64, u32, TypedValue)>;
+type Batch = Vec<Staged>;
 
 impl Store {
     /// Creates `nodes` as one commit; returns their ids in input order.
@@ -94,17 +94,17 @@ impl Store {
                 }
                 names.properties(self, &mut literals, node.properties, &mut encoded)?;
                 let batch = &mut per_part[vertex_partition(gui, self.partitions)];
-                batch.push((gui, PRED_EXISTS, TypedValue::NONE));
+                batch.push(Staged::new(gui, PRED_EXISTS, TypedValue::NONE));
                 let labels_from = batch.len();
                 for (position, label) in node.labels.iter().enumerate() {
                     let label =
                         TypedValue::string_gui(names.label(&mut literals, position, label)?);
-                    if !batch[labels_from..].iter().any(|&(_, _, o)| o == label) {
-                        batch.push((gui, PRED_LABEL, label));
+                    if !batch[labels_from..].iter().any(|t| t.o() == label) {
+                        batch.push(Staged::new(gui, PRED_LABEL, label));
                         *deltas.entry(CountKey::Label(label.payload)).or_insert(0) += 1;
                     }
                 }
-                batch.extend(encoded.iter().map(|&(p, o)| (gui, p, o)));
+                batch.extend(encoded.iter().map(|&(p, o)| Staged::new(gui, p, o)));
                 ids.push(NodeId(gui));
             }
         }
@@ -154,7 +154,11 @@ impl Store {
                 let type_id = self.types.intern(rel.rel_type);
                 let cell = edge_cell(rel.src.0, rel.dst.0, self.partitions);
                 let position = edges[cell].len();
-                edges[cell].push((rel.src.0, type_id, TypedValue::vertex(rel.dst.0)));
+                edges[cell].push(Staged::new(
+                    rel.src.0,
+                    type_id,
+                    TypedValue::vertex(rel.dst.0),
+                ));
                 origin[cell].push(n);
                 edge_props[cell].extend(encoded.iter().map(|&(p, o)| (position, p, o)));
             }
@@ -167,7 +171,7 @@ impl Store {
             .map(|(props, &first)| {
                 props
                     .into_iter()
-                    .map(|(position, p, o)| (first + position as u64, p, o))
+                    .map(|(position, p, o)| Staged::new(first + position as u64, p, o))
                     .collect()
             })
             .collect();
@@ -177,7 +181,7 @@ impl Store {
         let counted = edges.iter().flatten();
         self.apply_counts(
             commit_ts,
-            counted.flat_map(|&(_, p, _)| count_keys(RelKind::E, p, 0).map(|key| (key, 1))),
+            counted.flat_map(|t| count_keys(RelKind::E, t.p, 0).map(|key| (key, 1))),
         );
         let mut ids = vec![RelId(0); rels.len()];
         for (&first, cell_origin) in firsts.iter().zip(&origin) {
@@ -211,7 +215,7 @@ fn cluster_by_type_and_source(
 ) {
     for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
         let mut order: Vec<usize> = (0..cell.len()).collect();
-        order.sort_by_key(|&i| (cell[i].1, cell[i].0));
+        order.sort_by_key(|&i| (cell[i].p, cell[i].s));
         let mut rank = vec![0; cell.len()];
         for (new, &old) in order.iter().enumerate() {
             rank[old] = new;

@@ -23,7 +23,7 @@ pub use sketches::DistinctEstimate;
 pub use view::{CharacteristicSet, MemberStatistics, RelTypeStatistics, StatMember};
 
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::RelKind;
+use crate::relation::{RelKind, Staged};
 use crate::typed_value::TypedValue;
 use characteristic::{Batch, CharacteristicSets, Member};
 use parking_lot::Mutex;
@@ -133,17 +133,17 @@ impl StatsCell {
 
     /// Applies the insertion of `tuples` (`(S, P, O)` of `kind`: a bulk
     /// load's batch) as one batch, without staging them as deltas.
-    pub(crate) fn apply_inserted(&self, kind: RelKind, tuples: &[(u64, u32, TypedValue)]) {
+    pub(crate) fn apply_inserted(&self, kind: RelKind, tuples: &[Staged]) {
         if tuples.is_empty() {
             return;
         }
         let delta = |n: usize| {
-            let (s, p, o) = tuples[n];
+            let t = tuples[n];
             TupleDelta {
                 kind,
-                s,
-                p,
-                o,
+                s: t.s,
+                p: t.p,
+                o: t.o(),
                 delta: 1,
             }
         };
