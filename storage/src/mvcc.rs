@@ -56,6 +56,14 @@ impl View {
         }
     }
 
+    /// Whether the view sees the tuples of a zone frozen at `frozen_at`
+    /// (module `relation::zone`): all of them when its snapshot is at or
+    /// after that timestamp, none otherwise.
+    #[inline]
+    pub(crate) fn sees_frozen(&self, frozen_at: u64) -> bool {
+        frozen_at <= self.read_ts
+    }
+
     fn sees_stamp(&self, stamp: u64) -> bool {
         stamp == self.me
             || (is_commit_ts(stamp)

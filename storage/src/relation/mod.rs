@@ -246,7 +246,7 @@ impl Relation {
             }
             let sid = make_sid(self.tag, part, partition.next_local);
             partition.next_local += 1;
-            partition.push(s, p, o, sid, begin)?;
+            partition.push_committed(s, p, o, sid, begin)?;
         }
         partition.shrink_indexes();
         Ok(first)

@@ -89,7 +89,7 @@ impl Partition {
     ) -> (u64, bool) {
         let scanned = |z: usize| self.zone_may_have_type(z, filter.types);
         for (z, zone) in self.zones.iter().enumerate() {
-            if !scanned(z) {
+            if !scanned(z) || !zone.may_be_visible(view) {
                 continue;
             }
             let base = z * ZONE_TUPLES;
@@ -241,6 +241,35 @@ impl Partition {
         sid: u64,
         begin: u64,
     ) -> Result<u32> {
+        self.push_with(s, p, o, sid, begin, false)
+    }
+
+    /// [`Partition::push`] for a bulk load committing at `commit_ts`, not
+    /// yet published: the zones it starts are created frozen at that
+    /// timestamp ([`Zone::new_frozen`]), so its tuples in them carry no
+    /// stamps, and no snapshot taken before it is published sees them.
+    /// Slots reused from the free list, and the rest of a zone an earlier
+    /// write started, are stamped as usual.
+    pub(super) fn push_committed(
+        &mut self,
+        s: u64,
+        p: u32,
+        o: TypedValue,
+        sid: u64,
+        commit_ts: u64,
+    ) -> Result<u32> {
+        self.push_with(s, p, o, sid, commit_ts, true)
+    }
+
+    fn push_with(
+        &mut self,
+        s: u64,
+        p: u32,
+        o: TypedValue,
+        sid: u64,
+        begin: u64,
+        bulk: bool,
+    ) -> Result<u32> {
         let reused = self.free.pop();
         let index = match reused {
             Some(index) => index,
@@ -250,7 +279,10 @@ impl Partition {
                     return Err(StorageError::CapacityExceeded("tuples per partition"));
                 }
                 if split(index).1 == 0 {
-                    self.zones.push(Zone::new());
+                    self.zones.push(match bulk {
+                        true => Zone::new_frozen(begin),
+                        false => Zone::new(),
+                    });
                     self.zone_types.push(MIXED_TYPES);
                 }
                 self.len += 1;
@@ -259,7 +291,12 @@ impl Partition {
         };
         let (zone, slot) = split(index);
         let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
-        self.zones[zone].write(slot, s, p, o, local, begin);
+        let target = &mut self.zones[zone];
+        if bulk && target.frozen_for(begin) {
+            target.write_frozen(slot, s, p, o, local);
+        } else {
+            target.write(slot, s, p, o, local, begin);
+        }
         self.zone_types[zone] = self.zones[zone].uniform_p().unwrap_or(MIXED_TYPES);
         self.by_s
             .push(s, index, reused.is_none(), &self.zones, self.len);

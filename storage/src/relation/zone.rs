@@ -14,13 +14,17 @@
 //! every tuple was committed at or before the GC watermark and is not
 //! deleted is *frozen*: its vector is dropped, so its tuples cost no stamp
 //! memory and scans of it check no atomics. Only a free-slot bitmap remains.
+//! A bulk load creates its new zones frozen at its own commit timestamp
+//! (module `partition`): they never carry a vector at all.
 //!
 //! Invariants:
 //! - in a frozen zone, every slot below the partition's length that is not
-//!   marked freed holds a tuple visible to every snapshot that can still be
-//!   taken or is live (its insert committed at or before `frozen_at`, which
-//!   is at or below every live read timestamp, and nothing deletes it
-//!   without first materialising the vector again);
+//!   marked freed holds a tuple inserted at `frozen_at` or before and not
+//!   deleted, visible exactly to the snapshots whose read timestamp is at
+//!   or above `frozen_at` (for a zone frozen by collection, every snapshot
+//!   that is live or can still be taken; for a bulk load's zone, every
+//!   snapshot taken after the load is published); nothing deletes such a
+//!   tuple without first materialising the vector again;
 //! - a version vector is created (materialised) through a `OnceLock`, so a
 //!   reader holding the partition's read lock may do it (a delete marks
 //!   a frozen tuple); it is dropped only under the write lock (collection);
@@ -53,8 +57,8 @@ pub(crate) struct Stamp {
 
 /// In declaration order (`repr(C)`, aligned to a cache line): what
 /// reading one tuple needs first (the column descriptors, 16 bytes each,
-/// the version vector, the count of freed slots: two lines), the frozen
-/// timestamp and the free-slot bitmap after. An index probe prefetches
+/// the version vector, the count of freed slots, the frozen timestamp: two
+/// lines), the free-slot bitmap after. An index probe prefetches
 /// only the hot part ([`Zone::prefetch_header`]), so more probes fit in
 /// the processor's miss buffers; a zone with no freed slot (every full
 /// frozen zone) never reads its bitmap for one tuple.
@@ -115,6 +119,30 @@ impl Zone {
         zone
     }
 
+    /// A new zone frozen at `commit_ts`, for a bulk load committing at that
+    /// timestamp (not yet published: no snapshot that can see the zone's
+    /// tuples exists before it is); every slot starts freed.
+    pub(crate) fn new_frozen(commit_ts: u64) -> Self {
+        Zone {
+            s: Column64::new(),
+            o: Column64::new(),
+            p: PColumn::Uniform(None),
+            local: LocalColumn::Affine(None),
+            flag: FlagColumn::Uniform(None),
+            versions: OnceLock::new(),
+            frozen_at: commit_ts,
+            freed_slots: ZONE_TUPLES as u32,
+            freed: [u64::MAX; WORDS],
+        }
+    }
+
+    /// True for a zone a bulk load committing at `commit_ts` created
+    /// ([`Zone::new_frozen`]): collection freezes at a watermark below any
+    /// commit still in progress, so no other zone is frozen at it.
+    pub(crate) fn frozen_for(&self, commit_ts: u64) -> bool {
+        self.is_frozen() && self.frozen_at == commit_ts
+    }
+
     /// The zone's version vector, materialised from the frozen state if
     /// needed (frozen tuples get `begin = frozen_at`, freed slots `FREED`).
     fn versions(&self) -> &[Stamp; ZONE_TUPLES] {
@@ -142,10 +170,18 @@ impl Zone {
     }
 
     /// Prefetches the part of the zone's header that reading a tuple
-    /// needs (everything before the frozen timestamp).
+    /// needs (everything before the free-slot bitmap).
     #[inline]
     pub(crate) fn prefetch_header(&self) {
-        prefetch::prefix(self, std::mem::offset_of!(Zone, frozen_at));
+        prefetch::prefix(self, std::mem::offset_of!(Zone, freed));
+    }
+
+    /// Whether `view` sees the tuples of this zone at all, judged by the
+    /// zone alone: false only for a frozen zone whose tuples were
+    /// committed after the view's snapshot (a bulk load's).
+    #[inline]
+    pub(crate) fn may_be_visible(&self, view: &View) -> bool {
+        !self.is_frozen() || view.sees_frozen(self.frozen_at)
     }
 
     pub(crate) fn is_frozen(&self) -> bool {
@@ -168,6 +204,28 @@ impl Zone {
         }
     }
 
+    /// Writes a tuple into a free slot of a zone [`Zone::frozen_for`] the
+    /// committing bulk load: its stamp is the zone's.
+    pub(crate) fn write_frozen(&mut self, slot: usize, s: u64, p: u32, o: TypedValue, local: u32) {
+        self.write_columns(slot, s, p, o, local);
+        self.mark_used(slot);
+    }
+
+    fn write_columns(&mut self, slot: usize, s: u64, p: u32, o: TypedValue, local: u32) {
+        self.s.set(slot, s);
+        self.p.set(slot, p);
+        self.flag.set(slot, o.flag);
+        self.o.set(slot, o.payload);
+        self.local.set(slot, local);
+    }
+
+    fn mark_used(&mut self, slot: usize) {
+        if self.freed_bit(slot) {
+            self.freed[slot / 64] &= !(1 << (slot % 64));
+            self.freed_slots -= 1;
+        }
+    }
+
     /// Writes a tuple into a free slot, stamped `begin` and alive.
     pub(crate) fn write(
         &mut self,
@@ -178,18 +236,11 @@ impl Zone {
         local: u32,
         begin: u64,
     ) {
-        self.s.set(slot, s);
-        self.p.set(slot, p);
-        self.flag.set(slot, o.flag);
-        self.o.set(slot, o.payload);
-        self.local.set(slot, local);
+        self.write_columns(slot, s, p, o, local);
         let stamp = &self.versions()[slot];
         stamp.begin.store(begin, Ordering::Release);
         stamp.end.store(NONE, Ordering::Release);
-        if self.freed_bit(slot) {
-            self.freed[slot / 64] &= !(1 << (slot % 64));
-            self.freed_slots -= 1;
-        }
+        self.mark_used(slot);
     }
 
     /// Marks a slot freed (its version is dead and unlinked from the indexes).
@@ -301,7 +352,7 @@ impl Zone {
     #[inline]
     pub(crate) fn visible(&self, slot: usize, view: &View) -> bool {
         match self.versions.get() {
-            None => !self.is_freed(slot),
+            None => !self.is_freed(slot) && view.sees_frozen(self.frozen_at),
             Some(versions) => view.visible(&versions[slot].begin, &versions[slot].end),
         }
     }
@@ -370,7 +421,7 @@ mod tests {
 
     #[test]
     fn the_hot_header_is_two_lines_and_the_freed_count_follows_the_bitmap() {
-        assert!(std::mem::offset_of!(Zone, frozen_at) <= 2 * 64);
+        assert!(std::mem::offset_of!(Zone, freed) <= 2 * 64);
         assert_eq!(std::mem::align_of::<Zone>(), 64);
         let mut zone = Zone::new();
         assert!(zone.is_freed(5));
