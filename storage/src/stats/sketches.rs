@@ -57,6 +57,15 @@ pub struct DistinctEstimate {
     pub upper: f64,
 }
 
+/// What a sketch hashes for a value: its payload with the type flag
+/// folded into the top byte, one 64-bit word (hashing the flag and the
+/// payload as two writes cost a few percent of a bulk load). Values of two
+/// types whose words coincide count once, which a distinct-count estimate
+/// with a 1.6 % standard error cannot notice.
+fn sketched(value: TypedValue) -> u64 {
+    value.payload ^ u64::from(value.flag) << 56
+}
+
 fn new_sketch() -> HllSketch {
     HllSketch::new(LG_K, HllType::Hll8).expect("LG_K is within the accepted 4..=21")
 }
@@ -89,14 +98,14 @@ impl Sketches {
     pub(crate) fn node_value(&mut self, key: u32, value: TypedValue) {
         self.node_values
             .get_or_insert_with(key, new_sketch)
-            .update((value.flag, value.payload));
+            .update(sketched(value));
     }
 
     /// A relationship property value was written under `key`.
     pub(crate) fn rel_value(&mut self, key: u32, value: TypedValue) {
         self.rel_values
             .get_or_insert_with(key, new_sketch)
-            .update((value.flag, value.payload));
+            .update(sketched(value));
     }
 
     /// A relationship of `type_id` from `src` to `dst` was inserted
