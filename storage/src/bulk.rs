@@ -81,7 +81,8 @@ impl Store {
         let share = tuples / parts + tuples / parts / 8 + 1024;
         let mut per_part: Vec<Batch> = (0..parts).map(|_| Vec::with_capacity(share)).collect();
         let mut ids = Vec::with_capacity(nodes.len());
-        let mut deltas: HashMap<CountKey, i64, foldhash::fast::RandomState> = HashMap::default();
+        let mut deltas = Deltas::default();
+        let mut label_runs = LabelRuns::default();
         let mut encoded: Vec<(u32, TypedValue)> = Vec::new();
         self.vertices
             .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
@@ -101,13 +102,14 @@ impl Store {
                         TypedValue::string_gui(names.label(&mut literals, position, label)?);
                     if !batch[labels_from..].iter().any(|t| t.o() == label) {
                         batch.push(Staged::new(gui, PRED_LABEL, label));
-                        *deltas.entry(CountKey::Label(label.payload)).or_insert(0) += 1;
+                        label_runs.count(position, label.payload, &mut deltas);
                     }
                 }
                 batch.extend(encoded.iter().map(|&(p, o)| Staged::new(gui, p, o)));
                 ids.push(NodeId(gui));
             }
         }
+        label_runs.flush(&mut deltas);
         *deltas.entry(CountKey::Nodes).or_insert(0) += nodes.len() as i64;
         append_all(&self.vp, &per_part, commit_ts)?;
         self.apply_counts(commit_ts, deltas);
@@ -258,6 +260,38 @@ impl Store {
         for batch in batches {
             for chunk in batch.chunks(STATS_CHUNK) {
                 self.stats.apply_inserted(kind, chunk);
+            }
+        }
+    }
+}
+
+/// Label counts of a load, kept per position in a row's labels while the
+/// label there repeats (most rows of a load carry the same labels) and
+/// added to the count deltas when it changes: no map update per vertex.
+#[derive(Default)]
+struct LabelRuns(Vec<(u64, i64)>);
+
+type Deltas = HashMap<CountKey, i64, foldhash::fast::RandomState>;
+
+impl LabelRuns {
+    fn count(&mut self, position: usize, label: u64, deltas: &mut Deltas) {
+        if position >= self.0.len() {
+            self.0.resize(position + 1, (0, 0));
+        }
+        let run = &mut self.0[position];
+        if run.0 != label {
+            if run.1 != 0 {
+                *deltas.entry(CountKey::Label(run.0)).or_insert(0) += run.1;
+            }
+            *run = (label, 0);
+        }
+        run.1 += 1;
+    }
+
+    fn flush(&mut self, deltas: &mut Deltas) {
+        for (label, n) in self.0.drain(..) {
+            if n != 0 {
+                *deltas.entry(CountKey::Label(label)).or_insert(0) += n;
             }
         }
     }
