@@ -249,7 +249,7 @@ impl CommitTicket {
 /// The one spelling of generated vertex keys, `n<seq>`, built in place (a
 /// bulk load builds one per vertex: no formatting machinery, no copy).
 #[derive(Default)]
-struct VertexKey([u8; 21]);
+pub(crate) struct VertexKey([u8; 21]);
 
 impl VertexKey {
     /// The key of sequence number `seq`.
@@ -267,6 +267,17 @@ impl VertexKey {
         self.0[at] = b'n';
         &self.0[at..]
     }
+
+    /// The sequence number a key of the generated spelling stands for
+    /// (the inverse of [`VertexKey::of`]; a replayed key of that spelling
+    /// must keep later generated keys from reusing it). Other keys: `None`.
+    pub(crate) fn seq(key: &str) -> Option<u64> {
+        let digits = key.strip_prefix('n')?;
+        let canonical = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0'));
+        canonical.then(|| digits.parse().ok()).flatten()
+    }
 }
 
 #[cfg(test)]
@@ -278,6 +289,20 @@ mod tests {
         let mut key = VertexKey::default();
         for n in [0, 7, 10, 99, 12_345, u64::MAX] {
             assert_eq!(key.of(n), format!("n{n}").as_bytes());
+            let spelled = std::str::from_utf8(key.of(n)).unwrap().to_string();
+            assert_eq!(VertexKey::seq(&spelled), Some(n));
+        }
+        for other in [
+            "",
+            "n",
+            "n-1",
+            "n+1",
+            "n07",
+            "x7",
+            "n7a",
+            "n99999999999999999999",
+        ] {
+            assert_eq!(VertexKey::seq(other), None, "{other}");
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::ids::vertex_partition;
 use crate::mvcc::{is_commit_ts, DeleteOutcome, NONE};
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, TupleRef};
-use crate::store::Store;
+use crate::store::{Store, VertexKey};
 use crate::typed_value::{dict_error, TypedValue};
 use nereid_values::{Direction, NodeId, RelId, Value};
 use std::collections::BTreeMap;
@@ -144,7 +144,7 @@ impl<'a> Writer<'a> {
             .vertices
             .register(id.0, key.as_bytes())
             .map_err(|e| StorageError::Replay(e.to_string()))?;
-        if let Some(seq) = key.strip_prefix('n').and_then(|d| d.parse::<u64>().ok()) {
+        if let Some(seq) = VertexKey::seq(key) {
             self.store
                 .vertex_seq
                 .fetch_max(seq.saturating_add(1), Ordering::Relaxed);
