@@ -72,8 +72,10 @@ pub(crate) struct Zone {
     versions: OnceLock<Slots<Stamp>>,
     /// The number of bits set in `freed`.
     freed_slots: u32,
-    /// A commit timestamp at or above every `begin` in the zone when it was
-    /// frozen, and at or below every read timestamp live since.
+    /// While frozen: a commit timestamp at or above every `begin` in the
+    /// zone; the snapshots at or after it see the zone's tuples, the
+    /// others none (collection freezes at or below every live snapshot, a
+    /// bulk load at its own commit timestamp before publishing it).
     frozen_at: u64,
     freed: [u64; WORDS],
 }
@@ -102,19 +104,10 @@ pub(crate) struct Tuple<'a> {
 
 impl Zone {
     /// A new zone, versioned (it is about to receive uncommitted writes);
-    /// every slot starts freed.
+    /// every slot starts freed (the frozen empty zone, its vector
+    /// materialised: every stamp `FREED`).
     pub(crate) fn new() -> Self {
-        let zone = Zone {
-            s: Column64::new(),
-            o: Column64::new(),
-            p: PColumn::Uniform(None),
-            local: LocalColumn::Affine(None),
-            flag: FlagColumn::Uniform(None),
-            versions: OnceLock::new(),
-            frozen_at: 0,
-            freed_slots: ZONE_TUPLES as u32,
-            freed: [u64::MAX; WORDS],
-        };
+        let zone = Zone::new_frozen(0);
         zone.versions();
         zone
     }

@@ -12,7 +12,7 @@
 //! one [`ROWS_AHEAD`] places on, then this one. Prefetching every row of a
 //! batch at once asks for more lines than the processor has miss buffers,
 //! and it drops the rest. The distances are short because each hit asks
-//! for about seven lines (the zone header's hot three, four columns): in
+//! for about six lines (the zone header's hot two, four columns): in
 //! A/B runs on the benchmark graph, 4-6 headers and 2-3 rows ahead beat 16
 //! and 8 by 10-15% on a 1k frontier, and no prefetching at all lost 20-30%. (A
 //! pipeline running across batch boundaries, one key at a time through
