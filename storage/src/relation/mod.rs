@@ -23,8 +23,15 @@ mod subject_index;
 mod zone;
 
 pub(crate) use partition::Partition;
+use partition::Stamping;
 pub(crate) use select::{dense_position, GuiBits, ScanFilter};
 pub(crate) use zone::Tuple;
+
+use crate::adjacency::KeyKind;
+use crate::error::{Result, StorageError};
+use crate::ids::{make_sid, split_sid, LOCAL_BITS};
+use crate::typed_value::TypedValue;
+use parking_lot::{RwLock, RwLockReadGuard};
 
 /// A tuple staged for a bulk append: `(S, P, O)` in 24 bytes where a
 /// `(u64, u32, TypedValue)` takes 32 (a large load stages millions, written
@@ -56,12 +63,6 @@ impl Staged {
         }
     }
 }
-
-use crate::adjacency::KeyKind;
-use crate::error::{Result, StorageError};
-use crate::ids::{make_sid, split_sid, LOCAL_BITS};
-use crate::typed_value::TypedValue;
-use parking_lot::{RwLock, RwLockReadGuard};
 
 /// Which relation a tuple reference points into.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -179,7 +180,7 @@ impl Relation {
                 make_sid(self.tag, part, local)
             }
         };
-        let index = partition.push(s, p, o, sid, begin)?;
+        let index = partition.push(s, p, o, sid, Stamping::Versioned(begin))?;
         Ok((index, sid))
     }
 
@@ -246,7 +247,7 @@ impl Relation {
             }
             let sid = make_sid(self.tag, part, partition.next_local);
             partition.next_local += 1;
-            partition.push_committed(s, p, o, sid, begin)?;
+            partition.push(s, p, o, sid, Stamping::Bulk(begin))?;
         }
         partition.shrink_indexes();
         Ok(first)

@@ -42,6 +42,21 @@ pub(crate) struct Partition {
     pub(super) next_local: u32,
 }
 
+/// How [`Partition::push`] stamps a tuple.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Stamping {
+    /// In its zone's version vector, with this `begin` (a transaction's
+    /// marker, or a replayed commit's timestamp).
+    Versioned(u64),
+    /// As written by a bulk load committing at this timestamp, not yet
+    /// published: the zones it starts are created frozen at it
+    /// ([`Zone::new_frozen`]), so its tuples there carry no stamps and no
+    /// snapshot taken before it is published sees them. Slots reused from
+    /// the free list, and the rest of a zone an earlier write started, are
+    /// stamped with it as usual.
+    Bulk(u64),
+}
+
 impl Partition {
     pub(super) fn new(sid_base: u64, s: KeyKind, o: KeyKind) -> Self {
         Partition {
@@ -231,44 +246,15 @@ impl Partition {
         }
     }
 
-    /// Stores one tuple (in a free slot if any, else appended) and indexes
-    /// it by S, O (guis only) and I.
+    /// Stores one tuple (in a free slot if any, else appended), stamped
+    /// as `stamping` says, and indexes it by S, O (guis only) and I.
     pub(super) fn push(
         &mut self,
         s: u64,
         p: u32,
         o: TypedValue,
         sid: u64,
-        begin: u64,
-    ) -> Result<u32> {
-        self.push_with(s, p, o, sid, begin, false)
-    }
-
-    /// [`Partition::push`] for a bulk load committing at `commit_ts`, not
-    /// yet published: the zones it starts are created frozen at that
-    /// timestamp ([`Zone::new_frozen`]), so its tuples in them carry no
-    /// stamps, and no snapshot taken before it is published sees them.
-    /// Slots reused from the free list, and the rest of a zone an earlier
-    /// write started, are stamped as usual.
-    pub(super) fn push_committed(
-        &mut self,
-        s: u64,
-        p: u32,
-        o: TypedValue,
-        sid: u64,
-        commit_ts: u64,
-    ) -> Result<u32> {
-        self.push_with(s, p, o, sid, commit_ts, true)
-    }
-
-    fn push_with(
-        &mut self,
-        s: u64,
-        p: u32,
-        o: TypedValue,
-        sid: u64,
-        begin: u64,
-        bulk: bool,
+        stamping: Stamping,
     ) -> Result<u32> {
         let reused = self.free.pop();
         let index = match reused {
@@ -279,9 +265,9 @@ impl Partition {
                     return Err(StorageError::CapacityExceeded("tuples per partition"));
                 }
                 if split(index).1 == 0 {
-                    self.zones.push(match bulk {
-                        true => Zone::new_frozen(begin),
-                        false => Zone::new(),
+                    self.zones.push(match stamping {
+                        Stamping::Bulk(commit_ts) => Zone::new_frozen(commit_ts),
+                        Stamping::Versioned(_) => Zone::new(),
                     });
                     self.zone_types.push(MIXED_TYPES);
                 }
@@ -292,10 +278,13 @@ impl Partition {
         let (zone, slot) = split(index);
         let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
         let target = &mut self.zones[zone];
-        if bulk && target.frozen_for(begin) {
-            target.write_frozen(slot, s, p, o, local);
-        } else {
-            target.write(slot, s, p, o, local, begin);
+        match stamping {
+            Stamping::Bulk(commit_ts) if target.frozen_for(commit_ts) => {
+                target.write_frozen(slot, s, p, o, local);
+            }
+            Stamping::Bulk(begin) | Stamping::Versioned(begin) => {
+                target.write(slot, s, p, o, local, begin)
+            }
         }
         self.zone_types[zone] = self.zones[zone].uniform_p().unwrap_or(MIXED_TYPES);
         self.by_s
