@@ -109,13 +109,7 @@ impl HeadTable {
             self.grow();
         }
         match self.find(key) {
-            Ok(i) => {
-                let out = f(&mut self.slots[i].head);
-                if self.slots[i].is_empty() {
-                    self.remove_at(i);
-                }
-                out
-            }
+            Ok(i) => self.update_at(i, f),
             Err(i) => {
                 let mut head = ListHead::EMPTY;
                 let out = f(&mut head);
@@ -139,11 +133,17 @@ impl HeadTable {
             return None;
         }
         let i = self.find(key).ok()?;
+        Some(self.update_at(i, f))
+    }
+
+    /// Runs `f` on the head filed in slot `i`, removing it when `f` leaves
+    /// it empty.
+    fn update_at<T>(&mut self, i: usize, f: impl FnOnce(&mut ListHead) -> T) -> T {
         let out = f(&mut self.slots[i].head);
         if self.slots[i].is_empty() {
             self.remove_at(i);
         }
-        Some(out)
+        out
     }
 
     /// Every filed head (for compaction of the lists' arena, which moves
@@ -184,7 +184,12 @@ impl HeadTable {
     }
 
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(MIN_SLOTS);
+        self.rehash((self.slots.len() * 2).max(MIN_SLOTS));
+    }
+
+    /// Refiles every head into a new array of `size` slots (a power of
+    /// two holding them within the load bound).
+    fn rehash(&mut self, size: usize) {
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; size].into_boxed_slice());
         for slot in old.iter().filter(|slot| !slot.is_empty()) {
             if let Err(i) = self.find(slot.key) {
@@ -201,12 +206,7 @@ impl HeadTable {
             size /= 2;
         }
         if size < self.slots.len() {
-            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size].into_boxed_slice());
-            for slot in old.iter().filter(|slot| !slot.is_empty()) {
-                if let Err(i) = self.find(slot.key) {
-                    self.slots[i] = *slot;
-                }
-            }
+            self.rehash(size);
         }
     }
 }
