@@ -280,89 +280,98 @@ impl LabelRuns {
         }
         let run = &mut self.0[position];
         if run.0 != label {
-            if run.1 != 0 {
-                *deltas.entry(CountKey::Label(run.0)).or_insert(0) += run.1;
-            }
+            add_label_count(deltas, *run);
             *run = (label, 0);
         }
         run.1 += 1;
     }
 
     fn flush(&mut self, deltas: &mut Deltas) {
-        for (label, n) in self.0.drain(..) {
-            if n != 0 {
-                *deltas.entry(CountKey::Label(label)).or_insert(0) += n;
-            }
+        for run in self.0.drain(..) {
+            add_label_count(deltas, run);
         }
+    }
+}
+
+/// Adds a run's `(label, count)` to the count deltas.
+fn add_label_count(deltas: &mut Deltas, (label, n): (u64, i64)) {
+    if n != 0 {
+        *deltas.entry(CountKey::Label(label)).or_insert(0) += n;
     }
 }
 
 /// Interned ids of the label and key names of one load (most loads repeat
 /// a handful of names millions of times).
-///
-/// Rows of one load mostly list their names in the same order, so each
-/// position remembers the name it saw last: a name equal to it (a short
-/// comparison) needs no hashing; another one goes through the maps.
 #[derive(Default)]
 struct NameCache {
-    labels: HashMap<String, u64, foldhash::fast::RandomState>,
-    keys: HashMap<String, u32, foldhash::fast::RandomState>,
-    /// Per position in a row's labels, the last label and its gui.
-    recent_labels: Vec<(String, u64)>,
-    /// Per position in a row's properties, the last key and its id.
-    recent_keys: Vec<(String, u32)>,
+    labels: Names<u64>,
+    keys: Names<u32>,
 }
 
-/// The id `recent[position]` remembers for `name`, if it remembers `name`.
-fn recalled<T: Copy>(recent: &[(String, T)], position: usize, name: &str) -> Option<T> {
-    match recent.get(position) {
-        Some((known, id)) if known == name => Some(*id),
-        _ => None,
+/// Ids of one kind of name, by name, and per position in a row the last
+/// name seen there. Rows of one load mostly list their names in the same
+/// order, so a name equal to its position's last one (a short comparison)
+/// needs no hashing; another one goes through the map.
+struct Names<T> {
+    by_name: HashMap<String, T, foldhash::fast::RandomState>,
+    recent: Vec<(String, T)>,
+}
+
+impl<T> Default for Names<T> {
+    fn default() -> Self {
+        Names {
+            by_name: HashMap::default(),
+            recent: Vec::new(),
+        }
     }
 }
 
-/// Makes `recent[position]` remember `name` (positions fill in order).
-fn remember<T>(recent: &mut Vec<(String, T)>, position: usize, name: &str, id: T) {
-    if let Some(entry) = recent.get_mut(position) {
-        entry.0.clear();
-        entry.0.push_str(name);
-        entry.1 = id;
-    } else if position == recent.len() {
-        recent.push((name.to_string(), id));
+impl<T: Copy> Names<T> {
+    /// The id of `name` at `position` of a row, interned by `intern` the
+    /// first time the load meets the name.
+    fn id<E>(
+        &mut self,
+        position: usize,
+        name: &str,
+        intern: impl FnOnce() -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        if let Some((known, id)) = self.recent.get(position) {
+            if known == name {
+                return Ok(*id);
+            }
+        }
+        let id = match self.by_name.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = intern()?;
+                self.by_name.insert(name.to_string(), id);
+                id
+            }
+        };
+        if let Some(entry) = self.recent.get_mut(position) {
+            entry.0.clear();
+            entry.0.push_str(name);
+            entry.1 = id;
+        } else if position == self.recent.len() {
+            self.recent.push((name.to_string(), id));
+        }
+        Ok(id)
     }
 }
 
 impl NameCache {
     fn label(&mut self, literals: &mut DictWriter<'_>, position: usize, name: &str) -> Result<u64> {
-        if let Some(gui) = recalled(&self.recent_labels, position, name) {
-            return Ok(gui);
-        }
-        let gui = match self.labels.get(name) {
-            Some(&gui) => gui,
-            None => {
-                let (gui, _) = literals.intern(name.as_bytes()).map_err(dict_error)?;
-                self.labels.insert(name.to_string(), gui);
-                gui
-            }
-        };
-        remember(&mut self.recent_labels, position, name, gui);
-        Ok(gui)
+        self.labels.id(position, name, || {
+            let (gui, _) = literals.intern(name.as_bytes()).map_err(dict_error)?;
+            Ok(gui)
+        })
     }
 
     fn key(&mut self, store: &Store, position: usize, name: &str) -> u32 {
-        if let Some(id) = recalled(&self.recent_keys, position, name) {
-            return id;
-        }
-        let id = match self.keys.get(name) {
-            Some(&id) => id,
-            None => {
-                let id = store.keys.intern(name);
-                self.keys.insert(name.to_string(), id);
-                id
-            }
-        };
-        remember(&mut self.recent_keys, position, name, id);
-        id
+        let id = self.keys.id(position, name, || {
+            Ok::<_, std::convert::Infallible>(store.keys.intern(name))
+        });
+        id.unwrap_or_else(|never| match never {})
     }
 
     /// Encodes `properties` into `out` (cleared first), by key id.
