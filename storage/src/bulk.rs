@@ -21,7 +21,7 @@ use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, Relation, Staged};
 use crate::store::Store;
 use crate::txn::Reader;
-use crate::typed_value::{dict_error, TypedValue};
+use crate::typed_value::{dict_error, Encoded, TypedValue};
 use nereid_values::{NodeId, RelId, Value};
 use std::collections::HashMap;
 
@@ -83,7 +83,7 @@ impl Store {
         let mut ids = Vec::with_capacity(nodes.len());
         let mut deltas = Deltas::default();
         let mut label_runs = LabelRuns::default();
-        let mut encoded: Vec<(u32, TypedValue)> = Vec::new();
+        let mut encoded: Vec<(u32, Encoded)> = Vec::new();
         self.vertices
             .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
         for chunk in nodes.chunks(BULK_CHUNK) {
@@ -134,10 +134,10 @@ impl Store {
         let mut names = NameCache::default();
         let cells = self.e.partitions();
         let mut edges: Vec<Batch> = vec![Vec::new(); cells];
-        let mut edge_props: Vec<Vec<(usize, u32, TypedValue)>> = vec![Vec::new(); cells];
+        let mut edge_props: Vec<Vec<(usize, u32, Encoded)>> = vec![Vec::new(); cells];
         let mut origin: Vec<Vec<usize>> = vec![Vec::new(); cells];
         let mut known: HashMap<u64, bool, foldhash::fast::RandomState> = HashMap::default();
-        let mut encoded: Vec<(u32, TypedValue)> = Vec::new();
+        let mut encoded: Vec<(u32, Encoded)> = Vec::new();
         for (first, chunk) in (0..).step_by(BULK_CHUNK).zip(rels.chunks(BULK_CHUNK)) {
             let mut literals = self.literals.writer();
             for (n, rel) in (first..).zip(chunk) {
@@ -212,7 +212,7 @@ impl Store {
 /// keys keep input order.
 fn cluster_by_type_and_source(
     edges: &mut [Batch],
-    edge_props: &mut [Vec<(usize, u32, TypedValue)>],
+    edge_props: &mut [Vec<(usize, u32, Encoded)>],
     origin: &mut [Vec<usize>],
 ) {
     for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
@@ -362,8 +362,7 @@ impl<T: Copy> Names<T> {
 impl NameCache {
     fn label(&mut self, literals: &mut DictWriter<'_>, position: usize, name: &str) -> Result<u64> {
         self.labels.id(position, name, || {
-            let (gui, _) = literals.intern(name.as_bytes()).map_err(dict_error)?;
-            Ok(gui)
+            Ok(literals.intern(name.as_bytes()).map_err(dict_error)?.gui)
         })
     }
 
@@ -380,7 +379,7 @@ impl NameCache {
         store: &Store,
         literals: &mut DictWriter<'_>,
         properties: &[(&str, Value)],
-        out: &mut Vec<(u32, TypedValue)>,
+        out: &mut Vec<(u32, Encoded)>,
     ) -> Result<()> {
         out.clear();
         for (position, (name, value)) in properties.iter().enumerate() {

@@ -54,6 +54,59 @@ impl std::fmt::Display for DictError {
     }
 }
 
+/// What interning a form gives back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Interned {
+    pub(crate) gui: u64,
+    /// True when this call registered the form.
+    pub(crate) fresh: bool,
+    /// The record holding the form (internal: see [`Interned::hint`]).
+    record: u32,
+}
+
+impl Interned {
+    fn of(gui: u64, record: u32, fresh: bool) -> Self {
+        Interned { gui, fresh, record }
+    }
+
+    /// Where the form lives, for a tuple that stores this gui to keep
+    /// beside it.
+    pub(crate) fn hint(&self) -> RecordHint {
+        RecordHint(self.record + 1)
+    }
+}
+
+/// The record that holds a literal's form, kept beside a tuple whose O is
+/// that literal's gui, so that reading the value goes to the form directly
+/// instead of through the gui map first (on the point-read path that is one
+/// dependent cache miss of two). A hint is only ever an accelerator: the
+/// dictionary checks that the record it names holds the gui, and looks the
+/// gui up as usual when it does not (or when there is no hint), so a
+/// missing or stale hint costs time, never a wrong answer. Records never
+/// move or change (module docs), so a hint once right stays right.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RecordHint(u32);
+
+impl RecordHint {
+    /// No hint: the gui is looked up.
+    pub(crate) const NONE: RecordHint = RecordHint(0);
+
+    /// The stored form: record number + 1, 0 for none.
+    #[inline]
+    pub(crate) fn to_raw(self) -> u32 {
+        self.0
+    }
+
+    #[inline]
+    pub(crate) fn from_raw(raw: u32) -> Self {
+        RecordHint(raw)
+    }
+
+    fn record(self) -> Option<u32> {
+        self.0.checked_sub(1)
+    }
+}
+
 /// In-memory hashing only (never persisted), so a fixed fast hash is fine.
 const HASHER: FixedState = FixedState::with_seed(0x6e65_7265_6964);
 
@@ -109,12 +162,26 @@ impl DictInner {
 
     fn find_form(&self, form: &[u8]) -> Option<u64> {
         self.find_hashed(form, hash_form(form))
+            .map(|record| gui_of(&self.arena, record))
     }
 
-    /// [`DictInner::find_form`] given `hash_form(form)`.
-    fn find_hashed(&self, form: &[u8], hash: u64) -> Option<u64> {
-        let record = self.by_key.find(hash, |r| self.form(r) == form)?;
-        Some(gui_of(&self.arena, record))
+    /// The record of `form`, given `hash_form(form)`.
+    fn find_hashed(&self, form: &[u8], hash: u64) -> Option<u32> {
+        self.by_key.find(hash, |r| self.form(r) == form)
+    }
+
+    /// Record `r`'s form if `r` is a record holding `gui` (a
+    /// [`RecordHint`] checked before use: a hint that does not name
+    /// `gui`'s record, or lies outside the arena, yields `None`).
+    fn hinted_form(&self, r: u32, gui: u64) -> Option<&[u8]> {
+        let at = r as usize * UNIT;
+        let header = self.arena.get(at..at.checked_add(HEADER)?)?;
+        let (stored, len) = header.split_at(8);
+        if u64::from_le_bytes(stored.try_into().ok()?) != gui {
+            return None;
+        }
+        let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
+        self.arena.get(at + HEADER..(at + HEADER).checked_add(len)?)
     }
 
     fn find_gui(&self, gui: u64) -> Option<u32> {
@@ -130,11 +197,11 @@ impl DictInner {
 
     /// The gui of `form` (whose `hash_form` is `hash`), registering it
     /// under the next counter of its hash when new (one probe of the
-    /// by-form table either way). A new record comes back to be linked
+    /// by-form table either way). A new record (`fresh`) is to be linked
     /// into `by_gui` ([`DictInner::link`]) by the caller.
-    fn intern(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<(u64, Option<u32>), DictError> {
-        if let Some(gui) = self.find_hashed(form, hash) {
-            return Ok((gui, None));
+    fn intern(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<Interned, DictError> {
+        if let Some(record) = self.find_hashed(form, hash) {
+            return Ok(Interned::of(gui_of(&self.arena, record), record, false));
         }
         let short = hash16(form);
         let counter = *self.next_counter(short);
@@ -144,16 +211,16 @@ impl DictInner {
         let gui = make_gui(tag, counter, short);
         let record = self.add_hashed(gui, form, hash)?;
         *self.next_counter(short) = counter + 1;
-        Ok((gui, Some(record)))
+        Ok(Interned::of(gui, record, true))
     }
 
     /// [`DictInner::intern`], linking a new record at once.
-    fn intern_linked(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<(u64, bool), DictError> {
-        let (gui, record) = self.intern(tag, form, hash)?;
-        if let Some(record) = record {
-            self.link(gui, record);
+    fn intern_linked(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<Interned, DictError> {
+        let interned = self.intern(tag, form, hash)?;
+        if interned.fresh {
+            self.link(interned.gui, interned.record);
         }
-        Ok((gui, record.is_some()))
+        Ok(interned)
     }
 
     /// Makes `record` (holding `gui`) findable by gui.
@@ -199,19 +266,21 @@ impl Dictionary {
         }
     }
 
-    /// The gui of `form`, registering it when new. The flag is true when
-    /// this call registered it.
-    pub(crate) fn intern(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
+    /// The gui of `form`, registering it when new.
+    pub(crate) fn intern(&self, form: &[u8]) -> Result<Interned, DictError> {
         let hash = hash_form(form);
-        if let Some(gui) = self.inner.read().find_hashed(form, hash) {
-            return Ok((gui, false));
+        {
+            let inner = self.inner.read();
+            if let Some(record) = inner.find_hashed(form, hash) {
+                return Ok(Interned::of(gui_of(&inner.arena, record), record, false));
+            }
         }
         self.inner.write().intern_linked(self.tag, form, hash)
     }
 
     /// [`Dictionary::intern`] for a form that is most likely new (a fresh
     /// vertex key): straight to the write lock, one table probe.
-    pub(crate) fn intern_new(&self, form: &[u8]) -> Result<(u64, bool), DictError> {
+    pub(crate) fn intern_new(&self, form: &[u8]) -> Result<Interned, DictError> {
         self.inner
             .write()
             .intern_linked(self.tag, form, hash_form(form))
@@ -281,9 +350,33 @@ impl Dictionary {
 
     /// Calls `f` with the lexical form of a gui (under the read lock).
     pub(crate) fn with_form<T>(&self, gui: u64, f: impl FnOnce(&[u8]) -> T) -> Option<T> {
+        self.with_form_hinted(gui, RecordHint::NONE, f)
+    }
+
+    /// [`Dictionary::with_form`] reading the record `hint` names when it
+    /// holds `gui` (one cache miss instead of two: the gui map's slot is
+    /// skipped), by gui otherwise.
+    pub(crate) fn with_form_hinted<T>(
+        &self,
+        gui: u64,
+        hint: RecordHint,
+        f: impl FnOnce(&[u8]) -> T,
+    ) -> Option<T> {
         let inner = self.inner.read();
+        if let Some(form) = hint.record().and_then(|r| inner.hinted_form(r, gui)) {
+            return Some(f(form));
+        }
         let record = inner.find_gui(gui)?;
         Some(f(inner.form(record)))
+    }
+
+    /// True when `hint` names the record of `gui` itself (tests: a write
+    /// stored the right hint, not one the lookup by gui had to correct).
+    #[cfg(test)]
+    pub(crate) fn hint_names(&self, gui: u64, hint: RecordHint) -> bool {
+        let inner = self.inner.read();
+        hint.record()
+            .is_some_and(|r| inner.hinted_form(r, gui).is_some())
     }
 
     /// The lexical form of a gui, when it is UTF-8 text.
@@ -316,12 +409,12 @@ impl DictWriter<'_> {
     }
 
     /// As [`Dictionary::intern`].
-    pub(crate) fn intern(&mut self, form: &[u8]) -> Result<(u64, bool), DictError> {
-        let (gui, record) = self.inner.intern(self.tag, form, hash_form(form))?;
-        if let Some(record) = record {
-            self.unlinked.push((gui, record));
+    pub(crate) fn intern(&mut self, form: &[u8]) -> Result<Interned, DictError> {
+        let interned = self.inner.intern(self.tag, form, hash_form(form))?;
+        if interned.fresh {
+            self.unlinked.push((interned.gui, interned.record));
         }
-        Ok((gui, record.is_some()))
+        Ok(interned)
     }
 }
 
@@ -348,9 +441,14 @@ mod tests {
     #[test]
     fn round_trip_and_idempotent_intern() {
         let d = Dictionary::new(TAG_LIT);
-        let (a, fresh) = d.intern(b"Person").unwrap();
+        let first = d.intern(b"Person").unwrap();
+        let (a, fresh) = (first.gui, first.fresh);
         assert!(fresh);
-        assert_eq!(d.intern(b"Person").unwrap(), (a, false));
+        let again = d.intern(b"Person").unwrap();
+        assert_eq!(
+            (again.gui, again.fresh, again.hint()),
+            (a, false, first.hint())
+        );
         assert_eq!(d.lookup(b"Person"), Some(a));
         assert_eq!(d.resolve_str(a).as_deref(), Some("Person"));
         assert_eq!(split_gui(a).map(|g| g.0), Some(TAG_LIT));
@@ -358,10 +456,36 @@ mod tests {
     }
 
     #[test]
+    fn a_hint_is_used_only_when_its_record_holds_the_gui() {
+        let d = Dictionary::new(TAG_LIT);
+        let mut writer = d.writer();
+        let interned: Vec<Interned> = ["alpha", "b", "a much longer form than a unit"]
+            .iter()
+            .map(|f| writer.intern(f.as_bytes()).unwrap())
+            .collect();
+        drop(writer);
+        let form = |gui, hint| d.with_form_hinted(gui, hint, |f| f.to_vec());
+        for i in &interned {
+            let by_gui = form(i.gui, RecordHint::NONE).unwrap();
+            assert_eq!(form(i.gui, i.hint()).unwrap(), by_gui);
+            // Every wrong hint falls back to the lookup by gui: another
+            // record, a position inside a record, past the arena, absurd.
+            for other in &interned {
+                assert_eq!(form(i.gui, other.hint()).unwrap(), by_gui);
+            }
+            for raw in [2, 3, 1_000, u32::MAX] {
+                assert_eq!(form(i.gui, RecordHint::from_raw(raw)).unwrap(), by_gui);
+            }
+        }
+        let unknown = make_gui(TAG_LIT, 9, 9);
+        assert_eq!(form(unknown, interned[0].hint()), None);
+    }
+
+    #[test]
     fn forms_of_every_length_round_trip_in_their_records() {
         let d = Dictionary::new(TAG_LIT);
         let forms: Vec<Vec<u8>> = (0..40).map(|n| vec![b'a' + n as u8 % 26; n]).collect();
-        let guis: Vec<u64> = forms.iter().map(|f| d.intern(f).unwrap().0).collect();
+        let guis: Vec<u64> = forms.iter().map(|f| d.intern(f).unwrap().gui).collect();
         for (form, gui) in forms.iter().zip(&guis) {
             assert_eq!(d.lookup(form), Some(*gui));
             assert_eq!(d.with_form(*gui, <[u8]>::to_vec).as_ref(), Some(form));
@@ -387,8 +511,8 @@ mod tests {
             })
             .unwrap();
         let d = Dictionary::new(TAG_VERT);
-        let (a, _) = d.intern(first.as_bytes()).unwrap();
-        let (b, _) = d.intern(second.as_bytes()).unwrap();
+        let a = d.intern(first.as_bytes()).unwrap().gui;
+        let b = d.intern(second.as_bytes()).unwrap().gui;
         assert_eq!(a & 0xffff, b & 0xffff);
         assert_eq!(split_gui(a).unwrap().1, 0);
         assert_eq!(split_gui(b).unwrap().1, 1);
@@ -413,7 +537,7 @@ mod tests {
             .map(|i| format!("y{i}"))
             .find(|k| hash16(k.as_bytes()) == h)
             .unwrap();
-        let (g2, _) = d.intern(other.as_bytes()).unwrap();
+        let g2 = d.intern(other.as_bytes()).unwrap().gui;
         assert_eq!(split_gui(g2).unwrap().1, 8);
     }
 }

@@ -156,9 +156,9 @@ impl Store {
         loop {
             let seq = self.vertex_seq.fetch_add(1, Ordering::Relaxed);
             let form = key.of(seq);
-            let (gui, fresh) = self.vertices.intern_new(form).map_err(dict_error)?;
-            if fresh {
-                return Ok((gui, String::from_utf8_lossy(form).into_owned()));
+            let interned = self.vertices.intern_new(form).map_err(dict_error)?;
+            if interned.fresh {
+                return Ok((interned.gui, String::from_utf8_lossy(form).into_owned()));
             }
         }
     }
@@ -182,10 +182,10 @@ impl Store {
             // Keys are known in advance: their table slots are fetched
             // while earlier keys are interned.
             vertices.prefetch(ahead.of(next + INTERN_AHEAD as u64));
-            let (gui, fresh) = vertices.intern(key.of(next)).map_err(dict_error)?;
+            let interned = vertices.intern(key.of(next)).map_err(dict_error)?;
             next += 1;
-            if fresh {
-                guis.push(gui);
+            if interned.fresh {
+                guis.push(interned.gui);
             }
         }
         Ok(guis)

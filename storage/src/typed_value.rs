@@ -6,7 +6,7 @@
 //! bytes, or the list encoding below. The flag says how to read the form, so
 //! a string and a byte array with the same bytes share one dictionary entry.
 
-use crate::dictionary::{DictError, Dictionary};
+use crate::dictionary::{DictError, Dictionary, Interned, RecordHint};
 use crate::error::StorageError;
 use nereid_values::{value_codec, Value};
 
@@ -22,6 +22,23 @@ pub(crate) const F_LIST: u8 = 0x12;
 /// A temporal value or point; the literal is its `nereid_values::value_codec` form.
 pub(crate) const F_TEMPORAL: u8 = 0x13;
 pub(crate) const F_VERTEX: u8 = 0x20;
+
+/// A value as a write stores it: its O, and for a literal the hint to its
+/// form's record that the tuple keeps beside it ([`RecordHint`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Encoded {
+    pub(crate) o: TypedValue,
+    pub(crate) hint: RecordHint,
+}
+
+impl From<TypedValue> for Encoded {
+    fn from(o: TypedValue) -> Self {
+        Encoded {
+            o,
+            hint: RecordHint::NONE,
+        }
+    }
+}
 
 /// One O value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,7 +74,7 @@ impl TypedValue {
     }
 
     /// Encodes a storable, non-null property value, interning literals.
-    pub(crate) fn encode(value: &Value, literals: &Dictionary) -> Result<Self, StorageError> {
+    pub(crate) fn encode(value: &Value, literals: &Dictionary) -> Result<Encoded, StorageError> {
         Self::encode_with(value, &mut |form| literals.intern(form))
     }
 
@@ -65,25 +82,23 @@ impl TypedValue {
     /// load passes a held [`crate::dictionary::DictWriter`]).
     pub(crate) fn encode_with(
         value: &Value,
-        intern: &mut impl FnMut(&[u8]) -> Result<(u64, bool), DictError>,
-    ) -> Result<Self, StorageError> {
-        let mut intern = |flag: u8, form: &[u8]| -> Result<Self, StorageError> {
-            let (gui, _) = intern(form).map_err(dict_error)?;
-            Ok(TypedValue { flag, payload: gui })
+        intern: &mut impl FnMut(&[u8]) -> Result<Interned, DictError>,
+    ) -> Result<Encoded, StorageError> {
+        let mut intern = |flag: u8, form: &[u8]| -> Result<Encoded, StorageError> {
+            let interned = intern(form).map_err(dict_error)?;
+            Ok(Encoded {
+                o: TypedValue {
+                    flag,
+                    payload: interned.gui,
+                },
+                hint: interned.hint(),
+            })
         };
+        let inline = |flag: u8, payload: u64| Ok(TypedValue { flag, payload }.into());
         match value {
-            Value::Bool(b) => Ok(TypedValue {
-                flag: F_BOOL,
-                payload: u64::from(*b),
-            }),
-            Value::Int(i) => Ok(TypedValue {
-                flag: F_INT,
-                payload: *i as u64,
-            }),
-            Value::Float(f) => Ok(TypedValue {
-                flag: F_FLOAT,
-                payload: f.to_bits(),
-            }),
+            Value::Bool(b) => inline(F_BOOL, u64::from(*b)),
+            Value::Int(i) => inline(F_INT, *i as u64),
+            Value::Float(f) => inline(F_FLOAT, f.to_bits()),
             Value::String(s) => intern(F_STRING, s.as_bytes()),
             Value::Bytes(b) => intern(F_BYTES, b),
             Value::List(items) => {
@@ -102,14 +117,24 @@ impl TypedValue {
     /// Decodes a property value; `None` for a non-property flag or a form
     /// missing from the dictionary (which would be an internal bug).
     pub(crate) fn decode(&self, literals: &Dictionary) -> Option<Value> {
+        self.decode_hinted(literals, RecordHint::NONE)
+    }
+
+    /// [`TypedValue::decode`] with the hint stored beside the tuple.
+    pub(crate) fn decode_hinted(&self, literals: &Dictionary, hint: RecordHint) -> Option<Value> {
+        let gui = self.payload;
         match self.flag {
             F_BOOL => Some(Value::Bool(self.payload != 0)),
             F_INT => Some(Value::Int(self.payload as i64)),
             F_FLOAT => Some(Value::Float(f64::from_bits(self.payload))),
-            F_STRING => literals.resolve_str(self.payload).map(Value::String),
-            F_BYTES => literals.with_form(self.payload, |b| Value::Bytes(b.to_vec())),
-            F_LIST => literals.with_form(self.payload, decode_list)?,
-            F_TEMPORAL => literals.with_form(self.payload, value_codec::decode)?,
+            F_STRING => literals.with_form_hinted(gui, hint, |b| {
+                std::str::from_utf8(b)
+                    .ok()
+                    .map(|s| Value::String(s.to_owned()))
+            })?,
+            F_BYTES => literals.with_form_hinted(gui, hint, |b| Value::Bytes(b.to_vec())),
+            F_LIST => literals.with_form_hinted(gui, hint, decode_list)?,
+            F_TEMPORAL => literals.with_form_hinted(gui, hint, value_codec::decode)?,
             _ => None,
         }
     }
@@ -242,16 +267,27 @@ mod tests {
             })]),
         ];
         for v in values {
-            let t = TypedValue::encode(&v, &lit).unwrap();
+            let encoded = TypedValue::encode(&v, &lit).unwrap();
+            let t = encoded.o;
             assert_eq!(t.decode(&lit), Some(v.clone()), "{v:?}");
+            assert_eq!(
+                t.decode_hinted(&lit, encoded.hint),
+                Some(v.clone()),
+                "{v:?}"
+            );
+            // Only literals (not inline values) have a record to hint at.
+            let inline = matches!(t.flag, F_BOOL | F_INT | F_FLOAT);
+            assert_eq!(encoded.hint == RecordHint::NONE, inline, "{v:?}");
         }
     }
 
     #[test]
     fn same_bytes_different_flags_share_a_gui_but_decode_apart() {
         let lit = Dictionary::new(TAG_LIT);
-        let s = TypedValue::encode(&Value::from("ab"), &lit).unwrap();
-        let b = TypedValue::encode(&Value::Bytes(b"ab".to_vec()), &lit).unwrap();
+        let s = TypedValue::encode(&Value::from("ab"), &lit).unwrap().o;
+        let b = TypedValue::encode(&Value::Bytes(b"ab".to_vec()), &lit)
+            .unwrap()
+            .o;
         assert_eq!(s.payload, b.payload);
         assert_eq!(b.decode(&lit), Some(Value::Bytes(b"ab".to_vec())));
     }

@@ -51,7 +51,10 @@ impl Apl<'_> {
                     if t.p != key_id || !self.visible(&t) {
                         continue;
                     }
-                    if t.o.decode(&store.literals).is_some_and(|v| test(&v)) {
+                    if t.o
+                        .decode_hinted(&store.literals, t.hint())
+                        .is_some_and(|v| test(&v))
+                    {
                         passed.push(t.s);
                     }
                 }

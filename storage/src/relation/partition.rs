@@ -17,7 +17,7 @@ use crate::ids::LOCAL_BITS;
 use crate::list_arena::Positions;
 use crate::mvcc::{is_commit_ts, View, NONE};
 use crate::prefetch;
-use crate::typed_value::TypedValue;
+use crate::typed_value::{Encoded, TypedValue};
 
 /// A [`Partition::zone_types`] entry for a zone whose tuples have several
 /// P (or none yet). Never a P: predicate ids are counted from 0 upwards.
@@ -252,7 +252,7 @@ impl Partition {
         &mut self,
         s: u64,
         p: u32,
-        o: TypedValue,
+        o: Encoded,
         sid: u64,
         stamping: Stamping,
     ) -> Result<u32> {
@@ -289,7 +289,7 @@ impl Partition {
         self.zone_types[zone] = self.zones[zone].uniform_p().unwrap_or(MIXED_TYPES);
         self.by_s
             .push(s, index, reused.is_none(), &self.zones, self.len);
-        if let Some(gui) = o.indexed_gui() {
+        if let Some(gui) = o.o.indexed_gui() {
             self.by_o.push(gui, index);
         }
         self.by_i.insert(sid, index);

@@ -33,9 +33,10 @@
 
 use super::column::{slots_from_fn, Column64, FlagColumn, LocalColumn, PColumn, Slots};
 use super::select::{Selection, WORDS};
+use crate::dictionary::RecordHint;
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
 use crate::prefetch;
-use crate::typed_value::TypedValue;
+use crate::typed_value::{Encoded, TypedValue};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
@@ -69,6 +70,10 @@ pub(crate) struct Zone {
     p: PColumn,
     local: LocalColumn,
     flag: FlagColumn,
+    /// Per slot, the [`RecordHint`] of its O's form (raw; 0 for none),
+    /// allocated when the first hinted tuple is written: a point read
+    /// reads it with the other columns and goes to the form directly.
+    hints: Option<Slots<u32>>,
     versions: OnceLock<Slots<Stamp>>,
     /// The number of bits set in `freed`.
     freed_slots: u32,
@@ -122,6 +127,7 @@ impl Zone {
             p: PColumn::Uniform(None),
             local: LocalColumn::Affine(None),
             flag: FlagColumn::Uniform(None),
+            hints: None,
             versions: OnceLock::new(),
             frozen_at: commit_ts,
             freed_slots: ZONE_TUPLES as u32,
@@ -199,17 +205,32 @@ impl Zone {
 
     /// Writes a tuple into a free slot of a zone [`Zone::frozen_for`] the
     /// committing bulk load: its stamp is the zone's.
-    pub(crate) fn write_frozen(&mut self, slot: usize, s: u64, p: u32, o: TypedValue, local: u32) {
+    pub(crate) fn write_frozen(&mut self, slot: usize, s: u64, p: u32, o: Encoded, local: u32) {
         self.write_columns(slot, s, p, o, local);
         self.mark_used(slot);
     }
 
-    fn write_columns(&mut self, slot: usize, s: u64, p: u32, o: TypedValue, local: u32) {
+    fn write_columns(&mut self, slot: usize, s: u64, p: u32, o: Encoded, local: u32) {
         self.s.set(slot, s);
         self.p.set(slot, p);
-        self.flag.set(slot, o.flag);
-        self.o.set(slot, o.payload);
+        self.flag.set(slot, o.o.flag);
+        self.o.set(slot, o.o.payload);
         self.local.set(slot, local);
+        let hint = o.hint.to_raw();
+        // A reused slot overwrites the hint it had; a zone without hints
+        // allocates none for an unhinted tuple.
+        match &mut self.hints {
+            Some(hints) => hints[slot] = hint,
+            None if hint != 0 => self.hints.insert(slots_from_fn(|_| 0))[slot] = hint,
+            None => {}
+        }
+    }
+
+    /// The hint stored beside the tuple in `slot` (none when the zone has
+    /// no hints).
+    #[inline]
+    pub(crate) fn hint(&self, slot: usize) -> RecordHint {
+        RecordHint::from_raw(self.hints.as_ref().map_or(0, |hints| hints[slot]))
     }
 
     fn mark_used(&mut self, slot: usize) {
@@ -225,7 +246,7 @@ impl Zone {
         slot: usize,
         s: u64,
         p: u32,
-        o: TypedValue,
+        o: Encoded,
         local: u32,
         begin: u64,
     ) {
@@ -373,6 +394,13 @@ impl Tuple<'_> {
         self.zone.visible(self.slot, view)
     }
 
+    /// Where O's form lives in the literal dictionary, when the write
+    /// knew it ([`RecordHint`]).
+    #[inline]
+    pub(crate) fn hint(&self) -> RecordHint {
+        self.zone.hint(self.slot)
+    }
+
     /// True when the tuple's slot was freed (a stale read of a slot an
     /// index still lists).
     #[inline]
@@ -419,9 +447,9 @@ mod tests {
         let mut zone = Zone::new();
         assert!(zone.is_freed(5));
         for slot in 0..ZONE_TUPLES {
-            zone.write(slot, 1, 2, TypedValue::NONE, slot as u32, 1);
+            zone.write(slot, 1, 2, TypedValue::NONE.into(), slot as u32, 1);
         }
-        zone.write(7, 1, 2, TypedValue::NONE, 7, 1);
+        zone.write(7, 1, 2, TypedValue::NONE.into(), 7, 1);
         assert_eq!(zone.freed_slots, 0);
         assert!(!zone.is_freed(7));
         zone.free(7);
@@ -430,5 +458,25 @@ mod tests {
         assert!(zone.is_freed(7) && !zone.is_freed(8));
         let set: u32 = zone.freed.iter().map(|w| w.count_ones()).sum();
         assert_eq!(set, zone.freed_slots);
+    }
+
+    #[test]
+    fn hints_are_kept_per_slot_and_overwritten_when_a_slot_is_reused() {
+        let hinted = |raw| Encoded {
+            o: TypedValue::string_gui(9),
+            hint: RecordHint::from_raw(raw),
+        };
+        let mut zone = Zone::new();
+        zone.write(0, 1, 2, TypedValue::NONE.into(), 0, 1);
+        assert!(zone.hints.is_none(), "no hinted tuple, no hint column");
+        zone.write(1, 1, 2, hinted(5), 1, 1);
+        zone.write(2, 1, 2, hinted(6), 2, 1);
+        assert_eq!(zone.hint(0), RecordHint::NONE);
+        assert_eq!(zone.hint(1), RecordHint::from_raw(5));
+        assert_eq!(zone.hint(2), RecordHint::from_raw(6));
+        zone.free(1);
+        zone.write(1, 1, 2, TypedValue::NONE.into(), 1, 1);
+        assert_eq!(zone.hint(1), RecordHint::NONE);
+        assert_eq!(zone.hint(2), RecordHint::from_raw(6));
     }
 }

@@ -1,12 +1,13 @@
 //! Reads through one MVCC view: the snapshot at `read_ts` plus the viewing
 //! transaction's own writes.
 
+use crate::dictionary::RecordHint;
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, Tuple, TupleRef};
 use crate::store::Store;
-use crate::typed_value::{TypedValue, F_STRING};
+use crate::typed_value::{Encoded, TypedValue, F_STRING};
 use nereid_values::{Direction, NodeId, RelId, Value};
 use std::collections::BTreeMap;
 
@@ -63,7 +64,7 @@ impl Reader<'_> {
         &self,
         node: u64,
         mut pred: impl FnMut(u32, TypedValue) -> bool,
-    ) -> Option<(TupleRef, u32, TypedValue)> {
+    ) -> Option<(TupleRef, u32, Encoded)> {
         let part_no = self.vertex_part(node);
         let part = self.store.vp.read(part_no)?;
         let (index, t) = part
@@ -74,7 +75,11 @@ impl Reader<'_> {
             part: part_no,
             index,
         };
-        Some((at, t.p, t.o))
+        let o = Encoded {
+            o: t.o,
+            hint: t.hint(),
+        };
+        Some((at, t.p, o))
     }
 
     /// The visible existence tuple of a node.
@@ -126,13 +131,13 @@ impl Reader<'_> {
         key_id: u32,
     ) -> Option<(TupleRef, TypedValue)> {
         self.first_node_tuple(node, |p, _| p == key_id)
-            .map(|(at, _, o)| (at, o))
+            .map(|(at, _, o)| (at, o.o))
     }
 
     pub(crate) fn node_property(&self, node: u64, key: &str) -> Option<Value> {
         let key_id = self.store.keys.lookup(key)?;
-        let (_, o) = self.node_property_tuple(node, key_id)?;
-        o.decode(&self.store.literals)
+        let (_, _, o) = self.first_node_tuple(node, |p, _| p == key_id)?;
+        o.o.decode_hinted(&self.store.literals, o.hint)
     }
 
     /// Every visible property of `node` (the point-read path: the tuples are
@@ -143,7 +148,7 @@ impl Reader<'_> {
         // dictionary's lock, and a locked instruction would wait for the
         // loads of the tuples still in flight instead of letting all of
         // them miss together.
-        let mut found: Vec<(u32, TypedValue)> = Vec::with_capacity(8);
+        let mut found: Vec<(u32, TypedValue, RecordHint)> = Vec::with_capacity(8);
         {
             let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
                 return properties;
@@ -151,13 +156,14 @@ impl Reader<'_> {
             found.extend(
                 part.by_subject(node)
                     .filter(|(_, t)| t.p != PRED_EXISTS && t.p != PRED_LABEL && self.visible(t))
-                    .map(|(_, t)| (t.p, t.o)),
+                    .map(|(_, t)| (t.p, t.o, t.hint())),
             );
         }
-        for (p, o) in found {
-            if let (Some(name), Some(value)) =
-                (self.store.keys.name(p), o.decode(&self.store.literals))
-            {
+        for (p, o, hint) in found {
+            if let (Some(name), Some(value)) = (
+                self.store.keys.name(p),
+                o.decode_hinted(&self.store.literals, hint),
+            ) {
                 properties.insert(name.to_string(), value);
             }
         }
@@ -358,4 +364,65 @@ impl Reader<'_> {
 /// The REL_E grid cell (and REL_EP partition) of an edge.
 pub(crate) fn cell_of(store: &Store, src: u64, dst: u64) -> usize {
     edge_cell(src, dst, store.partitions)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+    use crate::store::Store;
+    use crate::typed_value::F_STRING;
+    use crate::BulkNode;
+    use crate::StoreConfig;
+    use nereid_values::{NodeId, Value};
+    use std::collections::BTreeMap;
+
+    /// `(string value, hint names its record)` for each string property of `node`.
+    fn string_hints(store: &Store, node: NodeId) -> Vec<(String, bool)> {
+        let part = store
+            .vp
+            .read(crate::ids::vertex_partition(node.0, store.partitions))
+            .unwrap();
+        let mut out: Vec<(String, bool)> = part
+            .by_subject(node.0)
+            .filter(|(_, t)| t.p != PRED_EXISTS && t.p != PRED_LABEL && t.o.flag == F_STRING)
+            .map(|(_, t)| {
+                let value = store.literals.resolve_str(t.o.payload).unwrap();
+                (value, store.literals.hint_names(t.o.payload, t.hint()))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_write_path_stores_the_hint_of_a_string_value() {
+        let store = Store::new(StoreConfig { partitions: 4 });
+        let bulk_props = [("name", Value::from("bulk")), ("n", Value::Int(1))];
+        let bulk = store
+            .bulk_load_nodes(&[BulkNode {
+                labels: &["L"],
+                properties: &bulk_props,
+            }])
+            .unwrap()[0];
+        let txn = store.begin();
+        let props = BTreeMap::from([
+            ("name".to_string(), Value::from("created")),
+            ("other".to_string(), Value::from("bulk")),
+        ]);
+        let created = txn.create_node(&["L".to_string()], &props).unwrap();
+        txn.set_node_property(bulk, "later", Value::from("set"))
+            .unwrap();
+        for (node, expected) in [
+            (bulk, vec!["bulk", "set"]),
+            (created, vec!["bulk", "created"]),
+        ] {
+            let hints = string_hints(&store, node);
+            let values: Vec<&str> = hints.iter().map(|(v, _)| v.as_str()).collect();
+            assert_eq!(values, expected);
+            assert!(hints.iter().all(|(_, named)| *named), "{hints:?}");
+        }
+        let read = txn.node_properties(created);
+        assert_eq!(read.get("name"), Some(&Value::from("created")));
+        assert_eq!(txn.node_property(bulk, "later"), Some(Value::from("set")));
+    }
 }

@@ -16,7 +16,7 @@ use crate::mvcc::{is_commit_ts, DeleteOutcome, NONE};
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, TupleRef};
 use crate::store::{Store, VertexKey};
-use crate::typed_value::{dict_error, TypedValue};
+use crate::typed_value::{dict_error, Encoded, TypedValue};
 use nereid_values::{Direction, NodeId, RelId, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -54,7 +54,7 @@ impl<'a> Writer<'a> {
         part: usize,
         s: u64,
         p: u32,
-        o: TypedValue,
+        o: impl Into<Encoded>,
         forced_sid: Option<u64>,
     ) -> Result<u64> {
         let relation = self.store.relation(kind);
@@ -125,7 +125,7 @@ impl<'a> Writer<'a> {
     fn encode_properties(
         &self,
         properties: &BTreeMap<String, Value>,
-    ) -> Result<Vec<(u32, TypedValue)>> {
+    ) -> Result<Vec<(u32, Encoded)>> {
         properties
             .iter()
             .filter(|(_, v)| !v.is_null())
@@ -173,7 +173,7 @@ impl<'a> Writer<'a> {
         }
         let label_guis = unique_labels
             .iter()
-            .map(|l| self.store.literals.intern(l.as_bytes()).map(|(g, _)| g))
+            .map(|l| self.store.literals.intern(l.as_bytes()).map(|i| i.gui))
             .collect::<std::result::Result<Vec<u64>, _>>()
             .map_err(dict_error)?;
         let (gui, key) = match forced {
@@ -306,11 +306,12 @@ impl<'a> Writer<'a> {
 
     pub(crate) fn add_label(&mut self, id: NodeId, label: &str) -> Result<()> {
         self.lock_node(id)?;
-        let (gui, _) = self
+        let gui = self
             .store
             .literals
             .intern(label.as_bytes())
-            .map_err(dict_error)?;
+            .map_err(dict_error)?
+            .gui;
         if self.reader().label_tuple(id.0, gui).is_some() {
             return Ok(());
         }
