@@ -370,6 +370,17 @@ impl Dictionary {
         Some(f(inner.form(record)))
     }
 
+    /// Starts loading the header line of the record `hint` names (a
+    /// reader that will decode the value after other work).
+    pub(crate) fn prefetch_hinted(&self, hint: RecordHint) {
+        if let Some(r) = hint.record() {
+            let inner = self.inner.read();
+            if let Some(at) = inner.arena.get(r as usize * UNIT) {
+                crate::prefetch::line(at);
+            }
+        }
+    }
+
     /// True when `hint` names the record of `gui` itself (tests: a write
     /// stored the right hint, not one the lookup by gui had to correct).
     #[cfg(test)]

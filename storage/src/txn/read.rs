@@ -159,6 +159,12 @@ impl Reader<'_> {
                     .map(|(_, t)| (t.p, t.o, t.hint())),
             );
         }
+        // Literal values last, their records fetched meanwhile: the map
+        // work of the inline values overlaps those misses.
+        found.sort_by_key(|&(_, _, hint)| hint != RecordHint::NONE);
+        for &(_, _, hint) in &found {
+            self.store.literals.prefetch_hinted(hint);
+        }
         for (p, o, hint) in found {
             if let (Some(name), Some(value)) = (
                 self.store.keys.name(p),
