@@ -91,13 +91,8 @@ impl RecordHint {
     /// No hint: the gui is looked up.
     pub(crate) const NONE: RecordHint = RecordHint(0);
 
-    /// The stored form: record number + 1, 0 for none.
-    #[inline]
-    pub(crate) fn to_raw(self) -> u32 {
-        self.0
-    }
-
-    #[inline]
+    /// A hint from its stored form, record number + 1 (0: none).
+    #[cfg(test)]
     pub(crate) fn from_raw(raw: u32) -> Self {
         RecordHint(raw)
     }
@@ -162,12 +157,13 @@ impl DictInner {
 
     fn find_form(&self, form: &[u8]) -> Option<u64> {
         self.find_hashed(form, hash_form(form))
-            .map(|record| gui_of(&self.arena, record))
+            .map(|found| found.gui)
     }
 
-    /// The record of `form`, given `hash_form(form)`.
-    fn find_hashed(&self, form: &[u8], hash: u64) -> Option<u32> {
-        self.by_key.find(hash, |r| self.form(r) == form)
+    /// The registered `form`, given `hash_form(form)`.
+    fn find_hashed(&self, form: &[u8], hash: u64) -> Option<Interned> {
+        let record = self.by_key.find(hash, |r| self.form(r) == form)?;
+        Some(Interned::of(gui_of(&self.arena, record), record, false))
     }
 
     /// Record `r`'s form if `r` is a record holding `gui` (a
@@ -200,8 +196,8 @@ impl DictInner {
     /// by-form table either way). A new record (`fresh`) is to be linked
     /// into `by_gui` ([`DictInner::link`]) by the caller.
     fn intern(&mut self, tag: u8, form: &[u8], hash: u64) -> Result<Interned, DictError> {
-        if let Some(record) = self.find_hashed(form, hash) {
-            return Ok(Interned::of(gui_of(&self.arena, record), record, false));
+        if let Some(found) = self.find_hashed(form, hash) {
+            return Ok(found);
         }
         let short = hash16(form);
         let counter = *self.next_counter(short);
@@ -269,11 +265,8 @@ impl Dictionary {
     /// The gui of `form`, registering it when new.
     pub(crate) fn intern(&self, form: &[u8]) -> Result<Interned, DictError> {
         let hash = hash_form(form);
-        {
-            let inner = self.inner.read();
-            if let Some(record) = inner.find_hashed(form, hash) {
-                return Ok(Interned::of(gui_of(&inner.arena, record), record, false));
-            }
+        if let Some(found) = self.inner.read().find_hashed(form, hash) {
+            return Ok(found);
         }
         self.inner.write().intern_linked(self.tag, form, hash)
     }
@@ -348,14 +341,10 @@ impl Dictionary {
         self.inner.read().find_form(form)
     }
 
-    /// Calls `f` with the lexical form of a gui (under the read lock).
-    pub(crate) fn with_form<T>(&self, gui: u64, f: impl FnOnce(&[u8]) -> T) -> Option<T> {
-        self.with_form_hinted(gui, RecordHint::NONE, f)
-    }
-
-    /// [`Dictionary::with_form`] reading the record `hint` names when it
-    /// holds `gui` (one cache miss instead of two: the gui map's slot is
-    /// skipped), by gui otherwise.
+    /// Calls `f` with the lexical form of a gui (under the read lock),
+    /// read from the record `hint` names when that record holds `gui` (one
+    /// cache miss instead of two: the gui map's slot is skipped), found by
+    /// gui otherwise ([`RecordHint::NONE`] always looks the gui up).
     pub(crate) fn with_form_hinted<T>(
         &self,
         gui: u64,
@@ -392,7 +381,12 @@ impl Dictionary {
 
     /// The lexical form of a gui, when it is UTF-8 text.
     pub(crate) fn resolve_str(&self, gui: u64) -> Option<String> {
-        self.with_form(gui, |bytes| {
+        self.resolve_str_hinted(gui, RecordHint::NONE)
+    }
+
+    /// [`Dictionary::resolve_str`] through [`Dictionary::with_form_hinted`].
+    pub(crate) fn resolve_str_hinted(&self, gui: u64, hint: RecordHint) -> Option<String> {
+        self.with_form_hinted(gui, hint, |bytes| {
             std::str::from_utf8(bytes).ok().map(str::to_owned)
         })?
     }
@@ -499,7 +493,11 @@ mod tests {
         let guis: Vec<u64> = forms.iter().map(|f| d.intern(f).unwrap().gui).collect();
         for (form, gui) in forms.iter().zip(&guis) {
             assert_eq!(d.lookup(form), Some(*gui));
-            assert_eq!(d.with_form(*gui, <[u8]>::to_vec).as_ref(), Some(form));
+            assert_eq!(
+                d.with_form_hinted(*gui, RecordHint::NONE, <[u8]>::to_vec)
+                    .as_ref(),
+                Some(form)
+            );
         }
         assert_eq!(d.inner.read().arena.len() % UNIT, 0);
     }

@@ -127,11 +127,7 @@ impl TypedValue {
             F_BOOL => Some(Value::Bool(self.payload != 0)),
             F_INT => Some(Value::Int(self.payload as i64)),
             F_FLOAT => Some(Value::Float(f64::from_bits(self.payload))),
-            F_STRING => literals.with_form_hinted(gui, hint, |b| {
-                std::str::from_utf8(b)
-                    .ok()
-                    .map(|s| Value::String(s.to_owned()))
-            })?,
+            F_STRING => literals.resolve_str_hinted(gui, hint).map(Value::String),
             F_BYTES => literals.with_form_hinted(gui, hint, |b| Value::Bytes(b.to_vec())),
             F_LIST => literals.with_form_hinted(gui, hint, decode_list)?,
             F_TEMPORAL => literals.with_form_hinted(gui, hint, value_codec::decode)?,

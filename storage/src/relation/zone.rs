@@ -70,10 +70,10 @@ pub(crate) struct Zone {
     p: PColumn,
     local: LocalColumn,
     flag: FlagColumn,
-    /// Per slot, the [`RecordHint`] of its O's form (raw; 0 for none),
-    /// allocated when the first hinted tuple is written: a point read
-    /// reads it with the other columns and goes to the form directly.
-    hints: Option<Slots<u32>>,
+    /// Per slot, the [`RecordHint`] of its O's form, allocated when the
+    /// first hinted tuple is written: a point read reads it with the other
+    /// columns and goes to the form directly.
+    hints: Option<Slots<RecordHint>>,
     versions: OnceLock<Slots<Stamp>>,
     /// The number of bits set in `freed`.
     freed_slots: u32,
@@ -216,12 +216,13 @@ impl Zone {
         self.flag.set(slot, o.o.flag);
         self.o.set(slot, o.o.payload);
         self.local.set(slot, local);
-        let hint = o.hint.to_raw();
         // A reused slot overwrites the hint it had; a zone without hints
         // allocates none for an unhinted tuple.
         match &mut self.hints {
-            Some(hints) => hints[slot] = hint,
-            None if hint != 0 => self.hints.insert(slots_from_fn(|_| 0))[slot] = hint,
+            Some(hints) => hints[slot] = o.hint,
+            None if o.hint != RecordHint::NONE => {
+                self.hints.insert(slots_from_fn(|_| RecordHint::NONE))[slot] = o.hint
+            }
             None => {}
         }
     }
@@ -230,7 +231,9 @@ impl Zone {
     /// no hints).
     #[inline]
     pub(crate) fn hint(&self, slot: usize) -> RecordHint {
-        RecordHint::from_raw(self.hints.as_ref().map_or(0, |hints| hints[slot]))
+        self.hints
+            .as_ref()
+            .map_or(RecordHint::NONE, |hints| hints[slot])
     }
 
     fn mark_used(&mut self, slot: usize) {
