@@ -31,6 +31,13 @@ pub(crate) struct Encoded {
     pub(crate) hint: RecordHint,
 }
 
+impl Encoded {
+    /// [`TypedValue::decode`] through the stored hint.
+    pub(crate) fn decode(&self, literals: &Dictionary) -> Option<Value> {
+        self.o.decode(literals, self.hint)
+    }
+}
+
 impl From<TypedValue> for Encoded {
     fn from(o: TypedValue) -> Self {
         Encoded {
@@ -114,14 +121,11 @@ impl TypedValue {
         }
     }
 
-    /// Decodes a property value; `None` for a non-property flag or a form
-    /// missing from the dictionary (which would be an internal bug).
-    pub(crate) fn decode(&self, literals: &Dictionary) -> Option<Value> {
-        self.decode_hinted(literals, RecordHint::NONE)
-    }
-
-    /// [`TypedValue::decode`] with the hint stored beside the tuple.
-    pub(crate) fn decode_hinted(&self, literals: &Dictionary, hint: RecordHint) -> Option<Value> {
+    /// Decodes a property value, a literal's form read through `hint`
+    /// ([`RecordHint::NONE`]: looked up by gui); `None` for a non-property
+    /// flag or a form missing from the dictionary (which would be an
+    /// internal bug).
+    pub(crate) fn decode(&self, literals: &Dictionary, hint: RecordHint) -> Option<Value> {
         let gui = self.payload;
         match self.flag {
             F_BOOL => Some(Value::Bool(self.payload != 0)),
@@ -265,12 +269,8 @@ mod tests {
         for v in values {
             let encoded = TypedValue::encode(&v, &lit).unwrap();
             let t = encoded.o;
-            assert_eq!(t.decode(&lit), Some(v.clone()), "{v:?}");
-            assert_eq!(
-                t.decode_hinted(&lit, encoded.hint),
-                Some(v.clone()),
-                "{v:?}"
-            );
+            assert_eq!(t.decode(&lit, RecordHint::NONE), Some(v.clone()), "{v:?}");
+            assert_eq!(encoded.decode(&lit), Some(v.clone()), "{v:?}");
             // Only literals (not inline values) have a record to hint at.
             let inline = matches!(t.flag, F_BOOL | F_INT | F_FLOAT);
             assert_eq!(encoded.hint == RecordHint::NONE, inline, "{v:?}");
@@ -285,7 +285,10 @@ mod tests {
             .unwrap()
             .o;
         assert_eq!(s.payload, b.payload);
-        assert_eq!(b.decode(&lit), Some(Value::Bytes(b"ab".to_vec())));
+        assert_eq!(
+            b.decode(&lit, RecordHint::NONE),
+            Some(Value::Bytes(b"ab".to_vec()))
+        );
     }
 
     #[test]

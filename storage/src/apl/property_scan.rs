@@ -51,8 +51,8 @@ impl Apl<'_> {
                     if t.p != key_id || !self.visible(&t) {
                         continue;
                     }
-                    if t.o
-                        .decode_hinted(&store.literals, t.hint())
+                    if t.encoded()
+                        .decode(&store.literals)
                         .is_some_and(|v| test(&v))
                     {
                         passed.push(t.s);

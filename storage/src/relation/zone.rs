@@ -404,6 +404,15 @@ impl Tuple<'_> {
         self.zone.hint(self.slot)
     }
 
+    /// O with its hint, as the write stored them.
+    #[inline]
+    pub(crate) fn encoded(&self) -> Encoded {
+        Encoded {
+            o: self.o,
+            hint: self.hint(),
+        }
+    }
+
     /// True when the tuple's slot was freed (a stale read of a slot an
     /// index still lists).
     #[inline]

@@ -75,11 +75,7 @@ impl Reader<'_> {
             part: part_no,
             index,
         };
-        let o = Encoded {
-            o: t.o,
-            hint: t.hint(),
-        };
-        Some((at, t.p, o))
+        Some((at, t.p, t.encoded()))
     }
 
     /// The visible existence tuple of a node.
@@ -129,15 +125,15 @@ impl Reader<'_> {
         &self,
         node: u64,
         key_id: u32,
-    ) -> Option<(TupleRef, TypedValue)> {
+    ) -> Option<(TupleRef, Encoded)> {
         self.first_node_tuple(node, |p, _| p == key_id)
-            .map(|(at, _, o)| (at, o.o))
+            .map(|(at, _, o)| (at, o))
     }
 
     pub(crate) fn node_property(&self, node: u64, key: &str) -> Option<Value> {
         let key_id = self.store.keys.lookup(key)?;
-        let (_, _, o) = self.first_node_tuple(node, |p, _| p == key_id)?;
-        o.o.decode_hinted(&self.store.literals, o.hint)
+        let (_, o) = self.node_property_tuple(node, key_id)?;
+        o.decode(&self.store.literals)
     }
 
     /// Every visible property of `node` (the point-read path: the tuples are
@@ -148,7 +144,7 @@ impl Reader<'_> {
         // dictionary's lock, and a locked instruction would wait for the
         // loads of the tuples still in flight instead of letting all of
         // them miss together.
-        let mut found: Vec<(u32, TypedValue, RecordHint)> = Vec::with_capacity(8);
+        let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
         {
             let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
                 return properties;
@@ -156,20 +152,19 @@ impl Reader<'_> {
             found.extend(
                 part.by_subject(node)
                     .filter(|(_, t)| t.p != PRED_EXISTS && t.p != PRED_LABEL && self.visible(t))
-                    .map(|(_, t)| (t.p, t.o, t.hint())),
+                    .map(|(_, t)| (t.p, t.encoded())),
             );
         }
         // Literal values last, their records fetched meanwhile: the map
         // work of the inline values overlaps those misses.
-        found.sort_by_key(|&(_, _, hint)| hint != RecordHint::NONE);
-        for &(_, _, hint) in &found {
-            self.store.literals.prefetch_hinted(hint);
+        found.sort_by_key(|(_, o)| o.hint != RecordHint::NONE);
+        for (_, o) in &found {
+            self.store.literals.prefetch_hinted(o.hint);
         }
-        for (p, o, hint) in found {
-            if let (Some(name), Some(value)) = (
-                self.store.keys.name(p),
-                o.decode_hinted(&self.store.literals, hint),
-            ) {
+        for (p, o) in found {
+            if let (Some(name), Some(value)) =
+                (self.store.keys.name(p), o.decode(&self.store.literals))
+            {
                 properties.insert(name.to_string(), value);
             }
         }
@@ -296,7 +291,7 @@ impl Reader<'_> {
         &self,
         rel: u64,
         pred: impl FnMut(u32) -> bool,
-    ) -> Vec<(TupleRef, u32, TypedValue)> {
+    ) -> Vec<(TupleRef, u32, Encoded)> {
         let mut out = Vec::new();
         self.each_rel_tuple(rel, pred, |item| {
             out.push(item);
@@ -311,7 +306,7 @@ impl Reader<'_> {
         &self,
         rel: u64,
         mut pred: impl FnMut(u32) -> bool,
-        mut sink: impl FnMut((TupleRef, u32, TypedValue)) -> bool,
+        mut sink: impl FnMut((TupleRef, u32, Encoded)) -> bool,
     ) {
         let Some((crate::ids::TAG_E, part_no, _)) = crate::ids::split_sid(rel) else {
             return;
@@ -326,18 +321,14 @@ impl Reader<'_> {
                     part: part_no,
                     index,
                 };
-                if !sink((at, t.p, t.o)) {
+                if !sink((at, t.p, t.encoded())) {
                     return;
                 }
             }
         }
     }
 
-    pub(crate) fn rel_property_tuple(
-        &self,
-        rel: u64,
-        key_id: u32,
-    ) -> Option<(TupleRef, TypedValue)> {
+    pub(crate) fn rel_property_tuple(&self, rel: u64, key_id: u32) -> Option<(TupleRef, Encoded)> {
         let mut found = None;
         self.each_rel_tuple(
             rel,
