@@ -365,22 +365,26 @@ pub(crate) fn cell_of(store: &Store, src: u64, dst: u64) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use crate::ids::{split_sid, vertex_partition};
     use crate::predicates::{PRED_EXISTS, PRED_LABEL};
+    use crate::relation::Relation;
     use crate::store::Store;
     use crate::typed_value::F_STRING;
-    use crate::BulkNode;
-    use crate::StoreConfig;
-    use nereid_values::{NodeId, Value};
+    use crate::{BulkNode, BulkRel, StoreConfig};
+    use nereid_values::{NodeId, RelId, Value};
     use std::collections::BTreeMap;
 
-    /// `(string value, hint names its record)` for each string property of `node`.
-    fn string_hints(store: &Store, node: NodeId) -> Vec<(String, bool)> {
-        let part = store
-            .vp
-            .read(crate::ids::vertex_partition(node.0, store.partitions))
-            .unwrap();
+    /// `(string value, hint names its record)` for each string property of
+    /// `subject` in partition `part` of `relation`.
+    fn string_hints(
+        store: &Store,
+        relation: &Relation,
+        part: usize,
+        subject: u64,
+    ) -> Vec<(String, bool)> {
+        let part = relation.read(part).unwrap();
         let mut out: Vec<(String, bool)> = part
-            .by_subject(node.0)
+            .by_subject(subject)
             .filter(|(_, t)| t.p != PRED_EXISTS && t.p != PRED_LABEL && t.o.flag == F_STRING)
             .map(|(_, t)| {
                 let value = store.literals.resolve_str(t.o.payload).unwrap();
@@ -389,6 +393,22 @@ mod tests {
             .collect();
         out.sort();
         out
+    }
+
+    fn node_hints(store: &Store, node: NodeId) -> Vec<(String, bool)> {
+        let part = vertex_partition(node.0, store.partitions);
+        string_hints(store, &store.vp, part, node.0)
+    }
+
+    fn rel_hints(store: &Store, rel: RelId) -> Vec<(String, bool)> {
+        let (_, part, _) = split_sid(rel.0).unwrap();
+        string_hints(store, &store.ep, part, rel.0)
+    }
+
+    fn assert_hinted(hints: Vec<(String, bool)>, expected: &[&str]) {
+        let values: Vec<&str> = hints.iter().map(|(v, _)| v.as_str()).collect();
+        assert_eq!(values, expected);
+        assert!(hints.iter().all(|(_, named)| *named), "{hints:?}");
     }
 
     #[test]
@@ -409,17 +429,43 @@ mod tests {
         let created = txn.create_node(&["L".to_string()], &props).unwrap();
         txn.set_node_property(bulk, "later", Value::from("set"))
             .unwrap();
-        for (node, expected) in [
-            (bulk, vec!["bulk", "set"]),
-            (created, vec!["bulk", "created"]),
-        ] {
-            let hints = string_hints(&store, node);
-            let values: Vec<&str> = hints.iter().map(|(v, _)| v.as_str()).collect();
-            assert_eq!(values, expected);
-            assert!(hints.iter().all(|(_, named)| *named), "{hints:?}");
-        }
+        assert_hinted(node_hints(&store, bulk), &["bulk", "set"]);
+        assert_hinted(node_hints(&store, created), &["bulk", "created"]);
         let read = txn.node_properties(created);
         assert_eq!(read.get("name"), Some(&Value::from("created")));
         assert_eq!(txn.node_property(bulk, "later"), Some(Value::from("set")));
+        commit(&txn);
+
+        let since = [("since", Value::from("bulk edge"))];
+        let bulk_rel = store
+            .bulk_load_rels(&[BulkRel {
+                src: bulk,
+                dst: created,
+                rel_type: "T",
+                properties: &since,
+            }])
+            .unwrap()[0];
+        let txn = store.begin();
+        let props = BTreeMap::from([("since".to_string(), Value::from("txn edge"))]);
+        let created_rel = txn.create_rel(created, bulk, "T", &props).unwrap();
+        txn.set_rel_property(bulk_rel, "note", Value::from("set on edge"))
+            .unwrap();
+        assert_hinted(rel_hints(&store, bulk_rel), &["bulk edge", "set on edge"]);
+        assert_hinted(rel_hints(&store, created_rel), &["txn edge"]);
+        assert_eq!(
+            txn.rel_property(bulk_rel, "note"),
+            Some(Value::from("set on edge"))
+        );
+        assert_eq!(
+            txn.rel_properties(created_rel).get("since"),
+            Some(&Value::from("txn edge"))
+        );
+    }
+
+    fn commit(txn: &crate::Txn) {
+        let ticket = txn
+            .commit(|_, _| Ok::<(), std::convert::Infallible>(()))
+            .unwrap();
+        ticket.unwrap().publish();
     }
 }
