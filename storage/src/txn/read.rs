@@ -136,8 +136,8 @@ impl Reader<'_> {
         o.decode(&self.store.literals)
     }
 
-    /// Every visible property of `node` (the point-read path: the tuples are
-    /// read straight off the S index into the map, with no staging vector).
+    /// Every visible property of `node` (the point-read path: the tuples
+    /// off the S index into a small vector, then decoded into the map).
     pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
         let mut properties = BTreeMap::new();
         // The tuples first, decoded after: decoding a string takes the
