@@ -153,11 +153,7 @@ fn parse_block(block: &[(usize, &str)]) -> Step {
 }
 
 fn open(dir: &Path) -> Arc<Database> {
-    Database::open(&DbConfig {
-        data_dir: dir.to_path_buf(),
-        partitions: 4,
-    })
-    .expect("database opens")
+    Database::open(&DbConfig::new(dir.to_path_buf(), 4)).expect("database opens")
 }
 
 fn run_file(file: &Path) -> Result<(), String> {

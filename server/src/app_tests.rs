@@ -13,6 +13,7 @@ fn config() -> Config {
         partitions: 1,
         exec_threads: 1,
         log: "info".into(),
+        statistics_update_percent: 10,
         durable: Default::default(),
         auth: None,
         no_auth: false,

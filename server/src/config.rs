@@ -22,12 +22,13 @@ pub const DEFAULT_BOLT_ADDRESS: &str = "127.0.0.1:7687";
 pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:7474";
 pub const DEFAULT_PARTITIONS: usize = 4;
 pub const DEFAULT_LOG: &str = "info";
+pub const DEFAULT_STATISTICS_UPDATE_PERCENT: u32 = 10;
 
 /// Nereid: a graph database server speaking Bolt and openCypher.
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, durability, checkpoint_uri,
+/// partitions, exec_threads, log, statistics_update_percent, durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
 /// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
 /// bolt_max_connections, bolt_handshake_timeout_ms, bolt_idle_timeout_ms,
@@ -64,6 +65,12 @@ pub struct Cli {
     /// Log filter, e.g. `info` or `nereid_server=debug,info` [default: info]
     #[arg(long, env = "NEREID_LOG", value_name = "FILTER")]
     pub log: Option<String>,
+
+    /// Rebuild the optimizer statistics in the background once this many
+    /// percent of the property values and relationships they count were
+    /// deleted or overwritten since the last build (0: never) [default: 10]
+    #[arg(long, env = "NEREID_STATISTICS_UPDATE_PERCENT", value_name = "PERCENT")]
+    pub statistics_update_percent: Option<u32>,
 
     /// When a commit is acknowledged: `fsync` (after an fsync covering it)
     /// or `interval:<ms>` (after the write; fsync at least every <ms>: an OS
@@ -143,6 +150,7 @@ pub struct FileConfig {
     pub partitions: Option<usize>,
     pub exec_threads: Option<usize>,
     pub log: Option<String>,
+    pub statistics_update_percent: Option<u32>,
     pub durability: Option<String>,
     pub checkpoint_uri: Option<String>,
     pub s3_endpoint: Option<String>,
@@ -171,6 +179,8 @@ pub struct Config {
     pub partitions: usize,
     pub exec_threads: usize,
     pub log: String,
+    /// Background statistics rebuild threshold (see `DbConfig`).
+    pub statistics_update_percent: u32,
     /// Durability and checkpoint settings.
     pub durable: DurableConfig,
     /// `USER/PASSWORD` to create or update at start.
@@ -251,6 +261,10 @@ impl Config {
                 .log
                 .or(file.log)
                 .unwrap_or_else(|| DEFAULT_LOG.to_string()),
+            statistics_update_percent: cli
+                .statistics_update_percent
+                .or(file.statistics_update_percent)
+                .unwrap_or(DEFAULT_STATISTICS_UPDATE_PERCENT),
             durable,
             auth: cli.auth.or(file.auth),
             no_auth: cli.no_auth || file.no_auth.unwrap_or(false),

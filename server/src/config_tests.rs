@@ -4,7 +4,7 @@ use std::sync::Mutex;
 /// Tests that touch NEREID_* variables run one at a time.
 static ENV: Mutex<()> = Mutex::new(());
 
-const VARS: [&str; 7] = [
+const VARS: [&str; 8] = [
     "NEREID_DATA_DIR",
     "NEREID_BOLT_ADDRESS",
     "NEREID_HTTP_ADDRESS",
@@ -12,6 +12,7 @@ const VARS: [&str; 7] = [
     "NEREID_PARTITIONS",
     "NEREID_EXEC_THREADS",
     "NEREID_LOG",
+    "NEREID_STATISTICS_UPDATE_PERCENT",
 ];
 
 fn clear_env() {
@@ -188,6 +189,25 @@ fn log_partitions_come_from_the_flag_or_the_file_and_are_bounded() {
             Config::resolve(parse(&["--log-partitions", bad]), FileConfig::default()).unwrap_err();
         assert!(matches!(err, ConfigError::Invalid { .. }), "{bad}: {err}");
     }
+}
+
+#[test]
+fn the_statistics_threshold_comes_from_the_flag_or_the_file() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let defaults = Config::resolve(parse(&[]), FileConfig::default()).unwrap();
+    assert_eq!(defaults.statistics_update_percent, 10);
+    let file = parse_file("statistics_update_percent = 0\n", Path::new("n.toml")).unwrap();
+    let from_file = Config::resolve(parse(&[]), file.clone()).unwrap();
+    assert_eq!(from_file.statistics_update_percent, 0);
+    let cli = parse(&["--statistics-update-percent", "25"]);
+    assert_eq!(
+        Config::resolve(cli, file)
+            .unwrap()
+            .statistics_update_percent,
+        25
+    );
+    assert!(Cli::try_parse_from(["nereid", "--statistics-update-percent", "-1"]).is_err());
 }
 
 #[test]

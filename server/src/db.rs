@@ -11,9 +11,11 @@
 
 use crate::durable::{self, Checkpoints, DurableConfig};
 use crate::plan_cache::{CachedPlan, PlanCache};
+use crate::statistics::{self, StatisticsMaintainer};
 use crate::status;
 use nereid_dfe::{ProcedureRegistry, TableProcedure};
 use nereid_errors::Status;
+use nereid_storage::stats::{DistinctEstimate, Staleness};
 use nereid_storage::{CommitError, Store, StoreConfig, Txn, WriteStats};
 use nereid_values::{EntityResolver, Value};
 use nereid_wal::{CheckpointInfo, Lsn, Wal};
@@ -46,6 +48,22 @@ impl std::error::Error for DbError {}
 pub struct DbConfig {
     pub data_dir: PathBuf,
     pub partitions: usize,
+    /// The optimizer statistics are rebuilt in the background once this
+    /// many percent of what their sketches count was deleted since the
+    /// last build (0: never; see `statistics.rs`).
+    pub statistics_update_percent: u32,
+}
+
+impl DbConfig {
+    /// `partitions` per dimension in `data_dir`, the other settings at
+    /// their defaults.
+    pub fn new(data_dir: PathBuf, partitions: usize) -> Self {
+        DbConfig {
+            data_dir,
+            partitions,
+            statistics_update_percent: crate::config::DEFAULT_STATISTICS_UPDATE_PERCENT,
+        }
+    }
 }
 
 /// What a finished query did, for the PULL/DISCARD SUCCESS metadata.
@@ -86,6 +104,8 @@ pub struct Database {
     checkpoint_hook: Arc<dyn nereid_dfe::CheckpointHook>,
     /// Plans by query text (see `plan_cache.rs`).
     plans: PlanCache,
+    /// The background statistics rebuilder's stop signal.
+    statistics: Arc<StatisticsMaintainer>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -175,13 +195,34 @@ impl Database {
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: Arc::new(durable::CheckpointOnDemand::new(me.clone())),
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
+            statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
         });
         durable::spawn_background(
             Arc::downgrade(&db),
             db.checkpoints.clone(),
             db.wal.progress(),
         )?;
+        statistics::spawn_background(Arc::downgrade(&db), db.statistics.clone())?;
         Ok(db)
+    }
+
+    /// How far the optimizer statistics' sketches have drifted since they
+    /// were built (what the background rebuild watches).
+    pub fn statistics_staleness(&self) -> Staleness {
+        self.store.statistics_staleness()
+    }
+
+    /// The estimated number of distinct values of node property `key`.
+    pub fn distinct_node_values(&self, key: &str) -> Option<DistinctEstimate> {
+        self.store.distinct_node_values(key)
+    }
+
+    /// Rebuilds the optimizer statistics from the current data now, then
+    /// forgets the cached plans (they were costed with the old figures).
+    /// Commits continue meanwhile.
+    pub fn rebuild_statistics(&self) {
+        self.store.rebuild_statistics();
+        self.plans.clear();
     }
 
     /// Registers a table-backed procedure (see `nereid_dfe::TableProcedure`)
@@ -220,6 +261,7 @@ impl Database {
     /// Clean shutdown: stops the background checkpointer and takes a final
     /// checkpoint (unless disabled), so the next start replays little.
     pub fn shutdown(&self) {
+        self.statistics.stop();
         self.checkpoints.stop();
         if !self.failed.load(Ordering::Acquire) {
             self.checkpoints.at_shutdown(&self.store, &self.wal);
@@ -566,10 +608,7 @@ mod tests {
     #[test]
     fn a_second_open_of_the_same_data_dir_is_refused() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let config = DbConfig {
-            data_dir: dir.path().to_path_buf(),
-            partitions: 4,
-        };
+        let config = DbConfig::new(dir.path().to_path_buf(), 4);
         let first = Database::open(&config).expect("first open");
         let second = Database::open(&config).err().expect("second open fails");
         assert!(second.to_string().contains("in use"), "{second}");
@@ -580,11 +619,7 @@ mod tests {
     #[test]
     fn a_repeated_query_runs_from_the_plan_cache_with_new_parameters() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let db = Database::open(&DbConfig {
-            data_dir: dir.path().to_path_buf(),
-            partitions: 2,
-        })
-        .expect("opens");
+        let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2)).expect("opens");
         let run = |q: &str, x: i64| {
             let mut r = db
                 .run(None, q, Params::from([("x".to_string(), Value::Int(x))]))
@@ -617,11 +652,7 @@ mod tests {
     fn the_partition_count_of_a_data_dir_survives_a_different_setting() {
         let dir = tempfile::tempdir().expect("tempdir");
         let open = |partitions| {
-            Database::open(&DbConfig {
-                data_dir: dir.path().to_path_buf(),
-                partitions,
-            })
-            .expect("opens")
+            Database::open(&DbConfig::new(dir.path().to_path_buf(), partitions)).expect("opens")
         };
         let db = open(4);
         let mut r = db
@@ -647,10 +678,7 @@ mod tests {
     #[test]
     fn a_checkpoint_plus_the_log_after_it_restores_everything() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let config = DbConfig {
-            data_dir: dir.path().to_path_buf(),
-            partitions: 2,
-        };
+        let config = DbConfig::new(dir.path().to_path_buf(), 2);
         let durable = DurableConfig {
             wal_segment_bytes: 4096,
             checkpoint_log_bytes: 0,

@@ -11,5 +11,6 @@ pub mod db;
 pub mod durable;
 pub mod http;
 mod plan_cache;
+mod statistics;
 mod status;
 pub mod tls;

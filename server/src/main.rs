@@ -57,8 +57,8 @@ fn main() -> ExitCode {
 
 async fn run(config: Config) -> anyhow::Result<()> {
     let db_config = DbConfig {
-        data_dir: config.data_dir.clone(),
-        partitions: config.partitions,
+        statistics_update_percent: config.statistics_update_percent,
+        ..DbConfig::new(config.data_dir.clone(), config.partitions)
     };
     // Opening recovers from the log: blocking work, off the I/O threads.
     let durable_config = config.durable.clone();

@@ -7,11 +7,7 @@ use std::sync::atomic::Ordering;
 #[test]
 fn a_cancelled_query_stops_at_its_next_batch() {
     let dir = tempfile::tempdir().unwrap();
-    let db = Database::open(&DbConfig {
-        data_dir: dir.path().to_path_buf(),
-        partitions: 1,
-    })
-    .unwrap();
+    let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 1)).unwrap();
     // About a thousand batches: without cancellation the last pull would
     // succeed.
     let mut endless = db

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{commit, labels, props, store};
-use nereid_storage::stats::{CharacteristicSet, MemberStatistics, StatMember};
+use nereid_storage::stats::{CharacteristicSet, MemberStatistics, Staleness, StatMember};
 use nereid_storage::{BulkNode, BulkRel, Change, Store};
 use nereid_values::{Direction, NodeId, RelId, Value};
 use proptest::prelude::*;
@@ -205,10 +205,17 @@ proptest! {
         }
         prop_assert_eq!(&replayed.characteristic_sets(), &expected);
         prop_assert_eq!(edge_counts(&replayed), counts.clone());
+        let staleness = s.statistics_staleness();
+        prop_assert_eq!(replayed.statistics_staleness(), staleness);
 
         s.rebuild_statistics();
         prop_assert_eq!(&s.characteristic_sets(), &expected);
         prop_assert_eq!(edge_counts(&s), counts);
+        // The live count kept commit by commit is the one a scan finds.
+        prop_assert_eq!(
+            s.statistics_staleness(),
+            Staleness { live: staleness.live, forgotten: 0 }
+        );
     }
 }
 
@@ -288,6 +295,13 @@ fn distinct_counts_are_within_the_sketch_error_and_a_rebuild_forgets_deleted_val
     assert_close(to.distinct_sources, 30_000.0);
     assert_close(to.distinct_targets, 5000.0);
     assert!(s.distinct_node_values("missing").is_none());
+    // Two values per node and one edge each, nothing deleted yet.
+    let fresh = Staleness {
+        live: 90_000,
+        forgotten: 0,
+    };
+    assert_eq!(s.statistics_staleness(), fresh);
+    assert!(!fresh.is_outdated(10));
 
     // Delete the second half: the sketch keeps counting them until a rebuild.
     let t = s.begin();
@@ -297,7 +311,24 @@ fn distinct_counts_are_within_the_sketch_error_and_a_rebuild_forgets_deleted_val
     commit(&t).unwrap();
     assert_close(s.distinct_node_values("id").unwrap(), 30_000.0);
     assert_eq!(s.rel_type_statistics("TO").unwrap().count, 15_000);
+    let drifted = s.statistics_staleness();
+    assert_eq!(
+        drifted,
+        Staleness {
+            live: 45_000,
+            forgotten: 45_000
+        }
+    );
+    assert!(drifted.is_outdated(10) && drifted.is_outdated(100));
+    assert!(!drifted.is_outdated(101) && !drifted.is_outdated(0));
     s.rebuild_statistics();
+    assert_eq!(
+        s.statistics_staleness(),
+        Staleness {
+            live: 45_000,
+            forgotten: 0
+        }
+    );
     assert_close(s.distinct_node_values("id").unwrap(), 15_000.0);
     assert_close(
         s.rel_type_statistics("TO").unwrap().distinct_sources,

@@ -80,10 +80,7 @@ pub fn run_case(case: &Case, graphs: &Path, scratch: &Path) -> Outcome {
             ))
         }
     };
-    let db = match Database::open(&DbConfig {
-        data_dir: dir.path().to_path_buf(),
-        partitions: 4,
-    }) {
+    let db = match Database::open(&DbConfig::new(dir.path().to_path_buf(), 4)) {
         Ok(db) => db,
         Err(e) => {
             return Outcome::Failed(Failure::new(

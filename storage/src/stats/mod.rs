@@ -44,6 +44,46 @@ pub(crate) struct TupleDelta {
 pub(crate) struct Statistics {
     pub(crate) sets: CharacteristicSets,
     pub(crate) sketches: Sketches,
+    /// What the sketches hold that is gone: see [`Staleness`].
+    pub(crate) staleness: Staleness,
+}
+
+/// How far the sketches have drifted from the data: they count every value
+/// (and every edge endpoint) ever added, and cannot forget one that was
+/// deleted or overwritten. Characteristic sets and counts are exact and
+/// never drift.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Staleness {
+    /// Sketched tuples (property values, edges) still present.
+    pub live: u64,
+    /// Sketched tuples deleted since the statistics were (re)built: each
+    /// still counted by a sketch.
+    pub forgotten: u64,
+}
+
+impl Staleness {
+    /// Deleted tuples a rebuild waits for at least, however small the
+    /// graph: below this many, the drift cannot mislead a plan much.
+    pub const MIN_FORGOTTEN: u64 = 1000;
+
+    /// True when at least `percent` % of the sketched tuples (live ones,
+    /// at least [`Staleness::MIN_FORGOTTEN`]) were deleted since the last
+    /// build: the trigger of a background rebuild (`percent` 0: never).
+    pub fn is_outdated(&self, percent: u32) -> bool {
+        percent > 0
+            && self.forgotten >= Self::MIN_FORGOTTEN
+            && u128::from(self.forgotten) * 100 >= u128::from(percent) * u128::from(self.live)
+    }
+
+    fn count(&mut self, delta: i64) {
+        if delta > 0 {
+            self.live += delta as u64;
+        } else {
+            let gone = delta.unsigned_abs();
+            self.live = self.live.saturating_sub(gone);
+            self.forgotten += gone;
+        }
+    }
 }
 
 impl Statistics {
@@ -77,6 +117,7 @@ impl Statistics {
                     .bump(d.s, Member::Label(d.o.payload), d.delta, batch),
                 key => {
                     self.sets.bump(d.s, Member::Key(key), d.delta, batch);
+                    self.staleness.count(d.delta);
                     if d.delta > 0 {
                         self.sketches.node_value(key, d.o);
                     }
@@ -84,9 +125,11 @@ impl Statistics {
             },
             RelKind::E => {
                 self.sets.bump(d.s, Member::OutType(d.p), d.delta, batch);
+                self.staleness.count(d.delta);
                 self.sketches.edge(d.p, d.s, d.o.payload, d.delta);
             }
             RelKind::Ep => {
+                self.staleness.count(d.delta);
                 if d.delta > 0 {
                     self.sketches.rel_value(d.p, d.o);
                 }

@@ -4,6 +4,7 @@
 
 use super::characteristic::Member;
 use super::sketches::{estimate_of, DistinctEstimate};
+use super::Staleness;
 use crate::store::Store;
 
 /// A member of a characteristic set, by name.
@@ -111,6 +112,13 @@ impl Store {
         let id = self.keys.lookup(key)?;
         self.stats
             .read(|stats| stats.sketches.node_values.get(id).map(estimate_of))
+    }
+
+    /// How far the distinct-value sketches have drifted since the
+    /// statistics were last built (a rebuild's trigger, see
+    /// [`Staleness::is_outdated`]).
+    pub fn statistics_staleness(&self) -> Staleness {
+        self.stats.read(|stats| stats.staleness)
     }
 
     /// Distinct values stored under relationship property `key`.
