@@ -11,7 +11,9 @@ use nereid_storage::{Store, StoreConfig};
 use nereid_values::{Direction, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
+use std::hint::black_box;
 use std::sync::OnceLock;
+use std::time::Instant;
 
 /// The server's allocator and page policy, so the figures are the server's.
 #[global_allocator]
@@ -60,6 +62,44 @@ fn point_read_vertex(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+}
+
+/// `node_property(v, "name")` of random vertices from a hot set of 10,000
+/// (whose tuples and strings stay in cache), on one thread and on two at
+/// once; the time is per read, in aggregate. What it shows is the cost of
+/// the locks readers take (a partition, the key table, the dictionary):
+/// with a reader count in one shared word, two cores pass its cache line
+/// back and forth and the second thread adds nothing (ADR 0074).
+fn node_property_hot(c: &mut Criterion) {
+    let g = graph();
+    let hot = &g.ids[..g.ids.len().min(10_000)];
+    let mut group = c.benchmark_group("storage");
+    group.throughput(Throughput::Elements(1));
+    for threads in [1u64, 2] {
+        let id = format!(
+            "node_property_hot_{threads}_thread{}",
+            if threads > 1 { "s" } else { "" }
+        );
+        group.bench_function(id, |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                std::thread::scope(|s| {
+                    for t in 0..threads {
+                        s.spawn(move || {
+                            let txn = g.store.begin();
+                            let mut rng = graph::Rng::new(11 + t);
+                            for _ in 0..iters / threads {
+                                let v = hot[rng.below(hot.len())];
+                                black_box(txn.node_property(v, "name"));
+                            }
+                        });
+                    }
+                });
+                start.elapsed()
+            })
+        });
+    }
+    group.finish();
 }
 
 fn expand_index_frontier(c: &mut Criterion, id: &str, size: usize) {
@@ -193,6 +233,7 @@ criterion_group!(
     benches,
     point_txn_insert_vertex,
     point_read_vertex,
+    node_property_hot,
     expand_index_frontier_1k,
     expand_index_frontier_100k,
     relation_scan_edges,

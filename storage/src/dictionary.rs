@@ -29,8 +29,8 @@
 use crate::form_table::FormTable;
 use crate::gui_map::GuiMap;
 use crate::ids::{hash16, make_gui, split_gui, COUNTER_BITS};
+use crate::read_mostly::{ReadMostly, WriteGuard};
 use foldhash::fast::FixedState;
-use parking_lot::{RwLock, RwLockWriteGuard};
 use std::hash::BuildHasher;
 
 /// Why a dictionary operation failed.
@@ -251,14 +251,14 @@ impl DictInner {
 /// One bidirectional, thread-safe dictionary relation.
 pub(crate) struct Dictionary {
     tag: u8,
-    inner: RwLock<DictInner>,
+    inner: ReadMostly<DictInner>,
 }
 
 impl Dictionary {
     pub(crate) fn new(tag: u8) -> Self {
         Dictionary {
             tag,
-            inner: RwLock::new(DictInner::new(tag)),
+            inner: ReadMostly::new(DictInner::new(tag)),
         }
     }
 
@@ -396,7 +396,7 @@ impl Dictionary {
 /// wait until it is dropped, so holders keep it for a bounded run.
 pub(crate) struct DictWriter<'a> {
     tag: u8,
-    inner: RwLockWriteGuard<'a, DictInner>,
+    inner: WriteGuard<'a, DictInner>,
     /// New records not yet in `by_gui`: linked together when the writer is
     /// dropped, each slot prefetched a few links ahead (a new gui's slot
     /// is a random miss; interleaved with interning, one at a time, they

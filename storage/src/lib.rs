@@ -42,6 +42,7 @@ mod mvcc;
 mod paged;
 mod predicates;
 mod prefetch;
+mod read_mostly;
 mod relation;
 mod resolver;
 mod snapshot;

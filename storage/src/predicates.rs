@@ -5,7 +5,7 @@
 //! first use and are *not* persistent: the log carries names, so replay
 //! re-interns them. Entries are never removed.
 
-use parking_lot::RwLock;
+use crate::read_mostly::ReadMostly;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -64,7 +64,7 @@ impl Names {
 /// A name <-> id table.
 pub(crate) struct PredicateTable {
     first_id: u32,
-    ids: RwLock<Ids>,
+    ids: ReadMostly<Ids>,
     names: Names,
 }
 
@@ -73,7 +73,7 @@ impl PredicateTable {
     pub(crate) fn new(first_id: u32) -> Self {
         PredicateTable {
             first_id,
-            ids: RwLock::new(HashMap::default()),
+            ids: ReadMostly::new(HashMap::default()),
             names: Names {
                 segments: std::array::from_fn(|_| OnceLock::new()),
             },

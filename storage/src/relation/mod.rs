@@ -11,8 +11,9 @@
 //! The S and O indexes are direct-access arrays where keys are dense by
 //! construction, hash maps otherwise, with their lists packed in one arena
 //! (modules `adjacency`, `list_arena`); the I-index is a direct-access
-//! array by partition-local number. All sit behind the partition's
-//! `RwLock` (readers share it; the paper's lock-free readers are not done).
+//! array by partition-local number. All sit behind the partition's lock, a
+//! [`ReadMostly`] whose readers on different cores share no cache line (the
+//! paper's lock-free readers are not done: readers wait for a writer).
 //! Stamps are atomics, so deleting (and committing) needs only a read lock;
 //! inserting and collecting take the write lock of one partition.
 
@@ -31,8 +32,8 @@ use crate::adjacency::KeyKind;
 use crate::dictionary::RecordHint;
 use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
+use crate::read_mostly::{ReadGuard, ReadMostly};
 use crate::typed_value::{Encoded, TypedValue};
-use parking_lot::{RwLock, RwLockReadGuard};
 
 /// A tuple staged for a bulk append: `(S, P, O)` and O's record hint in
 /// 32 bytes where a `(u64, u32, Encoded)` takes 40 (a large load stages
@@ -99,7 +100,7 @@ pub(crate) struct TupleRef {
 /// One relation, split into partitions.
 pub(crate) struct Relation {
     tag: u8,
-    parts: Vec<RwLock<Partition>>,
+    parts: Vec<ReadMostly<Partition>>,
 }
 
 /// The key kinds of a relation's S and O indexes.
@@ -114,7 +115,7 @@ impl Relation {
         Relation {
             tag,
             parts: (0..partitions)
-                .map(|part| RwLock::new(Partition::new(make_sid(tag, part, 0), keys.s, keys.o)))
+                .map(|part| ReadMostly::new(Partition::new(make_sid(tag, part, 0), keys.s, keys.o)))
                 .collect(),
         }
     }
@@ -125,7 +126,7 @@ impl Relation {
 
     /// Read access to one partition (`None` for an out-of-range number,
     /// e.g. from a malformed id).
-    pub(crate) fn read(&self, part: usize) -> Option<RwLockReadGuard<'_, Partition>> {
+    pub(crate) fn read(&self, part: usize) -> Option<ReadGuard<'_, Partition>> {
         self.parts.get(part).map(|p| p.read())
     }
 

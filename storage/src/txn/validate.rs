@@ -106,6 +106,6 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
     Ok(())
 }
 
-fn edge_part(e: &Relation, rel: u64) -> Option<parking_lot::RwLockReadGuard<'_, Partition>> {
+fn edge_part(e: &Relation, rel: u64) -> Option<crate::read_mostly::ReadGuard<'_, Partition>> {
     e.read(e.partition_of_sid(rel)?)
 }
