@@ -77,16 +77,17 @@ impl Aggregate {
                     None => None,
                 });
             }
+            // One key buffer for every row: only a new group keeps a copy
+            // (most rows fall into a group seen before).
+            let mut key: Vec<Value> = Vec::with_capacity(self.keys.len());
             for _ in rows {
-                let key: Vec<Value> = key_columns
-                    .iter_mut()
-                    .map(|c| c.next().unwrap_or_default())
-                    .collect();
+                key.clear();
+                key.extend(key_columns.iter_mut().map(|c| c.next().unwrap_or_default()));
                 let group_index = match index.get(&key) {
                     Some(&i) => i,
                     None => {
                         index.insert(key.clone(), groups.len());
-                        groups.push(self.new_group(key));
+                        groups.push(self.new_group(key.clone()));
                         groups.len() - 1
                     }
                 };

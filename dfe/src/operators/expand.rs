@@ -37,7 +37,7 @@ impl Expander for Expand {
                 .into_iter()
                 .filter(move |(_, other)| bound_to.is_none_or(|to| to == *other))
                 .map(move |(rel, other)| {
-                    vec![
+                    smallvec::smallvec![
                         (rel_slot, Value::Relationship(rel)),
                         (to_slot, Value::Node(other)),
                     ]

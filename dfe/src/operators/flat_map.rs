@@ -13,8 +13,10 @@ use crate::error::ExecResult;
 use nereid_planner::Slot;
 use nereid_values::Value;
 
-/// The slot values that extend the input row in one output row.
-pub(crate) type Extension = Vec<(Slot, Value)>;
+/// The slot values that extend the input row in one output row: inline up
+/// to three (a scan's node, an expand's relationship and node), so
+/// producing a row allocates nothing.
+pub(crate) type Extension = smallvec::SmallVec<[(Slot, Value); 3]>;
 
 /// The output rows of one input row, produced lazily.
 pub(crate) type Extensions = Box<dyn Iterator<Item = Extension> + Send>;

@@ -74,7 +74,9 @@ impl Expander for NodeIdSeek {
         }
         let out = self.out;
         Ok(Box::new(
-            found.into_iter().map(move |n| vec![(out, Value::Node(n))]),
+            found
+                .into_iter()
+                .map(move |n| smallvec::smallvec![(out, Value::Node(n))]),
         ))
     }
 }

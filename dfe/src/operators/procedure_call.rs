@@ -2,7 +2,7 @@
 //! yielded columns written into their slots. A VOID procedure (no outputs)
 //! passes each input row through once, as Neo4j does.
 
-use super::flat_map::{Expander, Extensions};
+use super::flat_map::{Expander, Extension, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
@@ -98,7 +98,7 @@ impl Expander for ProcedureCall {
             ctx.procedures.call(&call.procedure, &ctx.txn, &args)
         })?;
         if call.signature.is_void() {
-            return Ok(Box::new(std::iter::once(Vec::new())));
+            return Ok(Box::new(std::iter::once(Extension::new())));
         }
         let columns = call.columns;
         Ok(Box::new(results.into_iter().map(move |result| {

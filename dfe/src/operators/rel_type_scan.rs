@@ -11,7 +11,7 @@
 //! later rows, as `NodeScan` does: updating operators are eager, so nothing
 //! upstream writes once the scan has started.
 
-use super::flat_map::{Expander, Extensions};
+use super::flat_map::{Expander, Extension, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -93,8 +93,8 @@ impl Expander for RelTypeScan {
             }
         };
         let (from, rel, to, dir) = (self.from, self.rel, self.to, self.dir);
-        let row_of = move |rel_id, a, b| {
-            vec![
+        let row_of = move |rel_id, a, b| -> Extension {
+            smallvec::smallvec![
                 (from, Value::Node(a)),
                 (rel, Value::Relationship(rel_id)),
                 (to, Value::Node(b)),

@@ -48,7 +48,8 @@ impl Expander for NodeScan {
         };
         let out = self.out;
         Ok(Box::new((0..ids.len()).filter_map(move |i| {
-            ids.get(i).map(|&id| vec![(out, Value::Node(id))])
+            ids.get(i)
+                .map(|&id| smallvec::smallvec![(out, Value::Node(id))])
         })))
     }
 }

@@ -18,7 +18,7 @@
 //! MVCC visibility and the transaction's own writes hold.
 
 use super::endpoints::endpoints;
-use super::flat_map::{Expander, Extensions};
+use super::flat_map::{Expander, Extension, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
@@ -345,8 +345,8 @@ impl Walk<'_> {
 }
 
 /// The slot values a found path writes.
-fn extension(spec: &ShortestPathSpec, nodes: Vec<NodeId>, rels: Vec<RelId>) -> Vec<(usize, Value)> {
-    let mut out = vec![(
+fn extension(spec: &ShortestPathSpec, nodes: Vec<NodeId>, rels: Vec<RelId>) -> Extension {
+    let mut out: Extension = smallvec::smallvec![(
         spec.rels,
         Value::List(rels.iter().copied().map(Value::Relationship).collect()),
     )];

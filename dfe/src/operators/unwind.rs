@@ -79,12 +79,18 @@ impl Expander for Unwind {
             .unwrap_or_default();
         if self.range_args().is_some() {
             let range = IntRange::from_args(&values)?;
-            return Ok(Box::new(range.map(move |i| vec![(out, Value::Int(i))])));
+            return Ok(Box::new(
+                range.map(move |i| smallvec::smallvec![(out, Value::Int(i))]),
+            ));
         }
         Ok(match values.into_iter().next().unwrap_or_default() {
             Value::Null => Box::new(iter::empty()),
-            Value::List(items) => Box::new(items.into_iter().map(move |v| vec![(out, v)])),
-            single => Box::new(iter::once(vec![(out, single)])),
+            Value::List(items) => Box::new(
+                items
+                    .into_iter()
+                    .map(move |v| smallvec::smallvec![(out, v)]),
+            ),
+            single => Box::new(iter::once(smallvec::smallvec![(out, single)])),
         })
     }
 }

@@ -94,7 +94,7 @@ impl Expander for VarExpand {
         search.walk(start, &mut Vec::new(), &mut found);
         let (rels_slot, to_slot) = (self.rels, self.to);
         Ok(Box::new(found.into_iter().map(move |(rels, end)| {
-            vec![
+            smallvec::smallvec![
                 (
                     rels_slot,
                     Value::List(rels.into_iter().map(Value::Relationship).collect()),
