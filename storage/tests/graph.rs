@@ -186,3 +186,25 @@ fn relationship_properties_can_be_set_and_removed() {
     assert!(t.rel_properties(r).is_empty());
     assert_eq!(t.stats().properties_set, 3);
 }
+
+/// The prefetch hint takes any ids (a query can name ids that never
+/// existed) and changes no answer.
+#[test]
+fn prefetching_nodes_accepts_any_id_and_changes_no_read() {
+    let s = store();
+    let t = s.begin();
+    let nodes: Vec<_> = (0..40i64)
+        .map(|i| {
+            t.create_node(&labels(&["N"]), &props(&[("k", Value::Int(i))]))
+                .unwrap()
+        })
+        .collect();
+    let before: Vec<_> = nodes.iter().map(|&n| t.node_property(n, "k")).collect();
+    let mut ids = nodes.clone();
+    ids.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::NodeId));
+    t.prefetch_nodes(&ids);
+    t.prefetch_nodes(&[]);
+    let after: Vec<_> = nodes.iter().map(|&n| t.node_property(n, "k")).collect();
+    assert_eq!(before, after);
+    assert_eq!(after[7], Some(Value::Int(7)));
+}

@@ -86,7 +86,9 @@ impl<'a> Evaluator<'a> {
                 .collect()),
             Expr::Property { expr, key } => {
                 let graph = self.graph;
-                self.eval(expr, batch, rows)?
+                let bases = self.eval(expr, batch, rows)?;
+                access::prefetch_nodes(graph, &bases);
+                bases
                     .iter()
                     .map(|base| access::property(graph, base, key))
                     .collect()

@@ -236,6 +236,13 @@ impl Partition {
         self.by_i.reserve(additional);
     }
 
+    /// Starts loading the S-index head of `s` (a reader about to probe
+    /// many subjects one at a time, with other work between them).
+    #[inline]
+    pub(crate) fn prefetch_subject(&self, s: u64) {
+        self.by_s.prefetch(s);
+    }
+
     /// Prefetches the S and O index heads a [`Partition::push`] of a tuple
     /// with these S and O will update (dense keys only).
     #[inline]

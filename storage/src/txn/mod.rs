@@ -113,6 +113,12 @@ impl Txn {
     pub fn node_properties(&self, id: NodeId) -> BTreeMap<String, Value> {
         self.reader().node_properties(id.0)
     }
+    /// A hint that properties of `ids` are about to be read one node at a
+    /// time: starts loading what each of those reads waits for first.
+    pub fn prefetch_nodes(&self, ids: &[NodeId]) {
+        let nodes: Vec<u64> = ids.iter().map(|id| id.0).collect();
+        self.reader().prefetch_nodes(&nodes);
+    }
     /// The vertex identifier string (the node's element id), for a visible node.
     pub fn node_key(&self, id: NodeId) -> Option<String> {
         if !self.node_exists(id) {

@@ -136,6 +136,29 @@ impl Reader<'_> {
         o.decode(&self.store.literals)
     }
 
+    /// Starts loading the S-index heads of `nodes`, one pass per partition
+    /// under its lock once: an executor about to read a property of each
+    /// row of a batch, with its own work between the reads, finds the
+    /// heads in cache (the first miss of each read's chain, which the
+    /// processor cannot overlap across rows by itself there).
+    pub(crate) fn prefetch_nodes(&self, nodes: &[u64]) {
+        for part_no in 0..self.store.partitions {
+            let mut mine = nodes
+                .iter()
+                .filter(|&&node| self.vertex_part(node) == part_no)
+                .peekable();
+            if mine.peek().is_none() {
+                continue;
+            }
+            let Some(part) = self.store.vp.read(part_no) else {
+                continue;
+            };
+            for &node in mine {
+                part.prefetch_subject(node);
+            }
+        }
+    }
+
     /// Every visible property of `node` (the point-read path: the tuples
     /// off the S index into a small vector, then decoded into the map).
     pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
