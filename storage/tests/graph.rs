@@ -187,24 +187,50 @@ fn relationship_properties_can_be_set_and_removed() {
     assert_eq!(t.stats().properties_set, 3);
 }
 
-/// The prefetch hint takes any ids (a query can name ids that never
-/// existed) and changes no answer.
+/// The column read of a property answers exactly what the point read does,
+/// row by row: committed, overwritten, removed, deleted and this
+/// transaction's own values, repeated rows, ids that never existed, keys
+/// never used.
 #[test]
-fn prefetching_nodes_accepts_any_id_and_changes_no_read() {
+fn a_property_column_equals_the_point_reads_row_by_row() {
     let s = store();
-    let t = s.begin();
-    let nodes: Vec<_> = (0..40i64)
+    let setup = s.begin();
+    let nodes: Vec<_> = (0..300i64)
         .map(|i| {
-            t.create_node(&labels(&["N"]), &props(&[("k", Value::Int(i))]))
-                .unwrap()
+            let mut p = vec![("k", Value::Int(i))];
+            if i % 3 == 0 {
+                p.push(("s", Value::String(format!("v{i}"))));
+            }
+            setup.create_node(&labels(&["N"]), &props(&p)).unwrap()
         })
         .collect();
-    let before: Vec<_> = nodes.iter().map(|&n| t.node_property(n, "k")).collect();
-    let mut ids = nodes.clone();
-    ids.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::NodeId));
-    t.prefetch_nodes(&ids);
-    t.prefetch_nodes(&[]);
-    let after: Vec<_> = nodes.iter().map(|&n| t.node_property(n, "k")).collect();
-    assert_eq!(before, after);
-    assert_eq!(after[7], Some(Value::Int(7)));
+    commit(&setup).unwrap();
+    let t = s.begin();
+    for (i, &n) in nodes.iter().enumerate() {
+        match i % 7 {
+            0 => t.set_node_property(n, "k", Value::Int(-1)).unwrap(),
+            1 => t.set_node_property(n, "k", Value::Null).unwrap(),
+            2 => t.delete_node(n, true).unwrap(),
+            3 => t
+                .set_node_property(n, "s", Value::String(format!("new{i}")))
+                .unwrap(),
+            _ => {}
+        }
+    }
+    let fresh = t.create_node(&[], &props(&[("k", Value::Int(7))])).unwrap();
+    let mut rows: Vec<_> = nodes.iter().rev().copied().collect();
+    rows.extend_from_slice(&nodes[..50]);
+    rows.push(fresh);
+    rows.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::NodeId));
+    for key in ["k", "s", "missing"] {
+        let column = t.node_property_column(&rows, key);
+        let points: Vec<_> = rows.iter().map(|&n| t.node_property(n, key)).collect();
+        assert_eq!(column, points, "key {key}");
+    }
+    // Node 2 was deleted, node 4 left alone.
+    assert_eq!(
+        t.node_property_column(&[nodes[2], nodes[4]], "k"),
+        vec![None, Some(Value::Int(4))]
+    );
+    assert!(t.node_property_column(&[], "k").is_empty());
 }

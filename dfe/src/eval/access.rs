@@ -11,10 +11,7 @@ use std::collections::BTreeMap;
 pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Value> {
     let found = match base {
         Value::Null => None,
-        Value::Node(id) => match graph.node_property(*id, key) {
-            None if graph.node_deleted(*id) => return Err(deleted_entity("properties", base)),
-            found => found,
-        },
+        Value::Node(id) => return node_property_found(graph, *id, graph.node_property(*id, key)),
         Value::Relationship(id) => match graph.rel_property(*id, key) {
             None if graph.rel_deleted(*id) => return Err(deleted_entity("properties", base)),
             found => found,
@@ -27,18 +24,13 @@ pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Va
     Ok(found.unwrap_or(Value::Null))
 }
 
-/// Rows of a batch from which [`prefetch_nodes`] asks the store to start
-/// loading their nodes' data (below it the hint costs more than it saves).
-const PREFETCH_FROM: usize = 16;
-
-/// Before reading a property of each of `bases` row by row: lets the store
-/// start loading the nodes' data for all of them at once (each row's read
-/// is separated from the next by the evaluator's own work, so their
-/// misses would not overlap otherwise).
-pub fn prefetch_nodes(graph: &dyn GraphRead, bases: &[Value]) {
-    if bases.len() < PREFETCH_FROM {
-        return;
-    }
+/// [`property`] over a batch's column: the nodes' values are read together
+/// ([`GraphRead::node_property_column`]), every other base row by row.
+pub fn property_column(
+    graph: &dyn GraphRead,
+    bases: &[Value],
+    key: &str,
+) -> ExecResult<Vec<Value>> {
     let nodes: Vec<NodeId> = bases
         .iter()
         .filter_map(|base| match base {
@@ -46,8 +38,33 @@ pub fn prefetch_nodes(graph: &dyn GraphRead, bases: &[Value]) {
             _ => None,
         })
         .collect();
-    if nodes.len() >= PREFETCH_FROM {
-        graph.prefetch_nodes(&nodes);
+    if nodes.len() < 2 {
+        return bases
+            .iter()
+            .map(|base| property(graph, base, key))
+            .collect();
+    }
+    let mut found = graph.node_property_column(&nodes, key).into_iter();
+    bases
+        .iter()
+        .map(|base| match base {
+            Value::Node(id) => node_property_found(graph, *id, found.next().flatten()),
+            other => property(graph, other, key),
+        })
+        .collect()
+}
+
+/// A node's property as read: absent reads as null, unless this
+/// transaction deleted the node (then reading it is an error).
+fn node_property_found(
+    graph: &dyn GraphRead,
+    id: NodeId,
+    found: Option<Value>,
+) -> ExecResult<Value> {
+    match found {
+        Some(value) => Ok(value),
+        None if graph.node_deleted(id) => Err(deleted_entity("properties", &Value::Node(id))),
+        None => Ok(Value::Null),
     }
 }
 

@@ -85,13 +85,8 @@ impl<'a> Evaluator<'a> {
                 .map(|&r| batch.value(*slot, r).clone())
                 .collect()),
             Expr::Property { expr, key } => {
-                let graph = self.graph;
                 let bases = self.eval(expr, batch, rows)?;
-                access::prefetch_nodes(graph, &bases);
-                bases
-                    .iter()
-                    .map(|base| access::property(graph, base, key))
-                    .collect()
+                access::property_column(self.graph, &bases, key)
             }
             Expr::HasLabels { expr, labels } => {
                 let graph = self.graph;

@@ -113,11 +113,12 @@ impl Txn {
     pub fn node_properties(&self, id: NodeId) -> BTreeMap<String, Value> {
         self.reader().node_properties(id.0)
     }
-    /// A hint that properties of `ids` are about to be read one node at a
-    /// time: starts loading what each of those reads waits for first.
-    pub fn prefetch_nodes(&self, ids: &[NodeId]) {
+    /// [`Txn::node_property`] of each of `ids`, aligned with it (a batch
+    /// of rows' `n.key`): the key resolved once and the nodes' first
+    /// misses started together.
+    pub fn node_property_column(&self, ids: &[NodeId], key: &str) -> Vec<Option<Value>> {
         let nodes: Vec<u64> = ids.iter().map(|id| id.0).collect();
-        self.reader().prefetch_nodes(&nodes);
+        self.reader().node_property_column(&nodes, key)
     }
     /// The vertex identifier string (the node's element id), for a visible node.
     pub fn node_key(&self, id: NodeId) -> Option<String> {

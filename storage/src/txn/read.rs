@@ -159,6 +159,24 @@ impl Reader<'_> {
         }
     }
 
+    /// [`Reader::node_property`] of each of `nodes`, aligned with it: the
+    /// key resolved once, the heads of all the nodes requested first
+    /// ([`Reader::prefetch_nodes`]), then one point read per node in a
+    /// tight loop, whose independent misses the processor overlaps.
+    pub(crate) fn node_property_column(&self, nodes: &[u64], key: &str) -> Vec<Option<Value>> {
+        let Some(key_id) = self.store.keys.lookup(key) else {
+            return vec![None; nodes.len()];
+        };
+        self.prefetch_nodes(nodes);
+        nodes
+            .iter()
+            .map(|&node| {
+                let (_, o) = self.node_property_tuple(node, key_id)?;
+                o.decode(&self.store.literals)
+            })
+            .collect()
+    }
+
     /// Every visible property of `node` (the point-read path: the tuples
     /// off the S index into a small vector, then decoded into the map).
     pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
