@@ -132,6 +132,11 @@ impl Reader<'_> {
 
     pub(crate) fn node_property(&self, node: u64, key: &str) -> Option<Value> {
         let key_id = self.store.keys.lookup(key)?;
+        self.node_property_of(node, key_id)
+    }
+
+    /// [`Reader::node_property`] with the key already resolved.
+    fn node_property_of(&self, node: u64, key_id: u32) -> Option<Value> {
         let (_, o) = self.node_property_tuple(node, key_id)?;
         o.decode(&self.store.literals)
     }
@@ -170,10 +175,7 @@ impl Reader<'_> {
         self.prefetch_nodes(nodes);
         nodes
             .iter()
-            .map(|&node| {
-                let (_, o) = self.node_property_tuple(node, key_id)?;
-                o.decode(&self.store.literals)
-            })
+            .map(|&node| self.node_property_of(node, key_id))
             .collect()
     }
 
