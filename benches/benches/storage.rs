@@ -1,7 +1,8 @@
 //! Storage benchmarks of issue #5 on the generated graph (module `graph`):
 //! point transactions and reads, frontier expansion through the index,
-//! relation scans, hybrid BFS through the access-pattern layer, the bulk
-//! path, and the rebuild of the optimizer statistics. The log is not involved: commits hand their changes to a no-op.
+//! relation scans, hybrid BFS through the access-pattern layer, edge
+//! lookups between two bound vertices (expand-into), the bulk path, and the
+//! rebuild of the optimizer statistics. The log is not involved: commits hand their changes to a no-op.
 
 mod graph;
 
@@ -190,6 +191,127 @@ fn hybrid_bfs(c: &mut Criterion) {
     group.finish();
 }
 
+/// Expand-into: the `KNOWS` edges from `a` to `b` for 1,000 pairs, half
+/// of them edges of the graph and half random pairs (mostly no edge),
+/// through `Txn::expand_into` (one grid cell, the source's sorted list
+/// binary searched) and, as the baseline in the same run, by filtering
+/// `Txn::expand` (every partition of the source's row, every edge listed).
+fn expand_into_pairs(c: &mut Criterion) {
+    let g = graph();
+    let txn = g.store.begin();
+    let types = [graph::TYPES[0].to_string()];
+    let mut rng = graph::Rng::new(99);
+    let mut pairs = Vec::new();
+    while pairs.len() < 1_000 {
+        let a = g.ids[rng.below(g.ids.len())];
+        let b = match pairs.len() % 2 {
+            0 => match txn.expand(a, Direction::Outgoing, &types).first() {
+                Some(&(_, b)) => b,
+                None => continue,
+            },
+            _ => g.ids[rng.below(g.ids.len())],
+        };
+        pairs.push((a, b));
+    }
+    by_pairs(
+        c,
+        "expand_into_1k_pairs",
+        "expand_filter_1k_pairs",
+        &txn,
+        &pairs,
+        &types,
+    );
+}
+
+/// Expand-into and its baseline at one hub: a vertex with 100,000 `KNOWS`
+/// edges bulk loaded, then 20,000 more added by transactions in scrambled
+/// order (the sorted prefix grown by merged tails), looked up towards
+/// 1,000 random neighbours.
+fn expand_into_hub(c: &mut Criterion) {
+    let store = Store::new(StoreConfig {
+        partitions: graph::PARTITIONS,
+    });
+    let ids = graph::load_vertices(&store, &graph::vertex_property_rows(100_001));
+    let (hub, others) = ids.split_first().expect("vertices");
+    let rels: Vec<nereid_storage::BulkRel<'_>> = others
+        .iter()
+        .map(|&dst| nereid_storage::BulkRel {
+            src: *hub,
+            dst,
+            rel_type: graph::TYPES[0],
+            properties: &[],
+        })
+        .collect();
+    store.bulk_load_rels(&rels).expect("bulk load hub");
+    let mut rng = graph::Rng::new(5);
+    for _ in 0..20 {
+        let txn = store.begin();
+        for _ in 0..1_000 {
+            let dst = others[rng.below(others.len())];
+            txn.create_rel(*hub, dst, graph::TYPES[0], &BTreeMap::new())
+                .expect("edge");
+        }
+        txn.commit(|_, _| Ok::<(), Infallible>(()))
+            .expect("commit")
+            .expect("a write transaction")
+            .publish();
+    }
+    store.collect_garbage();
+    let txn = store.begin();
+    let pairs: Vec<_> = (0..1_000)
+        .map(|_| (*hub, others[rng.below(others.len())]))
+        .collect();
+    let types = [graph::TYPES[0].to_string()];
+    by_pairs(
+        c,
+        "expand_into_hub",
+        "expand_filter_hub",
+        &txn,
+        &pairs,
+        &types,
+    );
+}
+
+fn by_pairs(
+    c: &mut Criterion,
+    into_id: &str,
+    filter_id: &str,
+    txn: &nereid_storage::Txn,
+    pairs: &[(nereid_values::NodeId, nereid_values::NodeId)],
+    types: &[String],
+) {
+    let found: usize = pairs
+        .iter()
+        .map(|&(a, b)| txn.expand_into(a, b, Direction::Outgoing, types).len())
+        .sum();
+    eprintln!("{into_id}: {} pairs, {found} edges found", pairs.len());
+    let mut group = c.benchmark_group("storage");
+    group.throughput(Throughput::Elements(pairs.len() as u64));
+    group.bench_function(into_id, |b| {
+        b.iter(|| {
+            pairs
+                .iter()
+                .map(|&(a, b)| txn.expand_into(a, b, Direction::Outgoing, types).len())
+                .sum::<usize>()
+        })
+    });
+    group.sample_size(10);
+    group.bench_function(filter_id, |b| {
+        b.iter(|| {
+            pairs
+                .iter()
+                .map(|&(a, b)| {
+                    txn.expand(a, Direction::Outgoing, types)
+                        .into_iter()
+                        .filter(|&(_, other)| other == b)
+                        .count()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
 fn bulk_insert(c: &mut Criterion) {
     // The server's page policy even when this bench runs alone (without
     // `graph()` having set it).
@@ -238,6 +360,8 @@ criterion_group!(
     expand_index_frontier_100k,
     relation_scan_edges,
     hybrid_bfs,
+    expand_into_pairs,
+    expand_into_hub,
     bulk_insert,
     stats_rebuild
 );

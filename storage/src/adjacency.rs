@@ -18,7 +18,9 @@
 //!
 //! A key costs one 8-byte [`ListHead`]; its positions live inline (one
 //! position) or in the index's arena (module `list_arena`), where lists
-//! grow geometrically and keep insertion order.
+//! grow geometrically and keep insertion order, or, in an *ordered* index
+//! (edges by source), a prefix sorted by the tuples' (P, O) and a tail in
+//! insertion order.
 
 use crate::head_table::HeadTable;
 use crate::ids::COUNTER_BITS;
@@ -50,13 +52,27 @@ const COUNTER_MASK: u64 = (1 << COUNTER_BITS) - 1;
 
 impl AdjacencyIndex {
     pub(crate) fn new(kind: KeyKind) -> Self {
+        Self::with_lists(kind, ListArena::default())
+    }
+
+    /// An index whose lists keep a sorted prefix; it must be filled with
+    /// [`AdjacencyIndex::push_ordered`].
+    pub(crate) fn new_ordered(kind: KeyKind) -> Self {
+        Self::with_lists(kind, ListArena::ordered())
+    }
+
+    fn with_lists(kind: KeyKind, lists: ListArena) -> Self {
         AdjacencyIndex {
             kind,
             dense: PagedVec::new(ListHead::EMPTY),
             hashed: HeadTable::default(),
-            lists: ListArena::default(),
+            lists,
             keys: 0,
         }
+    }
+
+    pub(crate) fn is_ordered(&self) -> bool {
+        self.lists.is_ordered()
     }
 
     fn slot(&self, key: u64) -> Option<usize> {
@@ -72,13 +88,36 @@ impl AdjacencyIndex {
     }
 
     pub(crate) fn push(&mut self, key: u64, position: u32) {
+        self.push_with(key, |lists, head| lists.push(head, position));
+    }
+
+    /// Appends `position` to `key`'s list in an ordered index; `order`
+    /// gives a position's sort key (the same for every push), read for
+    /// the new position and the list's last one, and for the tail's when
+    /// it is merged into the sorted prefix.
+    pub(crate) fn push_ordered<K: Ord>(
+        &mut self,
+        key: u64,
+        position: u32,
+        order: impl Fn(u32) -> K,
+    ) {
+        self.push_with(key, |lists, head| {
+            let in_order = lists
+                .last(head)
+                .is_none_or(|last| order(last) <= order(position));
+            lists.push_in_order(head, position, in_order);
+            lists.merge_long_tail(head, &order);
+        });
+    }
+
+    fn push_with(&mut self, key: u64, push: impl FnOnce(&mut ListArena, &mut ListHead)) {
         let slot = self.slot(key);
         let (lists, keys) = (&mut self.lists, &mut self.keys);
-        let mut add = |head: &mut ListHead| {
+        let add = |head: &mut ListHead| {
             if head.len() == 0 {
                 *keys += 1;
             }
-            lists.push(head, position);
+            push(lists, head);
         };
         match slot {
             Some(slot) => add(self.dense.entry(slot)),
@@ -113,11 +152,24 @@ impl AdjacencyIndex {
 
     /// Positions listed under `key`'s slot (callers check the exact key).
     pub(crate) fn get(&self, key: u64) -> Positions<'_> {
-        let head = match self.slot(key) {
+        self.head(key)
+            .map_or(Positions::NONE, |head| self.lists.get(head))
+    }
+
+    fn head(&self, key: u64) -> Option<&ListHead> {
+        match self.slot(key) {
             Some(slot) => self.dense.get(slot),
             None => self.hashed.get(key),
-        };
-        head.map_or(Positions::NONE, |head| self.lists.get(head))
+        }
+    }
+
+    /// [`AdjacencyIndex::get`] as the sorted prefix and the unsorted tail
+    /// (all tail in an unordered index).
+    pub(crate) fn get_sorted(&self, key: u64) -> (Positions<'_>, Positions<'_>) {
+        self.head(key)
+            .map_or((Positions::NONE, Positions::NONE), |head| {
+                self.lists.get_sorted(head)
+            })
     }
 
     /// Prefetches the head [`AdjacencyIndex::get`] reads for `key` (for a

@@ -165,7 +165,7 @@ impl Store {
                 edge_props[cell].extend(encoded.iter().map(|&(p, o)| (position, p, o)));
             }
         }
-        cluster_by_type_and_source(&mut edges, &mut edge_props, &mut origin);
+        cluster_by_type_source_and_target(&mut edges, &mut edge_props, &mut origin);
         let firsts = append_all(&self.e, &edges, commit_ts)?;
         let props: Vec<Batch> = edge_props
             .into_iter()
@@ -200,7 +200,7 @@ impl Store {
     }
 }
 
-/// Orders each cell's edges by (type, source), carrying their properties
+/// Orders each cell's edges by (type, source, target), carrying their properties
 /// and input positions along. Type first: a load's edges of one type fill
 /// whole zones, whose P column is then uniform, so a relation scan for
 /// another type drops them unread (module `relation::select`), as a store
@@ -208,16 +208,19 @@ impl Store {
 /// of one type in a cell lie in consecutive slots, so an expansion through
 /// the S index reads each column's run for the vertex with one or two
 /// cache misses instead of one per edge (the adjacency a CSR layout gives,
-/// without giving up the slots' stability). The sort is stable, so equal
-/// keys keep input order.
-fn cluster_by_type_and_source(
+/// without giving up the slots' stability). Target third: the run is then
+/// sorted by (type, target), the order the S index keeps its lists' sorted
+/// prefixes in, so every list of the load is sorted throughout at no cost
+/// and a lookup of the edges between two vertices is a binary search. The
+/// sort is stable, so equal keys keep input order.
+fn cluster_by_type_source_and_target(
     edges: &mut [Batch],
     edge_props: &mut [Vec<(usize, u32, Encoded)>],
     origin: &mut [Vec<usize>],
 ) {
     for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
         let mut order: Vec<usize> = (0..cell.len()).collect();
-        order.sort_by_key(|&i| (cell[i].p, cell[i].s));
+        order.sort_by_key(|&i| (cell[i].p, cell[i].s, cell[i].o().payload));
         let mut rank = vec![0; cell.len()];
         for (new, &old) in order.iter().enumerate() {
             rank[old] = new;

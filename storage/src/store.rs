@@ -78,6 +78,7 @@ impl Store {
                 IndexKeys {
                     s: vertex,
                     o: Hashed,
+                    sorted_s: false,
                 },
             ),
             e: Relation::new(
@@ -86,6 +87,7 @@ impl Store {
                 IndexKeys {
                     s: vertex,
                     o: vertex,
+                    sorted_s: true,
                 },
             ),
             ep: Relation::new(
@@ -94,6 +96,7 @@ impl Store {
                 IndexKeys {
                     s: Statement,
                     o: Hashed,
+                    sorted_s: false,
                 },
             ),
             vertex_seq: AtomicU64::new(0),

@@ -3,7 +3,8 @@
 //! random patterns (committed, deleted, and the transaction's own
 //! uncommitted writes); LIMIT returns a prefix-sized subset; sampling
 //! estimates are exact when the sample covers everything; BFS reaches what
-//! a plain BFS over `Txn::expand` reaches.
+//! a plain BFS over `Txn::expand` reaches; `Txn::expand_into` (the sorted
+//! adjacency's binary search) finds what filtering `Txn::expand` finds.
 
 mod common;
 
@@ -196,6 +197,32 @@ proptest! {
             let estimate = apl.estimate_edges(&pattern);
             prop_assert!((estimate - expected.len() as f64).abs() < 1e-9,
                 "estimate {} vs {}", estimate, expected.len());
+        }
+    }
+
+    #[test]
+    fn expand_into_finds_what_filtering_expand_finds(
+        case in case(),
+        pairs in proptest::collection::vec((0usize..30, 0usize..30), 1..40),
+        types in proptest::collection::vec(proptest::collection::vec(0usize..4, 0..3), 1..4),
+    ) {
+        let (t, ids, _) = build(&case);
+        for &(a, b) in &pairs {
+            let (a, b) = (ids[a % ids.len()], ids[b % ids.len()]);
+            for types in &types {
+                let names = type_names(types);
+                for dir in [Direction::Outgoing, Direction::Incoming, Direction::Both] {
+                    let mut expected: Vec<(RelId, NodeId)> = t
+                        .expand(a, dir, &names)
+                        .into_iter()
+                        .filter(|&(_, other)| other == b)
+                        .collect();
+                    let mut got = t.expand_into(a, b, dir, &names);
+                    expected.sort();
+                    got.sort();
+                    prop_assert_eq!(got, expected, "{:?} {:?}", dir, names);
+                }
+            }
         }
     }
 

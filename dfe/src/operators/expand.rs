@@ -31,17 +31,15 @@ impl Expander for Expand {
             return Ok(Box::new(std::iter::empty()));
         };
         let (rel_slot, to_slot) = (self.rel, self.to);
-        let neighbours = ctx.txn.expand(from, self.dir, &self.types);
-        Ok(Box::new(
-            neighbours
-                .into_iter()
-                .filter(move |(_, other)| bound_to.is_none_or(|to| to == *other))
-                .map(move |(rel, other)| {
-                    smallvec::smallvec![
-                        (rel_slot, Value::Relationship(rel)),
-                        (to_slot, Value::Node(other)),
-                    ]
-                }),
-        ))
+        let neighbours = match bound_to {
+            Some(to) => ctx.txn.expand_into(from, to, self.dir, &self.types),
+            None => ctx.txn.expand(from, self.dir, &self.types),
+        };
+        Ok(Box::new(neighbours.into_iter().map(move |(rel, other)| {
+            smallvec::smallvec![
+                (rel_slot, Value::Relationship(rel)),
+                (to_slot, Value::Node(other)),
+            ]
+        })))
     }
 }

@@ -108,6 +108,9 @@ pub(crate) struct Relation {
 pub(crate) struct IndexKeys {
     pub(crate) s: KeyKind,
     pub(crate) o: KeyKind,
+    /// S lists keep a prefix sorted by (P, O) (edges: a lookup of the
+    /// edges between two vertices is a binary search).
+    pub(crate) sorted_s: bool,
 }
 
 impl Relation {
@@ -115,7 +118,7 @@ impl Relation {
         Relation {
             tag,
             parts: (0..partitions)
-                .map(|part| ReadMostly::new(Partition::new(make_sid(tag, part, 0), keys.s, keys.o)))
+                .map(|part| ReadMostly::new(Partition::new(make_sid(tag, part, 0), keys)))
                 .collect(),
         }
     }
@@ -276,6 +279,7 @@ mod tests {
     const EDGE_KEYS: IndexKeys = IndexKeys {
         s: KeyKind::Vertex { part_bits: 1 },
         o: KeyKind::Vertex { part_bits: 1 },
+        sorted_s: true,
     };
 
     #[test]
@@ -334,7 +338,7 @@ mod tests {
             ops in proptest::collection::vec((0u8..10, 0u32..3, 0u32..40), 1..300)
         ) {
             use crate::ids::TAG_EP;
-            let rel = Relation::new(TAG_EP, 1, IndexKeys { s: KeyKind::Statement, o: KeyKind::Hashed });
+            let rel = Relation::new(TAG_EP, 1, IndexKeys { s: KeyKind::Statement, o: KeyKind::Hashed, sorted_s: false });
             let key = |k: u32| make_sid(TAG_E, 0, k);
             let mut live: Vec<(u32, u64)> = Vec::new();
             let mut next_key = 0;
@@ -395,6 +399,7 @@ mod tests {
             IndexKeys {
                 s: KeyKind::Statement,
                 o: KeyKind::Hashed,
+                sorted_s: false,
             },
         );
         for k in 0..3000u32 {

@@ -5,12 +5,14 @@
 //! `(partition, index)` is a stable tuple reference; a slot is reused only
 //! after garbage collection freed its dead version (module `gc`).
 
+mod between;
 mod probe;
 
 use super::select::{selected, ScanFilter};
 use super::subject_index::SubjectIndex;
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
-use crate::adjacency::{AdjacencyIndex, KeyKind, StatementIndex};
+use super::IndexKeys;
+use crate::adjacency::{AdjacencyIndex, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::gc::is_dead;
 use crate::ids::LOCAL_BITS;
@@ -58,14 +60,14 @@ pub(crate) enum Stamping {
 }
 
 impl Partition {
-    pub(super) fn new(sid_base: u64, s: KeyKind, o: KeyKind) -> Self {
+    pub(super) fn new(sid_base: u64, keys: IndexKeys) -> Self {
         Partition {
             zones: Vec::new(),
             zone_types: Vec::new(),
             len: 0,
             sid_base,
-            by_s: SubjectIndex::new(s),
-            by_o: AdjacencyIndex::new(o),
+            by_s: SubjectIndex::new(keys.s, keys.sorted_s),
+            by_o: AdjacencyIndex::new(keys.o),
             by_i: StatementIndex::default(),
             free: Vec::new(),
             next_local: 0,

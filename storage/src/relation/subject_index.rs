@@ -39,10 +39,12 @@ pub(super) struct SortedRuns {
 
 impl SubjectIndex {
     /// The implicit form for keys that come in order (statement ids), the
-    /// explicit one otherwise.
-    pub(super) fn new(kind: KeyKind) -> Self {
+    /// explicit one otherwise, its lists keeping a prefix sorted by (P, O)
+    /// when `sorted`.
+    pub(super) fn new(kind: KeyKind, sorted: bool) -> Self {
         match kind {
             KeyKind::Statement => SubjectIndex::Sorted(SortedRuns::default()),
+            kind if sorted => SubjectIndex::Listed(AdjacencyIndex::new_ordered(kind)),
             kind => SubjectIndex::Listed(AdjacencyIndex::new(kind)),
         }
     }
@@ -67,7 +69,10 @@ impl SubjectIndex {
                     *self = SubjectIndex::Listed(listed(zones, len));
                 }
             }
-            SubjectIndex::Listed(index_) => index_.push(s, index),
+            SubjectIndex::Listed(listed) if listed.is_ordered() => {
+                listed.push_ordered(s, index, |position| order_key(zones, position));
+            }
+            SubjectIndex::Listed(listed) => listed.push(s, index),
         }
     }
 
@@ -85,6 +90,23 @@ impl SubjectIndex {
         match self {
             SubjectIndex::Sorted(runs) => Positions::Run(runs.run(s, zones, len)),
             SubjectIndex::Listed(listed) => listed.get(s),
+        }
+    }
+
+    /// [`SubjectIndex::get`] as a prefix sorted by (P, O) and an unsorted
+    /// tail (the sorted form's runs count as all tail: they are ordered by
+    /// slot).
+    pub(super) fn get_sorted<'a>(
+        &'a self,
+        s: u64,
+        zones: &[Zone],
+        len: u32,
+    ) -> (Positions<'a>, Positions<'a>) {
+        match self {
+            SubjectIndex::Sorted(runs) => {
+                (Positions::NONE, Positions::Run(runs.run(s, zones, len)))
+            }
+            SubjectIndex::Listed(listed) => listed.get_sorted(s),
         }
     }
 
@@ -159,6 +181,14 @@ impl SortedRuns {
         }
         lo..end
     }
+}
+
+/// The order of an ordered S list: the tuple's (P, O payload). O is one
+/// type throughout the relations that keep it (vertex guis of edges).
+pub(super) fn order_key(zones: &[Zone], position: u32) -> (u32, u64) {
+    let (z, slot) = split(position);
+    let (_, p, o, _) = zones[z].row(slot);
+    (p, o)
 }
 
 /// The explicit index of the partition's live slots, in slot order.

@@ -133,6 +133,18 @@ impl Txn {
     pub fn expand(&self, id: NodeId, dir: Direction, types: &[String]) -> Vec<(RelId, NodeId)> {
         self.reader().expand(id.0, dir, types)
     }
+    /// [`Txn::expand`] of `id` kept to the relationships whose other end
+    /// is `other` (each `(relationship, other)`), without listing the rest
+    /// of `id`'s relationships: a binary search in the source's adjacency.
+    pub fn expand_into(
+        &self,
+        id: NodeId,
+        other: NodeId,
+        dir: Direction,
+        types: &[String],
+    ) -> Vec<(RelId, NodeId)> {
+        self.reader().expand_into(id.0, other.0, dir, types)
+    }
     pub fn rel_exists(&self, id: RelId) -> bool {
         self.reader().edge(id.0).is_some()
     }

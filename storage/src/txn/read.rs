@@ -286,13 +286,9 @@ impl Reader<'_> {
         dir: Direction,
         types: &[String],
     ) -> Vec<(RelId, NodeId)> {
-        let type_ids: Vec<u32> = types
-            .iter()
-            .filter_map(|t| self.store.types.lookup(t))
-            .collect();
-        if !types.is_empty() && type_ids.is_empty() {
+        let Some(type_ids) = self.type_ids(types) else {
             return Vec::new();
-        }
+        };
         let wanted = |p: u32| type_ids.is_empty() || type_ids.contains(&p);
         let p = self.store.partitions;
         let home = vertex_partition(node, p);
@@ -325,6 +321,56 @@ impl Reader<'_> {
                         .map(|(_, t)| (RelId(t.i), NodeId(t.s))),
                 );
             }
+        }
+        out
+    }
+
+    /// The ids of the named relationship types, each once (empty for no
+    /// restriction); `None` when types were named and none exists, so
+    /// nothing can match.
+    fn type_ids(&self, types: &[String]) -> Option<Vec<u32>> {
+        let mut ids: Vec<u32> = types
+            .iter()
+            .filter_map(|t| self.store.types.lookup(t))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        (types.is_empty() || !ids.is_empty()).then_some(ids)
+    }
+
+    /// [`Reader::expand`] of `node` kept to the relationships whose other
+    /// end is `other`, found without listing the rest: one grid cell per
+    /// direction, and there the source's sorted adjacency prefix binary
+    /// searched (`Partition::by_subject_object`).
+    pub(crate) fn expand_into(
+        &self,
+        node: u64,
+        other: u64,
+        dir: Direction,
+        types: &[String],
+    ) -> Vec<(RelId, NodeId)> {
+        let Some(type_ids) = self.type_ids(types) else {
+            return Vec::new();
+        };
+        let types = (!type_ids.is_empty()).then_some(type_ids.as_slice());
+        let mut out = Vec::new();
+        let mut between = |src: u64, dst: u64| {
+            let cell = edge_cell(src, dst, self.store.partitions);
+            if let Some(part) = self.store.e.read(cell) {
+                part.by_subject_object(src, dst, types, |_, t| {
+                    if self.visible(&t) {
+                        out.push((RelId(t.i), NodeId(other)));
+                    }
+                });
+            }
+        };
+        if matches!(dir, Direction::Outgoing | Direction::Both) {
+            between(node, other);
+        }
+        // In `Both`, a self-loop was already listed as outgoing.
+        let listed = dir == Direction::Both && node == other;
+        if matches!(dir, Direction::Incoming | Direction::Both) && !listed {
+            between(other, node);
         }
         out
     }
