@@ -28,6 +28,16 @@ impl Batch {
         }
     }
 
+    /// An empty batch with room for `rows` rows in every column (an
+    /// operator filling a batch row by row then never regrows a column).
+    pub fn with_capacity(slot_count: usize, rows: usize) -> Batch {
+        Batch {
+            columns: (0..slot_count).map(|_| Vec::with_capacity(rows)).collect(),
+            len: 0,
+            selection: Vec::with_capacity(rows),
+        }
+    }
+
     /// A batch from rows (each of `slot_count` values; missing values are null).
     pub fn from_rows(slot_count: usize, rows: impl IntoIterator<Item = Vec<Value>>) -> Batch {
         let mut batch = Batch::new(slot_count);
@@ -113,12 +123,26 @@ impl Batch {
     /// Appends a copy of physical row `row` of `source` with `overrides`
     /// written into their slots.
     pub fn push_extended(&mut self, source: &Batch, row: usize, overrides: &[(usize, Value)]) {
+        let mut owned = overrides.to_vec();
+        self.push_extended_taking(source, row, &mut owned);
+    }
+
+    /// [`Batch::push_extended`] moving the overriding values out of
+    /// `overrides` (leaving nulls): each column gets its override moved
+    /// in, or the source's value cloned, so nothing is cloned twice or
+    /// dropped at once (the row producers' hot path: a scan's node, an
+    /// expand's relationship and node).
+    pub fn push_extended_taking(
+        &mut self,
+        source: &Batch,
+        row: usize,
+        overrides: &mut [(usize, Value)],
+    ) {
         for (slot, column) in self.columns.iter_mut().enumerate() {
-            column.push(source.value(slot, row).clone());
-        }
-        for (slot, value) in overrides {
-            if let Some(cell) = self.columns.get_mut(*slot).and_then(|c| c.last_mut()) {
-                *cell = value.clone();
+            // The last override of a slot wins, as when overwriting in turn.
+            match overrides.iter().rposition(|(s, _)| *s == slot) {
+                Some(at) => column.push(std::mem::take(&mut overrides[at].1)),
+                None => column.push(source.value(slot, row).clone()),
             }
         }
         self.selection.push(self.len);

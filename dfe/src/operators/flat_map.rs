@@ -75,12 +75,12 @@ impl<E: Expander> FlatMap<E> {
 
 impl<E: Expander> Operator for FlatMap<E> {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
-        let mut out = Batch::new(ctx.slot_count);
+        let mut out = Batch::with_capacity(ctx.slot_count, ctx.batch_size);
         while out.active_len() < ctx.batch_size {
             if let (Some(outputs), Some((batch, _, row))) = (&mut self.current, self.rows.current())
             {
-                if let Some(extension) = outputs.next() {
-                    out.push_extended(batch, row, &extension);
+                if let Some(mut extension) = outputs.next() {
+                    out.push_extended_taking(batch, row, &mut extension);
                     continue;
                 }
                 self.current = None;
