@@ -112,6 +112,16 @@ fn describe(op: &Op) -> String {
             };
             format!("{kind} ${out} IN {}", expr(ids))
         }
+        Op::NodeByPropertySeek {
+            out,
+            label,
+            key,
+            value,
+            ..
+        } => {
+            let label = label.as_deref().map_or(String::new(), |l| format!(":{l}"));
+            format!("NodeByPropertySeek ${out}{label}({key} = {})", expr(value))
+        }
         Op::Expand {
             from,
             rel,

@@ -94,6 +94,7 @@ fn access(op: &Op) -> (bool, bool) {
         Op::AllNodesScan { .. }
         | Op::NodeByLabelScan { .. }
         | Op::NodeByIdSeek { .. }
+        | Op::NodeByPropertySeek { .. }
         | Op::NodeCountFromCountStore { .. }
         | Op::RelationshipCountFromCountStore { .. }
         | Op::RelationshipTypeScan { .. }

@@ -29,6 +29,17 @@ pub enum LogicalPlan {
         element: bool,
         labels: Vec<String>,
     },
+    /// The nodes whose property `key` may equal `value` (evaluated per
+    /// input row) and that carry every one of `labels`: those whose `key`
+    /// is that string when it is one (an O-index probe), every node with
+    /// the labels otherwise. A superset: the equality filter stays above.
+    NodeByPropertySeek {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        key: String,
+        value: Expr,
+        labels: Vec<String>,
+    },
     /// `count(..)` of the nodes carrying `label` (all nodes for `None`),
     /// read from the store's counts into `out` (rule `count_from_store`).
     NodeCountFromStore {
@@ -175,6 +186,7 @@ impl LogicalPlan {
             Argument => None,
             NodeScan { input, .. }
             | NodeByIdSeek { input, .. }
+            | NodeByPropertySeek { input, .. }
             | NodeCountFromStore { input, .. }
             | RelCountFromStore { input, .. }
             | RelTypeScan { input, .. }
@@ -220,6 +232,7 @@ impl LogicalPlan {
         match self {
             NodeScan { out, .. }
             | NodeByIdSeek { out, .. }
+            | NodeByPropertySeek { out, .. }
             | NodeCountFromStore { out, .. }
             | RelCountFromStore { out, .. }
             | Unwind { out, .. } => vec![*out],
@@ -273,6 +286,7 @@ impl LogicalPlan {
             self,
             LogicalPlan::NodeScan { .. }
                 | LogicalPlan::NodeByIdSeek { .. }
+                | LogicalPlan::NodeByPropertySeek { .. }
                 | LogicalPlan::RelTypeScan { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }

@@ -52,6 +52,18 @@ pub enum Op {
         ids: Expr,
         element: bool,
     },
+    /// For each input row, the visible nodes (carrying `label`, when
+    /// given) whose property `key` is `value` when that evaluates to a
+    /// string, found through the store's index of string values; when it
+    /// is not a string, every visible node (with `label`). Candidates: the
+    /// equality filter above the seek decides.
+    NodeByPropertySeek {
+        input: Box<Op>,
+        out: Slot,
+        label: Option<String>,
+        key: String,
+        value: Expr,
+    },
     /// For each input row, every visible node with `label` into `out`.
     NodeByLabelScan {
         input: Box<Op>,
@@ -263,6 +275,7 @@ impl Op {
             Op::AllNodesScan { input, .. }
             | Op::NodeByLabelScan { input, .. }
             | Op::NodeByIdSeek { input, .. }
+            | Op::NodeByPropertySeek { input, .. }
             | Op::NodeCountFromCountStore { input, .. }
             | Op::RelationshipCountFromCountStore { input, .. }
             | Op::RelationshipTypeScan { input, .. }

@@ -24,6 +24,23 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             };
             with_label_filter(seek, out, labels)
         }
+        LogicalPlan::NodeByPropertySeek {
+            input,
+            out,
+            key,
+            value,
+            labels,
+        } => {
+            let (label, rest) = most_selective_label(labels, catalog);
+            let seek = Op::NodeByPropertySeek {
+                input: b(input),
+                out,
+                label,
+                key,
+                value,
+            };
+            with_label_filter(seek, out, rest)
+        }
         LogicalPlan::NodeCountFromStore { input, out, label } => Op::NodeCountFromCountStore {
             input: b(input),
             out,
@@ -212,23 +229,34 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
 /// Scans the most selective label's index and checks the other labels.
 /// Estimates are asked for only when there is a choice: they may cost a
 /// scan of the store (until the statistics issue keeps counts).
-fn node_scan(input: Box<Op>, out: usize, mut labels: Vec<String>, catalog: &dyn Catalog) -> Op {
-    if labels.is_empty() {
-        return Op::AllNodesScan { input, out };
+fn node_scan(input: Box<Op>, out: usize, labels: Vec<String>, catalog: &dyn Catalog) -> Op {
+    match most_selective_label(labels, catalog) {
+        (None, _) => Op::AllNodesScan { input, out },
+        (Some(label), rest) => {
+            let scan = Op::NodeByLabelScan { input, out, label };
+            with_label_filter(scan, out, rest)
+        }
     }
-    let best = if labels.len() == 1 {
-        0
-    } else {
-        labels
+}
+
+/// The label with the fewest estimated nodes (no estimate asked when there
+/// is only one) and the others.
+fn most_selective_label(
+    mut labels: Vec<String>,
+    catalog: &dyn Catalog,
+) -> (Option<String>, Vec<String>) {
+    let best = match labels.len() {
+        0 => return (None, labels),
+        1 => 0,
+        _ => labels
             .iter()
             .enumerate()
             .min_by_key(|(_, l)| catalog.estimate_nodes(Some(l.as_str())))
             .map(|(i, _)| i)
-            .unwrap_or(0)
+            .unwrap_or(0),
     };
     let label = labels.remove(best);
-    let scan = Op::NodeByLabelScan { input, out, label };
-    with_label_filter(scan, out, labels)
+    (Some(label), labels)
 }
 
 /// `op` followed by a check that the node in `out` carries `labels`.

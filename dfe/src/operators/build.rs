@@ -22,6 +22,7 @@ use super::merge::Merge;
 use super::optional::Optional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
+use super::property_seek::NodePropertySeek;
 use super::rel_type_scan::RelTypeScan;
 use super::scan::NodeScan;
 use super::set::SetProperties;
@@ -45,6 +46,7 @@ fn name(op: &Op) -> &'static str {
         Op::AllNodesScan { .. } => "AllNodesScan",
         Op::NodeByLabelScan { .. } => "NodeByLabelScan",
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
+        Op::NodeByPropertySeek { .. } => "NodeByPropertySeek",
         Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
         Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
         Op::RelationshipTypeScan { .. } => "RelationshipTypeScan",
@@ -128,6 +130,16 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         } => Box::new(FlatMap::new(
             input(i),
             NodeIdSeek::new(ids.clone(), *out, *element),
+        )),
+        Op::NodeByPropertySeek {
+            input: i,
+            out,
+            label,
+            key,
+            value,
+        } => Box::new(FlatMap::new(
+            input(i),
+            NodePropertySeek::new(*out, label.clone(), key.clone(), value.clone()),
         )),
         Op::NodeByLabelScan {
             input: i,

@@ -25,6 +25,7 @@ mod merge;
 mod optional;
 mod procedure_call;
 mod project;
+mod property_seek;
 mod rel_type_scan;
 mod row_cursor;
 mod scan;

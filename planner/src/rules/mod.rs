@@ -6,6 +6,7 @@ mod count_from_store;
 mod filter_pushdown;
 mod id_seek;
 mod label_scan;
+mod property_seek;
 mod rel_type_scan;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
@@ -28,6 +29,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &id_seek::IdSeek,
+    &property_seek::PropertySeek,
     &count_from_store::CountFromStore,
     &rel_type_scan::RelTypeScan,
     &sort_limit_to_top::SortLimitToTop,

@@ -84,6 +84,18 @@ impl Txn {
     pub fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
         self.reader().scan_nodes(label)
     }
+    /// Visible nodes whose property `key` equals the string `value`, and
+    /// that carry `label` when given: found through the O index of the
+    /// vertex properties (every string value is indexed), not by a scan.
+    /// The order is unspecified (partition by partition).
+    pub fn nodes_with_string_property(
+        &self,
+        label: Option<&str>,
+        key: &str,
+        value: &str,
+    ) -> Vec<NodeId> {
+        self.reader().nodes_with_string_property(label, key, value)
+    }
     /// The visible node whose `id(n)` is `external`, if any: the inverse of
     /// [`NodeId::external`] (which drops the vertex relation tag).
     pub fn node_by_external_id(&self, external: i64) -> Option<NodeId> {

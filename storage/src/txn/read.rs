@@ -214,16 +214,21 @@ impl Reader<'_> {
         properties
     }
 
+    /// The gui of `label` (`Some(None)` for no label); `None` when the
+    /// label was never written, so no node carries it.
+    fn label_gui(&self, label: Option<&str>) -> Option<Option<u64>> {
+        match label {
+            Some(l) => self.store.literals.lookup(l.as_bytes()).map(Some),
+            None => Some(None),
+        }
+    }
+
     /// Visible nodes, optionally only those labelled `label`: an O-index
     /// probe per partition for a label, a relation scan of REL_VP otherwise.
     /// Order: partition by partition, insertion order within one.
     pub(crate) fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
-        let label_gui = match label {
-            Some(l) => match self.store.literals.lookup(l.as_bytes()) {
-                Some(gui) => Some(gui),
-                None => return Vec::new(),
-            },
-            None => None,
+        let Some(label_gui) = self.label_gui(label) else {
+            return Vec::new();
         };
         let mut out = Vec::new();
         for part_no in 0..self.store.vp.partitions() {
@@ -246,6 +251,46 @@ impl Reader<'_> {
             }
         }
         out
+    }
+
+    /// Visible nodes whose property `key` is the string `value` (and that
+    /// carry `label`, when given): an O-index probe of REL_VP per
+    /// partition, since every string is a dictionary gui and REL_VP indexes
+    /// its O guis. A string never interned, or a key never used, finds
+    /// nothing at the cost of one dictionary lookup. Order: partition by
+    /// partition, insertion order within one.
+    pub(crate) fn nodes_with_string_property(
+        &self,
+        label: Option<&str>,
+        key: &str,
+        value: &str,
+    ) -> Vec<NodeId> {
+        let (Some(key_id), Some(gui)) = (
+            self.store.keys.lookup(key),
+            self.store.literals.lookup(value.as_bytes()),
+        ) else {
+            return Vec::new();
+        };
+        let Some(label_gui) = self.label_gui(label) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for part_no in 0..self.store.vp.partitions() {
+            let Some(part) = self.store.vp.read(part_no) else {
+                continue;
+            };
+            out.extend(
+                part.by_object(gui)
+                    .filter(|(_, t)| t.p == key_id && t.o.flag == F_STRING && self.visible(t))
+                    .map(|(_, t)| t.s),
+            );
+        }
+        // Label tuples are read after the partition lock is released (a
+        // reader never holds two partition locks at once).
+        out.into_iter()
+            .filter(|&node| label_gui.is_none_or(|l| self.label_tuple(node, l).is_some()))
+            .map(NodeId)
+            .collect()
     }
 
     /// The REL_E tuple of a relationship id, visible or not.
