@@ -50,6 +50,7 @@ pub mod stats;
 mod store;
 mod txn;
 mod typed_value;
+mod value_test;
 
 pub use bulk::{BulkNode, BulkRel};
 pub use change::{Change, StoreConfig, WriteStats};

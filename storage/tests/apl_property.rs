@@ -2,13 +2,17 @@
 //! two ways of answering the same question: a relation scan of the type
 //! and an index scan from every node, each followed by reading the
 //! property through the transaction and testing it. All three must return
-//! the same edges, for committed edges, deleted ones, property updates and
-//! the transaction's own uncommitted writes.
+//! the same edges, for committed edges (in frozen zones), deleted ones,
+//! property updates and the transaction's own uncommitted writes; and the
+//! pushed scan gives the same with and without a `ValueTest` deciding
+//! integers or floats on their stored bits.
 
 mod common;
 
 use common::{commit, labels, props, store};
-use nereid_storage::apl::{AccessMode, EdgeMatch, EdgePattern, Endpoint, ModeChoice};
+use nereid_storage::apl::{
+    AccessMode, Comparison, EdgeMatch, EdgePattern, Endpoint, ModeChoice, ValueTest,
+};
 use nereid_storage::Txn;
 use nereid_values::{RelId, Value};
 use proptest::prelude::*;
@@ -79,6 +83,8 @@ proptest! {
         let clamp = |e: &Edge| (e.0 % nodes, e.1 % nodes, e.2, e.3.clone());
         let rels: Vec<RelId> = committed.iter().map(|e| create(&setup, &ids, &clamp(e))).collect();
         commit(&setup).expect("commit");
+        drop(setup);
+        store.collect_garbage();
         let txn = store.begin();
         for &d in &deleted {
             if let Some(&rel) = rels.get(d) {
@@ -101,7 +107,15 @@ proptest! {
         let keep = test(threshold);
 
         let mut pushed = Vec::new();
-        apl.edges_with_property(&type_names, "w", &keep, |m| pushed.push(m));
+        apl.edges_with_property(&type_names, "w", None, &keep, |m| pushed.push(m));
+        for fast in [
+            ValueTest::Int(Comparison::Less, threshold),
+            ValueTest::Float(Comparison::Less, threshold as f64),
+        ] {
+            let mut decided = Vec::new();
+            apl.edges_with_property(&type_names, "w", Some(fast), &keep, |m| decided.push(m));
+            prop_assert_eq!(sorted(decided), sorted(pushed.clone()), "{:?}", fast);
+        }
 
         let filtered = |m: &EdgeMatch| txn.rel_property(m.rel, "w").is_some_and(|v| keep(&v));
         let mut scanned = Vec::new();

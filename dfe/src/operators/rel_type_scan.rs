@@ -17,7 +17,7 @@ use crate::context::ExecContext;
 use crate::error::ExecResult;
 use crate::eval::compare;
 use nereid_planner::{BinaryOp, PropertyTest, RelPropertyPredicate, Slot};
-use nereid_storage::apl::{EdgeMatch, EdgePattern, Endpoint, ModeChoice};
+use nereid_storage::apl::{Comparison, EdgeMatch, EdgePattern, Endpoint, ModeChoice, ValueTest};
 use nereid_values::{Direction, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -46,20 +46,43 @@ impl RelTypeScan {
                 .edges(&pattern, None, ModeChoice::Auto, |m| edges.push(m));
             return Ok(edges);
         };
-        let test: Box<dyn Fn(&Value) -> bool> = match &predicate.test {
-            PropertyTest::IsNotNull => Box::new(|_| true),
+        let (fast, test): (Option<ValueTest>, StoredValueTest) = match &predicate.test {
+            PropertyTest::IsNotNull => (None, Box::new(|_| true)),
             PropertyTest::Compare { op, value } => {
                 let constant = ctx.evaluator().eval_row(value, batch, row)?;
                 let op = *op;
-                Box::new(move |stored| is_true(op, stored, &constant))
+                let fast = decided_in_store(op, &constant);
+                (fast, Box::new(move |stored| is_true(op, stored, &constant)))
             }
         };
         ctx.txn
             .apl()
-            .edges_with_property(&self.types, &predicate.key, test, |m| edges.push(m));
+            .edges_with_property(&self.types, &predicate.key, fast, test, |m| edges.push(m));
         Ok(edges)
     }
 }
+
+/// The part of `stored <op> constant` the store decides on stored bits: a
+/// stored value of the constant's own type (integer or float) compares as
+/// `is_true` would compare it; anything else still goes through `is_true`.
+fn decided_in_store(op: BinaryOp, constant: &Value) -> Option<ValueTest> {
+    let comparison = match op {
+        BinaryOp::Less => Comparison::Less,
+        BinaryOp::LessEqual => Comparison::LessEqual,
+        BinaryOp::Greater => Comparison::Greater,
+        BinaryOp::GreaterEqual => Comparison::GreaterEqual,
+        BinaryOp::Equal => Comparison::Equal,
+        _ => return None,
+    };
+    match constant {
+        Value::Int(c) => Some(ValueTest::Int(comparison, *c)),
+        Value::Float(c) => Some(ValueTest::Float(comparison, *c)),
+        _ => None,
+    }
+}
+
+/// The executor's test of a stored property value.
+type StoredValueTest = Box<dyn Fn(&Value) -> bool>;
 
 /// `stored <op> constant` is `true` (the only outcome a filter keeps).
 fn is_true(op: BinaryOp, stored: &Value, constant: &Value) -> bool {

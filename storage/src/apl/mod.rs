@@ -19,6 +19,7 @@ mod estimate;
 mod property_scan;
 mod vertex_set;
 
+pub use crate::value_test::{Comparison, ValueTest};
 pub use bfs::{BfsLevel, BfsReport};
 pub use choose::{AccessMode, ModeChoice};
 pub use vertex_set::VertexSet;

@@ -4,8 +4,9 @@
 //!
 //! Edge properties live in REL_EP in the grid cell of their edge, with the
 //! edge's statement id as S. Per cell the layer scans REL_EP for tuples of
-//! the property key, decodes each one's typed O (primitives inline, no
-//! dictionary access) and asks the caller's test; only the survivors are
+//! the property key (`Partition::scan_values`: zones of other keys passed
+//! over, integers and floats compared on their stored bits when the caller
+//! gives a [`ValueTest`], other values decoded for the caller's test); only the survivors are
 //! joined to their REL_E tuple through the cell's I-index (the I-join),
 //! checked for type and visibility, and reported. An edge without the
 //! property has no REL_EP tuple for it, so it never matches: a comparison
@@ -18,17 +19,21 @@
 //! Locks: the REL_EP cell is read first and released before the REL_E
 //! cell is read, so a read never holds two partition locks at once.
 
-use super::{AccessReport, Apl, EdgeMatch};
+use super::{AccessReport, Apl, EdgeMatch, ValueTest};
 use crate::relation::Tuple;
 use nereid_values::{NodeId, RelId, Value};
 
 impl Apl<'_> {
     /// Calls `sink` for every visible edge of one of `types` (any type when
-    /// empty) whose property `key` is present and passes `test`.
+    /// empty) whose property `key` is present and passes `test`. Where
+    /// `fast` decides a stored value (module `value_test`: an integer or a
+    /// float compared with a constant of its type) it must agree with
+    /// `test`; the scan then skips decoding it and calling `test`.
     pub fn edges_with_property(
         &self,
         types: &[String],
         key: &str,
+        fast: Option<ValueTest>,
         mut test: impl FnMut(&Value) -> bool,
         mut sink: impl FnMut(EdgeMatch),
     ) -> AccessReport {
@@ -46,18 +51,13 @@ impl Apl<'_> {
             passed.clear();
             if let Some(part) = store.ep.read(cell) {
                 report.scan_partitions += 1;
-                for (_, t) in part.scan() {
-                    report.tuples_examined += 1;
-                    if t.p != key_id || !self.visible(&t) {
-                        continue;
-                    }
-                    if t.encoded()
-                        .decode(&store.literals)
-                        .is_some_and(|v| test(&v))
-                    {
-                        passed.push(t.s);
-                    }
-                }
+                report.tuples_examined += part.scan_values(
+                    &self.reader.view,
+                    key_id,
+                    fast.as_ref(),
+                    |o| o.decode(&store.literals).is_some_and(|v| test(&v)),
+                    |edge| passed.push(edge),
+                );
             }
             if passed.is_empty() {
                 continue;

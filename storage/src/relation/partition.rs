@@ -7,6 +7,7 @@
 
 mod between;
 mod probe;
+mod value_scan;
 
 use super::select::{selected, ScanFilter};
 use super::subject_index::SubjectIndex;

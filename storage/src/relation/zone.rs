@@ -295,6 +295,12 @@ impl Zone {
         self.frozen_at = watermark;
     }
 
+    /// The type flag of `slot`'s O alone.
+    #[inline]
+    pub(crate) fn flag(&self, slot: usize) -> u8 {
+        self.flag.get(slot)
+    }
+
     /// The S of `slot` alone.
     #[inline]
     pub(crate) fn subject(&self, slot: usize) -> u64 {

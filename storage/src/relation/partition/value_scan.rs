@@ -1,0 +1,55 @@
+//! The relation scan of a value relation (REL_EP, REL_VP) for one property
+//! key with a test on the value: zone by zone, column by column, passing
+//! over zones whose tuples all have another key, with the comparison
+//! decided on the stored type flag and bits where a [`ValueTest`] can
+//! (module `apl::value_test`), so the common case builds no tuple view,
+//! decodes no value and calls no closure per tuple.
+
+use super::Partition;
+use crate::mvcc::View;
+use crate::relation::zone::ZONE_TUPLES;
+use crate::typed_value::{Encoded, TypedValue};
+use crate::value_test::ValueTest;
+
+impl Partition {
+    /// Calls `sink(s)` for every tuple visible to `view` whose P is `key`
+    /// and whose O passes: `test` where it decides the value's type,
+    /// `fallback` otherwise. Returns the slots examined (passed-over zones
+    /// not counted).
+    pub(crate) fn scan_values(
+        &self,
+        view: &View,
+        key: u32,
+        test: Option<&ValueTest>,
+        mut fallback: impl FnMut(Encoded) -> bool,
+        mut sink: impl FnMut(u64),
+    ) -> u64 {
+        let types = [key];
+        let mut examined = 0;
+        for (z, zone) in self.zones.iter().enumerate() {
+            if !self.zone_may_have_type(z, Some(&types)) || !zone.may_be_visible(view) {
+                continue;
+            }
+            let len = (self.len as usize - z * ZONE_TUPLES).min(ZONE_TUPLES);
+            examined += len as u64;
+            for slot in 0..len {
+                let (s, p, payload, _) = zone.row(slot);
+                if p != key || !zone.visible(slot, view) {
+                    continue;
+                }
+                let flag = zone.flag(slot);
+                let pass = match test.and_then(|t| t.decide(flag, payload)) {
+                    Some(pass) => pass,
+                    None => fallback(Encoded {
+                        o: TypedValue { flag, payload },
+                        hint: zone.hint(slot),
+                    }),
+                };
+                if pass {
+                    sink(s);
+                }
+            }
+        }
+        examined
+    }
+}
