@@ -2,7 +2,8 @@
 //! The text is stable (snapshot-tested), so keep changes deliberate.
 
 use crate::physical::{
-    CreateItem, Expr, Op, PhysicalPlan, PropertyTest, SetItem, ShortestPathSpec,
+    CreateItem, Expr, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem, ShortestPathSpec,
+    Slot,
 };
 use nereid_values::Direction;
 use std::fmt::Write;
@@ -161,13 +162,18 @@ fn describe(op: &Op) -> String {
             };
             let mut text = format!("{kind} (${from}){l}[${rel}:{}]{r}(${to})", types.join("|"));
             if let Some(p) = predicate {
-                let test = match &p.test {
-                    PropertyTest::IsNotNull => "IS NOT NULL".to_string(),
-                    PropertyTest::Compare { op, value } => format!("{op:?} {}", expr(value)),
-                };
-                text.push_str(&format!(" WHERE ${rel}.{} {test}", p.key));
+                text.push_str(&pushed(*rel, p));
             }
             text
+        }
+        Op::NodePropertyScan {
+            out,
+            label,
+            predicate,
+            ..
+        } => {
+            let label = label.as_deref().map_or(String::new(), |l| format!(":{l}"));
+            format!("NodePropertyScan ${out}{label}{}", pushed(*out, predicate))
         }
         Op::Filter { predicate, .. } => format!("Filter {}", expr(predicate)),
         Op::Project { items, .. } => format!("Project {}", assignments(items)),
@@ -261,6 +267,15 @@ fn describe(op: &Op) -> String {
             )
         }
     }
+}
+
+/// ` WHERE $slot.key <test>` of a predicate pushed into a scan.
+fn pushed(slot: Slot, p: &PropertyPredicate) -> String {
+    let test = match &p.test {
+        PropertyTest::IsNotNull => "IS NOT NULL".to_string(),
+        PropertyTest::Compare { op, value } => format!("{op:?} {}", expr(value)),
+    };
+    format!(" WHERE ${slot}.{} {test}", p.key)
 }
 
 /// `ShortestPath ($0)-[$2:T*1..]-($1) path $3 where <predicate>`.

@@ -18,6 +18,7 @@ mod lower;
 pub mod physical;
 mod physical_planning;
 mod procedure_signature;
+mod property_predicate;
 pub mod rules;
 mod shortest_path;
 mod spatial_function;
@@ -95,6 +96,7 @@ fn access(op: &Op) -> (bool, bool) {
         | Op::NodeByLabelScan { .. }
         | Op::NodeByIdSeek { .. }
         | Op::NodeByPropertySeek { .. }
+        | Op::NodePropertyScan { .. }
         | Op::NodeCountFromCountStore { .. }
         | Op::RelationshipCountFromCountStore { .. }
         | Op::RelationshipTypeScan { .. }

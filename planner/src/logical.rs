@@ -7,7 +7,7 @@
 //! every variable its slot once, so rules never renumber.
 
 use crate::physical::{
-    Aggregate, CreateItem, Expr, RelPropertyPredicate, SetItem, ShortestPathSpec, Slot, SortKey,
+    Aggregate, CreateItem, Expr, PropertyPredicate, SetItem, ShortestPathSpec, Slot, SortKey,
 };
 use nereid_values::Direction;
 
@@ -40,6 +40,15 @@ pub enum LogicalPlan {
         value: Expr,
         labels: Vec<String>,
     },
+    /// The nodes carrying every one of `labels` whose property passes
+    /// `predicate` (exactly the rows `Filter(predicate)` over the
+    /// `NodeScan` it replaces keeps), tested by the store on stored values.
+    NodePropertyScan {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        labels: Vec<String>,
+        predicate: Box<PropertyPredicate>,
+    },
     /// `count(..)` of the nodes carrying `label` (all nodes for `None`),
     /// read from the store's counts into `out` (rule `count_from_store`).
     NodeCountFromStore {
@@ -63,7 +72,7 @@ pub enum LogicalPlan {
         to: Slot,
         dir: Direction,
         types: Vec<String>,
-        predicate: Option<Box<RelPropertyPredicate>>,
+        predicate: Option<Box<PropertyPredicate>>,
     },
     Expand {
         input: Box<LogicalPlan>,
@@ -187,6 +196,7 @@ impl LogicalPlan {
             NodeScan { input, .. }
             | NodeByIdSeek { input, .. }
             | NodeByPropertySeek { input, .. }
+            | NodePropertyScan { input, .. }
             | NodeCountFromStore { input, .. }
             | RelCountFromStore { input, .. }
             | RelTypeScan { input, .. }
@@ -233,6 +243,7 @@ impl LogicalPlan {
             NodeScan { out, .. }
             | NodeByIdSeek { out, .. }
             | NodeByPropertySeek { out, .. }
+            | NodePropertyScan { out, .. }
             | NodeCountFromStore { out, .. }
             | RelCountFromStore { out, .. }
             | Unwind { out, .. } => vec![*out],
@@ -287,6 +298,7 @@ impl LogicalPlan {
             LogicalPlan::NodeScan { .. }
                 | LogicalPlan::NodeByIdSeek { .. }
                 | LogicalPlan::NodeByPropertySeek { .. }
+                | LogicalPlan::NodePropertyScan { .. }
                 | LogicalPlan::RelTypeScan { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }

@@ -64,6 +64,15 @@ pub enum Op {
         key: String,
         value: Expr,
     },
+    /// For each input row, every visible node (carrying `label`, when
+    /// given) whose property passes `predicate`, tested by the store on
+    /// the stored values (a relation scan of the vertex properties).
+    NodePropertyScan {
+        input: Box<Op>,
+        out: Slot,
+        label: Option<String>,
+        predicate: Box<PropertyPredicate>,
+    },
     /// For each input row, every visible node with `label` into `out`.
     NodeByLabelScan {
         input: Box<Op>,
@@ -100,7 +109,7 @@ pub enum Op {
         to: Slot,
         dir: Direction,
         types: Vec<String>,
-        predicate: Option<Box<RelPropertyPredicate>>,
+        predicate: Option<Box<PropertyPredicate>>,
     },
     /// For each input row, each relationship of the node in `from` (in `dir`,
     /// of one of `types`, any type when empty) into `rel` and its other end
@@ -276,6 +285,7 @@ impl Op {
             | Op::NodeByLabelScan { input, .. }
             | Op::NodeByIdSeek { input, .. }
             | Op::NodeByPropertySeek { input, .. }
+            | Op::NodePropertyScan { input, .. }
             | Op::NodeCountFromCountStore { input, .. }
             | Op::RelationshipCountFromCountStore { input, .. }
             | Op::RelationshipTypeScan { input, .. }
@@ -317,11 +327,12 @@ impl Op {
     }
 }
 
-/// A test of one property of the relationship a type scan binds, pushed
-/// into the scan: true exactly where the filter `r.key <op> value` (or
-/// `r.key IS NOT NULL`) would keep the row.
+/// A test of one property of the entity a scan binds (a relationship-type
+/// scan, a node property scan), pushed into the scan: true exactly where
+/// the filter `x.key <op> value` (or `x.key IS NOT NULL`) would keep the
+/// row.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RelPropertyPredicate {
+pub struct PropertyPredicate {
     pub key: String,
     pub test: PropertyTest,
 }

@@ -41,6 +41,21 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             };
             with_label_filter(seek, out, rest)
         }
+        LogicalPlan::NodePropertyScan {
+            input,
+            out,
+            labels,
+            predicate,
+        } => {
+            let (label, rest) = most_selective_label(labels, catalog);
+            let scan = Op::NodePropertyScan {
+                input: b(input),
+                out,
+                label,
+                predicate,
+            };
+            with_label_filter(scan, out, rest)
+        }
         LogicalPlan::NodeCountFromStore { input, out, label } => Op::NodeCountFromCountStore {
             input: b(input),
             out,

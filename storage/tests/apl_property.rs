@@ -140,3 +140,76 @@ proptest! {
         prop_assert_eq!(&pushed, &sorted(indexed));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The node property scan (`Apl::nodes_with_property`) finds exactly
+    /// the nodes of the label a label scan finds and a property read then
+    /// keeps, with and without a `ValueTest`: committed nodes (in frozen
+    /// zones), deleted ones, property updates and removals, added labels
+    /// and the transaction's own writes.
+    #[test]
+    fn node_property_scan_equals_label_scan_then_filter(
+        committed in proptest::collection::vec((0usize..3, value()), 0..40),
+        deleted in proptest::collection::vec(0usize..40, 0..8),
+        updated in proptest::collection::vec((0usize..40, value()), 0..12),
+        labelled in proptest::collection::vec(0usize..40, 0..6),
+        own in proptest::collection::vec((0usize..3, value()), 0..8),
+        threshold in -5i64..15,
+    ) {
+        const LABELS: [&str; 3] = ["A", "B", "C"];
+        let create = |txn: &Txn, (label, v): &(usize, Option<Value>)| {
+            let properties = match v {
+                Some(v) => props(&[("w", v.clone())]),
+                None => props(&[]),
+            };
+            txn.create_node(&labels(&[LABELS[*label]]), &properties).expect("node")
+        };
+        let store = store();
+        let setup = store.begin();
+        let ids: Vec<_> = committed.iter().map(|n| create(&setup, n)).collect();
+        commit(&setup).expect("commit");
+        drop(setup);
+        store.collect_garbage();
+        let txn = store.begin();
+        for &d in &deleted {
+            if let Some(&node) = ids.get(d) {
+                let _ = txn.delete_node(node, true);
+            }
+        }
+        for (u, v) in &updated {
+            if let Some(&node) = ids.get(*u) {
+                let _ = txn.set_node_property(node, "w", v.clone().unwrap_or(Value::Null));
+            }
+        }
+        for &l in &labelled {
+            if let Some(&node) = ids.get(l) {
+                let _ = txn.add_label(node, "A");
+            }
+        }
+        for n in &own {
+            create(&txn, n);
+        }
+        let keep = test(threshold);
+        let apl = txn.apl();
+        for label in [None, Some("A"), Some("B"), Some("Nope")] {
+            let expected: BTreeSet<_> = txn
+                .scan_nodes(label)
+                .into_iter()
+                .filter(|&n| txn.node_property(n, "w").is_some_and(|v| keep(&v)))
+                .collect();
+            for fast in [
+                None,
+                Some(ValueTest::Int(Comparison::Less, threshold)),
+                Some(ValueTest::Float(Comparison::Less, threshold as f64)),
+            ] {
+                let mut found = Vec::new();
+                apl.nodes_with_property(label, "w", fast, &keep, |n| found.push(n));
+                let set: BTreeSet<_> = found.iter().copied().collect();
+                prop_assert_eq!(set.len(), found.len(), "no duplicates");
+                prop_assert_eq!(&set, &expected, "{:?} {:?}", label, fast);
+            }
+        }
+    }
+}

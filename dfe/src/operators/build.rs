@@ -19,6 +19,7 @@ use super::flat_map::FlatMap;
 use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
 use super::merge::Merge;
+use super::node_property_scan::NodePropertyScan;
 use super::optional::Optional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
@@ -47,6 +48,7 @@ fn name(op: &Op) -> &'static str {
         Op::NodeByLabelScan { .. } => "NodeByLabelScan",
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
         Op::NodeByPropertySeek { .. } => "NodeByPropertySeek",
+        Op::NodePropertyScan { .. } => "NodePropertyScan",
         Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
         Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
         Op::RelationshipTypeScan { .. } => "RelationshipTypeScan",
@@ -140,6 +142,20 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         } => Box::new(FlatMap::new(
             input(i),
             NodePropertySeek::new(*out, label.clone(), key.clone(), value.clone()),
+        )),
+        Op::NodePropertyScan {
+            input: i,
+            out,
+            label,
+            predicate,
+        } => Box::new(FlatMap::new(
+            input(i),
+            NodePropertyScan {
+                out: *out,
+                label: label.clone(),
+                predicate: (**predicate).clone(),
+                nodes: None,
+            },
         )),
         Op::NodeByLabelScan {
             input: i,

@@ -4,7 +4,7 @@
 //!
 //! With a pushed predicate the store tests the property's stored value
 //! (`Apl::edges_with_property`) with the executor's own comparison
-//! (module `eval::compare`), so only matching relationships become rows and
+//! (module `pushed_test`), so only matching relationships become rows and
 //! the answer is exactly the filter's: true keeps, false and null drop.
 //!
 //! The relationships are read once, on the first input row, and shared by
@@ -12,14 +12,13 @@
 //! upstream writes once the scan has started.
 
 use super::flat_map::{Expander, Extension, Extensions};
+use super::pushed_test::pushed_test;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
-use crate::eval::compare;
-use nereid_planner::{BinaryOp, PropertyTest, RelPropertyPredicate, Slot};
-use nereid_storage::apl::{Comparison, EdgeMatch, EdgePattern, Endpoint, ModeChoice, ValueTest};
+use nereid_planner::{PropertyPredicate, Slot};
+use nereid_storage::apl::{EdgeMatch, EdgePattern, Endpoint, ModeChoice};
 use nereid_values::{Direction, Value};
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 pub(crate) struct RelTypeScan {
@@ -28,7 +27,7 @@ pub(crate) struct RelTypeScan {
     pub(crate) to: Slot,
     pub(crate) dir: Direction,
     pub(crate) types: Vec<String>,
-    pub(crate) predicate: Option<Box<RelPropertyPredicate>>,
+    pub(crate) predicate: Option<Box<PropertyPredicate>>,
     pub(crate) edges: Option<Arc<Vec<EdgeMatch>>>,
 }
 
@@ -46,57 +45,12 @@ impl RelTypeScan {
                 .edges(&pattern, None, ModeChoice::Auto, |m| edges.push(m));
             return Ok(edges);
         };
-        let (fast, test): (Option<ValueTest>, StoredValueTest) = match &predicate.test {
-            PropertyTest::IsNotNull => (None, Box::new(|_| true)),
-            PropertyTest::Compare { op, value } => {
-                let constant = ctx.evaluator().eval_row(value, batch, row)?;
-                let op = *op;
-                let fast = decided_in_store(op, &constant);
-                (fast, Box::new(move |stored| is_true(op, stored, &constant)))
-            }
-        };
+        let (fast, test) = pushed_test(predicate, batch, row, ctx)?;
         ctx.txn
             .apl()
             .edges_with_property(&self.types, &predicate.key, fast, test, |m| edges.push(m));
         Ok(edges)
     }
-}
-
-/// The part of `stored <op> constant` the store decides on stored bits: a
-/// stored value of the constant's own type (integer or float) compares as
-/// `is_true` would compare it; anything else still goes through `is_true`.
-fn decided_in_store(op: BinaryOp, constant: &Value) -> Option<ValueTest> {
-    let comparison = match op {
-        BinaryOp::Less => Comparison::Less,
-        BinaryOp::LessEqual => Comparison::LessEqual,
-        BinaryOp::Greater => Comparison::Greater,
-        BinaryOp::GreaterEqual => Comparison::GreaterEqual,
-        BinaryOp::Equal => Comparison::Equal,
-        _ => return None,
-    };
-    match constant {
-        Value::Int(c) => Some(ValueTest::Int(comparison, *c)),
-        Value::Float(c) => Some(ValueTest::Float(comparison, *c)),
-        _ => None,
-    }
-}
-
-/// The executor's test of a stored property value.
-type StoredValueTest = Box<dyn Fn(&Value) -> bool>;
-
-/// `stored <op> constant` is `true` (the only outcome a filter keeps).
-fn is_true(op: BinaryOp, stored: &Value, constant: &Value) -> bool {
-    let outcome = match op {
-        BinaryOp::Equal => compare::equal(stored, constant),
-        BinaryOp::NotEqual => compare::not_equal(stored, constant),
-        BinaryOp::Less => compare::ordering(stored, constant, Ordering::is_lt),
-        BinaryOp::LessEqual => compare::ordering(stored, constant, Ordering::is_le),
-        BinaryOp::Greater => compare::ordering(stored, constant, Ordering::is_gt),
-        BinaryOp::GreaterEqual => compare::ordering(stored, constant, Ordering::is_ge),
-        // The planner pushes only the comparisons above.
-        _ => Value::Null,
-    };
-    outcome == Value::Bool(true)
 }
 
 impl Expander for RelTypeScan {

@@ -6,6 +6,7 @@ mod count_from_store;
 mod filter_pushdown;
 mod id_seek;
 mod label_scan;
+mod node_property_scan;
 mod property_seek;
 mod rel_type_scan;
 mod sort_limit_to_top;
@@ -30,6 +31,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &start_from_smaller_end::StartFromSmallerEnd,
     &id_seek::IdSeek,
     &property_seek::PropertySeek,
+    &node_property_scan::NodePropertyScan,
     &count_from_store::CountFromStore,
     &rel_type_scan::RelTypeScan,
     &sort_limit_to_top::SortLimitToTop,

@@ -20,7 +20,8 @@
 
 use super::{transform_up, RewriteRule};
 use crate::logical::LogicalPlan;
-use crate::physical::{BinaryOp, Expr, PropertyTest, RelPropertyPredicate, Slot};
+use crate::physical::{Expr, Slot};
+use crate::property_predicate::pushable;
 use crate::Catalog;
 
 pub struct RelTypeScan;
@@ -134,67 +135,4 @@ fn absorb(plan: &mut LogicalPlan, predicate: &Expr) -> bool {
         LogicalPlan::Filter { input, .. } => absorb(input, predicate),
         _ => false,
     }
-}
-
-/// The pushed form of `predicate` if it is `rel.key <op> constant`, the
-/// mirrored `constant <op> rel.key`, or `rel.key IS NOT NULL`.
-fn pushable(predicate: &Expr, rel: Slot) -> Option<RelPropertyPredicate> {
-    match predicate {
-        Expr::IsNull {
-            expr,
-            negated: true,
-        } => Some(RelPropertyPredicate {
-            key: property_of(expr, rel)?,
-            test: PropertyTest::IsNotNull,
-        }),
-        Expr::Binary { op, lhs, rhs } => {
-            let (key, value, op) = match (property_of(lhs, rel), property_of(rhs, rel)) {
-                (Some(key), None) if is_constant(rhs) => (key, rhs, *op),
-                (None, Some(key)) if is_constant(lhs) => (key, lhs, mirrored(*op)?),
-                _ => return None,
-            };
-            comparison(op)?;
-            Some(RelPropertyPredicate {
-                key,
-                test: PropertyTest::Compare {
-                    op,
-                    value: (**value).clone(),
-                },
-            })
-        }
-        _ => None,
-    }
-}
-
-fn property_of(expr: &Expr, rel: Slot) -> Option<String> {
-    match expr {
-        Expr::Property { expr, key } if **expr == Expr::Slot(rel) => Some(key.clone()),
-        _ => None,
-    }
-}
-
-fn is_constant(expr: &Expr) -> bool {
-    matches!(expr, Expr::Literal(_) | Expr::Param(_))
-}
-
-fn comparison(op: BinaryOp) -> Option<BinaryOp> {
-    use BinaryOp::*;
-    matches!(
-        op,
-        Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
-    )
-    .then_some(op)
-}
-
-/// `c <op> x` as `x <op'> c`.
-fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
-    use BinaryOp::*;
-    Some(match op {
-        Less => Greater,
-        LessEqual => GreaterEqual,
-        Greater => Less,
-        GreaterEqual => LessEqual,
-        Equal | NotEqual => op,
-        _ => return None,
-    })
 }

@@ -1,6 +1,8 @@
-//! Edges of some types filtered on one of their properties, with the test
-//! run on the stored value: the relationship-type scan with a pushed
-//! predicate (`MATCH (a)-[r:T]->(b) WHERE r.w < 10`).
+//! Edges of some types, or nodes of a label, filtered on one of their
+//! properties, with the test run on the stored value: the
+//! relationship-type scan with a pushed predicate (`MATCH (a)-[r:T]->(b)
+//! WHERE r.w < 10`) and the node property scan (`MATCH (n:L) WHERE n.age >
+//! 30`).
 //!
 //! Edge properties live in REL_EP in the grid cell of their edge, with the
 //! edge's statement id as S. Per cell the layer scans REL_EP for tuples of
@@ -20,8 +22,12 @@
 //! cell is read, so a read never holds two partition locks at once.
 
 use super::{AccessReport, Apl, EdgeMatch, ValueTest};
+use crate::predicates::PRED_LABEL;
+use crate::relation::Partition;
 use crate::relation::Tuple;
+use crate::typed_value::F_STRING;
 use nereid_values::{NodeId, RelId, Value};
+use std::collections::HashSet;
 
 impl Apl<'_> {
     /// Calls `sink` for every visible edge of one of `types` (any type when
@@ -50,14 +56,7 @@ impl Apl<'_> {
         for cell in 0..store.ep.partitions() {
             passed.clear();
             if let Some(part) = store.ep.read(cell) {
-                report.scan_partitions += 1;
-                report.tuples_examined += part.scan_values(
-                    &self.reader.view,
-                    key_id,
-                    fast.as_ref(),
-                    |o| o.decode(&store.literals).is_some_and(|v| test(&v)),
-                    |edge| passed.push(edge),
-                );
+                self.scan_passing(&part, key_id, fast, &mut test, &mut passed, &mut report);
             }
             if passed.is_empty() {
                 continue;
@@ -83,9 +82,95 @@ impl Apl<'_> {
     }
 }
 
+impl Apl<'_> {
+    /// Appends to `passed` the S of every visible tuple of `part` with P
+    /// `key_id` whose value passes (`fast` where it decides, else `test`
+    /// on the decoded value), counting the scan in `report`.
+    fn scan_passing(
+        &self,
+        part: &Partition,
+        key_id: u32,
+        fast: Option<ValueTest>,
+        test: &mut impl FnMut(&Value) -> bool,
+        passed: &mut Vec<u64>,
+        report: &mut AccessReport,
+    ) {
+        let literals = &self.reader.store.literals;
+        report.scan_partitions += 1;
+        report.tuples_examined += part.scan_values(
+            &self.reader.view,
+            key_id,
+            fast.as_ref(),
+            |o| o.decode(literals).is_some_and(|v| test(&v)),
+            |s| passed.push(s),
+        );
+    }
+}
+
 fn type_matches(types: Option<&[u32]>, t: &Tuple) -> bool {
     match types {
         None => true,
         Some(list) => list.contains(&t.p),
+    }
+}
+
+impl Apl<'_> {
+    /// Calls `sink` for every visible node carrying `label` (any node when
+    /// `None`) whose property `key` is present and passes `test` (`fast`
+    /// as for [`Apl::edges_with_property`]): per REL_VP partition, a value
+    /// scan of the key's tuples, then, for a label, the survivors kept to
+    /// the labelled nodes of that partition (a node's tuples all live in
+    /// its partition): a probe of each survivor's own tuples when they are
+    /// few next to the label's O-index list, else a set built from it.
+    pub fn nodes_with_property(
+        &self,
+        label: Option<&str>,
+        key: &str,
+        fast: Option<ValueTest>,
+        mut test: impl FnMut(&Value) -> bool,
+        mut sink: impl FnMut(NodeId),
+    ) -> AccessReport {
+        let mut report = AccessReport::default();
+        let store = self.reader.store;
+        let Some(key_id) = store.keys.lookup(key) else {
+            return report;
+        };
+        let label_gui = match label {
+            Some(l) => match store.literals.lookup(l.as_bytes()) {
+                Some(gui) => Some(gui),
+                None => return report,
+            },
+            None => None,
+        };
+        let mut passed: Vec<u64> = Vec::new();
+        for part_no in 0..store.vp.partitions() {
+            let Some(part) = store.vp.read(part_no) else {
+                continue;
+            };
+            passed.clear();
+            self.scan_passing(&part, key_id, fast, &mut test, &mut passed, &mut report);
+            if let (Some(gui), false) = (label_gui, passed.is_empty()) {
+                let visible_label = |t: &Tuple<'_>| {
+                    t.p == PRED_LABEL
+                        && t.o.indexed_gui() == Some(gui)
+                        && t.o.flag == F_STRING
+                        && self.visible(t)
+                };
+                if passed.len() * 8 < part.object_list_len(gui) {
+                    // Few survivors: probe each one's own tuples.
+                    passed.retain(|&node| part.by_subject(node).any(|(_, t)| visible_label(&t)));
+                } else {
+                    let labelled: HashSet<u64, foldhash::fast::RandomState> = part
+                        .by_object(gui)
+                        .filter(|(_, t)| visible_label(t))
+                        .map(|(_, t)| t.s)
+                        .collect();
+                    passed.retain(|node| labelled.contains(node));
+                }
+            }
+            report.matches += passed.len() as u64;
+            passed.iter().for_each(|&node| sink(NodeId(node)));
+        }
+        report
     }
 }

@@ -166,6 +166,12 @@ impl Partition {
             .filter(move |(_, t)| t.o.indexed_gui() == Some(o))
     }
 
+    /// How many tuples the O index lists under `o` (an upper bound of what
+    /// [`Partition::by_object`] yields; no tuple is read).
+    pub(crate) fn object_list_len(&self, o: u64) -> usize {
+        self.by_o.get(o).len()
+    }
+
     /// The tuples listed under each of `keys` in the S index, key by key
     /// (each key's in insertion order; many keys are visited in ascending
     /// order, not the given one), through `f(key, tuple)` until it returns
