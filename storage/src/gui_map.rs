@@ -25,11 +25,23 @@ use foldhash::fast::FixedState;
 use std::collections::HashMap;
 
 /// Slots per page: 4096 ids, 16 KiB.
-const PAGE_SLOTS: usize = 1 << 12;
+pub(crate) const PAGE_SLOTS: usize = 1 << 12;
 /// Counters at or above this go to the hash map: it bounds the page table to
 /// `DENSE_COUNTERS * 65536 / PAGE_SLOTS` entries (512 KiB of pointers)
 /// whatever gui arrives, while 2^28 vertices still number densely.
 const DENSE_COUNTERS: u32 = 1 << 12;
+
+/// The dense number of a gui of `tag` (`counter << 16 | hash`), when it
+/// has one: the layout every direct-access map over guis shares (this one
+/// and the dictionary's lock-free slots).
+pub(crate) fn dense_number(tag: u8, gui: u64) -> Option<usize> {
+    match split_gui(gui) {
+        Some((t, counter, hash)) if t == tag && counter < DENSE_COUNTERS => {
+            Some(((counter as usize) << 16) | hash as usize)
+        }
+        _ => None,
+    }
+}
 
 /// Gui of one tag -> `u32` (0: none).
 #[derive(Clone, Debug)]
@@ -53,12 +65,7 @@ impl GuiMap {
 
     /// The dense number of `gui`, when it has one.
     fn dense_slot(&self, gui: u64) -> Option<usize> {
-        match split_gui(gui) {
-            Some((tag, counter, hash)) if tag == self.tag && counter < DENSE_COUNTERS => {
-                Some(((counter as usize) << 16) | hash as usize)
-            }
-            _ => None,
-        }
+        dense_number(self.tag, gui)
     }
 
     /// The value of `gui`, 0 when it has none.
