@@ -4,7 +4,10 @@
 //! Segment `k` holds `FIRST << k` bytes and starts at offset
 //! `FIRST * (2^k - 1)` of one offset space; a record never straddles two
 //! segments (the writer pads to the next segment instead). Segments are
-//! allocated zeroed on first use and freed only with the arena.
+//! allocated on first use, not zeroed (their untouched tails never become
+//! resident), and freed only with the arena. Every published byte is
+//! written, padding included, so no reader ever reads uninitialised
+//! memory, even through a wrong hint.
 //!
 //! Publication: the single writer (the holder of an [`ArenaCursor`], which
 //! lives under the dictionary's write lock) writes a record's bytes past
@@ -15,7 +18,7 @@
 //! record through a gui-map slot or a tuple's hint, both stored after the
 //! record was published.
 
-use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::alloc::{alloc, dealloc, Layout};
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// Bytes of segment 0 (64 KiB): a small dictionary costs one of them.
@@ -86,7 +89,8 @@ impl Arena {
     }
 
     /// Appends one record made of `parts` (written back to back) at a
-    /// multiple of `align` (a power of two), padded to `align`, never
+    /// multiple of `align` (a power of two; the same on every call),
+    /// padded to `align` with zeros, never
     /// straddling segments; returns its offset, or `None` when the offset
     /// space is exhausted. Published before returning.
     pub(super) fn append(
@@ -97,9 +101,16 @@ impl Arena {
     ) -> Option<usize> {
         let len: usize = parts.iter().map(|p| p.len()).sum();
         let size = len.next_multiple_of(align).max(align);
-        let mut start = cursor.end.next_multiple_of(align);
+        let mut start = cursor.end;
         let (mut k, mut at) = locate(start);
         if at + size > capacity(k) {
+            // The rest of this segment stays unused but published: zeroed.
+            if at < capacity(k) {
+                let base = self.segment(k)?;
+                // SAFETY: `at..capacity(k)` lies in segment `k`, at or above
+                // `published`, written only by this cursor's holder.
+                unsafe { std::ptr::write_bytes(base.add(at), 0, capacity(k) - at) };
+            }
             // Pad to the next segment (big records: the first that fits).
             loop {
                 k += 1;
@@ -125,19 +136,21 @@ impl Arena {
             }
             written += part.len();
         }
+        // SAFETY: as above; the record's padding up to `size`.
+        unsafe { std::ptr::write_bytes(base.add(written), 0, at + size - written) };
         cursor.end = start + size;
         self.published.store(cursor.end, Ordering::Release);
         Some(start)
     }
 
-    /// Segment `k`, allocated zeroed on first use (writer only).
+    /// Segment `k`, allocated on first use (writer only).
     fn segment(&self, k: usize) -> Option<*mut u8> {
         let existing = self.segments[k].load(Ordering::Acquire);
         if !existing.is_null() {
             return Some(existing);
         }
         // SAFETY: the layout has a non-zero size.
-        let fresh = unsafe { alloc_zeroed(layout(k)) };
+        let fresh = unsafe { alloc(layout(k)) };
         if fresh.is_null() {
             std::alloc::handle_alloc_error(layout(k));
         }
