@@ -147,12 +147,27 @@ impl Reader<'_> {
     /// heads in cache (the first miss of each read's chain, which the
     /// processor cannot overlap across rows by itself there).
     pub(crate) fn prefetch_nodes(&self, nodes: &[u64]) {
-        for part_no in 0..self.store.partitions {
-            let mut mine = nodes
-                .iter()
-                .filter(|&&node| self.vertex_part(node) == part_no)
-                .peekable();
-            if mine.peek().is_none() {
+        // Grouped by partition in two passes (a counting sort), so each
+        // partition is locked once and the ids are walked twice whatever
+        // the partition count.
+        let parts = self.store.partitions;
+        let mut starts = vec![0usize; parts + 1];
+        for &node in nodes {
+            starts[self.vertex_part(node) + 1] += 1;
+        }
+        for p in 0..parts {
+            starts[p + 1] += starts[p];
+        }
+        let mut next = starts.clone();
+        let mut grouped = vec![0u64; nodes.len()];
+        for &node in nodes {
+            let p = self.vertex_part(node);
+            grouped[next[p]] = node;
+            next[p] += 1;
+        }
+        for part_no in 0..parts {
+            let mine = &grouped[starts[part_no]..starts[part_no + 1]];
+            if mine.is_empty() {
                 continue;
             }
             let Some(part) = self.store.vp.read(part_no) else {
