@@ -1,9 +1,12 @@
 //! The dictionary's record arena: append-only bytes in segments that never
 //! move, so readers resolve a record without any lock.
 //!
-//! Segment `k` holds `FIRST << k` bytes and starts at offset
-//! `FIRST * (2^k - 1)` of one offset space; a record never straddles two
-//! segments (the writer pads to the next segment instead). Segments are
+//! Segments double from `FIRST` bytes up to `BIG` (so a small dictionary
+//! costs one small segment), then all hold `BIG` (so at most one segment's
+//! tail is ever unused); together they form one offset space. A record
+//! never straddles two segments (the writer pads to the next segment
+//! instead); a record larger than a segment is not stored here at all
+//! (the dictionary keeps such forms out of line, see [`Arena::keep`]). Segments are
 //! allocated on first use, not zeroed (their untouched tails never become
 //! resident), and freed only with the arena. Every published byte is
 //! written, padding included, so no reader ever reads uninitialised
@@ -23,12 +26,22 @@ use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// Bytes of segment 0 (64 KiB): a small dictionary costs one of them.
 const FIRST: usize = 1 << 16;
-/// Segments: their total, `FIRST * (2^SEGMENTS - 1)`, exceeds the 32 GiB
-/// that `u32` record numbers of 8-byte units address.
-const SEGMENTS: usize = 20;
+/// Doubling segments: `FIRST << k` for `k < DOUBLING`, the last `BIG`.
+const DOUBLING: usize = 7;
+/// Bytes of every later segment (4 MiB), and the largest record.
+pub(super) const BIG: usize = FIRST << (DOUBLING - 1);
+/// Where the equal segments start in the offset space.
+const DOUBLING_END: usize = FIRST * ((1 << DOUBLING) - 1);
+/// Segments: enough for the 32 GiB that `u32` record numbers of 8-byte
+/// units address.
+const SEGMENTS: usize = DOUBLING + ((32 << 30) - DOUBLING_END).div_ceil(BIG);
 
 pub(super) struct Arena {
-    segments: [AtomicPtr<u8>; SEGMENTS],
+    segments: Box<[AtomicPtr<u8>]>,
+    /// Forms too large for a segment, each its own allocation, never
+    /// changed or freed before the arena (see [`Arena::keep`]).
+    #[allow(clippy::vec_box)]
+    large: parking_lot::Mutex<Vec<Box<[u8]>>>,
     /// End of the published bytes (offset space).
     published: AtomicUsize,
 }
@@ -43,12 +56,26 @@ pub(super) struct ArenaCursor {
 
 /// `(segment, offset within it)` of an offset.
 fn locate(offset: usize) -> (usize, usize) {
-    let k = (offset / FIRST + 1).ilog2() as usize;
-    (k, offset - FIRST * ((1 << k) - 1))
+    if offset < DOUBLING_END {
+        let k = (offset / FIRST + 1).ilog2() as usize;
+        (k, offset - FIRST * ((1 << k) - 1))
+    } else {
+        let past = offset - DOUBLING_END;
+        (DOUBLING + past / BIG, past % BIG)
+    }
+}
+
+/// Where segment `k` starts in the offset space.
+fn start_of(k: usize) -> usize {
+    if k < DOUBLING {
+        FIRST * ((1 << k) - 1)
+    } else {
+        DOUBLING_END + (k - DOUBLING) * BIG
+    }
 }
 
 fn capacity(k: usize) -> usize {
-    FIRST << k
+    FIRST << k.min(DOUBLING - 1)
 }
 
 fn layout(k: usize) -> Layout {
@@ -58,7 +85,10 @@ fn layout(k: usize) -> Layout {
 impl Arena {
     pub(super) fn new() -> Self {
         Arena {
-            segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
+            segments: (0..SEGMENTS)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
+            large: parking_lot::Mutex::new(Vec::new()),
             published: AtomicUsize::new(0),
         }
     }
@@ -88,6 +118,29 @@ impl Arena {
         self.get(offset, 1).map(<[u8]>::as_ptr)
     }
 
+    /// Keeps `bytes` in an allocation of their own until the arena is
+    /// dropped and returns its address: a form larger than a segment, whose
+    /// record in the arena holds this address instead of the form.
+    pub(super) fn keep(&self, bytes: &[u8]) -> *const u8 {
+        // (Returned as an address: the record stores it, `kept` finds it.)
+        let kept: Box<[u8]> = bytes.into();
+        let at = kept.as_ptr();
+        self.large.lock().push(kept);
+        at
+    }
+
+    /// The `len` bytes [`Arena::keep`] kept at `address`, if it kept
+    /// exactly those (a lock and a search: forms this large are rare).
+    pub(super) fn kept(&self, address: usize, len: usize) -> Option<&[u8]> {
+        let large = self.large.lock();
+        let found = large
+            .iter()
+            .find(|kept| kept.as_ptr() as usize == address && kept.len() == len)?;
+        // SAFETY: the allocation is never changed, moved (it is boxed) or
+        // freed before the arena, so it outlives this borrow of `self`.
+        Some(unsafe { std::slice::from_raw_parts(found.as_ptr(), found.len()) })
+    }
+
     /// Appends one record made of `parts` (written back to back) at a
     /// multiple of `align` (a power of two; the same on every call),
     /// padded to `align` with zeros, never
@@ -111,17 +164,17 @@ impl Arena {
                 // `published`, written only by this cursor's holder.
                 unsafe { std::ptr::write_bytes(base.add(at), 0, capacity(k) - at) };
             }
-            // Pad to the next segment (big records: the first that fits).
+            // Pad to the next segment that can hold it.
             loop {
                 k += 1;
-                if k >= SEGMENTS {
+                if k >= SEGMENTS || size > BIG {
                     return None;
                 }
                 if size <= capacity(k) {
                     break;
                 }
             }
-            start = FIRST * ((1 << k) - 1);
+            start = start_of(k);
             at = 0;
         }
         let base = self.segment(k)?;
@@ -197,6 +250,13 @@ mod tests {
         assert_eq!(locate(FIRST), (1, 0));
         assert_eq!(locate(3 * FIRST - 1), (1, 2 * FIRST - 1));
         assert_eq!(locate(3 * FIRST), (2, 0));
+        assert_eq!(locate(DOUBLING_END - 1), (DOUBLING - 1, BIG - 1));
+        assert_eq!(locate(DOUBLING_END), (DOUBLING, 0));
+        assert_eq!(locate(DOUBLING_END + BIG + 5), (DOUBLING + 1, 5));
+        for k in 0..SEGMENTS {
+            assert_eq!(locate(start_of(k)), (k, 0));
+            assert_eq!(locate(start_of(k) + capacity(k) - 1), (k, capacity(k) - 1));
+        }
         let total: usize = (0..SEGMENTS).map(capacity).sum();
         assert!(total >= 32 << 30);
     }
@@ -221,11 +281,18 @@ mod tests {
             assert_eq!(arena.get(at + 4, body.len()).unwrap(), body.as_slice());
         }
         assert!(arena.get(cursor.end, 1).is_none());
-        // A record bigger than the first segments goes where it fits.
+        // A record bigger than the first segments goes where it fits; one
+        // bigger than any segment is refused (kept out of line instead).
         let big = vec![7u8; 5 * FIRST];
         let at = arena.append(&mut cursor, &[&big], 8).unwrap();
         assert_eq!(arena.get(at, big.len()).unwrap(), big.as_slice());
         assert!(arena.allocated() >= 5 * FIRST);
+        assert_eq!(arena.append(&mut cursor, &[&vec![1u8; BIG + 1]], 8), None);
+        let huge = vec![3u8; BIG * 2];
+        let kept = arena.keep(&huge) as usize;
+        assert_eq!(arena.kept(kept, huge.len()).unwrap(), huge.as_slice());
+        assert_eq!(arena.kept(kept, huge.len() - 1), None);
+        assert_eq!(arena.kept(kept + 1, 1), None);
     }
 
     #[test]

@@ -131,12 +131,24 @@ fn gui_of(arena: &Arena, r: u32) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.try_into().ok()?))
 }
 
+/// The length field's flag for a form kept out of line: the record holds
+/// its address (8 bytes) instead of the form (module `arena`: larger than
+/// a segment).
+const OUT_OF_LINE: u32 = 1 << 31;
+
 /// The form in record `r`, if it is published.
 fn form_of(arena: &Arena, r: u32) -> Option<&[u8]> {
     let at = r as usize * UNIT;
     let len = arena.get(at + 8, 4)?;
-    let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
-    arena.get(at + HEADER, len)
+    let len = u32::from_le_bytes(len.try_into().ok()?);
+    if len & OUT_OF_LINE == 0 {
+        return arena.get(at + HEADER, len as usize);
+    }
+    let address = arena.get(at + HEADER, 8)?;
+    let address = u64::from_le_bytes(address.try_into().ok()?) as usize;
+    // Checked against what the arena keeps: even bytes that only look like
+    // such a record (a wrong hint) never make a reader follow a pointer.
+    arena.kept(address, (len & !OUT_OF_LINE) as usize)
 }
 
 /// Record `r`'s form if `r` is a record holding `gui` (a [`RecordHint`]
@@ -225,11 +237,24 @@ impl DictInner {
         form: &[u8],
         hash: u64,
     ) -> Result<u32, DictError> {
-        let len = u32::try_from(form.len()).map_err(|_| DictError::Full)?;
-        let header = [gui.to_le_bytes().as_slice(), &len.to_le_bytes()].concat();
-        let at = arena
-            .append(&mut self.cursor, &[&header, form], UNIT)
+        let len = u32::try_from(form.len())
+            .ok()
+            .filter(|&len| len < OUT_OF_LINE)
             .ok_or(DictError::Full)?;
+        let at = if HEADER + form.len() <= arena::BIG {
+            let header = [gui.to_le_bytes().as_slice(), &len.to_le_bytes()].concat();
+            arena.append(&mut self.cursor, &[&header, form], UNIT)
+        } else {
+            let address = arena.keep(form) as usize as u64;
+            let header = [
+                gui.to_le_bytes().as_slice(),
+                &(len | OUT_OF_LINE).to_le_bytes(),
+                &address.to_le_bytes(),
+            ]
+            .concat();
+            arena.append(&mut self.cursor, &[&header], UNIT)
+        }
+        .ok_or(DictError::Full)?;
         // Record numbers are stored + 1 in the gui map, so that must fit too.
         let record = u32::try_from(at / UNIT)
             .ok()
@@ -555,6 +580,25 @@ mod tests {
                 }
             });
         });
+    }
+
+    #[test]
+    fn a_form_larger_than_a_segment_is_kept_out_of_line() {
+        let d = Dictionary::new(TAG_LIT);
+        let huge: Vec<u8> = (0..arena::BIG + 100).map(|i| (i % 253) as u8).collect();
+        let small = d.intern(b"before").unwrap();
+        let big = d.intern(&huge).unwrap();
+        let after = d.intern(b"after").unwrap();
+        assert_eq!(d.lookup(&huge), Some(big.gui));
+        let read = |i: &Interned, hint| d.with_form_hinted(i.gui, hint, <[u8]>::to_vec);
+        assert_eq!(read(&big, RecordHint::NONE).unwrap(), huge);
+        assert_eq!(read(&big, big.hint()).unwrap(), huge);
+        assert_eq!(read(&small, big.hint()).as_deref(), Some(&b"before"[..]));
+        assert_eq!(
+            read(&after, RecordHint::NONE).as_deref(),
+            Some(&b"after"[..])
+        );
+        assert_eq!(d.intern(&huge).unwrap().gui, big.gui);
     }
 
     #[test]
