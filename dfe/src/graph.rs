@@ -26,6 +26,10 @@ pub trait GraphRead {
     /// `(start, end, type)` of a visible relationship.
     fn rel_endpoints(&self, id: RelId) -> Option<(NodeId, NodeId, String)>;
     fn rel_property(&self, id: RelId, key: &str) -> Option<Value>;
+    /// [`GraphRead::rel_property`] of each of `ids`, aligned with it.
+    fn rel_property_column(&self, ids: &[RelId], key: &str) -> Vec<Option<Value>> {
+        ids.iter().map(|&id| self.rel_property(id, key)).collect()
+    }
     fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value>;
     /// The string `elementId(r)` reports.
     fn rel_element_id(&self, id: RelId) -> Option<String>;
@@ -68,6 +72,9 @@ impl GraphRead for Txn {
     }
     fn rel_property(&self, id: RelId, key: &str) -> Option<Value> {
         Txn::rel_property(self, id, key)
+    }
+    fn rel_property_column(&self, ids: &[RelId], key: &str) -> Vec<Option<Value>> {
+        Txn::rel_property_column(self, ids, key)
     }
     fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value> {
         Txn::rel_properties(self, id)

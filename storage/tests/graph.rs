@@ -303,3 +303,48 @@ fn expand_into_agrees_with_expand_on_a_growing_hub() {
         check(&s.begin());
     }
 }
+
+/// `rel_property_column` (the batch read behind `r.key` over many rows)
+/// equals `rel_property` row by row: committed and own relationships,
+/// updated, removed and deleted properties, deleted relationships (whose
+/// property tuples go with them), repeats, unknown ids and keys.
+#[test]
+fn a_relationship_property_column_equals_the_point_reads_row_by_row() {
+    let s = store();
+    let setup = s.begin();
+    let a = setup.create_node(&labels(&["N"]), &props(&[])).unwrap();
+    let b = setup.create_node(&labels(&["N"]), &props(&[])).unwrap();
+    let rels: Vec<_> = (0..200i64)
+        .map(|i| {
+            let mut p = vec![("w", Value::Int(i))];
+            if i % 4 == 0 {
+                p.push(("s", Value::String(format!("r{i}"))));
+            }
+            let (src, dst) = if i % 2 == 0 { (a, b) } else { (b, a) };
+            setup.create_rel(src, dst, "T", &props(&p)).unwrap()
+        })
+        .collect();
+    commit(&setup).unwrap();
+    let t = s.begin();
+    for (i, &r) in rels.iter().enumerate() {
+        match i % 5 {
+            0 => t.set_rel_property(r, "w", Value::Int(-1)).unwrap(),
+            1 => t.set_rel_property(r, "w", Value::Null).unwrap(),
+            2 => t.delete_rel(r).unwrap(),
+            _ => {}
+        }
+    }
+    let own = t
+        .create_rel(a, a, "T", &props(&[("w", Value::Int(9))]))
+        .unwrap();
+    let mut rows: Vec<_> = rels.iter().rev().copied().collect();
+    rows.extend_from_slice(&rels[..20]);
+    rows.push(own);
+    rows.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::RelId));
+    for key in ["w", "s", "missing"] {
+        let column = t.rel_property_column(&rows, key);
+        let points: Vec<_> = rows.iter().map(|&r| t.rel_property(r, key)).collect();
+        assert_eq!(column, points, "key {key}");
+    }
+    assert!(t.rel_property_column(&[], "w").is_empty());
+}

@@ -3,7 +3,7 @@
 
 use crate::error::{deleted_entity, type_mismatch, type_mismatch_as, ExecError, ExecResult};
 use crate::graph::GraphRead;
-use nereid_values::{NodeId, PathValue, Value};
+use nereid_values::{NodeId, PathValue, RelId, Value};
 use std::collections::BTreeMap;
 
 /// `base.key` on a node, relationship or map. A missing property is null;
@@ -12,10 +12,9 @@ pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Va
     let found = match base {
         Value::Null => None,
         Value::Node(id) => return node_property_found(graph, *id, graph.node_property(*id, key)),
-        Value::Relationship(id) => match graph.rel_property(*id, key) {
-            None if graph.rel_deleted(*id) => return Err(deleted_entity("properties", base)),
-            found => found,
-        },
+        Value::Relationship(id) => {
+            return rel_property_found(graph, *id, graph.rel_property(*id, key))
+        }
         Value::Map(map) => map.get(key).cloned(),
         temporal if temporal.is_temporal() => Some(super::temporal::component(temporal, key)?),
         Value::Point(point) => Some(super::spatial::component(point, key)?),
@@ -25,30 +24,35 @@ pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Va
 }
 
 /// [`property`] over a batch's column: the nodes' values are read together
-/// ([`GraphRead::node_property_column`]), every other base row by row.
+/// ([`GraphRead::node_property_column`]), and so are the relationships'
+/// ([`GraphRead::rel_property_column`]); every other base row by row.
 pub fn property_column(
     graph: &dyn GraphRead,
     bases: &[Value],
     key: &str,
 ) -> ExecResult<Vec<Value>> {
-    let nodes: Vec<NodeId> = bases
-        .iter()
-        .filter_map(|base| match base {
-            Value::Node(id) => Some(*id),
-            _ => None,
-        })
-        .collect();
-    if nodes.len() < 2 {
+    let mut nodes = Vec::new();
+    let mut rels = Vec::new();
+    for base in bases {
+        match base {
+            Value::Node(id) => nodes.push(*id),
+            Value::Relationship(id) => rels.push(*id),
+            _ => {}
+        }
+    }
+    if nodes.len() + rels.len() < 2 {
         return bases
             .iter()
             .map(|base| property(graph, base, key))
             .collect();
     }
-    let mut found = graph.node_property_column(&nodes, key).into_iter();
+    let mut node_values = graph.node_property_column(&nodes, key).into_iter();
+    let mut rel_values = graph.rel_property_column(&rels, key).into_iter();
     bases
         .iter()
         .map(|base| match base {
-            Value::Node(id) => node_property_found(graph, *id, found.next().flatten()),
+            Value::Node(id) => node_property_found(graph, *id, node_values.next().flatten()),
+            Value::Relationship(id) => rel_property_found(graph, *id, rel_values.next().flatten()),
             other => property(graph, other, key),
         })
         .collect()
@@ -64,6 +68,17 @@ fn node_property_found(
     match found {
         Some(value) => Ok(value),
         None if graph.node_deleted(id) => Err(deleted_entity("properties", &Value::Node(id))),
+        None => Ok(Value::Null),
+    }
+}
+
+/// [`node_property_found`] for a relationship.
+fn rel_property_found(graph: &dyn GraphRead, id: RelId, found: Option<Value>) -> ExecResult<Value> {
+    match found {
+        Some(value) => Ok(value),
+        None if graph.rel_deleted(id) => {
+            Err(deleted_entity("properties", &Value::Relationship(id)))
+        }
         None => Ok(Value::Null),
     }
 }

@@ -179,6 +179,12 @@ impl Txn {
         reader.edge(id.0)?;
         reader.rel_property(id.0, key)
     }
+    /// [`Txn::rel_property`] of each of `ids`, aligned with it (a batch of
+    /// rows' `r.key`): the key resolved once, one reader for the batch.
+    pub fn rel_property_column(&self, ids: &[RelId], key: &str) -> Vec<Option<Value>> {
+        let rels: Vec<u64> = ids.iter().map(|id| id.0).collect();
+        self.reader().rel_property_column(&rels, key)
+    }
     pub fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value> {
         self.reader().rel_properties(id.0)
     }

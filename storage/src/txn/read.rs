@@ -490,6 +490,22 @@ impl Reader<'_> {
         found
     }
 
+    /// [`Reader::rel_property`] of each of `rels`, aligned with it, the key
+    /// resolved once. Reads each relationship's property tuples only: a
+    /// relationship and its properties are created, and deleted, together,
+    /// so a visible property tuple means a visible relationship.
+    pub(crate) fn rel_property_column(&self, rels: &[u64], key: &str) -> Vec<Option<Value>> {
+        let Some(key_id) = self.store.keys.lookup(key) else {
+            return vec![None; rels.len()];
+        };
+        rels.iter()
+            .map(|&rel| {
+                let (_, o) = self.rel_property_tuple(rel, key_id)?;
+                o.decode(&self.store.literals)
+            })
+            .collect()
+    }
+
     pub(crate) fn rel_property(&self, rel: u64, key: &str) -> Option<Value> {
         let key_id = self.store.keys.lookup(key)?;
         let (_, o) = self.rel_property_tuple(rel, key_id)?;
