@@ -30,32 +30,24 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             key,
             value,
             labels,
-        } => {
-            let (label, rest) = most_selective_label(labels, catalog);
-            let seek = Op::NodeByPropertySeek {
-                input: b(input),
-                out,
-                label,
-                key,
-                value,
-            };
-            with_label_filter(seek, out, rest)
-        }
+        } => by_best_label(out, labels, catalog, |label| Op::NodeByPropertySeek {
+            input: b(input),
+            out,
+            label,
+            key,
+            value,
+        }),
         LogicalPlan::NodePropertyScan {
             input,
             out,
             labels,
             predicate,
-        } => {
-            let (label, rest) = most_selective_label(labels, catalog);
-            let scan = Op::NodePropertyScan {
-                input: b(input),
-                out,
-                label,
-                predicate,
-            };
-            with_label_filter(scan, out, rest)
-        }
+        } => by_best_label(out, labels, catalog, |label| Op::NodePropertyScan {
+            input: b(input),
+            out,
+            label,
+            predicate,
+        }),
         LogicalPlan::NodeCountFromStore { input, out, label } => Op::NodeCountFromCountStore {
             input: b(input),
             out,
@@ -245,23 +237,23 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
 /// Estimates are asked for only when there is a choice: they may cost a
 /// scan of the store (until the statistics issue keeps counts).
 fn node_scan(input: Box<Op>, out: usize, labels: Vec<String>, catalog: &dyn Catalog) -> Op {
-    match most_selective_label(labels, catalog) {
-        (None, _) => Op::AllNodesScan { input, out },
-        (Some(label), rest) => {
-            let scan = Op::NodeByLabelScan { input, out, label };
-            with_label_filter(scan, out, rest)
-        }
-    }
+    by_best_label(out, labels, catalog, |label| match label {
+        None => Op::AllNodesScan { input, out },
+        Some(label) => Op::NodeByLabelScan { input, out, label },
+    })
 }
 
-/// The label with the fewest estimated nodes (no estimate asked when there
-/// is only one) and the others.
-fn most_selective_label(
+/// `op(label)` reading the nodes in `out` by the label of `labels` with
+/// the fewest estimated nodes (none without labels; no estimate asked when
+/// there is only one), followed by a check of the other labels.
+fn by_best_label(
+    out: usize,
     mut labels: Vec<String>,
     catalog: &dyn Catalog,
-) -> (Option<String>, Vec<String>) {
+    op: impl FnOnce(Option<String>) -> Op,
+) -> Op {
     let best = match labels.len() {
-        0 => return (None, labels),
+        0 => return op(None),
         1 => 0,
         _ => labels
             .iter()
@@ -271,7 +263,7 @@ fn most_selective_label(
             .unwrap_or(0),
     };
     let label = labels.remove(best);
-    (Some(label), labels)
+    with_label_filter(op(Some(label)), out, labels)
 }
 
 /// `op` followed by a check that the node in `out` carries `labels`.

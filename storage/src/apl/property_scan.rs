@@ -22,12 +22,9 @@
 //! cell is read, so a read never holds two partition locks at once.
 
 use super::{AccessReport, Apl, EdgeMatch, ValueTest};
-use crate::predicates::PRED_LABEL;
 use crate::relation::Partition;
 use crate::relation::Tuple;
-use crate::typed_value::F_STRING;
 use nereid_values::{NodeId, RelId, Value};
-use std::collections::HashSet;
 
 impl Apl<'_> {
     /// Calls `sink` for every visible edge of one of `types` (any type when
@@ -119,9 +116,7 @@ impl Apl<'_> {
     /// `None`) whose property `key` is present and passes `test` (`fast`
     /// as for [`Apl::edges_with_property`]): per REL_VP partition, a value
     /// scan of the key's tuples, then, for a label, the survivors kept to
-    /// the labelled nodes of that partition (a node's tuples all live in
-    /// its partition): a probe of each survivor's own tuples when they are
-    /// few next to the label's O-index list, else a set built from it.
+    /// the labelled nodes of that partition (`Reader::keep_labelled`).
     pub fn nodes_with_property(
         &self,
         label: Option<&str>,
@@ -135,12 +130,8 @@ impl Apl<'_> {
         let Some(key_id) = store.keys.lookup(key) else {
             return report;
         };
-        let label_gui = match label {
-            Some(l) => match store.literals.lookup(l.as_bytes()) {
-                Some(gui) => Some(gui),
-                None => return report,
-            },
-            None => None,
+        let Some(label_gui) = self.reader.label_gui(label) else {
+            return report;
         };
         let mut passed: Vec<u64> = Vec::new();
         for part_no in 0..store.vp.partitions() {
@@ -149,24 +140,8 @@ impl Apl<'_> {
             };
             passed.clear();
             self.scan_passing(&part, key_id, fast, &mut test, &mut passed, &mut report);
-            if let (Some(gui), false) = (label_gui, passed.is_empty()) {
-                let visible_label = |t: &Tuple<'_>| {
-                    t.p == PRED_LABEL
-                        && t.o.indexed_gui() == Some(gui)
-                        && t.o.flag == F_STRING
-                        && self.visible(t)
-                };
-                if passed.len() * 8 < part.object_list_len(gui) {
-                    // Few survivors: probe each one's own tuples.
-                    passed.retain(|&node| part.by_subject(node).any(|(_, t)| visible_label(&t)));
-                } else {
-                    let labelled: HashSet<u64, foldhash::fast::RandomState> = part
-                        .by_object(gui)
-                        .filter(|(_, t)| visible_label(t))
-                        .map(|(_, t)| t.s)
-                        .collect();
-                    passed.retain(|node| labelled.contains(node));
-                }
+            if let Some(gui) = label_gui {
+                self.reader.keep_labelled(&part, &mut passed, gui);
             }
             report.matches += passed.len() as u64;
             passed.iter().for_each(|&node| sink(NodeId(node)));

@@ -5,11 +5,11 @@ use crate::dictionary::RecordHint;
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::{RelKind, Tuple, TupleRef};
+use crate::relation::{Partition, RelKind, Tuple, TupleRef};
 use crate::store::Store;
 use crate::typed_value::{Encoded, TypedValue, F_STRING};
 use nereid_values::{Direction, NodeId, RelId, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// A visible REL_E tuple.
 #[derive(Copy, Clone, Debug)]
@@ -21,6 +21,12 @@ pub(crate) struct EdgeTuple {
 }
 
 /// Read access to the store through a view.
+/// Whether `(p, o)` gives a node the label `label_gui` (a label tuple's O
+/// is the label name's string gui).
+fn is_label(p: u32, o: TypedValue, label_gui: u64) -> bool {
+    p == PRED_LABEL && o == TypedValue::string_gui(label_gui)
+}
+
 pub(crate) struct Reader<'a> {
     pub(crate) store: &'a Store,
     pub(crate) view: View,
@@ -108,10 +114,13 @@ impl Reader<'_> {
     }
 
     pub(crate) fn label_tuple(&self, node: u64, label_gui: u64) -> Option<TupleRef> {
-        self.first_node_tuple(node, |p, o| {
-            p == PRED_LABEL && o == TypedValue::string_gui(label_gui)
-        })
-        .map(|(at, _, _)| at)
+        self.first_node_tuple(node, |p, o| is_label(p, o, label_gui))
+            .map(|(at, _, _)| at)
+    }
+
+    /// Whether `t` is a visible tuple giving its node the label `label_gui`.
+    pub(crate) fn is_visible_label(&self, t: &Tuple<'_>, label_gui: u64) -> bool {
+        is_label(t.p, t.o, label_gui) && self.visible(t)
     }
 
     pub(crate) fn node_has_label(&self, node: u64, label: &str) -> bool {
@@ -231,7 +240,7 @@ impl Reader<'_> {
 
     /// The gui of `label` (`Some(None)` for no label); `None` when the
     /// label was never written, so no node carries it.
-    fn label_gui(&self, label: Option<&str>) -> Option<Option<u64>> {
+    pub(crate) fn label_gui(&self, label: Option<&str>) -> Option<Option<u64>> {
         match label {
             Some(l) => self.store.literals.lookup(l.as_bytes()).map(Some),
             None => Some(None),
@@ -253,9 +262,7 @@ impl Reader<'_> {
             match label_gui {
                 Some(gui) => out.extend(
                     part.by_object(gui)
-                        .filter(|(_, t)| {
-                            t.p == PRED_LABEL && t.o.flag == F_STRING && self.visible(t)
-                        })
+                        .filter(|(_, t)| self.is_visible_label(t, gui))
                         .map(|(_, t)| NodeId(t.s)),
                 ),
                 None => out.extend(
@@ -290,22 +297,45 @@ impl Reader<'_> {
             return Vec::new();
         };
         let mut out = Vec::new();
+        let mut found = Vec::new();
         for part_no in 0..self.store.vp.partitions() {
             let Some(part) = self.store.vp.read(part_no) else {
                 continue;
             };
-            out.extend(
+            found.clear();
+            found.extend(
                 part.by_object(gui)
                     .filter(|(_, t)| t.p == key_id && t.o.flag == F_STRING && self.visible(t))
                     .map(|(_, t)| t.s),
             );
+            if let Some(label_gui) = label_gui {
+                self.keep_labelled(&part, &mut found, label_gui);
+            }
+            out.extend(found.iter().map(|&node| NodeId(node)));
         }
-        // Label tuples are read after the partition lock is released (a
-        // reader never holds two partition locks at once).
-        out.into_iter()
-            .filter(|&node| label_gui.is_none_or(|l| self.label_tuple(node, l).is_some()))
-            .map(NodeId)
-            .collect()
+        out
+    }
+
+    /// Keeps the nodes of `nodes` (all of REL_VP partition `part`, whose
+    /// read lock the caller holds: a node's tuples all live in its
+    /// partition) that visibly carry the label `label_gui`: by probing each
+    /// node's own tuples when they are few next to the label's O-index
+    /// list, else by a set built from that list.
+    pub(crate) fn keep_labelled(&self, part: &Partition, nodes: &mut Vec<u64>, label_gui: u64) {
+        if nodes.is_empty() {
+            return;
+        }
+        let labels = |t: &Tuple<'_>| self.is_visible_label(t, label_gui);
+        if nodes.len() * 8 < part.object_list_len(label_gui) {
+            nodes.retain(|&node| part.by_subject(node).any(|(_, t)| labels(&t)));
+        } else {
+            let labelled: HashSet<u64, foldhash::fast::RandomState> = part
+                .by_object(label_gui)
+                .filter(|(_, t)| labels(t))
+                .map(|(_, t)| t.s)
+                .collect();
+            nodes.retain(|node| labelled.contains(node));
+        }
     }
 
     /// The REL_E tuple of a relationship id, visible or not.
