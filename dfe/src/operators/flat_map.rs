@@ -12,6 +12,7 @@ use crate::context::ExecContext;
 use crate::error::ExecResult;
 use nereid_planner::Slot;
 use nereid_values::Value;
+use std::sync::Arc;
 
 /// The slot values that extend the input row in one output row: inline up
 /// to three (a scan's node, an expand's relationship and node), so
@@ -20,6 +21,22 @@ pub(crate) type Extension = smallvec::SmallVec<[(Slot, Value); 3]>;
 
 /// The output rows of one input row, produced lazily.
 pub(crate) type Extensions = Box<dyn Iterator<Item = Extension> + Send>;
+
+/// The list a scan reads once, on its first input row, and shares with
+/// later rows (`NodeScan`, `RelationshipTypeScan`, `NodePropertyScan`):
+/// updating operators are eager, so nothing upstream writes once a scan
+/// has started.
+pub(crate) fn read_once<T>(
+    cached: &mut Option<Arc<Vec<T>>>,
+    read: impl FnOnce() -> ExecResult<Vec<T>>,
+) -> ExecResult<Arc<Vec<T>>> {
+    if let Some(list) = cached {
+        return Ok(Arc::clone(list));
+    }
+    let list = Arc::new(read()?);
+    *cached = Some(Arc::clone(&list));
+    Ok(list)
+}
 
 /// What a flat-map operator does with each input row.
 pub(crate) trait Expander: Send {

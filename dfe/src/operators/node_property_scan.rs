@@ -5,16 +5,16 @@
 //! filter it replaces would keep.
 //!
 //! The nodes are read once, on the first input row, and shared by later
-//! rows, as `NodeScan` does: updating operators are eager, so nothing
-//! upstream writes once the scan has started.
+//! rows, as `NodeScan` does (`flat_map::read_once`).
 
-use super::flat_map::{Expander, Extensions};
+use super::flat_map::{read_once, Expander, Extensions};
 use super::pushed_test::pushed_test;
+use super::scan::node_rows;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
 use nereid_planner::{PropertyPredicate, Slot};
-use nereid_values::{NodeId, Value};
+use nereid_values::NodeId;
 use std::sync::Arc;
 
 pub(crate) struct NodePropertyScan {
@@ -32,28 +32,15 @@ impl Expander for NodePropertyScan {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let nodes = match &self.nodes {
-            Some(nodes) => Arc::clone(nodes),
-            None => {
-                let (fast, test) = pushed_test(&self.predicate, batch, row, ctx)?;
-                let mut found = Vec::new();
-                ctx.txn.apl().nodes_with_property(
-                    self.label.as_deref(),
-                    &self.predicate.key,
-                    fast,
-                    test,
-                    |n| found.push(n),
-                );
-                let found = Arc::new(found);
-                self.nodes = Some(Arc::clone(&found));
-                found
-            }
-        };
-        let out = self.out;
-        Ok(Box::new((0..nodes.len()).filter_map(move |i| {
-            nodes
-                .get(i)
-                .map(|&n| smallvec::smallvec![(out, Value::Node(n))])
-        })))
+        let (label, predicate) = (self.label.as_deref(), &self.predicate);
+        let nodes = read_once(&mut self.nodes, || {
+            let (fast, test) = pushed_test(predicate, batch, row, ctx)?;
+            let mut found = Vec::new();
+            ctx.txn
+                .apl()
+                .nodes_with_property(label, &predicate.key, fast, test, |n| found.push(n));
+            Ok(found)
+        })?;
+        Ok(node_rows(self.out, nodes))
     }
 }

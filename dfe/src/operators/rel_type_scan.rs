@@ -8,10 +8,9 @@
 //! the answer is exactly the filter's: true keeps, false and null drop.
 //!
 //! The relationships are read once, on the first input row, and shared by
-//! later rows, as `NodeScan` does: updating operators are eager, so nothing
-//! upstream writes once the scan has started.
+//! later rows, as `NodeScan` does (`flat_map::read_once`).
 
-use super::flat_map::{Expander, Extension, Extensions};
+use super::flat_map::{read_once, Expander, Extension, Extensions};
 use super::pushed_test::pushed_test;
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -31,26 +30,32 @@ pub(crate) struct RelTypeScan {
     pub(crate) edges: Option<Arc<Vec<EdgeMatch>>>,
 }
 
-impl RelTypeScan {
-    fn read(&self, batch: &Batch, row: usize, ctx: &mut ExecContext) -> ExecResult<Vec<EdgeMatch>> {
-        let mut edges = Vec::new();
-        let Some(predicate) = &self.predicate else {
-            let pattern = EdgePattern {
-                src: Endpoint::Any,
-                types: &self.types,
-                dst: Endpoint::Any,
-            };
-            ctx.txn
-                .apl()
-                .edges(&pattern, None, ModeChoice::Auto, |m| edges.push(m));
-            return Ok(edges);
+/// The relationships of `types`, those passing `predicate` when pushed
+/// (its constant evaluated for `row` of `batch`).
+fn read(
+    types: &[String],
+    predicate: Option<&PropertyPredicate>,
+    batch: &Batch,
+    row: usize,
+    ctx: &mut ExecContext,
+) -> ExecResult<Vec<EdgeMatch>> {
+    let mut edges = Vec::new();
+    let Some(predicate) = predicate else {
+        let pattern = EdgePattern {
+            src: Endpoint::Any,
+            types,
+            dst: Endpoint::Any,
         };
-        let (fast, test) = pushed_test(predicate, batch, row, ctx)?;
         ctx.txn
             .apl()
-            .edges_with_property(&self.types, &predicate.key, fast, test, |m| edges.push(m));
-        Ok(edges)
-    }
+            .edges(&pattern, None, ModeChoice::Auto, |m| edges.push(m));
+        return Ok(edges);
+    };
+    let (fast, test) = pushed_test(predicate, batch, row, ctx)?;
+    ctx.txn
+        .apl()
+        .edges_with_property(types, &predicate.key, fast, test, |m| edges.push(m));
+    Ok(edges)
 }
 
 impl Expander for RelTypeScan {
@@ -61,14 +66,8 @@ impl Expander for RelTypeScan {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let edges = match &self.edges {
-            Some(edges) => Arc::clone(edges),
-            None => {
-                let edges = Arc::new(self.read(batch, row, ctx)?);
-                self.edges = Some(Arc::clone(&edges));
-                edges
-            }
-        };
+        let (types, predicate) = (&self.types, self.predicate.as_deref());
+        let edges = read_once(&mut self.edges, || read(types, predicate, batch, row, ctx))?;
         let (from, rel, to, dir) = (self.from, self.rel, self.to, self.dir);
         let row_of = move |rel_id, a, b| -> Extension {
             smallvec::smallvec![

@@ -6,7 +6,7 @@
 //! writes once this scan has started pulling rows. Rows are still emitted
 //! batch by batch.
 
-use super::flat_map::{Expander, Extensions};
+use super::flat_map::{read_once, Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -38,18 +38,16 @@ impl Expander for NodeScan {
         _row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let ids = match &self.ids {
-            Some(ids) => Arc::clone(ids),
-            None => {
-                let ids = Arc::new(ctx.txn.scan_nodes(self.label.as_deref()));
-                self.ids = Some(Arc::clone(&ids));
-                ids
-            }
-        };
-        let out = self.out;
-        Ok(Box::new((0..ids.len()).filter_map(move |i| {
-            ids.get(i)
-                .map(|&id| smallvec::smallvec![(out, Value::Node(id))])
-        })))
+        let label = self.label.as_deref();
+        let ids = read_once(&mut self.ids, || Ok(ctx.txn.scan_nodes(label)))?;
+        Ok(node_rows(self.out, ids))
     }
+}
+
+/// One output row per node of `ids`, the node in `out`.
+pub(crate) fn node_rows(out: Slot, ids: Arc<Vec<NodeId>>) -> Extensions {
+    Box::new((0..ids.len()).filter_map(move |i| {
+        ids.get(i)
+            .map(|&id| smallvec::smallvec![(out, Value::Node(id))])
+    }))
 }
