@@ -88,6 +88,7 @@ impl AdjacencyIndex {
     }
 
     pub(crate) fn push(&mut self, key: u64, position: u32) {
+        debug_assert!(!self.is_ordered(), "an ordered index takes push_ordered");
         self.push_with(key, |lists, head| lists.push(head, position));
     }
 

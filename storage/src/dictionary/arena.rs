@@ -159,7 +159,7 @@ impl Arena {
         if at + size > capacity(k) {
             // The rest of this segment stays unused but published: zeroed.
             if at < capacity(k) {
-                let base = self.segment(k)?;
+                let base = self.segment(k);
                 // SAFETY: `at..capacity(k)` lies in segment `k`, at or above
                 // `published`, written only by this cursor's holder.
                 unsafe { std::ptr::write_bytes(base.add(at), 0, capacity(k) - at) };
@@ -177,7 +177,7 @@ impl Arena {
             start = start_of(k);
             at = 0;
         }
-        let base = self.segment(k)?;
+        let base = self.segment(k);
         let mut written = at;
         for part in parts {
             // SAFETY: the segment holds `capacity(k)` bytes and
@@ -197,10 +197,10 @@ impl Arena {
     }
 
     /// Segment `k`, allocated on first use (writer only).
-    fn segment(&self, k: usize) -> Option<*mut u8> {
+    fn segment(&self, k: usize) -> *mut u8 {
         let existing = self.segments[k].load(Ordering::Acquire);
         if !existing.is_null() {
-            return Some(existing);
+            return existing;
         }
         // SAFETY: the layout has a non-zero size.
         let fresh = unsafe { alloc(layout(k)) };
@@ -208,7 +208,7 @@ impl Arena {
             std::alloc::handle_alloc_error(layout(k));
         }
         self.segments[k].store(fresh, Ordering::Release);
-        Some(fresh)
+        fresh
     }
 
     /// Bytes allocated to segments (memory accounting).
