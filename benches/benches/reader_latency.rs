@@ -4,14 +4,19 @@
 //! partitions, then while it garbage collects after deleting in bulk. A
 //! reader never sees the writer's uncommitted tuples, but it waits while
 //! the writer holds a partition it reads; the tail of the distribution
-//! (p99.9, max) is that wait. Prints its figures and exits (also in
-//! `--test` mode, on a smaller graph). Not a criterion bench: criterion
+//! (p99.9, max) is that wait. Last, relation scans of every edge run on
+//! one thread while small transactions commit edges on another, both
+//! timed: scans read the zones without the partition lock (ADR 0078), so
+//! neither should wait for the other. Prints its figures and exits (also
+//! in `--test` mode, on a smaller graph). Not a criterion bench: criterion
 //! reports means, and the point is the tail.
 
 mod graph;
 
+use nereid_storage::apl::{AccessMode, EdgePattern, Endpoint, ModeChoice};
 use nereid_storage::{Store, StoreConfig};
 use nereid_values::NodeId;
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -34,11 +39,58 @@ fn read_until(store: &Arc<Store>, ids: &[NodeId], stop: &AtomicBool) -> Vec<Dura
     times
 }
 
+/// Relation scans of every edge until `stop`, returning each scan's time.
+fn scan_until(store: &Arc<Store>, stop: &AtomicBool) -> Vec<Duration> {
+    let types: Vec<String> = graph::TYPES.iter().map(|t| t.to_string()).collect();
+    let pattern = EdgePattern {
+        src: Endpoint::Any,
+        types: &types,
+        dst: Endpoint::Any,
+    };
+    let mut times = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let txn = store.begin();
+        let start = Instant::now();
+        let mut edges = 0u64;
+        txn.apl().edges(
+            &pattern,
+            None,
+            ModeChoice::Force(AccessMode::RelationScan),
+            |_| edges += 1,
+        );
+        times.push(start.elapsed());
+        black_box(edges);
+    }
+    times
+}
+
+/// Commits transactions of one new edge each between random vertices of
+/// `ids` for `span`, returning each commit's time (begin to published).
+fn commit_edges(store: &Arc<Store>, ids: &[NodeId], span: Duration) -> Vec<Duration> {
+    let mut rng = graph::Rng::new(5);
+    let none = BTreeMap::new();
+    let mut times = Vec::new();
+    let phase = Instant::now();
+    while phase.elapsed() < span {
+        let (a, b) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
+        let start = Instant::now();
+        let txn = store.begin();
+        txn.create_rel(a, b, graph::TYPES[0], &none)
+            .expect("create");
+        txn.commit(|_, _| Ok::<(), std::convert::Infallible>(()))
+            .expect("commit")
+            .expect("a write transaction")
+            .publish();
+        times.push(start.elapsed());
+    }
+    times
+}
+
 fn report(phase: &str, mut times: Vec<Duration>) {
     times.sort_unstable();
     let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
     eprintln!(
-        "reader_latency/{phase}: {} reads, p50 {:?}, p99 {:?}, p99.9 {:?}, max {:?}",
+        "reader_latency/{phase}: {} timed, p50 {:?}, p99 {:?}, p99.9 {:?}, max {:?}",
         times.len(),
         at(0.5),
         at(0.99),
@@ -88,4 +140,17 @@ fn main() {
         drop(txn);
         store.collect_garbage();
     });
+    // The reader of the last phase held a snapshot from before the
+    // deletions: collect them now, so the commits below do not pay for it.
+    store.collect_garbage();
+    let live = &ids[vertices / 10..];
+    let stop = AtomicBool::new(false);
+    let (scans, commits) = std::thread::scope(|s| {
+        let scanner = s.spawn(|| scan_until(&store, &stop));
+        let commits = commit_edges(&store, live, Duration::from_secs(3));
+        stop.store(true, Ordering::Relaxed);
+        (scanner.join().expect("scanner"), commits)
+    });
+    report("scans_beside_commits/scan", scans);
+    report("scans_beside_commits/commit", commits);
 }

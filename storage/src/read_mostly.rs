@@ -15,7 +15,8 @@
 //! locks; measured, its reads cost ~15% more on one thread.)
 //!
 //! Readers still wait for a writer that holds the lock (this is not the
-//! paper's lock-free reading); writers keep their holds short (bulk loads
+//! paper's lock-free reading; relation scans already read a partition's
+//! zones without it, ADR 0078); writers keep their holds short (bulk loads
 //! append in chunks) and hand the lock to a parked reader on release, so
 //! the wait is one hold, not a run of them. As with any fair reader-writer lock, a
 //! thread must not take a read lock it already holds while a writer may be

@@ -24,7 +24,7 @@ pub use bfs::{BfsLevel, BfsReport};
 pub use choose::{AccessMode, ModeChoice};
 pub use vertex_set::VertexSet;
 
-use crate::relation::{GuiBits, Partition, ScanFilter, Tuple};
+use crate::relation::{GuiBits, Partition, PartitionScan, ScanFilter, Tuple};
 use crate::txn::Reader;
 use choose::{choose, Side};
 use nereid_values::{NodeId, RelId};
@@ -157,7 +157,14 @@ impl<'t> Apl<'t> {
                 (AccessMode::IndexScan, Some((side, _, part_1d))) => {
                     cell_read.index_scan(&part, side, part_1d)
                 }
-                _ => cell_read.relation_scan(&part),
+                _ => {
+                    // A relation scan needs no index: it lets the lock go
+                    // and reads the zones beside the writer.
+                    drop(part);
+                    if let Some(scan) = store.e.scan(cell) {
+                        cell_read.relation_scan(&scan);
+                    }
+                }
             }
         }
         report
@@ -236,7 +243,7 @@ impl<F: FnMut(EdgeMatch)> CellRead<'_, '_, '_, F> {
     }
 
     /// Scans the cell column by column; same tests as [`CellRead::consider`].
-    fn relation_scan(&mut self, part: &Partition) {
+    fn relation_scan(&mut self, part: &PartitionScan) {
         self.report.scan_partitions += 1;
         let filter = ScanFilter {
             types: self.types,

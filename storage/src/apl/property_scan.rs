@@ -6,7 +6,7 @@
 //!
 //! Edge properties live in REL_EP in the grid cell of their edge, with the
 //! edge's statement id as S. Per cell the layer scans REL_EP for tuples of
-//! the property key (`Partition::scan_values`: zones of other keys passed
+//! the property key (`PartitionScan::scan_values`: zones of other keys passed
 //! over, integers and floats compared on their stored bits when the caller
 //! gives a [`ValueTest`], other values decoded for the caller's test); only the survivors are
 //! joined to their REL_E tuple through the cell's I-index (the I-join),
@@ -22,7 +22,7 @@
 //! cell is read, so a read never holds two partition locks at once.
 
 use super::{AccessReport, Apl, EdgeMatch, ValueTest};
-use crate::relation::Partition;
+use crate::relation::PartitionScan;
 use crate::relation::Tuple;
 use nereid_values::{NodeId, RelId, Value};
 
@@ -52,7 +52,7 @@ impl Apl<'_> {
         let mut passed: Vec<u64> = Vec::new();
         for cell in 0..store.ep.partitions() {
             passed.clear();
-            if let Some(part) = store.ep.read(cell) {
+            if let Some(part) = store.ep.scan(cell) {
                 self.scan_passing(&part, key_id, fast, &mut test, &mut passed, &mut report);
             }
             if passed.is_empty() {
@@ -85,7 +85,7 @@ impl Apl<'_> {
     /// on the decoded value), counting the scan in `report`.
     fn scan_passing(
         &self,
-        part: &Partition,
+        part: &PartitionScan,
         key_id: u32,
         fast: Option<ValueTest>,
         test: &mut impl FnMut(&Value) -> bool,
@@ -135,12 +135,13 @@ impl Apl<'_> {
         };
         let mut passed: Vec<u64> = Vec::new();
         for part_no in 0..store.vp.partitions() {
-            let Some(part) = store.vp.read(part_no) else {
+            let Some(scan) = store.vp.scan(part_no) else {
                 continue;
             };
             passed.clear();
-            self.scan_passing(&part, key_id, fast, &mut test, &mut passed, &mut report);
-            if let Some(gui) = label_gui {
+            self.scan_passing(&scan, key_id, fast, &mut test, &mut passed, &mut report);
+            drop(scan);
+            if let (Some(gui), Some(part)) = (label_gui, store.vp.read(part_no)) {
                 self.reader.keep_labelled(&part, &mut passed, gui);
             }
             report.matches += passed.len() as u64;

@@ -103,9 +103,13 @@ impl RecordHint {
     pub(crate) const NONE: RecordHint = RecordHint(0);
 
     /// A hint from its stored form, record number + 1 (0: none).
-    #[cfg(test)]
     pub(crate) fn from_raw(raw: u32) -> Self {
         RecordHint(raw)
+    }
+
+    /// The stored form [`RecordHint::from_raw`] reads back.
+    pub(crate) fn raw(self) -> u32 {
+        self.0
     }
 
     fn record(self) -> Option<u32> {

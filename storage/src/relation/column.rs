@@ -19,13 +19,22 @@
 //!   numbers are handed out (every bulk load, every append without slot
 //!   reuse); the constant is kept instead of a number per slot.
 //!
-//! Every per-slot array is a `Box<[T; ZONE_TUPLES]>`: a thin pointer, so
-//! each column's descriptor is 16 bytes and a zone's hot header fits two
-//! cache lines (module `zone`).
+//! Every per-slot array is a `Box<[T; ZONE_TUPLES]>` of atomics: a thin
+//! pointer, so each column's descriptor is 16 bytes and a zone's hot
+//! header fits two cache lines (module `zone`). Readers do not lock the
+//! zones (ADR 0078), so a slot may be read while the writer fills another
+//! one; atomics with relaxed ordering make that defined (they compile to
+//! plain loads and stores). A column's *form* never changes in place:
+//! [`Column64::try_set`] and its siblings refuse a value the form cannot
+//! hold, and the writer then builds the wider form ([`Column64::set`] on a
+//! copy it owns) and publishes a new zone (module `zone`).
 //!
-//! Invariant: `get(slot)` returns exactly the last value `set` at `slot`.
+//! Invariants: `get(slot)` returns exactly the last value set at `slot`;
+//! `try_set` changes nothing when it returns false.
 
 use super::zone::ZONE_TUPLES;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
 
 /// One value per slot of a zone.
 pub(crate) type Slots<T> = Box<[T; ZONE_TUPLES]>;
@@ -40,56 +49,168 @@ pub(crate) fn slots_from_fn<T>(f: impl FnMut(usize) -> T) -> Slots<T> {
     }
 }
 
+/// The per-slot atomics the columns store, with the plain value they hold.
+pub(crate) trait Cell: Sized {
+    type Value: Copy;
+    fn new(value: Self::Value) -> Self;
+    fn get(&self) -> Self::Value;
+    fn set(&self, value: Self::Value);
+}
+
+macro_rules! cell {
+    ($atomic:ty, $value:ty) => {
+        impl Cell for $atomic {
+            type Value = $value;
+            #[inline]
+            fn new(value: $value) -> Self {
+                <$atomic>::new(value)
+            }
+            #[inline]
+            fn get(&self) -> $value {
+                self.load(Relaxed)
+            }
+            #[inline]
+            fn set(&self, value: $value) {
+                self.store(value, Relaxed)
+            }
+        }
+    };
+}
+cell!(AtomicU8, u8);
+cell!(AtomicU32, u32);
+cell!(AtomicU64, u64);
+
 /// A slot array holding `value` everywhere.
-fn filled<T: Copy>(value: T) -> Slots<T> {
-    slots_from_fn(|_| value)
+pub(crate) fn filled<C: Cell>(value: C::Value) -> Slots<C> {
+    slots_from_fn(|_| C::new(value))
+}
+
+/// A copy of a slot array (the writer's, while it owns the zone).
+pub(crate) fn copied<C: Cell>(slots: &Slots<C>) -> Slots<C> {
+    slots_from_fn(|j| C::new(slots[j].get()))
+}
+
+/// The plain values of a slot array that no one writes while the view
+/// lives.
+///
+/// # Safety
+/// No thread may store into `slots` while the returned slice is alive
+/// (frozen zones: module `zone`). Each atomic has the size and alignment
+/// of its value, so the cast itself is sound.
+pub(crate) unsafe fn plain<C: Cell>(slots: &Slots<C>) -> &[C::Value] {
+    debug_assert_eq!(size_of::<C>(), size_of::<C::Value>());
+    // SAFETY: same layout (above); no concurrent store (the caller's).
+    unsafe { std::slice::from_raw_parts(slots.as_ptr().cast::<C::Value>(), ZONE_TUPLES) }
+}
+
+/// A value fixed by the first write and kept once for the whole zone
+/// (`None` before it): the shared upper half of a narrow column, a
+/// uniform P or flag, an affine offset. Stored as `1 << 32 | value`, 0
+/// when unset, so readers see it in one atomic load.
+pub(crate) struct Shared(AtomicU64);
+
+impl Shared {
+    const SET: u64 = 1 << 32;
+
+    pub(crate) fn new(value: Option<u32>) -> Self {
+        Shared(AtomicU64::new(
+            value.map_or(0, |v| Self::SET | u64::from(v)),
+        ))
+    }
+
+    #[inline]
+    pub(crate) fn get(&self) -> Option<u32> {
+        let raw = self.0.load(Relaxed);
+        (raw & Self::SET != 0).then_some(raw as u32)
+    }
+
+    /// The value, 0 while unset (one load, no branch: what a slot that was
+    /// never written reads as).
+    #[inline]
+    pub(crate) fn or_zero(&self) -> u32 {
+        self.0.load(Relaxed) as u32
+    }
+
+    /// Sets it to `value` if unset; true when it now holds `value`.
+    #[inline]
+    fn accept(&self, value: u32) -> bool {
+        match self.get() {
+            Some(v) => v == value,
+            None => {
+                self.0.store(Self::SET | u64::from(value), Relaxed);
+                true
+            }
+        }
+    }
+
+    fn copied(&self) -> Self {
+        Shared::new(self.get())
+    }
 }
 
 /// A 64-bit column of [`ZONE_TUPLES`] slots.
 pub(crate) enum Column64 {
     /// Every value set so far is `high << 32 | low[slot]`; `high` is
-    /// fixed by the first value (`set` false until then).
+    /// fixed by the first value.
     Narrow {
-        low: Slots<u32>,
-        high: u32,
-        set: bool,
+        low: Slots<AtomicU32>,
+        high: Shared,
     },
-    Wide(Slots<u64>),
+    Wide(Slots<AtomicU64>),
 }
 
 impl Column64 {
     pub(crate) fn new() -> Self {
         Column64::Narrow {
             low: filled(0),
-            high: 0,
-            set: false,
+            high: Shared::new(None),
         }
     }
 
     #[inline]
     pub(crate) fn get(&self, slot: usize) -> u64 {
         match self {
-            Column64::Narrow { low, high, .. } => u64::from(*high) << 32 | u64::from(low[slot]),
-            Column64::Wide(values) => values[slot],
+            Column64::Narrow { low, high } => {
+                u64::from(high.or_zero()) << 32 | u64::from(low[slot].get())
+            }
+            Column64::Wide(values) => values[slot].get(),
         }
     }
 
-    pub(crate) fn set(&mut self, slot: usize, value: u64) {
+    /// Stores `value` at `slot` if the form holds it (see the module doc).
+    #[inline]
+    pub(crate) fn try_set(&self, slot: usize, value: u64) -> bool {
         match self {
-            Column64::Narrow { low, high, set } => {
-                let upper = (value >> 32) as u32;
-                if !*set {
-                    (*high, *set) = (upper, true);
-                } else if *high != upper {
-                    let h = u64::from(*high) << 32;
-                    let mut wide = slots_from_fn(|j| h | u64::from(low[j]));
-                    wide[slot] = value;
-                    *self = Column64::Wide(wide);
-                    return;
+            Column64::Narrow { low, high } => {
+                let ok = high.accept((value >> 32) as u32);
+                if ok {
+                    low[slot].set(value as u32);
                 }
-                low[slot] = value as u32;
+                ok
             }
-            Column64::Wide(values) => values[slot] = value,
+            Column64::Wide(values) => {
+                values[slot].set(value);
+                true
+            }
+        }
+    }
+
+    /// Stores `value` at `slot`, widening the form if needed.
+    pub(crate) fn set(&mut self, slot: usize, value: u64) {
+        if !self.try_set(slot, value) {
+            let wide = slots_from_fn(|j| AtomicU64::new(self.get(j)));
+            wide[slot].set(value);
+            *self = Column64::Wide(wide);
+        }
+    }
+
+    pub(crate) fn copied(&self) -> Self {
+        match self {
+            Column64::Narrow { low, high } => Column64::Narrow {
+                low: copied(low),
+                high: high.copied(),
+            },
+            Column64::Wide(values) => Column64::Wide(copied(values)),
         }
     }
 
@@ -102,10 +223,25 @@ impl Column64 {
         }
     }
 
-    /// `(upper half, lower halves)` of a narrow column.
-    pub(crate) fn as_narrow(&self) -> Option<(u64, &[u32])> {
+    /// Prefetches the whole column.
+    pub(crate) fn prefetch_column(&self) {
         match self {
-            Column64::Narrow { low, high, .. } => Some((u64::from(*high) << 32, &low[..])),
+            Column64::Narrow { low, .. } => crate::prefetch::slice(&low[..]),
+            Column64::Wide(values) => crate::prefetch::slice(&values[..]),
+        }
+    }
+
+    /// `(upper half, lower halves)` of a narrow column.
+    ///
+    /// # Safety
+    /// As [`plain`]: no store into the column while the slice lives.
+    pub(crate) unsafe fn as_narrow(&self) -> Option<(u64, &[u32])> {
+        match self {
+            Column64::Narrow { low, high } => Some((
+                u64::from(high.or_zero()) << 32,
+                // SAFETY: the caller's.
+                unsafe { plain(low) },
+            )),
             Column64::Wide(_) => None,
         }
     }
@@ -118,74 +254,152 @@ impl Column64 {
 
 /// The O type flags of a zone.
 pub(crate) enum FlagColumn {
-    /// Every flag set so far equals this one (`None` before the first).
-    Uniform(Option<u8>),
-    PerSlot(Slots<u8>),
+    /// Every flag set so far equals this one.
+    Uniform(Shared),
+    PerSlot(Slots<AtomicU8>),
 }
 
 impl FlagColumn {
+    pub(crate) fn new() -> Self {
+        FlagColumn::Uniform(Shared::new(None))
+    }
+
     #[inline]
     pub(crate) fn get(&self, slot: usize) -> u8 {
         match self {
-            FlagColumn::Uniform(flag) => flag.unwrap_or(0),
-            FlagColumn::PerSlot(flags) => flags[slot],
+            FlagColumn::Uniform(flag) => flag.or_zero() as u8,
+            FlagColumn::PerSlot(flags) => flags[slot].get(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn try_set(&self, slot: usize, flag: u8) -> bool {
+        match self {
+            FlagColumn::Uniform(f) => f.accept(u32::from(flag)),
+            FlagColumn::PerSlot(flags) => {
+                flags[slot].set(flag);
+                true
+            }
         }
     }
 
     pub(crate) fn set(&mut self, slot: usize, flag: u8) {
+        if !self.try_set(slot, flag) {
+            let flags = slots_from_fn(|j| AtomicU8::new(self.get(j)));
+            flags[slot].set(flag);
+            *self = FlagColumn::PerSlot(flags);
+        }
+    }
+
+    pub(crate) fn copied(&self) -> Self {
         match self {
-            FlagColumn::Uniform(None) => *self = FlagColumn::Uniform(Some(flag)),
-            FlagColumn::Uniform(Some(f)) if *f == flag => {}
-            FlagColumn::Uniform(Some(f)) => {
-                let mut flags = filled(*f);
-                flags[slot] = flag;
-                *self = FlagColumn::PerSlot(flags);
-            }
-            FlagColumn::PerSlot(flags) => flags[slot] = flag,
+            FlagColumn::Uniform(f) => FlagColumn::Uniform(f.copied()),
+            FlagColumn::PerSlot(flags) => FlagColumn::PerSlot(copied(flags)),
         }
     }
 }
 
 /// The P column of a zone.
 pub(crate) enum PColumn {
-    /// Every P set so far equals this one (`None` before the first).
-    Uniform(Option<u32>),
+    /// Every P set so far equals this one.
+    Uniform(Shared),
     /// Every P set so far is below 256.
-    Byte(Slots<u8>),
-    Wide(Slots<u32>),
+    Byte(Slots<AtomicU8>),
+    Wide(Slots<AtomicU32>),
 }
 
-impl PColumn {
+/// A [`PColumn`] read as plain values (a frozen zone's, module `select`).
+pub(crate) enum PView<'a> {
+    Uniform(Option<u32>),
+    Byte(&'a [u8]),
+    Wide(&'a [u32]),
+}
+
+impl PView<'_> {
     #[inline]
     pub(crate) fn get(&self, slot: usize) -> u32 {
         match self {
-            PColumn::Uniform(p) => p.unwrap_or(0),
-            PColumn::Byte(bytes) => u32::from(bytes[slot]),
-            PColumn::Wide(values) => values[slot],
+            PView::Uniform(p) => p.unwrap_or(0),
+            PView::Byte(bytes) => u32::from(bytes[slot]),
+            PView::Wide(values) => values[slot],
+        }
+    }
+}
+
+impl PColumn {
+    pub(crate) fn new() -> Self {
+        PColumn::Uniform(Shared::new(None))
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, slot: usize) -> u32 {
+        match self {
+            PColumn::Uniform(p) => p.or_zero(),
+            PColumn::Byte(bytes) => u32::from(bytes[slot].get()),
+            PColumn::Wide(values) => values[slot].get(),
+        }
+    }
+
+    /// The one P of every slot set so far, while they share one.
+    #[inline]
+    pub(crate) fn uniform(&self) -> Option<u32> {
+        match self {
+            PColumn::Uniform(p) => p.get(),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn try_set(&self, slot: usize, p: u32) -> bool {
+        match self {
+            PColumn::Uniform(u) => u.accept(p),
+            PColumn::Byte(bytes) => match u8::try_from(p) {
+                Ok(byte) => {
+                    bytes[slot].set(byte);
+                    true
+                }
+                Err(_) => false,
+            },
+            PColumn::Wide(values) => {
+                values[slot].set(p);
+                true
+            }
         }
     }
 
     pub(crate) fn set(&mut self, slot: usize, p: u32) {
+        if self.try_set(slot, p) {
+            return;
+        }
+        let byte = u8::try_from(p).is_ok() && (0..ZONE_TUPLES).all(|j| self.get(j) < 256);
+        *self = if byte {
+            PColumn::Byte(slots_from_fn(|j| AtomicU8::new(self.get(j) as u8)))
+        } else {
+            PColumn::Wide(slots_from_fn(|j| AtomicU32::new(self.get(j))))
+        };
+        let stored = self.try_set(slot, p);
+        debug_assert!(stored);
+    }
+
+    pub(crate) fn copied(&self) -> Self {
         match self {
-            PColumn::Uniform(None) => *self = PColumn::Uniform(Some(p)),
-            PColumn::Uniform(Some(u)) if *u == p => {}
-            PColumn::Uniform(Some(u)) => {
-                let u = *u;
-                *self = match u8::try_from(u) {
-                    Ok(byte) => PColumn::Byte(filled(byte)),
-                    Err(_) => PColumn::Wide(filled(u)),
-                };
-                self.set(slot, p);
-            }
-            PColumn::Byte(bytes) => match u8::try_from(p) {
-                Ok(byte) => bytes[slot] = byte,
-                Err(_) => {
-                    let mut wide = slots_from_fn(|j| u32::from(bytes[j]));
-                    wide[slot] = p;
-                    *self = PColumn::Wide(wide);
-                }
-            },
-            PColumn::Wide(values) => values[slot] = p,
+            PColumn::Uniform(u) => PColumn::Uniform(u.copied()),
+            PColumn::Byte(bytes) => PColumn::Byte(copied(bytes)),
+            PColumn::Wide(values) => PColumn::Wide(copied(values)),
+        }
+    }
+
+    /// The column as plain values.
+    ///
+    /// # Safety
+    /// As [`plain`]: no store into the column while the view lives.
+    pub(crate) unsafe fn view(&self) -> PView<'_> {
+        match self {
+            PColumn::Uniform(p) => PView::Uniform(p.get()),
+            // SAFETY: the caller's.
+            PColumn::Byte(bytes) => PView::Byte(unsafe { plain(bytes) }),
+            // SAFETY: the caller's.
+            PColumn::Wide(values) => PView::Wide(unsafe { plain(values) }),
         }
     }
 
@@ -211,33 +425,75 @@ impl PColumn {
 
 /// The partition-local statement numbers of a zone.
 pub(crate) enum LocalColumn {
-    /// Every number set so far is `offset + slot` (wrapping; `None` before
-    /// the first).
-    Affine(Option<u32>),
-    PerSlot(Slots<u32>),
+    /// Every number set so far is `offset + slot` (wrapping).
+    Affine(Shared),
+    PerSlot(Slots<AtomicU32>),
 }
 
-impl LocalColumn {
+/// A [`LocalColumn`] read as plain values (a frozen zone's, module `select`).
+pub(crate) enum LocalView<'a> {
+    Affine(u32),
+    PerSlot(&'a [u32]),
+}
+
+impl LocalView<'_> {
     #[inline]
     pub(crate) fn get(&self, slot: usize) -> u32 {
         match self {
-            LocalColumn::Affine(offset) => offset.unwrap_or(0).wrapping_add(slot as u32),
-            LocalColumn::PerSlot(locals) => locals[slot],
+            LocalView::Affine(offset) => offset.wrapping_add(slot as u32),
+            LocalView::PerSlot(locals) => locals[slot],
+        }
+    }
+}
+
+impl LocalColumn {
+    /// The column as plain values.
+    ///
+    /// # Safety
+    /// As [`plain`]: no store into the column while the view lives.
+    pub(crate) unsafe fn view(&self) -> LocalView<'_> {
+        match self {
+            LocalColumn::Affine(offset) => LocalView::Affine(offset.or_zero()),
+            // SAFETY: the caller's.
+            LocalColumn::PerSlot(locals) => LocalView::PerSlot(unsafe { plain(locals) }),
+        }
+    }
+
+    pub(crate) fn new() -> Self {
+        LocalColumn::Affine(Shared::new(None))
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, slot: usize) -> u32 {
+        match self {
+            LocalColumn::Affine(offset) => offset.or_zero().wrapping_add(slot as u32),
+            LocalColumn::PerSlot(locals) => locals[slot].get(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn try_set(&self, slot: usize, local: u32) -> bool {
+        match self {
+            LocalColumn::Affine(offset) => offset.accept(local.wrapping_sub(slot as u32)),
+            LocalColumn::PerSlot(locals) => {
+                locals[slot].set(local);
+                true
+            }
         }
     }
 
     pub(crate) fn set(&mut self, slot: usize, local: u32) {
-        let offset = local.wrapping_sub(slot as u32);
+        if !self.try_set(slot, local) {
+            let locals = slots_from_fn(|j| AtomicU32::new(self.get(j)));
+            locals[slot].set(local);
+            *self = LocalColumn::PerSlot(locals);
+        }
+    }
+
+    pub(crate) fn copied(&self) -> Self {
         match self {
-            LocalColumn::Affine(None) => *self = LocalColumn::Affine(Some(offset)),
-            LocalColumn::Affine(Some(o)) if *o == offset => {}
-            LocalColumn::Affine(Some(o)) => {
-                let o = *o;
-                let mut locals = slots_from_fn(|j| o.wrapping_add(j as u32));
-                locals[slot] = local;
-                *self = LocalColumn::PerSlot(locals);
-            }
-            LocalColumn::PerSlot(locals) => locals[slot] = local,
+            LocalColumn::Affine(offset) => LocalColumn::Affine(offset.copied()),
+            LocalColumn::PerSlot(locals) => LocalColumn::PerSlot(copied(locals)),
         }
     }
 
@@ -267,9 +523,9 @@ mod tests {
             0..64,
         )) {
             let mut column = Column64::new();
-            let mut flags = FlagColumn::Uniform(None);
-            let mut ps = PColumn::Uniform(None);
-            let mut locals = LocalColumn::Affine(None);
+            let mut flags = FlagColumn::new();
+            let mut ps = PColumn::new();
+            let mut locals = LocalColumn::new();
             let mut model = [None; 16];
             for (slot, value, flag, p, local) in writes {
                 // `None`: the number a slot-ordered fill would give it.
@@ -293,14 +549,14 @@ mod tests {
 
     #[test]
     fn slot_ordered_numbers_and_small_predicates_stay_compact() {
-        let mut locals = LocalColumn::Affine(None);
-        let mut ps = PColumn::Uniform(None);
+        let mut locals = LocalColumn::new();
+        let mut ps = PColumn::new();
         for slot in 0..8 {
             locals.set(slot, 2048 + slot as u32);
             ps.set(slot, 7);
         }
-        assert!(matches!(locals, LocalColumn::Affine(Some(2048))));
-        assert!(matches!(ps, PColumn::Uniform(Some(7))));
+        assert!(matches!(&locals, LocalColumn::Affine(o) if o.get() == Some(2048)));
+        assert_eq!(ps.uniform(), Some(7));
         ps.set(3, 200);
         assert!(matches!(ps, PColumn::Byte(_)));
         assert_eq!((ps.get(2), ps.get(3)), (7, 200));

@@ -11,9 +11,11 @@
 //! The S and O indexes are direct-access arrays where keys are dense by
 //! construction, hash maps otherwise, with their lists packed in one arena
 //! (modules `adjacency`, `list_arena`); the I-index is a direct-access
-//! array by partition-local number. All sit behind the partition's lock, a
-//! [`ReadMostly`] whose readers on different cores share no cache line (the
-//! paper's lock-free readers are not done: readers wait for a writer).
+//! array by partition-local number. The indexes sit behind the partition's
+//! lock, a [`ReadMostly`] whose readers on different cores share no cache
+//! line (index readers still wait for a writer). The zones are readable
+//! without it (module `zones`, ADR 0078): relation scans
+//! ([`Relation::scan`]) pin an epoch instead and run beside the writer.
 //! Stamps are atomics, so deleting (and committing) needs only a read lock;
 //! inserting and collecting take the write lock of one partition.
 
@@ -22,9 +24,10 @@ mod partition;
 mod select;
 mod subject_index;
 mod zone;
+mod zones;
 
-pub(crate) use partition::Partition;
 use partition::Stamping;
+pub(crate) use partition::{Partition, PartitionScan};
 pub(crate) use select::{dense_position, GuiBits, ScanFilter};
 pub(crate) use zone::Tuple;
 
@@ -34,6 +37,8 @@ use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
 use crate::read_mostly::{ReadGuard, ReadMostly};
 use crate::typed_value::{Encoded, TypedValue};
+use std::sync::Arc;
+use zones::Zones;
 
 /// A tuple staged for a bulk append: `(S, P, O)` and O's record hint in
 /// 32 bytes where a `(u64, u32, Encoded)` takes 40 (a large load stages
@@ -101,6 +106,9 @@ pub(crate) struct TupleRef {
 pub(crate) struct Relation {
     tag: u8,
     parts: Vec<ReadMostly<Partition>>,
+    /// Each partition's zone directory, shared with it (for scans that do
+    /// not take its lock).
+    zones: Vec<Arc<Zones>>,
 }
 
 /// The key kinds of a relation's S and O indexes.
@@ -115,11 +123,13 @@ pub(crate) struct IndexKeys {
 
 impl Relation {
     pub(crate) fn new(tag: u8, partitions: usize, keys: IndexKeys) -> Self {
+        let parts: Vec<_> = (0..partitions)
+            .map(|part| Partition::new(make_sid(tag, part, 0), keys))
+            .collect();
         Relation {
             tag,
-            parts: (0..partitions)
-                .map(|part| ReadMostly::new(Partition::new(make_sid(tag, part, 0), keys)))
-                .collect(),
+            zones: parts.iter().map(|p| Arc::clone(p.zones())).collect(),
+            parts: parts.into_iter().map(ReadMostly::new).collect(),
         }
     }
 
@@ -131,6 +141,16 @@ impl Relation {
     /// e.g. from a malformed id).
     pub(crate) fn read(&self, part: usize) -> Option<ReadGuard<'_, Partition>> {
         self.parts.get(part).map(|p| p.read())
+    }
+
+    /// Scan access to one partition's zones, without its lock (`None` for
+    /// an out-of-range number).
+    pub(crate) fn scan(&self, part: usize) -> Option<PartitionScan> {
+        let zones = self.zones.get(part)?;
+        Some(PartitionScan::new(
+            Arc::clone(zones),
+            make_sid(self.tag, part, 0),
+        ))
     }
 
     /// The next partition-local statement number of `part` (0 when out of range).
@@ -198,6 +218,9 @@ impl Relation {
             }
         };
         let index = partition.push(s, p, o.into(), sid, Stamping::Versioned(begin))?;
+        let retired = partition.take_retired();
+        drop(partition);
+        drop(retired);
         Ok((index, sid))
     }
 
@@ -205,7 +228,14 @@ impl Relation {
     pub(crate) fn collect(&self, watermark: u64) -> u64 {
         self.parts
             .iter()
-            .map(|p| p.write().collect(watermark))
+            .map(|p| {
+                let mut partition = p.write();
+                let freed = partition.collect(watermark);
+                let retired = partition.take_retired();
+                drop(partition);
+                drop(retired);
+                freed
+            })
             .sum()
     }
 
@@ -284,6 +314,9 @@ impl Relation {
                 local += 1;
                 partition.push(t.s, t.p, t.encoded(), sid, Stamping::Bulk(begin))?;
             }
+            let retired = partition.take_retired();
+            drop(partition);
+            drop(retired);
         }
         lock.write().shrink_indexes();
         Ok(make_sid(self.tag, part, first_local))

@@ -7,34 +7,28 @@
 
 mod between;
 mod probe;
+mod scan;
 mod value_scan;
 
-use super::select::{selected, ScanFilter};
+pub(crate) use scan::PartitionScan;
+
 use super::subject_index::SubjectIndex;
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
+use super::zones::{Retired, ZoneStore, Zones, MIXED_TYPES};
 use super::IndexKeys;
 use crate::adjacency::{AdjacencyIndex, StatementIndex};
 use crate::error::{Result, StorageError};
 use crate::gc::is_dead;
 use crate::ids::LOCAL_BITS;
 use crate::list_arena::Positions;
-use crate::mvcc::{is_commit_ts, View, NONE};
-use crate::prefetch;
+use crate::mvcc::{is_commit_ts, NONE};
 use crate::typed_value::{Encoded, TypedValue};
-
-/// A [`Partition::zone_types`] entry for a zone whose tuples have several
-/// P (or none yet). Never a P: predicate ids are counted from 0 upwards.
-const MIXED_TYPES: u32 = u32::MAX;
+use std::sync::Arc;
 
 pub(crate) struct Partition {
-    zones: Vec<Zone>,
-    /// Per zone, the one P of all its tuples, or [`MIXED_TYPES`]: index
-    /// probes pass over listed tuples of an unwanted type without touching
-    /// their zone (a few bytes per zone, so this stays in cache where the
-    /// zone headers would not).
-    zone_types: Vec<u32>,
-    /// Slots in use or freed: `zones` covers `0..len`.
-    len: u32,
+    /// Shared with readers that scan without the lock
+    /// ([`PartitionScan`]); written only under the partition's write lock.
+    zones: ZoneStore,
     /// `make_sid(tag, partition, 0)`: a tuple's SID is this | its local number.
     sid_base: u64,
     by_s: SubjectIndex,
@@ -63,9 +57,7 @@ pub(crate) enum Stamping {
 impl Partition {
     pub(super) fn new(sid_base: u64, keys: IndexKeys) -> Self {
         Partition {
-            zones: Vec::new(),
-            zone_types: Vec::new(),
-            len: 0,
+            zones: ZoneStore::new(),
             sid_base,
             by_s: SubjectIndex::new(keys.s, keys.sorted_s),
             by_o: AdjacencyIndex::new(keys.o),
@@ -77,86 +69,40 @@ impl Partition {
 
     #[inline]
     pub(crate) fn tuple(&self, index: u32) -> Option<Tuple<'_>> {
-        if index >= self.len {
+        if index >= self.zones.len() {
             return None;
         }
         let (zone, slot) = split(index);
-        Some(self.zones[zone].tuple(slot, self.sid_base))
+        Some(self.zone(zone).tuple(slot, self.sid_base))
+    }
+
+    /// Zone `z` (the caller holds the partition's lock).
+    #[inline]
+    fn zone(&self, z: usize) -> &Zone {
+        self.zones.get(z)
     }
 
     /// All tuple slots (freed ones included; visibility filters them), in
     /// slot order (a relation scan).
     pub(crate) fn scan(&self) -> impl Iterator<Item = (u32, Tuple<'_>)> {
-        (0..self.len).filter_map(|index| self.tuple(index).map(|t| (index, t)))
+        (0..self.zones.len()).filter_map(|index| self.tuple(index).map(|t| (index, t)))
     }
 
-    /// The relation scan's inner loop, zone by zone and column by column:
-    /// for every slot that passes `filter` and is visible to `view`, calls
-    /// `sink(sid, s, p, o payload)`, stopping when it returns false.
-    /// Frozen zones with narrow S and O (the bulk of old data) are filtered
-    /// as bit vectors (module `select`) with no per-slot dispatch and no
-    /// atomics; other zones row by row, visibility last. A zone whose P is
-    /// one excluded type throughout is passed over unread. Returns the
-    /// slots visited (passed-over zones included) and whether the scan ran
-    /// to the end.
-    pub(crate) fn scan_visible(
-        &self,
-        view: &View,
-        filter: &ScanFilter<'_>,
-        mut sink: impl FnMut(u64, u64, u32, u64) -> bool,
-    ) -> (u64, bool) {
-        let scanned = |z: usize| self.zone_may_have_type(z, filter.types);
-        for (z, zone) in self.zones.iter().enumerate() {
-            if !scanned(z) || !zone.may_be_visible(view) {
-                continue;
-            }
-            let base = z * ZONE_TUPLES;
-            let len = (self.len as usize - base).min(ZONE_TUPLES);
-            if let Some(columns) = zone.frozen_narrow() {
-                let next = (z + 1..self.zones.len()).find(|&next| scanned(next));
-                if let Some(next) = next.and_then(|next| self.zones[next].frozen_narrow()) {
-                    // Each column is its own array; hardware prefetchers
-                    // do not run ahead across them.
-                    next.p.prefetch_column();
-                    if filter.s.is_some() {
-                        prefetch::slice(next.s.1);
-                    }
-                    if filter.o.is_some() {
-                        prefetch::slice(next.o.1);
-                    }
-                }
-                let mut sel = zone.live_selection(len);
-                filter.select_narrow(&mut sel, &columns);
-                let ((s_high, s_low), (o_high, o_low)) = (columns.s, columns.o);
-                for slot in selected(&sel) {
-                    let (s, o) = (
-                        s_high | u64::from(s_low[slot]),
-                        o_high | u64::from(o_low[slot]),
-                    );
-                    let sid = self.sid_base | u64::from(columns.local.get(slot));
-                    if !sink(sid, s, columns.p.get(slot), o) {
-                        return ((base + slot + 1) as u64, false);
-                    }
-                }
-                continue;
-            }
-            for slot in 0..len {
-                let (s, p, o, local) = zone.row(slot);
-                if filter.matches(s, p, o)
-                    && zone.visible(slot, view)
-                    && !sink(self.sid_base | u64::from(local), s, p, o)
-                {
-                    return ((base + slot + 1) as u64, false);
-                }
-            }
-        }
-        (u64::from(self.len), true)
+    /// The zones replaced since the last call: the writer drops them once
+    /// it has released the write lock (module `zones`).
+    pub(super) fn take_retired(&mut self) -> Retired {
+        self.zones.take_retired()
+    }
+
+    /// The zones, for a [`PartitionScan`] that reads them without the lock.
+    pub(super) fn zones(&self) -> &Arc<Zones> {
+        self.zones.shared()
     }
 
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
         let exact = self.subject_is();
-        self.positions(self.by_s.get(s, &self.zones, self.len))
+        self.positions(self.by_s.get(s, &self.zones))
             .filter(move |(_, t)| exact(s, t))
     }
 
@@ -185,7 +131,7 @@ impl Partition {
         types: Option<&[u32]>,
         f: impl FnMut(u64, Tuple<'_>) -> bool,
     ) -> bool {
-        let lookup = |key| self.by_s.get(key, &self.zones, self.len);
+        let lookup = |key| self.by_s.get(key, &self.zones);
         let ahead = |key| self.by_s.prefetch(key);
         self.batched(lookup, ahead, keys, types, self.subject_is(), f)
     }
@@ -211,37 +157,16 @@ impl Partition {
         self.batched(lookup, ahead, keys, types, exact, f)
     }
 
-    /// Whether the tuple at `index` may have one of `types` as P, judged
-    /// by its zone alone.
-    #[inline]
-    fn may_have_type(&self, index: u32, types: Option<&[u32]>) -> bool {
-        self.zone_may_have_type(split(index).0, types)
-    }
-
-    /// Whether zone `z` may hold a tuple whose P is one of `types` (any P
-    /// when `None`): false only when all its tuples share another P. The
-    /// one test behind both scans passing over zones and probes skipping
-    /// listed tuples.
-    #[inline]
-    fn zone_may_have_type(&self, z: usize, types: Option<&[u32]>) -> bool {
-        let Some(types) = types else { return true };
-        let p = self.zone_types[z];
-        p == MIXED_TYPES || types.contains(&p)
-    }
-
     /// The tuple with statement id `sid` (the join index); never a freed
     /// slot.
     pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, Tuple<'_>)> {
         let index = self.by_i.get(sid)?;
         let t = self.tuple(index)?;
         let (zone, slot) = split(index);
-        (t.i == sid && !self.zones[zone].is_freed(slot)).then_some((index, t))
+        (t.i == sid && !self.zone(zone).is_freed(slot)).then_some((index, t))
     }
 
     pub(super) fn reserve(&mut self, additional: usize) {
-        let slots = self.len as usize + additional.saturating_sub(self.free.len());
-        self.zones
-            .reserve(slots.div_ceil(ZONE_TUPLES).saturating_sub(self.zones.len()));
         self.by_i.reserve(additional);
     }
 
@@ -272,44 +197,67 @@ impl Partition {
         sid: u64,
         stamping: Stamping,
     ) -> Result<u32> {
-        let reused = self.free.pop();
-        let index = match reused {
-            Some(index) => index,
-            None => {
-                let index = self.len;
-                if index == u32::MAX {
-                    return Err(StorageError::CapacityExceeded("tuples per partition"));
-                }
-                if split(index).1 == 0 {
-                    self.zones.push(match stamping {
-                        Stamping::Bulk(commit_ts) => Zone::new_frozen(commit_ts),
-                        Stamping::Versioned(_) => Zone::new(),
-                    });
-                    self.zone_types.push(MIXED_TYPES);
-                }
-                self.len += 1;
-                index
-            }
-        };
-        let (zone, slot) = split(index);
-        let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
-        let target = &mut self.zones[zone];
-        match stamping {
-            Stamping::Bulk(commit_ts) if target.frozen_for(commit_ts) => {
-                target.write_frozen(slot, s, p, o, local);
-            }
-            Stamping::Bulk(begin) | Stamping::Versioned(begin) => {
-                target.write(slot, s, p, o, local, begin)
-            }
+        if self.free.is_empty() && self.zones.len() == u32::MAX {
+            return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
-        self.zone_types[zone] = self.zones[zone].uniform_p().unwrap_or(MIXED_TYPES);
-        self.by_s
-            .push(s, index, reused.is_none(), &self.zones, self.len);
+        let reused = self.free.pop();
+        let index = reused.unwrap_or(self.zones.len());
+        let (z, slot) = split(index);
+        if z == self.zones.count() {
+            self.zones.push(match stamping {
+                Stamping::Bulk(commit_ts) => Zone::new_frozen(commit_ts),
+                Stamping::Versioned(_) => Zone::new(),
+            });
+        }
+        self.write_tuple(z, slot, s, p, o, sid, stamping);
+        if reused.is_none() {
+            self.zones.set_len(index + 1);
+        }
+        self.by_s.push(s, index, reused.is_none(), &self.zones);
         if let Some(gui) = o.o.indexed_gui() {
             self.by_o.push(gui, index);
         }
         self.by_i.insert(sid, index);
         Ok(index)
+    }
+
+    /// Writes a tuple into free `slot` of zone `z`: in place when the zone
+    /// takes it (module `zone`), else into a copy that replaces the zone.
+    /// Its stamp (or, in a bulk load's own frozen zone, its freed bit) is
+    /// published after its columns, so a reader without the lock never
+    /// sees it half written.
+    #[allow(clippy::too_many_arguments)]
+    fn write_tuple(
+        &mut self,
+        z: usize,
+        slot: usize,
+        s: u64,
+        p: u32,
+        o: Encoded,
+        sid: u64,
+        stamping: Stamping,
+    ) {
+        let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
+        let zone = self.zone(z);
+        let (bulk, begin) = match stamping {
+            Stamping::Bulk(commit_ts) if zone.frozen_for(commit_ts) => (Some(commit_ts), None),
+            Stamping::Bulk(begin) | Stamping::Versioned(begin) => (None, Some(begin)),
+        };
+        if zone.writable(bulk) && zone.try_write_columns(slot, s, p, o, local) {
+            zone.publish(slot, begin);
+        } else {
+            // A bulk load's own zone stays frozen for it; any other zone
+            // is written as a versioned copy.
+            let mut copy = match bulk {
+                Some(_) => zone.frozen_for_copy(),
+                None => zone.writable_copy(),
+            };
+            copy.write_columns(slot, s, p, o, local);
+            copy.publish(slot, begin);
+            self.zones.replace(z, copy);
+        }
+        let types = self.zone(z).uniform_p().unwrap_or(MIXED_TYPES);
+        self.zones.set_types(z, types);
     }
 
     /// Unlinks versions dead below `watermark` and frees their slots, then
@@ -320,10 +268,10 @@ impl Partition {
     pub(super) fn collect(&mut self, watermark: u64) -> u64 {
         let mut freed = 0;
         let mut dead = Vec::new();
-        for z in 0..self.zones.len() {
+        for z in 0..self.zones.count() {
             let base = z * ZONE_TUPLES;
-            let len = (self.len as usize - base).min(ZONE_TUPLES);
-            let Some(stamps) = self.zones[z].stamps(len) else {
+            let len = (self.zones.len() as usize - base).min(ZONE_TUPLES);
+            let Some(stamps) = self.zone(z).stamps(len) else {
                 continue;
             };
             let mut freezable = true;
@@ -337,19 +285,20 @@ impl Partition {
             }
             for &slot in &dead {
                 let index = (base + slot) as u32;
-                let t = self.zones[z].tuple(slot, self.sid_base);
+                let t = self.zone(z).tuple(slot, self.sid_base);
                 let (s, o, sid) = (t.s, t.o, t.i);
                 self.by_s.remove(s, index);
                 if let Some(gui) = o.indexed_gui() {
                     self.by_o.remove(gui, index);
                 }
                 self.by_i.remove(sid, index);
-                self.zones[z].free(slot);
+                self.zone(z).free(slot);
                 self.free.push(index);
                 freed += 1;
             }
             if freezable {
-                self.zones[z].freeze(watermark);
+                let frozen = self.zone(z).frozen_copy(watermark);
+                self.zones.replace(z, frozen);
             }
         }
         freed
@@ -364,17 +313,17 @@ impl Partition {
 
     /// Number of tuple slots (visible or not): the cost of a relation scan.
     pub(crate) fn len(&self) -> usize {
-        self.len as usize
+        self.zones.len() as usize
     }
 
     /// Slots holding a tuple (not freed).
     pub(super) fn in_use(&self) -> usize {
-        self.len as usize - self.free.len()
+        self.len() - self.free.len()
     }
 
     pub(super) fn fits(&self, count: usize) -> bool {
         u64::from(self.next_local) + count as u64 <= 1 << LOCAL_BITS
-            && self.len as usize + count <= u32::MAX as usize
+            && self.len() + count <= u32::MAX as usize
     }
 
     /// Number of distinct subjects: with [`Partition::len`], the average
@@ -396,11 +345,27 @@ impl Partition {
     /// Zones `(frozen, versioned)`: how much of the partition carries no
     /// version vector.
     pub(crate) fn zone_states(&self) -> (usize, usize) {
-        let frozen = self.zones.iter().filter(|z| z.is_frozen()).count();
-        (frozen, self.zones.len() - frozen)
+        let count = self.zones.count();
+        let frozen = (0..count).filter(|&z| self.zone(z).is_frozen()).count();
+        (frozen, count - frozen)
     }
 
     fn positions<'a>(&'a self, list: Positions<'a>) -> impl Iterator<Item = (u32, Tuple<'a>)> + 'a {
         list.filter_map(move |i| self.tuple(i).map(|t| (i, t)))
     }
+}
+
+/// Whether zone `z` may hold a tuple whose P is one of `types` (any P when
+/// `None`): false only when all its tuples share another P. The one test
+/// behind both scans passing over zones and probes skipping listed tuples.
+#[inline]
+pub(super) fn zone_may_have_type(zones: &Zones, z: usize, types: Option<&[u32]>) -> bool {
+    types.is_none() || type_allows(zones.types(z), types)
+}
+
+/// Whether a zone whose [`Zones::types`] is `p` may hold a tuple whose P
+/// is one of `types` (any P when `None`).
+#[inline]
+fn type_allows(p: u32, types: Option<&[u32]>) -> bool {
+    types.is_none_or(|types| p == MIXED_TYPES || types.contains(&p))
 }

@@ -6,7 +6,7 @@
 //! record their answer as a bit rather than branching on it (a probe's
 //! outcome is as unpredictable as the data).
 
-use super::column::PColumn;
+use super::column::PView;
 use super::zone::{NarrowColumns, ZONE_TUPLES};
 use crate::ids::COUNTER_BITS;
 
@@ -74,7 +74,7 @@ impl ScanFilter<'_> {
 
     fn select_with(&self, sel: &mut Selection, columns: &NarrowColumns<'_>, simd: Simd) {
         if let Some(types) = self.types {
-            narrow_by_type(sel, columns.p, types, simd);
+            narrow_by_type(sel, &columns.p, types, simd);
             if sel.iter().all(|&w| w == 0) {
                 return;
             }
@@ -126,11 +126,11 @@ impl Simd {
 
 /// Keeps the selected slots whose P is one of `types`. A zone with one P
 /// throughout is kept or dropped whole, without reading any slot.
-fn narrow_by_type(sel: &mut Selection, p: &PColumn, types: &[u32], simd: Simd) {
+fn narrow_by_type(sel: &mut Selection, p: &PView<'_>, types: &[u32], simd: Simd) {
     match p {
-        PColumn::Uniform(Some(p)) if types.contains(p) => {}
-        PColumn::Uniform(_) => *sel = [0; WORDS],
-        PColumn::Byte(bytes) => {
+        PView::Uniform(Some(p)) if types.contains(p) => {}
+        PView::Uniform(_) => *sel = [0; WORDS],
+        PView::Byte(bytes) => {
             let small = || types.iter().filter_map(|&t| u8::try_from(t).ok());
             for (w, chunk) in sel.iter_mut().zip(bytes.chunks_exact(64)) {
                 #[cfg(target_arch = "x86_64")]
@@ -142,7 +142,7 @@ fn narrow_by_type(sel: &mut Selection, p: &PColumn, types: &[u32], simd: Simd) {
                 *w &= small().fold(0, |m, t| m | eq_mask8(chunk, t));
             }
         }
-        PColumn::Wide(values) => {
+        PView::Wide(values) => {
             for (w, chunk) in sel.iter_mut().zip(values.chunks_exact(64)) {
                 #[cfg(target_arch = "x86_64")]
                 if simd.avx512f {
@@ -329,7 +329,7 @@ pub(super) fn selected(sel: &Selection) -> impl Iterator<Item = usize> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relation::column::LocalColumn;
+    use crate::relation::column::{LocalColumn, PColumn};
 
     fn vertex(counter: u64, hash: u64) -> u64 {
         (1 << 60) | counter << 16 | hash
@@ -358,17 +358,19 @@ mod tests {
             vec![2; n],
             vec![5; n],
         ];
-        let local = LocalColumn::Affine(Some(0));
+        let mut local = LocalColumn::new();
+        local.set(0, 0);
         for p_values in &p_columns {
-            let mut p = PColumn::Uniform(None);
+            let mut p = PColumn::new();
             for (slot, &v) in p_values.iter().enumerate() {
                 p.set(slot, v);
             }
+            // SAFETY: `p` and `local` are not written while the views live.
             let columns = NarrowColumns {
                 s: (high, &s_low),
-                p: &p,
+                p: unsafe { p.view() },
                 o: (high, &o_low),
-                local: &local,
+                local: unsafe { local.view() },
             };
             for types in [&[1u32, 2][..], &[256, 257], &[2]] {
                 let filter = ScanFilter {

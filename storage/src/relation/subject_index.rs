@@ -19,7 +19,8 @@
 //! - a run may hold freed slots: callers skip them, as they skip tuples
 //!   that are not visible.
 
-use super::zone::{split, Zone, ZONE_TUPLES};
+use super::zone::{split, ZONE_TUPLES};
+use super::zones::ZoneStore;
 use crate::adjacency::{AdjacencyIndex, KeyKind};
 use crate::list_arena::Positions;
 use std::ops::Range;
@@ -50,9 +51,9 @@ impl SubjectIndex {
     }
 
     /// Indexes the tuple just written at `index` with subject `s`, in a
-    /// new slot (`appended`) or a reused one; `zones` and `len` are the
-    /// partition's after the write.
-    pub(super) fn push(&mut self, s: u64, index: u32, appended: bool, zones: &[Zone], len: u32) {
+    /// new slot (`appended`) or a reused one; `zones` are the partition's
+    /// after the write (its writer holds the lock).
+    pub(super) fn push(&mut self, s: u64, index: u32, appended: bool, zones: &ZoneStore) {
         match self {
             SubjectIndex::Sorted(runs) => {
                 if appended && runs.last.is_none_or(|last| s >= last) {
@@ -66,7 +67,7 @@ impl SubjectIndex {
                 } else {
                     // The new tuple is already in its slot: the rebuild
                     // lists it with the others.
-                    *self = SubjectIndex::Listed(listed(zones, len));
+                    *self = SubjectIndex::Listed(listed(zones));
                 }
             }
             SubjectIndex::Listed(listed) if listed.is_ordered() => {
@@ -86,9 +87,9 @@ impl SubjectIndex {
 
     /// The positions listed for `s` (callers check the exact key, and skip
     /// freed slots when [`SubjectIndex::lists_freed_slots`]).
-    pub(super) fn get<'a>(&'a self, s: u64, zones: &[Zone], len: u32) -> Positions<'a> {
+    pub(super) fn get<'a>(&'a self, s: u64, zones: &ZoneStore) -> Positions<'a> {
         match self {
-            SubjectIndex::Sorted(runs) => Positions::Run(runs.run(s, zones, len)),
+            SubjectIndex::Sorted(runs) => Positions::Run(runs.run(s, zones)),
             SubjectIndex::Listed(listed) => listed.get(s),
         }
     }
@@ -99,13 +100,10 @@ impl SubjectIndex {
     pub(super) fn get_sorted<'a>(
         &'a self,
         s: u64,
-        zones: &[Zone],
-        len: u32,
+        zones: &ZoneStore,
     ) -> (Positions<'a>, Positions<'a>) {
         match self {
-            SubjectIndex::Sorted(runs) => {
-                (Positions::NONE, Positions::Run(runs.run(s, zones, len)))
-            }
+            SubjectIndex::Sorted(runs) => (Positions::NONE, Positions::Run(runs.run(s, zones))),
             SubjectIndex::Listed(listed) => listed.get_sorted(s),
         }
     }
@@ -151,7 +149,9 @@ impl SubjectIndex {
 impl SortedRuns {
     /// The slots whose S is `s`: a binary search over the zones' first
     /// subjects, then over one zone's S column, then forward while equal.
-    fn run(&self, s: u64, zones: &[Zone], len: u32) -> Range<u32> {
+    /// (The caller holds the partition's lock.)
+    fn run(&self, s: u64, zones: &ZoneStore) -> Range<u32> {
+        let len = zones.len();
         let (Some(&first), Some(last)) = (self.firsts.first(), self.last) else {
             return 0..0;
         };
@@ -160,7 +160,7 @@ impl SortedRuns {
         }
         let subject = |index: u32| {
             let (z, slot) = split(index);
-            zones[z].subject(slot)
+            zones.get(z).subject(slot)
         };
         // Zones before `z` start below `s`; the run starts in zone `z - 1`
         // or at the start of zone `z`.
@@ -185,19 +185,20 @@ impl SortedRuns {
 
 /// The order of an ordered S list: the tuple's (P, O payload). O is one
 /// type throughout the relations that keep it (vertex guis of edges).
-pub(super) fn order_key(zones: &[Zone], position: u32) -> (u32, u64) {
+pub(super) fn order_key(zones: &ZoneStore, position: u32) -> (u32, u64) {
     let (z, slot) = split(position);
-    let (_, p, o, _) = zones[z].row(slot);
-    (p, o)
+    let zone = zones.get(z);
+    (zone.predicate(slot), zone.object(slot))
 }
 
 /// The explicit index of the partition's live slots, in slot order.
-fn listed(zones: &[Zone], len: u32) -> AdjacencyIndex {
+fn listed(zones: &ZoneStore) -> AdjacencyIndex {
     let mut index = AdjacencyIndex::new(KeyKind::Statement);
-    for i in 0..len {
+    for i in 0..zones.len() {
         let (z, slot) = split(i);
-        if !zones[z].is_freed(slot) {
-            index.push(zones[z].subject(slot), i);
+        let zone = zones.get(z);
+        if !zone.is_freed(slot) {
+            index.push(zone.subject(slot), i);
         }
     }
     index.shrink();

@@ -27,17 +27,34 @@
 //!   tuple without first materialising the vector again;
 //! - a version vector is created (materialised) through a `OnceLock`, so a
 //!   reader holding the partition's read lock may do it (a delete marks
-//!   a frozen tuple); it is dropped only under the write lock (collection);
+//!   a frozen tuple); it is never dropped: collection freezes a zone by
+//!   publishing a frozen copy ([`Zone::frozen_copy`]);
 //! - in a versioned zone a freed slot's `begin` is [`FREED`] and its bit is
 //!   set; in a frozen zone the bit alone says so.
+//!
+//! Zones are read without the partition's lock (ADR 0078): scans hold
+//! only an epoch guard while the writer (one at a time, under the
+//! partition's write lock) goes on. So a zone is changed in place only in
+//! ways a concurrent reader can take: atomics stored into a slot that no
+//! snapshot sees yet (its stamp or freed bit is published after its
+//! columns), stamps, freed bits. Everything else (a column's form, the
+//! frozen state) changes by building a new zone and publishing it in the
+//! partition's directory (module `zones`); readers holding the old one
+//! finish on it, and it is freed once they are gone. Further invariant:
+//! - the arrays of a zone *born frozen* (a bulk load's, or collection's
+//!   frozen copy) are never stored into once a snapshot can see it, so a
+//!   scan reads them as plain slices ([`Zone::frozen_narrow`]); a write
+//!   into such a zone goes to a versioned copy ([`Zone::writable_copy`]).
 
-use super::column::{slots_from_fn, Column64, FlagColumn, LocalColumn, PColumn, Slots};
+use super::column::{
+    copied, slots_from_fn, Column64, FlagColumn, LocalColumn, LocalView, PColumn, PView, Slots,
+};
 use super::select::{Selection, WORDS};
 use crate::dictionary::RecordHint;
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
 use crate::prefetch;
 use crate::typed_value::{Encoded, TypedValue};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// Tuples per zone (the paper's zone size).
@@ -73,29 +90,33 @@ pub(crate) struct Zone {
     /// Per slot, the [`RecordHint`] of its O's form, allocated when the
     /// first hinted tuple is written: a point read reads it with the other
     /// columns and goes to the form directly.
-    hints: Option<Slots<RecordHint>>,
+    hints: Option<Slots<AtomicU32>>,
     versions: OnceLock<Slots<Stamp>>,
     /// The number of bits set in `freed`.
-    freed_slots: u32,
+    freed_slots: AtomicU32,
+    /// Created frozen (see the module's invariants): its arrays are
+    /// written in place only by the bulk load it is [`Zone::frozen_for`].
+    born_frozen: bool,
     /// While frozen: a commit timestamp at or above every `begin` in the
     /// zone; the snapshots at or after it see the zone's tuples, the
     /// others none (collection freezes at or below every live snapshot, a
     /// bulk load at its own commit timestamp before publishing it).
     frozen_at: u64,
-    freed: [u64; WORDS],
+    freed: [AtomicU64; WORDS],
 }
 
 /// The columns of a frozen zone with narrow S and O: `(upper half, lower
 /// halves)` of S and O, and P and the statement numbers as stored.
 pub(crate) struct NarrowColumns<'a> {
     pub(crate) s: (u64, &'a [u32]),
-    pub(crate) p: &'a PColumn,
+    pub(crate) p: PView<'a>,
     pub(crate) o: (u64, &'a [u32]),
-    pub(crate) local: &'a LocalColumn,
+    pub(crate) local: LocalView<'a>,
 }
 
 /// One tuple read from a zone: its columns by value plus access to its
-/// stamps. Cheap to copy; valid while the partition's lock is held.
+/// stamps. Cheap to copy; valid while the partition's lock (or the
+/// reader's epoch guard) is held.
 #[derive(Copy, Clone)]
 pub(crate) struct Tuple<'a> {
     pub(crate) s: u64,
@@ -124,15 +145,63 @@ impl Zone {
         Zone {
             s: Column64::new(),
             o: Column64::new(),
-            p: PColumn::Uniform(None),
-            local: LocalColumn::Affine(None),
-            flag: FlagColumn::Uniform(None),
+            p: PColumn::new(),
+            local: LocalColumn::new(),
+            flag: FlagColumn::new(),
             hints: None,
             versions: OnceLock::new(),
             frozen_at: commit_ts,
-            freed_slots: ZONE_TUPLES as u32,
-            freed: [u64::MAX; WORDS],
+            born_frozen: true,
+            freed_slots: AtomicU32::new(ZONE_TUPLES as u32),
+            freed: std::array::from_fn(|_| AtomicU64::new(u64::MAX)),
         }
+    }
+
+    /// A copy of the zone's columns and freed slots, versioned as `versions`
+    /// says (the writer's, under the partition's write lock: no stamp or
+    /// bit changes meanwhile).
+    fn copy(&self, versions: OnceLock<Slots<Stamp>>, frozen_at: u64, born_frozen: bool) -> Zone {
+        Zone {
+            s: self.s.copied(),
+            o: self.o.copied(),
+            p: self.p.copied(),
+            local: self.local.copied(),
+            flag: self.flag.copied(),
+            hints: self.hints.as_ref().map(copied),
+            versions,
+            frozen_at,
+            born_frozen,
+            freed_slots: AtomicU32::new(self.freed_slots.load(Ordering::Relaxed)),
+            freed: std::array::from_fn(|w| AtomicU64::new(self.freed[w].load(Ordering::Relaxed))),
+        }
+    }
+
+    /// A versioned copy to write into (for a zone [`Zone::writable`] is
+    /// false for, or a column form change).
+    pub(crate) fn writable_copy(&self) -> Zone {
+        let stamps = slots_from_fn(|slot| Stamp {
+            begin: AtomicU64::new(self.begin_of(slot)),
+            end: AtomicU64::new(self.end_of(slot)),
+        });
+        self.copy(OnceLock::from(stamps), self.frozen_at, false)
+    }
+
+    /// A copy of a bulk load's own frozen zone (a column form change while
+    /// the load fills it): still frozen for the load.
+    pub(crate) fn frozen_for_copy(&self) -> Zone {
+        self.copy(OnceLock::new(), self.frozen_at, true)
+    }
+
+    /// The frozen copy collection publishes (the caller checked every live
+    /// slot was committed at or before `watermark` and is not deleted).
+    pub(crate) fn frozen_copy(&self, watermark: u64) -> Zone {
+        self.copy(OnceLock::new(), watermark, true)
+    }
+
+    /// Whether a write stamped as `bulk` says (a bulk load's commit
+    /// timestamp, or `None`) may store into this zone in place.
+    pub(crate) fn writable(&self, bulk: Option<u64>) -> bool {
+        !self.born_frozen || bulk.is_some_and(|ts| self.frozen_for(ts))
     }
 
     /// True for a zone a bulk load committing at `commit_ts` created
@@ -159,13 +228,13 @@ impl Zone {
 
     #[inline]
     pub(crate) fn is_freed(&self, slot: usize) -> bool {
-        self.freed_slots != 0 && self.freed_bit(slot)
+        self.freed_slots.load(Ordering::Relaxed) != 0 && self.freed_bit(slot)
     }
 
     /// The bitmap's bit for `slot` (callers that keep `freed_slots` in step).
     #[inline]
     fn freed_bit(&self, slot: usize) -> bool {
-        self.freed[slot / 64] & (1 << (slot % 64)) != 0
+        self.freed[slot / 64].load(Ordering::Acquire) & (1 << (slot % 64)) != 0
     }
 
     /// Prefetches the part of the zone's header that reading a tuple
@@ -203,25 +272,48 @@ impl Zone {
         }
     }
 
-    /// Writes a tuple into a free slot of a zone [`Zone::frozen_for`] the
-    /// committing bulk load: its stamp is the zone's.
-    pub(crate) fn write_frozen(&mut self, slot: usize, s: u64, p: u32, o: Encoded, local: u32) {
-        self.write_columns(slot, s, p, o, local);
-        self.mark_used(slot);
+    /// Stores a tuple's columns into a free slot in place, if every
+    /// column's form holds them (else false, and the caller writes into a
+    /// copy with [`Zone::write_columns`]). Only for a zone
+    /// [`Zone::writable`] by the write.
+    pub(crate) fn try_write_columns(
+        &self,
+        slot: usize,
+        s: u64,
+        p: u32,
+        o: Encoded,
+        local: u32,
+    ) -> bool {
+        let hint_fits = self.hints.is_some() || o.hint == RecordHint::NONE;
+        hint_fits
+            && self.s.try_set(slot, s)
+            && self.p.try_set(slot, p)
+            && self.flag.try_set(slot, o.o.flag)
+            && self.o.try_set(slot, o.o.payload)
+            && self.local.try_set(slot, local)
+            && {
+                // A reused slot overwrites the hint it had.
+                if let Some(hints) = &self.hints {
+                    hints[slot].store(o.hint.raw(), Ordering::Relaxed);
+                }
+                true
+            }
     }
 
-    fn write_columns(&mut self, slot: usize, s: u64, p: u32, o: Encoded, local: u32) {
+    /// [`Zone::try_write_columns`] changing column forms as needed, on a
+    /// zone no reader sees yet.
+    pub(crate) fn write_columns(&mut self, slot: usize, s: u64, p: u32, o: Encoded, local: u32) {
         self.s.set(slot, s);
         self.p.set(slot, p);
         self.flag.set(slot, o.o.flag);
         self.o.set(slot, o.o.payload);
         self.local.set(slot, local);
-        // A reused slot overwrites the hint it had; a zone without hints
-        // allocates none for an unhinted tuple.
-        match &mut self.hints {
-            Some(hints) => hints[slot] = o.hint,
+        // A zone without hints allocates none for an unhinted tuple.
+        match &self.hints {
+            Some(hints) => hints[slot].store(o.hint.raw(), Ordering::Relaxed),
             None if o.hint != RecordHint::NONE => {
-                self.hints.insert(slots_from_fn(|_| RecordHint::NONE))[slot] = o.hint
+                let hints = self.hints.insert(slots_from_fn(|_| AtomicU32::new(0)));
+                hints[slot].store(o.hint.raw(), Ordering::Relaxed);
             }
             None => {}
         }
@@ -231,43 +323,52 @@ impl Zone {
     /// no hints).
     #[inline]
     pub(crate) fn hint(&self, slot: usize) -> RecordHint {
-        self.hints
-            .as_ref()
-            .map_or(RecordHint::NONE, |hints| hints[slot])
+        self.hints.as_ref().map_or(RecordHint::NONE, |hints| {
+            RecordHint::from_raw(hints[slot].load(Ordering::Relaxed))
+        })
     }
 
-    fn mark_used(&mut self, slot: usize) {
+    /// Publishes a slot whose columns are written: the frozen state of a
+    /// bulk load's own zone stamps it (`begin` `None`), else its stamp.
+    /// Stamps and bit are stored after the columns, with release ordering.
+    pub(crate) fn publish(&self, slot: usize, begin: Option<u64>) {
+        if let Some(begin) = begin {
+            let stamp = &self.versions()[slot];
+            stamp.end.store(NONE, Ordering::Release);
+            stamp.begin.store(begin, Ordering::Release);
+        }
         if self.freed_bit(slot) {
-            self.freed[slot / 64] &= !(1 << (slot % 64));
-            self.freed_slots -= 1;
+            self.freed[slot / 64].fetch_and(!(1 << (slot % 64)), Ordering::Release);
+            self.freed_slots.fetch_sub(1, Ordering::Release);
         }
     }
 
-    /// Writes a tuple into a free slot, stamped `begin` and alive.
-    pub(crate) fn write(
-        &mut self,
-        slot: usize,
-        s: u64,
-        p: u32,
-        o: Encoded,
-        local: u32,
-        begin: u64,
-    ) {
-        self.write_columns(slot, s, p, o, local);
-        let stamp = &self.versions()[slot];
-        stamp.begin.store(begin, Ordering::Release);
-        stamp.end.store(NONE, Ordering::Release);
-        self.mark_used(slot);
-    }
-
     /// Marks a slot freed (its version is dead and unlinked from the indexes).
-    pub(crate) fn free(&mut self, slot: usize) {
+    pub(crate) fn free(&self, slot: usize) {
         if let Some(versions) = self.versions.get() {
             versions[slot].begin.store(FREED, Ordering::Release);
         }
         if !self.freed_bit(slot) {
-            self.freed[slot / 64] |= 1 << (slot % 64);
-            self.freed_slots += 1;
+            self.freed[slot / 64].fetch_or(1 << (slot % 64), Ordering::Release);
+            self.freed_slots.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// The insert stamp of `slot` (`frozen_at` for a frozen tuple, [`FREED`]
+    /// for a freed slot).
+    fn begin_of(&self, slot: usize) -> u64 {
+        match self.versions.get() {
+            Some(versions) => versions[slot].begin.load(Ordering::Acquire),
+            None if self.is_freed(slot) => FREED,
+            None => self.frozen_at,
+        }
+    }
+
+    /// The delete stamp of `slot` (`NONE` for a frozen tuple).
+    fn end_of(&self, slot: usize) -> u64 {
+        match self.versions.get() {
+            Some(versions) => versions[slot].end.load(Ordering::Acquire),
+            None => NONE,
         }
     }
 
@@ -288,13 +389,6 @@ impl Zone {
         }))
     }
 
-    /// Drops the version vector (the caller checked every live slot was
-    /// committed at or before `watermark` and is not deleted).
-    pub(crate) fn freeze(&mut self, watermark: u64) {
-        self.versions.take();
-        self.frozen_at = watermark;
-    }
-
     /// The type flag of `slot`'s O alone.
     #[inline]
     pub(crate) fn flag(&self, slot: usize) -> u8 {
@@ -305,6 +399,20 @@ impl Zone {
     #[inline]
     pub(crate) fn subject(&self, slot: usize) -> u64 {
         self.s.get(slot)
+    }
+
+    /// The P of `slot` alone. (Column loads are atomic, and the compiler
+    /// keeps atomic loads whose value goes unused: readers of one or two
+    /// columns call these rather than [`Zone::row`].)
+    #[inline]
+    pub(crate) fn predicate(&self, slot: usize) -> u32 {
+        self.p.get(slot)
+    }
+
+    /// The O payload of `slot` alone.
+    #[inline]
+    pub(crate) fn object(&self, slot: usize) -> u64 {
+        self.o.get(slot)
     }
 
     /// Column access for scans: S, P, O payload and local statement
@@ -322,25 +430,39 @@ impl Zone {
     /// The one P of every tuple written so far, while they share one.
     #[inline]
     pub(crate) fn uniform_p(&self) -> Option<u32> {
-        match self.p {
-            PColumn::Uniform(p) => p,
-            _ => None,
+        self.p.uniform()
+    }
+
+    /// The columns of a frozen zone `view` sees, when its S and O are
+    /// narrow (the common case for old REL_E data), so a scan runs over
+    /// plain slices with no per-slot dispatch on S and O and no stamps.
+    pub(crate) fn frozen_narrow(&self, view: &View) -> Option<NarrowColumns<'_>> {
+        if !self.born_frozen || !self.is_frozen() || !view.sees_frozen(self.frozen_at) {
+            return None;
+        }
+        // SAFETY: a zone born frozen is written in place only by the bulk
+        // load it is frozen for, before that load is published; `view`
+        // sees it, so the load is published (module invariants).
+        unsafe {
+            Some(NarrowColumns {
+                s: self.s.as_narrow()?,
+                p: self.p.view(),
+                o: self.o.as_narrow()?,
+                local: self.local.view(),
+            })
         }
     }
 
-    /// The columns of a frozen zone whose S and O are narrow (the common
-    /// case for old REL_E data), so a scan runs over plain slices with no
-    /// per-slot dispatch on S and O and no stamps.
-    pub(crate) fn frozen_narrow(&self) -> Option<NarrowColumns<'_>> {
-        if !self.is_frozen() {
-            return None;
+    /// Prefetches the columns a scan filtering on P, and on S and O as
+    /// asked, reads first.
+    pub(crate) fn prefetch_columns(&self, s: bool, o: bool) {
+        self.p.prefetch_column();
+        if s {
+            self.s.prefetch_column();
         }
-        Some(NarrowColumns {
-            s: self.s.as_narrow()?,
-            p: &self.p,
-            o: self.o.as_narrow()?,
-            local: &self.local,
-        })
+        if o {
+            self.o.prefetch_column();
+        }
     }
 
     /// A selection of the first `len` slots that are not freed (the
@@ -353,7 +475,7 @@ impl Zone {
                 n if n >= 64 => u64::MAX,
                 n => (1 << n) - 1,
             };
-            *word = !freed & in_range;
+            *word = !freed.load(Ordering::Acquire) & in_range;
         }
         sel
     }
@@ -384,19 +506,12 @@ impl Zone {
 impl Tuple<'_> {
     /// The insert stamp (`frozen_at` for a frozen tuple).
     pub(crate) fn begin(&self) -> u64 {
-        match self.zone.versions.get() {
-            Some(versions) => versions[self.slot].begin.load(Ordering::Acquire),
-            None if self.zone.is_freed(self.slot) => FREED,
-            None => self.zone.frozen_at,
-        }
+        self.zone.begin_of(self.slot)
     }
 
     /// The delete stamp (`NONE` for a frozen tuple).
     pub(crate) fn end(&self) -> u64 {
-        match self.zone.versions.get() {
-            Some(versions) => versions[self.slot].end.load(Ordering::Acquire),
-            None => NONE,
-        }
+        self.zone.end_of(self.slot)
     }
 
     pub(crate) fn visible(&self, view: &View) -> bool {
@@ -458,6 +573,14 @@ impl Tuple<'_> {
 mod tests {
     use super::*;
 
+    impl Zone {
+        /// A writer's full write of a versioned slot.
+        fn write(&mut self, slot: usize, s: u64, p: u32, o: Encoded, local: u32, begin: u64) {
+            self.write_columns(slot, s, p, o, local);
+            self.publish(slot, Some(begin));
+        }
+    }
+
     #[test]
     fn the_hot_header_is_two_lines_and_the_freed_count_follows_the_bitmap() {
         assert!(std::mem::offset_of!(Zone, freed) <= 2 * 64);
@@ -468,14 +591,18 @@ mod tests {
             zone.write(slot, 1, 2, TypedValue::NONE.into(), slot as u32, 1);
         }
         zone.write(7, 1, 2, TypedValue::NONE.into(), 7, 1);
-        assert_eq!(zone.freed_slots, 0);
+        assert_eq!(zone.freed_slots.load(Ordering::Relaxed), 0);
         assert!(!zone.is_freed(7));
         zone.free(7);
         zone.free(7);
-        assert_eq!(zone.freed_slots, 1);
+        assert_eq!(zone.freed_slots.load(Ordering::Relaxed), 1);
         assert!(zone.is_freed(7) && !zone.is_freed(8));
-        let set: u32 = zone.freed.iter().map(|w| w.count_ones()).sum();
-        assert_eq!(set, zone.freed_slots);
+        let set: u32 = zone
+            .freed
+            .iter()
+            .map(|w| w.load(Ordering::Relaxed).count_ones())
+            .sum();
+        assert_eq!(set, zone.freed_slots.load(Ordering::Relaxed));
     }
 
     #[test]

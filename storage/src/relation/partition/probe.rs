@@ -19,9 +19,9 @@
 //! queues, measured slower: the per-hit queue work cost more than the
 //! refills it saved.)
 
-use super::Partition;
+use super::{type_allows, Partition};
 use crate::list_arena::Positions;
-use crate::relation::zone::{split, Tuple};
+use crate::relation::zone::{split, Tuple, Zone};
 
 const BATCH: usize = 32;
 const HEADERS_AHEAD: usize = 6;
@@ -35,7 +35,7 @@ const SORT_FROM: usize = 256;
 impl Partition {
     /// The tuples `lookup` lists under each of `keys` that pass `exact`
     /// (less those whose zone rules out `types`: see
-    /// `Partition::may_have_type`), through `f(key, tuple)` until it
+    /// `zone_may_have_type`), through `f(key, tuple)` until it
     /// returns false; returns whether it ran to the end. `ahead(key)`
     /// prefetches what `lookup(key)` will read first (the index head).
     pub(super) fn batched<'a>(
@@ -56,7 +56,9 @@ impl Partition {
         } else {
             keys
         };
-        let mut hits: Vec<(u64, u32)> = Vec::new();
+        let len = self.zones.len();
+        // Per hit: its key, zone (looked up once) and slot.
+        let mut hits: Vec<(u64, &'a Zone, usize)> = Vec::new();
         for (b, batch) in keys.chunks(BATCH).enumerate() {
             let lists: [Positions<'a>; BATCH] =
                 std::array::from_fn(|k| batch.get(k).map_or(Positions::NONE, |&key| lookup(key)));
@@ -68,29 +70,27 @@ impl Partition {
             }
             hits.clear();
             for (&key, list) in batch.iter().zip(lists) {
-                hits.extend(
-                    list.filter(|&i| i < self.len && self.may_have_type(i, types))
-                        .map(|i| (key, i)),
-                );
+                for i in list.filter(|&i| i < len) {
+                    let (z, slot) = split(i);
+                    if type_allows(self.zones.types(z), types) {
+                        hits.push((key, self.zones.get(z), slot));
+                    }
+                }
             }
-            let header = |i: u32| self.zones[split(i).0].prefetch_header();
-            let row = |i: u32| {
-                let (zone, slot) = split(i);
-                self.zones[zone].prefetch_row(slot);
-            };
             hits.iter()
                 .take(HEADERS_AHEAD)
-                .for_each(|&(_, i)| header(i));
-            hits.iter().take(ROWS_AHEAD).for_each(|&(_, i)| row(i));
-            for (n, &(key, i)) in hits.iter().enumerate() {
-                if let Some(&(_, later)) = hits.get(n + HEADERS_AHEAD) {
-                    header(later);
+                .for_each(|&(_, zone, _)| zone.prefetch_header());
+            hits.iter()
+                .take(ROWS_AHEAD)
+                .for_each(|&(_, zone, slot)| zone.prefetch_row(slot));
+            for (n, &(key, zone, slot)) in hits.iter().enumerate() {
+                if let Some(&(_, later, _)) = hits.get(n + HEADERS_AHEAD) {
+                    later.prefetch_header();
                 }
-                if let Some(&(_, later)) = hits.get(n + ROWS_AHEAD) {
-                    row(later);
+                if let Some(&(_, later, slot)) = hits.get(n + ROWS_AHEAD) {
+                    later.prefetch_row(slot);
                 }
-                let (zone, slot) = split(i);
-                let t = self.zones[zone].tuple(slot, self.sid_base);
+                let t = zone.tuple(slot, self.sid_base);
                 if exact(key, &t) && !f(key, t) {
                     return false;
                 }

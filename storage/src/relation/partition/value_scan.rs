@@ -5,13 +5,12 @@
 //! (module `apl::value_test`), so the common case builds no tuple view,
 //! decodes no value and calls no closure per tuple.
 
-use super::Partition;
+use super::PartitionScan;
 use crate::mvcc::View;
-use crate::relation::zone::ZONE_TUPLES;
 use crate::typed_value::{Encoded, TypedValue};
 use crate::value_test::ValueTest;
 
-impl Partition {
+impl PartitionScan {
     /// Calls `sink(s)` for every tuple visible to `view` whose P is `key`
     /// and whose O passes: `test` where it decides the value's type,
     /// `fallback` otherwise. Returns the slots examined (passed-over zones
@@ -26,18 +25,16 @@ impl Partition {
     ) -> u64 {
         let types = [key];
         let mut examined = 0;
-        for (z, zone) in self.zones.iter().enumerate() {
-            if !self.zone_may_have_type(z, Some(&types)) || !zone.may_be_visible(view) {
+        for (z, zone, len) in self.zones() {
+            if !self.may_have_type(z, Some(&types)) || !zone.may_be_visible(view) {
                 continue;
             }
-            let len = (self.len as usize - z * ZONE_TUPLES).min(ZONE_TUPLES);
             examined += len as u64;
             for slot in 0..len {
-                let (s, p, payload, _) = zone.row(slot);
-                if p != key || !zone.visible(slot, view) {
+                if zone.predicate(slot) != key || !zone.visible(slot, view) {
                     continue;
                 }
-                let flag = zone.flag(slot);
+                let (flag, payload) = (zone.flag(slot), zone.object(slot));
                 let pass = match test.and_then(|t| t.decide(flag, payload)) {
                     Some(pass) => pass,
                     None => fallback(Encoded {
@@ -46,7 +43,7 @@ impl Partition {
                     }),
                 };
                 if pass {
-                    sink(s);
+                    sink(zone.subject(slot));
                 }
             }
         }

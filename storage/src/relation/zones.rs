@@ -1,0 +1,343 @@
+//! The zone directory of a partition: where its zones live, readable
+//! without the partition's lock (ADR 0078).
+//!
+//! Zones sit behind one pointer each, in segments that never move (segment
+//! `k` holds `16 << k` entries, allocated when the first of them is
+//! needed), so growing the directory copies nothing and a reader's
+//! reference stays valid. Beside each pointer is the zone's one P (or
+//! [`MIXED_TYPES`]): index probes and scans pass over listed tuples of an
+//! unwanted type without touching their zone, and these few bytes per
+//! zone stay in cache where the zone headers would not.
+//!
+//! A zone changes shape (a column's form, frozen or versioned) by being
+//! replaced: the writer builds the new zone, swaps the pointer, and hands
+//! the old one to crossbeam's epoch collector, which frees it once every
+//! reader pinned at the time has unpinned.
+//!
+//! Readers that hold the partition's lock (index probes, point reads)
+//! need no pin and no atomics to find a zone: [`ZoneStore`] keeps, beside
+//! the shared directory, a plain copy (a pointer per zone, the types, the
+//! slot count) that only `&mut` methods change. A `&Zone` borrowed from it
+//! cannot outlive a replacement, which takes `&mut`, so it is never one
+//! the collector may free. (Finding a zone through the segments instead
+//! cost a binary search over a sorted adjacency list ~40% more: bench
+//! `storage/expand_into_hub`.)
+//!
+//! Invariants: only [`ZoneStore`]'s `&mut` methods (the holder of the
+//! partition's write lock) push, replace, set types or grow `len`, and
+//! they keep the copy equal to the directory; entries `0..count` hold a
+//! zone; `len` (tuple slots) never exceeds `count * ZONE_TUPLES`, and a
+//! zone is pushed (release) before `len` covers it.
+
+use super::zone::{Zone, ZONE_TUPLES};
+use crossbeam::epoch::{self, Atomic, Guard, Owned, Shared};
+use std::ptr::NonNull;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize};
+use std::sync::Arc;
+
+/// A [`Zones::types`] entry for a zone whose tuples have several P (or
+/// none yet). Never a P: predicate ids are counted from 0 upwards.
+pub(crate) const MIXED_TYPES: u32 = u32::MAX;
+
+/// Entries of segment 0, as a power of two.
+const FIRST_BITS: u32 = 4;
+
+/// Enough segments for 2^32 tuple slots (2^22 zones).
+const SEGMENTS: usize = 20;
+
+struct Entry {
+    zone: Atomic<Zone>,
+    types: AtomicU32,
+}
+
+pub(crate) struct Zones {
+    segments: [AtomicPtr<Entry>; SEGMENTS],
+    /// Zones pushed.
+    count: AtomicUsize,
+    /// Tuple slots in use or freed.
+    len: AtomicU32,
+}
+
+/// `(segment, offset)` of zone `z`.
+#[inline]
+fn locate(z: usize) -> (usize, usize) {
+    let x = z + (1 << FIRST_BITS);
+    let segment = (usize::BITS - 1 - x.leading_zeros() - FIRST_BITS) as usize;
+    (segment, x - ((1 << FIRST_BITS) << segment))
+}
+
+fn segment_len(segment: usize) -> usize {
+    (1 << FIRST_BITS) << segment
+}
+
+impl Zones {
+    pub(crate) fn new() -> Self {
+        Zones {
+            segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
+            count: AtomicUsize::new(0),
+            len: AtomicU32::new(0),
+        }
+    }
+
+    /// Tuple slots in use or freed (zones cover `0..len`).
+    #[inline]
+    pub(crate) fn len(&self) -> u32 {
+        self.len.load(Acquire)
+    }
+
+    #[inline]
+    fn entry(&self, z: usize) -> &Entry {
+        debug_assert!(z < self.count.load(Relaxed));
+        let (segment, offset) = locate(z);
+        // SAFETY: zone `z` was pushed, so its segment is allocated (with
+        // `segment_len` entries), published before `count` covered it, and
+        // never freed before `self` is.
+        unsafe { &*self.segments[segment].load(Acquire).add(offset) }
+    }
+
+    /// Zone `z` (below [`Zones::count`]) for a reader pinned by `guard`.
+    #[inline]
+    pub(crate) fn pinned<'g>(&'g self, z: usize, guard: &'g Guard) -> &'g Zone {
+        // SAFETY: a retired zone is freed only after every guard pinned
+        // when it was retired is gone; entries below `count` are never null.
+        unsafe { self.entry(z).zone.load(Acquire, guard).deref() }
+    }
+
+    /// The one P of zone `z`'s tuples, or [`MIXED_TYPES`].
+    #[inline]
+    pub(crate) fn types(&self, z: usize) -> u32 {
+        self.entry(z).types.load(Relaxed)
+    }
+
+    /// Sets zone `z`'s P (writer only).
+    fn set_types(&self, z: usize, p: u32) {
+        self.entry(z).types.store(p, Relaxed);
+    }
+
+    /// Appends a zone (writer only); returns its address.
+    fn push(&self, zone: Zone) -> ZonePtr {
+        let z = self.count.load(Relaxed);
+        let (segment, offset) = locate(z);
+        let mut base = self.segments[segment].load(Acquire);
+        if base.is_null() {
+            let entries: Box<[Entry]> = (0..segment_len(segment))
+                .map(|_| Entry {
+                    zone: Atomic::null(),
+                    types: AtomicU32::new(MIXED_TYPES),
+                })
+                .collect();
+            base = Box::into_raw(entries).cast::<Entry>();
+            self.segments[segment].store(base, Release);
+        }
+        // SAFETY: `offset < segment_len(segment)` (by `locate`).
+        let entry = unsafe { &*base.add(offset) };
+        let owned = Owned::new(zone);
+        let ptr = ZonePtr::of(&owned);
+        entry.zone.store(owned, Release);
+        self.count.store(z + 1, Release);
+        ptr
+    }
+
+    /// Replaces zone `z` (writer only). Returns the new zone's address
+    /// and the old one's, which the caller must hand to the collector
+    /// ([`Retired`]).
+    fn replace(&self, z: usize, zone: Zone) -> (ZonePtr, ZonePtr) {
+        let owned = Owned::new(zone);
+        let ptr = ZonePtr::of(&owned);
+        // SAFETY (`unprotected`): the old pointer is not dereferenced here.
+        let old = unsafe { self.entry(z).zone.swap(owned, AcqRel, epoch::unprotected()) };
+        let old = NonNull::new(old.as_raw().cast_mut()).expect("a pushed zone");
+        (ptr, ZonePtr(old))
+    }
+
+    /// Sets the slot count (writer only, after pushing the zones it covers).
+    fn set_len(&self, len: u32) {
+        debug_assert!(len as usize <= self.count.load(Relaxed) * ZONE_TUPLES);
+        self.len.store(len, Release);
+    }
+}
+
+/// Zones replaced under a partition's write lock, handed to the epoch
+/// collector when dropped, which the writer does after releasing the lock.
+/// Handing them over may run the collector, which frees earlier retired
+/// zones: done under the lock, that held readers up to 36 ms during an
+/// edge bulk load (bench `reader_latency`, vs 4 ms without).
+#[must_use = "dropped after the write lock is released"]
+pub(crate) struct Retired(Vec<ZonePtr>);
+
+impl Drop for Retired {
+    fn drop(&mut self) {
+        if self.0.is_empty() {
+            return;
+        }
+        let guard = epoch::pin();
+        for zone in self.0.drain(..) {
+            // SAFETY: unreachable from the directory since its replacement;
+            // readers that loaded it are pinned (or held the lock, now
+            // released), and the collector waits for the pinned ones.
+            unsafe { guard.defer_destroy(Shared::from(zone.0.as_ptr().cast_const())) };
+        }
+        // Many zones at once (a bulk load, a collection pass): let the
+        // collector see them now rather than at later pins.
+        guard.flush();
+    }
+}
+
+/// The address of a current zone of a [`ZoneStore`].
+#[derive(Copy, Clone)]
+struct ZonePtr(NonNull<Zone>);
+
+// SAFETY: a shared zone pointer, dereferenced only as `&Zone` (`Zone` is
+// `Sync`) under the rules of `ZoneStore`.
+unsafe impl Send for ZonePtr {}
+unsafe impl Sync for ZonePtr {}
+
+impl ZonePtr {
+    fn of(zone: &Owned<Zone>) -> Self {
+        ZonePtr(NonNull::from(&**zone))
+    }
+}
+
+/// A partition's zones: the shared directory, and the plain copy its lock
+/// holders read (module docs).
+pub(crate) struct ZoneStore {
+    shared: Arc<Zones>,
+    ptrs: Vec<ZonePtr>,
+    types: Vec<u32>,
+    len: u32,
+    /// Replaced zones not yet handed to the collector.
+    retired: Vec<ZonePtr>,
+}
+
+impl ZoneStore {
+    pub(crate) fn new() -> Self {
+        ZoneStore {
+            shared: Arc::new(Zones::new()),
+            ptrs: Vec::new(),
+            types: Vec::new(),
+            len: 0,
+            retired: Vec::new(),
+        }
+    }
+
+    /// The zones replaced since the last call, for the writer to drop once
+    /// it has released the lock.
+    pub(crate) fn take_retired(&mut self) -> Retired {
+        Retired(std::mem::take(&mut self.retired))
+    }
+
+    /// The directory, for readers that do not take the lock.
+    pub(crate) fn shared(&self) -> &Arc<Zones> {
+        &self.shared
+    }
+
+    /// Zone `z` (below [`ZoneStore::count`]).
+    #[inline]
+    pub(crate) fn get(&self, z: usize) -> &Zone {
+        // SAFETY: `ptrs[z]` is zone `z` of the directory, which owns it
+        // and outlives `self`; it is retired only by `replace`, which
+        // takes `&mut self`, so not while this borrow lives.
+        unsafe { self.ptrs[z].0.as_ref() }
+    }
+
+    /// The one P of zone `z`'s tuples, or [`MIXED_TYPES`].
+    #[inline]
+    pub(crate) fn types(&self, z: usize) -> u32 {
+        self.types[z]
+    }
+
+    /// Tuple slots in use or freed.
+    #[inline]
+    pub(crate) fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Number of zones.
+    pub(crate) fn count(&self) -> usize {
+        self.ptrs.len()
+    }
+
+    pub(crate) fn push(&mut self, zone: Zone) {
+        self.ptrs.push(self.shared.push(zone));
+        self.types.push(MIXED_TYPES);
+    }
+
+    pub(crate) fn replace(&mut self, z: usize, zone: Zone) {
+        let (new, old) = self.shared.replace(z, zone);
+        self.ptrs[z] = new;
+        self.retired.push(old);
+    }
+
+    pub(crate) fn set_types(&mut self, z: usize, p: u32) {
+        self.types[z] = p;
+        self.shared.set_types(z, p);
+    }
+
+    pub(crate) fn set_len(&mut self, len: u32) {
+        self.len = len;
+        self.shared.set_len(len);
+    }
+}
+
+impl Drop for ZoneStore {
+    fn drop(&mut self) {
+        // A scan may still hold a replaced zone: through the collector.
+        drop(self.take_retired());
+    }
+}
+
+impl Drop for Zones {
+    fn drop(&mut self) {
+        let count = *self.count.get_mut();
+        for (segment, base) in self.segments.iter_mut().enumerate() {
+            let base = *base.get_mut();
+            if base.is_null() {
+                continue;
+            }
+            let len = segment_len(segment);
+            // SAFETY: allocated by `push` as a boxed slice of `len` entries;
+            // `&mut self`: no reader is left.
+            let entries = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(base, len)) };
+            let first = ((1 << FIRST_BITS) << segment) - (1 << FIRST_BITS);
+            for (offset, entry) in entries.iter().enumerate() {
+                if first + offset < count {
+                    // SAFETY: a pushed, current zone, owned by the directory.
+                    drop(unsafe { entry.zone.load(Relaxed, epoch::unprotected()).into_owned() });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zones_are_found_across_segments_and_replaced() {
+        for z in [0, 15, 16, 47, 48, 1000, (1 << 22) - 1] {
+            let (segment, offset) = locate(z);
+            assert!(segment < SEGMENTS && offset < segment_len(segment), "{z}");
+            let before: usize = (0..segment).map(segment_len).sum();
+            assert_eq!(before + offset, z);
+        }
+        let mut store = ZoneStore::new();
+        for z in 0..100u64 {
+            store.push(Zone::new_frozen(z));
+            store.set_types(z as usize, z as u32);
+        }
+        store.set_len(100 * ZONE_TUPLES as u32);
+        store.replace(50, Zone::new_frozen(1000));
+        drop(store.take_retired());
+        let zones = store.shared();
+        let guard = epoch::pin();
+        for z in 0..100 {
+            let expected = if z == 50 { 1000 } else { z as u64 };
+            assert!(zones.pinned(z, &guard).frozen_for(expected));
+            assert!(store.get(z).frozen_for(expected));
+            assert_eq!((zones.types(z), store.types(z)), (z as u32, z as u32));
+        }
+        assert_eq!((zones.len(), store.len()), (102_400, 102_400));
+    }
+}
