@@ -141,8 +141,13 @@ fn main() {
         store.collect_garbage();
     });
     // The reader of the last phase held a snapshot from before the
-    // deletions: collect them now, so the commits below do not pay for it.
+    // deletions: collect them now (timed), so the commits below do not pay.
+    let start = Instant::now();
     store.collect_garbage();
+    eprintln!(
+        "reader_latency/collect_after_deletes: {:?}",
+        start.elapsed()
+    );
     let live = &ids[vertices / 10..];
     let stop = AtomicBool::new(false);
     let (scans, commits) = std::thread::scope(|s| {

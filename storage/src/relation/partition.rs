@@ -297,8 +297,7 @@ impl Partition {
                 freed += 1;
             }
             if freezable {
-                let frozen = self.zone(z).frozen_copy(watermark);
-                self.zones.replace(z, frozen);
+                self.zones.freeze(z, watermark);
             }
         }
         freed

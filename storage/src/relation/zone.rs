@@ -25,10 +25,11 @@
 //!   that is live or can still be taken; for a bulk load's zone, every
 //!   snapshot taken after the load is published); nothing deletes such a
 //!   tuple without first materialising the vector again;
-//! - a version vector is created (materialised) through a `OnceLock`, so a
-//!   reader holding the partition's read lock may do it (a delete marks
-//!   a frozen tuple); it is never dropped: collection freezes a zone by
-//!   publishing a frozen copy ([`Zone::frozen_copy`]);
+//! - a version vector is created (materialised) by a compare-and-swap, so
+//!   a reader holding the partition's read lock may do it (a delete marks
+//!   a frozen tuple); it is removed only under the write lock (collection,
+//!   [`Zone::freeze`]), which hands it to the epoch collector: a scan
+//!   without the lock may still be reading it;
 //! - in a versioned zone a freed slot's `begin` is [`FREED`] and its bit is
 //!   set; in a frozen zone the bit alone says so.
 //!
@@ -41,10 +42,11 @@
 //! frozen state) changes by building a new zone and publishing it in the
 //! partition's directory (module `zones`); readers holding the old one
 //! finish on it, and it is freed once they are gone. Further invariant:
-//! - the arrays of a zone *born frozen* (a bulk load's, or collection's
-//!   frozen copy) are never stored into once a snapshot can see it, so a
-//!   scan reads them as plain slices ([`Zone::frozen_narrow`]); a write
-//!   into such a zone goes to a versioned copy ([`Zone::writable_copy`]).
+//! - the arrays of a *sealed* zone (a bulk load's, created frozen, or one
+//!   collection froze) are never stored into once a snapshot can see it
+//!   frozen, so a scan reads them as plain slices ([`Zone::frozen_narrow`]);
+//!   a write into such a zone goes to a versioned copy
+//!   ([`Zone::writable_copy`]). A frozen zone is always sealed.
 
 use super::column::{
     copied, slots_from_fn, Column64, FlagColumn, LocalColumn, LocalView, PColumn, PView, Slots,
@@ -54,8 +56,8 @@ use crate::dictionary::RecordHint;
 use crate::mvcc::{try_delete, DeleteOutcome, View, FREED, NONE};
 use crate::prefetch;
 use crate::typed_value::{Encoded, TypedValue};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 /// Tuples per zone (the paper's zone size).
 pub(crate) const ZONE_TUPLES: usize = 1024;
@@ -71,6 +73,69 @@ pub(super) fn split(index: u32) -> (usize, usize) {
 pub(crate) struct Stamp {
     begin: AtomicU64,
     end: AtomicU64,
+}
+
+/// A zone's version vector.
+pub(crate) type Stamps = [Stamp; ZONE_TUPLES];
+
+/// The version vector of a zone, or none (frozen): a pointer readers load
+/// without a lock (module invariants say who may install or remove it).
+struct Versions(AtomicPtr<Stamps>);
+
+impl Versions {
+    fn none() -> Self {
+        Versions(AtomicPtr::new(std::ptr::null_mut()))
+    }
+
+    fn of(stamps: Slots<Stamp>) -> Self {
+        Versions(AtomicPtr::new(Box::into_raw(stamps)))
+    }
+
+    #[inline]
+    fn get(&self) -> Option<&Stamps> {
+        // SAFETY: a vector is freed only after `take` removed it, which
+        // happens under the partition's write lock (so not while a lock
+        // holder reads) and hands it to the epoch collector (which waits
+        // for pinned readers); until then it is a live, owned box.
+        NonNull::new(self.0.load(Ordering::Acquire)).map(|p| unsafe { p.as_ref() })
+    }
+
+    /// The vector, installing `make()` if there is none (first one wins).
+    fn get_or_init(&self, make: impl FnOnce() -> Slots<Stamp>) -> &Stamps {
+        if let Some(stamps) = self.get() {
+            return stamps;
+        }
+        let new = Box::into_raw(make());
+        match self.0.compare_exchange(
+            std::ptr::null_mut(),
+            new,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // SAFETY: just installed; as in `get`.
+            Ok(_) => unsafe { &*new },
+            Err(current) => {
+                // SAFETY: `new` was never shared; `current` as in `get`.
+                drop(unsafe { Box::from_raw(new) });
+                unsafe { &*current }
+            }
+        }
+    }
+
+    /// Removes the vector, for the caller to free once no reader can hold
+    /// it (the partition's writer only).
+    fn take(&self) -> Option<NonNull<Stamps>> {
+        NonNull::new(self.0.swap(std::ptr::null_mut(), Ordering::AcqRel))
+    }
+}
+
+impl Drop for Versions {
+    fn drop(&mut self) {
+        if let Some(stamps) = NonNull::new(*self.0.get_mut()) {
+            // SAFETY: owned, and no reader is left (`&mut self`).
+            drop(unsafe { Box::from_raw(stamps.as_ptr()) });
+        }
+    }
 }
 
 /// In declaration order (`repr(C)`, aligned to a cache line): what
@@ -91,17 +156,17 @@ pub(crate) struct Zone {
     /// first hinted tuple is written: a point read reads it with the other
     /// columns and goes to the form directly.
     hints: Option<Slots<AtomicU32>>,
-    versions: OnceLock<Slots<Stamp>>,
+    versions: Versions,
     /// The number of bits set in `freed`.
     freed_slots: AtomicU32,
-    /// Created frozen (see the module's invariants): its arrays are
-    /// written in place only by the bulk load it is [`Zone::frozen_for`].
-    born_frozen: bool,
+    /// See the module's invariants: its arrays are written in place only
+    /// by the bulk load it is [`Zone::frozen_for`]. Read by the writer only.
+    sealed: AtomicBool,
     /// While frozen: a commit timestamp at or above every `begin` in the
     /// zone; the snapshots at or after it see the zone's tuples, the
     /// others none (collection freezes at or below every live snapshot, a
     /// bulk load at its own commit timestamp before publishing it).
-    frozen_at: u64,
+    frozen_at: AtomicU64,
     freed: [AtomicU64; WORDS],
 }
 
@@ -135,6 +200,7 @@ impl Zone {
     pub(crate) fn new() -> Self {
         let zone = Zone::new_frozen(0);
         zone.versions();
+        zone.sealed.store(false, Ordering::Relaxed);
         zone
     }
 
@@ -149,9 +215,9 @@ impl Zone {
             local: LocalColumn::new(),
             flag: FlagColumn::new(),
             hints: None,
-            versions: OnceLock::new(),
-            frozen_at: commit_ts,
-            born_frozen: true,
+            versions: Versions::none(),
+            frozen_at: AtomicU64::new(commit_ts),
+            sealed: AtomicBool::new(true),
             freed_slots: AtomicU32::new(ZONE_TUPLES as u32),
             freed: std::array::from_fn(|_| AtomicU64::new(u64::MAX)),
         }
@@ -160,7 +226,7 @@ impl Zone {
     /// A copy of the zone's columns and freed slots, versioned as `versions`
     /// says (the writer's, under the partition's write lock: no stamp or
     /// bit changes meanwhile).
-    fn copy(&self, versions: OnceLock<Slots<Stamp>>, frozen_at: u64, born_frozen: bool) -> Zone {
+    fn copy(&self, versions: Versions, sealed: bool) -> Zone {
         Zone {
             s: self.s.copied(),
             o: self.o.copied(),
@@ -169,8 +235,8 @@ impl Zone {
             flag: self.flag.copied(),
             hints: self.hints.as_ref().map(copied),
             versions,
-            frozen_at,
-            born_frozen,
+            frozen_at: AtomicU64::new(self.frozen_at()),
+            sealed: AtomicBool::new(sealed),
             freed_slots: AtomicU32::new(self.freed_slots.load(Ordering::Relaxed)),
             freed: std::array::from_fn(|w| AtomicU64::new(self.freed[w].load(Ordering::Relaxed))),
         }
@@ -183,43 +249,54 @@ impl Zone {
             begin: AtomicU64::new(self.begin_of(slot)),
             end: AtomicU64::new(self.end_of(slot)),
         });
-        self.copy(OnceLock::from(stamps), self.frozen_at, false)
+        self.copy(Versions::of(stamps), false)
     }
 
     /// A copy of a bulk load's own frozen zone (a column form change while
     /// the load fills it): still frozen for the load.
     pub(crate) fn frozen_for_copy(&self) -> Zone {
-        self.copy(OnceLock::new(), self.frozen_at, true)
+        self.copy(Versions::none(), true)
     }
 
-    /// The frozen copy collection publishes (the caller checked every live
-    /// slot was committed at or before `watermark` and is not deleted).
-    pub(crate) fn frozen_copy(&self, watermark: u64) -> Zone {
-        self.copy(OnceLock::new(), watermark, true)
+    /// Freezes the zone at `watermark` (the caller, the partition's writer,
+    /// checked every live slot was committed at or before it and is not
+    /// deleted) and seals it. Returns the version vector it dropped, for
+    /// the caller to hand to the epoch collector.
+    pub(crate) fn freeze(&self, watermark: u64) -> Option<NonNull<Stamps>> {
+        self.sealed.store(true, Ordering::Relaxed);
+        self.frozen_at.store(watermark, Ordering::Relaxed);
+        // Release: a reader that finds no vector sees `frozen_at`.
+        self.versions.take()
     }
 
     /// Whether a write stamped as `bulk` says (a bulk load's commit
     /// timestamp, or `None`) may store into this zone in place.
     pub(crate) fn writable(&self, bulk: Option<u64>) -> bool {
-        !self.born_frozen || bulk.is_some_and(|ts| self.frozen_for(ts))
+        !self.sealed.load(Ordering::Relaxed) || bulk.is_some_and(|ts| self.frozen_for(ts))
+    }
+
+    /// The frozen timestamp (meaningful while frozen).
+    #[inline]
+    fn frozen_at(&self) -> u64 {
+        self.frozen_at.load(Ordering::Relaxed)
     }
 
     /// True for a zone a bulk load committing at `commit_ts` created
     /// ([`Zone::new_frozen`]): collection freezes at a watermark below any
     /// commit still in progress, so no other zone is frozen at it.
     pub(crate) fn frozen_for(&self, commit_ts: u64) -> bool {
-        self.is_frozen() && self.frozen_at == commit_ts
+        self.is_frozen() && self.frozen_at() == commit_ts
     }
 
     /// The zone's version vector, materialised from the frozen state if
     /// needed (frozen tuples get `begin = frozen_at`, freed slots `FREED`).
-    fn versions(&self) -> &[Stamp; ZONE_TUPLES] {
+    fn versions(&self) -> &Stamps {
         self.versions.get_or_init(|| {
             slots_from_fn(|slot| Stamp {
                 begin: AtomicU64::new(if self.is_freed(slot) {
                     FREED
                 } else {
-                    self.frozen_at
+                    self.frozen_at()
                 }),
                 end: AtomicU64::new(NONE),
             })
@@ -249,7 +326,7 @@ impl Zone {
     /// committed after the view's snapshot (a bulk load's).
     #[inline]
     pub(crate) fn may_be_visible(&self, view: &View) -> bool {
-        !self.is_frozen() || view.sees_frozen(self.frozen_at)
+        !self.is_frozen() || view.sees_frozen(self.frozen_at())
     }
 
     pub(crate) fn is_frozen(&self) -> bool {
@@ -360,7 +437,7 @@ impl Zone {
         match self.versions.get() {
             Some(versions) => versions[slot].begin.load(Ordering::Acquire),
             None if self.is_freed(slot) => FREED,
-            None => self.frozen_at,
+            None => self.frozen_at(),
         }
     }
 
@@ -437,12 +514,17 @@ impl Zone {
     /// narrow (the common case for old REL_E data), so a scan runs over
     /// plain slices with no per-slot dispatch on S and O and no stamps.
     pub(crate) fn frozen_narrow(&self, view: &View) -> Option<NarrowColumns<'_>> {
-        if !self.born_frozen || !self.is_frozen() || !view.sees_frozen(self.frozen_at) {
+        if !self.is_frozen() || !view.sees_frozen(self.frozen_at()) {
             return None;
         }
-        // SAFETY: a zone born frozen is written in place only by the bulk
-        // load it is frozen for, before that load is published; `view`
-        // sees it, so the load is published (module invariants).
+        debug_assert!(
+            self.sealed.load(Ordering::Relaxed),
+            "frozen zones are sealed"
+        );
+        // SAFETY: a frozen zone is sealed, and a sealed zone is written in
+        // place only by the bulk load it is frozen for, before that load is
+        // published; `view` sees it, so the load is published (module
+        // invariants).
         unsafe {
             Some(NarrowColumns {
                 s: self.s.as_narrow()?,
@@ -497,7 +579,7 @@ impl Zone {
     #[inline]
     pub(crate) fn visible(&self, slot: usize, view: &View) -> bool {
         match self.versions.get() {
-            None => !self.is_freed(slot) && view.sees_frozen(self.frozen_at),
+            None => !self.is_freed(slot) && view.sees_frozen(self.frozen_at()),
             Some(versions) => view.visible(&versions[slot].begin, &versions[slot].end),
         }
     }

@@ -9,10 +9,11 @@
 //! unwanted type without touching their zone, and these few bytes per
 //! zone stay in cache where the zone headers would not.
 //!
-//! A zone changes shape (a column's form, frozen or versioned) by being
-//! replaced: the writer builds the new zone, swaps the pointer, and hands
-//! the old one to crossbeam's epoch collector, which frees it once every
-//! reader pinned at the time has unpinned.
+//! A zone changes shape (a column's form, or a write into a sealed zone)
+//! by being replaced: the writer builds the new zone, swaps the pointer,
+//! and hands the old one to crossbeam's epoch collector, which frees it
+//! once every reader pinned at the time has unpinned. Freezing drops a
+//! zone's version vector in place, and the vector goes the same way.
 //!
 //! Readers that hold the partition's lock (index probes, point reads)
 //! need no pin and no atomics to find a zone: [`ZoneStore`] keeps, beside
@@ -29,7 +30,7 @@
 //! zone; `len` (tuple slots) never exceeds `count * ZONE_TUPLES`, and a
 //! zone is pushed (release) before `len` covers it.
 
-use super::zone::{Zone, ZONE_TUPLES};
+use super::zone::{Stamps, Zone, ZONE_TUPLES};
 use crossbeam::epoch::{self, Atomic, Guard, Owned, Shared};
 use std::ptr::NonNull;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
@@ -158,13 +159,26 @@ impl Zones {
     }
 }
 
-/// Zones replaced under a partition's write lock, handed to the epoch
-/// collector when dropped, which the writer does after releasing the lock.
+/// What a writer removed from a zone directory while a scan may still read
+/// it: a replaced zone, or the version vector of a zone it froze.
+enum Garbage {
+    Zone(ZonePtr),
+    Stamps(NonNull<Stamps>),
+}
+
+// SAFETY: owned boxes of `Sync` data on their way to the collector,
+// dropped (through it) on whatever thread it runs on.
+unsafe impl Send for Garbage {}
+unsafe impl Sync for Garbage {}
+
+/// Zones and version vectors removed under a partition's write lock,
+/// handed to the epoch collector when dropped, which the writer does
+/// after releasing the lock.
 /// Handing them over may run the collector, which frees earlier retired
 /// zones: done under the lock, that held readers up to 36 ms during an
 /// edge bulk load (bench `reader_latency`, vs 4 ms without).
 #[must_use = "dropped after the write lock is released"]
-pub(crate) struct Retired(Vec<ZonePtr>);
+pub(crate) struct Retired(Vec<Garbage>);
 
 impl Drop for Retired {
     fn drop(&mut self) {
@@ -172,11 +186,21 @@ impl Drop for Retired {
             return;
         }
         let guard = epoch::pin();
-        for zone in self.0.drain(..) {
-            // SAFETY: unreachable from the directory since its replacement;
-            // readers that loaded it are pinned (or held the lock, now
-            // released), and the collector waits for the pinned ones.
-            unsafe { guard.defer_destroy(Shared::from(zone.0.as_ptr().cast_const())) };
+        for garbage in self.0.drain(..) {
+            // SAFETY: unreachable since its removal (from the directory, or
+            // from its zone); readers that loaded it are pinned (or held the
+            // lock, now released), and the collector waits for the pinned
+            // ones. Each was a `Box`, as `defer_destroy` frees it.
+            unsafe {
+                match garbage {
+                    Garbage::Zone(zone) => {
+                        guard.defer_destroy(Shared::from(zone.0.as_ptr().cast_const()))
+                    }
+                    Garbage::Stamps(stamps) => {
+                        guard.defer_destroy(Shared::from(stamps.as_ptr().cast_const()))
+                    }
+                }
+            }
         }
         // Many zones at once (a bulk load, a collection pass): let the
         // collector see them now rather than at later pins.
@@ -206,8 +230,8 @@ pub(crate) struct ZoneStore {
     ptrs: Vec<ZonePtr>,
     types: Vec<u32>,
     len: u32,
-    /// Replaced zones not yet handed to the collector.
-    retired: Vec<ZonePtr>,
+    /// Removed zones and vectors not yet handed to the collector.
+    retired: Vec<Garbage>,
 }
 
 impl ZoneStore {
@@ -266,7 +290,14 @@ impl ZoneStore {
     pub(crate) fn replace(&mut self, z: usize, zone: Zone) {
         let (new, old) = self.shared.replace(z, zone);
         self.ptrs[z] = new;
-        self.retired.push(old);
+        self.retired.push(Garbage::Zone(old));
+    }
+
+    /// Freezes zone `z` at `watermark` in place ([`Zone::freeze`]).
+    pub(crate) fn freeze(&mut self, z: usize, watermark: u64) {
+        if let Some(stamps) = self.get(z).freeze(watermark) {
+            self.retired.push(Garbage::Stamps(stamps));
+        }
     }
 
     pub(crate) fn set_types(&mut self, z: usize, p: u32) {
