@@ -94,6 +94,12 @@ impl ScanFilter<'_> {
     }
 }
 
+/// Narrows `sel` to the slots whose P is one of `types` (a value scan of a
+/// frozen zone; AVX-512 where the processor has it).
+pub(super) fn select_types(sel: &mut Selection, p: &PView<'_>, types: &[u32]) {
+    narrow_by_type(sel, p, types, Simd::detect());
+}
+
 /// The instruction sets a selection may use.
 #[derive(Copy, Clone)]
 struct Simd {

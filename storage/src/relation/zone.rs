@@ -38,8 +38,9 @@
 //! partition's write lock) goes on. So a zone is changed in place only in
 //! ways a concurrent reader can take: atomics stored into a slot that no
 //! snapshot sees yet (its stamp or freed bit is published after its
-//! columns), stamps, freed bits. Everything else (a column's form, the
-//! frozen state) changes by building a new zone and publishing it in the
+//! columns), stamps, freed bits, the version vector's pointer (frozen_at
+//! stored before it is removed). Everything else (a column's form, a
+//! write into a sealed zone) builds a new zone and publishes it in the
 //! partition's directory (module `zones`); readers holding the old one
 //! finish on it, and it is freed once they are gone. Further invariant:
 //! - the arrays of a *sealed* zone (a bulk load's, created frozen, or one
@@ -533,6 +534,21 @@ impl Zone {
                 local: self.local.view(),
             })
         }
+    }
+
+    /// The P column of a frozen zone `view` sees, as plain values (a value
+    /// scan's bit-vector filter; its other columns are read per selected
+    /// slot).
+    pub(crate) fn frozen_predicates(&self, view: &View) -> Option<PView<'_>> {
+        if !self.is_frozen() || !view.sees_frozen(self.frozen_at()) {
+            return None;
+        }
+        debug_assert!(
+            self.sealed.load(Ordering::Relaxed),
+            "frozen zones are sealed"
+        );
+        // SAFETY: as in `frozen_narrow`.
+        Some(unsafe { self.p.view() })
     }
 
     /// Prefetches the columns a scan filtering on P, and on S and O as

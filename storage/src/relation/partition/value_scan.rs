@@ -3,10 +3,17 @@
 //! over zones whose tuples all have another key, with the comparison
 //! decided on the stored type flag and bits where a [`ValueTest`] can
 //! (module `apl::value_test`), so the common case builds no tuple view,
-//! decodes no value and calls no closure per tuple.
+//! decodes no value and calls no closure per tuple. In a frozen zone the
+//! key is found as a bit vector over the P column (module `select`) and
+//! only those slots are read further; other zones go row by row. (Deciding
+//! the selected slots' values 64 at a time as well, without a branch per
+//! slot, measured no faster: `storage/value_scan_vertex_property` 12.3 ms
+//! either way, 13.2 ms without the bit vector.)
 
 use super::PartitionScan;
 use crate::mvcc::View;
+use crate::relation::select::{select_types, selected};
+use crate::relation::zone::Zone;
 use crate::typed_value::{Encoded, TypedValue};
 use crate::value_test::ValueTest;
 
@@ -25,24 +32,34 @@ impl PartitionScan {
     ) -> u64 {
         let types = [key];
         let mut examined = 0;
+        // Whether the value of a visible slot whose P is `key` passes.
+        let mut passes = |zone: &Zone, slot: usize| {
+            let (flag, payload) = (zone.flag(slot), zone.object(slot));
+            match test.and_then(|t| t.decide(flag, payload)) {
+                Some(pass) => pass,
+                None => fallback(Encoded {
+                    o: TypedValue { flag, payload },
+                    hint: zone.hint(slot),
+                }),
+            }
+        };
         for (z, zone, len) in self.zones() {
             if !self.may_have_type(z, Some(&types)) || !zone.may_be_visible(view) {
                 continue;
             }
             examined += len as u64;
-            for slot in 0..len {
-                if zone.predicate(slot) != key || !zone.visible(slot, view) {
-                    continue;
+            if let Some(p) = zone.frozen_predicates(view) {
+                let mut sel = zone.live_selection(len);
+                select_types(&mut sel, &p, &types);
+                for slot in selected(&sel) {
+                    if passes(zone, slot) {
+                        sink(zone.subject(slot));
+                    }
                 }
-                let (flag, payload) = (zone.flag(slot), zone.object(slot));
-                let pass = match test.and_then(|t| t.decide(flag, payload)) {
-                    Some(pass) => pass,
-                    None => fallback(Encoded {
-                        o: TypedValue { flag, payload },
-                        hint: zone.hint(slot),
-                    }),
-                };
-                if pass {
+                continue;
+            }
+            for slot in 0..len {
+                if zone.predicate(slot) == key && zone.visible(slot, view) && passes(zone, slot) {
                     sink(zone.subject(slot));
                 }
             }
