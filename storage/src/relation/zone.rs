@@ -511,21 +511,29 @@ impl Zone {
         self.p.uniform()
     }
 
+    /// True when the zone is frozen and `view` sees it, so its arrays may be
+    /// read as plain slices: a frozen zone is sealed, and a sealed zone is
+    /// written in place only by the bulk load it is frozen for, before that
+    /// load is published; `view` sees it, so the load is published (module
+    /// invariants).
+    #[inline]
+    fn plain_for(&self, view: &View) -> bool {
+        let plain = self.is_frozen() && view.sees_frozen(self.frozen_at());
+        debug_assert!(
+            !plain || self.sealed.load(Ordering::Relaxed),
+            "frozen zones are sealed"
+        );
+        plain
+    }
+
     /// The columns of a frozen zone `view` sees, when its S and O are
     /// narrow (the common case for old REL_E data), so a scan runs over
     /// plain slices with no per-slot dispatch on S and O and no stamps.
     pub(crate) fn frozen_narrow(&self, view: &View) -> Option<NarrowColumns<'_>> {
-        if !self.is_frozen() || !view.sees_frozen(self.frozen_at()) {
+        if !self.plain_for(view) {
             return None;
         }
-        debug_assert!(
-            self.sealed.load(Ordering::Relaxed),
-            "frozen zones are sealed"
-        );
-        // SAFETY: a frozen zone is sealed, and a sealed zone is written in
-        // place only by the bulk load it is frozen for, before that load is
-        // published; `view` sees it, so the load is published (module
-        // invariants).
+        // SAFETY: `plain_for`.
         unsafe {
             Some(NarrowColumns {
                 s: self.s.as_narrow()?,
@@ -540,14 +548,10 @@ impl Zone {
     /// scan's bit-vector filter; its other columns are read per selected
     /// slot).
     pub(crate) fn frozen_predicates(&self, view: &View) -> Option<PView<'_>> {
-        if !self.is_frozen() || !view.sees_frozen(self.frozen_at()) {
+        if !self.plain_for(view) {
             return None;
         }
-        debug_assert!(
-            self.sealed.load(Ordering::Relaxed),
-            "frozen zones are sealed"
-        );
-        // SAFETY: as in `frozen_narrow`.
+        // SAFETY: `plain_for`.
         Some(unsafe { self.p.view() })
     }
 
