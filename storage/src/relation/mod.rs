@@ -35,7 +35,7 @@ use crate::adjacency::KeyKind;
 use crate::dictionary::RecordHint;
 use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
-use crate::read_mostly::{ReadGuard, ReadMostly};
+use crate::read_mostly::{ReadGuard, ReadMostly, WriteGuard};
 use crate::typed_value::{Encoded, TypedValue};
 use std::sync::Arc;
 use zones::Zones;
@@ -218,9 +218,7 @@ impl Relation {
             }
         };
         let index = partition.push(s, p, o.into(), sid, Stamping::Versioned(begin))?;
-        let retired = partition.take_retired();
-        drop(partition);
-        drop(retired);
+        unlock(partition);
         Ok((index, sid))
     }
 
@@ -231,9 +229,7 @@ impl Relation {
             .map(|p| {
                 let mut partition = p.write();
                 let freed = partition.collect(watermark);
-                let retired = partition.take_retired();
-                drop(partition);
-                drop(retired);
+                unlock(partition);
                 freed
             })
             .sum()
@@ -314,13 +310,20 @@ impl Relation {
                 local += 1;
                 partition.push(t.s, t.p, t.encoded(), sid, Stamping::Bulk(begin))?;
             }
-            let retired = partition.take_retired();
-            drop(partition);
-            drop(retired);
+            unlock(partition);
         }
         lock.write().shrink_indexes();
         Ok(make_sid(self.tag, part, first_local))
     }
+}
+
+/// Releases a partition's write lock, then hands the zones it replaced to
+/// the epoch collector (module `zones`: not under the lock, where the
+/// collector's frees would hold readers up).
+fn unlock(mut partition: WriteGuard<'_, Partition>) {
+    let retired = partition.take_retired();
+    drop(partition);
+    drop(retired);
 }
 
 #[cfg(test)]

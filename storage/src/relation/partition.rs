@@ -239,18 +239,22 @@ impl Partition {
     ) {
         let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
         let zone = self.zone(z);
-        let (bulk, begin) = match stamping {
-            Stamping::Bulk(commit_ts) if zone.frozen_for(commit_ts) => (Some(commit_ts), None),
-            Stamping::Bulk(begin) | Stamping::Versioned(begin) => (None, Some(begin)),
+        // `None`: the bulk load's own frozen zone, whose frozen state
+        // stamps the tuple.
+        let begin = match stamping {
+            Stamping::Bulk(commit_ts) if zone.frozen_for(commit_ts) => None,
+            Stamping::Bulk(begin) | Stamping::Versioned(begin) => Some(begin),
         };
-        if zone.writable(bulk) && zone.try_write_columns(slot, s, p, o, local) {
+        let own_bulk_zone = begin.is_none();
+        if zone.writable(own_bulk_zone) && zone.try_write_columns(slot, s, p, o, local) {
             zone.publish(slot, begin);
         } else {
             // A bulk load's own zone stays frozen for it; any other zone
             // is written as a versioned copy.
-            let mut copy = match bulk {
-                Some(_) => zone.frozen_for_copy(),
-                None => zone.writable_copy(),
+            let mut copy = if own_bulk_zone {
+                zone.frozen_for_copy()
+            } else {
+                zone.writable_copy()
             };
             copy.write_columns(slot, s, p, o, local);
             copy.publish(slot, begin);

@@ -270,10 +270,11 @@ impl Zone {
         self.versions.take()
     }
 
-    /// Whether a write stamped as `bulk` says (a bulk load's commit
-    /// timestamp, or `None`) may store into this zone in place.
-    pub(crate) fn writable(&self, bulk: Option<u64>) -> bool {
-        !self.sealed.load(Ordering::Relaxed) || bulk.is_some_and(|ts| self.frozen_for(ts))
+    /// Whether a write may store into this zone in place: a zone not
+    /// sealed, or the zone a bulk load is filling ([`Zone::frozen_for`] it:
+    /// `own_bulk_zone`).
+    pub(crate) fn writable(&self, own_bulk_zone: bool) -> bool {
+        own_bulk_zone || !self.sealed.load(Ordering::Relaxed)
     }
 
     /// The frozen timestamp (meaningful while frozen).
