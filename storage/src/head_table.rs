@@ -13,71 +13,108 @@
 //! comes from a hash seeded per table, so no fixed set of values collides
 //! in every store.
 //!
-//! Invariants: a slot is occupied exactly when its head is not empty (a
-//! head left empty is removed at once); no empty slot lies between an
-//! occupied slot's home and the slot (removal shifts later slots back
-//! instead of leaving tombstones); the slot count is 0 or a power of two,
-//! and `len * 4 <= slots * 3`.
+//! Readers probe without a lock while the one writer files keys (module
+//! `pinned`): a slot is two atomic words, and a new key's word is stored
+//! before its head, so a reader that sees a head sees its key. A key that
+//! loses its list leaves a *tombstone* (its key, a head with no list) that
+//! probes pass over: shifting later slots back, as a table with one user
+//! would, could move a key past a reader's probe. The array never changes
+//! size in place: the writer builds a larger one (dropping tombstones) and
+//! swaps it in.
+//!
+//! Invariants: a slot's key never changes once its head is non-zero (a
+//! tombstone is revived only by its own key); the slot count is 0 or a
+//! power of two, and `used * 4 <= slots * 3` (`used`: live keys and
+//! tombstones), so every probe meets an empty slot.
 
 use crate::list_arena::ListHead;
+use crate::pinned::{self, retire};
 use crate::prefetch;
+use crossbeam::epoch::{Atomic, Guard, Owned, Shared};
 use std::hash::BuildHasher;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 
 /// Slots of the first allocation.
 const MIN_SLOTS: usize = 16;
 
-#[derive(Copy, Clone)]
+/// The head word of a tombstone: both flags of a list head, which no list
+/// sets together, and no length.
+const TOMBSTONE: u64 = ListHead::IMPOSSIBLE;
+
 struct Slot {
-    key: u64,
-    head: ListHead,
+    key: AtomicU64,
+    /// [`ListHead::to_bits`]; 0 for an empty slot.
+    head: AtomicU64,
 }
 
-const EMPTY: Slot = Slot {
-    key: 0,
-    head: ListHead::EMPTY,
-};
+struct Slots(Box<[Slot]>);
 
-impl Slot {
-    #[inline]
-    fn is_empty(&self) -> bool {
-        self.head.len() == 0
+impl Slots {
+    fn new(len: usize) -> Self {
+        Slots(
+            (0..len)
+                .map(|_| Slot {
+                    key: AtomicU64::new(0),
+                    head: AtomicU64::new(0),
+                })
+                .collect(),
+        )
     }
 }
 
 pub(crate) struct HeadTable {
-    slots: Box<[Slot]>,
-    len: usize,
+    slots: Atomic<Slots>,
+    /// Keys with a list (writer's count, read by estimates).
+    len: AtomicUsize,
+    /// Slots not empty: keys with a list and tombstones (writer only).
+    used: AtomicUsize,
     state: foldhash::fast::RandomState,
 }
 
 impl Default for HeadTable {
     fn default() -> Self {
         HeadTable {
-            slots: Box::new([]),
-            len: 0,
+            slots: Atomic::null(),
+            len: AtomicUsize::new(0),
+            used: AtomicUsize::new(0),
             state: foldhash::fast::RandomState::default(),
         }
     }
 }
 
+/// Where a probe for a key ended.
+enum Probe {
+    /// The key's slot (with a list, or a tombstone).
+    Found(usize, u64),
+    /// The empty slot where it would go.
+    Vacant(usize),
+}
+
 impl HeadTable {
     #[inline]
-    fn home(&self, key: u64) -> usize {
-        self.state.hash_one(key) as usize & self.slots.len().wrapping_sub(1)
+    fn slots<'g>(&self, guard: &'g Guard) -> &'g [Slot] {
+        // SAFETY: a loaded array stays allocated while `guard` is pinned.
+        unsafe { self.slots.load(Acquire, guard).as_ref() }.map_or(&[], |s| &s.0[..])
     }
 
-    /// The slot holding `key`, or the empty slot where it would go.
     #[inline]
-    fn find(&self, key: u64) -> Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
+    fn home(&self, key: u64, slots: usize) -> usize {
+        self.state.hash_one(key) as usize & slots.wrapping_sub(1)
+    }
+
+    #[inline]
+    fn probe(&self, slots: &[Slot], key: u64) -> Probe {
+        let mask = slots.len() - 1;
+        let mut i = self.home(key, slots.len());
         loop {
-            let slot = &self.slots[i];
-            if slot.is_empty() {
-                return Err(i);
+            let slot = &slots[i];
+            let head = slot.head.load(Acquire);
+            if head == 0 {
+                return Probe::Vacant(i);
             }
-            if slot.key == key {
-                return Ok(i);
+            if slot.key.load(Relaxed) == key {
+                return Probe::Found(i, head);
             }
             i = (i + 1) & mask;
         }
@@ -85,128 +122,165 @@ impl HeadTable {
 
     /// The head of `key`, when it has a non-empty list.
     #[inline]
-    pub(crate) fn get(&self, key: u64) -> Option<&ListHead> {
-        if self.slots.is_empty() {
+    pub(crate) fn get(&self, key: u64, guard: &Guard) -> Option<ListHead> {
+        let slots = self.slots(guard);
+        if slots.is_empty() {
             return None;
         }
-        self.find(key).ok().map(|i| &self.slots[i].head)
+        match self.probe(slots, key) {
+            Probe::Found(_, head) if head != TOMBSTONE => Some(ListHead::from_bits(head)),
+            _ => None,
+        }
     }
 
     /// Starts loading the line of `key`'s home slot (where a lookup or an
     /// insert of it starts probing).
     #[inline]
-    pub(crate) fn prefetch(&self, key: u64) {
-        if !self.slots.is_empty() {
-            prefetch::line(&self.slots[self.home(key)]);
+    pub(crate) fn prefetch(&self, key: u64, guard: &Guard) {
+        let slots = self.slots(guard);
+        if !slots.is_empty() {
+            prefetch::line(&slots[self.home(key, slots.len())]);
         }
     }
 
     /// Runs `f` on `key`'s head (an empty one when the key is new) and
-    /// keeps the result: the key is filed when `f` leaves the head
-    /// non-empty and removed when it leaves it empty.
-    pub(crate) fn update<T>(&mut self, key: u64, f: impl FnOnce(&mut ListHead) -> T) -> T {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
+    /// files the result (writer only): a new key is filed when `f` leaves
+    /// its head non-empty, a filed key becomes a tombstone when `f` leaves
+    /// it empty.
+    pub(crate) fn update<T>(&self, key: u64, f: impl FnOnce(&mut ListHead) -> T) -> T {
+        if (self.used.load(Relaxed) + 1) * 4 > self.slots(pinned::assumed()).len() * 3 {
+            self.rebuild(self.len.load(Relaxed) + 1);
         }
-        match self.find(key) {
-            Ok(i) => self.update_at(i, f),
-            Err(i) => {
+        let slots = self.slots(pinned::assumed());
+        match self.probe(slots, key) {
+            Probe::Found(i, head) => self.update_at(&slots[i], head, f),
+            Probe::Vacant(i) => {
                 let mut head = ListHead::EMPTY;
                 let out = f(&mut head);
                 if head.len() != 0 {
-                    self.slots[i] = Slot { key, head };
-                    self.len += 1;
+                    slots[i].key.store(key, Relaxed);
+                    slots[i].head.store(head.to_bits(), Release);
+                    self.len.store(self.len.load(Relaxed) + 1, Relaxed);
+                    self.used.store(self.used.load(Relaxed) + 1, Relaxed);
                 }
                 out
             }
         }
     }
 
-    /// Runs `f` on `key`'s head if the key is filed (removing it when `f`
-    /// leaves the head empty); `None` otherwise.
+    /// Runs `f` on `key`'s head if the key has a list (writer only; a
+    /// head `f` leaves empty becomes a tombstone); `None` otherwise.
     pub(crate) fn update_existing<T>(
-        &mut self,
+        &self,
         key: u64,
         f: impl FnOnce(&mut ListHead) -> T,
     ) -> Option<T> {
-        if self.slots.is_empty() {
+        let slots = self.slots(pinned::assumed());
+        if slots.is_empty() {
             return None;
         }
-        let i = self.find(key).ok()?;
-        Some(self.update_at(i, f))
+        match self.probe(slots, key) {
+            Probe::Found(i, head) if head != TOMBSTONE => Some(self.update_at(&slots[i], head, f)),
+            _ => None,
+        }
     }
 
-    /// Runs `f` on the head filed in slot `i`, removing it when `f` leaves
-    /// it empty.
-    fn update_at<T>(&mut self, i: usize, f: impl FnOnce(&mut ListHead) -> T) -> T {
-        let out = f(&mut self.slots[i].head);
-        if self.slots[i].is_empty() {
-            self.remove_at(i);
+    fn update_at<T>(&self, slot: &Slot, bits: u64, f: impl FnOnce(&mut ListHead) -> T) -> T {
+        let was_live = bits != TOMBSTONE;
+        let mut head = if was_live {
+            ListHead::from_bits(bits)
+        } else {
+            ListHead::EMPTY
+        };
+        let out = f(&mut head);
+        let live = head.len() != 0;
+        slot.head
+            .store(if live { head.to_bits() } else { TOMBSTONE }, Release);
+        if live != was_live {
+            let len = self.len.load(Relaxed);
+            self.len
+                .store(if live { len + 1 } else { len - 1 }, Relaxed);
         }
         out
     }
 
-    /// Every filed head (for compaction of the lists' arena, which moves
-    /// runs but never empties a head).
-    pub(crate) fn heads_mut(&mut self) -> impl Iterator<Item = &mut ListHead> {
-        self.slots
-            .iter_mut()
-            .filter(|slot| !slot.is_empty())
-            .map(|slot| &mut slot.head)
-    }
-
-    /// Empties slot `i` and moves back the slots of its probe run that may
-    /// sit closer to their home (backward-shift deletion).
-    fn remove_at(&mut self, mut i: usize) {
-        let mask = self.slots.len() - 1;
-        self.slots[i] = EMPTY;
-        self.len -= 1;
-        let mut j = i;
-        loop {
-            j = (j + 1) & mask;
-            if self.slots[j].is_empty() {
-                return;
-            }
-            let home = self.home(self.slots[j].key);
-            // The slot at `j` may move to `i` unless its home lies
-            // cyclically in `(i, j]`.
-            let stays = if i <= j {
-                i < home && home <= j
-            } else {
-                i < home || home <= j
-            };
-            if !stays {
-                self.slots[i] = self.slots[j];
-                self.slots[j] = EMPTY;
-                i = j;
+    /// Every key with a list and its head (writer only).
+    pub(crate) fn for_each(&self, mut f: impl FnMut(u64, ListHead)) {
+        for slot in self.slots(pinned::assumed()) {
+            let head = slot.head.load(Acquire);
+            if head != 0 && head != TOMBSTONE {
+                f(slot.key.load(Relaxed), ListHead::from_bits(head));
             }
         }
     }
 
-    fn grow(&mut self) {
-        self.rehash((self.slots.len() * 2).max(MIN_SLOTS));
+    /// A table holding `self`'s keys with the heads `map` gives them
+    /// (compaction of the lists' arena), sized for them.
+    pub(crate) fn rebuilt(&self, map: impl FnMut(ListHead) -> ListHead) -> HeadTable {
+        let len = self.len.load(Relaxed);
+        let slots = if len == 0 {
+            Atomic::null()
+        } else {
+            Atomic::new(self.refiled(Self::tight_size_for(len), map))
+        };
+        HeadTable {
+            slots,
+            len: AtomicUsize::new(len),
+            used: AtomicUsize::new(len),
+            state: self.state.clone(),
+        }
     }
 
-    /// Refiles every head into a new array of `size` slots (a power of
-    /// two holding them within the load bound).
-    fn rehash(&mut self, size: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![EMPTY; size].into_boxed_slice());
-        for slot in old.iter().filter(|slot| !slot.is_empty()) {
-            if let Err(i) = self.find(slot.key) {
-                self.slots[i] = *slot;
+    /// The smallest power of two holding `len` keys within the load bound
+    /// (a table after a bulk load, which may stay as it is).
+    fn tight_size_for(len: usize) -> usize {
+        (len * 4).div_ceil(3).next_power_of_two().max(MIN_SLOTS)
+    }
+
+    /// A power of two holding `len` keys at most half full.
+    fn size_for(len: usize) -> usize {
+        (len * 2).next_power_of_two().max(MIN_SLOTS)
+    }
+
+    /// A new array of `size` slots holding every key with a list, its head
+    /// mapped by `map` (tombstones dropped).
+    fn refiled(&self, size: usize, mut map: impl FnMut(ListHead) -> ListHead) -> Slots {
+        let slots = Slots::new(size);
+        self.for_each(|key, head| {
+            if let Probe::Vacant(i) = self.probe(&slots.0, key) {
+                slots.0[i].key.store(key, Relaxed);
+                slots.0[i].head.store(map(head).to_bits(), Relaxed);
             }
-        }
+        });
+        slots
     }
 
-    /// Gives back slack after a bulk load: halves the array while the
-    /// filed heads still fit it within the load bound.
-    pub(crate) fn shrink(&mut self) {
-        let mut size = self.slots.len();
-        while size > MIN_SLOTS && self.len * 4 <= (size / 2) * 3 {
-            size /= 2;
-        }
-        if size < self.slots.len() {
-            self.rehash(size);
+    /// Refiles every key into a new array with room for `len` and swaps it
+    /// in; the old array goes to the collector.
+    fn rebuild(&self, len: usize) {
+        let slots = self.refiled(Self::size_for(len), |head| head);
+        let old = self
+            .slots
+            .swap(Owned::new(slots), AcqRel, pinned::assumed());
+        self.used.store(self.len.load(Relaxed), Relaxed);
+        // SAFETY: the old array is unreachable now and was boxed.
+        unsafe { retire(old) };
+    }
+
+    /// Keys with a list.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.len.load(Relaxed)
+    }
+}
+
+impl Drop for HeadTable {
+    fn drop(&mut self) {
+        let guard = pinned::assumed();
+        let slots = self.slots.swap(Shared::null(), Relaxed, guard);
+        if !slots.is_null() {
+            // SAFETY: `&mut self`: no reader is left; boxed by `Owned`.
+            drop(unsafe { slots.into_owned() });
         }
     }
 }
@@ -215,51 +289,55 @@ impl HeadTable {
 mod tests {
     use super::*;
     use crate::list_arena::ListArena;
+    use crossbeam::epoch;
     use proptest::prelude::*;
     use std::collections::HashMap;
 
     proptest! {
         /// Pushes and removals through the table agree with a map of
         /// vectors, keys drawn from a small range so that probe runs form,
-        /// wrap around and get shifted back.
+        /// wrap around, fill with tombstones and get rebuilt.
         #[test]
         fn the_table_agrees_with_a_map(ops in proptest::collection::vec(
             (any::<bool>(), 0u64..48, 0u32..6),
             0..400,
         )) {
-            let mut table = HeadTable::default();
-            let mut arena = ListArena::default();
+            let table = HeadTable::default();
+            let arena = ListArena::default();
             let mut model: HashMap<u64, Vec<u32>> = HashMap::new();
             for (push, key, position) in ops {
                 if push {
+                    if model.get(&key).is_some_and(|list| list.contains(&position)) {
+                        continue;
+                    }
                     table.update(key, |head| arena.push(head, position));
                     model.entry(key).or_default().push(position);
                 } else {
-                    table.update_existing(key, |head| arena.remove(head, position));
+                    table.update_existing(key, |head| *head = arena.without(*head, &[position]));
                     if let Some(list) = model.get_mut(&key) {
-                        if let Some(at) = list.iter().position(|&p| p == position) {
-                            list.remove(at);
-                        }
+                        list.retain(|&p| p != position);
                         if list.is_empty() {
                             model.remove(&key);
                         }
                     }
                 }
-                prop_assert_eq!(table.len, model.len());
-                prop_assert!(table.len * 4 <= table.slots.len() * 3);
+                let guard = epoch::pin();
+                prop_assert_eq!(table.len(), model.len());
+                prop_assert!(table.used.load(Relaxed) * 4 <= table.slots(&guard).len() * 3);
                 for key in 0..48 {
                     let listed: Vec<u32> = table
-                        .get(key)
-                        .map(|head| arena.get(head).collect())
+                        .get(key, &guard)
+                        .map(|head| arena.get(&head, &guard).collect())
                         .unwrap_or_default();
                     let expected = model.get(&key).cloned().unwrap_or_default();
                     prop_assert_eq!(listed, expected);
                 }
             }
-            table.shrink();
-            for (key, list) in &model {
-                let listed: Vec<u32> = table.get(*key).map(|h| arena.get(h).collect()).unwrap();
-                prop_assert_eq!(&listed, list);
+            let rebuilt = table.rebuilt(|head| head);
+            let guard = epoch::pin();
+            for key in 0..48 {
+                let listed: Vec<u32> = rebuilt.get(key, &guard).map(|h| arena.get(&h, &guard).collect()).unwrap_or_default();
+                prop_assert_eq!(listed, model.get(&key).cloned().unwrap_or_default());
             }
         }
     }

@@ -27,10 +27,12 @@
 
 mod adjacency;
 pub mod apl;
+mod atomic_pages;
 mod bulk;
 mod change;
 mod counts;
 mod dictionary;
+mod directory;
 mod error;
 mod form_table;
 mod gc;
@@ -40,6 +42,7 @@ mod ids;
 mod list_arena;
 mod mvcc;
 mod paged;
+mod pinned;
 mod predicates;
 mod prefetch;
 mod read_mostly;

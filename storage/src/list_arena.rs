@@ -1,4 +1,5 @@
-//! Adjacency lists packed into one arena per index.
+//! Adjacency lists packed into one arena per index, read without a lock
+//! while the index's one writer appends (module `pinned`, ADR 0080).
 //!
 //! A `Vec<Vec<u32>>` costs 24 bytes per key plus a heap block per list;
 //! here a key costs one 8-byte [`ListHead`]: a list of one position is
@@ -6,27 +7,40 @@
 //! (`start, start + 1, ...`: a vertex's properties written together, the
 //! edges of a source in a bulk-loaded cell, which is clustered by source),
 //! so the commonest lists cost no arena entries and a probe no second
-//! cache miss. Other lists are runs in a shared `Vec<u32>`.
+//! cache miss. Other lists are runs in the arena.
 //! A run's capacity is the next power of two of its block (header and
 //! positions), or exactly its block for a *tight* run (one bit in the head;
 //! compaction leaves runs tight), so a full run moves to the arena's end
 //! with twice the room and appends stay amortised O(1). Runs left behind
-//! are holes; when the arena exceeds three times its live entries it is
-//! compacted (every run copied tight, in head order, into a fresh arena),
-//! amortised O(1) per push too.
+//! are holes; when the arena exceeds three times its live entries the
+//! index is compacted (every run copied tight into a fresh arena, which
+//! replaces the old one whole: module `adjacency`), amortised O(1) per
+//! push too.
+//!
+//! **Readers beside the writer.** The arena is chunks of atomic words that
+//! never move (a directory maps each block of [`BLOCK`] entries to its
+//! memory, and a run never spans two chunks, so a run is one slice). A
+//! published run's positions are never written again: an append within a
+//! run's room stores past its published length, then the writer publishes
+//! the longer head; everything else that changes a list's positions (a
+//! removal, the merge of an ordered tail, the move of an inline or
+//! consecutive list) writes a new run and publishes its head. A reader
+//! holding an older head reads the older run, complete and unchanged.
 //!
 //! An *ordered* arena (the S index of edges) also keeps each list's
 //! **sorted prefix**: the caller supplies an order on positions (the
 //! tuples' (P, O)), and a list is a prefix sorted by it followed by an
 //! unsorted tail of later appends. Lookups of one (P, O) binary search the
 //! prefix and scan the tail. Each run then starts with one header word,
-//! the prefix length; inline and consecutive lists have no header and are
+//! the prefix length (the one word stored in place: it only grows while
+//! the prefix is the whole list, and readers cap it at their head's
+//! length); inline and consecutive lists have no header and are
 //! sorted throughout, so an append that would break their order moves the
 //! list into the arena (a bulk-loaded cell, ordered by (P, S, O), keeps its
 //! lists consecutive and sorted at no cost). When the tail outgrows the
 //! square root of the list's length it is sorted and merged into the
-//! prefix (binary searches into the prefix, then one pass moving
-//! positions): per append, amortised O(log n) order reads and O(sqrt n)
+//! prefix (binary searches into the prefix, then one pass writing a new
+//! run): per append, amortised O(log n) order reads and O(sqrt n)
 //! word moves, while a lookup scans at most sqrt(n) tail entries. (An
 //! eighth of the list instead left a hub of 30,000 edges per cell scanning
 //! up to 3,750 on every lookup: 6.4 us vs 0.67 us per lookup, bench
@@ -35,21 +49,27 @@
 //! Invariants:
 //! - a consecutive head (flag set, `len >= 2`) owns no arena entries and
 //!   lists `start .. start + len`; the first push that breaks the sequence
-//!   (or, in an ordered arena, the order), or a removal from its middle,
-//!   moves it into the arena;
+//!   (or, in an ordered arena, the order) moves it into the arena;
 //! - a head with `len >= 2` and no consecutive flag owns
-//!   `entries[start .. start + header + cap]` where `cap` is at least the
-//!   head's derived capacity (after removals the real capacity may exceed
-//!   the derived one, never the reverse), and no two heads own overlapping
-//!   runs;
-//! - in an ordered arena, a run's header `h <= len` and its first `h`
-//!   positions are sorted by the caller's order;
+//!   `entries[start .. start + header + cap]` where `cap` is its derived
+//!   capacity, within one chunk, and no two heads own overlapping runs;
+//! - entries `start + header .. start + header + len` of a published head
+//!   are never stored into while the arena lives;
+//! - in an ordered arena, a run's header `h >= len` or its first `h`
+//!   positions are sorted by the caller's order (all `len` when `h >=
+//!   len`);
 //! - `live` is the sum of `len` over arena heads (`len >= 2`, not
 //!   consecutive), `runs` their number;
-//! - lists keep insertion order (removal shifts, never swaps) except where
-//!   an ordered arena merges a tail into its prefix.
+//! - lists keep insertion order except where an ordered arena merges a
+//!   tail into its prefix.
 //! - The arena holds at most ~3x the live entries plus a constant; callers
 //!   cap a partition at 2^28 tuples, so `u32` run offsets cannot overflow.
+
+use crate::directory::Directory;
+use crate::pinned;
+use crossbeam::epoch::Guard;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU32, AtomicUsize};
 
 /// One key's list: empty (`len == 0`), one inline position (`len == 1`,
 /// `start` is the position), consecutive positions from `start` (the
@@ -68,6 +88,24 @@ const FLAGS: u32 = TIGHT | CONSECUTIVE;
 
 impl ListHead {
     pub(crate) const EMPTY: ListHead = ListHead { start: 0, len: 0 };
+
+    /// The bits of a head no list has (both flags: consecutive lists are
+    /// never tight), free for a table's own marker.
+    pub(crate) const IMPOSSIBLE: u64 = (FLAGS as u64) << 32;
+
+    /// The head as one word (0 for [`ListHead::EMPTY`]), as stored.
+    #[inline]
+    pub(crate) fn to_bits(self) -> u64 {
+        (u64::from(self.len) << 32) | u64::from(self.start)
+    }
+
+    #[inline]
+    pub(crate) fn from_bits(bits: u64) -> Self {
+        ListHead {
+            start: bits as u32,
+            len: (bits >> 32) as u32,
+        }
+    }
 
     pub(crate) fn len(&self) -> usize {
         (self.len & !FLAGS) as usize
@@ -108,11 +146,6 @@ impl ListHead {
     fn run(&self, header: usize) -> std::ops::Range<usize> {
         let start = self.start as usize + header;
         start..start + self.len()
-    }
-
-    /// The run's header and positions.
-    fn block(&self, header: usize) -> std::ops::Range<usize> {
-        self.start as usize..self.start as usize + header + self.len()
     }
 
     fn set_len(&mut self, len: usize) {
@@ -208,39 +241,193 @@ impl<'a> Positions<'a> {
     }
 }
 
-#[derive(Default)]
+/// Entries per directory block, as a power of two: chunks are whole
+/// blocks, and a run's memory is found through its first block.
+const BLOCK_BITS: u32 = 10;
+/// Entries per directory block.
+pub(crate) const BLOCK: usize = 1 << BLOCK_BITS;
+
 pub(crate) struct ListArena {
-    entries: Vec<u32>,
-    live: usize,
-    runs: usize,
+    /// Where each block's entries are: the chunk memory at its offset.
+    blocks: Directory<AtomicU32>,
+    /// The chunks, owned here (their memory is freed with the arena).
+    chunks: parking_lot::Mutex<Vec<Box<[AtomicU32]>>>,
+    /// The next free offset (writer only, as are the counters below).
+    len: AtomicUsize,
+    /// The end of the last chunk (a multiple of [`BLOCK`]).
+    end: AtomicUsize,
+    /// Entries in chunks.
+    capacity: AtomicUsize,
+    live: AtomicUsize,
+    runs: AtomicUsize,
     /// 1 in an ordered arena (each run starts with its sorted-prefix
     /// length), else 0.
     header: usize,
 }
 
+impl Default for ListArena {
+    fn default() -> Self {
+        Self::with_header(0)
+    }
+}
+
+impl ListArena {
+    fn with_header(header: usize) -> Self {
+        ListArena {
+            blocks: Directory::new(),
+            chunks: parking_lot::Mutex::new(Vec::new()),
+            len: AtomicUsize::new(0),
+            end: AtomicUsize::new(0),
+            capacity: AtomicUsize::new(0),
+            live: AtomicUsize::new(0),
+            runs: AtomicUsize::new(0),
+            header,
+        }
+    }
+}
+
+/// `counter += delta` for a counter only its writer changes.
+#[inline]
+fn add(counter: &AtomicUsize, delta: isize) {
+    counter.store(counter.load(Relaxed).wrapping_add_signed(delta), Relaxed);
+}
+
 impl ListArena {
     /// An arena that keeps each list's sorted prefix (module docs).
     pub(crate) fn ordered() -> Self {
-        ListArena {
-            header: 1,
-            ..ListArena::default()
+        Self::with_header(1)
+    }
+
+    /// An empty arena of the same kind as `self`, with one chunk of room
+    /// for `self`'s live runs copied tight (compaction).
+    pub(crate) fn for_compaction(&self) -> Self {
+        let arena = Self::with_header(self.header);
+        let payload = self.payload();
+        if payload > 0 {
+            arena.add_chunk(payload);
         }
+        arena
     }
 
     pub(crate) fn is_ordered(&self) -> bool {
         self.header == 1
     }
 
-    /// Appends `position` (an unordered arena).
-    pub(crate) fn push(&mut self, head: &mut ListHead, position: u32) {
+    /// The entries `start .. start + len` of one run, as plain words: the
+    /// module's invariants keep them unchanged while a head lists them.
+    #[inline]
+    fn slice<'g>(&'g self, start: usize, len: usize, guard: &'g Guard) -> &'g [u32] {
+        if len == 0 {
+            return &[];
+        }
+        // A head listing these entries was published after their block was
+        // mapped (release/acquire).
+        let base = self.blocks.pointers(guard)[start >> BLOCK_BITS].load(Acquire);
+        // SAFETY: the run lies within one chunk, which is contiguous from
+        // its block's memory and lives as long as the arena; its entries
+        // are not stored into while listed (module invariants), so reading
+        // them as plain `u32` races with no write.
+        unsafe {
+            std::slice::from_raw_parts(
+                base.add(start & (BLOCK - 1)).cast::<u32>().cast_const(),
+                len,
+            )
+        }
+    }
+
+    /// The entry at `at` (writer only).
+    #[inline]
+    fn word(&self, at: usize) -> &AtomicU32 {
+        let base = self.blocks.pointers(pinned::assumed())[at >> BLOCK_BITS].load(Relaxed);
+        // SAFETY: within the chunk the block belongs to.
+        unsafe { &*base.add(at & (BLOCK - 1)) }
+    }
+
+    /// Room for `size` entries in one chunk; returns their offset (writer
+    /// only). A run that does not fit the last chunk's rest starts a new
+    /// chunk, which doubles the arena (or holds just the run).
+    fn allocate(&self, size: usize) -> usize {
+        let at = self.len.load(Relaxed);
+        if at + size <= self.end.load(Relaxed) {
+            self.len.store(at + size, Relaxed);
+            return at;
+        }
+        let start = self.end.load(Relaxed);
+        self.add_chunk(size.max(self.capacity.load(Relaxed)));
+        self.len.store(start + size, Relaxed);
+        start
+    }
+
+    /// Appends a chunk of at least `size` entries (whole blocks) and maps
+    /// its blocks in the directory.
+    fn add_chunk(&self, size: usize) {
+        let size = size.div_ceil(BLOCK).max(1) * BLOCK;
+        let start = self.end.load(Relaxed);
+        assert!(
+            start + size <= u32::MAX as usize,
+            "an adjacency arena outgrew u32 offsets"
+        );
+        // SAFETY: zeroed memory is a valid `AtomicU32`.
+        let chunk = unsafe { Box::<[AtomicU32]>::new_zeroed_slice(size).assume_init() };
+        let base = chunk.as_ptr().cast_mut();
+        for b in 0..size >> BLOCK_BITS {
+            // SAFETY: within the chunk of `size` entries.
+            let block = unsafe { base.add(b * BLOCK) };
+            self.blocks.set((start >> BLOCK_BITS) + b, block);
+        }
+        self.chunks.lock().push(chunk);
+        self.end.store(start + size, Relaxed);
+        add(&self.capacity, size as isize);
+    }
+
+    /// Writes a new run of `positions` after `prefix` (its header in an
+    /// ordered arena), with power-of-two room, or exactly its size when
+    /// `tight`; returns its head. The caller publishes it and accounts for
+    /// the head it replaces ([`ListArena::account`]).
+    fn write_run(&self, prefix: usize, positions: &[u32], tight: bool) -> ListHead {
+        let block = self.header + positions.len();
+        let room = if tight {
+            block
+        } else {
+            block.next_power_of_two()
+        };
+        let start = self.allocate(room);
+        if self.header == 1 {
+            self.word(start).store(prefix as u32, Relaxed);
+        }
+        for (k, &p) in positions.iter().enumerate() {
+            self.word(start + self.header + k).store(p, Relaxed);
+        }
+        let flags = if tight { TIGHT } else { 0 };
+        ListHead {
+            start: start as u32,
+            len: positions.len() as u32 | flags,
+        }
+    }
+
+    /// Moves `live` and `runs` from `old` to `new` (the head replacing it).
+    fn account(&self, old: &ListHead, new: &ListHead) {
+        for (head, sign) in [(old, -1isize), (new, 1)] {
+            if head.in_arena() {
+                add(&self.live, sign * head.len() as isize);
+                add(&self.runs, sign);
+            }
+        }
+    }
+
+    /// Appends `position` (an unordered arena; writer only). The caller
+    /// publishes the new head.
+    pub(crate) fn push(&self, head: &mut ListHead, position: u32) {
         self.push_in_order(head, position, true);
     }
 
     /// Appends `position`; `in_order` says whether it sorts at or after
-    /// the list's last position (ignored by an unordered arena).
-    pub(crate) fn push_in_order(&mut self, head: &mut ListHead, position: u32, in_order: bool) {
+    /// the list's last position (ignored by an unordered arena). Writer
+    /// only: the caller publishes the new head.
+    pub(crate) fn push_in_order(&self, head: &mut ListHead, position: u32, in_order: bool) {
         let in_order = in_order || self.header == 0;
         let len = head.len();
+        let old = *head;
         if len >= 1 && !head.in_arena() {
             if in_order && head.start.checked_add(len as u32) == Some(position) {
                 *head = ListHead::consecutive(head.start, len + 1);
@@ -248,15 +435,10 @@ impl ListArena {
             }
             // An inline or consecutive list whose sequence (or order)
             // breaks moves into the arena, sorted up to the new position.
-            let start = self.entries.len();
-            if self.header == 1 {
-                self.entries.push((len + usize::from(in_order)) as u32);
-            }
-            self.entries.extend(head.start..head.start + len as u32);
-            self.entries.push(position);
-            *head = self.run_from(start);
-            self.live += len + 1;
-            self.runs += 1;
+            let mut positions: Vec<u32> = (head.start..head.start + len as u32).collect();
+            positions.push(position);
+            *head = self.write_run(len + usize::from(in_order), &positions, false);
+            self.account(&old, head);
             return;
         }
         match len {
@@ -266,142 +448,130 @@ impl ListArena {
                 return;
             }
             len if len < head.capacity(self.header) => {
-                self.entries[head.run(self.header).end] = position;
+                self.word(head.run(self.header).end)
+                    .store(position, Relaxed);
                 head.set_len(len + 1);
+                add(&self.live, 1);
             }
             _ => {
-                let start = self.entries.len();
-                self.entries.extend_from_within(head.block(self.header));
-                self.entries.push(position);
-                *head = self.run_from(start);
+                let mut positions = self.positions(&old).to_vec();
+                positions.push(position);
+                *head = self.write_run(self.prefix_word(&old), &positions, false);
+                self.account(&old, head);
             }
         }
-        self.live += 1;
         if self.header == 1 && in_order {
-            let prefix = &mut self.entries[head.start as usize];
-            if *prefix as usize == len {
-                *prefix += 1;
+            let prefix = self.word(head.start as usize);
+            if prefix.load(Relaxed) as usize == len {
+                prefix.store(len as u32 + 1, Release);
             }
         }
     }
 
-    /// The entries appended from `start` on (header included), as a run
-    /// with power-of-two room (the arena is padded to it); callers account
-    /// `live` and `runs`.
-    fn run_from(&mut self, start: usize) -> ListHead {
-        let block = self.entries.len() - start;
-        self.entries.resize(start + block.next_power_of_two(), 0);
-        ListHead {
-            start: start as u32,
-            len: (block - self.header) as u32,
+    /// The positions of an arena run (writer only).
+    fn positions(&self, head: &ListHead) -> &[u32] {
+        let run = head.run(self.header);
+        self.slice(run.start, run.len(), pinned::assumed())
+    }
+
+    /// The header word of an arena run in an ordered arena, 0 otherwise.
+    fn prefix_word(&self, head: &ListHead) -> usize {
+        match self.header {
+            0 => 0,
+            _ => self.word(head.start as usize).load(Acquire) as usize,
         }
     }
 
-    /// Removes the first occurrence of `position`; true when it was there.
-    pub(crate) fn remove(&mut self, head: &mut ListHead, position: u32) -> bool {
-        if head.is_consecutive() {
-            let (start, len) = (head.start, head.len());
-            let end = start + len as u32;
-            if !(start..end).contains(&position) {
-                return false;
-            }
-            if position == start {
-                *head = ListHead::consecutive(start + 1, len - 1);
-            } else if position == end - 1 {
-                *head = ListHead::consecutive(start, len - 1);
-            } else {
-                // A hole in the middle: the rest moves into the arena.
-                let at = self.entries.len();
-                if self.header == 1 {
-                    self.entries.push(len as u32 - 1);
-                }
-                self.entries.extend((start..end).filter(|&p| p != position));
-                *head = self.run_from(at);
-                self.live += len - 1;
-                self.runs += 1;
-            }
-            return true;
-        }
-        match head.len() {
-            0 => false,
-            1 => {
-                let found = head.start == position;
-                if found {
-                    *head = ListHead::EMPTY;
-                }
-                found
-            }
-            len => {
-                let run = head.run(self.header);
-                let Some(at) = self.entries[run.clone()]
-                    .iter()
-                    .position(|&p| p == position)
-                else {
-                    return false;
-                };
-                self.entries
-                    .copy_within(run.start + at + 1..run.end, run.start + at);
-                head.set_len(len - 1);
-                self.live -= 1;
-                if self.header == 1 && at < self.entries[head.start as usize] as usize {
-                    self.entries[head.start as usize] -= 1;
-                }
-                if len - 1 == 1 {
-                    *head = ListHead {
-                        start: self.entries[run.start],
-                        len: 1,
-                    };
-                    self.live -= 1;
-                    self.runs -= 1;
-                }
-                true
+    /// The list without the positions in `gone` (sorted), as a new head
+    /// for the caller to publish (writer only; garbage collection removes
+    /// all of a list's dead positions at once). Order is kept; the prefix
+    /// of an ordered list keeps what it had, less the removed.
+    pub(crate) fn without(&self, head: ListHead, gone: &[u32]) -> ListHead {
+        let guard = pinned::assumed();
+        let listed: Vec<u32> = self.get(&head, guard).collect();
+        let prefix = match self.header {
+            0 => 0,
+            _ if head.in_arena() => self.prefix_word(&head).min(head.len()),
+            _ => head.len(),
+        };
+        let mut kept = Vec::with_capacity(listed.len());
+        let mut kept_prefix = 0;
+        for (k, &p) in listed.iter().enumerate() {
+            if gone.binary_search(&p).is_err() {
+                kept.push(p);
+                kept_prefix += usize::from(k < prefix);
             }
         }
+        if kept.len() == listed.len() {
+            return head;
+        }
+        let consecutive = kept.windows(2).all(|w| w[1] == w[0].wrapping_add(1));
+        let new = match kept.len() {
+            0 => ListHead::EMPTY,
+            1 => ListHead {
+                start: kept[0],
+                len: 1,
+            },
+            n if consecutive && (self.header == 0 || kept_prefix == n) => {
+                ListHead::consecutive(kept[0], n)
+            }
+            _ => self.write_run(kept_prefix, &kept, false),
+        };
+        self.account(&head, &new);
+        new
     }
 
-    pub(crate) fn get(&self, head: &ListHead) -> Positions<'_> {
+    /// The positions `head` lists.
+    #[inline]
+    pub(crate) fn get<'g>(&'g self, head: &ListHead, guard: &'g Guard) -> Positions<'g> {
         if head.in_arena() {
-            Positions::List(self.entries[head.run(self.header)].iter())
+            let run = head.run(self.header);
+            Positions::List(self.slice(run.start, run.len(), guard).iter())
         } else {
             Positions::Run(head.start..head.start + head.len() as u32)
         }
     }
 
-    /// The list's last position.
+    /// The list's last position (writer only).
     pub(crate) fn last(&self, head: &ListHead) -> Option<u32> {
         match head.len() {
             0 => None,
-            _ if head.in_arena() => Some(self.entries[head.run(self.header).end - 1]),
+            _ if head.in_arena() => self.positions(head).last().copied(),
             len => Some(head.start + len as u32 - 1),
         }
     }
 
     /// The list as its sorted prefix and its unsorted tail (an unordered
     /// arena's lists are all tail).
-    pub(crate) fn get_sorted(&self, head: &ListHead) -> (Positions<'_>, Positions<'_>) {
+    pub(crate) fn get_sorted<'g>(
+        &'g self,
+        head: &ListHead,
+        guard: &'g Guard,
+    ) -> (Positions<'g>, Positions<'g>) {
         let prefix = match self.header {
             0 => 0,
-            _ if head.in_arena() => self.entries[head.start as usize] as usize,
+            _ if head.in_arena() => self.prefix_word(head).min(head.len()),
             _ => head.len(),
         };
-        self.get(head).split_at(prefix)
+        self.get(head, guard).split_at(prefix)
     }
 
-    /// Merges the list's tail into its sorted prefix when the tail has
-    /// grown past [`MIN_TAIL`] and the square root of the list's length; `order` gives a
-    /// position's sort key (the same order every push of this list used).
-    pub(crate) fn merge_long_tail<K: Ord>(&mut self, head: &ListHead, order: impl Fn(u32) -> K) {
+    /// Merges the list's tail into its sorted prefix, as a new run, when
+    /// the tail has grown past [`MIN_TAIL`] and the square root of the
+    /// list's length; `order` gives a position's sort key (the same order
+    /// every push of this list used). Writer only: the caller publishes
+    /// the new head.
+    pub(crate) fn merge_long_tail<K: Ord>(&self, head: &mut ListHead, order: impl Fn(u32) -> K) {
         if self.header == 0 || !head.in_arena() {
             return;
         }
         let len = head.len();
-        let run = head.run(self.header);
-        let prefix = self.entries[head.start as usize] as usize;
+        let prefix = self.prefix_word(head).min(len);
         let tail = len - prefix;
         if tail <= MIN_TAIL || tail <= len.isqrt() {
             return;
         }
-        let list = &mut self.entries[run];
+        let list = self.positions(head);
         let mut keyed: Vec<(K, u32)> = list[prefix..].iter().map(|&p| (order(p), p)).collect();
         keyed.sort_by(|a, b| a.0.cmp(&b.0));
         // Each tail position goes after the prefix positions that sort at
@@ -415,32 +585,28 @@ impl ListArena {
             from = upto;
         }
         merged.extend_from_slice(&list[from..prefix]);
-        list.copy_from_slice(&merged);
-        self.entries[head.start as usize] = len as u32;
+        let old = *head;
+        *head = self.write_run(len, &merged, false);
+        self.account(&old, head);
+    }
+
+    /// Copies `head`'s run, tight, into `to` (compaction); other heads
+    /// come back unchanged.
+    pub(crate) fn copy_into(&self, head: ListHead, to: &ListArena) -> ListHead {
+        if !head.in_arena() {
+            return head;
+        }
+        let new = to.write_run(self.prefix_word(&head), self.positions(&head), true);
+        to.account(&ListHead::EMPTY, &new);
+        new
     }
 
     fn payload(&self) -> usize {
-        self.live + self.runs * self.header
+        self.live.load(Relaxed) + self.runs.load(Relaxed) * self.header
     }
 
     pub(crate) fn wants_compaction(&self) -> bool {
-        self.entries.len() > 3 * self.payload() + MIN_COMPACTION
-    }
-
-    /// Copies every run, tight, into a fresh arena of exactly the live
-    /// entries (and headers); `heads` must be all the heads that use this
-    /// arena.
-    pub(crate) fn compact<'h>(&mut self, heads: impl Iterator<Item = &'h mut ListHead>) {
-        let mut entries = Vec::with_capacity(self.payload());
-        for head in heads.filter(|h| h.in_arena()) {
-            let start = entries.len();
-            entries.extend_from_slice(&self.entries[head.block(self.header)]);
-            *head = ListHead {
-                start: start as u32,
-                len: head.len() as u32 | TIGHT,
-            };
-        }
-        self.entries = entries;
+        self.len.load(Relaxed) > 3 * self.payload() + MIN_COMPACTION
     }
 
     /// True when holes and spare room exceed a quarter of the live
@@ -448,12 +614,14 @@ impl ListArena {
     /// big tight arena leaves little slack, so it does not pay O(arena)).
     pub(crate) fn has_slack(&self) -> bool {
         let payload = self.payload();
-        self.entries.capacity() > payload + payload / 4 + MIN_COMPACTION
+        self.capacity.load(Relaxed) > payload + payload / 4 + MIN_COMPACTION
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossbeam::epoch;
     use proptest::prelude::*;
 
     /// A made-up order on positions for the ordered arena's tests (not
@@ -462,8 +630,13 @@ mod tests {
         position % 7
     }
 
+    fn listed(arena: &ListArena, head: &ListHead) -> Vec<u32> {
+        arena.get(head, &epoch::pin()).collect()
+    }
+
     fn check_ordered(arena: &ListArena, head: &ListHead) -> Result<(), TestCaseError> {
-        let (prefix, tail) = arena.get_sorted(head);
+        let guard = epoch::pin();
+        let (prefix, tail) = arena.get_sorted(head, &guard);
         prop_assert_eq!(prefix.len() + tail.len(), head.len());
         let keys: Vec<u32> = prefix.map(order).collect();
         prop_assert!(keys.is_sorted(), "prefix {:?} not sorted", keys);
@@ -490,32 +663,27 @@ mod tests {
                         (2, Some(&last)) => last + 1,
                         _ => position,
                     };
+                    if model[key].contains(&position) {
+                        continue;
+                    }
                     let in_order = arena.last(&heads[key]).is_none_or(|last| order(last) <= order(position));
                     arena.push_in_order(&mut heads[key], position, in_order);
-                    arena.merge_long_tail(&heads[key], order);
+                    arena.merge_long_tail(&mut heads[key], order);
                     model[key].push(position);
                 } else {
-                    let found = arena.remove(&mut heads[key], position);
-                    let listed: Vec<u32> = arena.get(&heads[key]).collect();
-                    let at = model[key].iter().position(|&p| p == position);
-                    prop_assert_eq!(found, at.is_some());
-                    if let Some(at) = at {
-                        model[key].remove(at);
-                    }
-                    if ordered {
-                        // The first occurrence in the list order went.
-                        model[key].sort();
-                        let mut sorted = listed.clone();
-                        sorted.sort();
-                        prop_assert_eq!(&sorted, &model[key]);
-                        model[key] = listed;
-                    }
+                    let gone = [position, position + 1];
+                    heads[key] = arena.without(heads[key], &gone);
+                    model[key].retain(|p| !gone.contains(p));
                 }
                 if step % 37 == 0 {
-                    arena.compact(heads.iter_mut());
+                    let fresh = arena.for_compaction();
+                    for head in &mut heads {
+                        *head = arena.copy_into(*head, &fresh);
+                    }
+                    arena = fresh;
                 }
                 for k in 0..6 {
-                    let listed: Vec<u32> = arena.get(&heads[k]).collect();
+                    let listed = listed(&arena, &heads[k]);
                     if ordered {
                         check_ordered(&arena, &heads[k])?;
                         let (mut a, mut b) = (listed.clone(), model[k].clone());
@@ -530,8 +698,8 @@ mod tests {
                     prop_assert_eq!(arena.last(&heads[k]), model[k].last().copied());
                 }
                 let arena_heads = heads.iter().filter(|h| h.in_arena());
-                prop_assert_eq!(arena.live, arena_heads.clone().map(ListHead::len).sum::<usize>());
-                prop_assert_eq!(arena.runs, arena_heads.count());
+                prop_assert_eq!(arena.live.load(Relaxed), arena_heads.clone().map(ListHead::len).sum::<usize>());
+                prop_assert_eq!(arena.runs.load(Relaxed), arena_heads.count());
             }
         }
 
@@ -548,7 +716,7 @@ mod tests {
 
     #[test]
     fn an_ordered_list_keeps_its_prefix_and_merges_a_long_tail() {
-        let mut arena = ListArena::ordered();
+        let arena = ListArena::ordered();
         let mut head = ListHead::EMPTY;
         let key = |p: u32| 100 - p;
         // Descending positions ascend in `key`: appended in order, but not
@@ -557,16 +725,17 @@ mod tests {
             let in_order = arena.last(&head).is_none_or(|last| key(last) <= key(p));
             arena.push_in_order(&mut head, p, in_order);
         }
-        let (prefix, tail) = arena.get_sorted(&head);
+        let guard = epoch::pin();
+        let (prefix, tail) = arena.get_sorted(&head, &guard);
         assert_eq!((prefix.len(), tail.len()), (3, 0));
         for p in 41..41 + MIN_TAIL as u32 + 1 {
             let in_order = arena.last(&head).is_none_or(|last| key(last) <= key(p));
             arena.push_in_order(&mut head, p, in_order);
-            arena.merge_long_tail(&head, key);
+            arena.merge_long_tail(&mut head, key);
         }
-        let (prefix, tail) = arena.get_sorted(&head);
+        let (prefix, tail) = arena.get_sorted(&head, &guard);
         assert_eq!((prefix.len(), tail.len()), (head.len(), 0));
-        let listed: Vec<u32> = arena.get(&head).collect();
+        let listed = listed(&arena, &head);
         assert!(
             listed.windows(2).all(|w| key(w[0]) <= key(w[1])),
             "{listed:?}"
@@ -575,21 +744,34 @@ mod tests {
 
     #[test]
     fn consecutive_lists_take_no_arena_entries() {
-        let mut arena = ListArena::default();
+        let arena = ListArena::default();
         let mut head = ListHead::EMPTY;
         for p in 10..15 {
             arena.push(&mut head, p);
         }
-        assert!(arena.entries.is_empty());
-        assert_eq!(
-            arena.get(&head).collect::<Vec<_>>(),
-            vec![10, 11, 12, 13, 14]
-        );
-        assert!(arena.remove(&mut head, 10));
-        assert!(arena.remove(&mut head, 14));
-        assert!(arena.entries.is_empty());
-        assert!(arena.remove(&mut head, 12));
-        assert_eq!(arena.get(&head).collect::<Vec<_>>(), vec![11, 13]);
-        assert_eq!(arena.live, 2);
+        assert_eq!(arena.capacity.load(Relaxed), 0);
+        assert_eq!(listed(&arena, &head), vec![10, 11, 12, 13, 14]);
+        head = arena.without(head, &[10, 14]);
+        assert_eq!(arena.capacity.load(Relaxed), 0);
+        head = arena.without(head, &[12]);
+        assert_eq!(listed(&arena, &head), vec![11, 13]);
+        assert_eq!(arena.live.load(Relaxed), 2);
+    }
+
+    #[test]
+    fn a_published_run_is_never_rewritten() {
+        let arena = ListArena::default();
+        let mut head = ListHead::EMPTY;
+        for p in [9, 3, 7, 1] {
+            arena.push(&mut head, p);
+        }
+        let before = head;
+        let guard = epoch::pin();
+        let seen = arena.get(&before, &guard);
+        let after = arena.without(head, &[3]);
+        arena.push(&mut head, 5);
+        assert_eq!(seen.collect::<Vec<_>>(), [9, 3, 7, 1]);
+        assert_eq!(listed(&arena, &after), [9, 7, 1]);
+        assert_eq!(listed(&arena, &head), [9, 3, 7, 1, 5]);
     }
 }

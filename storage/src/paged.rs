@@ -54,23 +54,10 @@ impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
         &mut page[index % PAGE]
     }
 
-    /// Every entry of every allocated page.
-    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.pages
-            .iter_mut()
-            .flatten()
-            .flat_map(|page| page.iter_mut())
-    }
-
     /// Number of allocated pages.
     #[cfg(test)]
     pub(crate) fn allocated_pages(&self) -> usize {
         self.pages.iter().flatten().count()
-    }
-
-    /// Trims the page table's spare capacity.
-    pub(crate) fn shrink(&mut self) {
-        self.pages.shrink_to_fit();
     }
 }
 
@@ -92,7 +79,6 @@ mod tests {
         assert_eq!(a.get(100 * PAGE + 1), Some(&9));
         assert_eq!(a.allocated_pages(), 2);
         *a.get_mut(5).unwrap() = 8;
-        assert_eq!(a.values_mut().filter(|v| **v != 0).count(), 2);
         assert_eq!(a.get(5), Some(&8));
     }
 }

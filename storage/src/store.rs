@@ -222,9 +222,10 @@ impl Store {
         }
     }
 
-    /// Runs `f` on the referenced tuple under its partition's read lock.
+    /// Runs `f` on the referenced tuple with its partition's lock held
+    /// shared, so that `f` may stamp it (`Relation::stamp`).
     pub(crate) fn with_tuple<T>(&self, r: TupleRef, f: impl FnOnce(&Tuple) -> T) -> Option<T> {
-        let part = self.relation(r.kind).read(r.part)?;
+        let part = self.relation(r.kind).stamp(r.part)?;
         part.tuple(r.index).map(|t| f(&t))
     }
 }

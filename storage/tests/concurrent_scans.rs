@@ -1,21 +1,25 @@
-//! Relation scans run without the partition lock (ADR 0078), beside a
-//! writer that inserts, deletes, bulk loads and collects garbage (which
-//! freezes zones, frees slots and reuses them, and makes zones change
-//! shape by being replaced). Every scan must still see exactly its
+//! Readers run without the partition lock, relation scans (ADR 0078) and
+//! index reads (ADR 0080) alike, beside a writer that inserts, deletes,
+//! bulk loads and collects garbage (which freezes zones, frees slots and
+//! reuses them, makes zones change shape by being replaced, rewrites
+//! index lists, compacts arenas and switches the edge properties' S index
+//! from its sorted form). Every reader must still see exactly its
 //! snapshot: the edge count and the count of edges passing a property
-//! test that the writer recorded for the last commit at or before the
-//! scan's read timestamp. Counted, not timed.
+//! test that the writer recorded for the last commit at or before its
+//! read timestamp, whether it scans the relation, expands the S or the O
+//! index from every node, or reads each edge's property through the
+//! I and S indexes of edge properties. Counted, not timed.
 
 mod common;
 
 use common::{commit, store};
 use nereid_storage::apl::{AccessMode, Comparison, EdgePattern, Endpoint, ModeChoice, ValueTest};
 use nereid_storage::{BulkRel, Store};
-use nereid_values::{RelId, Value};
+use nereid_values::{NodeId, RelId, Value};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Edges whose `w` exceeds this pass the scans' property test.
 const THRESHOLD: i64 = 1_000;
@@ -39,13 +43,14 @@ fn passes(w: &Value) -> bool {
     matches!(w, Value::Int(v) if *v > THRESHOLD)
 }
 
-fn writer(s: &Arc<Store>, expected: &Expected, rounds: u64) {
+fn writer(s: &Arc<Store>, expected: &Expected, shared: &OnceLock<Vec<NodeId>>, rounds: u64) {
     let t = s.begin();
     let nodes: Vec<_> = (0..64)
         .map(|_| t.create_node(&[], &BTreeMap::new()).unwrap())
         .collect();
     let (ts, _) = commit(&t).unwrap();
     drop(t);
+    shared.set(nodes.clone()).unwrap();
     expected.lock().insert(ts, (0, 0));
     let mut live: Vec<(RelId, bool)> = Vec::new();
     let mut next = 0u64;
@@ -95,7 +100,12 @@ fn writer(s: &Arc<Store>, expected: &Expected, rounds: u64) {
     }
 }
 
-fn scan(s: &Arc<Store>, expected: &Expected, done: &AtomicBool) -> u64 {
+fn scan(
+    s: &Arc<Store>,
+    expected: &Expected,
+    nodes: &OnceLock<Vec<NodeId>>,
+    done: &AtomicBool,
+) -> u64 {
     let mut checked = 0;
     let types = ["R".to_string(), "S".to_string()];
     while !done.load(Ordering::Acquire) {
@@ -117,6 +127,31 @@ fn scan(s: &Arc<Store>, expected: &Expected, done: &AtomicBool) -> u64 {
         let mut passing = 0;
         let fast = ValueTest::Int(Comparison::Greater, THRESHOLD);
         apl.edges_with_property(&types, "w", Some(fast), passes_ref, |_| passing += 1);
+        // The same through the indexes: from every node by S, into every
+        // node by O, and each edge's property by its statement id.
+        let indexed = nodes.get().map(|nodes| {
+            let all = apl.vertex_set_of(nodes.iter().copied());
+            let mut rels = Vec::new();
+            let from = EdgePattern {
+                src: Endpoint::In(&all),
+                types: &types,
+                dst: Endpoint::Any,
+            };
+            let index = ModeChoice::Force(AccessMode::IndexScan);
+            apl.edges(&from, None, index, |e| rels.push(e.rel));
+            let mut into = 0;
+            let to = EdgePattern {
+                src: Endpoint::Any,
+                types: &types,
+                dst: Endpoint::In(&all),
+            };
+            apl.edges(&to, None, index, |_| into += 1);
+            let passing = rels
+                .iter()
+                .filter(|&&rel| t.rel_property(rel, "w").is_some_and(|w| passes(&w)))
+                .count() as u64;
+            (rels.len() as u64, into, passing)
+        });
         // The writer records a commit just after making it.
         let want = loop {
             let map = expected.lock();
@@ -130,6 +165,10 @@ fn scan(s: &Arc<Store>, expected: &Expected, done: &AtomicBool) -> u64 {
         };
         if let Some(want) = want {
             assert_eq!((edges, passing), want, "snapshot {read_ts}");
+            if let Some((from, into, passing)) = indexed {
+                assert_eq!((from, passing), want, "by S, snapshot {read_ts}");
+                assert_eq!(into, want.0, "by O, snapshot {read_ts}");
+            }
             checked += 1;
         }
     }
@@ -145,11 +184,12 @@ fn scans_beside_a_writer_see_exactly_their_snapshot() {
     let s = store();
     let expected: Expected = Mutex::new(BTreeMap::new());
     let done = AtomicBool::new(false);
+    let nodes = OnceLock::new();
     let checked = std::thread::scope(|scope| {
         let readers: Vec<_> = (0..2)
-            .map(|_| scope.spawn(|| scan(&s, &expected, &done)))
+            .map(|_| scope.spawn(|| scan(&s, &expected, &nodes, &done)))
             .collect();
-        writer(&s, &expected, 400);
+        writer(&s, &expected, &nodes, 400);
         done.store(true, Ordering::Release);
         readers.into_iter().map(|r| r.join().unwrap()).sum::<u64>()
     });

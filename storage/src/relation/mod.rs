@@ -11,13 +11,15 @@
 //! The S and O indexes are direct-access arrays where keys are dense by
 //! construction, hash maps otherwise, with their lists packed in one arena
 //! (modules `adjacency`, `list_arena`); the I-index is a direct-access
-//! array by partition-local number. The indexes sit behind the partition's
-//! lock, a [`ReadMostly`] whose readers on different cores share no cache
-//! line (index readers still wait for a writer). The zones are readable
-//! without it (module `zones`, ADR 0078): relation scans
-//! ([`Relation::scan`]) pin an epoch instead and run beside the writer.
-//! Stamps are atomics, so deleting (and committing) needs only a read lock;
-//! inserting and collecting take the write lock of one partition.
+//! array by partition-local number. Readers take no lock: zones (ADR 0078)
+//! and indexes (ADR 0080) are read by pinned readers beside the one writer
+//! (module `pinned`); [`Relation::read`] hands out a pinned view, and
+//! relation scans ([`Relation::scan`]) pin the same way. Each partition
+//! still has a lock, a [`ReadMostly`]: inserting and collecting take it
+//! exclusively; stamping a tuple (deleting, committing, rolling back)
+//! takes it shared ([`Relation::stamp`]), because collection freezes and
+//! frees what it finds unstamped, and a write may replace the zone a stamp
+//! would go to.
 
 mod column;
 mod partition;
@@ -26,6 +28,7 @@ mod subject_index;
 mod zone;
 mod zones;
 
+use partition::PartitionWriter;
 use partition::Stamping;
 pub(crate) use partition::{Partition, PartitionScan};
 pub(crate) use select::{dense_position, GuiBits, ScanFilter};
@@ -37,8 +40,8 @@ use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
 use crate::read_mostly::{ReadGuard, ReadMostly, WriteGuard};
 use crate::typed_value::{Encoded, TypedValue};
+use crossbeam::epoch::{self, Guard};
 use std::sync::Arc;
-use zones::Zones;
 
 /// A tuple staged for a bulk append: `(S, P, O)` and O's record hint in
 /// 32 bytes where a `(u64, u32, Encoded)` takes 40 (a large load stages
@@ -105,10 +108,42 @@ pub(crate) struct TupleRef {
 /// One relation, split into partitions.
 pub(crate) struct Relation {
     tag: u8,
-    parts: Vec<ReadMostly<Partition>>,
-    /// Each partition's zone directory, shared with it (for scans that do
-    /// not take its lock).
-    zones: Vec<Arc<Zones>>,
+    /// What readers use, without a lock.
+    parts: Vec<Partition>,
+    /// Each partition's writer state, behind the partition's lock.
+    writers: Vec<ReadMostly<PartitionWriter>>,
+}
+
+/// A partition for a reader: pinned for as long as the view lives, so
+/// nothing it reaches is freed under it (module `pinned`).
+pub(crate) struct PartitionView<'a> {
+    partition: &'a Partition,
+    _guard: Guard,
+}
+
+impl std::ops::Deref for PartitionView<'_> {
+    type Target = Partition;
+
+    #[inline]
+    fn deref(&self) -> &Partition {
+        self.partition
+    }
+}
+
+/// A partition whose tuples may be stamped: a [`PartitionView`] that also
+/// holds the partition's lock shared (module docs).
+pub(crate) struct StampView<'a> {
+    view: PartitionView<'a>,
+    _lock: ReadGuard<'a, PartitionWriter>,
+}
+
+impl std::ops::Deref for StampView<'_> {
+    type Target = Partition;
+
+    #[inline]
+    fn deref(&self) -> &Partition {
+        &self.view
+    }
 }
 
 /// The key kinds of a relation's S and O indexes.
@@ -123,13 +158,14 @@ pub(crate) struct IndexKeys {
 
 impl Relation {
     pub(crate) fn new(tag: u8, partitions: usize, keys: IndexKeys) -> Self {
-        let parts: Vec<_> = (0..partitions)
+        let (parts, writers) = (0..partitions)
             .map(|part| Partition::new(make_sid(tag, part, 0), keys))
-            .collect();
+            .map(|(partition, writer)| (partition, ReadMostly::new(writer)))
+            .unzip();
         Relation {
             tag,
-            zones: parts.iter().map(|p| Arc::clone(p.zones())).collect(),
-            parts: parts.into_iter().map(ReadMostly::new).collect(),
+            parts,
+            writers,
         }
     }
 
@@ -137,16 +173,30 @@ impl Relation {
         self.parts.len()
     }
 
-    /// Read access to one partition (`None` for an out-of-range number,
-    /// e.g. from a malformed id).
-    pub(crate) fn read(&self, part: usize) -> Option<ReadGuard<'_, Partition>> {
-        self.parts.get(part).map(|p| p.read())
+    /// Read access to one partition, without its lock (`None` for an
+    /// out-of-range number, e.g. from a malformed id).
+    #[inline]
+    pub(crate) fn read(&self, part: usize) -> Option<PartitionView<'_>> {
+        let partition = self.parts.get(part)?;
+        Some(PartitionView {
+            partition,
+            _guard: epoch::pin(),
+        })
+    }
+
+    /// Access to one partition for stamping its tuples (module docs).
+    pub(crate) fn stamp(&self, part: usize) -> Option<StampView<'_>> {
+        let lock = self.writers.get(part)?.read();
+        Some(StampView {
+            view: self.read(part)?,
+            _lock: lock,
+        })
     }
 
     /// Scan access to one partition's zones, without its lock (`None` for
     /// an out-of-range number).
     pub(crate) fn scan(&self, part: usize) -> Option<PartitionScan> {
-        let zones = self.zones.get(part)?;
+        let zones = self.parts.get(part)?.zones();
         Some(PartitionScan::new(
             Arc::clone(zones),
             make_sid(self.tag, part, 0),
@@ -155,14 +205,14 @@ impl Relation {
 
     /// The next partition-local statement number of `part` (0 when out of range).
     pub(crate) fn next_local(&self, part: usize) -> u32 {
-        self.parts.get(part).map_or(0, |p| p.read().next_local)
+        self.writers.get(part).map_or(0, |w| w.read().next_local)
     }
 
     /// Moves the statement counter of `part` to at least `next` (restore).
     pub(crate) fn advance_next_local(&self, part: usize, next: u32) {
-        if let Some(p) = self.parts.get(part) {
-            let mut p = p.write();
-            p.next_local = p.next_local.max(next);
+        if let Some(w) = self.writers.get(part) {
+            let mut w = w.write();
+            w.next_local = w.next_local.max(next);
         }
     }
 
@@ -185,10 +235,12 @@ impl Relation {
         begin: u64,
     ) -> Result<(u32, u64)> {
         let lock = self
-            .parts
+            .writers
             .get(part)
             .ok_or_else(|| StorageError::Replay(format!("partition {part} out of range")))?;
-        let mut partition = lock.write();
+        let partition = &self.parts[part];
+        let _pin = epoch::pin();
+        let mut writer = lock.write();
         let sid = match forced {
             Some(sid) => {
                 let local = match split_sid(sid) {
@@ -205,31 +257,33 @@ impl Relation {
                         "statement id {sid:#x} used twice"
                     )));
                 }
-                partition.next_local = partition.next_local.max(local.saturating_add(1));
+                writer.next_local = writer.next_local.max(local.saturating_add(1));
                 sid
             }
             None => {
-                let local = partition.next_local;
+                let local = writer.next_local;
                 if local >= (1 << LOCAL_BITS) {
                     return Err(StorageError::CapacityExceeded("tuples per partition"));
                 }
-                partition.next_local = local + 1;
+                writer.next_local = local + 1;
                 make_sid(self.tag, part, local)
             }
         };
-        let index = partition.push(s, p, o.into(), sid, Stamping::Versioned(begin))?;
-        unlock(partition);
+        let index = partition.push(&mut writer, s, p, o.into(), sid, Stamping::Versioned(begin))?;
+        unlock(writer);
         Ok((index, sid))
     }
 
     /// Collects dead versions in every partition (module `gc`).
     pub(crate) fn collect(&self, watermark: u64) -> u64 {
+        let _pin = epoch::pin();
         self.parts
             .iter()
-            .map(|p| {
-                let mut partition = p.write();
-                let freed = partition.collect(watermark);
-                unlock(partition);
+            .zip(&self.writers)
+            .map(|(partition, w)| {
+                let mut writer = w.write();
+                let freed = partition.collect(&mut writer, watermark);
+                unlock(writer);
                 freed
             })
             .sum()
@@ -237,20 +291,20 @@ impl Relation {
 
     /// Tuple slots in use (not on a free list).
     pub(crate) fn versions(&self) -> u64 {
-        self.parts.iter().map(|p| p.read().in_use() as u64).sum()
+        self.writers.iter().map(|w| w.read().in_use() as u64).sum()
     }
 
     /// `(frozen, versioned)` zones over all partitions.
     pub(crate) fn zone_states(&self) -> (usize, usize) {
         self.parts
             .iter()
-            .map(|p| p.read().zone_states())
+            .map(|p| p.zone_states())
             .fold((0, 0), |(f, v), (f2, v2)| (f + f2, v + v2))
     }
 
     /// True when `part` can take `count` more tuples.
     pub(crate) fn has_room(&self, part: usize, count: usize) -> bool {
-        self.parts.get(part).is_some_and(|p| p.read().fits(count))
+        self.writers.get(part).is_some_and(|w| w.read().fits(count))
     }
 
     /// How many tuples ahead [`Relation::insert_committed_batch`] prefetches
@@ -284,22 +338,23 @@ impl Relation {
         begin: u64,
     ) -> Result<u64> {
         let lock = self
-            .parts
+            .writers
             .get(part)
             .ok_or(StorageError::CapacityExceeded("partition number"))?;
+        let partition = &self.parts[part];
+        let _pin = epoch::pin();
         let first_local = {
-            let mut partition = lock.write();
-            if !partition.fits(tuples.len()) {
+            let mut writer = lock.write();
+            if !writer.fits(tuples.len()) {
                 return Err(StorageError::CapacityExceeded("tuples per partition"));
             }
-            partition.reserve(tuples.len());
-            let first = partition.next_local;
-            partition.next_local += tuples.len() as u32;
+            let first = writer.next_local;
+            writer.next_local += tuples.len() as u32;
             first
         };
         let mut local = first_local;
         for chunk in tuples.chunks(Self::BULK_HOLD) {
-            let mut partition = lock.write();
+            let mut writer = lock.write();
             for (k, t) in chunk.iter().enumerate() {
                 // The index heads of a batch's keys are random misses (vertex
                 // guis scatter by hash): fetch them a few tuples early.
@@ -308,11 +363,21 @@ impl Relation {
                 }
                 let sid = make_sid(self.tag, part, local);
                 local += 1;
-                partition.push(t.s, t.p, t.encoded(), sid, Stamping::Bulk(begin))?;
+                partition.push(
+                    &mut writer,
+                    t.s,
+                    t.p,
+                    t.encoded(),
+                    sid,
+                    Stamping::Bulk(begin),
+                )?;
             }
-            unlock(partition);
+            unlock(writer);
         }
-        lock.write().shrink_indexes();
+        {
+            let _writer = lock.write();
+            partition.shrink_indexes();
+        }
         Ok(make_sid(self.tag, part, first_local))
     }
 }
@@ -320,9 +385,9 @@ impl Relation {
 /// Releases a partition's write lock, then hands the zones it replaced to
 /// the epoch collector (module `zones`: not under the lock, where the
 /// collector's frees would hold readers up).
-fn unlock(mut partition: WriteGuard<'_, Partition>) {
-    let retired = partition.take_retired();
-    drop(partition);
+fn unlock(mut writer: WriteGuard<'_, PartitionWriter>) {
+    let retired = writer.take_retired();
+    drop(writer);
     drop(retired);
 }
 

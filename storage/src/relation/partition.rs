@@ -4,6 +4,12 @@
 //! A tuple's position (`index`) never changes while it lives, so
 //! `(partition, index)` is a stable tuple reference; a slot is reused only
 //! after garbage collection freed its dead version (module `gc`).
+//!
+//! Readers use a [`Partition`] without its lock (module `pinned`, ADR
+//! 0080): its zones and indexes are atomic words and structures replaced
+//! whole. What only the writer needs (its plain copy of the zone
+//! directory, the free slots, the statement counter) is a
+//! [`PartitionWriter`], behind the partition's lock.
 
 mod between;
 mod probe;
@@ -12,7 +18,7 @@ mod value_scan;
 
 pub(crate) use scan::PartitionScan;
 
-use super::subject_index::SubjectIndex;
+use super::subject_index::{SubjectIndex, ZoneAccess};
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
 use super::zones::{Retired, ZoneStore, Zones, MIXED_TYPES};
 use super::IndexKeys;
@@ -22,21 +28,71 @@ use crate::gc::is_dead;
 use crate::ids::LOCAL_BITS;
 use crate::list_arena::Positions;
 use crate::mvcc::{is_commit_ts, NONE};
+use crate::pinned;
 use crate::typed_value::{Encoded, TypedValue};
+use std::sync::atomic::{fence, Ordering};
 use std::sync::Arc;
 
+/// What readers of a partition use (module docs).
 pub(crate) struct Partition {
-    /// Shared with readers that scan without the lock
-    /// ([`PartitionScan`]); written only under the partition's write lock.
-    zones: ZoneStore,
+    /// The zone directory, shared with scans ([`PartitionScan`]).
+    zones: Arc<Zones>,
     /// `make_sid(tag, partition, 0)`: a tuple's SID is this | its local number.
     sid_base: u64,
     by_s: SubjectIndex,
     by_o: AdjacencyIndex,
     by_i: StatementIndex,
+}
+
+/// What only a partition's writer uses, behind its lock.
+pub(crate) struct PartitionWriter {
+    /// The writer's plain copy of the zone directory.
+    zones: ZoneStore,
     /// Slots of collected versions, reused by the next inserts (module `gc`).
     free: Vec<u32>,
     pub(super) next_local: u32,
+}
+
+impl PartitionWriter {
+    /// The zones replaced since the last call: the writer drops them once
+    /// it has released the write lock (module `zones`).
+    pub(super) fn take_retired(&mut self) -> Retired {
+        self.zones.take_retired()
+    }
+
+    /// Slots holding a tuple (not freed).
+    pub(super) fn in_use(&self) -> usize {
+        self.zones.len() as usize - self.free.len()
+    }
+
+    pub(super) fn fits(&self, count: usize) -> bool {
+        u64::from(self.next_local) + count as u64 <= 1 << LOCAL_BITS
+            && self.zones.len() as usize + count <= u32::MAX as usize
+    }
+}
+
+impl ZoneAccess for ZoneStore {
+    #[inline]
+    fn len(&self) -> u32 {
+        ZoneStore::len(self)
+    }
+
+    #[inline]
+    fn zone(&self, z: usize) -> &Zone {
+        self.get(z)
+    }
+}
+
+impl ZoneAccess for Zones {
+    #[inline]
+    fn len(&self) -> u32 {
+        Zones::len(self)
+    }
+
+    #[inline]
+    fn zone(&self, z: usize) -> &Zone {
+        self.pinned(z, pinned::assumed())
+    }
 }
 
 /// How [`Partition::push`] stamps a tuple.
@@ -55,16 +111,22 @@ pub(crate) enum Stamping {
 }
 
 impl Partition {
-    pub(super) fn new(sid_base: u64, keys: IndexKeys) -> Self {
-        Partition {
-            zones: ZoneStore::new(),
+    /// A partition and its writer's state.
+    pub(super) fn new(sid_base: u64, keys: IndexKeys) -> (Self, PartitionWriter) {
+        let zones = ZoneStore::new();
+        let partition = Partition {
+            zones: Arc::clone(zones.shared()),
             sid_base,
             by_s: SubjectIndex::new(keys.s, keys.sorted_s),
             by_o: AdjacencyIndex::new(keys.o),
             by_i: StatementIndex::default(),
+        };
+        let writer = PartitionWriter {
+            zones,
             free: Vec::new(),
             next_local: 0,
-        }
+        };
+        (partition, writer)
     }
 
     #[inline]
@@ -76,10 +138,10 @@ impl Partition {
         Some(self.zone(zone).tuple(slot, self.sid_base))
     }
 
-    /// Zone `z` (the caller holds the partition's lock).
+    /// Zone `z` (below the slot count the caller read).
     #[inline]
     fn zone(&self, z: usize) -> &Zone {
-        self.zones.get(z)
+        self.zones.zone(z)
     }
 
     /// All tuple slots (freed ones included; visibility filters them), in
@@ -88,21 +150,15 @@ impl Partition {
         (0..self.zones.len()).filter_map(|index| self.tuple(index).map(|t| (index, t)))
     }
 
-    /// The zones replaced since the last call: the writer drops them once
-    /// it has released the write lock (module `zones`).
-    pub(super) fn take_retired(&mut self) -> Retired {
-        self.zones.take_retired()
-    }
-
-    /// The zones, for a [`PartitionScan`] that reads them without the lock.
+    /// The zones, for a [`PartitionScan`].
     pub(super) fn zones(&self) -> &Arc<Zones> {
-        self.zones.shared()
+        &self.zones
     }
 
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
         let exact = self.subject_is();
-        self.positions(self.by_s.get(s, &self.zones))
+        self.positions(self.by_s.get(s, &*self.zones))
             .filter(move |(_, t)| exact(s, t))
     }
 
@@ -131,7 +187,7 @@ impl Partition {
         types: Option<&[u32]>,
         f: impl FnMut(u64, Tuple<'_>) -> bool,
     ) -> bool {
-        let lookup = |key| self.by_s.get(key, &self.zones);
+        let lookup = |key| self.by_s.get(key, &*self.zones);
         let ahead = |key| self.by_s.prefetch(key);
         self.batched(lookup, ahead, keys, types, self.subject_is(), f)
     }
@@ -166,10 +222,6 @@ impl Partition {
         (t.i == sid && !self.zone(zone).is_freed(slot)).then_some((index, t))
     }
 
-    pub(super) fn reserve(&mut self, additional: usize) {
-        self.by_i.reserve(additional);
-    }
-
     /// Starts loading the S-index head of `s` (a reader about to probe
     /// many subjects one at a time, with other work between them).
     #[inline]
@@ -188,32 +240,39 @@ impl Partition {
     }
 
     /// Stores one tuple (in a free slot if any, else appended), stamped
-    /// as `stamping` says, and indexes it by S, O (guis only) and I.
+    /// as `stamping` says, and indexes it by S, O (guis only) and I. The
+    /// caller holds the write lock (`w`) and is pinned.
     pub(super) fn push(
-        &mut self,
+        &self,
+        w: &mut PartitionWriter,
         s: u64,
         p: u32,
         o: Encoded,
         sid: u64,
         stamping: Stamping,
     ) -> Result<u32> {
-        if self.free.is_empty() && self.zones.len() == u32::MAX {
+        if w.free.is_empty() && w.zones.len() == u32::MAX {
             return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
-        let reused = self.free.pop();
-        let index = reused.unwrap_or(self.zones.len());
+        let reused = w.free.pop();
+        let index = reused.unwrap_or(w.zones.len());
         let (z, slot) = split(index);
-        if z == self.zones.count() {
-            self.zones.push(match stamping {
+        if z == w.zones.count() {
+            w.zones.push(match stamping {
                 Stamping::Bulk(commit_ts) => Zone::new_frozen(commit_ts),
                 Stamping::Versioned(_) => Zone::new(),
             });
         }
-        self.write_tuple(z, slot, s, p, o, sid, stamping);
+        self.by_s.prepare(s, reused.is_none(), &w.zones);
+        // Readers that searched the S index's sorted form and read this
+        // tuple's S see the switch from it, if `prepare` made one (module
+        // `subject_index`).
+        fence(Ordering::Release);
+        write_tuple(&mut w.zones, z, slot, s, p, o, sid, stamping);
         if reused.is_none() {
-            self.zones.set_len(index + 1);
+            w.zones.set_len(index + 1);
         }
-        self.by_s.push(s, index, reused.is_none(), &self.zones);
+        self.by_s.push(s, index, &w.zones);
         if let Some(gui) = o.o.indexed_gui() {
             self.by_o.push(gui, index);
         }
@@ -221,61 +280,21 @@ impl Partition {
         Ok(index)
     }
 
-    /// Writes a tuple into free `slot` of zone `z`: in place when the zone
-    /// takes it (module `zone`), else into a copy that replaces the zone.
-    /// Its stamp (or, in a bulk load's own frozen zone, its freed bit) is
-    /// published after its columns, so a reader without the lock never
-    /// sees it half written.
-    #[allow(clippy::too_many_arguments)]
-    fn write_tuple(
-        &mut self,
-        z: usize,
-        slot: usize,
-        s: u64,
-        p: u32,
-        o: Encoded,
-        sid: u64,
-        stamping: Stamping,
-    ) {
-        let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
-        let zone = self.zone(z);
-        // `None`: the bulk load's own frozen zone, whose frozen state
-        // stamps the tuple.
-        let begin = match stamping {
-            Stamping::Bulk(commit_ts) if zone.frozen_for(commit_ts) => None,
-            Stamping::Bulk(begin) | Stamping::Versioned(begin) => Some(begin),
-        };
-        let own_bulk_zone = begin.is_none();
-        if zone.writable(own_bulk_zone) && zone.try_write_columns(slot, s, p, o, local) {
-            zone.publish(slot, begin);
-        } else {
-            // A bulk load's own zone stays frozen for it; any other zone
-            // is written as a versioned copy.
-            let mut copy = if own_bulk_zone {
-                zone.frozen_for_copy()
-            } else {
-                zone.writable_copy()
-            };
-            copy.write_columns(slot, s, p, o, local);
-            copy.publish(slot, begin);
-            self.zones.replace(z, copy);
-        }
-        let types = self.zone(z).uniform_p().unwrap_or(MIXED_TYPES);
-        self.zones.set_types(z, types);
-    }
-
     /// Unlinks versions dead below `watermark` and frees their slots, then
     /// freezes every zone whose remaining tuples all committed at or before
     /// `watermark` and are not deleted. Frozen zones hold no dead versions
     /// (deleting materialises a zone's versions first), so only versioned
-    /// zones are visited. Returns the number of slots freed.
-    pub(super) fn collect(&mut self, watermark: u64) -> u64 {
-        let mut freed = 0;
+    /// zones are visited. Each index list loses all its dead positions in
+    /// one rewrite (lists are copied, not changed under readers). Returns
+    /// the number of slots freed. The caller holds the write lock (`w`).
+    pub(super) fn collect(&self, w: &mut PartitionWriter, watermark: u64) -> u64 {
         let mut dead = Vec::new();
-        for z in 0..self.zones.count() {
+        let (mut gone_s, mut gone_o) = (Vec::new(), Vec::new());
+        let free_before = w.free.len();
+        for z in 0..w.zones.count() {
             let base = z * ZONE_TUPLES;
-            let len = (self.zones.len() as usize - base).min(ZONE_TUPLES);
-            let Some(stamps) = self.zone(z).stamps(len) else {
+            let len = (w.zones.len() as usize - base).min(ZONE_TUPLES);
+            let Some(stamps) = w.zones.get(z).stamps(len) else {
                 continue;
             };
             let mut freezable = true;
@@ -289,27 +308,34 @@ impl Partition {
             }
             for &slot in &dead {
                 let index = (base + slot) as u32;
-                let t = self.zone(z).tuple(slot, self.sid_base);
-                let (s, o, sid) = (t.s, t.o, t.i);
-                self.by_s.remove(s, index);
-                if let Some(gui) = o.indexed_gui() {
-                    self.by_o.remove(gui, index);
+                let zone = w.zones.get(z);
+                let t = zone.tuple(slot, self.sid_base);
+                gone_s.push((t.s, index));
+                if let Some(gui) = t.o.indexed_gui() {
+                    gone_o.push((gui, index));
                 }
-                self.by_i.remove(sid, index);
-                self.zone(z).free(slot);
-                self.free.push(index);
-                freed += 1;
+                self.by_i.remove(t.i, index);
+                // Freed before its zone is frozen (a frozen zone's slots
+                // are visible unless freed); still listed by the S and O
+                // indexes until the end of the pass, which readers pass
+                // over (a freed slot is visible to no snapshot).
+                zone.free(slot);
+                w.free.push(index);
             }
             if freezable {
-                self.zones.freeze(z, watermark);
+                w.zones.freeze(z, watermark);
             }
         }
-        freed
+        // The free list is used by later inserts only, after the indexes
+        // stopped listing its slots here.
+        self.by_s.remove_all(&mut gone_s);
+        self.by_o.remove_all(&mut gone_o);
+        (w.free.len() - free_before) as u64
     }
 
     /// Gives back the indexes' slack (after a bulk load; see
-    /// `AdjacencyIndex::shrink`).
-    pub(super) fn shrink_indexes(&mut self) {
+    /// `AdjacencyIndex::shrink`). The caller holds the write lock.
+    pub(super) fn shrink_indexes(&self) {
         self.by_s.shrink();
         self.by_o.shrink();
     }
@@ -317,16 +343,6 @@ impl Partition {
     /// Number of tuple slots (visible or not): the cost of a relation scan.
     pub(crate) fn len(&self) -> usize {
         self.zones.len() as usize
-    }
-
-    /// Slots holding a tuple (not freed).
-    pub(super) fn in_use(&self) -> usize {
-        self.len() - self.free.len()
-    }
-
-    pub(super) fn fits(&self, count: usize) -> bool {
-        u64::from(self.next_local) + count as u64 <= 1 << LOCAL_BITS
-            && self.len() + count <= u32::MAX as usize
     }
 
     /// Number of distinct subjects: with [`Partition::len`], the average
@@ -348,7 +364,7 @@ impl Partition {
     /// Zones `(frozen, versioned)`: how much of the partition carries no
     /// version vector.
     pub(crate) fn zone_states(&self) -> (usize, usize) {
-        let count = self.zones.count();
+        let count = (self.zones.len() as usize).div_ceil(ZONE_TUPLES);
         let frozen = (0..count).filter(|&z| self.zone(z).is_frozen()).count();
         (frozen, count - frozen)
     }
@@ -356,6 +372,49 @@ impl Partition {
     fn positions<'a>(&'a self, list: Positions<'a>) -> impl Iterator<Item = (u32, Tuple<'a>)> + 'a {
         list.filter_map(move |i| self.tuple(i).map(|t| (i, t)))
     }
+}
+
+/// Writes a tuple into free `slot` of zone `z`: in place when the zone
+/// takes it (module `zone`), else into a copy that replaces the zone.
+/// Its stamp (or, in a bulk load's own frozen zone, its freed bit) is
+/// published after its columns, so a reader without the lock never
+/// sees it half written.
+#[allow(clippy::too_many_arguments)]
+fn write_tuple(
+    zones: &mut ZoneStore,
+    z: usize,
+    slot: usize,
+    s: u64,
+    p: u32,
+    o: Encoded,
+    sid: u64,
+    stamping: Stamping,
+) {
+    let local = (sid & ((1 << LOCAL_BITS) - 1)) as u32;
+    let zone = zones.get(z);
+    // `None`: the bulk load's own frozen zone, whose frozen state
+    // stamps the tuple.
+    let begin = match stamping {
+        Stamping::Bulk(commit_ts) if zone.frozen_for(commit_ts) => None,
+        Stamping::Bulk(begin) | Stamping::Versioned(begin) => Some(begin),
+    };
+    let own_bulk_zone = begin.is_none();
+    if zone.writable(own_bulk_zone) && zone.try_write_columns(slot, s, p, o, local) {
+        zone.publish(slot, begin);
+    } else {
+        // A bulk load's own zone stays frozen for it; any other zone
+        // is written as a versioned copy.
+        let mut copy = if own_bulk_zone {
+            zone.frozen_for_copy()
+        } else {
+            zone.writable_copy()
+        };
+        copy.write_columns(slot, s, p, o, local);
+        copy.publish(slot, begin);
+        zones.replace(z, copy);
+    }
+    let types = zones.get(z).uniform_p().unwrap_or(MIXED_TYPES);
+    zones.set_types(z, types);
 }
 
 /// Whether zone `z` may hold a tuple whose P is one of `types` (any P when

@@ -9,33 +9,54 @@
 //! bytes per zone (the S of its first slot) instead of a list head per key
 //! (8 bytes per edge). The first append out of order, or the reuse of a
 //! freed slot, turns the index into an explicit [`AdjacencyIndex`] built
-//! from the zones (once; O(tuples)).
+//! from the zones (once; O(tuples)), *before* that tuple is written.
 //!
-//! Invariants of the sorted form:
+//! Readers use both forms without a lock (module `pinned`). The explicit
+//! form is published once; a reader that searched the sorted form checks
+//! for it afterwards, behind an acquire fence, and searches it instead if
+//! it appeared: a write that broke the order (which a search may have
+//! read) comes after the switch and after a release fence (`Partition::push`),
+//! so a reader that read it sees the switch.
+//!
+//! Invariants of the sorted form (while the explicit one is unset):
 //! - `S(slot)` is non-decreasing over slots `0..len`, freed slots included
 //!   (a freed slot keeps the S it had; slots are never rewritten in this
 //!   form, since reusing one converts the index first);
-//! - `firsts[z]` is `S(z * ZONE_TUPLES)` for every zone holding a slot;
+//! - `firsts[z]` is `S(z * ZONE_TUPLES)` for every zone below `count`,
+//!   stored before `count` covers it, and `last` is the largest S;
 //! - a run may hold freed slots: callers skip them, as they skip tuples
 //!   that are not visible.
 
-use super::zone::{split, ZONE_TUPLES};
-use super::zones::ZoneStore;
+use super::zone::{split, Zone, ZONE_TUPLES};
 use crate::adjacency::{AdjacencyIndex, KeyKind};
+use crate::atomic_pages::AtomicPages;
 use crate::list_arena::Positions;
+use crate::pinned;
 use std::ops::Range;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{fence, AtomicU64, AtomicUsize};
+use std::sync::OnceLock;
 
-pub(super) enum SubjectIndex {
-    Sorted(SortedRuns),
-    Listed(AdjacencyIndex),
+pub(super) struct SubjectIndex {
+    /// The implicit form, while `listed` is unset.
+    sorted: SortedRuns,
+    listed: OnceLock<AdjacencyIndex>,
 }
 
-#[derive(Default)]
-pub(super) struct SortedRuns {
-    firsts: Vec<u64>,
-    last: Option<u64>,
+struct SortedRuns {
+    firsts: AtomicPages<u64, 512>,
+    /// Zones with a first subject.
+    count: AtomicUsize,
+    last: AtomicU64,
     /// Distinct subjects appended (freed ones still count).
-    keys: usize,
+    keys: AtomicUsize,
+}
+
+/// A partition's zones as the S index reads them: the slot count and a
+/// zone by number (the writer's plain copy, or the shared directory).
+pub(super) trait ZoneAccess {
+    fn len(&self) -> u32;
+    fn zone(&self, z: usize) -> &Zone;
 }
 
 impl SubjectIndex {
@@ -43,68 +64,112 @@ impl SubjectIndex {
     /// explicit one otherwise, its lists keeping a prefix sorted by (P, O)
     /// when `sorted`.
     pub(super) fn new(kind: KeyKind, sorted: bool) -> Self {
+        let index = SubjectIndex {
+            sorted: SortedRuns {
+                firsts: AtomicPages::new(0),
+                count: AtomicUsize::new(0),
+                last: AtomicU64::new(0),
+                keys: AtomicUsize::new(0),
+            },
+            listed: OnceLock::new(),
+        };
         match kind {
-            KeyKind::Statement => SubjectIndex::Sorted(SortedRuns::default()),
-            kind if sorted => SubjectIndex::Listed(AdjacencyIndex::new_ordered(kind)),
-            kind => SubjectIndex::Listed(AdjacencyIndex::new(kind)),
+            KeyKind::Statement => {}
+            kind if sorted => {
+                let _ = index.listed.set(AdjacencyIndex::new_ordered(kind));
+            }
+            kind => {
+                let _ = index.listed.set(AdjacencyIndex::new(kind));
+            }
+        }
+        index
+    }
+
+    /// Called before a tuple with subject `s` is written into a new slot
+    /// (`appended`) or a reused one (writer only): switches to the
+    /// explicit form, built from `zones`, when the sorted form cannot take
+    /// it.
+    pub(super) fn prepare(&self, s: u64, appended: bool, zones: &impl ZoneAccess) {
+        if self.listed.get().is_some() {
+            return;
+        }
+        let runs = &self.sorted;
+        let count = runs.count.load(Relaxed);
+        if !(appended && (count == 0 || s >= runs.last.load(Relaxed))) {
+            let _ = self.listed.set(listed(zones));
         }
     }
 
-    /// Indexes the tuple just written at `index` with subject `s`, in a
-    /// new slot (`appended`) or a reused one; `zones` are the partition's
-    /// after the write (its writer holds the lock).
-    pub(super) fn push(&mut self, s: u64, index: u32, appended: bool, zones: &ZoneStore) {
-        match self {
-            SubjectIndex::Sorted(runs) => {
-                if appended && runs.last.is_none_or(|last| s >= last) {
-                    if (index as usize).is_multiple_of(ZONE_TUPLES) {
-                        runs.firsts.push(s);
-                    }
-                    if runs.last != Some(s) {
-                        runs.keys += 1;
-                    }
-                    runs.last = Some(s);
-                } else {
-                    // The new tuple is already in its slot: the rebuild
-                    // lists it with the others.
-                    *self = SubjectIndex::Listed(listed(zones));
-                }
-            }
-            SubjectIndex::Listed(listed) if listed.is_ordered() => {
+    /// Indexes the tuple just written at `index` with subject `s` (writer
+    /// only, after [`SubjectIndex::prepare`]); `zones` are the partition's
+    /// after the write.
+    pub(super) fn push(&self, s: u64, index: u32, zones: &impl ZoneAccess) {
+        match self.listed.get() {
+            Some(listed) if listed.is_ordered() => {
                 listed.push_ordered(s, index, |position| order_key(zones, position));
             }
-            SubjectIndex::Listed(listed) => listed.push(s, index),
+            Some(listed) => listed.push(s, index),
+            None => {
+                let runs = &self.sorted;
+                let count = runs.count.load(Relaxed);
+                if count == 0 || runs.last.load(Relaxed) != s {
+                    runs.keys.store(runs.keys.load(Relaxed) + 1, Relaxed);
+                }
+                runs.last.store(s, Release);
+                if (index as usize).is_multiple_of(ZONE_TUPLES) {
+                    runs.firsts.set(index as usize / ZONE_TUPLES, s);
+                    runs.count.store(count + 1, Release);
+                }
+            }
         }
     }
 
-    /// Forgets `index` under `s` (garbage collection). The sorted form
-    /// keeps the freed slot in its run.
-    pub(super) fn remove(&mut self, s: u64, index: u32) {
-        if let SubjectIndex::Listed(listed) = self {
-            listed.remove(s, index);
+    /// Forgets the `(subject, index)` pairs of `gone` (garbage collection;
+    /// writer only). The sorted form keeps freed slots in its runs.
+    pub(super) fn remove_all(&self, gone: &mut [(u64, u32)]) {
+        if let Some(listed) = self.listed.get() {
+            listed.remove_all(gone);
         }
     }
 
     /// The positions listed for `s` (callers check the exact key, and skip
-    /// freed slots when [`SubjectIndex::lists_freed_slots`]).
-    pub(super) fn get<'a>(&'a self, s: u64, zones: &ZoneStore) -> Positions<'a> {
-        match self {
-            SubjectIndex::Sorted(runs) => Positions::Run(runs.run(s, zones)),
-            SubjectIndex::Listed(listed) => listed.get(s),
+    /// freed slots when [`SubjectIndex::lists_freed_slots`] said so before).
+    pub(super) fn get<'a>(&'a self, s: u64, zones: &impl ZoneAccess) -> Positions<'a> {
+        if let Some(listed) = self.listed.get() {
+            return listed.get(s);
+        }
+        let run = self.sorted.run(s, zones);
+        fence(Acquire);
+        match self.listed.get() {
+            Some(listed) => listed.get(s),
+            None => Positions::Run(run),
         }
     }
 
     /// [`SubjectIndex::get`] as a prefix sorted by (P, O) and an unsorted
     /// tail (the sorted form's runs count as all tail: they are ordered by
-    /// slot).
+    /// slot; an unordered index's lists are all tail too).
     pub(super) fn get_sorted<'a>(
         &'a self,
         s: u64,
-        zones: &ZoneStore,
+        zones: &impl ZoneAccess,
     ) -> (Positions<'a>, Positions<'a>) {
-        match self {
-            SubjectIndex::Sorted(runs) => (Positions::NONE, Positions::Run(runs.run(s, zones))),
-            SubjectIndex::Listed(listed) => listed.get_sorted(s),
+        if let Some(listed) = self.listed.get() {
+            return Self::split(listed, s);
+        }
+        let run = self.sorted.run(s, zones);
+        fence(Acquire);
+        match self.listed.get() {
+            Some(listed) => Self::split(listed, s),
+            None => (Positions::NONE, Positions::Run(run)),
+        }
+    }
+
+    fn split(listed: &AdjacencyIndex, s: u64) -> (Positions<'_>, Positions<'_>) {
+        if listed.is_ordered() {
+            listed.get_sorted(s)
+        } else {
+            (Positions::NONE, listed.get(s))
         }
     }
 
@@ -112,59 +177,72 @@ impl SubjectIndex {
     /// sorted form's zone firsts are few and stay cached).
     #[inline]
     pub(super) fn prefetch(&self, s: u64) {
-        if let SubjectIndex::Listed(listed) = self {
+        if let Some(listed) = self.listed.get() {
             listed.prefetch(s);
         }
     }
 
     /// True when [`SubjectIndex::get`] may list freed slots (the sorted
-    /// form), which callers must then skip.
+    /// form), which callers must then skip. Asked before `get`: once false
+    /// it stays false.
     #[inline]
     pub(super) fn lists_freed_slots(&self) -> bool {
-        matches!(self, SubjectIndex::Sorted(_))
+        self.listed.get().is_none()
     }
 
     /// Number of distinct subjects (the sorted form also counts subjects
     /// whose tuples were all collected since).
     pub(super) fn keys(&self) -> usize {
-        match self {
-            SubjectIndex::Sorted(runs) => runs.keys,
-            SubjectIndex::Listed(listed) => listed.keys(),
+        match self.listed.get() {
+            Some(listed) => listed.keys(),
+            None => self.sorted.keys.load(Relaxed),
         }
     }
 
-    pub(super) fn shrink(&mut self) {
-        match self {
-            SubjectIndex::Sorted(runs) => runs.firsts.shrink_to_fit(),
-            SubjectIndex::Listed(listed) => listed.shrink(),
+    /// Gives back the explicit form's slack (writer only).
+    pub(super) fn shrink(&self) {
+        if let Some(listed) = self.listed.get() {
+            listed.shrink();
         }
     }
 
     #[cfg(test)]
     pub(super) fn is_sorted_form(&self) -> bool {
-        matches!(self, SubjectIndex::Sorted(_))
+        self.listed.get().is_none()
     }
 }
 
 impl SortedRuns {
     /// The slots whose S is `s`: a binary search over the zones' first
     /// subjects, then over one zone's S column, then forward while equal.
-    /// (The caller holds the partition's lock.)
-    fn run(&self, s: u64, zones: &ZoneStore) -> Range<u32> {
-        let len = zones.len();
-        let (Some(&first), Some(last)) = (self.firsts.first(), self.last) else {
+    fn run(&self, s: u64, zones: &impl ZoneAccess) -> Range<u32> {
+        let guard = pinned::assumed();
+        let count = self.count.load(Acquire);
+        if count == 0 {
             return 0..0;
-        };
-        if s < first || s > last {
+        }
+        let last = self.last.load(Acquire);
+        let len = zones.len();
+        let first = |z: usize| self.firsts.get(z, guard).unwrap_or(u64::MAX);
+        if s < first(0) || s > last {
             return 0..0;
         }
         let subject = |index: u32| {
             let (z, slot) = split(index);
-            zones.get(z).subject(slot)
+            zones.zone(z).subject(slot)
         };
         // Zones before `z` start below `s`; the run starts in zone `z - 1`
         // or at the start of zone `z`.
-        let z = self.firsts.partition_point(|&f| f < s);
+        let (mut lo, mut hi) = (0, count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if first(mid) < s {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let z = lo;
         let mut lo = (z.saturating_sub(1) * ZONE_TUPLES) as u32;
         let mut hi = ((z * ZONE_TUPLES) as u32).min(len);
         while lo < hi {
@@ -185,18 +263,18 @@ impl SortedRuns {
 
 /// The order of an ordered S list: the tuple's (P, O payload). O is one
 /// type throughout the relations that keep it (vertex guis of edges).
-pub(super) fn order_key(zones: &ZoneStore, position: u32) -> (u32, u64) {
+pub(super) fn order_key(zones: &impl ZoneAccess, position: u32) -> (u32, u64) {
     let (z, slot) = split(position);
-    let zone = zones.get(z);
+    let zone = zones.zone(z);
     (zone.predicate(slot), zone.object(slot))
 }
 
 /// The explicit index of the partition's live slots, in slot order.
-fn listed(zones: &ZoneStore) -> AdjacencyIndex {
-    let mut index = AdjacencyIndex::new(KeyKind::Statement);
+fn listed(zones: &impl ZoneAccess) -> AdjacencyIndex {
+    let index = AdjacencyIndex::new(KeyKind::Statement);
     for i in 0..zones.len() {
         let (z, slot) = split(i);
-        let zone = zones.get(z);
+        let zone = zones.zone(z);
         if !zone.is_freed(slot) {
             index.push(zone.subject(slot), i);
         }

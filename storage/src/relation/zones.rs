@@ -15,14 +15,11 @@
 //! once every reader pinned at the time has unpinned. Freezing drops a
 //! zone's version vector in place, and the vector goes the same way.
 //!
-//! Readers that hold the partition's lock (index probes, point reads)
-//! need no pin and no atomics to find a zone: [`ZoneStore`] keeps, beside
-//! the shared directory, a plain copy (a pointer per zone, the types, the
-//! slot count) that only `&mut` methods change. A `&Zone` borrowed from it
-//! cannot outlive a replacement, which takes `&mut`, so it is never one
-//! the collector may free. (Finding a zone through the segments instead
-//! cost a binary search over a sorted adjacency list ~40% more: bench
-//! `storage/expand_into_hub`.)
+//! Every reader finds zones through the segments, pinned (index probes
+//! and point reads too, since ADR 0080). The writer keeps, beside the
+//! shared directory, a plain copy (a pointer per zone, the slot count) in
+//! [`ZoneStore`], that only its `&mut` methods change: a `&Zone` borrowed
+//! from it cannot outlive a replacement, which takes `&mut`.
 //!
 //! Invariants: only [`ZoneStore`]'s `&mut` methods (the holder of the
 //! partition's write lock) push, replace, set types or grow `len`, and
@@ -228,7 +225,6 @@ impl ZonePtr {
 pub(crate) struct ZoneStore {
     shared: Arc<Zones>,
     ptrs: Vec<ZonePtr>,
-    types: Vec<u32>,
     len: u32,
     /// Removed zones and vectors not yet handed to the collector.
     retired: Vec<Garbage>,
@@ -239,7 +235,6 @@ impl ZoneStore {
         ZoneStore {
             shared: Arc::new(Zones::new()),
             ptrs: Vec::new(),
-            types: Vec::new(),
             len: 0,
             retired: Vec::new(),
         }
@@ -265,12 +260,6 @@ impl ZoneStore {
         unsafe { self.ptrs[z].0.as_ref() }
     }
 
-    /// The one P of zone `z`'s tuples, or [`MIXED_TYPES`].
-    #[inline]
-    pub(crate) fn types(&self, z: usize) -> u32 {
-        self.types[z]
-    }
-
     /// Tuple slots in use or freed.
     #[inline]
     pub(crate) fn len(&self) -> u32 {
@@ -284,7 +273,6 @@ impl ZoneStore {
 
     pub(crate) fn push(&mut self, zone: Zone) {
         self.ptrs.push(self.shared.push(zone));
-        self.types.push(MIXED_TYPES);
     }
 
     pub(crate) fn replace(&mut self, z: usize, zone: Zone) {
@@ -301,7 +289,6 @@ impl ZoneStore {
     }
 
     pub(crate) fn set_types(&mut self, z: usize, p: u32) {
-        self.types[z] = p;
         self.shared.set_types(z, p);
     }
 
@@ -367,7 +354,7 @@ mod tests {
             let expected = if z == 50 { 1000 } else { z as u64 };
             assert!(zones.pinned(z, &guard).frozen_for(expected));
             assert!(store.get(z).frozen_for(expected));
-            assert_eq!((zones.types(z), store.types(z)), (z as u32, z as u32));
+            assert_eq!(zones.types(z), z as u32);
         }
         assert_eq!((zones.len(), store.len()), (102_400, 102_400));
     }

@@ -9,7 +9,7 @@ use crate::error::{Result, StorageError};
 use crate::ids::vertex_partition;
 use crate::mvcc::is_commit_ts;
 use crate::predicates::PRED_EXISTS;
-use crate::relation::{Partition, Relation, Tuple};
+use crate::relation::{PartitionView, Relation, Tuple};
 use crate::store::Store;
 use nereid_values::{NodeId, RelId};
 
@@ -106,6 +106,6 @@ pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<(
     Ok(())
 }
 
-fn edge_part(e: &Relation, rel: u64) -> Option<crate::read_mostly::ReadGuard<'_, Partition>> {
+fn edge_part(e: &Relation, rel: u64) -> Option<PartitionView<'_>> {
     e.read(e.partition_of_sid(rel)?)
 }

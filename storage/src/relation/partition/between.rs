@@ -22,8 +22,8 @@ impl Partition {
         types: Option<&[u32]>,
         mut f: impl FnMut(u32, Tuple<'_>),
     ) {
-        let (prefix, tail) = self.by_s.get_sorted(s, &self.zones);
-        let key = |index: u32| order_key(&self.zones, index);
+        let (prefix, tail) = self.by_s.get_sorted(s, &*self.zones);
+        let key = |index: u32| order_key(&*self.zones, index);
         let exact = self.subject_is();
         let mut hit = |index: u32| {
             let Some(t) = self.tuple(index) else { return };

@@ -73,7 +73,7 @@ impl Partition {
                 for i in list.filter(|&i| i < len) {
                     let (z, slot) = split(i);
                     if type_allows(self.zones.types(z), types) {
-                        hits.push((key, self.zones.get(z), slot));
+                        hits.push((key, self.zone(z), slot));
                     }
                 }
             }
