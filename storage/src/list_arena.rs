@@ -320,27 +320,28 @@ impl ListArena {
         if len == 0 {
             return &[];
         }
-        // A head listing these entries was published after their block was
-        // mapped (release/acquire).
-        let base = self.blocks.pointers(guard)[start >> BLOCK_BITS].load(Acquire);
         // SAFETY: the run lies within one chunk, which is contiguous from
         // its block's memory and lives as long as the arena; its entries
         // are not stored into while listed (module invariants), so reading
         // them as plain `u32` races with no write.
-        unsafe {
-            std::slice::from_raw_parts(
-                base.add(start & (BLOCK - 1)).cast::<u32>().cast_const(),
-                len,
-            )
-        }
+        unsafe { std::slice::from_raw_parts(self.entry(start, guard).cast::<u32>(), len) }
+    }
+
+    /// The address of entry `at`, in a block a published head led to.
+    #[inline]
+    fn entry(&self, at: usize, guard: &Guard) -> *const AtomicU32 {
+        // A head listing these entries was published after their block was
+        // mapped (release/acquire).
+        let base = self.blocks.pointers(guard)[at >> BLOCK_BITS].load(Acquire);
+        // SAFETY: within the chunk the block belongs to.
+        unsafe { base.add(at & (BLOCK - 1)) }
     }
 
     /// The entry at `at` (writer only).
     #[inline]
     fn word(&self, at: usize) -> &AtomicU32 {
-        let base = self.blocks.pointers(pinned::assumed())[at >> BLOCK_BITS].load(Relaxed);
-        // SAFETY: within the chunk the block belongs to.
-        unsafe { &*base.add(at & (BLOCK - 1)) }
+        // SAFETY: an entry of a chunk, which lives as long as the arena.
+        unsafe { &*self.entry(at, pinned::assumed()) }
     }
 
     /// Room for `size` entries in one chunk; returns their offset (writer
@@ -548,12 +549,25 @@ impl ListArena {
         head: &ListHead,
         guard: &'g Guard,
     ) -> (Positions<'g>, Positions<'g>) {
-        let prefix = match self.header {
-            0 => 0,
-            _ if head.in_arena() => self.prefix_word(head).min(head.len()),
-            _ => head.len(),
+        let len = head.len();
+        let (prefix, all) = match self.header {
+            0 => (0, self.get(head, guard)),
+            _ if head.in_arena() => {
+                // The header and the positions after it, found once.
+                let at = self.entry(head.start as usize, guard);
+                // SAFETY: the run's header, then its `len` positions, in
+                // one chunk; the header is the one word stored in place.
+                let (header, positions) = unsafe {
+                    (
+                        (*at).load(Acquire) as usize,
+                        std::slice::from_raw_parts(at.add(1).cast::<u32>(), len),
+                    )
+                };
+                (header.min(len), Positions::List(positions.iter()))
+            }
+            _ => (len, self.get(head, guard)),
         };
-        self.get(head, guard).split_at(prefix)
+        all.split_at(prefix)
     }
 
     /// Merges the list's tail into its sorted prefix, as a new run, when

@@ -14,7 +14,7 @@
 //! therefore loads with [`assumed`] instead of threading a guard through
 //! every call.
 
-use crossbeam::epoch::{self, Guard, Shared};
+use crossbeam::epoch::{self, Guard, Pointable, Shared};
 
 /// The guard to load shared pointers with, for a caller that is pinned
 /// (module docs). Loads through it are protected by the caller's own pin.
@@ -30,7 +30,7 @@ pub(crate) fn assumed() -> &'static Guard {
 /// # Safety
 /// `old` was allocated as an `Owned` (a `Box`), nothing reachable points to
 /// it any more, and nobody else retires it.
-pub(crate) unsafe fn retire<T: Send + 'static>(old: Shared<'_, T>) {
+pub(crate) unsafe fn retire<T: ?Sized + Pointable>(old: Shared<'_, T>) {
     if old.is_null() {
         return;
     }

@@ -20,7 +20,7 @@ pub(crate) use scan::PartitionScan;
 
 use super::subject_index::{SubjectIndex, ZoneAccess};
 use super::zone::{split, Tuple, Zone, ZONE_TUPLES};
-use super::zones::{Retired, ZoneStore, Zones, MIXED_TYPES};
+use super::zones::{Retired, ZoneStore, Zones, ZonesNow, MIXED_TYPES};
 use super::IndexKeys;
 use crate::adjacency::{AdjacencyIndex, StatementIndex};
 use crate::error::{Result, StorageError};
@@ -83,15 +83,15 @@ impl ZoneAccess for ZoneStore {
     }
 }
 
-impl ZoneAccess for Zones {
+impl ZoneAccess for ZonesNow<'_> {
     #[inline]
     fn len(&self) -> u32 {
-        Zones::len(self)
+        ZonesNow::len(self)
     }
 
     #[inline]
     fn zone(&self, z: usize) -> &Zone {
-        self.pinned(z, pinned::assumed())
+        ZonesNow::zone(self, z)
     }
 }
 
@@ -131,23 +131,30 @@ impl Partition {
 
     #[inline]
     pub(crate) fn tuple(&self, index: u32) -> Option<Tuple<'_>> {
-        if index >= self.zones.len() {
+        self.tuple_in(self.zones_now(), index)
+    }
+
+    /// The tuple at `index` among `zones` (loaded once for many lookups).
+    #[inline]
+    fn tuple_in<'a>(&'a self, zones: ZonesNow<'a>, index: u32) -> Option<Tuple<'a>> {
+        if index >= zones.len() {
             return None;
         }
         let (zone, slot) = split(index);
-        Some(self.zone(zone).tuple(slot, self.sid_base))
+        Some(zones.zone(zone).tuple(slot, self.sid_base))
     }
 
-    /// Zone `z` (below the slot count the caller read).
+    /// The zones as of now (the caller is pinned: module `pinned`).
     #[inline]
-    fn zone(&self, z: usize) -> &Zone {
-        self.zones.zone(z)
+    fn zones_now(&self) -> ZonesNow<'_> {
+        self.zones.now(pinned::assumed())
     }
 
     /// All tuple slots (freed ones included; visibility filters them), in
     /// slot order (a relation scan).
     pub(crate) fn scan(&self) -> impl Iterator<Item = (u32, Tuple<'_>)> {
-        (0..self.zones.len()).filter_map(|index| self.tuple(index).map(|t| (index, t)))
+        let zones = self.zones_now();
+        (0..zones.len()).filter_map(move |index| self.tuple_in(zones, index).map(|t| (index, t)))
     }
 
     /// The zones, for a [`PartitionScan`].
@@ -158,7 +165,7 @@ impl Partition {
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
         let exact = self.subject_is();
-        self.positions(self.by_s.get(s, &*self.zones))
+        self.positions(self.by_s.get(s, &self.zones_now()))
             .filter(move |(_, t)| exact(s, t))
     }
 
@@ -187,7 +194,8 @@ impl Partition {
         types: Option<&[u32]>,
         f: impl FnMut(u64, Tuple<'_>) -> bool,
     ) -> bool {
-        let lookup = |key| self.by_s.get(key, &*self.zones);
+        let zones = self.zones_now();
+        let lookup = |key| self.by_s.get(key, &zones);
         let ahead = |key| self.by_s.prefetch(key);
         self.batched(lookup, ahead, keys, types, self.subject_is(), f)
     }
@@ -219,7 +227,7 @@ impl Partition {
         let index = self.by_i.get(sid)?;
         let t = self.tuple(index)?;
         let (zone, slot) = split(index);
-        (t.i == sid && !self.zone(zone).is_freed(slot)).then_some((index, t))
+        (t.i == sid && !self.zones_now().zone(zone).is_freed(slot)).then_some((index, t))
     }
 
     /// Starts loading the S-index head of `s` (a reader about to probe
@@ -364,13 +372,15 @@ impl Partition {
     /// Zones `(frozen, versioned)`: how much of the partition carries no
     /// version vector.
     pub(crate) fn zone_states(&self) -> (usize, usize) {
-        let count = (self.zones.len() as usize).div_ceil(ZONE_TUPLES);
-        let frozen = (0..count).filter(|&z| self.zone(z).is_frozen()).count();
+        let zones = self.zones_now();
+        let count = (zones.len() as usize).div_ceil(ZONE_TUPLES);
+        let frozen = (0..count).filter(|&z| zones.zone(z).is_frozen()).count();
         (frozen, count - frozen)
     }
 
     fn positions<'a>(&'a self, list: Positions<'a>) -> impl Iterator<Item = (u32, Tuple<'a>)> + 'a {
-        list.filter_map(move |i| self.tuple(i).map(|t| (i, t)))
+        let zones = self.zones_now();
+        list.filter_map(move |i| self.tuple_in(zones, i).map(|t| (i, t)))
     }
 }
 

@@ -1,13 +1,19 @@
 //! The zone directory of a partition: where its zones live, readable
 //! without the partition's lock (ADR 0078).
 //!
-//! Zones sit behind one pointer each, in segments that never move (segment
-//! `k` holds `16 << k` entries, allocated when the first of them is
-//! needed), so growing the directory copies nothing and a reader's
-//! reference stays valid. Beside each pointer is the zone's one P (or
+//! Zones sit behind one pointer each, in a flat table of cells (module
+//! `directory`: replaced by a larger copy when it grows, the old one
+//! retired), so a reader looking up many zones loads the table once
+//! ([`Zones::now`]) and each zone with one more load. (Segments that never
+//! move, found by a leading-zero count per lookup, made a binary search
+//! over a hub's sorted list, one zone per step, ~35% slower; bench
+//! `storage/expand_into_hub`.) Beside each pointer is the zone's one P (or
 //! [`MIXED_TYPES`]): index probes and scans pass over listed tuples of an
 //! unwanted type without touching their zone, and these few bytes per
-//! zone stay in cache where the zone headers would not.
+//! zone stay in cache where the zone headers would not. A reader holding
+//! an older table may see a replaced zone or an older P: both describe
+//! everything committed before it loaded the table (a zone is replaced
+//! with all it held; a P only goes from one to [`MIXED_TYPES`]).
 //!
 //! A zone changes shape (a column's form, or a write into a sealed zone)
 //! by being replaced: the writer builds the new zone, swaps the pointer,
@@ -28,7 +34,9 @@
 //! zone is pushed (release) before `len` covers it.
 
 use super::zone::{Stamps, Zone, ZONE_TUPLES};
-use crossbeam::epoch::{self, Atomic, Guard, Owned, Shared};
+use crate::directory::{Cell, GrowArray};
+use crate::pinned;
+use crossbeam::epoch::{self, Guard, Shared};
 use std::ptr::NonNull;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize};
@@ -38,41 +46,40 @@ use std::sync::Arc;
 /// none yet). Never a P: predicate ids are counted from 0 upwards.
 pub(crate) const MIXED_TYPES: u32 = u32::MAX;
 
-/// Entries of segment 0, as a power of two.
-const FIRST_BITS: u32 = 4;
-
-/// Enough segments for 2^32 tuple slots (2^22 zones).
-const SEGMENTS: usize = 20;
-
-struct Entry {
-    zone: Atomic<Zone>,
+/// One zone's cell in the table.
+struct ZoneCell {
+    zone: AtomicPtr<Zone>,
     types: AtomicU32,
 }
 
+impl Cell for ZoneCell {
+    fn empty() -> Self {
+        ZoneCell {
+            zone: AtomicPtr::new(std::ptr::null_mut()),
+            types: AtomicU32::new(MIXED_TYPES),
+        }
+    }
+
+    fn copy(&self) -> Self {
+        ZoneCell {
+            zone: AtomicPtr::new(self.zone.load(Relaxed)),
+            types: AtomicU32::new(self.types.load(Relaxed)),
+        }
+    }
+}
+
 pub(crate) struct Zones {
-    segments: [AtomicPtr<Entry>; SEGMENTS],
+    table: GrowArray<ZoneCell>,
     /// Zones pushed.
     count: AtomicUsize,
     /// Tuple slots in use or freed.
     len: AtomicU32,
 }
 
-/// `(segment, offset)` of zone `z`.
-#[inline]
-fn locate(z: usize) -> (usize, usize) {
-    let x = z + (1 << FIRST_BITS);
-    let segment = (usize::BITS - 1 - x.leading_zeros() - FIRST_BITS) as usize;
-    (segment, x - ((1 << FIRST_BITS) << segment))
-}
-
-fn segment_len(segment: usize) -> usize {
-    (1 << FIRST_BITS) << segment
-}
-
 impl Zones {
     pub(crate) fn new() -> Self {
         Zones {
-            segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
+            table: GrowArray::new(),
             count: AtomicUsize::new(0),
             len: AtomicU32::new(0),
         }
@@ -84,75 +91,93 @@ impl Zones {
         self.len.load(Acquire)
     }
 
-    #[inline]
-    fn entry(&self, z: usize) -> &Entry {
-        debug_assert!(z < self.count.load(Relaxed));
-        let (segment, offset) = locate(z);
-        // SAFETY: zone `z` was pushed, so its segment is allocated (with
-        // `segment_len` entries), published before `count` covered it, and
-        // never freed before `self` is.
-        unsafe { &*self.segments[segment].load(Acquire).add(offset) }
-    }
-
     /// Zone `z` (below [`Zones::count`]) for a reader pinned by `guard`.
     #[inline]
     pub(crate) fn pinned<'g>(&'g self, z: usize, guard: &'g Guard) -> &'g Zone {
-        // SAFETY: a retired zone is freed only after every guard pinned
-        // when it was retired is gone; entries below `count` are never null.
-        unsafe { self.entry(z).zone.load(Acquire, guard).deref() }
+        self.now(guard).zone(z)
     }
 
-    /// The one P of zone `z`'s tuples, or [`MIXED_TYPES`].
+    /// The zones as of now, for a reader pinned by `guard` that looks up
+    /// many: their slot count and their table, each loaded once.
+    #[inline]
+    pub(crate) fn now<'g>(&'g self, guard: &'g Guard) -> ZonesNow<'g> {
+        // The slot count first: a zone is in the table before `len`
+        // covers it.
+        let len = self.len();
+        ZonesNow {
+            cells: self.table.cells(guard),
+            len,
+        }
+    }
+
+    /// The one P of zone `z`'s tuples, or [`MIXED_TYPES`] (a reader:
+    /// module `pinned`).
     #[inline]
     pub(crate) fn types(&self, z: usize) -> u32 {
-        self.entry(z).types.load(Relaxed)
+        self.now(pinned::assumed()).types(z)
     }
 
     /// Sets zone `z`'s P (writer only).
     fn set_types(&self, z: usize, p: u32) {
-        self.entry(z).types.store(p, Relaxed);
+        self.table.cell(z).types.store(p, Relaxed);
     }
 
     /// Appends a zone (writer only); returns its address.
     fn push(&self, zone: Zone) -> ZonePtr {
         let z = self.count.load(Relaxed);
-        let (segment, offset) = locate(z);
-        let mut base = self.segments[segment].load(Acquire);
-        if base.is_null() {
-            let entries: Box<[Entry]> = (0..segment_len(segment))
-                .map(|_| Entry {
-                    zone: Atomic::null(),
-                    types: AtomicU32::new(MIXED_TYPES),
-                })
-                .collect();
-            base = Box::into_raw(entries).cast::<Entry>();
-            self.segments[segment].store(base, Release);
-        }
-        // SAFETY: `offset < segment_len(segment)` (by `locate`).
-        let entry = unsafe { &*base.add(offset) };
-        let owned = Owned::new(zone);
-        let ptr = ZonePtr::of(&owned);
-        entry.zone.store(owned, Release);
+        let cell = self.table.cell(z);
+        let ptr = Box::into_raw(Box::new(zone));
+        cell.types.store(MIXED_TYPES, Relaxed);
+        cell.zone.store(ptr, Release);
         self.count.store(z + 1, Release);
-        ptr
+        ZonePtr(NonNull::new(ptr).expect("a boxed zone"))
     }
 
     /// Replaces zone `z` (writer only). Returns the new zone's address
     /// and the old one's, which the caller must hand to the collector
     /// ([`Retired`]).
     fn replace(&self, z: usize, zone: Zone) -> (ZonePtr, ZonePtr) {
-        let owned = Owned::new(zone);
-        let ptr = ZonePtr::of(&owned);
-        // SAFETY (`unprotected`): the old pointer is not dereferenced here.
-        let old = unsafe { self.entry(z).zone.swap(owned, AcqRel, epoch::unprotected()) };
-        let old = NonNull::new(old.as_raw().cast_mut()).expect("a pushed zone");
-        (ptr, ZonePtr(old))
+        let ptr = Box::into_raw(Box::new(zone));
+        let old = self.table.cell(z).zone.swap(ptr, AcqRel);
+        let new = ZonePtr(NonNull::new(ptr).expect("a boxed zone"));
+        (new, ZonePtr(NonNull::new(old).expect("a pushed zone")))
     }
 
     /// Sets the slot count (writer only, after pushing the zones it covers).
     fn set_len(&self, len: u32) {
         debug_assert!(len as usize <= self.count.load(Relaxed) * ZONE_TUPLES);
         self.len.store(len, Release);
+    }
+}
+
+/// A partition's zones as one reader call sees them ([`Zones::now`]).
+#[derive(Copy, Clone)]
+pub(crate) struct ZonesNow<'g> {
+    cells: &'g [ZoneCell],
+    len: u32,
+}
+
+impl<'g> ZonesNow<'g> {
+    /// Tuple slots (zones cover `0..len`).
+    #[inline]
+    pub(crate) fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Zone `z` (below the zones `len` covers).
+    #[inline]
+    pub(crate) fn zone(&self, z: usize) -> &'g Zone {
+        // SAFETY: zone pointers are set (release) before `len` covers
+        // them; a replaced zone is freed only after every reader pinned
+        // at the time has unpinned, and the reader is pinned for `'g`. An
+        // older table may hold a zone replaced since (module docs).
+        unsafe { &*self.cells[z].zone.load(Acquire) }
+    }
+
+    /// The one P of zone `z`'s tuples, or [`MIXED_TYPES`].
+    #[inline]
+    pub(crate) fn types(&self, z: usize) -> u32 {
+        self.cells[z].types.load(Relaxed)
     }
 }
 
@@ -213,12 +238,6 @@ struct ZonePtr(NonNull<Zone>);
 // `Sync`) under the rules of `ZoneStore`.
 unsafe impl Send for ZonePtr {}
 unsafe impl Sync for ZonePtr {}
-
-impl ZonePtr {
-    fn of(zone: &Owned<Zone>) -> Self {
-        ZonePtr(NonNull::from(&**zone))
-    }
-}
 
 /// A partition's zones: the shared directory, and the plain copy its lock
 /// holders read (module docs).
@@ -308,22 +327,10 @@ impl Drop for ZoneStore {
 impl Drop for Zones {
     fn drop(&mut self) {
         let count = *self.count.get_mut();
-        for (segment, base) in self.segments.iter_mut().enumerate() {
-            let base = *base.get_mut();
-            if base.is_null() {
-                continue;
-            }
-            let len = segment_len(segment);
-            // SAFETY: allocated by `push` as a boxed slice of `len` entries;
-            // `&mut self`: no reader is left.
-            let entries = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(base, len)) };
-            let first = ((1 << FIRST_BITS) << segment) - (1 << FIRST_BITS);
-            for (offset, entry) in entries.iter().enumerate() {
-                if first + offset < count {
-                    // SAFETY: a pushed, current zone, owned by the directory.
-                    drop(unsafe { entry.zone.load(Relaxed, epoch::unprotected()).into_owned() });
-                }
-            }
+        for cell in &self.table.cells(pinned::assumed())[..count] {
+            // SAFETY: a pushed, current zone, boxed by `push` or `replace`
+            // and owned by the table; `&mut self`: no reader is left.
+            drop(unsafe { Box::from_raw(cell.zone.load(Relaxed)) });
         }
     }
 }
@@ -333,13 +340,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn zones_are_found_across_segments_and_replaced() {
-        for z in [0, 15, 16, 47, 48, 1000, (1 << 22) - 1] {
-            let (segment, offset) = locate(z);
-            assert!(segment < SEGMENTS && offset < segment_len(segment), "{z}");
-            let before: usize = (0..segment).map(segment_len).sum();
-            assert_eq!(before + offset, z);
-        }
+    fn zones_are_found_through_grown_tables_and_replaced() {
         let mut store = ZoneStore::new();
         for z in 0..100u64 {
             store.push(Zone::new_frozen(z));

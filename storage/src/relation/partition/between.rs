@@ -22,11 +22,14 @@ impl Partition {
         types: Option<&[u32]>,
         mut f: impl FnMut(u32, Tuple<'_>),
     ) {
-        let (prefix, tail) = self.by_s.get_sorted(s, &*self.zones);
-        let key = |index: u32| order_key(&*self.zones, index);
+        let zones = self.zones_now();
+        let (prefix, tail) = self.by_s.get_sorted(s, &zones);
+        let key = |index: u32| order_key(&zones, index);
         let exact = self.subject_is();
         let mut hit = |index: u32| {
-            let Some(t) = self.tuple(index) else { return };
+            let Some(t) = self.tuple_in(zones, index) else {
+                return;
+            };
             if exact(s, &t)
                 && t.o.indexed_gui() == Some(o)
                 && types.is_none_or(|types| types.contains(&t.p))

@@ -56,7 +56,8 @@ impl Partition {
         } else {
             keys
         };
-        let len = self.zones.len();
+        let zones = self.zones_now();
+        let len = zones.len();
         // Per hit: its key, zone (looked up once) and slot.
         let mut hits: Vec<(u64, &'a Zone, usize)> = Vec::new();
         for (b, batch) in keys.chunks(BATCH).enumerate() {
@@ -72,8 +73,8 @@ impl Partition {
             for (&key, list) in batch.iter().zip(lists) {
                 for i in list.filter(|&i| i < len) {
                     let (z, slot) = split(i);
-                    if type_allows(self.zones.types(z), types) {
-                        hits.push((key, self.zone(z), slot));
+                    if type_allows(zones.types(z), types) {
+                        hits.push((key, zones.zone(z), slot));
                     }
                 }
             }
