@@ -39,13 +39,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Bytes allocated now, once the epoch collector has freed what the load
-/// replaced (index arenas and heads a compaction swapped out, grown
-/// directories): readers could hold those only while pinned, and none is.
+/// Bytes allocated now, once what the load replaced (index arenas and
+/// heads a compaction swapped out, grown tables) is freed: readers could
+/// hold those only while pinned, and none is.
 fn live() -> isize {
-    for _ in 0..4096 {
-        crossbeam::epoch::pin().flush();
-    }
+    nereid_storage::free_retired();
     LIVE.load(Ordering::Relaxed)
 }
 

@@ -59,6 +59,7 @@ pub use bulk::{BulkNode, BulkRel};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;
+pub use pinned::free_retired;
 pub use resolver::rel_element_id;
 pub use snapshot::IdCounters;
 pub use store::{CommitTicket, Store};

@@ -1,6 +1,7 @@
-//! The lock of the store's read-mostly structures (relation partitions,
-//! dictionaries, name tables), chosen so that readers on different cores do
-//! not write a shared cache line.
+//! The lock of the store's read-mostly structures (dictionaries, name
+//! tables, and a partition's writer state, which stamping shares: module
+//! `relation`), chosen so that readers on different cores do not write a
+//! shared cache line.
 //!
 //! A reader-writer lock keeps its reader count in one word; every read
 //! acquisition and release is an atomic read-modify-write of that word, so
@@ -14,11 +15,11 @@
 //! touched. (`crossbeam`'s `ShardedLock` does the same over eight standard
 //! locks; measured, its reads cost ~15% more on one thread.)
 //!
-//! Readers still wait for a writer that holds the lock (this is not the
-//! paper's lock-free reading; relation scans already read a partition's
-//! zones without it, ADR 0078); writers keep their holds short (bulk loads
-//! append in chunks) and hand the lock to a parked reader on release, so
-//! the wait is one hold, not a run of them. As with any fair reader-writer lock, a
+//! Readers still wait for a writer that holds the lock (partition readers
+//! take no lock at all since ADR 0078 and 0080; its shared side now
+//! serves stamping); writers keep their holds short (bulk loads append in
+//! chunks) and hand the lock to a parked reader on release, so the wait is
+//! one hold, not a run of them. As with any fair reader-writer lock, a
 //! thread must not take a read lock it already holds while a writer may be
 //! waiting for it.
 //!

@@ -158,8 +158,8 @@ impl<'t> Apl<'t> {
                     cell_read.index_scan(&part, side, part_1d)
                 }
                 _ => {
-                    // A relation scan needs no index: it lets the lock go
-                    // and reads the zones beside the writer.
+                    // A relation scan needs no index: it reads the zones
+                    // alone (`PartitionScan`).
                     drop(part);
                     if let Some(scan) = store.e.scan(cell) {
                         cell_read.relation_scan(&scan);

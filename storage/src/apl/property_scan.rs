@@ -18,8 +18,9 @@
 //! the semantics are exactly those of its filter); storage only supplies
 //! the value.
 //!
-//! Locks: the REL_EP cell is read first and released before the REL_E
-//! cell is read, so a read never holds two partition locks at once.
+//! Locks: none. The REL_EP cell is scanned, then the REL_E cell's I index
+//! probed for the passing edges, both without the partitions' locks
+//! (ADR 0078, ADR 0080).
 
 use super::{AccessReport, Apl, EdgeMatch, ValueTest};
 use crate::relation::PartitionScan;

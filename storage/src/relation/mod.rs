@@ -38,6 +38,7 @@ use crate::adjacency::KeyKind;
 use crate::dictionary::RecordHint;
 use crate::error::{Result, StorageError};
 use crate::ids::{make_sid, split_sid, LOCAL_BITS};
+use crate::pinned;
 use crate::read_mostly::{ReadGuard, ReadMostly, WriteGuard};
 use crate::typed_value::{Encoded, TypedValue};
 use crossbeam::epoch::{self, Guard};
@@ -384,11 +385,13 @@ impl Relation {
 
 /// Releases a partition's write lock, then hands the zones it replaced to
 /// the epoch collector (module `zones`: not under the lock, where the
-/// collector's frees would hold readers up).
+/// collector's frees would hold writers up) and drops what the collector
+/// has put in the graveyard (module `pinned`).
 fn unlock(mut writer: WriteGuard<'_, PartitionWriter>) {
     let retired = writer.take_retired();
     drop(writer);
     drop(retired);
+    pinned::bury();
 }
 
 #[cfg(test)]

@@ -26,8 +26,8 @@
 //!   snapshot taken after the load is published); nothing deletes such a
 //!   tuple without first materialising the vector again;
 //! - a version vector is created (materialised) by a compare-and-swap, so
-//!   a reader holding the partition's read lock may do it (a delete marks
-//!   a frozen tuple); it is removed only under the write lock (collection,
+//!   a stamper holding the partition's lock shared may do it (a delete
+//!   marks a frozen tuple); it is removed only under the write lock (collection,
 //!   [`Zone::freeze`]), which hands it to the epoch collector: a scan
 //!   without the lock may still be reading it;
 //! - in a versioned zone a freed slot's `begin` is [`FREED`] and its bit is

@@ -4,7 +4,7 @@
 //! pins the published snapshot (which is at or below `T`, so garbage
 //! collection keeps every version `T` can read) and turns on the journal.
 //! It then scans REL_VP, REL_E and REL_EP at `T`, one partition at a time
-//! (each partition's read lock held only while copying its visible tuples),
+//! (each partition read without a lock while its visible tuples are copied),
 //! into fresh statistics. Finally, under the statistics lock, it applies the
 //! journal (exactly the commits after `T`, which all stamped with the
 //! journal on) and swaps the fresh statistics in. The result equals
@@ -69,8 +69,7 @@ impl Store {
         state.current = fresh;
     }
 
-    /// The tuples of one partition visible in `view`, copied under its
-    /// read lock.
+    /// The tuples of one partition visible in `view`, copied.
     fn visible_tuples(&self, kind: RelKind, part: usize, view: View) -> Vec<TupleDelta> {
         match self.relation(kind).read(part) {
             Some(partition) => partition

@@ -316,8 +316,8 @@ impl Reader<'_> {
         out
     }
 
-    /// Keeps the nodes of `nodes` (all of REL_VP partition `part`, whose
-    /// read lock the caller holds: a node's tuples all live in its
+    /// Keeps the nodes of `nodes` (all of REL_VP partition `part`, which
+    /// the caller reads: a node's tuples all live in its
     /// partition) that visibly carry the label `label_gui`: by probing each
     /// node's own tuples when they are few next to the label's O-index
     /// list, else by a set built from that list.

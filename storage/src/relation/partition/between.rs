@@ -22,10 +22,11 @@ impl Partition {
         types: Option<&[u32]>,
         mut f: impl FnMut(u32, Tuple<'_>),
     ) {
+        // Asked before the lookup (`SubjectIndex::lists_freed_slots`).
+        let exact = self.subject_is();
         let zones = self.zones_now();
         let (prefix, tail) = self.by_s.get_sorted(s, &zones);
         let key = |index: u32| order_key(&zones, index);
-        let exact = self.subject_is();
         let mut hit = |index: u32| {
             let Some(t) = self.tuple_in(zones, index) else {
                 return;

@@ -2,9 +2,9 @@
 //!
 //! A scan reads only the zones (columns, stamps, freed bits) and the
 //! directory's per-zone types, never an index, so it can run beside the
-//! partition's writer: it pins the epoch instead of taking the read lock,
-//! and every zone it reaches stays allocated until it unpins (module
-//! `zones`). A long scan then neither waits for a commit nor holds one up.
+//! partition's writer: it pins the epoch (as every partition reader does
+//! since ADR 0080), and every zone it reaches stays allocated until it
+//! unpins (module `zones`). A long scan then neither waits for a commit nor holds one up.
 //! What it sees is still exactly its snapshot: a slot's columns are
 //! written before its stamp is published, and a zone that changes shape
 //! is replaced, not changed under the reader (module `zone`).
