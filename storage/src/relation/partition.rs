@@ -165,7 +165,7 @@ impl Partition {
     /// Tuples whose S is `s` (the S adjacency list), in insertion order.
     pub(crate) fn by_subject(&self, s: u64) -> impl Iterator<Item = (u32, Tuple<'_>)> {
         let exact = self.subject_is();
-        self.positions(self.by_s.get(s, &self.zones_now()))
+        self.positions(self.by_s.get(s, &self.zones))
             .filter(move |(_, t)| exact(s, t))
     }
 
@@ -194,8 +194,7 @@ impl Partition {
         types: Option<&[u32]>,
         f: impl FnMut(u64, Tuple<'_>) -> bool,
     ) -> bool {
-        let zones = self.zones_now();
-        let lookup = |key| self.by_s.get(key, &zones);
+        let lookup = |key| self.by_s.get(key, &self.zones);
         let ahead = |key| self.by_s.prefetch(key);
         self.batched(lookup, ahead, keys, types, self.subject_is(), f)
     }
@@ -226,8 +225,7 @@ impl Partition {
     pub(crate) fn by_statement(&self, sid: u64) -> Option<(u32, Tuple<'_>)> {
         let index = self.by_i.get(sid)?;
         let t = self.tuple(index)?;
-        let (zone, slot) = split(index);
-        (t.i == sid && !self.zones_now().zone(zone).is_freed(slot)).then_some((index, t))
+        (t.i == sid && !t.is_freed()).then_some((index, t))
     }
 
     /// Starts loading the S-index head of `s` (a reader about to probe

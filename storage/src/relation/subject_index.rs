@@ -28,6 +28,7 @@
 //!   that are not visible.
 
 use super::zone::{split, Zone, ZONE_TUPLES};
+use super::zones::Zones;
 use crate::adjacency::{AdjacencyIndex, KeyKind};
 use crate::atomic_pages::AtomicPages;
 use crate::list_arena::Positions;
@@ -53,7 +54,7 @@ struct SortedRuns {
 }
 
 /// A partition's zones as the S index reads them: the slot count and a
-/// zone by number (the writer's plain copy, or the shared directory).
+/// zone by number (the writer's plain copy, or a reader's `ZonesNow`).
 pub(super) trait ZoneAccess {
     fn len(&self) -> u32;
     fn zone(&self, z: usize) -> &Zone;
@@ -134,11 +135,11 @@ impl SubjectIndex {
 
     /// The positions listed for `s` (callers check the exact key, and skip
     /// freed slots when [`SubjectIndex::lists_freed_slots`] said so before).
-    pub(super) fn get<'a>(&'a self, s: u64, zones: &impl ZoneAccess) -> Positions<'a> {
+    pub(super) fn get<'a>(&'a self, s: u64, zones: &Zones) -> Positions<'a> {
         if let Some(listed) = self.listed.get() {
             return listed.get(s);
         }
-        let run = self.sorted.run(s, zones);
+        let run = self.sorted.run(s, &zones.now(pinned::assumed()));
         fence(Acquire);
         match self.listed.get() {
             Some(listed) => listed.get(s),
@@ -152,12 +153,12 @@ impl SubjectIndex {
     pub(super) fn get_sorted<'a>(
         &'a self,
         s: u64,
-        zones: &impl ZoneAccess,
+        zones: &Zones,
     ) -> (Positions<'a>, Positions<'a>) {
         if let Some(listed) = self.listed.get() {
             return Self::split(listed, s);
         }
-        let run = self.sorted.run(s, zones);
+        let run = self.sorted.run(s, &zones.now(pinned::assumed()));
         fence(Acquire);
         match self.listed.get() {
             Some(listed) => Self::split(listed, s),

@@ -25,7 +25,7 @@ impl Partition {
         // Asked before the lookup (`SubjectIndex::lists_freed_slots`).
         let exact = self.subject_is();
         let zones = self.zones_now();
-        let (prefix, tail) = self.by_s.get_sorted(s, &zones);
+        let (prefix, tail) = self.by_s.get_sorted(s, &self.zones);
         let key = |index: u32| order_key(&zones, index);
         let mut hit = |index: u32| {
             let Some(t) = self.tuple_in(zones, index) else {
