@@ -1,7 +1,6 @@
 //! Arrays of atomic cells by number that readers load without a lock while
 //! one writer adds cells and stores into them (module `pinned`): the page
-//! table of `atomic_pages`, the block map of `list_arena` and the flat
-//! zone table of `relation/zones`.
+//! table of `atomic_pages` and the flat zone table of `relation/zones`.
 //!
 //! The array never changes size in place: to cover a higher number the
 //! writer copies it into one at least twice as long, swaps that in and

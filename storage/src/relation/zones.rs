@@ -21,15 +21,15 @@
 //! once every reader pinned at the time has unpinned. Freezing drops a
 //! zone's version vector in place, and the vector goes the same way.
 //!
-//! Every reader finds zones through the segments, pinned (index probes
-//! and point reads too, since ADR 0080). The writer keeps, beside the
-//! shared directory, a plain copy (a pointer per zone, the slot count) in
+//! Every reader finds zones through the table, pinned (index probes and
+//! point reads too, since ADR 0080). The writer keeps, beside the shared
+//! table, a plain copy (a pointer per zone, the slot count) in
 //! [`ZoneStore`], that only its `&mut` methods change: a `&Zone` borrowed
 //! from it cannot outlive a replacement, which takes `&mut`.
 //!
 //! Invariants: only [`ZoneStore`]'s `&mut` methods (the holder of the
 //! partition's write lock) push, replace, set types or grow `len`, and
-//! they keep the copy equal to the directory; entries `0..count` hold a
+//! they keep the copy equal to the table; entries `0..count` hold a
 //! zone; `len` (tuple slots) never exceeds `count * ZONE_TUPLES`, and a
 //! zone is pushed (release) before `len` covers it.
 
@@ -239,8 +239,8 @@ struct ZonePtr(NonNull<Zone>);
 unsafe impl Send for ZonePtr {}
 unsafe impl Sync for ZonePtr {}
 
-/// A partition's zones: the shared directory, and the plain copy its lock
-/// holders read (module docs).
+/// A partition's zones: the shared directory, and the plain copy its writer
+/// reads (module docs).
 pub(crate) struct ZoneStore {
     shared: Arc<Zones>,
     ptrs: Vec<ZonePtr>,
