@@ -137,7 +137,7 @@ impl AdjacencyIndex {
         let heads = self.heads();
         let add = |head: &mut ListHead| {
             if head.len() == 0 {
-                self.keys.store(self.keys.load(Relaxed) + 1, Relaxed);
+                pinned::add(&self.keys, 1);
             }
             push(&heads.lists, head);
         };
@@ -171,7 +171,7 @@ impl AdjacencyIndex {
             let take = |head: &mut ListHead| {
                 *head = heads.lists.without(*head, &positions);
                 if head.len() == 0 {
-                    self.keys.store(self.keys.load(Relaxed) - 1, Relaxed);
+                    pinned::add(&self.keys, -1);
                 }
             };
             match self.slot(key) {

@@ -160,8 +160,8 @@ impl HeadTable {
                 if head.len() != 0 {
                     slots[i].key.store(key, Relaxed);
                     slots[i].head.store(head.to_bits(), Release);
-                    self.len.store(self.len.load(Relaxed) + 1, Relaxed);
-                    self.used.store(self.used.load(Relaxed) + 1, Relaxed);
+                    pinned::add(&self.len, 1);
+                    pinned::add(&self.used, 1);
                 }
                 out
             }
@@ -197,9 +197,7 @@ impl HeadTable {
         slot.head
             .store(if live { head.to_bits() } else { TOMBSTONE }, Release);
         if live != was_live {
-            let len = self.len.load(Relaxed);
-            self.len
-                .store(if live { len + 1 } else { len - 1 }, Relaxed);
+            pinned::add(&self.len, if live { 1 } else { -1 });
         }
         out
     }

@@ -65,7 +65,7 @@
 //! - The arena holds at most ~3x the live entries plus a constant; callers
 //!   cap a partition at 2^28 tuples, so `u32` run offsets cannot overflow.
 
-use crate::pinned;
+use crate::pinned::{self, add};
 use crossbeam::epoch::Guard;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize};
@@ -189,6 +189,25 @@ impl Iterator for Positions<'_> {
 
 impl ExactSizeIterator for Positions<'_> {}
 
+/// The first number of `range` that `before` is false for, by binary
+/// search: `before` must hold for a prefix of the range and for nothing
+/// after it (`slice::partition_point` over numbers instead of a slice).
+pub(crate) fn lower_bound(
+    range: std::ops::Range<usize>,
+    mut before: impl FnMut(usize) -> bool,
+) -> usize {
+    let (mut lo, mut hi) = (range.start, range.end);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 impl<'a> Positions<'a> {
     pub(crate) const NONE: Positions<'static> = Positions::Run(0..0);
 
@@ -211,16 +230,8 @@ impl<'a> Positions<'a> {
                 Positions::List(list[at..].iter())
             }
             Positions::Run(run) => {
-                let (mut lo, mut hi) = (run.start, run.end);
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if before(mid) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                Positions::Run(lo..run.end)
+                let at = lower_bound(run.start as usize..run.end as usize, |p| before(p as u32));
+                Positions::Run(at as u32..run.end)
             }
         }
     }
@@ -321,12 +332,6 @@ impl ListArena {
             header,
         }
     }
-}
-
-/// `counter += delta` for a counter only its writer changes.
-#[inline]
-fn add(counter: &AtomicUsize, delta: isize) {
-    counter.store(counter.load(Relaxed).wrapping_add_signed(delta), Relaxed);
 }
 
 impl ListArena {

@@ -15,7 +15,7 @@
 //! every call.
 
 use crossbeam::epoch::{self, Guard, Pointable, Shared};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The guard to load shared pointers with, for a caller that is pinned
 /// (module docs). Loads through it are protected by the caller's own pin.
@@ -24,6 +24,16 @@ pub(crate) fn assumed() -> &'static Guard {
     // SAFETY: `unprotected` only skips pinning; the module's rule keeps
     // every caller pinned while it holds what it loads.
     unsafe { epoch::unprotected() }
+}
+
+/// `counter += delta` for a counter only the structure's one writer
+/// changes (readers may load it: no read-modify-write needed).
+#[inline]
+pub(crate) fn add(counter: &AtomicUsize, delta: isize) {
+    counter.store(
+        counter.load(Ordering::Relaxed).wrapping_add_signed(delta),
+        Ordering::Relaxed,
+    );
 }
 
 /// Hands `old`, just made unreachable by its one writer, to the collector.

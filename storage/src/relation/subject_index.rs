@@ -31,7 +31,7 @@ use super::zone::{split, Zone, ZONE_TUPLES};
 use super::zones::Zones;
 use crate::adjacency::{AdjacencyIndex, KeyKind};
 use crate::atomic_pages::AtomicPages;
-use crate::list_arena::Positions;
+use crate::list_arena::{lower_bound, Positions};
 use crate::pinned;
 use std::ops::Range;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
@@ -114,7 +114,7 @@ impl SubjectIndex {
                 let runs = &self.sorted;
                 let count = runs.count.load(Relaxed);
                 if count == 0 || runs.last.load(Relaxed) != s {
-                    runs.keys.store(runs.keys.load(Relaxed) + 1, Relaxed);
+                    pinned::add(&runs.keys, 1);
                 }
                 runs.last.store(s, Release);
                 if (index as usize).is_multiple_of(ZONE_TUPLES) {
@@ -234,26 +234,10 @@ impl SortedRuns {
         };
         // Zones before `z` start below `s`; the run starts in zone `z - 1`
         // or at the start of zone `z`.
-        let (mut lo, mut hi) = (0, count);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if first(mid) < s {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        let z = lo;
-        let mut lo = (z.saturating_sub(1) * ZONE_TUPLES) as u32;
-        let mut hi = ((z * ZONE_TUPLES) as u32).min(len);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if subject(mid) < s {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        let z = lower_bound(0..count, |z| first(z) < s);
+        let from = z.saturating_sub(1) * ZONE_TUPLES;
+        let to = (z * ZONE_TUPLES).min(len as usize);
+        let lo = lower_bound(from..to, |index| subject(index as u32) < s) as u32;
         let mut end = lo;
         while end < len && subject(end) == s {
             end += 1;
