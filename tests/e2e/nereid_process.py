@@ -25,8 +25,12 @@ class NereidProcess:
     """`keep_ports`: once the server has listened, restarts reuse its ports
     (clients keep their URI); otherwise every start picks fresh ones."""
 
-    def __init__(self, binary, data_dir, log_path, extra_args=(), extra_env=None, keep_ports=True):
+    def __init__(self, binary, data_dir, log_path, extra_args=(), extra_env=None, keep_ports=True,
+                 command_prefix=()):
         self.binary = binary
+        # Run in front of the binary (e.g. a shell that joins a cgroup and
+        # execs the rest of the command line).
+        self.command_prefix = list(command_prefix)
         self.data_dir = data_dir
         self.log_path = log_path
         self.extra_args = list(extra_args)
@@ -63,6 +67,7 @@ class NereidProcess:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [
+                    *self.command_prefix,
                     self.binary,
                     "--data-dir", self.data_dir,
                     "--bolt-address", f"127.0.0.1:{self.bolt_port}",
