@@ -32,6 +32,17 @@ pub struct PlanNode {
     pub children: Vec<PlanNode>,
 }
 
+/// A plan tree is as deep as the plan: its children are dropped on a
+/// guarded stack, one level at a time.
+impl Drop for PlanNode {
+    fn drop(&mut self) {
+        let children = std::mem::take(&mut self.children);
+        if !children.is_empty() {
+            nereid_stack::deeper(|| drop(children));
+        }
+    }
+}
+
 /// The plan as a tree of [`PlanNode`]s, rooted at `ProduceResults`; the
 /// same names and details as [`explain`]'s text.
 pub fn plan_tree(plan: &PhysicalPlan) -> PlanNode {
@@ -58,7 +69,7 @@ fn node(op: &Op) -> PlanNode {
         .input()
         .into_iter()
         .chain(op.nested())
-        .map(node)
+        .map(|child| nereid_stack::deeper(|| node(child)))
         .collect();
     PlanNode {
         operator_type,
@@ -79,10 +90,10 @@ fn render(op: &Op, depth: usize, out: &mut String) {
             _ => "inner",
         };
         let _ = writeln!(out, "{pad}  {label}:");
-        render(nested, depth + 2, out);
+        nereid_stack::deeper(|| render(nested, depth + 2, out));
     }
     if let Some(input) = op.input() {
-        render(input, depth + 1, out);
+        nereid_stack::deeper(|| render(input, depth + 1, out));
     }
 }
 
@@ -412,6 +423,12 @@ fn sort_keys(keys: &[crate::physical::SortKey]) -> String {
 
 /// Compact expression text: slots print as `$n`.
 pub(crate) fn expr(e: &Expr) -> String {
+    nereid_stack::deeper(|| expr_level(e))
+}
+
+/// One level of [`expr`]: the recursion goes through it, which guards
+/// the stack.
+fn expr_level(e: &Expr) -> String {
     match e {
         Expr::Literal(v) => v.to_string(),
         Expr::Param(p) => format!("${{{p}}}"),

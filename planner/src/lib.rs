@@ -110,7 +110,7 @@ fn access(op: &Op) -> (bool, bool) {
         _ => (false, false),
     };
     let mut visit = |child: &Op| {
-        let (r, w) = access(child);
+        let (r, w) = nereid_stack::deeper(|| access(child));
         reads |= r;
         writes |= w;
     };

@@ -312,6 +312,12 @@ impl LogicalPlan {
 
 /// The slots an expression reads.
 pub fn slots_of(expr: &Expr, out: &mut Vec<Slot>) {
+    nereid_stack::deeper(|| slots_of_level(expr, out))
+}
+
+/// One level of [`slots_of`]: the recursion goes through it, which guards
+/// the stack.
+fn slots_of_level(expr: &Expr, out: &mut Vec<Slot>) {
     use Expr::*;
     match expr {
         Literal(_) | Param(_) => {}

@@ -274,12 +274,11 @@ pub enum Op {
     },
 }
 
-impl Op {
-    /// The operator's main input (`None` for [`Op::Argument`]); the inner
-    /// plan of [`Op::Optional`], the pattern of [`Op::Merge`] and the other
-    /// branch of [`Op::Union`] are not its input (see [`Op::nested`]).
-    pub fn input(&self) -> Option<&Op> {
-        match self {
+/// The main input of an operator, by reference or by mutable reference
+/// (one list of the operators that have one).
+macro_rules! input_of {
+    ($op:expr) => {
+        match $op {
             Op::Argument => None,
             Op::AllNodesScan { input, .. }
             | Op::NodeByLabelScan { input, .. }
@@ -311,10 +310,21 @@ impl Op {
             | Op::Merge { input, .. }
             | Op::Union { input, .. } => Some(input),
         }
-    }
+    };
 }
 
 impl Op {
+    /// The operator's main input (`None` for [`Op::Argument`]); the inner
+    /// plan of [`Op::Optional`], the pattern of [`Op::Merge`] and the other
+    /// branch of [`Op::Union`] are not its input (see [`Op::nested`]).
+    pub fn input(&self) -> Option<&Op> {
+        input_of!(self).map(|input| &**input)
+    }
+
+    fn input_mut(&mut self) -> Option<&mut Op> {
+        input_of!(self).map(|input| &mut **input)
+    }
+
     /// Plans nested in this operator besides its input: run per row
     /// (`Optional`, `Merge`) or after it (`Union`).
     pub fn nested(&self) -> Option<&Op> {
@@ -323,6 +333,33 @@ impl Op {
             Op::Merge { pattern, .. } => Some(pattern),
             Op::Union { other, .. } => Some(other),
             _ => None,
+        }
+    }
+
+    fn nested_mut(&mut self) -> Option<&mut Op> {
+        match self {
+            Op::Optional { inner, .. } | Op::Apply { inner, .. } => Some(inner),
+            Op::Merge { pattern, .. } => Some(pattern),
+            Op::Union { other, .. } => Some(other),
+            _ => None,
+        }
+    }
+}
+
+/// A plan is as deep as its query is long (a chain of 13,000 `WITH`s is
+/// 13,000 operators deep): its inputs are dropped on a guarded stack, one
+/// level at a time, instead of by the compiler's recursive drop.
+impl Drop for Op {
+    fn drop(&mut self) {
+        fn detach(child: Option<&mut Op>) -> Option<Op> {
+            child
+                .filter(|op| !matches!(op, Op::Argument))
+                .map(|op| std::mem::replace(op, Op::Argument))
+        }
+        let input = detach(self.input_mut());
+        let nested = detach(self.nested_mut());
+        if input.is_some() || nested.is_some() {
+            nereid_stack::deeper(|| drop((input, nested)));
         }
     }
 }

@@ -5,7 +5,7 @@ use crate::physical::{Expr, Op};
 use crate::Catalog;
 
 pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
-    let b = |p: Box<LogicalPlan>| Box::new(to_physical(*p, catalog));
+    let b = |p: Box<LogicalPlan>| Box::new(nereid_stack::deeper(|| to_physical(*p, catalog)));
     match plan {
         LogicalPlan::Argument => Op::Argument,
         LogicalPlan::NodeScan { input, out, labels } => node_scan(b(input), out, labels, catalog),

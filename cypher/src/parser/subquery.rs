@@ -51,10 +51,14 @@ impl Parser<'_> {
             span: self.span_from(unwind_start),
         };
         self.expect(Tok::Pipe)?;
-        let mut clauses = Vec::new();
-        while let Some(clause) = self.clause()? {
-            clauses.push(clause);
-        }
+        // Bodies nest: each level counts against the parser's nesting bound.
+        let clauses = self.nested(|p| {
+            let mut clauses = Vec::new();
+            while let Some(clause) = p.clause()? {
+                clauses.push(clause);
+            }
+            Ok(clauses)
+        })?;
         if clauses.is_empty() {
             return Err(super::Fail::Expected);
         }
@@ -75,7 +79,7 @@ impl Parser<'_> {
             None
         };
         self.expect(Tok::LBrace)?;
-        let query = self.query_body()?;
+        let query = self.nested(|p| p.query_body())?;
         self.expect(Tok::RBrace)?;
         Ok(CallSubquery {
             query: Box::new(query),

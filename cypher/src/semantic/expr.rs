@@ -41,7 +41,10 @@ fn is_random(expr: &Expr) -> bool {
 
 /// Whether `expr` contains an aggregation anywhere.
 pub(crate) fn contains_aggregation(expr: &Expr) -> bool {
-    is_aggregation(expr) || children(expr).into_iter().any(contains_aggregation)
+    is_aggregation(expr)
+        || children(expr)
+            .into_iter()
+            .any(|child| nereid_stack::deeper(|| contains_aggregation(child)))
 }
 
 /// The direct sub-expressions of `expr`, including property maps inside patterns.
@@ -168,7 +171,7 @@ impl Analyzer<'_> {
         self.check_leaf(current, scope, rule, inside)?;
         for node in spine.iter().rev() {
             if let ExprKind::Binary(_, _, right) = &node.kind {
-                self.check_expr_in(right, scope, rule, inside)?;
+                nereid_stack::deeper(|| self.check_expr_in(right, scope, rule, inside))?;
             }
             self.check_argument_types(node, scope)?;
         }

@@ -70,7 +70,7 @@ impl Analyzer<'_> {
             | ExprKind::MapProjection { .. } => None,
             _ => children(expr)
                 .into_iter()
-                .find_map(|child| self.outside_grouping_keys(child, keys)),
+                .find_map(|child| nereid_stack::deeper(|| self.outside_grouping_keys(child, keys))),
         }
     }
 
@@ -154,7 +154,7 @@ impl Analyzer<'_> {
             | ExprKind::MapProjection { .. } => Ok(()),
             _ => children(expr)
                 .into_iter()
-                .try_for_each(|child| self.check_sort_expr(child, known)),
+                .try_for_each(|child| nereid_stack::deeper(|| self.check_sort_expr(child, known))),
         }
     }
 }

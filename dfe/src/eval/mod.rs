@@ -74,6 +74,12 @@ impl<'a> Evaluator<'a> {
     /// Evaluates `expr` for the physical rows `rows` of `batch`; the result
     /// has one value per entry of `rows`, in the same order.
     pub fn eval(&mut self, expr: &Expr, batch: &Batch, rows: &[usize]) -> ExecResult<Vec<Value>> {
+        nereid_stack::deeper(|| self.eval_level(expr, batch, rows))
+    }
+
+    /// One level of [`Evaluator::eval`]: the recursion goes through it,
+    /// which guards the stack.
+    fn eval_level(&mut self, expr: &Expr, batch: &Batch, rows: &[usize]) -> ExecResult<Vec<Value>> {
         match expr {
             Expr::Literal(value) => Ok(vec![value.clone(); rows.len()]),
             Expr::Param(name) => match self.params.get(name) {

@@ -86,7 +86,10 @@ fn children(op: &Op) -> Vec<&Op> {
 
 /// Number of operators in the subtree rooted at `op`.
 fn subtree_size(op: &Op) -> usize {
-    1 + children(op).into_iter().map(subtree_size).sum::<usize>()
+    1 + children(op)
+        .into_iter()
+        .map(|child| nereid_stack::deeper(|| subtree_size(child)))
+        .sum::<usize>()
 }
 
 /// Whether the subtree rooted at `op` writes to the graph (then an operator
@@ -95,7 +98,9 @@ fn writes(op: &Op) -> bool {
     matches!(
         op,
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } | Op::Merge { .. }
-    ) || children(op).into_iter().any(writes)
+    ) || children(op)
+        .into_iter()
+        .any(|child| nereid_stack::deeper(|| writes(child)))
 }
 
 /// Zeroed statistics for every operator of the plan, in pre-order.
@@ -106,7 +111,7 @@ pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
             rows: 0,
         });
         for child in children(op) {
-            walk(child, out);
+            nereid_stack::deeper(|| walk(child, out));
         }
     }
     let mut out = Vec::new();
@@ -118,7 +123,7 @@ pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
 /// the `Argument` leaf emits (`None`: a row of nulls).
 pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn Operator> {
     let input_id = id + 1;
-    let input = |input: &Op| build(input, input_id, argument.clone());
+    let input = |input: &Op| nereid_stack::deeper(|| build(input, input_id, argument.clone()));
     let inner: Box<dyn Operator> = match op {
         Op::Argument => Box::new(Argument::new(argument.clone())),
         Op::AllNodesScan { input: i, out } => {

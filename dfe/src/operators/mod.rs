@@ -63,11 +63,32 @@ struct Counted {
 
 impl Operator for Counted {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
-        let batch = self.inner.next(ctx)?;
+        // Every operator is counted, so this is the one place pulling
+        // recursion needs a guard: a pipeline may be thousands deep.
+        let batch = nereid_stack::deeper(|| self.inner.next(ctx))?;
         if let Some(batch) = &batch {
             ctx.record_rows(self.id, batch.active_len());
         }
         Ok(batch)
+    }
+}
+
+/// Dropping a pipeline drops its input first, recursively: guarded like
+/// pulling, so a pipeline thousands deep is dropped without overflowing.
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let inner = std::mem::replace(&mut self.inner, Box::new(Exhausted));
+        nereid_stack::deeper(|| drop(inner));
+    }
+}
+
+/// What a dropped [`Counted`] holds for the instant it takes to drop its
+/// real operator (a zero-sized box: no allocation).
+struct Exhausted;
+
+impl Operator for Exhausted {
+    fn next(&mut self, _: &mut ExecContext) -> ExecResult<Option<Batch>> {
+        Ok(None)
     }
 }
 

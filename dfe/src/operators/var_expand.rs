@@ -60,7 +60,7 @@ impl Search<'_> {
                 continue;
             }
             path.push(rel);
-            self.walk(next, path, out);
+            nereid_stack::deeper(|| self.walk(next, path, out));
             path.pop();
         }
     }

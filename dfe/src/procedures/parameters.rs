@@ -31,9 +31,9 @@ fn collect_missing(op: &Op, params: &Params, missing: &mut Vec<String>) {
         }
     }
     if let Some(input) = op.input() {
-        collect_missing(input, params, missing);
+        nereid_stack::deeper(|| collect_missing(input, params, missing));
     }
     if let Some(nested) = op.nested() {
-        collect_missing(nested, params, missing);
+        nereid_stack::deeper(|| collect_missing(nested, params, missing));
     }
 }

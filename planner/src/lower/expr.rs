@@ -17,6 +17,16 @@ pub(crate) fn lower_expr(
     scope: &Scope,
     aggs: &mut AggregateSink<'_>,
 ) -> Result<Expr, PlanError> {
+    nereid_stack::deeper(|| lower_expr_level(e, scope, aggs))
+}
+
+/// One level of [`lower_expr`]: the recursion goes through it, which guards
+/// the stack.
+fn lower_expr_level(
+    e: &ast::Expr,
+    scope: &Scope,
+    aggs: &mut AggregateSink<'_>,
+) -> Result<Expr, PlanError> {
     let at = e.span.start;
     Ok(match &e.kind {
         ExprKind::Literal(l) => Expr::Literal(match l {
@@ -390,6 +400,12 @@ fn binary_op(op: ast::BinaryOp) -> BinaryOp {
 /// True when the expression contains an aggregate call (outside nested
 /// scopes, which the engine does not lower yet).
 pub(crate) fn contains_aggregate(e: &ast::Expr) -> bool {
+    nereid_stack::deeper(|| contains_aggregate_level(e))
+}
+
+/// One level of [`contains_aggregate`]: the recursion goes through it, which guards
+/// the stack.
+fn contains_aggregate_level(e: &ast::Expr) -> bool {
     match &e.kind {
         ExprKind::CountStar => true,
         ExprKind::FunctionCall { name, args, .. } => {

@@ -339,47 +339,69 @@ fn where_filter(plan: LogicalPlan, predicate: Expr, clause_start: Slot) -> Logic
 /// Relationship uniqueness within one MATCH: no relationship is matched
 /// twice. Variable-length relationships hold lists: a single relationship
 /// must not be in them, and two lists must not share one.
+///
+/// One filter per relationship (`NOT r IN [earlier single relationships]`),
+/// not one per pair: a pattern of k hops has k filters, so the plan stays
+/// linear in the pattern's length (a pair each made a 200-hop chain 19,900
+/// operators deep).
 pub(crate) fn uniqueness(
     mut plan: LogicalPlan,
     rels: &[(Slot, bool)],
     slots: &Slots,
 ) -> LogicalPlan {
     use crate::physical::{BinaryOp, Quantifier};
-    let not_in = |x: Expr, list: Slot| {
+    let not_in = |x: Expr, list: Expr| {
         Expr::Not(Box::new(Expr::Binary {
             op: BinaryOp::In,
             lhs: Box::new(x),
-            rhs: Box::new(Expr::Slot(list)),
+            rhs: Box::new(list),
         }))
     };
-    for (i, &(a, a_list)) in rels.iter().enumerate() {
-        for &(b, b_list) in &rels[i + 1..] {
-            let predicate = match (a_list, b_list) {
-                (false, false) => Expr::Binary {
-                    op: BinaryOp::NotEqual,
-                    lhs: Box::new(Expr::Slot(a)),
-                    rhs: Box::new(Expr::Slot(b)),
-                },
-                (false, true) => not_in(Expr::Slot(a), b),
-                (true, false) => not_in(Expr::Slot(b), a),
-                (true, true) => {
-                    let var = slots.fresh();
-                    Expr::Quantifier {
-                        kind: Quantifier::None,
-                        var,
-                        list: Box::new(Expr::Slot(a)),
-                        predicate: Box::new(Expr::Binary {
-                            op: BinaryOp::In,
-                            lhs: Box::new(Expr::Slot(var)),
-                            rhs: Box::new(Expr::Slot(b)),
-                        }),
-                    }
+    let filter = |plan: LogicalPlan, predicate: Expr| LogicalPlan::Filter {
+        input: Box::new(plan),
+        predicate,
+    };
+    for (j, &(b, b_list)) in rels.iter().enumerate() {
+        let earlier = &rels[..j];
+        let singles: Vec<Slot> = earlier.iter().filter(|r| !r.1).map(|r| r.0).collect();
+        if !b_list {
+            match singles.as_slice() {
+                [] => {}
+                [a] => {
+                    let predicate = Expr::Binary {
+                        op: BinaryOp::NotEqual,
+                        lhs: Box::new(Expr::Slot(*a)),
+                        rhs: Box::new(Expr::Slot(b)),
+                    };
+                    plan = filter(plan, predicate);
                 }
+                many => {
+                    let list = Expr::List(many.iter().map(|&a| Expr::Slot(a)).collect());
+                    plan = filter(plan, not_in(Expr::Slot(b), list));
+                }
+            }
+        } else {
+            for &a in &singles {
+                plan = filter(plan, not_in(Expr::Slot(a), Expr::Slot(b)));
+            }
+        }
+        for &(a, _) in earlier.iter().filter(|r| r.1) {
+            let predicate = if b_list {
+                let var = slots.fresh();
+                Expr::Quantifier {
+                    kind: Quantifier::None,
+                    var,
+                    list: Box::new(Expr::Slot(a)),
+                    predicate: Box::new(Expr::Binary {
+                        op: BinaryOp::In,
+                        lhs: Box::new(Expr::Slot(var)),
+                        rhs: Box::new(Expr::Slot(b)),
+                    }),
+                }
+            } else {
+                not_in(Expr::Slot(b), Expr::Slot(a))
             };
-            plan = LogicalPlan::Filter {
-                input: Box::new(plan),
-                predicate,
-            };
+            plan = filter(plan, predicate);
         }
     }
     plan

@@ -155,8 +155,8 @@ fn split_and(expr: Expr, out: &mut Vec<Expr>) {
             lhs,
             rhs,
         } => {
-            split_and(*lhs, out);
-            split_and(*rhs, out);
+            nereid_stack::deeper(|| split_and(*lhs, out));
+            nereid_stack::deeper(|| split_and(*rhs, out));
         }
         other => out.push(other),
     }

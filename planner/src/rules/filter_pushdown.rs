@@ -38,8 +38,8 @@ fn split(e: Expr, out: &mut Vec<Expr>) {
             lhs,
             rhs,
         } => {
-            split(*lhs, out);
-            split(*rhs, out);
+            nereid_stack::deeper(|| split(*lhs, out));
+            nereid_stack::deeper(|| split(*rhs, out));
         }
         other => out.push(other),
     }
@@ -62,7 +62,7 @@ fn push(plan: LogicalPlan, pred: Expr) -> LogicalPlan {
     match plan.input_mut() {
         Some(input) => {
             let taken = std::mem::replace(input, LogicalPlan::Argument);
-            *input = push(taken, pred);
+            *input = nereid_stack::deeper(|| push(taken, pred));
             plan
         }
         None => wrap(plan, pred),

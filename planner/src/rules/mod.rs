@@ -57,7 +57,7 @@ pub(crate) fn replace_scan_under_filters(
     match plan {
         LogicalPlan::NodeScan { input, out, labels } if out == slot => Ok(f(input, labels)),
         LogicalPlan::Filter { input, predicate } => {
-            match replace_scan_under_filters(*input, slot, f) {
+            match nereid_stack::deeper(|| replace_scan_under_filters(*input, slot, f)) {
                 Ok(inner) => Ok(LogicalPlan::Filter {
                     input: Box::new(inner),
                     predicate,
@@ -80,11 +80,11 @@ pub(crate) fn transform_up(
 ) -> LogicalPlan {
     if let Some(inner) = plan.nested_mut() {
         let taken = std::mem::replace(inner, LogicalPlan::Argument);
-        *inner = transform_up(taken, f);
+        *inner = nereid_stack::deeper(|| transform_up(taken, f));
     }
     if let Some(input) = plan.input_mut() {
         let taken = std::mem::replace(input, LogicalPlan::Argument);
-        *input = transform_up(taken, f);
+        *input = nereid_stack::deeper(|| transform_up(taken, f));
     }
     f(plan)
 }

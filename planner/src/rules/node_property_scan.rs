@@ -70,7 +70,9 @@ fn absorb(plan: &mut LogicalPlan, predicate: &Expr, catalog: &dyn Catalog) -> bo
             };
             true
         }
-        LogicalPlan::Filter { input, .. } => absorb(input, predicate, catalog),
+        LogicalPlan::Filter { input, .. } => {
+            nereid_stack::deeper(|| absorb(input, predicate, catalog))
+        }
         _ => false,
     }
 }

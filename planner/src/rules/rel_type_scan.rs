@@ -132,7 +132,7 @@ fn absorb(plan: &mut LogicalPlan, predicate: &Expr) -> bool {
             }
             None => false,
         },
-        LogicalPlan::Filter { input, .. } => absorb(input, predicate),
+        LogicalPlan::Filter { input, .. } => nereid_stack::deeper(|| absorb(input, predicate)),
         _ => false,
     }
 }

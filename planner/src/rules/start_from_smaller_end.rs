@@ -39,18 +39,18 @@ impl RewriteRule for StartFromSmallerEnd {
 fn walk(plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
     let mut plan = match Hop::take(plan) {
         Ok(mut hop) => {
-            hop.base = walk(hop.base, catalog);
+            hop.base = nereid_stack::deeper(|| walk(hop.base, catalog));
             return hop.decide(catalog);
         }
         Err(plan) => plan,
     };
     if let Some(inner) = plan.nested_mut() {
         let taken = std::mem::replace(inner, LogicalPlan::Argument);
-        *inner = walk(taken, catalog);
+        *inner = nereid_stack::deeper(|| walk(taken, catalog));
     }
     if let Some(input) = plan.input_mut() {
         let taken = std::mem::replace(input, LogicalPlan::Argument);
-        *input = walk(taken, catalog);
+        *input = nereid_stack::deeper(|| walk(taken, catalog));
     }
     plan
 }

@@ -342,8 +342,11 @@ impl<B: Backend> Session<B> {
         }
     }
 
+    /// A reply that cannot be encoded (nested too deeply) leaves the
+    /// output untouched and becomes a FAILURE: the session goes on.
     fn success(&mut self, meta: PackMap) -> Handled {
-        response::success(&mut self.out, meta)?;
+        response::success(&mut self.out, meta)
+            .map_err(|e| Failure::new(Status::General, format!("cannot send the reply: {e}")))?;
         Ok(())
     }
 

@@ -11,6 +11,7 @@ use crate::bolt::response;
 use crate::bolt::response::RecordWriter;
 use crate::db::{DbError, Summary};
 use nereid_errors::Status;
+use nereid_packstream::encode::MAX_ENCODE_DEPTH;
 use nereid_packstream::{EncodeError, PackMap, PackValue, StructFormat};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -102,7 +103,7 @@ impl<B: Backend> Session<B> {
             Ok(false) => {
                 self.ctx.pool.dispose(open);
                 let t_last = started.elapsed().as_millis() as i64;
-                let meta = self.final_metadata(summary.unwrap_or_default(), t_last);
+                let meta = self.final_metadata(summary.unwrap_or_default(), t_last)?;
                 self.state = match self.state {
                     State::TxStreaming if self.streams.is_empty() => State::TxReady,
                     State::TxStreaming => State::TxStreaming,
@@ -145,7 +146,7 @@ impl<B: Backend> Session<B> {
     }
 
     /// `{bookmark?, stats?, type, t_last, db}` for an exhausted result.
-    fn final_metadata(&self, summary: Summary, t_last: i64) -> PackMap {
+    fn final_metadata(&self, summary: Summary, t_last: i64) -> Result<PackMap, Failure> {
         let mut meta = PackMap::new();
         if !self.in_tx {
             if let Some(bookmark) = &summary.bookmark {
@@ -162,12 +163,39 @@ impl<B: Backend> Session<B> {
         };
         meta.insert("type", query_type);
         if let Some(plan) = &summary.plan {
+            let depth = plan_depth(plan);
+            if depth > MAX_PLAN_DEPTH {
+                return Err(Failure::new(
+                    Status::NotSupported,
+                    format!(
+                        "the plan is {depth} operators deep; a plan is sent only up to \
+                         {MAX_PLAN_DEPTH} deep (Bolt replies nest at most {MAX_ENCODE_DEPTH} levels, \
+                         and drivers decode them recursively)"
+                    ),
+                ));
+            }
             meta.insert("plan", plan_metadata(plan));
         }
         meta.insert("t_last", t_last);
         meta.insert("db", "neo4j");
-        meta
+        Ok(meta)
     }
+}
+
+/// The deepest plan sent: each operator nests two levels (its map, its
+/// `children` list) below the SUCCESS message's own two.
+const MAX_PLAN_DEPTH: usize = (MAX_ENCODE_DEPTH - 4) / 2;
+
+/// The number of operators on the longest path from the root, counted
+/// without recursion (the plan may be thousands deep).
+fn plan_depth(plan: &nereid_planner::PlanNode) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(plan, 1)];
+    while let Some((node, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        pending.extend(node.children.iter().map(|c| (c, depth + 1)));
+    }
+    deepest
 }
 
 /// An EXPLAIN plan as Neo4j reports it: `{operatorType, args, identifiers,
