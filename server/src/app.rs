@@ -85,11 +85,16 @@ pub async fn start<B: Backend>(
     let bolt_config = BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits);
     let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth);
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
+    let bound_http = http_address.to_string();
+    let admin = http::Admin {
+        checkpoint,
+        own_origins: http::origins_of([config.http_address.as_str(), bound_http.as_str()]),
+    };
     let router = http::router_with_admin(
         http::HealthInfo {
             bolt_address: advertised,
         },
-        Some(checkpoint),
+        Some(admin),
     );
     let http_task = tokio::spawn(async move {
         if let Err(e) = http::serve(http_listener, router, watcher).await {
@@ -119,6 +124,11 @@ async fn configure_auth(config: &Config) -> Result<Arc<Authenticator>, StartErro
     let spec = config.auth.clone();
     let no_auth = config.no_auth;
     let bolt = config.bolt_address.clone();
+    let hashing = crate::auth::hashing::HashBudget::new(
+        config.auth_hashing.concurrency,
+        config.auth_hashing.per_second,
+        crate::auth::hashing::DEFAULT_MAX_WAIT,
+    );
     let configured = tokio::task::spawn_blocking(move || {
         Authenticator::configure(
             &data_dir,
@@ -130,7 +140,7 @@ async fn configure_auth(config: &Config) -> Result<Arc<Authenticator>, StartErro
     })
     .await
     .map_err(|e| StartError::Pool(std::io::Error::other(e)))??;
-    Ok(Arc::new(configured))
+    Ok(Arc::new(configured.with_hash_budget(hashing)))
 }
 
 #[cfg(test)]

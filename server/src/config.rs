@@ -16,6 +16,9 @@ use thiserror::Error;
 #[path = "config_bolt.rs"]
 mod bolt_limits;
 pub use bolt_limits::{BoltLimitArgs, BoltLimitFile, BoltLimits};
+#[path = "config_auth.rs"]
+mod auth_settings;
+pub use auth_settings::{AuthArgs, AuthFile, AuthHashing};
 
 pub const DEFAULT_DATA_DIR: &str = "./data";
 pub const DEFAULT_BOLT_ADDRESS: &str = "127.0.0.1:7687";
@@ -31,8 +34,9 @@ pub const DEFAULT_STATISTICS_UPDATE_PERCENT: u32 = 10;
 /// partitions, exec_threads, log, statistics_update_percent, durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
 /// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
-/// bolt_max_connections, bolt_handshake_timeout_ms, bolt_idle_timeout_ms,
-/// bolt_max_message_bytes). Flags win over the environment, which wins
+/// bolt_max_connections, bolt_reserved_connections, bolt_handshake_timeout_ms,
+/// bolt_idle_timeout_ms, bolt_max_message_bytes, bolt_max_buffered_bytes,
+/// auth_file, auth_hash_concurrency, auth_hash_rate). Flags win over the environment, which wins
 /// over the file.
 #[derive(Parser, Debug, Default, Clone)]
 #[command(name = "nereid", version)]
@@ -119,9 +123,14 @@ pub struct Cli {
 
     /// A Bolt user to create (or whose password to set), stored hashed in
     /// the data directory; users persist across restarts. Without any
-    /// user, any credentials are accepted, and only on loopback
+    /// user, any credentials are accepted, and only on loopback. As a flag
+    /// the password shows in the process list: prefer NEREID_AUTH or
+    /// --auth-file
     #[arg(long, env = "NEREID_AUTH", value_name = "USER/PASSWORD")]
     pub auth: Option<Secret>,
+
+    #[command(flatten)]
+    pub auth_settings: AuthArgs,
 
     /// Accept every client without checking credentials, even on a
     /// non-loopback address
@@ -161,13 +170,18 @@ pub struct FileConfig {
     pub wal_segment_bytes: Option<u64>,
     pub log_partitions: Option<u32>,
     pub auth: Option<Secret>,
+    pub auth_file: Option<PathBuf>,
+    pub auth_hash_concurrency: Option<usize>,
+    pub auth_hash_rate: Option<u32>,
     pub no_auth: Option<bool>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
     pub bolt_max_connections: Option<usize>,
+    pub bolt_reserved_connections: Option<usize>,
     pub bolt_handshake_timeout_ms: Option<u64>,
     pub bolt_idle_timeout_ms: Option<u64>,
     pub bolt_max_message_bytes: Option<usize>,
+    pub bolt_max_buffered_bytes: Option<usize>,
 }
 
 /// The resolved configuration.
@@ -185,6 +199,8 @@ pub struct Config {
     pub durable: DurableConfig,
     /// `USER/PASSWORD` to create or update at start.
     pub auth: Option<Secret>,
+    /// The server-wide budget for password verifications.
+    pub auth_hashing: AuthHashing,
     /// Authentication explicitly disabled.
     pub no_auth: bool,
     /// Bolt over TLS with this certificate chain and key (both or neither).
@@ -231,9 +247,21 @@ impl Config {
             &cli.bolt_limits,
             &BoltLimitFile {
                 bolt_max_connections: file.bolt_max_connections,
+                bolt_reserved_connections: file.bolt_reserved_connections,
                 bolt_handshake_timeout_ms: file.bolt_handshake_timeout_ms,
                 bolt_idle_timeout_ms: file.bolt_idle_timeout_ms,
                 bolt_max_message_bytes: file.bolt_max_message_bytes,
+                bolt_max_buffered_bytes: file.bolt_max_buffered_bytes,
+            },
+        )?;
+        let (auth, auth_hashing) = auth_settings::resolve(
+            cli.auth,
+            &cli.auth_settings,
+            AuthFile {
+                auth: file.auth,
+                auth_file: file.auth_file,
+                auth_hash_concurrency: file.auth_hash_concurrency,
+                auth_hash_rate: file.auth_hash_rate,
             },
         )?;
         let config = Config {
@@ -266,7 +294,8 @@ impl Config {
                 .or(file.statistics_update_percent)
                 .unwrap_or(DEFAULT_STATISTICS_UPDATE_PERCENT),
             durable,
-            auth: cli.auth.or(file.auth),
+            auth,
+            auth_hashing,
             no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
             tls_cert: cli.tls_cert.or(file.tls_cert),
             tls_key: cli.tls_key.or(file.tls_key),

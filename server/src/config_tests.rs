@@ -229,6 +229,32 @@ fn auth_settings_come_from_flags_or_the_file_and_never_print() {
 }
 
 #[test]
+fn hardening_limits_come_from_flags_and_the_file() {
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let file = parse_file(
+        "bolt_reserved_connections = 3\nbolt_max_buffered_bytes = 200000000\nauth_hash_rate = 2\nauth_hash_concurrency = 1\n",
+        Path::new("h.toml"),
+    )
+    .unwrap();
+    let config = Config::resolve(Cli::default(), file.clone()).unwrap();
+    assert_eq!(config.bolt_limits.reserved_connections, 3);
+    assert_eq!(config.bolt_limits.max_buffered_bytes, 200_000_000);
+    assert_eq!(config.auth_hashing.per_second, 2);
+    assert_eq!(config.auth_hashing.concurrency, 1);
+    let cli = Cli::try_parse_from([
+        "nereid",
+        "--bolt-reserved-connections",
+        "7",
+        "--auth-hash-rate",
+        "9",
+    ])
+    .unwrap();
+    let config = Config::resolve(cli, file).unwrap();
+    assert_eq!(config.bolt_limits.reserved_connections, 7);
+    assert_eq!(config.auth_hashing.per_second, 9);
+}
+
+#[test]
 fn tls_needs_both_files() {
     let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
     let only_cert = FileConfig {

@@ -1,7 +1,15 @@
 //! The HTTP front end (axum): health now, admin and bulk load later.
+//!
+//! The admin endpoint has no authentication yet (the operable-server issue
+//! adds it). Until then it is guarded against the one caller a loopback
+//! listener cannot keep out, a web page in the operator's browser: a
+//! request that carries an `Origin` other than this server's own (every
+//! browser sends one with a POST, even a "simple" `text/plain` form), or
+//! that a browser marks as cross-site, is refused with 403. Its answers
+//! name no paths.
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
@@ -22,31 +30,77 @@ pub fn router(info: HealthInfo) -> Router {
 /// Takes a checkpoint (blocking); returns its description or an error text.
 pub type CheckpointFn = Arc<dyn Fn() -> Result<Value, String> + Send + Sync>;
 
-/// The router plus `POST /admin/checkpoint` when `checkpoint` is given.
-pub fn router_with_admin(info: HealthInfo, checkpoint: Option<CheckpointFn>) -> Router {
+/// The admin endpoints and what guards them.
+#[derive(Clone)]
+pub struct Admin {
+    pub checkpoint: CheckpointFn,
+    /// The origins (`http://host:port`) of this server's own HTTP address:
+    /// the configured one and the bound one.
+    pub own_origins: Vec<String>,
+}
+
+/// The router plus `POST /admin/checkpoint` when `admin` is given.
+pub fn router_with_admin(info: HealthInfo, admin: Option<Admin>) -> Router {
     let router = Router::new()
         .route("/health", get(health))
         .with_state(Arc::new(info));
-    match checkpoint {
-        Some(f) => router.route("/admin/checkpoint", post(admin_checkpoint).with_state(f)),
+    match admin {
+        Some(admin) => router.route(
+            "/admin/checkpoint",
+            post(admin_checkpoint).with_state(Arc::new(admin)),
+        ),
         None => router,
     }
 }
 
-/// `POST /admin/checkpoint`: 200 with the checkpoint's description, 500
-/// with the error.
-async fn admin_checkpoint(State(f): State<CheckpointFn>) -> (StatusCode, Json<Value>) {
+/// Why a request may not use the admin endpoints, if it may not.
+fn cross_origin(headers: &HeaderMap, own_origins: &[String]) -> Option<String> {
+    if let Some(origin) = headers.get("origin") {
+        let origin = origin.to_str().unwrap_or_default();
+        if !own_origins
+            .iter()
+            .any(|own| own.eq_ignore_ascii_case(origin))
+        {
+            return Some("cross-origin requests are refused".into());
+        }
+    }
+    match headers.get("sec-fetch-site").map(|v| v.to_str()) {
+        None | Some(Ok("same-origin" | "none")) => None,
+        Some(_) => Some("cross-site requests are refused".into()),
+    }
+}
+
+/// `POST /admin/checkpoint`: 200 with the checkpoint's description, 403
+/// from another origin, 500 when it fails (the reason goes to the log).
+async fn admin_checkpoint(
+    State(admin): State<Arc<Admin>>,
+    headers: HeaderMap,
+) -> (StatusCode, Json<Value>) {
+    if let Some(reason) = cross_origin(&headers, &admin.own_origins) {
+        tracing::warn!("POST /admin/checkpoint refused: {reason}");
+        return (StatusCode::FORBIDDEN, Json(json!({ "error": reason })));
+    }
+    let f = admin.checkpoint.clone();
+    let failed = |e: String| {
+        tracing::error!("checkpoint requested over HTTP failed: {e}");
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({ "error": "the checkpoint failed; the server log has the reason" })),
+        )
+    };
     match tokio::task::spawn_blocking(move || f()).await {
         Ok(Ok(done)) => (StatusCode::OK, Json(json!({ "checkpoint": done }))),
-        Ok(Err(e)) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({ "error": e })),
-        ),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({ "error": e.to_string() })),
-        ),
+        Ok(Err(e)) => failed(e),
+        Err(e) => failed(e.to_string()),
     }
+}
+
+/// `http://address` for each address, for [`Admin::own_origins`].
+pub fn origins_of<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    addresses
+        .into_iter()
+        .map(|address| format!("http://{address}"))
+        .collect()
 }
 
 async fn health(State(info): State<Arc<HealthInfo>>) -> Json<Value> {

@@ -14,10 +14,11 @@ use nereid_wal::WalError;
 
 /// Every refusal is `Security.Unauthorized` (drivers raise their
 /// authentication error for it), except for a rate-limited client, which
-/// gets `Security.AuthenticationRateLimit` as from Neo4j.
+/// gets `Security.AuthenticationRateLimit` as from Neo4j, and so does one
+/// refused because the server-wide hashing budget is exhausted.
 pub(crate) fn from_auth(e: AuthError) -> DbError {
     let status = match e {
-        AuthError::RateLimited => Status::AuthenticationRateLimit,
+        AuthError::RateLimited | AuthError::Busy => Status::AuthenticationRateLimit,
         _ => Status::Unauthorized,
     };
     DbError {

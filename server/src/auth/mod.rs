@@ -7,14 +7,20 @@
 //!   is bound to a loopback address; a server asked to listen elsewhere
 //!   without users refuses to start unless `--no-auth` disables
 //!   authentication explicitly;
-//! - failures are rate limited per client address ([`limiter`]).
+//! - failures are rate limited per client address ([`limiter`]);
+//! - password verifications, from all clients together, are bounded in
+//!   rate and concurrency ([`hashing`]).
 //!
-//! Password checks are slow on purpose (Argon2id): callers run
-//! [`Authenticator::authenticate`] on the execution pool.
+//! Password checks are slow on purpose (Argon2id): callers check
+//! [`Authenticator::precheck`], take a permit from
+//! [`Authenticator::hash_budget`], and run [`Authenticator::authenticate`]
+//! on the execution pool.
 
+pub mod hashing;
 pub mod limiter;
 pub mod users;
 
+use hashing::HashBudget;
 use limiter::FailureLimiter;
 use parking_lot::Mutex;
 use std::net::{IpAddr, SocketAddr};
@@ -42,6 +48,8 @@ pub enum AuthError {
     MissingScheme,
     #[error("The client has provided incorrect authentication details too many times in a row.")]
     RateLimited,
+    #[error("The server is verifying its maximum of login attempts; try again later.")]
+    Busy,
 }
 
 /// Why the server cannot start with the configured authentication.
@@ -64,6 +72,7 @@ enum Mode {
 pub struct Authenticator {
     mode: Mode,
     limiter: Mutex<FailureLimiter>,
+    hashing: HashBudget,
 }
 
 impl Authenticator {
@@ -72,6 +81,7 @@ impl Authenticator {
         Authenticator {
             mode: Mode::Disabled,
             limiter: Mutex::new(FailureLimiter::default()),
+            hashing: HashBudget::default(),
         }
     }
 
@@ -80,7 +90,19 @@ impl Authenticator {
         Authenticator {
             mode: Mode::Users(users),
             limiter: Mutex::new(limiter),
+            hashing: HashBudget::default(),
         }
+    }
+
+    /// Replaces the default budget for password verifications.
+    pub fn with_hash_budget(mut self, hashing: HashBudget) -> Self {
+        self.hashing = hashing;
+        self
+    }
+
+    /// The budget every verification takes a permit from.
+    pub fn hash_budget(&self) -> &HashBudget {
+        &self.hashing
     }
 
     /// Applies the policy for a server on `data_dir` whose Bolt listener
@@ -119,18 +141,12 @@ impl Authenticator {
         matches!(self.mode, Mode::Users(_))
     }
 
-    /// Checks `token` from a client at `peer`; returns the user name (None
-    /// when authentication is disabled). Slow when enabled: call it off the
-    /// I/O threads.
-    pub fn authenticate(
-        &self,
-        token: &AuthToken,
-        peer: Option<IpAddr>,
-    ) -> Result<Option<String>, AuthError> {
-        let users = match &self.mode {
-            Mode::Disabled => return Ok(None),
-            Mode::Users(users) => users,
-        };
+    /// The cheap refusals (scheme, per-address lock-out), which need no
+    /// hash: checked before an attempt takes a place in the hashing budget.
+    pub fn precheck(&self, token: &AuthToken, peer: Option<IpAddr>) -> Result<(), AuthError> {
+        if !self.is_enabled() {
+            return Ok(());
+        }
         let scheme = token.scheme.as_deref().ok_or(AuthError::MissingScheme)?;
         if scheme != "basic" {
             return Err(AuthError::UnsupportedScheme(scheme.to_string()));
@@ -140,6 +156,22 @@ impl Authenticator {
                 return Err(AuthError::RateLimited);
             }
         }
+        Ok(())
+    }
+
+    /// Checks `token` from a client at `peer`; returns the user name (None
+    /// when authentication is disabled). Slow when enabled: call it off the
+    /// I/O threads, holding a permit of [`Self::hash_budget`].
+    pub fn authenticate(
+        &self,
+        token: &AuthToken,
+        peer: Option<IpAddr>,
+    ) -> Result<Option<String>, AuthError> {
+        let users = match &self.mode {
+            Mode::Disabled => return Ok(None),
+            Mode::Users(users) => users,
+        };
+        self.precheck(token, peer)?;
         let principal = token.principal.as_deref().unwrap_or_default();
         let credentials = token.credentials.as_deref().unwrap_or_default();
         let ok = users.verify(principal, credentials);

@@ -101,8 +101,9 @@ impl Backend for Database {
             "relationships": info.relationships,
             "bytes": info.bytes,
             "files": info.files,
+            // No "dir": the admin endpoint has no authentication yet, and
+            // must not tell anyone where the data lives.
             "elapsed_ms": info.elapsed.as_millis() as u64,
-            "dir": info.dir.display().to_string(),
         }))
     }
 

@@ -4,55 +4,60 @@
 //! The reader runs ahead of the session so that a RESET queued behind
 //! other requests is seen early (it interrupts them), and so that pipelined
 //! requests are answered in one flush.
+//!
+//! Until the client has authenticated, the connection is cheap to hold and
+//! short-lived: its messages may be at most [`PRE_AUTH_MAX_MESSAGE_SIZE`]
+//! bytes, it must authenticate within the handshake timeout of being
+//! accepted (the *authentication deadline*), and a newer connection may
+//! displace it (see [`super::slots`]). Every buffered chunk is charged to
+//! the server-wide [`super::budget`].
 
 use super::backend::Backend;
+use super::budget::Charge;
 use super::failure::Failure;
-use super::framing::{read_message, FrameError};
+use super::framing::{read_message, read_message_charged, FrameError};
 use super::handshake::{negotiate, HandshakeError};
 use super::request::{Request, RequestError};
 use super::session::{Flow, Session};
-use super::BoltContext;
+use super::slots::Slot;
+use super::{BoltContext, BoltVersion};
 use nereid_errors::Status;
+use std::future::Future;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, watch, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
 
 /// Requests read ahead of the session at most.
 const READ_AHEAD: usize = 64;
 
+/// The largest message accepted before authentication: HELLO and LOGON
+/// (agent strings, routing context, credentials) fit in a few KiB, and a
+/// client that has not proven who it is must not make the server buffer
+/// megabytes.
+pub const PRE_AUTH_MAX_MESSAGE_SIZE: usize = 64 * 1024;
+
 /// What the reader hands to the session.
 enum Incoming {
-    /// A request, with the read-ahead budget its bytes hold until handled.
-    Request(Request, OwnedSemaphorePermit),
+    /// A request, with the read-ahead budget and the server-wide buffer
+    /// charge its bytes hold until handled.
+    Request(Request, OwnedSemaphorePermit, Charge),
     /// A well-framed message that is not a valid request.
     Invalid(RequestError),
-    /// A message over the size limit (the rest of it is not read).
-    Oversized(FrameError),
+    /// A message over the size limit or the server-wide budget (the rest
+    /// of it is not read).
+    Refused(FrameError),
 }
 
-/// Holds one place in the connection count while a connection lives.
-struct ConnectionSlot {
-    open: Arc<AtomicUsize>,
-    /// The count including this connection.
-    count: usize,
-}
-
-impl ConnectionSlot {
-    fn enter(open: &Arc<AtomicUsize>) -> Self {
-        let count = open.fetch_add(1, Ordering::AcqRel) + 1;
-        ConnectionSlot {
-            open: open.clone(),
-            count,
-        }
-    }
-}
-
-impl Drop for ConnectionSlot {
-    fn drop(&mut self) {
-        self.open.fetch_sub(1, Ordering::AcqRel);
-    }
+/// How far authentication got, published by the session after each
+/// request for the reader.
+#[derive(Clone, Copy, Debug, Default)]
+struct AuthProgress {
+    /// Authentication attempts (LOGON, HELLO before 5.1) handled so far.
+    decided: u64,
+    authenticated: bool,
 }
 
 /// Serves one connection until the client leaves or breaks the protocol.
@@ -63,32 +68,47 @@ where
     B: Backend,
     S: AsyncRead + AsyncWrite + Send + 'static,
 {
+    serve_accepted(stream, peer, ctx, Instant::now()).await
+}
+
+/// [`serve_connection`] for a connection accepted at `accepted` (before a
+/// TLS handshake, which counts against the same deadlines).
+pub(super) async fn serve_accepted<B, S>(
+    stream: S,
+    peer: Option<IpAddr>,
+    ctx: Arc<BoltContext<B>>,
+    accepted: Instant,
+) where
+    B: Backend,
+    S: AsyncRead + AsyncWrite + Send + 'static,
+{
     let connection_id = format!(
         "bolt-{}",
         ctx.next_connection.fetch_add(1, Ordering::Relaxed)
     );
-    let slot = ConnectionSlot::enter(&ctx.open_connections);
+    let slot = ctx.slots.enter();
     let (reader, mut writer) = tokio::io::split(stream);
     let mut reader = BufReader::new(reader);
+    let timeout = ctx.config.handshake_timeout;
 
-    let negotiated = match tokio::time::timeout(
-        ctx.config.handshake_timeout,
+    let handshake = before_deadline(
         negotiate(&mut reader, &mut writer),
-    )
-    .await
-    {
-        Ok(Ok(negotiated)) => negotiated,
-        Ok(Err(e)) => {
+        Some(accepted + timeout),
+        slot.as_ref(),
+    );
+    let negotiated = match handshake.await {
+        Some(Ok(negotiated)) => negotiated,
+        Some(Err(e)) => {
             log_handshake_error(&connection_id, &e);
             return;
         }
-        Err(_) => {
-            tracing::debug!(connection = %connection_id, "handshake timed out");
+        None => {
+            tracing::debug!(connection = %connection_id, "handshake timed out or displaced");
             return;
         }
     };
     tracing::debug!(connection = %connection_id, version = %negotiated.version, "handshake done");
-    if slot.count > ctx.config.max_connections {
+    let Some(slot) = slot else {
         refuse_over_limit(
             &mut reader,
             &mut writer,
@@ -98,17 +118,25 @@ where
         )
         .await;
         return;
-    }
+    };
 
     let pending_resets = Arc::new(AtomicUsize::new(0));
     let reset_signal = Arc::new(Notify::new());
     let (requests, mut incoming) = mpsc::channel(READ_AHEAD);
+    let (auth_progress, auth_seen) = watch::channel(AuthProgress::default());
     let reader_task = tokio::spawn(read_requests(
         reader,
         requests,
-        pending_resets.clone(),
-        reset_signal.clone(),
-        ctx.config.max_message_size,
+        ReaderShared {
+            pending_resets: pending_resets.clone(),
+            reset_signal: reset_signal.clone(),
+            auth: auth_seen,
+        },
+        ReaderLimits {
+            version: negotiated.version,
+            max_message_size: ctx.config.max_message_size,
+            budget: ctx.buffers.clone(),
+        },
         connection_id.clone(),
     ));
 
@@ -121,6 +149,8 @@ where
         reset_signal,
         peer,
     );
+    // `Some` while unauthenticated: when the connection is closed.
+    let mut auth_deadline = Some(accepted + timeout);
     loop {
         // Flush only when nothing else is queued: pipelined requests get
         // their replies in one write.
@@ -130,9 +160,18 @@ where
                 if session.has_output() && session.flush(&mut writer).await.is_err() {
                     break;
                 }
-                match ctx.config.idle_timeout {
-                    None => incoming.recv().await,
-                    Some(idle) => match tokio::time::timeout(idle, incoming.recv()).await {
+                match (auth_deadline, ctx.config.idle_timeout) {
+                    (Some(deadline), _) => {
+                        match before_deadline(incoming.recv(), Some(deadline), Some(&slot)).await {
+                            Some(next) => next,
+                            None => {
+                                tracing::debug!(connection = %connection_id, "closing: not authenticated in time, or displaced");
+                                break;
+                            }
+                        }
+                    }
+                    (None, None) => incoming.recv().await,
+                    (None, Some(idle)) => match tokio::time::timeout(idle, incoming.recv()).await {
                         Ok(next) => next,
                         Err(_) => {
                             tracing::debug!(connection = %connection_id, "closing an idle connection");
@@ -143,14 +182,47 @@ where
             }
             Err(mpsc::error::TryRecvError::Disconnected) => None,
         };
+        let mut attempt = false;
         let flow = match next {
             None => break,
-            Some(Incoming::Request(request, _budget)) => session.handle(request, &mut writer).await,
-            Some(Incoming::Invalid(e)) => session.fail_protocol(e.to_string()).map(|_| Flow::Close),
-            Some(Incoming::Oversized(e)) => {
-                session.fail_protocol(e.to_string()).map(|_| Flow::Close)
+            Some(Incoming::Request(request, _budget, _charge)) => {
+                attempt = request.is_auth_attempt(negotiated.version);
+                let handled = session.handle(request, &mut writer);
+                // An unauthenticated client cannot stretch its deadline by
+                // a login that waits for the hashing budget.
+                match before_deadline(handled, auth_deadline, Some(&slot)).await {
+                    Some(flow) => flow,
+                    None => {
+                        tracing::debug!(connection = %connection_id, "closing: authentication did not finish in time");
+                        break;
+                    }
+                }
             }
+            Some(Incoming::Invalid(e)) => session.fail_protocol(e.to_string()).map(|_| Flow::Close),
+            Some(Incoming::Refused(e @ FrameError::Busy(_))) => session
+                .fail_busy(format!("{e}; try again later."))
+                .map(|_| Flow::Close),
+            Some(Incoming::Refused(e)) => session.fail_protocol(e.to_string()).map(|_| Flow::Close),
         };
+        let authenticated = session.is_authenticated();
+        match (authenticated, auth_deadline) {
+            (true, Some(_)) => {
+                slot.authenticated();
+                auth_deadline = None;
+            }
+            (false, None) => {
+                // Logged off: the same rules as a new connection.
+                slot.unauthenticated();
+                auth_deadline = Some(Instant::now() + timeout);
+            }
+            _ => {}
+        }
+        auth_progress.send_if_modified(|progress| {
+            let before = (progress.decided, progress.authenticated);
+            progress.decided += u64::from(attempt);
+            progress.authenticated = authenticated;
+            before != (progress.decided, progress.authenticated)
+        });
         match flow {
             Ok(Flow::Continue) => {}
             Ok(Flow::Close) => break,
@@ -166,25 +238,80 @@ where
     tracing::debug!(connection = %connection_id, "closed");
 }
 
+/// Runs `work` until it completes (`Some`), `deadline` passes or `slot` is
+/// displaced (`None`); without a deadline only displacement ends it early.
+async fn before_deadline<F: Future>(
+    work: F,
+    deadline: Option<Instant>,
+    slot: Option<&Slot>,
+) -> Option<F::Output> {
+    let Some(deadline) = deadline else {
+        return Some(work.await);
+    };
+    let displaced = async {
+        match slot {
+            Some(slot) => slot.displaced().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        output = work => Some(output),
+        _ = tokio::time::sleep_until(deadline) => None,
+        _ = displaced => None,
+    }
+}
+
+/// What the reader shares with the session.
+struct ReaderShared {
+    pending_resets: Arc<AtomicUsize>,
+    reset_signal: Arc<Notify>,
+    auth: watch::Receiver<AuthProgress>,
+}
+
+/// What bounds the reader's buffering.
+struct ReaderLimits {
+    version: BoltVersion,
+    max_message_size: usize,
+    budget: Arc<super::budget::BufferBudget>,
+}
+
 async fn read_requests<R: AsyncRead + Unpin>(
     mut reader: R,
     requests: mpsc::Sender<Incoming>,
-    pending_resets: Arc<AtomicUsize>,
-    reset_signal: Arc<Notify>,
-    max_message_size: usize,
+    mut shared: ReaderShared,
+    limits: ReaderLimits,
     connection_id: String,
 ) {
     // Bytes of requests read but not yet handled are limited to one
     // maximal message, so reading ahead cannot multiply the memory limit.
+    let max_message_size = limits.max_message_size;
     let budget_bytes = u32::try_from(max_message_size).unwrap_or(u32::MAX);
     let budget = Arc::new(Semaphore::new(budget_bytes as usize));
+    let mut attempts_sent = 0u64;
     loop {
-        let body = match read_message(&mut reader, max_message_size).await {
+        // The size allowed depends on whether the client is authenticated,
+        // so a pipelined message behind a LOGON waits for its verdict.
+        let authenticated = match shared
+            .auth
+            .wait_for(|p| p.authenticated || p.decided >= attempts_sent)
+            .await
+        {
+            Ok(progress) => progress.authenticated,
+            Err(_) => return,
+        };
+        let limit = if authenticated {
+            max_message_size
+        } else {
+            PRE_AUTH_MAX_MESSAGE_SIZE.min(max_message_size)
+        };
+        let mut charge = Charge::new(&limits.budget);
+        let body = match read_message_charged(&mut reader, limit, &mut charge).await {
             Ok(Some(body)) => body,
             Ok(None) => return,
-            Err(e @ FrameError::TooLarge { .. }) => {
-                tracing::debug!(connection = %connection_id, "framing error: {e}");
-                let _ = requests.send(Incoming::Oversized(e)).await;
+            Err(e @ (FrameError::TooLarge { .. } | FrameError::Busy(_))) => {
+                tracing::debug!(connection = %connection_id, authenticated, "framing error: {e}");
+                drop(charge);
+                let _ = requests.send(Incoming::Refused(e)).await;
                 return;
             }
             Err(_) => return,
@@ -198,18 +325,21 @@ async fn read_requests<R: AsyncRead + Unpin>(
         let item = match Request::parse(&body) {
             Ok(request) => {
                 if request == Request::Reset {
-                    pending_resets.fetch_add(1, Ordering::AcqRel);
+                    shared.pending_resets.fetch_add(1, Ordering::AcqRel);
                     // Wakes a session busy with a query, which cancels it.
-                    reset_signal.notify_one();
+                    shared.reset_signal.notify_one();
                 }
-                Incoming::Request(request, permit)
+                if request.is_auth_attempt(limits.version) {
+                    attempts_sent += 1;
+                }
+                Incoming::Request(request, permit, charge)
             }
             Err(e) => Incoming::Invalid(e),
         };
         drop(body);
         let stop = matches!(
             item,
-            Incoming::Invalid(_) | Incoming::Request(Request::Goodbye, _)
+            Incoming::Invalid(_) | Incoming::Request(Request::Goodbye, _, _)
         );
         if requests.send(item).await.is_err() || stop {
             return;
@@ -224,7 +354,7 @@ async fn read_requests<R: AsyncRead + Unpin>(
 async fn refuse_over_limit<B, R, W>(
     reader: &mut R,
     writer: &mut W,
-    version: super::BoltVersion,
+    version: BoltVersion,
     ctx: &BoltContext<B>,
     connection_id: &str,
 ) where
@@ -235,9 +365,9 @@ async fn refuse_over_limit<B, R, W>(
     let limit = ctx.config.max_connections;
     tracing::info!(connection = %connection_id, "refused: already serving {limit} connections");
     let refuse = async {
-        read_message(reader, ctx.config.max_message_size)
-            .await
-            .ok()?;
+        // Not authenticated: the small pre-authentication limit applies.
+        let limit = PRE_AUTH_MAX_MESSAGE_SIZE.min(ctx.config.max_message_size);
+        read_message(reader, limit).await.ok()?;
         let failure = Failure::new(
             Status::NoThreadsAvailable,
             format!("The server is serving its maximum of {limit} connections; try again later."),

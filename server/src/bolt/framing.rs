@@ -1,6 +1,11 @@
 //! Chunked message framing (bolt-protocol.md §4): `[u16 size][bytes]`
 //! chunks ending with `00 00`; an empty chunk between messages is a NOOP.
+//!
+//! Memory: a chunk is checked against the message limit and charged to the
+//! server-wide [`BufferBudget`](super::budget::BufferBudget) before its
+//! bytes are read, so neither bound is ever exceeded, even briefly.
 
+use super::budget::{BudgetExhausted, Charge};
 use thiserror::Error;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
@@ -19,6 +24,8 @@ pub enum FrameError {
     TooLarge { limit: usize },
     #[error("connection closed in the middle of a message")]
     Truncated,
+    #[error(transparent)]
+    Busy(#[from] BudgetExhausted),
 }
 
 /// Reads one message body. `Ok(None)` means the peer closed the connection
@@ -26,6 +33,24 @@ pub enum FrameError {
 pub async fn read_message<R: AsyncRead + Unpin>(
     reader: &mut R,
     limit: usize,
+) -> Result<Option<Vec<u8>>, FrameError> {
+    read_message_into(reader, limit, None).await
+}
+
+/// [`read_message`] that charges every chunk to `charge` before reading
+/// it; the caller keeps the charge for as long as it holds the body.
+pub async fn read_message_charged<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+    charge: &mut Charge,
+) -> Result<Option<Vec<u8>>, FrameError> {
+    read_message_into(reader, limit, Some(charge)).await
+}
+
+async fn read_message_into<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    limit: usize,
+    mut charge: Option<&mut Charge>,
 ) -> Result<Option<Vec<u8>>, FrameError> {
     let mut message = Vec::new();
     loop {
@@ -51,6 +76,9 @@ pub async fn read_message<R: AsyncRead + Unpin>(
         let start = message.len();
         if start + size > limit {
             return Err(FrameError::TooLarge { limit });
+        }
+        if let Some(charge) = charge.as_deref_mut() {
+            charge.add(size)?;
         }
         message.resize(start + size, 0);
         if let Some(chunk) = message.get_mut(start..) {
@@ -111,6 +139,25 @@ mod tests {
             read_message(&mut reader, 100).await,
             Err(FrameError::Truncated)
         ));
+    }
+
+    #[tokio::test]
+    async fn chunks_are_charged_before_they_are_read() {
+        use crate::bolt::budget::BufferBudget;
+        let budget = BufferBudget::new(5);
+        let bytes = [0u8, 4, 1, 2, 3, 4, 0, 0, 0, 2, 5, 6, 0, 0];
+        let mut reader = &bytes[..];
+        let mut first = Charge::new(&budget);
+        let body = read_message_charged(&mut reader, 100, &mut first).await;
+        assert_eq!(body.unwrap(), Some(vec![1, 2, 3, 4]));
+        assert_eq!(budget.used(), 4);
+        let mut second = Charge::new(&budget);
+        assert!(matches!(
+            read_message_charged(&mut reader, 100, &mut second).await,
+            Err(FrameError::Busy(_))
+        ));
+        drop(first);
+        assert_eq!(budget.used(), 0);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 
 pub mod backend;
 pub mod bookmarks;
-mod connection;
+pub mod budget;
+pub(crate) mod connection;
 pub mod failure;
 pub mod framing;
 pub mod handshake;
@@ -15,6 +16,7 @@ pub mod pool;
 pub mod request;
 pub mod response;
 pub mod session;
+pub mod slots;
 pub mod version;
 
 #[cfg(test)]
@@ -29,7 +31,9 @@ pub use pool::ExecPool;
 pub use version::BoltVersion;
 
 use crate::auth::Authenticator;
-use std::sync::atomic::{AtomicU64, AtomicUsize};
+use budget::BufferBudget;
+use slots::Slots;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -47,11 +51,17 @@ pub struct BoltConfig {
     pub advertised_address: String,
     /// Larger messages close the connection.
     pub max_message_size: usize,
-    /// A client must finish the handshake within this time.
+    /// Bytes of received but unhandled messages across all connections
+    /// (see [`budget`]).
+    pub max_buffered_bytes: usize,
+    /// A client must finish the handshake within this time, and
+    /// authenticate within this time of connecting.
     pub handshake_timeout: Duration,
     /// Connections served at once; one more is refused with a transient
     /// `NoThreadsAvailable` failure (drivers retry it later).
     pub max_connections: usize,
+    /// Slots that unauthenticated connections cannot take (see [`slots`]).
+    pub reserved_connections: usize,
     /// A connection silent for this long between requests is closed.
     pub idle_timeout: Option<Duration>,
     /// A client that does not accept our bytes within this time is dropped.
@@ -72,8 +82,10 @@ impl BoltConfig {
         BoltConfig {
             advertised_address: advertised_address.into(),
             max_message_size: framing::DEFAULT_MAX_MESSAGE_SIZE,
+            max_buffered_bytes: budget::default_budget(framing::DEFAULT_MAX_MESSAGE_SIZE),
             handshake_timeout: Duration::from_secs(30),
             max_connections: crate::config::BoltLimits::default().max_connections,
+            reserved_connections: crate::config::BoltLimits::default().reserved_connections,
             idle_timeout: crate::config::BoltLimits::default().idle_timeout,
             write_timeout: Duration::from_secs(300),
             bookmark_timeout: Duration::from_secs(30),
@@ -87,6 +99,8 @@ impl BoltConfig {
     /// Applies the configured connection, timeout and size limits.
     pub fn with_limits(mut self, limits: &crate::config::BoltLimits) -> Self {
         self.max_connections = limits.max_connections;
+        self.reserved_connections = limits.reserved_connections;
+        self.max_buffered_bytes = limits.max_buffered_bytes;
         self.handshake_timeout = limits.handshake_timeout;
         self.idle_timeout = limits.idle_timeout;
         self.max_message_size = limits.max_message_size;
@@ -102,7 +116,9 @@ pub struct BoltContext<B: Backend> {
     pub auth: Arc<Authenticator>,
     next_connection: AtomicU64,
     /// Connections currently served (including those in the handshake).
-    open_connections: Arc<AtomicUsize>,
+    slots: Arc<Slots>,
+    /// Bytes of incoming messages held by all connections.
+    buffers: Arc<BufferBudget>,
 }
 
 impl<B: Backend> BoltContext<B> {
@@ -117,14 +133,27 @@ impl<B: Backend> BoltContext<B> {
         config: BoltConfig,
         auth: Arc<Authenticator>,
     ) -> Arc<Self> {
+        let slots = Slots::new(config.max_connections, config.reserved_connections);
+        let buffers = BufferBudget::new(config.max_buffered_bytes);
         Arc::new(BoltContext {
             backend,
             pool,
             config,
             auth,
             next_connection: AtomicU64::new(1),
-            open_connections: Arc::new(AtomicUsize::new(0)),
+            slots,
+            buffers,
         })
+    }
+
+    /// Bytes of incoming messages buffered right now, all connections.
+    pub fn buffered_bytes(&self) -> usize {
+        self.buffers.used()
+    }
+
+    /// Connections holding a slot, and how many are unauthenticated.
+    pub fn connection_counts(&self) -> (usize, usize) {
+        self.slots.counts()
     }
 }
 
@@ -135,8 +164,11 @@ async fn serve_tls_connection<B: Backend>(
     peer: std::net::SocketAddr,
     ctx: Arc<BoltContext<B>>,
 ) {
+    let accepted = tokio::time::Instant::now();
     match tokio::time::timeout(ctx.config.handshake_timeout, acceptor.accept(stream)).await {
-        Ok(Ok(tls_stream)) => serve_connection(tls_stream, Some(peer.ip()), ctx).await,
+        Ok(Ok(tls_stream)) => {
+            connection::serve_accepted(tls_stream, Some(peer.ip()), ctx, accepted).await
+        }
         Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
         Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
     }

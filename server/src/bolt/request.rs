@@ -167,6 +167,17 @@ impl Request {
         Ok(request)
     }
 
+    /// Whether the request carries credentials under `version` (LOGON, or
+    /// HELLO before 5.1): the reader waits for the verdict on one before it
+    /// reads on, because it decides the size allowed to the next message.
+    pub fn is_auth_attempt(&self, version: super::BoltVersion) -> bool {
+        match self {
+            Request::Logon { .. } => true,
+            Request::Hello { .. } => !version.has_logon(),
+            _ => false,
+        }
+    }
+
     /// The message name, for logs and error messages.
     pub fn name(&self) -> &'static str {
         match self {

@@ -2,7 +2,8 @@
 //!
 //! Credentials travel in HELLO before Bolt 5.1 and in LOGON from 5.1; both
 //! are checked by the server's [`crate::auth::Authenticator`] (on the
-//! execution pool: the password hash is slow on purpose). With
+//! execution pool: the password hash is slow on purpose, and its budget is
+//! shared by all clients, see [`crate::auth::hashing`]). With
 //! authentication disabled anything passes, including `LOGON {}` without
 //! a scheme, as Neo4j does. A refused client gets one FAILURE
 //! (`Neo.ClientError.Security.Unauthorized`) and the connection closes.
@@ -86,14 +87,23 @@ impl<B: Backend> Session<B> {
             credentials: text("credentials"),
         };
         let peer = self.peer;
+        let refused = |e| HandlerError::Failure(Failure::from(status::from_auth(e)));
+        auth.precheck(&token, peer).map_err(refused)?;
+        // Waits here, on the I/O side, so that a flood of logins queues
+        // without holding execution threads.
+        let permit = auth.hash_budget().acquire().await.map_err(refused)?;
         let outcome = self
             .ctx
             .pool
-            .run(move || auth.authenticate(&token, peer))
+            .run(move || {
+                let outcome = auth.authenticate(&token, peer);
+                drop(permit);
+                outcome
+            })
             .await?;
         match outcome {
             Ok(_user) => Ok(()),
-            Err(e) => Err(HandlerError::Failure(Failure::from(status::from_auth(e)))),
+            Err(e) => Err(refused(e)),
         }
     }
 

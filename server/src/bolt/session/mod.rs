@@ -187,6 +187,11 @@ impl<B: Backend> Session<B> {
         self.state
     }
 
+    /// Whether the client has authenticated (and not logged off since).
+    pub fn is_authenticated(&self) -> bool {
+        self.authenticated
+    }
+
     /// Whether replies are waiting in the buffer.
     pub fn has_output(&self) -> bool {
         !self.out.is_empty()
@@ -288,6 +293,17 @@ impl<B: Backend> Session<B> {
     pub fn fail_protocol(&mut self, message: String) -> Result<(), SessionError> {
         tracing::debug!(connection = %self.connection_id, "protocol violation: {message}");
         let failure = Failure::invalid_request(message);
+        response::failure(&mut self.out, failure.metadata(self.version))?;
+        self.state = State::Defunct;
+        Ok(())
+    }
+
+    /// Answers a request the server has no room for with a transient
+    /// failure (drivers retry those later); the caller closes the
+    /// connection.
+    pub fn fail_busy(&mut self, message: String) -> Result<(), SessionError> {
+        tracing::info!(connection = %self.connection_id, "refused: {message}");
+        let failure = Failure::new(Status::NoThreadsAvailable, message);
         response::failure(&mut self.out, failure.metadata(self.version))?;
         self.state = State::Defunct;
         Ok(())

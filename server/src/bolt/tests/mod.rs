@@ -9,5 +9,6 @@ mod session_basics;
 mod session_bookmarks;
 mod session_limits;
 mod session_points;
+mod session_preauth;
 mod session_streams;
 mod session_tx;
