@@ -5,6 +5,7 @@ use crate::procedures::ProcedureRegistry;
 use crate::Params;
 use nereid_storage::Txn;
 use nereid_values::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Rows emitted by one operator of the plan (in plan pre-order), for
@@ -34,6 +35,10 @@ pub struct ExecContext {
     pub(crate) procedures: Arc<ProcedureRegistry>,
     /// How `db.checkpoint()` reaches the server (none in-process without a log).
     pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
+    /// Set from another thread (RESET, a client that left) to stop the
+    /// query: every operator checks it before each batch it produces, so
+    /// one that drains its input (sort, aggregation, eager) stops too.
+    pub(crate) cancel: Arc<AtomicBool>,
 }
 
 impl ExecContext {
@@ -54,6 +59,7 @@ impl ExecContext {
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: None,
+            cancel: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -64,10 +70,16 @@ impl ExecContext {
             batch_size: self.batch_size,
             statement_time: self.statement_time,
             procedures: Arc::clone(&self.procedures),
+            cancel: Arc::clone(&self.cancel),
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)
             .with_subplans(subplans)
+    }
+
+    /// Whether the query was cancelled (see [`ExecContext::cancel`]).
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
     }
 
     /// A row with every slot null.

@@ -44,13 +44,15 @@ impl Cursor {
         batch_size: usize,
     ) -> Cursor {
         let root = build(&plan.root, 0, None);
-        let ctx = ExecContext::new(
+        let mut ctx = ExecContext::new(
             txn,
             params,
             plan.slot_count,
             batch_size,
             plan_stats(&plan.root),
         );
+        let cancel = Arc::new(AtomicBool::new(false));
+        ctx.cancel = Arc::clone(&cancel);
         Cursor {
             plan,
             root,
@@ -58,7 +60,7 @@ impl Cursor {
             current: None,
             position: 0,
             finished: false,
-            cancel: Arc::new(AtomicBool::new(false)),
+            cancel,
         }
     }
 
@@ -78,8 +80,8 @@ impl Cursor {
 
     /// A flag that, once set (from any thread), makes the next batch fail
     /// with [`ExecError::Cancelled`]: how RESET interrupts a running query.
-    /// Checked between batches, so an operator that drains its whole input
-    /// in one batch (sort, aggregation) stops only after it.
+    /// Every operator checks it before each batch, so an operator draining
+    /// its input (sort, aggregation) stops within one batch of its input.
     pub fn cancel_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.cancel)
     }

@@ -27,6 +27,8 @@ pub struct SubplanEnv {
     /// The statement's procedures: a `CALL` inside `EXISTS { }` or
     /// `COUNT { }` resolves against the same database as one outside.
     pub(crate) procedures: Arc<ProcedureRegistry>,
+    /// The statement's cancel flag: nested plans stop with it.
+    pub(crate) cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Evaluator<'_> {
@@ -54,6 +56,7 @@ impl Evaluator<'_> {
         );
         ctx.statement_time = env.statement_time;
         ctx.procedures = env.procedures;
+        ctx.cancel = env.cancel;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {
             let mut pipeline = build(plan, 0, Some(batch.row(row)));

@@ -64,7 +64,11 @@ struct Counted {
 impl Operator for Counted {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         // Every operator is counted, so this is the one place pulling
-        // recursion needs a guard: a pipeline may be thousands deep.
+        // recursion needs a guard (a pipeline may be thousands deep) and
+        // the one place a cancelled query stops, between any two batches.
+        if ctx.cancelled() {
+            return Err(ExecError::Cancelled);
+        }
         let batch = nereid_stack::deeper(|| self.inner.next(ctx))?;
         if let Some(batch) = &batch {
             ctx.record_rows(self.id, batch.active_len());

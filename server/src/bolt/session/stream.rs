@@ -1,34 +1,57 @@
 //! PULL and DISCARD: stream (or skip) up to `n` records of one open result.
 //!
-//! Records are encoded on the pool thread, next to the resolver, and handed
-//! to this task in batches through a small bounded channel, so memory stays
-//! bounded and a slow client slows only its own query.
+//! A result is pulled in *slices*: one pool job pulls and encodes rows for
+//! at most [`SLICE_TIME`] or [`SLICE_BYTES`], then hands the bytes back and
+//! ends; this task writes them and queues the next slice. So a client that
+//! does not read holds no execution thread (only its connection task waits
+//! on the socket), memory per stream is one slice, and long queries take
+//! turns with short ones: a query whose slice ran out of time queues its
+//! next slice in the pool's long lane (docs/adr/0082-cancellation-and-time-sliced-pulls.md).
+//! A RESET or a client that leaves sets the query's cancel flag, which
+//! every operator checks before each batch.
 
-use super::{Handled, OpenStream, Session, State};
+use super::{Handled, HandlerError, OpenStream, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::bolt::failure::Failure;
+use crate::bolt::pool::{Lane, PoolError};
 use crate::bolt::response;
 use crate::bolt::response::RecordWriter;
 use crate::db::{DbError, Summary};
 use nereid_errors::Status;
 use nereid_packstream::encode::MAX_ENCODE_DEPTH;
 use nereid_packstream::{EncodeError, PackMap, PackValue, StructFormat};
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::io::AsyncWrite;
-use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
 /// An empty chunk: Bolt's keep-alive between messages.
 const NOOP: [u8; 2] = [0, 0];
 
-/// Records are sent to the connection task in batches of about this size.
-const BATCH_BYTES: usize = 32 * 1024;
+/// The longest a slice pulls before it hands its rows back (checked
+/// between chunks of [`CHUNK_ROWS`]).
+const SLICE_TIME: Duration = Duration::from_millis(10);
 
-/// What a pull job hands back.
-struct PullOutcome<R> {
+/// The most encoded bytes a slice holds before it hands them back.
+const SLICE_BYTES: usize = 256 * 1024;
+
+/// Rows pulled between two checks of the slice's clock and size.
+const CHUNK_ROWS: i64 = 256;
+
+/// How a slice ended.
+enum SliceEnd {
+    /// The PULL is answered: `n` rows were sent or the result ended.
+    Done { has_more: bool },
+    /// The slice's time or bytes ran out first; `rows` rows were sent.
+    Paused { rows: i64, out_of_time: bool },
+}
+
+/// What a slice job hands back.
+struct SliceOutcome<R> {
     open: OpenStream<R>,
-    result: Result<bool, DbError>,
+    bytes: Vec<u8>,
+    result: Result<SliceEnd, DbError>,
     summary: Option<Summary>,
     encode_error: Option<EncodeError>,
 }
@@ -39,62 +62,82 @@ impl<B: Backend> Session<B> {
         W: AsyncWrite + Unpin + Send,
     {
         let index = self.stream_index(qid)?;
-        let open = self.streams.remove(index);
+        let mut open = self.streams.remove(index);
         let cancel = open.results.cancel_handle();
         let format = self.format;
         let started = Instant::now();
-        let (batches, mut received) = mpsc::channel::<Vec<u8>>(4);
-        let job = self
-            .ctx
-            .pool
-            .submit(move || pull_job(open, n, discard, format, batches));
+        let mut remaining = n;
+        let mut lane = Lane::Fresh;
         let reset_signal = self.reset_signal.clone();
         let mut keep_alive = tokio::time::interval(self.ctx.config.noop_interval);
         keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
         keep_alive.reset();
         let mut interrupted = false;
-        loop {
-            tokio::select! {
-                batch = received.recv() => match batch {
-                    Some(batch) => {
-                        self.out.extend_from_slice(&batch);
-                        self.flush_if_large(w).await?;
-                        keep_alive.reset();
+        let (result, summary) = loop {
+            let mut job = self
+                .ctx
+                .pool
+                .submit_in(lane, move || pull_slice(open, remaining, discard, format));
+            let outcome = loop {
+                tokio::select! {
+                    outcome = &mut job => break outcome,
+                    _ = reset_signal.notified(), if !interrupted => {
+                        // A RESET behind this PULL, or the client left.
+                        if self.pending_resets.load(Ordering::Acquire) > 0 {
+                            interrupted = true;
+                            stop(&cancel);
+                        }
                     }
-                    None => break,
-                },
-                _ = reset_signal.notified(), if !interrupted => {
-                    if self.pending_resets.load(Ordering::Acquire) > 0 {
-                        interrupted = true;
-                        if let Some(cancel) = &cancel {
-                            cancel.store(true, Ordering::Relaxed);
+                    _ = keep_alive.tick() => {
+                        // Busy without output: tell the client we are alive
+                        // (between whole messages, so the NOOP is well placed).
+                        self.out.extend_from_slice(&NOOP);
+                        if let Err(e) = self.flush(w).await {
+                            stop(&cancel);
+                            return Err(e.into());
                         }
                     }
                 }
-                _ = keep_alive.tick() => {
-                    // Busy without output: tell the client we are alive
-                    // (between whole messages, so the NOOP is well placed).
-                    self.out.extend_from_slice(&NOOP);
-                    self.flush(w).await?;
-                }
+            };
+            let SliceOutcome {
+                open: back,
+                bytes,
+                result,
+                summary,
+                encode_error,
+            } = outcome
+                .unwrap_or(Err(PoolError::Closed))
+                .inspect_err(|_| stop(&cancel))?;
+            open = back;
+            if let Some(e) = encode_error {
+                self.ctx.pool.dispose(open);
+                return Err(
+                    Failure::new(Status::General, format!("cannot send the result: {e}")).into(),
+                );
             }
-        }
-        let outcome = job
-            .await
-            .unwrap_or(Err(crate::bolt::pool::PoolError::Closed))?;
-        let PullOutcome {
-            open,
-            result,
-            summary,
-            encode_error,
-        } = outcome;
+            self.out.extend_from_slice(&bytes);
+            if let Err(e) = self.flush_if_large(w).await {
+                // The client stopped reading or left: stop the query.
+                stop(&cancel);
+                self.ctx.pool.dispose(open);
+                return Err(e.into());
+            }
+            match result {
+                Ok(SliceEnd::Paused { rows, out_of_time }) if !interrupted => {
+                    if remaining >= 0 {
+                        remaining -= rows;
+                    }
+                    if out_of_time {
+                        lane = Lane::Long;
+                    }
+                    keep_alive.reset();
+                }
+                Ok(SliceEnd::Paused { .. }) => break (Err(interrupted_error()), None),
+                Ok(SliceEnd::Done { has_more }) => break (Ok(has_more), summary),
+                Err(e) => break (Err(e), None),
+            }
+        };
 
-        if let Some(e) = encode_error {
-            self.ctx.pool.dispose(open);
-            return Err(
-                Failure::new(Status::General, format!("cannot send the result: {e}")).into(),
-            );
-        }
         match result {
             Ok(true) => {
                 self.streams.insert(index, open);
@@ -121,7 +164,7 @@ impl<B: Backend> Session<B> {
             }
             Err(e) => {
                 self.ctx.pool.dispose(open);
-                Err(Failure::from(e).into())
+                Err(HandlerError::Failure(Failure::from(e)))
             }
         }
     }
@@ -251,42 +294,72 @@ fn stats_metadata(summary: &Summary) -> Option<PackMap> {
     Some(with_flag)
 }
 
-/// Runs on the pool: pulls or discards, encoding records into batches.
-fn pull_job<R: ResultStream>(
+/// Stops the query at its next batch (no-op for results without one).
+fn stop(cancel: &Option<Arc<AtomicBool>>) {
+    if let Some(cancel) = cancel {
+        cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What a PULL stopped by a RESET reports (the client sees IGNORED).
+fn interrupted_error() -> DbError {
+    DbError {
+        status: Status::General,
+        message: "interrupted by RESET".into(),
+    }
+}
+
+/// One slice, on the pool: pulls (or discards) up to `remaining` rows (all
+/// when negative) in chunks, encoding records, until the PULL is answered
+/// or the slice's time or bytes run out.
+fn pull_slice<R: ResultStream>(
     mut open: OpenStream<R>,
-    n: i64,
+    remaining: i64,
     discard: bool,
     format: StructFormat,
-    batches: mpsc::Sender<Vec<u8>>,
-) -> PullOutcome<R> {
+) -> SliceOutcome<R> {
+    let started = Instant::now();
+    let mut writer = RecordWriter::default();
+    let mut bytes = Vec::new();
     let mut encode_error = None;
-    let result = if discard {
-        open.results.discard(n)
-    } else {
-        let mut writer = RecordWriter::default();
-        let mut batch = Vec::new();
-        let mut receiver_gone = false;
-        let result = open.results.pull(n, &mut |row, resolver| {
-            if encode_error.is_some() || receiver_gone {
-                return;
+    let mut rows = 0i64;
+    let result = loop {
+        let chunk = if remaining < 0 {
+            CHUNK_ROWS
+        } else {
+            (remaining - rows).min(CHUNK_ROWS)
+        };
+        let step = if discard {
+            open.results.discard(chunk)
+        } else {
+            open.results.pull(chunk, &mut |row, resolver| {
+                if encode_error.is_none() {
+                    if let Err(e) = writer.write(&mut bytes, row, resolver, format) {
+                        encode_error = Some(e);
+                    }
+                }
+            })
+        };
+        match step {
+            Err(e) => break Err(e),
+            Ok(false) => break Ok(SliceEnd::Done { has_more: false }),
+            Ok(true) => {
+                rows += chunk;
+                if encode_error.is_some() || (remaining >= 0 && rows >= remaining) {
+                    break Ok(SliceEnd::Done { has_more: true });
+                }
+                let out_of_time = started.elapsed() >= SLICE_TIME;
+                if out_of_time || bytes.len() >= SLICE_BYTES {
+                    break Ok(SliceEnd::Paused { rows, out_of_time });
+                }
             }
-            if let Err(e) = writer.write(&mut batch, row, resolver, format) {
-                encode_error = Some(e);
-                return;
-            }
-            if batch.len() >= BATCH_BYTES {
-                receiver_gone = batches.blocking_send(std::mem::take(&mut batch)).is_err();
-            }
-        });
-        if !batch.is_empty() && !receiver_gone {
-            let _ = batches.blocking_send(batch);
         }
-        result
     };
-    drop(batches);
-    let summary = matches!(result, Ok(false)).then(|| open.results.summary());
-    PullOutcome {
+    let summary =
+        matches!(result, Ok(SliceEnd::Done { has_more: false })).then(|| open.results.summary());
+    SliceOutcome {
         open,
+        bytes,
         result,
         summary,
         encode_error,
