@@ -24,7 +24,7 @@ use super::{BoltContext, BoltVersion};
 use nereid_errors::Status;
 use std::future::Future;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, watch, Notify, OwnedSemaphorePermit, Semaphore};
@@ -122,6 +122,7 @@ pub(super) async fn serve_accepted<B, S>(
 
     let pending_resets = Arc::new(AtomicUsize::new(0));
     let reset_signal = Arc::new(Notify::new());
+    let client_left = Arc::new(AtomicBool::new(false));
     let (requests, mut incoming) = mpsc::channel(READ_AHEAD);
     let (auth_progress, auth_seen) = watch::channel(AuthProgress::default());
     let reader_task = tokio::spawn(read_requests(
@@ -130,6 +131,7 @@ pub(super) async fn serve_accepted<B, S>(
         ReaderShared {
             pending_resets: pending_resets.clone(),
             reset_signal: reset_signal.clone(),
+            client_left: client_left.clone(),
             auth: auth_seen,
         },
         ReaderLimits {
@@ -147,6 +149,7 @@ pub(super) async fn serve_accepted<B, S>(
         connection_id.clone(),
         pending_resets,
         reset_signal,
+        client_left,
         peer,
     );
     // `Some` while unauthenticated: when the connection is closed.
@@ -265,7 +268,18 @@ async fn before_deadline<F: Future>(
 struct ReaderShared {
     pending_resets: Arc<AtomicUsize>,
     reset_signal: Arc<Notify>,
+    /// Set when the client closed its side or the socket failed: a
+    /// running query is stopped like on RESET.
+    client_left: Arc<AtomicBool>,
     auth: watch::Receiver<AuthProgress>,
+}
+
+impl ReaderShared {
+    /// The client is gone: wake a session busy with a query, which stops it.
+    fn left(&self) {
+        self.client_left.store(true, Ordering::Release);
+        self.reset_signal.notify_one();
+    }
 }
 
 /// What bounds the reader's buffering.
@@ -307,14 +321,14 @@ async fn read_requests<R: AsyncRead + Unpin>(
         let mut charge = Charge::new(&limits.budget);
         let body = match read_message_charged(&mut reader, limit, &mut charge).await {
             Ok(Some(body)) => body,
-            Ok(None) => return,
+            Ok(None) => return shared.left(),
             Err(e @ (FrameError::TooLarge { .. } | FrameError::Busy(_))) => {
                 tracing::debug!(connection = %connection_id, authenticated, "framing error: {e}");
                 drop(charge);
                 let _ = requests.send(Incoming::Refused(e)).await;
                 return;
             }
-            Err(_) => return,
+            Err(_) => return shared.left(),
         };
         let cost = u32::try_from(body.len())
             .unwrap_or(u32::MAX)

@@ -171,11 +171,17 @@ mod tests {
         let long: Vec<_> = (0..3)
             .map(|_| {
                 let gate = gate.clone();
-                pool.submit_in(Lane::Long, move || gate.recv_timeout(Duration::from_secs(10)).is_ok())
+                pool.submit_in(Lane::Long, move || {
+                    gate.recv_timeout(Duration::from_secs(10)).is_ok()
+                })
             })
             .collect();
         let quick = tokio::time::timeout(Duration::from_secs(5), pool.run(|| 6 * 7)).await;
-        assert_eq!(quick, Ok(Ok(42)), "the fresh lane must not wait behind long work");
+        assert_eq!(
+            quick,
+            Ok(Ok(42)),
+            "the fresh lane must not wait behind long work"
+        );
         for _ in 0..3 {
             release.send(()).unwrap();
         }

@@ -26,7 +26,7 @@ use nereid_errors::Status;
 use nereid_packstream::{EncodeError, PackMap, StructFormat};
 use std::fmt;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
@@ -145,8 +145,11 @@ pub struct Session<B: Backend> {
     out: Vec<u8>,
     /// RESETs read from the socket but not yet handled.
     pending_resets: Arc<AtomicUsize>,
-    /// Signalled by the reader when a RESET arrives (see `pending_resets`).
+    /// Signalled by the reader when a RESET arrives (see `pending_resets`)
+    /// or the client leaves (see `client_left`).
     reset_signal: Arc<Notify>,
+    /// Set by the reader once the client closed the connection.
+    client_left: Arc<AtomicBool>,
     /// The client's address, for rate limiting failed logins.
     peer: Option<IpAddr>,
 }
@@ -159,6 +162,7 @@ impl<B: Backend> Session<B> {
         connection_id: String,
         pending_resets: Arc<AtomicUsize>,
         reset_signal: Arc<Notify>,
+        client_left: Arc<AtomicBool>,
         peer: Option<IpAddr>,
     ) -> Self {
         Session {
@@ -179,6 +183,7 @@ impl<B: Backend> Session<B> {
             out: Vec::new(),
             pending_resets,
             reset_signal,
+            client_left,
             peer,
         }
     }

@@ -83,7 +83,9 @@ impl<B: Backend> Session<B> {
                     outcome = &mut job => break outcome,
                     _ = reset_signal.notified(), if !interrupted => {
                         // A RESET behind this PULL, or the client left.
-                        if self.pending_resets.load(Ordering::Acquire) > 0 {
+                        if self.pending_resets.load(Ordering::Acquire) > 0
+                            || self.client_left.load(Ordering::Acquire)
+                        {
                             interrupted = true;
                             stop(&cancel);
                         }
