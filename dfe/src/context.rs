@@ -87,6 +87,16 @@ impl ExecContext {
         vec![Value::Null; self.slot_count]
     }
 
+    /// [`ExecContext::record_rows`] for each of a range of operators (the
+    /// levels of a UNION chain a batch passes, one add per level).
+    pub(crate) fn record_rows_in(&mut self, operators: std::ops::Range<usize>, rows: usize) {
+        let end = operators.end.min(self.stats.len());
+        let start = operators.start.min(end);
+        for stats in &mut self.stats[start..end] {
+            stats.rows += rows as u64;
+        }
+    }
+
     pub(crate) fn record_rows(&mut self, operator: usize, rows: usize) {
         if let Some(stats) = self.stats.get_mut(operator) {
             stats.rows += rows as u64;

@@ -80,6 +80,8 @@ pub async fn start<B: Backend>(
     nereid_dfe::set_advertised_address(&advertised);
     let (shutdown, watcher) = watch::channel(false);
     let admin = backend.clone();
+    let watched = backend.clone();
+    let problem: http::ProblemFn = Arc::new(move || watched.problem());
     let checkpoint: http::CheckpointFn =
         Arc::new(move || admin.checkpoint().map_err(|e| e.to_string()));
     let bolt_config = BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits);
@@ -93,6 +95,7 @@ pub async fn start<B: Backend>(
     let router = http::router_with_admin(
         http::HealthInfo {
             bolt_address: advertised,
+            problem: Some(problem),
         },
         Some(admin),
     );

@@ -347,6 +347,13 @@ impl Database {
         self.plans.counters()
     }
 
+    /// Why the log cannot take commits, once it failed (for `/health`).
+    pub fn log_failure(&self) -> Option<String> {
+        self.failed
+            .load(Ordering::Acquire)
+            .then(|| "the transaction log failed; writes are refused until restart".to_string())
+    }
+
     /// Commits; returns the bookmark.
     pub fn commit(&self, tx: Transaction) -> Result<String, DbError> {
         self.commit_txn(&tx.txn)
@@ -359,8 +366,13 @@ impl Database {
     /// Commits through the log and publishes once durable.
     fn commit_txn(&self, txn: &Txn) -> Result<String, DbError> {
         if self.failed.load(Ordering::Acquire) {
+            // Reads need no log: a read-only transaction ends as usual.
+            if txn.is_read_only() {
+                txn.rollback();
+                return Ok(bookmark(self.store.visible_ts()));
+            }
             txn.rollback();
-            return Err(unavailable());
+            return Err(log_failed());
         }
         let handle = self.next_handle.fetch_add(1, Ordering::Relaxed);
         let mut lsn: Option<Lsn> = None;
@@ -449,10 +461,13 @@ fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
     }
 }
 
-fn unavailable() -> DbError {
+/// Writes after the log failed (reads go on; see [`Database::log_failure`]).
+fn log_failed() -> DbError {
     DbError {
-        status: Status::DatabaseUnavailable,
-        message: "the database refuses commits after a log failure; restart the server".into(),
+        status: Status::TransactionCommitFailed,
+        message: "the database refuses writes after a transaction log failure (a full disk?); \
+                  reads go on; free space and restart the server"
+            .into(),
     }
 }
 

@@ -123,11 +123,22 @@ fn open_target(
     data_dir: &Path,
     target: &CheckpointTarget,
 ) -> Result<Arc<dyn ObjectStore>, WalError> {
-    Ok(match target {
-        CheckpointTarget::InDataDir => Arc::new(LocalDir::new(data_dir.join("checkpoints"))),
-        CheckpointTarget::Dir(dir) => Arc::new(LocalDir::new(dir.clone())),
-        CheckpointTarget::S3(location) => Arc::new(S3Store::connect(location.clone())?),
-    })
+    let local = |dir: PathBuf| -> Result<Arc<dyn ObjectStore>, WalError> {
+        let store = LocalDir::new(dir);
+        let removed = store.remove_interrupted_writes()?;
+        if removed > 0 {
+            tracing::warn!(
+                files = removed,
+                "removed partial checkpoint files of interrupted writes"
+            );
+        }
+        Ok(Arc::new(store))
+    };
+    match target {
+        CheckpointTarget::InDataDir => local(data_dir.join("checkpoints")),
+        CheckpointTarget::Dir(dir) => local(dir.clone()),
+        CheckpointTarget::S3(location) => Ok(Arc::new(S3Store::connect(location.clone())?)),
+    }
 }
 
 /// Whether the target is remote, so that log segments are shipped there.

@@ -17,10 +17,17 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+/// Why the server cannot do its job now (`None`: healthy).
+pub type ProblemFn = Arc<dyn Fn() -> Option<String> + Send + Sync>;
+
 /// Facts the health endpoint reports.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct HealthInfo {
     pub bolt_address: String,
+    /// Asked on every `/health`: a problem makes the answer 503 with the
+    /// reason (e.g. the transaction log cannot be written), so a load
+    /// balancer or operator sees a server that refuses writes.
+    pub problem: Option<ProblemFn>,
 }
 
 pub fn router(info: HealthInfo) -> Router {
@@ -103,12 +110,23 @@ pub fn origins_of<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Vec<Strin
         .collect()
 }
 
-async fn health(State(info): State<Arc<HealthInfo>>) -> Json<Value> {
-    Json(json!({
-        "status": "ok",
+/// `GET /health`: 200 `{"status": "ok"}`, or 503 `{"status": "unhealthy",
+/// "reason": ...}` while the server has a problem.
+async fn health(State(info): State<Arc<HealthInfo>>) -> (StatusCode, Json<Value>) {
+    let problem = info.problem.as_ref().and_then(|problem| problem());
+    let (code, status) = match problem {
+        None => (StatusCode::OK, "ok"),
+        Some(_) => (StatusCode::SERVICE_UNAVAILABLE, "unhealthy"),
+    };
+    let mut body = json!({
+        "status": status,
         "version": env!("CARGO_PKG_VERSION"),
         "bolt_address": info.bolt_address,
-    }))
+    });
+    if let Some(reason) = problem {
+        body["reason"] = Value::String(reason);
+    }
+    (code, Json(body))
 }
 
 /// Serves until `shutdown` turns true.

@@ -98,9 +98,12 @@ pub(crate) fn from_storage(e: StorageError) -> DbError {
     }
 }
 
+/// A log failure is `TransactionCommitFailed`, a database error: the common
+/// cause is a full disk, which retrying does not cure (a transient status made
+/// drivers retry forever).
 pub(crate) fn from_wal(e: WalError) -> DbError {
     DbError {
-        status: Status::DatabaseUnavailable,
+        status: Status::TransactionCommitFailed,
         message: format!("the transaction log failed: {e}"),
     }
 }

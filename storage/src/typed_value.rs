@@ -48,7 +48,7 @@ impl From<TypedValue> for Encoded {
 }
 
 /// One O value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TypedValue {
     pub(crate) flag: u8,
     pub(crate) payload: u64,

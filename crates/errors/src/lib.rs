@@ -32,6 +32,11 @@ pub enum Status {
     DeadlockDetected,
     TransactionNotFound,
     DatabaseUnavailable,
+    /// The transaction log cannot be written (a full disk, an I/O error):
+    /// a database error, not a transient one, because retrying does not
+    /// help until an operator frees space or replaces the disk, and drivers
+    /// retry transient errors for as long as they are allowed to.
+    TransactionCommitFailed,
     /// A valid construct the engine does not execute yet.
     NotSupported,
     General,
@@ -68,6 +73,9 @@ impl Status {
             Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
             Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
             Status::DatabaseUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
+            Status::TransactionCommitFailed => {
+                "Neo.DatabaseError.Transaction.TransactionCommitFailed"
+            }
             Status::NotSupported => "Neo.DatabaseError.Statement.ExecutionFailed",
             Status::General => "Neo.DatabaseError.General.UnknownError",
         }
@@ -105,6 +113,7 @@ impl Status {
             Status::DeadlockDetected => "40N01",
             Status::TransactionNotFound => "25N05",
             Status::DatabaseUnavailable => "51N00",
+            Status::TransactionCommitFailed => "40N00",
             Status::NotSupported => "50N00",
             Status::General => "50N00",
         }
@@ -130,6 +139,11 @@ mod tests {
         assert_eq!(
             Status::SyntaxError.classification(),
             Classification::ClientError
+        );
+        // A full disk must not make drivers retry forever.
+        assert_eq!(
+            Status::TransactionCommitFailed.classification(),
+            Classification::DatabaseError
         );
     }
 }

@@ -42,6 +42,21 @@ impl Entity {
         Ok(())
     }
 
+    /// Sets (null: removes) many keys in one storage call, which reads the
+    /// entity's properties once: one call per key walked them per key, and
+    /// a map of 100,000 keys took a minute.
+    fn set_all(
+        self,
+        txn: &Txn,
+        properties: impl IntoIterator<Item = (String, Value)>,
+    ) -> ExecResult<()> {
+        match self {
+            Entity::Node(id) => txn.set_node_properties(id, properties)?,
+            Entity::Rel(id) => txn.set_rel_properties(id, properties)?,
+        }
+        Ok(())
+    }
+
     fn properties(self, txn: &Txn) -> BTreeMap<String, Value> {
         match self {
             Entity::Node(id) => txn.node_properties(id),
@@ -96,14 +111,13 @@ impl RowWriter for SetProperties {
                     for (key, value) in &new {
                         check_storable(key, value)?;
                     }
-                    for key in entity.properties(&ctx.txn).into_keys() {
-                        if !new.contains_key(&key) {
-                            entity.set(&ctx.txn, &key, Value::Null)?;
-                        }
-                    }
-                    for (key, value) in new {
-                        entity.set(&ctx.txn, &key, value)?;
-                    }
+                    let removed: Vec<(String, Value)> = entity
+                        .properties(&ctx.txn)
+                        .into_keys()
+                        .filter(|key| !new.contains_key(key))
+                        .map(|key| (key, Value::Null))
+                        .collect();
+                    entity.set_all(&ctx.txn, removed.into_iter().chain(new))?;
                 }
                 SetItem::MergeProperties { target, map } => {
                     let target = ctx.evaluator().eval_row(target, batch, row)?;
@@ -115,9 +129,7 @@ impl RowWriter for SetProperties {
                     for (key, value) in &new {
                         check_storable(key, value)?;
                     }
-                    for (key, value) in new {
-                        entity.set(&ctx.txn, &key, value)?;
-                    }
+                    entity.set_all(&ctx.txn, new)?;
                 }
                 SetItem::AddLabels { target, labels } => {
                     let target = ctx.evaluator().eval_row(target, batch, row)?;

@@ -54,7 +54,7 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
         return Ok(Lowered {
             plan,
             outputs,
-            slot_count: slots.count(),
+            slot_count: slots.high_water(),
         });
     }
 }
@@ -98,7 +98,12 @@ fn lower_union(
         return Ok((LogicalPlan::Argument, Vec::new(), Vec::new()));
     };
     let (mut plan, outputs, mut kinds) = lower_single(first, outer, slots, catalog)?;
+    // Each later part runs after the previous one ended and only its
+    // projection into the first part's result slots is read afterwards, so
+    // every part numbers its own slots from the same point (see `Slots`).
+    let parts_start = slots.count();
     for query in rest {
+        slots.rewind(parts_start);
         let (branch, columns, branch_kinds) = lower_single(query, outer, slots, catalog)?;
         for (kind, (name, _)) in kinds.iter_mut().zip(&outputs) {
             let same = columns
@@ -133,6 +138,9 @@ fn lower_union(
             }),
         };
     }
+    // What follows the union (in an enclosing query) numbers its slots past
+    // every part's, so it never meets a value a part left in a slot.
+    slots.rewind(slots.high_water());
     if !all {
         plan = LogicalPlan::Distinct {
             input: Box::new(plan),

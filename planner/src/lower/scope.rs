@@ -82,17 +82,35 @@ impl Scope {
 }
 
 /// Hands out slots; every variable and temporary gets a fresh one. Clones
-/// share one counter (see [`Scope`]).
+/// share one counter (see [`Scope`]). The parts of a UNION after the first
+/// reuse the same range ([`Slots::rewind`]): a part's own slots are dead
+/// once it has projected into the result slots, and a batch has a column
+/// per slot, so numbering every part's slots apart made each of `k` parts'
+/// rows `k` wide (quadratic in the number of parts).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Slots {
     next: Rc<Cell<Slot>>,
+    /// One past the highest slot ever handed out: the plan's slot count.
+    high: Rc<Cell<Slot>>,
 }
 
 impl Slots {
     pub(crate) fn fresh(&self) -> Slot {
         let s = self.next.get();
         self.next.set(s + 1);
+        self.high.set(self.high.get().max(s + 1));
         s
+    }
+
+    /// Hands out slots from `to` again (a [`Slots::count`] taken earlier),
+    /// for a UNION part whose slots are never read after the part.
+    pub(crate) fn rewind(&self, to: Slot) {
+        self.next.set(to);
+    }
+
+    /// How many slots the plan needs: one past the highest handed out.
+    pub(crate) fn high_water(&self) -> usize {
+        self.high.get()
     }
 
     pub(crate) fn count(&self) -> usize {

@@ -32,6 +32,12 @@ pub trait Backend: Send + Sync + 'static {
 
     fn rollback(self: &Arc<Self>, tx: Self::Tx);
 
+    /// Why the backend cannot do its job now, for `/health` (`None`:
+    /// healthy).
+    fn problem(self: &Arc<Self>) -> Option<String> {
+        None
+    }
+
     /// Takes a checkpoint now (`POST /admin/checkpoint`); returns what it
     /// wrote, as JSON. Backends without durable storage do not support it.
     fn checkpoint(self: &Arc<Self>) -> Result<serde_json::Value, DbError> {
@@ -90,6 +96,10 @@ impl Backend for Database {
 
     fn rollback(self: &Arc<Self>, tx: Transaction) {
         Database::rollback(self, tx)
+    }
+
+    fn problem(self: &Arc<Self>) -> Option<String> {
+        self.log_failure()
     }
 
     fn checkpoint(self: &Arc<Self>) -> Result<serde_json::Value, DbError> {

@@ -7,6 +7,7 @@
 
 mod commit;
 mod counts;
+mod properties;
 mod read;
 mod replay;
 mod state;
@@ -214,6 +215,24 @@ impl Txn {
     }
     pub fn set_rel_property(&self, id: RelId, key: &str, value: Value) -> Result<()> {
         self.write(|w| w.set_rel_property(id, key, value))
+    }
+    /// [`Txn::set_node_property`] of each pair in order (a later pair of the
+    /// same key wins), in time linear in the pairs and the node's
+    /// properties: what `SET n += $map` and `SET n = $map` need.
+    pub fn set_node_properties<K: AsRef<str>>(
+        &self,
+        id: NodeId,
+        properties: impl IntoIterator<Item = (K, Value)>,
+    ) -> Result<()> {
+        self.write(|w| w.set_node_properties(id, properties))
+    }
+    /// [`Txn::set_node_properties`] for a relationship.
+    pub fn set_rel_properties<K: AsRef<str>>(
+        &self,
+        id: RelId,
+        properties: impl IntoIterator<Item = (K, Value)>,
+    ) -> Result<()> {
+        self.write(|w| w.set_rel_properties(id, properties))
     }
     pub fn add_label(&self, id: NodeId, label: &str) -> Result<()> {
         self.write(|w| w.add_label(id, label))

@@ -14,19 +14,67 @@ pub(crate) fn replay_changes(store: &Store, core: &TxnCore, changes: &[Change]) 
     let mut st = core.state.lock();
     let mut writer = Writer::new(store, core, &mut st);
     let mut outcome = Ok(());
-    for (n, change) in changes.iter().enumerate() {
-        if let Err(e) = apply(&mut writer, change) {
+    let mut n = 0;
+    while n < changes.len() {
+        // A run of property sets on one entity (what `SET n += $map` and
+        // `CREATE (n $map)` log) is applied as one batch: the entity's
+        // properties are read once, not once per key.
+        let run = property_run(&changes[n..]);
+        let applied = if run > 1 {
+            apply_property_run(&mut writer, &changes[n..n + run])
+        } else {
+            apply(&mut writer, &changes[n])
+        };
+        if let Err(e) = applied {
+            let change = &changes[n];
+            let which = match run {
+                0 | 1 => format!("change {n}"),
+                _ => format!("changes {n}..{}", n + run),
+            };
             outcome = Err(match e {
-                StorageError::Replay(why) => StorageError::Replay(format!("change {n}: {why}")),
-                other => StorageError::Replay(format!("change {n} ({change:?}): {other}")),
+                StorageError::Replay(why) => StorageError::Replay(format!("{which}: {why}")),
+                other => StorageError::Replay(format!("{which} ({change:?}): {other}")),
             });
             break;
         }
+        n += run.max(1);
     }
     if outcome.is_err() {
         rollback_locked(store, core, &mut st);
     }
     outcome
+}
+
+/// How many changes at the start of `changes` set properties of one and the
+/// same entity (0 when the first change is no property set).
+fn property_run(changes: &[Change]) -> usize {
+    let target = |change: &Change| match change {
+        Change::SetNodeProperty { id, .. } => Some((true, id.0)),
+        Change::SetRelProperty { id, .. } => Some((false, id.0)),
+        _ => None,
+    };
+    let Some(first) = changes.first().and_then(target) else {
+        return 0;
+    };
+    changes
+        .iter()
+        .take_while(|change| target(change) == Some(first))
+        .count()
+}
+
+/// Applies a run found by [`property_run`] as one batch.
+fn apply_property_run(w: &mut Writer<'_>, run: &[Change]) -> Result<()> {
+    let pairs = run.iter().filter_map(|change| match change {
+        Change::SetNodeProperty { key, value, .. } | Change::SetRelProperty { key, value, .. } => {
+            Some((key.as_str(), value.clone()))
+        }
+        _ => None,
+    });
+    match &run[0] {
+        Change::SetRelProperty { id, .. } => w.set_rel_properties(*id, pairs),
+        Change::SetNodeProperty { id, .. } => w.set_node_properties(*id, pairs),
+        _ => Ok(()),
+    }
 }
 
 fn apply(w: &mut Writer<'_>, change: &Change) -> Result<()> {

@@ -23,9 +23,9 @@ use std::sync::atomic::Ordering;
 
 /// A transaction's state, locked for one write operation.
 pub(crate) struct Writer<'a> {
-    store: &'a Store,
-    core: &'a TxnCore,
-    st: &'a mut TxnState,
+    pub(super) store: &'a Store,
+    pub(super) core: &'a TxnCore,
+    pub(super) st: &'a mut TxnState,
 }
 
 fn node_name(node: u64) -> String {
@@ -41,7 +41,7 @@ impl<'a> Writer<'a> {
         Writer { store, core, st }
     }
 
-    fn reader(&self) -> Reader<'a> {
+    pub(super) fn reader(&self) -> Reader<'a> {
         Reader {
             store: self.store,
             view: self.core.view(),
@@ -57,16 +57,29 @@ impl<'a> Writer<'a> {
         o: impl Into<Encoded>,
         forced_sid: Option<u64>,
     ) -> Result<u64> {
+        self.insert_at(kind, part, s, p, o, forced_sid)
+            .map(|(sid, _)| sid)
+    }
+
+    /// [`Writer::insert`], also returning where the tuple went.
+    pub(super) fn insert_at(
+        &mut self,
+        kind: RelKind,
+        part: usize,
+        s: u64,
+        p: u32,
+        o: impl Into<Encoded>,
+        forced_sid: Option<u64>,
+    ) -> Result<(u64, TupleRef)> {
         let relation = self.store.relation(kind);
         let (index, sid) = relation.insert(part, s, p, o, forced_sid, self.core.marker)?;
-        self.st
-            .undo
-            .push(Undo::Inserted(TupleRef { kind, part, index }));
-        Ok(sid)
+        let at = TupleRef { kind, part, index };
+        self.st.undo.push(Undo::Inserted(at));
+        Ok((sid, at))
     }
 
     /// Marks a visible tuple deleted; `what` names it in a conflict error.
-    fn delete(&mut self, at: TupleRef, what: impl FnOnce() -> String) -> Result<()> {
+    pub(super) fn delete(&mut self, at: TupleRef, what: impl FnOnce() -> String) -> Result<()> {
         let me = self.core.marker;
         match self.store.with_tuple(at, |t| t.try_delete(me)) {
             Some(DeleteOutcome::Deleted) => {
@@ -93,7 +106,7 @@ impl<'a> Writer<'a> {
 
     /// Requires a visible node that no one else is deleting, and remembers
     /// it for commit-time validation.
-    fn lock_node(&mut self, node: NodeId) -> Result<()> {
+    pub(super) fn lock_node(&mut self, node: NodeId) -> Result<()> {
         let exists = self
             .reader()
             .exists_tuple(node.0)
@@ -108,7 +121,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Requires a visible relationship that no one else is deleting.
-    fn lock_rel(&mut self, rel: RelId) -> Result<usize> {
+    pub(super) fn lock_rel(&mut self, rel: RelId) -> Result<usize> {
         let edge = self
             .reader()
             .edge(rel.0)
@@ -234,76 +247,6 @@ impl<'a> Writer<'a> {
         Ok(RelId(sid))
     }
 
-    pub(crate) fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<()> {
-        self.lock_node(id)?;
-        let part = vertex_partition(id.0, self.store.partitions);
-        let subject = PropertySubject {
-            kind: RelKind::Vp,
-            part,
-            s: id.0,
-        };
-        if self.set_property(subject, key, &value)? {
-            self.st.changes.push(Change::SetNodeProperty {
-                id,
-                key: key.to_string(),
-                value,
-            });
-        }
-        Ok(())
-    }
-
-    pub(crate) fn set_rel_property(&mut self, id: RelId, key: &str, value: Value) -> Result<()> {
-        let part = self.lock_rel(id)?;
-        let subject = PropertySubject {
-            kind: RelKind::Ep,
-            part,
-            s: id.0,
-        };
-        if self.set_property(subject, key, &value)? {
-            self.st.changes.push(Change::SetRelProperty {
-                id,
-                key: key.to_string(),
-                value,
-            });
-        }
-        Ok(())
-    }
-
-    /// Replaces (or with null, removes) one property. Returns whether
-    /// anything changed (removing an absent property changes nothing).
-    fn set_property(&mut self, subject: PropertySubject, key: &str, value: &Value) -> Result<bool> {
-        let current = |w: &Self, key_id: u32| match subject.kind {
-            RelKind::Vp => w.reader().node_property_tuple(subject.s, key_id),
-            _ => w.reader().rel_property_tuple(subject.s, key_id),
-        };
-        let describe = || format!("property {key}");
-        if value.is_null() {
-            let Some(key_id) = self.store.keys.lookup(key) else {
-                return Ok(false);
-            };
-            let Some((at, _)) = current(self, key_id) else {
-                return Ok(false);
-            };
-            self.delete(at, describe)?;
-        } else {
-            let o = TypedValue::encode(value, &self.store.literals)?;
-            let key_id = self.store.keys.intern(key);
-            match current(self, key_id) {
-                Some((at, _)) => self.delete(at, describe)?,
-                None => self.st.fresh.push(FreshKey {
-                    kind: subject.kind,
-                    part: subject.part,
-                    s: subject.s,
-                    p: key_id,
-                    o: None,
-                }),
-            }
-            self.insert(subject.kind, subject.part, subject.s, key_id, o, None)?;
-        }
-        self.st.stats.properties_set += 1;
-        Ok(true)
-    }
-
     pub(crate) fn add_label(&mut self, id: NodeId, label: &str) -> Result<()> {
         self.lock_node(id)?;
         let gui = self
@@ -399,14 +342,6 @@ impl<'a> Writer<'a> {
         self.st.changes.push(Change::DeleteNode { id });
         Ok(())
     }
-}
-
-/// Where a property lives: REL_VP for nodes, REL_EP for relationships.
-#[derive(Copy, Clone)]
-struct PropertySubject {
-    kind: RelKind,
-    part: usize,
-    s: u64,
 }
 
 fn non_null(properties: &BTreeMap<String, Value>) -> BTreeMap<String, Value> {

@@ -30,6 +30,47 @@ impl LocalDir {
     fn path(&self, key: &str) -> PathBuf {
         self.root.join(key)
     }
+
+    /// Removes the files of interrupted writes under the root (a crash or a
+    /// full disk during a `put`); returns how many. Run at start-up, before
+    /// anything writes here: such a file is never read, and left alone it
+    /// would hold its space for good.
+    pub fn remove_interrupted_writes(&self) -> Result<usize, WalError> {
+        let mut found = Vec::new();
+        interrupted_writes(&self.root, &mut found)?;
+        for path in &found {
+            match std::fs::remove_file(path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(found.len())
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// The files under `dir` that interrupted writes left.
+fn interrupted_writes(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), WalError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    for entry in entries {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            interrupted_writes(&entry.path(), found)?;
+        } else if entry.file_name().to_string_lossy().ends_with(TMP_SUFFIX) {
+            found.push(entry.path());
+        }
+    }
+    Ok(())
 }
 
 impl ObjectStore for LocalDir {
@@ -41,10 +82,12 @@ impl ObjectStore for LocalDir {
         let mut tmp_name = path.clone().into_os_string();
         tmp_name.push(TMP_SUFFIX);
         let tmp = PathBuf::from(tmp_name);
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, &path)?;
+        if let Err(e) = write_file(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &path)) {
+            // A full disk leaves a partial file: remove it now, so that it
+            // does not hold space (nor outlive the failure).
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e.into());
+        }
         sync_dir(&parent)?;
         if created {
             if let Some(grandparent) = parent.parent() {
@@ -141,5 +184,38 @@ mod tests {
         store.delete("a/x").unwrap();
         store.delete("a/x").unwrap();
         assert_eq!(store.list("a/").unwrap(), vec!["a/y"]);
+    }
+
+    #[test]
+    fn interrupted_writes_are_removed_and_objects_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalDir::new(dir.path().join("root"));
+        store.put("ckpt-1/p0", b"whole").unwrap();
+        std::fs::write(dir.path().join("root/ckpt-1/MANIFEST.tmp"), b"half").unwrap();
+        std::fs::create_dir_all(dir.path().join("root/ckpt-2")).unwrap();
+        std::fs::write(dir.path().join("root/ckpt-2/p0.tmp"), b"half").unwrap();
+        assert_eq!(store.remove_interrupted_writes().unwrap(), 2);
+        assert!(!dir.path().join("root/ckpt-1/MANIFEST.tmp").exists());
+        assert!(!dir.path().join("root/ckpt-2/p0.tmp").exists());
+        assert_eq!(
+            store.get("ckpt-1/p0").unwrap().as_deref(),
+            Some(&b"whole"[..])
+        );
+        // Nothing to do, and a root that does not exist yet, are fine.
+        assert_eq!(store.remove_interrupted_writes().unwrap(), 0);
+        let absent = LocalDir::new(dir.path().join("absent"));
+        assert_eq!(absent.remove_interrupted_writes().unwrap(), 0);
+    }
+
+    #[test]
+    fn a_failed_put_leaves_no_partial_file() {
+        // /dev/full fails every write with ENOSPC; a put whose temporary
+        // file cannot be created in place fails without leaving one: here,
+        // the target is a directory the rename cannot replace.
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalDir::new(dir.path().join("root"));
+        std::fs::create_dir_all(dir.path().join("root/ckpt-1/p0/inner")).unwrap();
+        store.put("ckpt-1/p0", b"bytes").unwrap_err();
+        assert!(!dir.path().join("root/ckpt-1/p0.tmp").exists());
     }
 }

@@ -447,3 +447,50 @@ fn optional_emits_inner_rows_or_the_row_with_nulls() {
     assert_eq!(cursor.operator_stats()[6].rows, 3);
     assert_eq!(ids.len(), 4);
 }
+
+/// A chain `Union(Union(a, b), c)` runs as one operator over its parts: the
+/// rows in part order, and each Union of the chain counted as the nested
+/// operators would count it (PROFILE's numbers).
+#[test]
+fn union_chain_rows_and_counts() {
+    let txn = new_txn();
+    let part = |n: i64| {
+        let values = Value::List((0..n).map(|i| Value::Int(n * 10 + i)).collect());
+        unwind(arg(), lit(values), 0)
+    };
+    let root = Op::Union {
+        input: Box::new(Op::Union {
+            input: part(1),
+            other: part(2),
+        }),
+        other: part(3),
+    };
+    let mut cursor = Cursor::new(plan(root, 1, &[("x", 0)]), Arc::clone(&txn), Params::new());
+    let mut rows = Vec::new();
+    while let Some(row) = cursor.next_row().unwrap() {
+        rows.push(row[0].clone());
+    }
+    let expected: Vec<Value> = [10, 20, 21, 30, 31, 32]
+        .into_iter()
+        .map(Value::Int)
+        .collect();
+    assert_eq!(rows, expected);
+    let stats: Vec<(&str, u64)> = cursor
+        .operator_stats()
+        .iter()
+        .map(|s| (s.name, s.rows))
+        .collect();
+    assert_eq!(
+        stats,
+        [
+            ("Union", 6),
+            ("Union", 3),
+            ("Unwind", 1),
+            ("Argument", 1),
+            ("Unwind", 2),
+            ("Argument", 1),
+            ("Unwind", 3),
+            ("Argument", 1),
+        ]
+    );
+}
