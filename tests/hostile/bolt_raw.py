@@ -115,3 +115,38 @@ def drain_until_closed(sock, timeout=10.0):
             data += part
     except (ConnectionResetError, BrokenPipeError, socket.timeout):
         return data
+
+
+def _chunked(body):
+    return struct.pack(">H", len(body)) + body + b"\x00\x00"
+
+
+def run(query):
+    """RUN query {} {} (auto-commit, no parameters)."""
+    return _chunked(b"\xB3\x10" + _string(query) + b"\xA0\xA0")
+
+
+def pull(n=-1):
+    """PULL {n}; n between -16 and 127."""
+    return _chunked(b"\xB1\x3F\xA1" + _string("n") + struct.pack(">b", n))
+
+
+def reset():
+    return _chunked(b"\xB0\x0F")
+
+
+SUCCESS, RECORD, IGNORED, FAILURE = 0x70, 0x71, 0x7E, 0x7F
+
+
+def tag(body):
+    """The message tag of a reply body."""
+    return body[1]
+
+
+def login(port):
+    """A socket past HELLO and LOGON (any credentials: no users)."""
+    sock = connect(port)
+    sock.sendall(hello() + logon("neo4j", "any"))
+    for _ in range(2):
+        assert tag(read_message(sock)) == SUCCESS
+    return sock

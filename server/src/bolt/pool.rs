@@ -3,19 +3,27 @@
 //! bytes. One slow query occupies one pool thread and never stalls the
 //! other connections' I/O.
 //!
-//! Two lanes keep short work from waiting behind long queries
+//! Short work never waits behind long queries
 //! (docs/adr/0082-cancellation-and-time-sliced-pulls.md): results are
 //! pulled in time slices of a few milliseconds, each a job of its own, and
 //! a query whose slice ran out of time queues its next slice in the *long*
-//! lane. Every worker takes *fresh* work first, and one more worker takes
-//! only fresh work, so a new query starts while every other thread is busy
-//! with long ones.
+//! lane, which only the base workers serve (so long work runs at most that
+//! many at once). Fresh work (requests, first slices) is taken first by
+//! every worker, and when no worker is idle a fresh job gets a new worker
+//! (up to [`MAX_EXTRA_WORKERS`] more, each leaving after
+//! [`EXTRA_IDLE_EXIT`] without work): a slice cannot be interrupted inside
+//! an operator that drains its input (a sort, a count over a cartesian
+//! product), and the operating system's scheduler then shares the cores
+//! between it and the new query.
 //!
 //! Invariant: a panicking job does not kill its thread; the caller gets
 //! [`PoolError::Panicked`] instead of a result.
 
-use crossbeam::channel::{unbounded, Receiver, Sender};
+use crossbeam::channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 use thiserror::Error;
 use tokio::sync::oneshot;
 
@@ -23,6 +31,14 @@ type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// Stack size of pool threads: query evaluation recurses over expressions.
 const STACK_SIZE: usize = 16 * 1024 * 1024;
+
+/// Workers started for fresh work while every worker is busy, at most.
+/// Each holds one query's slice: this many queries can run at once beyond
+/// the base workers before fresh work queues.
+pub const MAX_EXTRA_WORKERS: usize = 64;
+
+/// An extra worker without work for this long leaves.
+const EXTRA_IDLE_EXIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum PoolError {
@@ -47,22 +63,77 @@ pub enum Lane {
 pub struct ExecPool {
     fresh: Sender<Job>,
     long: Sender<Job>,
+    workers: Arc<Workers>,
+    fresh_queue: Receiver<Job>,
+}
+
+/// Counts of the pool's workers.
+#[derive(Default)]
+struct Workers {
+    /// Workers waiting for a job.
+    idle: AtomicUsize,
+    /// Extra workers running.
+    extra: AtomicUsize,
 }
 
 impl ExecPool {
     /// Starts `threads` workers (at least one) that take from both lanes,
-    /// fresh first, and one that takes only fresh work.
+    /// fresh first; extra workers for fresh work start when needed.
     pub fn new(threads: usize) -> std::io::Result<Self> {
         let (fresh, fresh_queue) = unbounded::<Job>();
         let (long, long_queue) = unbounded::<Job>();
+        let workers = Arc::new(Workers::default());
         for i in 0..threads.max(1) {
             let (fresh_queue, long_queue) = (fresh_queue.clone(), long_queue.clone());
+            let counts = Arc::clone(&workers);
             spawn_worker(format!("nereid-exec-{i}"), move || {
-                next_job(&fresh_queue, &long_queue)
+                counts.idle.fetch_add(1, Ordering::AcqRel);
+                let job = next_job(&fresh_queue, &long_queue);
+                counts.idle.fetch_sub(1, Ordering::AcqRel);
+                job
             })?;
         }
-        spawn_worker("nereid-exec-fresh".into(), move || fresh_queue.recv().ok())?;
-        Ok(ExecPool { fresh, long })
+        Ok(ExecPool {
+            fresh,
+            long,
+            workers,
+            fresh_queue,
+        })
+    }
+
+    /// Starts an extra worker for fresh work when more fresh jobs wait than
+    /// workers are idle (and fewer than [`MAX_EXTRA_WORKERS`] run).
+    fn ensure_fresh_worker(&self) {
+        let counts = &self.workers;
+        if self.fresh_queue.len() <= counts.idle.load(Ordering::Acquire) {
+            return;
+        }
+        let claimed = counts
+            .extra
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_EXTRA_WORKERS).then_some(n + 1)
+            });
+        if claimed.is_err() {
+            return;
+        }
+        let queue = self.fresh_queue.clone();
+        let counts = Arc::clone(&self.workers);
+        let started = spawn_worker("nereid-exec-extra".into(), move || {
+            counts.idle.fetch_add(1, Ordering::AcqRel);
+            let job = queue.recv_timeout(EXTRA_IDLE_EXIT);
+            counts.idle.fetch_sub(1, Ordering::AcqRel);
+            match job {
+                Ok(job) => Some(job),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    counts.extra.fetch_sub(1, Ordering::AcqRel);
+                    None
+                }
+            }
+        });
+        if let Err(e) = started {
+            self.workers.extra.fetch_sub(1, Ordering::AcqRel);
+            tracing::warn!("cannot start an execution thread: {e}");
+        }
     }
 
     /// Queues `f` now in the fresh lane; the receiver yields its result
@@ -101,6 +172,9 @@ impl ExecPool {
         // If no worker is left the job (and its sender) is dropped here and
         // the receiver reports the pool as closed.
         let _ = queue.send(job);
+        if lane == Lane::Fresh {
+            self.ensure_fresh_worker();
+        }
         result
     }
 
@@ -186,6 +260,28 @@ mod tests {
             release.send(()).unwrap();
         }
         for job in long {
+            assert_eq!(job.await, Ok(Ok(true)));
+        }
+    }
+
+    #[tokio::test]
+    async fn fresh_work_gets_a_worker_while_every_worker_runs_a_long_slice() {
+        let pool = ExecPool::new(1).unwrap();
+        let (release, gate) = crossbeam::channel::unbounded::<()>();
+        // Slices that cannot be interrupted (a sort draining its input),
+        // all in the fresh lane: more of them than workers.
+        let busy: Vec<_> = (0..3)
+            .map(|_| {
+                let gate = gate.clone();
+                pool.submit(move || gate.recv_timeout(Duration::from_secs(10)).is_ok())
+            })
+            .collect();
+        let quick = tokio::time::timeout(Duration::from_secs(5), pool.run(|| 6 * 7)).await;
+        assert_eq!(quick, Ok(Ok(42)), "fresh work must get a worker of its own");
+        for _ in 0..3 {
+            release.send(()).unwrap();
+        }
+        for job in busy {
             assert_eq!(job.await, Ok(Ok(true)));
         }
     }
