@@ -1,6 +1,7 @@
 //! Per-query execution state shared by all operators of one cursor.
 
 use crate::eval::{Evaluator, RegexCache, StatementTime, SubplanEnv};
+use crate::memory::{MemoryBudget, Reservation};
 use crate::procedures::ProcedureRegistry;
 use crate::Params;
 use nereid_storage::Txn;
@@ -21,7 +22,9 @@ pub struct OperatorStats {
 /// What every operator can reach while producing a batch.
 pub struct ExecContext {
     pub(crate) txn: Arc<Txn>,
-    pub(crate) params: Params,
+    /// Shared with nested plans' contexts (a large list parameter is
+    /// never copied per pattern expression).
+    pub(crate) params: Arc<Params>,
     pub(crate) regexes: RegexCache,
     /// Columns per row (the plan's slot count).
     pub(crate) slot_count: usize,
@@ -34,12 +37,16 @@ pub struct ExecContext {
     pub(crate) procedures: Arc<ProcedureRegistry>,
     /// How `db.checkpoint()` reaches the server (none in-process without a log).
     pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
+    /// The query's memory budget, shared with its nested plans.
+    pub(crate) memory: Arc<MemoryBudget>,
+    /// The parameters' footprint, held for the whole query.
+    pub(crate) params_charge: Option<Reservation>,
 }
 
 impl ExecContext {
     pub(crate) fn new(
         txn: Arc<Txn>,
-        params: Params,
+        params: Arc<Params>,
         slot_count: usize,
         batch_size: usize,
         stats: Vec<OperatorStats>,
@@ -54,6 +61,8 @@ impl ExecContext {
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: None,
+            memory: MemoryBudget::new(0),
+            params_charge: None,
         }
     }
 
@@ -64,10 +73,28 @@ impl ExecContext {
             batch_size: self.batch_size,
             statement_time: self.statement_time,
             procedures: Arc::clone(&self.procedures),
+            params: Arc::clone(&self.params),
+            memory: Arc::clone(&self.memory),
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)
+            .with_budget(&self.memory)
             .with_subplans(subplans)
+    }
+
+    /// Puts the query under `budget` and charges it the parameters'
+    /// footprint (held until the context is dropped).
+    pub(crate) fn set_budget(&mut self, budget: Arc<MemoryBudget>) -> crate::ExecResult<()> {
+        let mut charge = Reservation::new(&budget);
+        charge.grow_by_values(self.params.values())?;
+        self.memory = budget;
+        self.params_charge = Some(charge);
+        Ok(())
+    }
+
+    /// A reservation against this query's budget, for an operator's buffer.
+    pub(crate) fn reservation(&self) -> Reservation {
+        Reservation::new(&self.memory)
     }
 
     /// A row with every slot null.

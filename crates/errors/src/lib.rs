@@ -32,6 +32,9 @@ pub enum Status {
     DeadlockDetected,
     TransactionNotFound,
     DatabaseUnavailable,
+    /// A query would hold more memory than its budget
+    /// (`--query-max-memory`); Neo4j's code for its transaction memory limit.
+    MemoryPoolOutOfMemoryError,
     /// A valid construct the engine does not execute yet.
     NotSupported,
     General,
@@ -68,6 +71,9 @@ impl Status {
             Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
             Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
             Status::DatabaseUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
+            Status::MemoryPoolOutOfMemoryError => {
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
+            }
             Status::NotSupported => "Neo.DatabaseError.Statement.ExecutionFailed",
             Status::General => "Neo.DatabaseError.General.UnknownError",
         }
@@ -105,6 +111,7 @@ impl Status {
             Status::DeadlockDetected => "40N01",
             Status::TransactionNotFound => "25N05",
             Status::DatabaseUnavailable => "51N00",
+            Status::MemoryPoolOutOfMemoryError => "50N00",
             Status::NotSupported => "50N00",
             Status::General => "50N00",
         }

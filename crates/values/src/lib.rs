@@ -16,6 +16,7 @@ pub mod spatial;
 pub mod temporal;
 pub mod temporal_codec;
 pub mod temporal_wide;
+mod footprint;
 mod value;
 pub mod value_codec;
 

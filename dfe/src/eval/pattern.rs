@@ -27,6 +27,10 @@ pub struct SubplanEnv {
     /// The statement's procedures: a `CALL` inside `EXISTS { }` or
     /// `COUNT { }` resolves against the same database as one outside.
     pub(crate) procedures: Arc<ProcedureRegistry>,
+    /// The statement's parameters, shared rather than copied per row.
+    pub(crate) params: Arc<crate::Params>,
+    /// The statement's memory budget: a nested plan's buffers count too.
+    pub(crate) memory: Arc<crate::MemoryBudget>,
 }
 
 impl Evaluator<'_> {
@@ -47,13 +51,14 @@ impl Evaluator<'_> {
         };
         let mut ctx = ExecContext::new(
             env.txn,
-            self.params.clone(),
+            env.params,
             batch.slot_count(),
             env.batch_size,
             plan_stats(plan),
         );
         ctx.statement_time = env.statement_time;
         ctx.procedures = env.procedures;
+        ctx.memory = env.memory;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {
             let mut pipeline = build(plan, 0, Some(batch.row(row)));
