@@ -72,6 +72,16 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Reads a structure's marker and tag, leaving its fields: `(tag,
+    /// field count)`.
+    pub fn decode_struct_header(&mut self) -> Result<(u8, u8), DecodeError> {
+        let offset = self.pos;
+        match self.u8()? {
+            marker @ 0xB0..=0xBF => Ok((self.u8()?, marker & 0x0F)),
+            marker => Err(DecodeError::NotAStructure { marker, offset }),
+        }
+    }
+
     pub fn decode_value(&mut self) -> Result<PackValue, DecodeError> {
         self.value_at(0)
     }

@@ -22,6 +22,8 @@ pub enum DecodeError {
     InvalidUtf8 { offset: usize },
     #[error("dictionary key at byte {offset} is not a string")]
     NonStringKey { offset: usize },
+    #[error("expected a structure at byte {offset}, got marker 0x{marker:02X}")]
+    NotAStructure { marker: u8, offset: usize },
     #[error("{count} unexpected bytes after the value")]
     TrailingBytes { count: usize },
 }
