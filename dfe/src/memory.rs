@@ -107,7 +107,10 @@ impl Reservation {
     }
 
     /// Holds the footprint of `values` more.
-    pub fn grow_by_values<'v>(&mut self, values: impl IntoIterator<Item = &'v Value>) -> ExecResult<()> {
+    pub fn grow_by_values<'v>(
+        &mut self,
+        values: impl IntoIterator<Item = &'v Value>,
+    ) -> ExecResult<()> {
         let bytes = values
             .into_iter()
             .fold(0usize, |sum, v| sum.saturating_add(v.footprint()));
@@ -152,7 +155,11 @@ mod tests {
         assert!(budget.check(400).is_ok());
         assert!(matches!(
             budget.check(401),
-            Err(ExecError::MemoryLimit { requested: 401, used: 600, limit: 1000 })
+            Err(ExecError::MemoryLimit {
+                requested: 401,
+                used: 600,
+                limit: 1000
+            })
         ));
         let mut b = Reservation::new(&budget);
         assert!(b.grow(500).is_err());

@@ -66,7 +66,10 @@ fn values_built_over_the_budget_fail_the_query_with_the_memory_status() {
 fn parameters_count_against_the_budget() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = open(&dir);
-    let big = Value::List(vec![Value::Int(1); LIMIT / std::mem::size_of::<Value>() + 1]);
+    let big = Value::List(vec![
+        Value::Int(1);
+        LIMIT / std::mem::size_of::<Value>() + 1
+    ]);
     let params = Params::from([("l".to_string(), big)]);
     assert_eq!(
         run(&db, "RETURN 1 AS one", params),
@@ -95,11 +98,19 @@ fn a_writing_query_over_the_budget_leaves_nothing_behind() {
     // rolls the transaction back.
     let tx = db.begin();
     let mut result = db
-        .run(Some(&tx), "UNWIND range(1, 5) AS i CREATE (:N)", Params::new())
+        .run(
+            Some(&tx),
+            "UNWIND range(1, 5) AS i CREATE (:N)",
+            Params::new(),
+        )
         .expect("runs");
     result.discard(-1).expect("creates");
     let failed = db
-        .run(Some(&tx), "RETURN size(range(1, 10000000)) AS n", Params::new())
+        .run(
+            Some(&tx),
+            "RETURN size(range(1, 10000000)) AS n",
+            Params::new(),
+        )
         .and_then(|mut r| r.discard(-1));
     assert_eq!(
         failed.map_err(|e| e.status),
@@ -118,6 +129,14 @@ fn the_message_names_the_limit_and_the_setting() {
         .expect("plans");
     let err = result.discard(-1).expect_err("over the budget");
     assert!(err.message.contains("64.0 MiB"), "{}", err.message);
-    assert!(err.message.contains("--query-max-memory"), "{}", err.message);
-    assert!(err.message.contains("NEREID_QUERY_MAX_MEMORY"), "{}", err.message);
+    assert!(
+        err.message.contains("--query-max-memory"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message.contains("NEREID_QUERY_MAX_MEMORY"),
+        "{}",
+        err.message
+    );
 }

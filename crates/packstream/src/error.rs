@@ -55,7 +55,9 @@ pub enum ParamError {
     #[error("values of type {0} cannot be sent as parameters")]
     Unsupported(&'static str),
     /// Decoding would hold more than the query's memory limit.
-    #[error("decoding the parameters needs more than the limit of {limit} bytes of the query's memory")]
+    #[error(
+        "decoding the parameters needs more than the limit of {limit} bytes of the query's memory"
+    )]
     OverBudget { limit: usize },
     #[error("parameters are not valid PackStream: {0}")]
     Decode(#[from] DecodeError),

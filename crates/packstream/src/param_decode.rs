@@ -189,7 +189,12 @@ impl ParamDecoder<'_> {
     /// [`PackValue`]s after the bytes they span are charged (a `PackValue`
     /// per byte bounds their tree), since a hostile structure may hold
     /// anything.
-    fn structure(&mut self, count: usize, offset: usize, depth: usize) -> Result<Value, ParamError> {
+    fn structure(
+        &mut self,
+        count: usize,
+        offset: usize,
+        depth: usize,
+    ) -> Result<Value, ParamError> {
         let tag = self.input.u8()?;
         self.input.check_size(count, 1, offset)?;
         let mut probe = Decoder::new(self.input.rest());

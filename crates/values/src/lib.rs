@@ -11,12 +11,12 @@
 //! Invariant: this crate knows nothing about Cypher syntax, storage layout or
 //! the wire protocol; it is the vocabulary the other crates share.
 
+mod footprint;
 mod ordering;
 pub mod spatial;
 pub mod temporal;
 pub mod temporal_codec;
 pub mod temporal_wide;
-mod footprint;
 mod value;
 pub mod value_codec;
 

@@ -96,10 +96,7 @@ impl Operator for Exhausted {
 /// Pulls every remaining batch of `input`, charging each to the query's
 /// memory budget as it arrives; the reservation holds them for as long as
 /// the caller keeps it beside the batches.
-fn drain(
-    input: &mut dyn Operator,
-    ctx: &mut ExecContext,
-) -> ExecResult<(Vec<Batch>, Reservation)> {
+fn drain(input: &mut dyn Operator, ctx: &mut ExecContext) -> ExecResult<(Vec<Batch>, Reservation)> {
     let mut held = ctx.reservation();
     let mut batches = Vec::new();
     while let Some(batch) = input.next(ctx)? {

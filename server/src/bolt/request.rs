@@ -3,9 +3,7 @@
 //! Parsing is strict about shape (a message with the wrong fields is a
 //! protocol violation) and lenient about optional metadata.
 
-use nereid_packstream::{
-    from_slice, marker, skip_value, DecodeError, Decoder, PackMap, PackValue,
-};
+use nereid_packstream::{from_slice, marker, skip_value, DecodeError, Decoder, PackMap, PackValue};
 use thiserror::Error;
 
 pub mod tag {
@@ -226,9 +224,18 @@ fn parse_run(body: &[u8]) -> Result<Request, RequestError> {
         .decode_struct_header()
         .map(|(_, count)| usize::from(count))?;
     let field = |decoder: &mut Decoder<'_>| decoder.decode_value().map(Some);
-    let query = match (count > 0).then(|| field(&mut decoder)).transpose()?.flatten() {
+    let query = match (count > 0)
+        .then(|| field(&mut decoder))
+        .transpose()?
+        .flatten()
+    {
         Some(PackValue::String(s)) => s,
-        other => return Err(invalid(format!("expected a string, got {}", describe(&other)))),
+        other => {
+            return Err(invalid(format!(
+                "expected a string, got {}",
+                describe(&other)
+            )))
+        }
     };
     let params = if count > 1 {
         let start = decoder.position();
@@ -238,18 +245,34 @@ fn parse_run(body: &[u8]) -> Result<Request, RequestError> {
             }
             Some(_) => {
                 let other = field(&mut decoder)?;
-                return Err(invalid(format!("expected a dictionary, got {}", describe(&other))));
+                return Err(invalid(format!(
+                    "expected a dictionary, got {}",
+                    describe(&other)
+                )));
             }
             None => return Err(DecodeError::UnexpectedEnd { offset: start }.into()),
         }
-        RunParams(body.get(start..decoder.position()).unwrap_or_default().to_vec())
+        RunParams(
+            body.get(start..decoder.position())
+                .unwrap_or_default()
+                .to_vec(),
+        )
     } else {
         RunParams::empty()
     };
-    let extra = match (count > 2).then(|| field(&mut decoder)).transpose()?.flatten() {
+    let extra = match (count > 2)
+        .then(|| field(&mut decoder))
+        .transpose()?
+        .flatten()
+    {
         None | Some(PackValue::Null) => PackMap::new(),
         Some(PackValue::Map(m)) => m,
-        other => return Err(invalid(format!("expected a dictionary, got {}", describe(&other)))),
+        other => {
+            return Err(invalid(format!(
+                "expected a dictionary, got {}",
+                describe(&other)
+            )))
+        }
     };
     if count > 3 {
         return Err(invalid("too many fields".to_string()));

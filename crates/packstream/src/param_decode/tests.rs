@@ -9,9 +9,19 @@ fn encode(map: PackMap) -> Vec<u8> {
 #[test]
 fn decodes_the_same_values_as_the_pack_value_route() {
     let map = PackMap::new()
-        .with("ints", PackValue::List((0..100_000).map(|i| PackValue::Int(i % 300 - 150)).collect()))
+        .with(
+            "ints",
+            PackValue::List(
+                (0..100_000)
+                    .map(|i| PackValue::Int(i % 300 - 150))
+                    .collect(),
+            ),
+        )
         .with("s", "text")
-        .with("nested", PackMap::new().with("f", 1.5).with("n", PackValue::Null))
+        .with(
+            "nested",
+            PackMap::new().with("f", 1.5).with("n", PackValue::Null),
+        )
         .with("b", PackValue::Bytes(vec![1, 2, 3]))
         .with(
             "date",
@@ -33,7 +43,11 @@ fn decodes_the_same_values_as_the_pack_value_route() {
     };
     assert_eq!(ints.capacity(), 100_000);
     let footprint: usize = decoded.values.values().map(Value::heap_footprint).sum();
-    assert!(decoded.bytes >= footprint, "{} < {footprint}", decoded.bytes);
+    assert!(
+        decoded.bytes >= footprint,
+        "{} < {footprint}",
+        decoded.bytes
+    );
 }
 
 #[test]
