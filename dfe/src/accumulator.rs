@@ -82,6 +82,17 @@ impl Accumulator {
         }
     }
 
+    /// Whether the accumulator keeps the values it is fed (collect, the
+    /// deviations, percentiles, and every `DISTINCT` aggregate): what the
+    /// query's memory budget must be charged for.
+    pub fn keeps_values(&self) -> bool {
+        self.seen.is_some()
+            || matches!(
+                self.state,
+                State::Collect(_) | State::Deviation { .. } | State::Percentile { .. }
+            )
+    }
+
     /// Sets the percentile of percentileCont / percentileDisc (the first
     /// row's value wins); it must be a number between 0.0 and 1.0.
     pub fn set_percentile(&mut self, value: &Value) -> ExecResult<()> {

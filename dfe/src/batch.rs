@@ -47,6 +47,15 @@ impl Batch {
         batch
     }
 
+    /// Bytes the batch's values occupy (every physical row), for the query's
+    /// memory budget.
+    pub fn footprint(&self) -> usize {
+        self.columns
+            .iter()
+            .map(|column| crate::memory::column(column))
+            .fold(0usize, usize::saturating_add)
+    }
+
     /// Number of columns (the plan's slot count).
     pub fn slot_count(&self) -> usize {
         self.columns.len()
@@ -147,6 +156,16 @@ impl Batch {
         }
         self.selection.push(self.len);
         self.len += 1;
+    }
+
+    /// Bytes a copy of physical row `row` allocates on the heap (0 for a
+    /// row of scalars and entities).
+    pub fn row_heap_footprint(&self, row: usize) -> usize {
+        self.columns
+            .iter()
+            .filter_map(|column| column.get(row))
+            .map(Value::heap_footprint)
+            .fold(0usize, usize::saturating_add)
     }
 
     /// The values of physical row `row`, one per slot.

@@ -1,6 +1,7 @@
 //! Per-query execution state shared by all operators of one cursor.
 
 use crate::eval::{Evaluator, RegexCache, StatementTime, SubplanEnv};
+use crate::memory::{MemoryBudget, Reservation};
 use crate::procedures::ProcedureRegistry;
 use crate::Params;
 use nereid_storage::Txn;
@@ -22,7 +23,9 @@ pub struct OperatorStats {
 /// What every operator can reach while producing a batch.
 pub struct ExecContext {
     pub(crate) txn: Arc<Txn>,
-    pub(crate) params: Params,
+    /// Shared with nested plans' contexts (a large list parameter is
+    /// never copied per pattern expression).
+    pub(crate) params: Arc<Params>,
     pub(crate) regexes: RegexCache,
     /// Columns per row (the plan's slot count).
     pub(crate) slot_count: usize,
@@ -39,12 +42,16 @@ pub struct ExecContext {
     /// query: every operator checks it before each batch it produces, so
     /// one that drains its input (sort, aggregation, eager) stops too.
     pub(crate) cancel: Arc<AtomicBool>,
+    /// The query's memory budget, shared with its nested plans.
+    pub(crate) memory: Arc<MemoryBudget>,
+    /// The parameters' footprint, held for the whole query.
+    pub(crate) params_charge: Option<Reservation>,
 }
 
 impl ExecContext {
     pub(crate) fn new(
         txn: Arc<Txn>,
-        params: Params,
+        params: Arc<Params>,
         slot_count: usize,
         batch_size: usize,
         stats: Vec<OperatorStats>,
@@ -60,6 +67,8 @@ impl ExecContext {
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: None,
             cancel: Arc::new(AtomicBool::new(false)),
+            memory: MemoryBudget::new(0),
+            params_charge: None,
         }
     }
 
@@ -71,15 +80,33 @@ impl ExecContext {
             statement_time: self.statement_time,
             procedures: Arc::clone(&self.procedures),
             cancel: Arc::clone(&self.cancel),
+            params: Arc::clone(&self.params),
+            memory: Arc::clone(&self.memory),
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)
+            .with_budget(&self.memory)
             .with_subplans(subplans)
     }
 
     /// Whether the query was cancelled (see [`ExecContext::cancel`]).
     pub(crate) fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Puts the query under `budget` and charges it the parameters'
+    /// footprint (held until the context is dropped).
+    pub(crate) fn set_budget(&mut self, budget: Arc<MemoryBudget>) -> crate::ExecResult<()> {
+        let mut charge = Reservation::new(&budget);
+        charge.grow_by_values(self.params.values())?;
+        self.memory = budget;
+        self.params_charge = Some(charge);
+        Ok(())
+    }
+
+    /// A reservation against this query's budget, for an operator's buffer.
+    pub(crate) fn reservation(&self) -> Reservation {
+        Reservation::new(&self.memory)
     }
 
     /// A row with every slot null.

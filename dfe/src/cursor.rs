@@ -46,7 +46,7 @@ impl Cursor {
         let root = build(&plan.root, 0, None);
         let mut ctx = ExecContext::new(
             txn,
-            params,
+            Arc::new(params),
             plan.slot_count,
             batch_size,
             plan_stats(&plan.root),
@@ -69,6 +69,14 @@ impl Cursor {
     pub fn with_procedures(mut self, procedures: Arc<ProcedureRegistry>) -> Cursor {
         self.ctx.procedures = procedures;
         self
+    }
+
+    /// Puts the query under a memory budget of `limit` bytes (0: none),
+    /// charging it the parameters' footprint first: fails when they alone
+    /// do not fit.
+    pub fn with_memory_limit(mut self, limit: usize) -> Result<Cursor, ExecError> {
+        self.ctx.set_budget(crate::MemoryBudget::new(limit))?;
+        Ok(self)
     }
 
     /// Lets `CALL db.checkpoint()` in this query take a checkpoint through

@@ -39,6 +39,30 @@ pub enum ExecError {
     /// The query was cancelled through [`crate::Cursor::cancel_handle`].
     #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
     Cancelled,
+    /// The query would hold more than its memory budget
+    /// (see [`crate::MemoryBudget`]); the server names the setting.
+    #[error("The allocation of an extra {} would use more than the limit {} of the query's memory. Currently using {}.", human_bytes(*.requested), human_bytes(*.limit), human_bytes(*.used))]
+    MemoryLimit {
+        requested: usize,
+        used: usize,
+        limit: usize,
+    },
+}
+
+/// `1.5 GiB`, `12.0 MiB`, `512 B`: a byte count as Neo4j writes it in its
+/// memory errors.
+fn human_bytes(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// The message of a store error as a Cypher client sees it: errors that are

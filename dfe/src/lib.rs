@@ -19,6 +19,7 @@ mod cursor;
 mod error;
 mod eval;
 mod graph;
+mod memory;
 mod operators;
 mod procedures;
 
@@ -28,6 +29,7 @@ pub use cursor::Cursor;
 pub use error::{ExecError, ExecResult};
 pub use eval::{Evaluator, IntRange, RegexCache};
 pub use graph::GraphRead;
+pub use memory::{MemoryBudget, Reservation};
 pub use procedures::{
     check_call_parameters, set_advertised_address, CheckpointHook, ProcedureRegistry,
     RegistryError, TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,

@@ -83,6 +83,7 @@ fn ids_named(filter: &Expr, slot: Slot) -> Option<f64> {
     let (named, seek) = seekable(filter)?;
     let count = match &seek.ids {
         Expr::List(items) => items.len() as f64,
+        Expr::Literal(nereid_values::Value::List(items)) => items.len() as f64,
         _ => IDS_IN_UNKNOWN_LIST,
     };
     (named == slot).then_some(count)

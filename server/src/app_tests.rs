@@ -14,6 +14,7 @@ fn config() -> Config {
         exec_threads: 1,
         log: "info".into(),
         statistics_update_percent: 10,
+        query_max_memory: 0,
         durable: Default::default(),
         auth: None,
         auth_hashing: Default::default(),

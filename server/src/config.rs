@@ -26,12 +26,17 @@ pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:7474";
 pub const DEFAULT_PARTITIONS: usize = 4;
 pub const DEFAULT_LOG: &str = "info";
 pub const DEFAULT_STATISTICS_UPDATE_PERCENT: u32 = 10;
+/// 1 GiB: one query near it on each of two exec threads, plus the copies
+/// the budget does not follow (a batch column in flight, allocator slack),
+/// stays inside a 3 GiB machine; the queries real clients send hold far
+/// less (docs/adr/0084-per-query-memory-budget.md).
+pub const DEFAULT_QUERY_MAX_MEMORY: u64 = 1 << 30;
 
 /// Nereid: a graph database server speaking Bolt and openCypher.
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, statistics_update_percent, durability, checkpoint_uri,
+/// partitions, exec_threads, log, statistics_update_percent, query_max_memory, durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
 /// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
 /// bolt_max_connections, bolt_reserved_connections, bolt_handshake_timeout_ms,
@@ -75,6 +80,13 @@ pub struct Cli {
     /// deleted or overwritten since the last build (0: never) [default: 10]
     #[arg(long, env = "NEREID_STATISTICS_UPDATE_PERCENT", value_name = "PERCENT")]
     pub statistics_update_percent: Option<u32>,
+
+    /// Bytes one query may hold (its parameters, the values it builds, the
+    /// rows a sort or aggregation keeps); over it the query fails with
+    /// `Neo.TransientError.General.MemoryPoolOutOfMemoryError` and its
+    /// transaction rolls back (0: no limit) [default: 1073741824, 1 GiB]
+    #[arg(long, env = "NEREID_QUERY_MAX_MEMORY", value_name = "BYTES")]
+    pub query_max_memory: Option<u64>,
 
     /// When a commit is acknowledged: `fsync` (after an fsync covering it)
     /// or `interval:<ms>` (after the write; fsync at least every <ms>: an OS
@@ -160,6 +172,7 @@ pub struct FileConfig {
     pub exec_threads: Option<usize>,
     pub log: Option<String>,
     pub statistics_update_percent: Option<u32>,
+    pub query_max_memory: Option<u64>,
     pub durability: Option<String>,
     pub checkpoint_uri: Option<String>,
     pub s3_endpoint: Option<String>,
@@ -195,6 +208,8 @@ pub struct Config {
     pub log: String,
     /// Background statistics rebuild threshold (see `DbConfig`).
     pub statistics_update_percent: u32,
+    /// Bytes one query may hold (0: no limit; see `DbConfig`).
+    pub query_max_memory: u64,
     /// Durability and checkpoint settings.
     pub durable: DurableConfig,
     /// `USER/PASSWORD` to create or update at start.
@@ -293,6 +308,10 @@ impl Config {
                 .statistics_update_percent
                 .or(file.statistics_update_percent)
                 .unwrap_or(DEFAULT_STATISTICS_UPDATE_PERCENT),
+            query_max_memory: cli
+                .query_max_memory
+                .or(file.query_max_memory)
+                .unwrap_or(DEFAULT_QUERY_MAX_MEMORY),
             durable,
             auth,
             auth_hashing,

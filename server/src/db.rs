@@ -52,6 +52,9 @@ pub struct DbConfig {
     /// many percent of what their sketches count was deleted since the
     /// last build (0: never; see `statistics.rs`).
     pub statistics_update_percent: u32,
+    /// Bytes one query may hold (0: no limit): its parameters, the values
+    /// it builds and the rows its operators buffer (`nereid_dfe::MemoryBudget`).
+    pub query_max_memory: usize,
 }
 
 impl DbConfig {
@@ -62,6 +65,7 @@ impl DbConfig {
             data_dir,
             partitions,
             statistics_update_percent: crate::config::DEFAULT_STATISTICS_UPDATE_PERCENT,
+            query_max_memory: crate::config::DEFAULT_QUERY_MAX_MEMORY as usize,
         }
     }
 }
@@ -106,6 +110,8 @@ pub struct Database {
     plans: PlanCache,
     /// The background statistics rebuilder's stop signal.
     statistics: Arc<StatisticsMaintainer>,
+    /// Bytes one query may hold (0: no limit).
+    query_max_memory: usize,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -196,6 +202,7 @@ impl Database {
             checkpoint_hook: Arc::new(durable::CheckpointOnDemand::new(me.clone())),
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
+            query_max_memory: config.query_max_memory,
         });
         durable::spawn_background(
             Arc::downgrade(&db),
@@ -305,7 +312,9 @@ impl Database {
             Some(
                 nereid_dfe::Cursor::new(plan, txn.clone(), params)
                     .with_procedures(Arc::clone(&self.procedures))
-                    .with_checkpoint_hook(self.checkpoint_hook.clone()),
+                    .with_checkpoint_hook(self.checkpoint_hook.clone())
+                    .with_memory_limit(self.query_max_memory)
+                    .map_err(status::from_exec)?,
             )
         };
         Ok(QueryResult {
@@ -319,6 +328,12 @@ impl Database {
             explained,
             summary: None,
         })
+    }
+
+    /// Bytes one query may hold (0: no limit): what decoding its
+    /// parameters may take too.
+    pub fn query_max_memory(&self) -> usize {
+        self.query_max_memory
     }
 
     /// The plan of `query`: from the plan cache, or parsed, analysed and

@@ -14,3 +14,6 @@ mod plan_cache;
 mod statistics;
 mod status;
 pub mod tls;
+
+#[cfg(test)]
+mod memory_tests;

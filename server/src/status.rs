@@ -8,6 +8,7 @@ use crate::db::DbError;
 use nereid_cypher::{CypherError, ErrorKind};
 use nereid_dfe::ExecError;
 use nereid_errors::Status;
+use nereid_packstream::ParamError;
 use nereid_planner::PlanError;
 use nereid_storage::StorageError;
 use nereid_wal::WalError;
@@ -64,6 +65,7 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
         ExecError::Cancelled => Status::General,
+        ExecError::MemoryLimit { .. } => return memory_limit(e.to_string()),
         // The store decides the status; the executor's message adds the openCypher
         // detail (`DeleteConnectedNode: ...`).
         ExecError::Storage(s) => {
@@ -78,6 +80,31 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
     DbError {
         status,
         message: e.to_string(),
+    }
+}
+
+/// A query over its memory budget: the message names the setting, which
+/// the executor does not know.
+fn memory_limit(message: String) -> DbError {
+    DbError {
+        status: Status::MemoryPoolOutOfMemoryError,
+        message: format!("{message} {MEMORY_SETTING}"),
+    }
+}
+
+const MEMORY_SETTING: &str =
+    "The limit is set by --query-max-memory (NEREID_QUERY_MAX_MEMORY; 0: no limit).";
+
+/// Query parameters the server cannot take: a graph entity or an unknown
+/// structure is a type error; a value too large for the query's memory
+/// budget is refused like a query over its budget.
+pub(crate) fn from_param(name: &str, e: ParamError) -> DbError {
+    match e {
+        ParamError::OverBudget { .. } => memory_limit(format!("parameter ${name}: {e}")),
+        other => DbError {
+            status: Status::TypeError,
+            message: format!("parameter ${name}: {other}"),
+        },
     }
 }
 

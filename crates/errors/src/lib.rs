@@ -37,6 +37,9 @@ pub enum Status {
     /// help until an operator frees space or replaces the disk, and drivers
     /// retry transient errors for as long as they are allowed to.
     TransactionCommitFailed,
+    /// A query would hold more memory than its budget
+    /// (`--query-max-memory`); Neo4j's code for its transaction memory limit.
+    MemoryPoolOutOfMemoryError,
     /// A valid construct the engine does not execute yet.
     NotSupported,
     General,
@@ -76,6 +79,9 @@ impl Status {
             Status::TransactionCommitFailed => {
                 "Neo.DatabaseError.Transaction.TransactionCommitFailed"
             }
+            Status::MemoryPoolOutOfMemoryError => {
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
+            }
             Status::NotSupported => "Neo.DatabaseError.Statement.ExecutionFailed",
             Status::General => "Neo.DatabaseError.General.UnknownError",
         }
@@ -114,6 +120,7 @@ impl Status {
             Status::TransactionNotFound => "25N05",
             Status::DatabaseUnavailable => "51N00",
             Status::TransactionCommitFailed => "40N00",
+            Status::MemoryPoolOutOfMemoryError => "50N00",
             Status::NotSupported => "50N00",
             Status::General => "50N00",
         }

@@ -35,9 +35,29 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// The nesting limit.
+    pub(crate) fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
         self
+    }
+
+    /// The bytes not consumed yet.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.input.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Bytes consumed so far.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The next byte, not consumed.
+    pub fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
     }
 
     pub fn remaining(&self) -> usize {
@@ -52,11 +72,21 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Reads a structure's marker and tag, leaving its fields: `(tag,
+    /// field count)`.
+    pub fn decode_struct_header(&mut self) -> Result<(u8, u8), DecodeError> {
+        let offset = self.pos;
+        match self.u8()? {
+            marker @ 0xB0..=0xBF => Ok((self.u8()?, marker & 0x0F)),
+            marker => Err(DecodeError::NotAStructure { marker, offset }),
+        }
+    }
+
     pub fn decode_value(&mut self) -> Result<PackValue, DecodeError> {
         self.value_at(0)
     }
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
         let end = self
             .pos
             .checked_add(n)
@@ -70,19 +100,19 @@ impl<'a> Decoder<'a> {
         Ok(slice)
     }
 
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+    pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
         let offset = self.pos;
         self.take(N)?
             .try_into()
             .map_err(|_| DecodeError::UnexpectedEnd { offset })
     }
 
-    fn u8(&mut self) -> Result<u8, DecodeError> {
+    pub(crate) fn u8(&mut self) -> Result<u8, DecodeError> {
         Ok(self.array::<1>()?[0])
     }
 
     /// Reads a size field of `width` bytes (1, 2 or 4).
-    fn size(&mut self, width: usize) -> Result<usize, DecodeError> {
+    pub(crate) fn size(&mut self, width: usize) -> Result<usize, DecodeError> {
         Ok(match width {
             1 => usize::from(self.u8()?),
             2 => usize::from(u16::from_be_bytes(self.array()?)),
@@ -92,7 +122,7 @@ impl<'a> Decoder<'a> {
 
     /// Rejects a size whose minimal encoding (`min_bytes_each` per element)
     /// cannot fit in what is left.
-    fn check_size(
+    pub(crate) fn check_size(
         &self,
         size: usize,
         min_bytes_each: usize,
@@ -109,7 +139,7 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    fn value_at(&mut self, depth: usize) -> Result<PackValue, DecodeError> {
+    pub(crate) fn value_at(&mut self, depth: usize) -> Result<PackValue, DecodeError> {
         if depth > self.max_depth {
             return Err(DecodeError::TooDeep {
                 limit: self.max_depth,
@@ -198,7 +228,7 @@ impl<'a> Decoder<'a> {
 
 /// Size-field width for the 8/16/32-bit markers, given the marker's offset
 /// from the 8-bit marker of its family (0, 1 or 2).
-fn width_of(step: u8) -> usize {
+pub(crate) fn width_of(step: u8) -> usize {
     match step {
         0 => 1,
         1 => 2,

@@ -22,6 +22,8 @@ pub enum DecodeError {
     InvalidUtf8 { offset: usize },
     #[error("dictionary key at byte {offset} is not a string")]
     NonStringKey { offset: usize },
+    #[error("expected a structure at byte {offset}, got marker 0x{marker:02X}")]
+    NotAStructure { marker: u8, offset: usize },
     #[error("{count} unexpected bytes after the value")]
     TrailingBytes { count: usize },
 }
@@ -52,4 +54,11 @@ pub enum ParamError {
     UnsupportedStructure { tag: u8, name: &'static str },
     #[error("values of type {0} cannot be sent as parameters")]
     Unsupported(&'static str),
+    /// Decoding would hold more than the query's memory limit.
+    #[error(
+        "decoding the parameters needs more than the limit of {limit} bytes of the query's memory"
+    )]
+    OverBudget { limit: usize },
+    #[error("parameters are not valid PackStream: {0}")]
+    Decode(#[from] DecodeError),
 }

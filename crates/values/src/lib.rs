@@ -11,6 +11,7 @@
 //! Invariant: this crate knows nothing about Cypher syntax, storage layout or
 //! the wire protocol; it is the vocabulary the other crates share.
 
+mod footprint;
 mod ordering;
 pub mod spatial;
 pub mod temporal;

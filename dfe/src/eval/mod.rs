@@ -7,6 +7,7 @@
 
 mod access;
 mod arithmetic;
+mod budgeted;
 pub(crate) mod compare;
 mod conversions;
 mod functions;
@@ -29,7 +30,7 @@ pub use regex_cache::RegexCache;
 use crate::batch::Batch;
 use crate::error::{ExecError, ExecResult};
 use crate::graph::GraphRead;
-use crate::Params;
+use crate::{MemoryBudget, Params};
 use nereid_planner::{BinaryOp, Expr, ScalarFunction};
 use nereid_values::Value;
 use std::cmp::Ordering;
@@ -46,6 +47,9 @@ pub struct Evaluator<'a> {
     /// What running a nested plan (pattern expressions) needs; `None` for an
     /// evaluator outside a query's execution.
     subplans: Option<SubplanEnv>,
+    /// The query's memory budget (see `budgeted.rs`); `None` outside a
+    /// query's execution.
+    budget: Option<&'a MemoryBudget>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -56,7 +60,14 @@ impl<'a> Evaluator<'a> {
             regexes,
             statement_time: StatementTime::now(),
             subplans: None,
+            budget: None,
         }
+    }
+
+    /// Checks the values this evaluator builds against `budget`.
+    pub(crate) fn with_budget(mut self, budget: &'a MemoryBudget) -> Self {
+        self.budget = Some(budget);
+        self
     }
 
     /// Pins the current time seen by temporal functions (the statement's start).
@@ -74,16 +85,20 @@ impl<'a> Evaluator<'a> {
     /// Evaluates `expr` for the physical rows `rows` of `batch`; the result
     /// has one value per entry of `rows`, in the same order.
     pub fn eval(&mut self, expr: &Expr, batch: &Batch, rows: &[usize]) -> ExecResult<Vec<Value>> {
-        nereid_stack::deeper(|| self.eval_level(expr, batch, rows))
+        nereid_stack::deeper(|| {
+            let column = self.eval_level(expr, batch, rows)?;
+            self.check_built(expr, &column)?;
+            Ok(column)
+        })
     }
 
     /// One level of [`Evaluator::eval`]: the recursion goes through it,
     /// which guards the stack.
     fn eval_level(&mut self, expr: &Expr, batch: &Batch, rows: &[usize]) -> ExecResult<Vec<Value>> {
         match expr {
-            Expr::Literal(value) => Ok(vec![value.clone(); rows.len()]),
+            Expr::Literal(value) => self.copies(value, rows.len()),
             Expr::Param(name) => match self.params.get(name) {
-                Some(value) => Ok(vec![value.clone(); rows.len()]),
+                Some(value) => self.copies(value, rows.len()),
                 None => Err(ExecError::ParameterMissing(name.clone())),
             },
             Expr::Slot(slot) => Ok(rows
@@ -150,6 +165,13 @@ impl<'a> Evaluator<'a> {
                     .into_iter()
                     .map(|row_args| temporal::call(*func, &row_args, now))
                     .collect()
+            }
+            Expr::Function {
+                func: ScalarFunction::Range,
+                args,
+            } => {
+                let columns = self.eval_all(args, batch, rows)?;
+                self.range_lists(transpose(columns, rows.len()))
             }
             Expr::Function { func, args } => {
                 let columns = self.eval_all(args, batch, rows)?;
@@ -294,7 +316,12 @@ impl<'a> Evaluator<'a> {
                 let right = self.eval(rhs, batch, rows)?;
                 left.into_iter()
                     .zip(right)
-                    .map(|(a, b)| self.apply_binary(op, a, b))
+                    .map(|(a, b)| {
+                        if op == BinaryOp::Add {
+                            self.check_concatenation(&a, &b)?;
+                        }
+                        self.apply_binary(op, a, b)
+                    })
                     .collect()
             }
         }

@@ -29,6 +29,10 @@ pub struct SubplanEnv {
     pub(crate) procedures: Arc<ProcedureRegistry>,
     /// The statement's cancel flag: nested plans stop with it.
     pub(crate) cancel: Arc<std::sync::atomic::AtomicBool>,
+    /// The statement's parameters, shared rather than copied per row.
+    pub(crate) params: Arc<crate::Params>,
+    /// The statement's memory budget: a nested plan's buffers count too.
+    pub(crate) memory: Arc<crate::MemoryBudget>,
 }
 
 impl Evaluator<'_> {
@@ -49,7 +53,7 @@ impl Evaluator<'_> {
         };
         let mut ctx = ExecContext::new(
             env.txn,
-            self.params.clone(),
+            env.params,
             batch.slot_count(),
             env.batch_size,
             plan_stats(plan),
@@ -57,6 +61,7 @@ impl Evaluator<'_> {
         ctx.statement_time = env.statement_time;
         ctx.procedures = env.procedures;
         ctx.cancel = env.cancel;
+        ctx.memory = env.memory;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {
             let mut pipeline = build(plan, 0, Some(batch.row(row)));

@@ -9,6 +9,7 @@ use crate::accumulator::Accumulator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
+use crate::memory::Reservation;
 use nereid_planner::{Aggregate as AggregateCall, Expr, Slot};
 use nereid_values::Value;
 use std::collections::HashMap;
@@ -18,6 +19,9 @@ pub(crate) struct Aggregate {
     keys: Vec<(Slot, Expr)>,
     aggregates: Vec<(Slot, AggregateCall)>,
     output: Option<RowEmitter>,
+    /// The groups' keys and kept values, charged to the query's memory
+    /// budget until the operator is dropped.
+    held: Option<Reservation>,
 }
 
 /// One group: its key values and one accumulator per aggregate.
@@ -37,6 +41,7 @@ impl Aggregate {
             keys,
             aggregates,
             output: None,
+            held: None,
         }
     }
 
@@ -57,7 +62,11 @@ impl Aggregate {
         // every input row's key, where SipHash showed in profiles.
         let mut index: HashMap<Vec<Value>, usize, foldhash::fast::RandomState> = HashMap::default();
         let mut groups: Vec<Group> = Vec::new();
+        let mut held = ctx.reservation();
         while let Some(batch) = self.input.next(ctx)? {
+            // Charged once per batch: new groups' keys, and the values that
+            // accumulators keep.
+            let mut bytes = 0usize;
             let rows = batch.selection();
             let mut key_columns = Vec::with_capacity(self.keys.len());
             for (_, expr) in &self.keys {
@@ -86,6 +95,10 @@ impl Aggregate {
                 let group_index = match index.get(&key) {
                     Some(&i) => i,
                     None => {
+                        bytes = bytes.saturating_add(
+                            2 * crate::memory::column(&key)
+                                + self.aggregates.len() * std::mem::size_of::<Accumulator>(),
+                        );
                         index.insert(key.clone(), groups.len());
                         groups.push(self.new_group(key.clone()));
                         groups.len() - 1
@@ -108,10 +121,15 @@ impl Aggregate {
                         Some(values) => values.next().unwrap_or_default(),
                         None => Value::Bool(true),
                     };
+                    if accumulator.keeps_values() {
+                        bytes = bytes.saturating_add(value.footprint());
+                    }
                     accumulator.update(value)?;
                 }
             }
+            held.grow(bytes)?;
         }
+        self.held = Some(held);
         if self.keys.is_empty() && groups.is_empty() {
             groups.push(self.new_group(Vec::new()));
         }

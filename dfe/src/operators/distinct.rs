@@ -5,6 +5,7 @@ use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
+use crate::memory::Reservation;
 use nereid_planner::Slot;
 use nereid_values::Value;
 use std::collections::HashSet;
@@ -13,6 +14,8 @@ pub(crate) struct Distinct {
     input: Box<dyn Operator>,
     slots: Vec<Slot>,
     seen: HashSet<Vec<Value>>,
+    /// The kept keys' charge against the query's memory budget.
+    held: Option<Reservation>,
 }
 
 impl Distinct {
@@ -21,6 +24,7 @@ impl Distinct {
             input,
             slots,
             seen: HashSet::new(),
+            held: None,
         }
     }
 }
@@ -35,7 +39,11 @@ impl Operator for Distinct {
                     .iter()
                     .map(|&slot| batch.value(slot, row).clone())
                     .collect();
+                let bytes = crate::memory::column(&key);
                 if self.seen.insert(key) {
+                    self.held
+                        .get_or_insert_with(|| ctx.reservation())
+                        .grow(bytes)?;
                     kept.push(row);
                 }
             }

@@ -61,6 +61,10 @@ pub(crate) struct FlatMap<E: Expander> {
     rows: RowCursor,
     expander: E,
     current: Option<Extensions>,
+    /// Heap bytes of a copy of the current input row: every output row
+    /// copies it, so `UNWIND` of a list still held in a slot copies that
+    /// list once per element, which the query's memory budget must see.
+    row_heap: usize,
 }
 
 impl<E: Expander> FlatMap<E> {
@@ -69,6 +73,7 @@ impl<E: Expander> FlatMap<E> {
             rows: RowCursor::new(input),
             expander,
             current: None,
+            row_heap: 0,
         }
     }
 
@@ -85,6 +90,7 @@ impl<E: Expander> FlatMap<E> {
         let Some((batch, position, row)) = self.rows.current() else {
             return Ok(false);
         };
+        self.row_heap = batch.row_heap_footprint(row);
         self.current = Some(self.expander.expand(batch, position, row, ctx)?);
         Ok(true)
     }
@@ -93,10 +99,15 @@ impl<E: Expander> FlatMap<E> {
 impl<E: Expander> Operator for FlatMap<E> {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         let mut out = Batch::with_capacity(ctx.slot_count, ctx.batch_size);
+        let mut copied = 0usize;
         while out.active_len() < ctx.batch_size {
             if let (Some(outputs), Some((batch, _, row))) = (&mut self.current, self.rows.current())
             {
                 if let Some(mut extension) = outputs.next() {
+                    if self.row_heap > 0 {
+                        copied = copied.saturating_add(self.row_heap);
+                        ctx.memory.check(copied)?;
+                    }
                     out.push_extended_taking(batch, row, &mut extension);
                     continue;
                 }

@@ -53,6 +53,7 @@ impl Merge {
     fn merge_row(&mut self, row: Vec<Value>, ctx: &mut ExecContext) -> ExecResult<Vec<Vec<Value>>> {
         let mut reader = build(&self.pattern, self.pattern_first_id, Some(row.clone()));
         let matched: Vec<Vec<Value>> = drain(reader.as_mut(), ctx)?
+            .0
             .into_iter()
             .flat_map(Batch::into_active_rows)
             .collect();
@@ -96,7 +97,8 @@ impl Merge {
 impl Operator for Merge {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         if self.output.is_none() {
-            let rows: Vec<Vec<Value>> = drain(self.input.as_mut(), ctx)?
+            let (batches, _held) = drain(self.input.as_mut(), ctx)?;
+            let rows: Vec<Vec<Value>> = batches
                 .into_iter()
                 .flat_map(Batch::into_active_rows)
                 .collect();

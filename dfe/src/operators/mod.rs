@@ -46,6 +46,7 @@ pub(crate) use build::{build, plan_stats};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
+use crate::memory::Reservation;
 use nereid_planner::Expr;
 use nereid_values::Value;
 
@@ -96,13 +97,17 @@ impl Operator for Exhausted {
     }
 }
 
-/// Pulls every remaining batch of `input`.
-fn drain(input: &mut dyn Operator, ctx: &mut ExecContext) -> ExecResult<Vec<Batch>> {
+/// Pulls every remaining batch of `input`, charging each to the query's
+/// memory budget as it arrives; the reservation holds them for as long as
+/// the caller keeps it beside the batches.
+fn drain(input: &mut dyn Operator, ctx: &mut ExecContext) -> ExecResult<(Vec<Batch>, Reservation)> {
+    let mut held = ctx.reservation();
     let mut batches = Vec::new();
     while let Some(batch) = input.next(ctx)? {
+        held.grow(batch.footprint())?;
         batches.push(batch);
     }
-    Ok(batches)
+    Ok((batches, held))
 }
 
 /// Emits buffered rows in batches of the context's batch size.

@@ -7,6 +7,7 @@ use super::{Operator, RowEmitter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
+use crate::memory::Reservation;
 use nereid_planner::SortKey;
 use nereid_values::{compare_for_order, Value};
 use std::cmp::Ordering;
@@ -15,6 +16,8 @@ pub(crate) struct Sort {
     input: Box<dyn Operator>,
     keys: Vec<SortKey>,
     output: Option<RowEmitter>,
+    /// The buffered rows' charge against the query's memory budget.
+    held: Option<Reservation>,
 }
 
 impl Sort {
@@ -23,6 +26,7 @@ impl Sort {
             input,
             keys,
             output: None,
+            held: None,
         }
     }
 }
@@ -63,14 +67,27 @@ pub(crate) fn keyed_rows(
         .collect())
 }
 
+/// Bytes of keyed rows (keys and values), for the query's memory budget.
+pub(crate) fn keyed_footprint(rows: &[(Vec<Value>, Vec<Value>)]) -> usize {
+    rows.iter()
+        .map(|(keys, values)| {
+            crate::memory::column(keys).saturating_add(crate::memory::column(values))
+        })
+        .fold(0usize, usize::saturating_add)
+}
+
 impl Operator for Sort {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         if self.output.is_none() {
             let ascending: Vec<bool> = self.keys.iter().map(|k| k.ascending).collect();
             let mut keyed = Vec::new();
+            let mut held = ctx.reservation();
             while let Some(batch) = self.input.next(ctx)? {
-                keyed.extend(keyed_rows(&batch, &self.keys, ctx)?);
+                let rows = keyed_rows(&batch, &self.keys, ctx)?;
+                held.grow(keyed_footprint(&rows))?;
+                keyed.extend(rows);
             }
+            self.held = Some(held);
             // `sort_by` is stable: equal keys keep their input order.
             keyed.sort_by(|(a, _), (b, _)| compare_keys(a, b, &ascending));
             self.output = Some(RowEmitter::new(

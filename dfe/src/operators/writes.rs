@@ -7,6 +7,7 @@ use super::{drain, Operator};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
+use crate::memory::Reservation;
 use std::collections::VecDeque;
 
 /// The writes of one updating operator.
@@ -27,6 +28,8 @@ pub(crate) struct Updating<W: RowWriter> {
     writer: W,
     /// `None` until the input is drained and written.
     output: Option<VecDeque<Batch>>,
+    /// The drained batches' charge against the query's memory budget.
+    held: Option<Reservation>,
 }
 
 impl<W: RowWriter> Updating<W> {
@@ -35,6 +38,7 @@ impl<W: RowWriter> Updating<W> {
             input,
             writer,
             output: None,
+            held: None,
         }
     }
 }
@@ -42,7 +46,7 @@ impl<W: RowWriter> Updating<W> {
 impl<W: RowWriter> Operator for Updating<W> {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         if self.output.is_none() {
-            let mut batches = drain(self.input.as_mut(), ctx)?;
+            let (mut batches, held) = drain(self.input.as_mut(), ctx)?;
             for batch in &mut batches {
                 let rows = batch.selection().to_vec();
                 for row in rows {
@@ -51,6 +55,7 @@ impl<W: RowWriter> Operator for Updating<W> {
             }
             self.writer.finish(ctx)?;
             self.output = Some(batches.into());
+            self.held = Some(held);
         }
         Ok(self.output.as_mut().and_then(VecDeque::pop_front))
     }

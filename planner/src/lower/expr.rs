@@ -50,8 +50,8 @@ fn lower_expr_level(
             expr: Box::new(lower_expr(inner, scope, aggs)?),
             key: key.clone(),
         },
-        ExprKind::List(items) => Expr::List(lower_all(items, scope, aggs)?),
-        ExprKind::Map(entries) => Expr::Map(
+        ExprKind::List(items) => fold_list(lower_all(items, scope, aggs)?),
+        ExprKind::Map(entries) => fold_map(
             entries
                 .iter()
                 .map(|(k, v)| Ok((k.clone(), lower_expr(v, scope, aggs)?)))
@@ -447,4 +447,40 @@ fn contains_aggregate_level(e: &ast::Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// A list of literals becomes one literal list value: evaluated, it is a
+/// copy of one value instead of one column per element transposed into rows,
+/// and the plan holds one `Value` per element instead of an `Expr` each
+/// (a literal of a million elements cost ~330 bytes per element).
+fn fold_list(items: Vec<Expr>) -> Expr {
+    if !items.iter().all(|item| matches!(item, Expr::Literal(_))) {
+        return Expr::List(items);
+    }
+    Expr::Literal(Value::List(
+        items
+            .into_iter()
+            .map(|item| match item {
+                Expr::Literal(value) => value,
+                _ => Value::Null,
+            })
+            .collect(),
+    ))
+}
+
+/// A map of literals becomes one literal map value (see [`fold_list`]); a
+/// repeated key keeps its last value, as evaluating the map would.
+fn fold_map(entries: Vec<(String, Expr)>) -> Expr {
+    if !entries.iter().all(|(_, e)| matches!(e, Expr::Literal(_))) {
+        return Expr::Map(entries);
+    }
+    Expr::Literal(Value::Map(
+        entries
+            .into_iter()
+            .map(|(key, e)| match e {
+                Expr::Literal(value) => (key, value),
+                _ => (key, Value::Null),
+            })
+            .collect(),
+    ))
 }

@@ -27,6 +27,12 @@ pub trait Backend: Send + Sync + 'static {
         params: Params,
     ) -> Result<Self::Results, DbError>;
 
+    /// Bytes one query may hold (0: no limit), which bounds the decoding
+    /// of its parameters too.
+    fn query_max_memory(&self) -> usize {
+        0
+    }
+
     /// Commits; returns the bookmark.
     fn commit(self: &Arc<Self>, tx: Self::Tx) -> Result<String, DbError>;
 
@@ -88,6 +94,10 @@ impl Backend for Database {
         params: Params,
     ) -> Result<QueryResult, DbError> {
         Database::run(self, tx, query, params)
+    }
+
+    fn query_max_memory(&self) -> usize {
+        Database::query_max_memory(self)
     }
 
     fn commit(self: &Arc<Self>, tx: Transaction) -> Result<String, DbError> {

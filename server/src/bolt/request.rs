@@ -3,7 +3,7 @@
 //! Parsing is strict about shape (a message with the wrong fields is a
 //! protocol violation) and lenient about optional metadata.
 
-use nereid_packstream::{from_slice, DecodeError, PackMap, PackValue};
+use nereid_packstream::{from_slice, marker, skip_value, DecodeError, Decoder, PackMap, PackValue};
 use thiserror::Error;
 
 pub mod tag {
@@ -39,7 +39,7 @@ pub enum Request {
     Reset,
     Run {
         query: String,
-        params: PackMap,
+        params: RunParams,
         extra: PackMap,
     },
     Pull {
@@ -77,9 +77,28 @@ pub enum RequestError {
     },
 }
 
+/// RUN's parameters, still encoded: validated PackStream (a dictionary or
+/// null) that the session decodes on the execution pool straight into
+/// values, under the query's memory limit
+/// (`nereid_packstream::decode_params`). Decoding them here, on the I/O
+/// thread and into wire values first, held two trees of a large list at
+/// once and charged nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunParams(pub Vec<u8>);
+
+impl RunParams {
+    /// No parameters.
+    pub fn empty() -> RunParams {
+        RunParams(vec![nereid_packstream::marker::NULL])
+    }
+}
+
 impl Request {
     /// Parses one message body (the bytes between chunk headers).
     pub fn parse(body: &[u8]) -> Result<Request, RequestError> {
+        if let [0xB0..=0xBF, tag::RUN, ..] = body {
+            return parse_run(body);
+        }
         let (tag, fields) = match from_slice(body)? {
             PackValue::Struct { tag, fields } => (tag, fields),
             other => return Err(RequestError::NotAStructure(other.type_name())),
@@ -99,11 +118,6 @@ impl Request {
             tag::TELEMETRY => Request::Telemetry { api: fields.int()? },
             tag::GOODBYE => Request::Goodbye,
             tag::RESET => Request::Reset,
-            tag::RUN => Request::Run {
-                query: fields.string()?,
-                params: fields.optional_map()?,
-                extra: fields.optional_map()?,
-            },
             tag::PULL | tag::DISCARD => {
                 let meta = fields.optional_map()?;
                 let n = match meta.get("n") {
@@ -198,6 +212,79 @@ impl Request {
     }
 }
 
+/// RUN without decoding its parameters (see [`RunParams`]): the query, the
+/// parameters' bytes once validated, the extra dictionary.
+fn parse_run(body: &[u8]) -> Result<Request, RequestError> {
+    let invalid = |detail: String| RequestError::Invalid {
+        message: "RUN",
+        detail,
+    };
+    let mut decoder = Decoder::new(body);
+    let count = decoder
+        .decode_struct_header()
+        .map(|(_, count)| usize::from(count))?;
+    let field = |decoder: &mut Decoder<'_>| decoder.decode_value().map(Some);
+    let query = match (count > 0)
+        .then(|| field(&mut decoder))
+        .transpose()?
+        .flatten()
+    {
+        Some(PackValue::String(s)) => s,
+        other => {
+            return Err(invalid(format!(
+                "expected a string, got {}",
+                describe(&other)
+            )))
+        }
+    };
+    let params = if count > 1 {
+        let start = decoder.position();
+        match decoder.peek() {
+            Some(0xA0..=0xAF | marker::MAP_8 | marker::MAP_16 | marker::MAP_32 | marker::NULL) => {
+                skip_value(&mut decoder)?
+            }
+            Some(_) => {
+                let other = field(&mut decoder)?;
+                return Err(invalid(format!(
+                    "expected a dictionary, got {}",
+                    describe(&other)
+                )));
+            }
+            None => return Err(DecodeError::UnexpectedEnd { offset: start }.into()),
+        }
+        RunParams(
+            body.get(start..decoder.position())
+                .unwrap_or_default()
+                .to_vec(),
+        )
+    } else {
+        RunParams::empty()
+    };
+    let extra = match (count > 2)
+        .then(|| field(&mut decoder))
+        .transpose()?
+        .flatten()
+    {
+        None | Some(PackValue::Null) => PackMap::new(),
+        Some(PackValue::Map(m)) => m,
+        other => {
+            return Err(invalid(format!(
+                "expected a dictionary, got {}",
+                describe(&other)
+            )))
+        }
+    };
+    if count > 3 {
+        return Err(invalid("too many fields".to_string()));
+    }
+    decoder.finish()?;
+    Ok(Request::Run {
+        query,
+        params,
+        extra,
+    })
+}
+
 fn name_of(t: u8) -> Option<&'static str> {
     Some(match t {
         tag::HELLO => "HELLO",
@@ -248,13 +335,6 @@ impl Fields {
             None | Some(PackValue::Null) => Ok(PackMap::new()),
             Some(PackValue::Map(m)) => Ok(m),
             other => Err(self.invalid(format!("expected a dictionary, got {}", describe(&other)))),
-        }
-    }
-
-    fn string(&mut self) -> Result<String, RequestError> {
-        match self.items.next() {
-            Some(PackValue::String(s)) => Ok(s),
-            other => Err(self.invalid(format!("expected a string, got {}", describe(&other)))),
         }
     }
 

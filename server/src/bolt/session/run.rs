@@ -1,16 +1,21 @@
 //! RUN: auto-commit in READY, or inside an explicit transaction.
 
-use super::{Handled, HandlerError, OpenStream, Session, State};
+use super::{Handled, OpenStream, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::bolt::failure::Failure;
-use crate::db::Params;
+use crate::bolt::request::RunParams;
+use crate::db::{DbError, Params};
 use nereid_errors::Status;
-use nereid_packstream::{pack_to_value, PackMap, PackValue};
+use nereid_packstream::{PackMap, PackValue};
 use std::time::Instant;
 
 impl<B: Backend> Session<B> {
-    pub(super) async fn run(&mut self, query: String, params: PackMap, extra: &PackMap) -> Handled {
-        let params = convert_params(params)?;
+    pub(super) async fn run(
+        &mut self,
+        query: String,
+        params: RunParams,
+        extra: &PackMap,
+    ) -> Handled {
         let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
         if !in_tx {
             // Inside a transaction BEGIN carried the database and bookmarks.
@@ -31,7 +36,9 @@ impl<B: Backend> Session<B> {
                 .ctx
                 .pool
                 .run(move || {
-                    let outcome = backend.run(Some(&tx), &query, params).map(with_fields);
+                    let outcome = decode_params(&params, &*backend)
+                        .and_then(|params| backend.run(Some(&tx), &query, params))
+                        .map(with_fields);
                     (tx, outcome)
                 })
                 .await?;
@@ -40,7 +47,11 @@ impl<B: Backend> Session<B> {
         } else {
             self.ctx
                 .pool
-                .run(move || backend.run(None, &query, params).map(with_fields))
+                .run(move || {
+                    decode_params(&params, &*backend)
+                        .and_then(|params| backend.run(None, &query, params))
+                        .map(with_fields)
+                })
                 .await?
                 .map_err(Failure::from)?
         };
@@ -77,18 +88,14 @@ fn with_fields<R: ResultStream>(results: R) -> (R, Vec<String>) {
     (results, fields)
 }
 
-fn convert_params(params: PackMap) -> Result<Params, HandlerError> {
-    params
-        .into_iter()
-        .map(|(name, value)| {
-            pack_to_value(value)
-                .map(|v| (name.clone(), v))
-                .map_err(|e| {
-                    HandlerError::Failure(Failure::new(
-                        Status::TypeError,
-                        format!("parameter ${name}: {e}"),
-                    ))
-                })
+/// Decodes RUN's parameters on the pool thread, straight into values and
+/// within the query's memory limit (the executor then charges them to the
+/// query's budget).
+fn decode_params<B: Backend>(params: &RunParams, backend: &B) -> Result<Params, DbError> {
+    nereid_packstream::decode_params(&params.0, backend.query_max_memory())
+        .map(|decoded| decoded.values)
+        .map_err(|failure| {
+            let name = failure.name.as_deref().unwrap_or("map");
+            crate::status::from_param(name, failure.error)
         })
-        .collect()
 }

@@ -4,7 +4,7 @@
 //! may panic, and every message is either a request or a `RequestError`.
 
 use crate::bolt::request::Request;
-use nereid_packstream::{pack_to_value, to_vec, PackMap, PackValue};
+use nereid_packstream::{to_vec, PackMap, PackValue};
 use proptest::prelude::*;
 
 /// Every message tag a client may send, plus a few that it may not.
@@ -64,9 +64,7 @@ fn value() -> impl Strategy<Value = PackValue> {
 /// What the session does with a parsed request's client values.
 fn decode_fully(body: &[u8]) {
     if let Ok(Request::Run { params, .. }) = Request::parse(body) {
-        for (_, v) in params {
-            let _ = pack_to_value(v);
-        }
+        let _ = nereid_packstream::decode_params(&params.0, 0);
     }
 }
 
