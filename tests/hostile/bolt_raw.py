@@ -10,10 +10,13 @@ MAGIC = b"\x60\x60\xB0\x17"
 OFFER = b"\x00\x04\x04\x05" + b"\x00\x00\x04\x04" + b"\x00" * 8
 
 
-def connect(port, source=None, timeout=10.0):
-    """A socket that has finished the version handshake (Bolt 5.x)."""
+def connect(port, source=None, timeout=10.0, rcvbuf=None):
+    """A socket that has finished the version handshake (Bolt 5.x);
+    `rcvbuf` bounds what the kernel buffers for a client that stops reading."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.settimeout(timeout)
+    if rcvbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     if source is not None:
         sock.bind((source, 0))
     sock.connect(("127.0.0.1", port))
@@ -143,9 +146,9 @@ def tag(body):
     return body[1]
 
 
-def login(port):
+def login(port, rcvbuf=None):
     """A socket past HELLO and LOGON (any credentials: no users)."""
-    sock = connect(port)
+    sock = connect(port, rcvbuf=rcvbuf)
     sock.sendall(hello() + logon("neo4j", "any"))
     for _ in range(2):
         assert tag(read_message(sock)) == SUCCESS
