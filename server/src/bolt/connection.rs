@@ -18,7 +18,7 @@ use super::failure::Failure;
 use super::framing::{read_message, read_message_charged, FrameError};
 use super::handshake::{negotiate, HandshakeError};
 use super::request::{Request, RequestError};
-use super::session::{Flow, Session};
+use super::session::{Flow, Interrupts, Session};
 use super::slots::Slot;
 use super::{BoltContext, BoltVersion};
 use nereid_errors::Status;
@@ -147,9 +147,11 @@ pub(super) async fn serve_accepted<B, S>(
         negotiated.version,
         negotiated.manifest,
         connection_id.clone(),
-        pending_resets,
-        reset_signal,
-        client_left,
+        Interrupts {
+            pending_resets,
+            reset_signal,
+            client_left,
+        },
         peer,
     );
     // `Some` while unauthenticated: when the connection is closed.

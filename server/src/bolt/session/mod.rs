@@ -154,17 +154,28 @@ pub struct Session<B: Backend> {
     peer: Option<IpAddr>,
 }
 
+/// How the connection's reader reaches a session busy with a request: it
+/// counts RESETs that arrived, notes that the client left, and wakes it.
+pub struct Interrupts {
+    pub pending_resets: Arc<AtomicUsize>,
+    pub reset_signal: Arc<Notify>,
+    pub client_left: Arc<AtomicBool>,
+}
+
 impl<B: Backend> Session<B> {
     pub fn new(
         ctx: Arc<BoltContext<B>>,
         version: BoltVersion,
         manifest: bool,
         connection_id: String,
-        pending_resets: Arc<AtomicUsize>,
-        reset_signal: Arc<Notify>,
-        client_left: Arc<AtomicBool>,
+        interrupts: Interrupts,
         peer: Option<IpAddr>,
     ) -> Self {
+        let Interrupts {
+            pending_resets,
+            reset_signal,
+            client_left,
+        } = interrupts;
         Session {
             ctx,
             version,
