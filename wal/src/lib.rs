@@ -54,6 +54,7 @@
 mod checkpoint;
 mod codec;
 mod error;
+mod faults;
 mod format;
 pub mod object_store;
 mod order;
@@ -68,6 +69,7 @@ pub use checkpoint::{
     CheckpointInfo,
 };
 pub use error::WalError;
+pub use faults::DiskFaults;
 pub use object_store::{LocalDir, ObjectStore};
 #[cfg(feature = "s3")]
 pub use object_store::{S3Location, S3Store};
