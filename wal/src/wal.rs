@@ -9,8 +9,8 @@ use crate::recovery::{cut_after, partition_count, recover, sync_dir, RecoveredPa
 use crate::writer::{self, Segment, Shared};
 use nereid_storage::Change;
 use parking_lot::Mutex;
-use std::path::{Path, PathBuf};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -233,12 +233,7 @@ impl Wal {
             closed: AtomicBool::new(false),
         };
         for part in recovered.partitions {
-            let shared = Shared::new(
-                options.durability,
-                Vec::new(),
-                part.segment,
-                order.clone(),
-            );
+            let shared = Shared::new(options.durability, Vec::new(), part.segment, order.clone());
             wal.partitions.push(Partition {
                 shared,
                 dir: part.dir.clone(),

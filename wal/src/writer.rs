@@ -251,10 +251,7 @@ fn run(shared: &Shared, mut segment: Segment) {
     loop {
         let (batch, batch_end, batch_ts, batch_commits, shutdown, seal) = {
             let mut st = shared.state.lock();
-            while st.pending.is_empty()
-                && !st.shutdown
-                && !st.seal_requested
-                && st.failed.is_none()
+            while st.pending.is_empty() && !st.shutdown && !st.seal_requested && st.failed.is_none()
             {
                 match (interval, unsynced) {
                     (Some(every), true) => {
