@@ -95,9 +95,6 @@ pub struct Database {
     wal: Wal,
     /// Transaction handles written into log records.
     next_handle: AtomicU64,
-    /// Set when the log failed after a commit was stamped: from then on no
-    /// commit is acknowledged (restart recovers from the log).
-    failed: AtomicBool,
     /// Checkpoint settings and state (see `durable.rs`).
     checkpoints: Arc<Checkpoints>,
     /// This database's procedures: the built-ins plus any registered with
@@ -196,7 +193,6 @@ impl Database {
             store,
             wal,
             next_handle: AtomicU64::new(1),
-            failed: AtomicBool::new(false),
             checkpoints: Arc::new(checkpoints),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: Arc::new(durable::CheckpointOnDemand::new(me.clone())),
@@ -270,7 +266,7 @@ impl Database {
     pub fn shutdown(&self) {
         self.statistics.stop();
         self.checkpoints.stop();
-        if !self.failed.load(Ordering::Acquire) {
+        if self.wal.failure().is_none() {
             self.checkpoints.at_shutdown(&self.store, &self.wal);
         }
     }
@@ -362,11 +358,28 @@ impl Database {
         self.plans.counters()
     }
 
-    /// Why the log cannot take commits, once it failed (for `/health`).
+    /// Why the log cannot take commits, while it cannot (for `/health`).
+    /// A failed log is given a chance to resume first, so that `/health`
+    /// turns ok again as soon as the disk has room, without waiting for a
+    /// write.
     pub fn log_failure(&self) -> Option<String> {
-        self.failed
-            .load(Ordering::Acquire)
-            .then(|| "the transaction log failed; writes are refused until restart".to_string())
+        self.wal.failure()?;
+        let why = self.resume_log().err()?;
+        Some(format!(
+            "the transaction log cannot be written ({why}); writes are refused until it can, \
+             reads go on"
+        ))
+    }
+
+    /// After a log failure, tries to make the log writable again (it cuts
+    /// the refused commits and rewinds the commit clock: docs/adr/0083).
+    /// Each write attempt and each `/health` request retries, so writes
+    /// resume once the disk has room, with no background thread.
+    fn resume_log(&self) -> Result<(), String> {
+        self.wal
+            .resume(|ts| self.store.rewind_commits(ts).map_err(|e| e.to_string()))
+            .map(drop)
+            .map_err(|e| e.to_string())
     }
 
     /// Commits; returns the bookmark.
@@ -380,14 +393,16 @@ impl Database {
 
     /// Commits through the log and publishes once durable.
     fn commit_txn(&self, txn: &Txn) -> Result<String, DbError> {
-        if self.failed.load(Ordering::Acquire) {
+        if self.wal.failure().is_some() {
             // Reads need no log: a read-only transaction ends as usual.
             if txn.is_read_only() {
                 txn.rollback();
                 return Ok(bookmark(self.store.visible_ts()));
             }
-            txn.rollback();
-            return Err(log_failed());
+            if let Err(why) = self.resume_log() {
+                txn.rollback();
+                return Err(log_failed(&why));
+            }
         }
         let handle = self.next_handle.fetch_add(1, Ordering::Relaxed);
         let mut lsn: Option<Lsn> = None;
@@ -406,8 +421,16 @@ impl Database {
         let commit_ts = ticket.commit_ts();
         if let Some(lsn) = lsn {
             if let Err(e) = self.wal.wait_durable(lsn) {
-                self.failed.store(true, Ordering::Release);
-                tracing::error!(error = %e, "the log failed; refusing further commits");
+                // Refused, never to be published: undo it in memory, so that
+                // the log can resume and reuse its timestamp.
+                match txn.revoke_commit() {
+                    Ok(()) => self.wal.release_refused(lsn),
+                    Err(r) => tracing::error!(
+                        error = %r,
+                        "a refused commit could not be undone; writes stay refused until restart"
+                    ),
+                }
+                tracing::error!(error = %e, "the log failed; refusing writes until it can be written again");
                 return Err(status::from_wal(e));
             }
         }
@@ -476,13 +499,16 @@ fn lock_data_dir(dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
     }
 }
 
-/// Writes after the log failed (reads go on; see [`Database::log_failure`]).
-fn log_failed() -> DbError {
+/// Writes while the log cannot be written (reads go on; see
+/// [`Database::log_failure`]). Not a transient status: drivers would retry a
+/// full disk forever.
+fn log_failed(why: &str) -> DbError {
     DbError {
         status: Status::TransactionCommitFailed,
-        message: "the database refuses writes after a transaction log failure (a full disk?); \
-                  reads go on; free space and restart the server"
-            .into(),
+        message: format!(
+            "the database refuses writes while the transaction log cannot be written \
+             (a full disk?): {why}; reads go on, and writes resume once the log can be written"
+        ),
     }
 }
 

@@ -205,6 +205,7 @@ pub(crate) fn recover(
         durability: config.durability,
         segment_bytes: config.wal_segment_bytes,
         partitions: config.log_partitions,
+        faults: None,
     };
     let (wal, report) = Wal::open_after(&wal_dir, &options, after, |ts, changes| {
         store.replay(ts, changes).map_err(|e| e.to_string())

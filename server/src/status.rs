@@ -116,6 +116,7 @@ pub(crate) fn from_storage(e: StorageError) -> DbError {
         StorageError::UnstorableValue(_) => Status::TypeError,
         StorageError::TxnClosed => Status::TransactionNotFound,
         StorageError::Replay(_) => Status::General,
+        StorageError::Revoke(_) => Status::TransactionCommitFailed,
         #[allow(unreachable_patterns)]
         _ => Status::General,
     };

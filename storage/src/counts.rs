@@ -105,6 +105,28 @@ impl Counts {
         inner.fold(watermark);
     }
 
+    /// Takes back the deltas of the stamped, never published commit
+    /// `commit_ts` (its log record failed: see `txn::revoke`). It is still
+    /// in `recent`, since no snapshot reaches it.
+    pub(crate) fn retract(&self, commit_ts: u64) {
+        let mut inner = self.inner.lock();
+        let Some(at) = inner.recent.iter().position(|(ts, _)| *ts == commit_ts) else {
+            return;
+        };
+        let Some((_, deltas)) = inner.recent.remove(at) else {
+            return;
+        };
+        for (key, delta) in deltas {
+            *inner.latest.entry(key).or_insert(0) -= delta;
+        }
+    }
+
+    /// The newest commit above `ts` whose deltas are held, if any.
+    pub(crate) fn newest_after(&self, ts: u64) -> Option<u64> {
+        let inner = self.inner.lock();
+        inner.recent.back().map(|(t, _)| *t).filter(|t| *t > ts)
+    }
+
     /// The count of `key` in the latest stamped snapshot (may include
     /// commits not yet published): the planner's estimate.
     pub(crate) fn latest(&self, key: CountKey) -> u64 {

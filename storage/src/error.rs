@@ -21,6 +21,10 @@ pub enum StorageError {
     /// cell, or 2^28 vertex identifiers sharing one hash).
     #[error("storage capacity exceeded: {0}")]
     CapacityExceeded(&'static str),
+    /// A refused commit could not be revoked, or the commit clock not
+    /// rewound (see `txn::revoke`): the caller broke the rules.
+    #[error("cannot undo a refused commit: {0}")]
+    Revoke(String),
 }
 
 pub type Result<T> = std::result::Result<T, StorageError>;

@@ -50,10 +50,13 @@
 //! | the same in an `s3://` checkpoint | the same, naming `s3://bucket/prefix/ckpt-.../file` |
 //! | a damaged record or header in a shipped segment (restore onto an empty log directory) | refuses to open: `log file s3://.../wal/wal-N.log is corrupt at byte <offset>` |
 //! | a shipped segment missing between needed ones | refuses to open: `shipped log segment N is missing` |
+//! | a write or fsync failing while running (a full disk) | the failed group write is cut off its file; every commit in flight is refused; `Wal::resume` (once the disk takes bytes) cuts every partition after the last acknowledged commit, rewinds the store's clock through its callback and accepts commits again; damage found by that re-read is an error, and the log stays failed (docs/adr/0083-resuming-after-a-log-failure.md) |
+//! | a `disk-probe.tmp` left by a resume that was interrupted | deleted at open |
 
 mod checkpoint;
 mod codec;
 mod error;
+mod faults;
 mod format;
 pub mod object_store;
 mod order;
@@ -68,6 +71,7 @@ pub use checkpoint::{
     CheckpointInfo,
 };
 pub use error::WalError;
+pub use faults::DiskFaults;
 pub use object_store::{LocalDir, ObjectStore};
 #[cfg(feature = "s3")]
 pub use object_store::{S3Location, S3Store};

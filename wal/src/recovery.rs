@@ -163,6 +163,26 @@ pub(crate) fn recover(
     Ok(Recovered { partitions, report })
 }
 
+/// Cuts every partition of the log in `root` after commit timestamp `ts`
+/// (nothing is replayed): resuming after a write failure drops the refused
+/// commits, whose records may be anywhere from torn to durable, so that the
+/// store can assign their timestamps again. Reading the partitions again
+/// (rather than trusting the writers' bookkeeping) also finds a torn tail a
+/// failed writer could not cut, and damage, which is reported, not skipped.
+pub(crate) fn cut_after(
+    root: &Path,
+    count: u32,
+    ts: u64,
+) -> Result<Vec<RecoveredPartition>, WalError> {
+    let mut report = RecoveryReport::default();
+    (0..count)
+        .map(|k| {
+            let scan = scan_partition(&partition_dir(root, k), k, ts)?;
+            finish_partition(scan, ts, ts, &mut report)
+        })
+        .collect()
+}
+
 /// Applies the records of all partitions in timestamp order up to the first
 /// gap; returns the last applied timestamp (`after_ts` when none).
 fn replay_merged(

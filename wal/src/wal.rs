@@ -2,13 +2,16 @@
 
 use crate::codec::encode_changes;
 use crate::error::WalError;
+use crate::faults::DiskFaults;
 use crate::format::{encode_record, RECORD_COMMIT};
 use crate::order::CommitOrder;
-use crate::recovery::{partition_count, recover, sync_dir};
+use crate::recovery::{cut_after, partition_count, recover, sync_dir, RecoveredPartition};
 use crate::writer::{self, Segment, Shared};
 use nereid_storage::Change;
 use parking_lot::Mutex;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -104,6 +107,9 @@ pub struct WalOptions {
     /// so this may change between runs. The library default is 1; the
     /// server defaults to the number of cores.
     pub partitions: u32,
+    /// Test-only: a switch that makes the log's writes fail like a full disk
+    /// (see [`DiskFaults`]). `None` in production.
+    pub faults: Option<Arc<DiskFaults>>,
 }
 
 impl Default for WalOptions {
@@ -112,9 +118,18 @@ impl Default for WalOptions {
             durability: Durability::Fsync,
             segment_bytes: 64 << 20,
             partitions: 1,
+            faults: None,
         }
     }
 }
+
+/// The file [`Wal::resume`] writes (and deletes) to see whether the disk
+/// takes bytes again; one left by a crash is deleted at open.
+const PROBE_FILE: &str = "disk-probe.tmp";
+
+/// Bytes the probe writes: room for a few commits, so that a disk with a
+/// few bytes free does not flap between failed and resumed.
+const PROBE_BYTES: usize = 64 << 10;
 
 /// A segment file that is complete and fsynced: see [`Wal::sealed_segments`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +173,12 @@ pub struct Wal {
     order: Arc<CommitOrder>,
     writers: Mutex<Vec<JoinHandle<()>>>,
     dir: PathBuf,
+    options: WalOptions,
+    /// Held while the set of segment files changes outside the writers
+    /// (resuming after a failure, deleting covered segments, sealing on
+    /// request), so that these never interleave.
+    maintenance: Mutex<()>,
+    closed: AtomicBool,
 }
 
 impl Wal {
@@ -195,34 +216,52 @@ impl Wal {
         let routed = options.partitions.max(1);
         let count = partition_count(dir, routed)?;
         let recovered = recover(dir, count, after_ts, apply)?;
-        let order = Arc::new(CommitOrder::default());
+        match std::fs::remove_file(dir.join(PROBE_FILE)) {
+            Ok(()) => tracing::warn!("removed a disk probe file left by an interrupted run"),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e.into()),
+        }
+        let order = Arc::new(CommitOrder::after(recovered.report.last_commit_ts));
         let mut wal = Wal {
             partitions: Vec::with_capacity(recovered.partitions.len()),
             routed,
             order: order.clone(),
             writers: Mutex::new(Vec::new()),
             dir: dir.to_path_buf(),
+            options: options.clone(),
+            maintenance: Mutex::new(()),
+            closed: AtomicBool::new(false),
         };
         for part in recovered.partitions {
-            let shared = Shared::new(options.durability, part.sealed, part.segment, order.clone());
-            let segment = Segment {
-                dir: part.dir.clone(),
-                stream: part.partition,
-                file: part.file,
-                number: part.segment,
-                len: part.end,
-                last_ts: part.active_last_ts,
-                rotate_bytes: options.segment_bytes.max(1),
-            };
-            // On an error, dropping `wal` stops the writers started so far.
-            let handle = writer::spawn(shared.clone(), segment)?;
-            wal.writers.lock().push(handle);
+            let shared = Shared::new(options.durability, Vec::new(), part.segment, order.clone());
             wal.partitions.push(Partition {
                 shared,
-                dir: part.dir,
+                dir: part.dir.clone(),
             });
+            // On an error, dropping `wal` stops the writers started so far.
+            wal.start_writer(wal.partitions.len() - 1, part)?;
         }
         Ok((wal, recovered.report))
+    }
+
+    /// Starts the writer thread of partition `k`, appending at the end of
+    /// what recovery (or the cut after a failure) left.
+    fn start_writer(&self, k: usize, part: RecoveredPartition) -> Result<(), WalError> {
+        let shared = &self.partitions[k].shared;
+        shared.reset(part.sealed, part.segment);
+        let segment = Segment {
+            dir: part.dir,
+            stream: part.partition,
+            file: part.file,
+            number: part.segment,
+            len: part.end,
+            last_ts: part.active_last_ts,
+            rotate_bytes: self.options.segment_bytes.max(1),
+            faults: self.options.faults.clone(),
+        };
+        let handle = writer::spawn(shared.clone(), segment)?;
+        self.writers.lock().push(handle);
+        Ok(())
     }
 
     /// Enqueues a commit record in partition `txn_handle % partitions`.
@@ -251,12 +290,96 @@ impl Wal {
                 commit_ts,
             }),
             Err(e) => {
-                // The commit is stamped but will never be durable: nothing
-                // after it may be acknowledged either.
+                // Never queued: the store rolls the commit back and will
+                // assign its timestamp again. Nothing after it may be
+                // acknowledged (other partitions may hold later ones).
+                self.order.withdraw(commit_ts);
                 self.order.fail(&e.to_string());
                 Err(e)
             }
         }
+    }
+
+    /// Why the log refuses commits, while it does (a write or fsync failed,
+    /// typically on a full disk; see [`Wal::resume`]).
+    pub fn failure(&self) -> Option<String> {
+        self.order.failure()
+    }
+
+    /// Tells the log that the commit at `lsn`, refused by
+    /// [`Wal::wait_durable`] because the log failed, was undone in memory
+    /// (its stamps revoked, so its timestamp may be assigned again). The log
+    /// resumes only once every refused commit is released.
+    pub fn release_refused(&self, lsn: Lsn) {
+        self.order.release(lsn.commit_ts);
+    }
+
+    /// Tries to make a failed log writable again; `Ok(None)` when it has not
+    /// failed, `Ok(Some(ts))` when it resumed after the acknowledged commit
+    /// `ts`, an error while it still cannot (the disk is still full, or a
+    /// refused commit is not released yet).
+    ///
+    /// Steps (docs/adr/0083-resuming-after-a-log-failure.md): wait until
+    /// every refused commit is released; write and fsync a probe file to see
+    /// that the disk takes bytes; stop the writers; read every partition
+    /// again and cut each after `ts` (the refused commits' records, torn or
+    /// not, go; damage is an error); fsync what is kept; call `rewind(ts)`,
+    /// which must make the store assign `ts + 1` next; start the writers and
+    /// accept appends again. Until the last step appends are refused, so no
+    /// commit can slip in between. Safe to call from any thread at any time;
+    /// calls are serialised.
+    pub fn resume(
+        &self,
+        rewind: impl FnOnce(u64) -> Result<(), String>,
+    ) -> Result<Option<u64>, WalError> {
+        let _maintenance = self.maintenance.lock();
+        let Some(ts) = self.order.cut_point()? else {
+            return Ok(None);
+        };
+        if self.closed.load(Ordering::Acquire) {
+            return Err(WalError::Failed("the log is closed".into()));
+        }
+        self.probe_disk()?;
+        for part in &self.partitions {
+            part.shared.halt("the log failed; resuming");
+        }
+        for handle in std::mem::take(&mut *self.writers.lock()) {
+            if handle.join().is_err() {
+                return Err(WalError::Failed("a log writer thread panicked".into()));
+            }
+        }
+        let cut = cut_after(&self.dir, self.partitions.len() as u32, ts)?;
+        for part in &cut {
+            part.file.sync_data()?;
+        }
+        rewind(ts).map_err(WalError::Failed)?;
+        for (k, part) in cut.into_iter().enumerate() {
+            self.start_writer(k, part)?;
+        }
+        self.order.reset();
+        tracing::warn!(
+            last_commit_ts = ts,
+            "the log can be written again: commits are accepted"
+        );
+        Ok(Some(ts))
+    }
+
+    /// Writes and fsyncs [`PROBE_BYTES`] in the log directory, then deletes
+    /// them: whether the disk takes bytes again.
+    fn probe_disk(&self) -> Result<(), WalError> {
+        let path = self.dir.join(PROBE_FILE);
+        let result = (|| {
+            if let Some(faults) = &self.options.faults {
+                faults.check()?;
+            }
+            let mut file = std::fs::File::create(&path)?;
+            file.write_all(&[0; PROBE_BYTES])?;
+            file.sync_all()
+        })();
+        let removed = std::fs::remove_file(&path);
+        result?;
+        removed?;
+        Ok(())
     }
 
     /// Blocks until the record at `lsn` *and every appended record with a
@@ -297,6 +420,7 @@ impl Wal {
     /// has its active segment sealed first, so that it drains completely.
     /// Returns how many segments were deleted.
     pub fn discard_through(&self, ts: u64) -> Result<usize, WalError> {
+        let _maintenance = self.maintenance.lock();
         let mut deleted = 0;
         for (k, part) in self.partitions.iter().enumerate() {
             if k as u32 >= self.routed {
@@ -340,6 +464,7 @@ impl Wal {
     /// that everything appended so far is in sealed segments (to be
     /// shipped: a clean shutdown without a checkpoint). Blocks until done.
     pub fn seal_active(&self) -> Result<(), WalError> {
+        let _maintenance = self.maintenance.lock();
         for part in &self.partitions {
             part.shared.seal_active()?;
         }
@@ -371,10 +496,11 @@ impl Wal {
     }
 
     fn shutdown(&self) -> Result<(), WalError> {
-        let handles = std::mem::take(&mut *self.writers.lock());
-        if handles.is_empty() {
+        let _maintenance = self.maintenance.lock();
+        if self.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        let handles = std::mem::take(&mut *self.writers.lock());
         for part in &self.partitions {
             part.shared.state.lock().shutdown = true;
             part.shared.work.notify_all();
@@ -389,6 +515,9 @@ impl Wal {
         }
         if panicked {
             return Err(WalError::Failed("a log writer thread panicked".into()));
+        }
+        if let Some(why) = self.order.failure() {
+            return Err(WalError::Failed(why));
         }
         for part in &self.partitions {
             if let Some(why) = &part.shared.state.lock().failed {

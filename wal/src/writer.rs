@@ -19,17 +19,25 @@
 //! Invariants: `durable_lsn <= written_lsn <= next_lsn`; bytes are written
 //! in the order they were enqueued, so LSN order is file order; a segment is
 //! sealed only after it is completely fsynced; once `failed` is set it stays
-//! set, nothing more is written or accepted, and neither `written_lsn` nor
+//! set until the log resumes ([`Shared::reset`], with a new writer thread),
+//! nothing more is written or accepted, and neither `written_lsn` nor
 //! `durable_lsn` moves again (a commit whose bytes may be partial is never
 //! acknowledged).
+//!
+//! A failed group write or fsync is cut off the file at once (it is never
+//! acknowledged, and a full disk should keep no half record); a writer
+//! whose partition is healthy stops as soon as it sees that another one
+//! failed, rather than writing commits that are refused anyway. Resuming
+//! is the [`Wal`](crate::Wal)'s job (docs/adr/0083-resuming-after-a-log-failure.md).
 
 use crate::error::WalError;
+use crate::faults::{no_space, DiskFaults};
 use crate::order::CommitOrder;
 use crate::recovery::{create_segment, Sealed};
 use crate::wal::Durability;
 use parking_lot::{Condvar, Mutex};
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -121,6 +129,35 @@ impl Shared {
         Ok(lsn)
     }
 
+    /// Makes the partition writable again after a failure: the queue is
+    /// dropped (every commit in it was refused), and the segments are what
+    /// the cut after the failure left. A new writer thread is started by the
+    /// caller.
+    pub(crate) fn reset(&self, sealed: Vec<Sealed>, active_segment: u32) {
+        let mut st = self.state.lock();
+        st.pending.clear();
+        st.pending_ts.clear();
+        st.pending_last_ts = 0;
+        st.written_lsn = st.next_lsn;
+        st.durable_lsn = st.next_lsn;
+        st.failed = None;
+        st.shutdown = false;
+        st.seal_requested = false;
+        st.sealed = sealed;
+        st.active_segment = active_segment;
+    }
+
+    /// Stops the writer (at its next batch) without writing what is queued:
+    /// the log failed elsewhere.
+    pub(crate) fn halt(&self, why: &str) {
+        self.state
+            .lock()
+            .failed
+            .get_or_insert_with(|| why.to_string());
+        self.work.notify_all();
+        self.durable.notify_all();
+    }
+
     /// Seals the active segment now if it holds any record (everything
     /// enqueued before the call ends up in a sealed segment), so that it
     /// can be shipped. Blocks until the writer has done it.
@@ -152,11 +189,47 @@ pub(crate) struct Segment {
     pub(crate) last_ts: u64,
     /// Rotate once the segment is at least this long.
     pub(crate) rotate_bytes: u64,
+    /// The test-only seam that fails writes like a full disk.
+    pub(crate) faults: Option<Arc<DiskFaults>>,
 }
 
 impl Segment {
     fn has_records(&self) -> bool {
         self.len > crate::format::HEADER_LEN as u64
+    }
+
+    fn full(&self) -> bool {
+        self.faults.as_ref().is_some_and(|f| f.is_full())
+    }
+
+    /// Writes a group of records at the end of the segment.
+    fn write(&mut self, batch: &[u8]) -> std::io::Result<()> {
+        if self.full() {
+            // A full disk may take part of a write: leave a torn record.
+            self.file.write_all(&batch[..batch.len() / 2])?;
+            return Err(no_space());
+        }
+        self.file.write_all(batch)
+    }
+
+    fn sync(&mut self) -> std::io::Result<()> {
+        if self.full() {
+            return Err(no_space());
+        }
+        self.file.sync_data()
+    }
+
+    /// Cuts a failed group write off the end of the segment (`len` is the
+    /// length before it): no half record stays behind, and the space it took
+    /// is free again. Best effort: if this fails too, resuming cuts it.
+    fn cut_failed_write(&mut self) {
+        let cut = self
+            .file
+            .set_len(self.len)
+            .and_then(|()| self.file.seek(SeekFrom::Start(self.len)).map(drop));
+        if let Err(e) = cut {
+            tracing::warn!(partition = self.stream, error = %e, "could not cut a failed log write");
+        }
     }
 }
 
@@ -178,7 +251,8 @@ fn run(shared: &Shared, mut segment: Segment) {
     loop {
         let (batch, batch_end, batch_ts, batch_commits, shutdown, seal) = {
             let mut st = shared.state.lock();
-            while st.pending.is_empty() && !st.shutdown && !st.seal_requested {
+            while st.pending.is_empty() && !st.shutdown && !st.seal_requested && st.failed.is_none()
+            {
                 match (interval, unsynced) {
                     (Some(every), true) => {
                         let deadline = last_sync + every;
@@ -189,6 +263,14 @@ fn run(shared: &Shared, mut segment: Segment) {
                     }
                     _ => shared.work.wait(&mut st),
                 }
+            }
+            if st.failed.is_some() || shared.order.failure().is_some() {
+                // The log failed (here or in another partition): what is
+                // queued is refused; stop until the log resumes.
+                st.failed.get_or_insert_with(|| "the log failed".into());
+                drop(st);
+                shared.durable.notify_all();
+                return;
             }
             let batch_ts = std::mem::take(&mut st.pending_last_ts);
             (
@@ -203,8 +285,9 @@ fn run(shared: &Shared, mut segment: Segment) {
         let mut result = Ok(());
         let mut written = false;
         let mut synced = false;
+        let batch_start = segment.len;
         if !batch.is_empty() {
-            result = segment.file.write_all(&batch);
+            result = segment.write(&batch);
             written = result.is_ok();
             if written {
                 segment.len += batch.len() as u64;
@@ -218,7 +301,7 @@ fn run(shared: &Shared, mut segment: Segment) {
         };
         let rotate = segment.len >= segment.rotate_bytes || (seal && segment.has_records());
         if result.is_ok() && unsynced && (sync_due || rotate) {
-            result = segment.file.sync_data();
+            result = segment.sync();
             if result.is_ok() {
                 unsynced = false;
                 synced = true;
@@ -231,6 +314,12 @@ fn run(shared: &Shared, mut segment: Segment) {
                 Ok(old) => sealed = Some(old),
                 Err(e) => result = Err(std::io::Error::other(e.to_string())),
             }
+        }
+        if result.is_err() && !synced {
+            // The batch was not (or not completely) written, or its fsync
+            // failed: it is never acknowledged, so it goes.
+            segment.len = batch_start;
+            segment.cut_failed_write();
         }
         let mut st = shared.state.lock();
         match result {
@@ -258,7 +347,7 @@ fn run(shared: &Shared, mut segment: Segment) {
                 }
             }
             Err(e) => {
-                tracing::error!(partition = segment.stream, error = %e, "log write failed; refusing further commits");
+                tracing::error!(partition = segment.stream, error = %e, "log write failed; refusing commits until it can be written again");
                 st.failed = Some(e.to_string());
                 shared.order.fail(&e.to_string());
             }
@@ -274,6 +363,9 @@ fn run(shared: &Shared, mut segment: Segment) {
 
 /// Seals the active (fsynced) segment and starts the next one.
 fn rotate_segment(segment: &mut Segment) -> Result<Sealed, WalError> {
+    if segment.full() {
+        return Err(WalError::Io(no_space()));
+    }
     let next = segment.number + 1;
     let (file, len) = create_segment(&segment.dir, next, segment.stream)?;
     let old = Sealed {
@@ -314,6 +406,7 @@ mod tests {
             len: 0,
             last_ts: 0,
             rotate_bytes: u64::MAX,
+            faults: None,
         };
         let handle = spawn(shared.clone(), segment).unwrap();
         order.appended(1).unwrap();

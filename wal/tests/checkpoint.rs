@@ -18,6 +18,7 @@ fn options() -> WalOptions {
         // Several partitions: checkpoint + merged replay must restore the
         // same store.
         partitions: 3,
+        faults: None,
     }
 }
 

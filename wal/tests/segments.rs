@@ -13,6 +13,7 @@ fn options(durability: Durability) -> WalOptions {
         durability,
         segment_bytes: 200,
         partitions: 1,
+        faults: None,
     }
 }
 

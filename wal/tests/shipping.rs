@@ -23,6 +23,7 @@ fn options() -> WalOptions {
         durability: Durability::Fsync,
         segment_bytes: 300,
         partitions: 1,
+        faults: None,
     }
 }
 

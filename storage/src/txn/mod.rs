@@ -10,6 +10,7 @@ mod counts;
 mod properties;
 mod read;
 mod replay;
+mod revoke;
 mod state;
 mod validate;
 mod write;
@@ -277,6 +278,15 @@ impl Txn {
             commit_ts,
         }))
     }
+    /// Undoes a commit that was stamped but will never be published because
+    /// its log record failed: the transaction ends rolled back, and its
+    /// timestamp may be assigned again once every later stamped commit was
+    /// revoked too ([`Store::rewind_commits`]). Fails if the commit is
+    /// already published or the transaction did not commit.
+    pub fn revoke_commit(&self) -> Result<()> {
+        revoke::revoke(&self.store, &self.core)
+    }
+
     /// Undoes every write; a no-op once committed or rolled back.
     pub fn rollback(&self) {
         commit::rollback(&self.store, &self.core);
