@@ -29,6 +29,13 @@ pub use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
 /// Query parameters.
 pub type Params = BTreeMap<String, Value>;
 
+/// Bytes the parse tree, analysis and plan take per byte of query text at
+/// most (a list literal of one-digit numbers, measured: about 45; a text
+/// of patterns or long strings far less). Charged against the query
+/// memory budget before parsing, so a 64 MiB query text cannot make the
+/// server build gigabytes of syntax tree; data belongs in parameters.
+pub const PLANNING_BYTES_PER_TEXT_BYTE: usize = 64;
+
 /// A failure, already mapped to its Neo4j status (see `status.rs`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DbError {
@@ -338,6 +345,14 @@ impl Database {
         let nodes = self.store.estimate_nodes(None);
         if let Some(cached) = self.plans.get(query, nodes) {
             return Ok(cached);
+        }
+        let needed = query.len().saturating_mul(PLANNING_BYTES_PER_TEXT_BYTE);
+        if self.query_max_memory > 0 && needed > self.query_max_memory {
+            return Err(status::query_text_over_budget(
+                query.len(),
+                needed,
+                self.query_max_memory,
+            ));
         }
         let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
         nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;

@@ -92,6 +92,15 @@ fn memory_limit(message: String) -> DbError {
     }
 }
 
+/// A query text whose parse tree and plan would not fit the query's
+/// memory budget (see `db::PLANNING_BYTES_PER_TEXT_BYTE`).
+pub fn query_text_over_budget(text_bytes: usize, needed: usize, limit: usize) -> DbError {
+    memory_limit(format!(
+        "The query text ({text_bytes} bytes) would need about {needed} bytes to parse and plan, \
+         more than the query memory limit of {limit} bytes; pass large values as parameters."
+    ))
+}
+
 const MEMORY_SETTING: &str =
     "The limit is set by --query-max-memory (NEREID_QUERY_MAX_MEMORY; 0: no limit).";
 

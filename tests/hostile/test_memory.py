@@ -99,3 +99,15 @@ def test_the_default_budget_stops_the_issue_reproduction(server, driver):
     committed = commit_marker(driver)
     refused(driver, "RETURN size(range(1, 60000000)) AS n")
     assert_alive(server, committed)
+
+
+def test_a_query_text_too_large_to_plan_within_the_budget_is_refused(budget_server, budget_driver):
+    committed = commit_marker(budget_driver)
+    # About 1.4 MB of list literal: ~90 MB to parse and plan, over 64 MiB.
+    literal = "[" + ",".join(["1"] * 700_000) + "]"
+    error = refused(budget_driver, f"RETURN size({literal}) AS n")
+    assert "parameters" in error.message
+    # A list as large as a parameter is fine.
+    records, _, _ = budget_driver.execute_query("RETURN size($l) AS n", l=[1] * 700_000)
+    assert records[0]["n"] == 700_000
+    assert_alive(budget_server, committed)
