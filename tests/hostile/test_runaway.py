@@ -133,3 +133,15 @@ def test_a_stuck_reader_holds_no_execution_thread(server, driver):
     for sock in stuck:
         sock.close()
     assert_alive(server, committed)
+
+
+def test_a_long_loop_inside_one_expression_stops_when_its_client_leaves(server, driver):
+    committed = commit_marker(driver)
+    # One row, one expression: a reduce whose every step copies its
+    # growing accumulator (minutes of work between two batches).
+    sock = start_long(server, "RETURN size(reduce(a = [], x IN range(1, 100000) | [a])) AS n")
+    time.sleep(0.5)
+    assert cpu_share(server.proc.pid, 0.5) > 0.5, "the query should be running"
+    sock.close()
+    assert wait_idle(server.proc.pid) < 0.2, "the loop kept running after its client left"
+    assert_alive(server, committed)

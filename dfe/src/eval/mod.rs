@@ -272,6 +272,17 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Fails with [`ExecError::Cancelled`] once the statement was cancelled:
+    /// for loops inside one expression, which run between batch checks.
+    pub(crate) fn check_cancelled(&self) -> ExecResult<()> {
+        match &self.subplans {
+            Some(env) if env.cancel.load(std::sync::atomic::Ordering::Relaxed) => {
+                Err(ExecError::Cancelled)
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Evaluates `expr` for a single physical row.
     pub fn eval_row(&mut self, expr: &Expr, batch: &Batch, row: usize) -> ExecResult<Value> {
         Ok(self

@@ -136,6 +136,9 @@ impl Evaluator<'_> {
             let mut scratch_row = Batch::from_rows(batch.slot_count(), [batch.row(row)]);
             let mut accumulator = init;
             for item in items {
+                // One step per element: a long list is a loop a RESET or a
+                // client that left must be able to stop.
+                self.check_cancelled()?;
                 scratch_row.set(acc, 0, accumulator);
                 scratch_row.set(var, 0, item);
                 accumulator = self.eval_row(step, &scratch_row, 0)?;
