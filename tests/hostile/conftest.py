@@ -7,6 +7,7 @@ Each test gets a fresh server. `alive(server)` is what every test asserts at
 its end: the process still runs, another session's `RETURN 1` answers within
 its bound, and committed data is intact."""
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -112,10 +113,11 @@ class HostileServer(NereidProcess):
         self.cgroup.remove()
 
 
-@pytest.fixture
-def server():
+@contextlib.contextmanager
+def running(extra_args=()):
+    """A started HostileServer with `extra_args`, stopped afterwards."""
     with tempfile.TemporaryDirectory(prefix="nereid-hostile-") as tmp:
-        srv = HostileServer(tmp)
+        srv = HostileServer(tmp, extra_args=extra_args)
         srv.start()
         try:
             yield srv
@@ -123,13 +125,23 @@ def server():
             srv.stop()
 
 
+@contextlib.contextmanager
+def connected(server):
+    """A driver for `server` (any credentials: no users), closed afterwards."""
+    with GraphDatabase.driver(server.uri, auth=("neo4j", "any-password")) as drv:
+        yield drv
+
+
+@pytest.fixture
+def server():
+    with running() as srv:
+        yield srv
+
+
 @pytest.fixture
 def driver(server):
-    drv = GraphDatabase.driver(server.uri, auth=("neo4j", "any-password"))
-    try:
+    with connected(server) as drv:
         yield drv
-    finally:
-        drv.close()
 
 
 def assert_alive(server, committed=None):

@@ -6,13 +6,11 @@ back, and the server and other sessions go on. Scaled to run in seconds
 against a debug build: the server gets a 64 MiB budget, the inputs are
 several times that."""
 
-import tempfile
 
 import pytest
-from neo4j import GraphDatabase
 from neo4j.exceptions import TransientError
 
-from conftest import HostileServer, assert_alive, commit_marker
+from conftest import assert_alive, commit_marker, connected, running
 
 MEMORY_ERROR = "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
 BUDGET = 64 * 1024 * 1024
@@ -20,22 +18,14 @@ BUDGET = 64 * 1024 * 1024
 
 @pytest.fixture
 def budget_server():
-    with tempfile.TemporaryDirectory(prefix="nereid-hostile-") as tmp:
-        srv = HostileServer(tmp, extra_args=["--query-max-memory", str(BUDGET)])
-        srv.start()
-        try:
-            yield srv
-        finally:
-            srv.stop()
+    with running(["--query-max-memory", str(BUDGET)]) as srv:
+        yield srv
 
 
 @pytest.fixture
 def budget_driver(budget_server):
-    drv = GraphDatabase.driver(budget_server.uri, auth=("neo4j", "any-password"))
-    try:
+    with connected(budget_server) as drv:
         yield drv
-    finally:
-        drv.close()
 
 
 def refused(drv, query, **params):
