@@ -1,5 +1,6 @@
-//! Dead slots: which slots no operator above an `Unwind` reads, so the rows
-//! it emits need not carry them (the pass behind [`Op::Unwind`]'s `dead`).
+//! Dead slots: which of the slots an `Unwind`'s list is read from no
+//! operator above it reads, so the rows it emits need not carry them (the
+//! pass behind [`Op::Unwind`]'s `dead`).
 //!
 //! Why: a row carries every slot bound so far, and an operator that emits
 //! several rows per input row copies the input row into each of them. A
@@ -27,7 +28,11 @@
 use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem, Slot, SortKey};
 
 /// Fills the `dead` list of every `Unwind` of `plan` (outside pattern
-/// expressions) with the slots nothing above it reads.
+/// expressions) with the slots its list expression reads and nothing above
+/// it does. Only those: every dead slot would make the lists quadratic in
+/// the query's length (a chain of thousands of UNWINDs, each with all the
+/// earlier variables dead), and the list a row no longer needs is almost
+/// always the one just unwound.
 pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
     let mut live = vec![false; plan.slot_count];
     for (_, slot) in &plan.outputs {
@@ -41,10 +46,16 @@ pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
 fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
     let mut current = op;
     loop {
-        if let Op::Unwind { out, dead, .. } = current {
-            *dead = (0..live.len())
-                .filter(|&slot| !live[slot] && slot != *out)
-                .collect();
+        if let Op::Unwind {
+            expr, out, dead, ..
+        } = current
+        {
+            let mut read = Vec::new();
+            crate::logical::slots_of(expr, &mut read);
+            read.sort_unstable();
+            read.dedup();
+            read.retain(|&slot| slot != *out && !live.get(slot).copied().unwrap_or(false));
+            *dead = read;
         }
         reads_of_op(current, &mut live);
         if let Some(nested) = current.nested_mut() {

@@ -168,10 +168,10 @@ pub enum Op {
     },
     /// For each input row and each element of the list `expr`, the row with
     /// the element in `out`. `null` yields no rows; a non-list yields itself.
-    /// The output rows hold null in the `dead` slots, which no operator
-    /// above reads (filled in by the planner's dead-slot pass; empty copies
-    /// every slot): a list unwound from a slot is not copied into each of
-    /// its elements' rows.
+    /// The output rows hold null in the `dead` slots: slots `expr` reads
+    /// that no operator above reads (filled in by the planner's dead-slot
+    /// pass; empty copies every slot), so a list unwound from a slot is not
+    /// copied into each of its elements' rows.
     Unwind {
         input: Box<Op>,
         expr: Expr,

@@ -147,3 +147,11 @@ fn a_sort_key_above_keeps_its_slot() {
     assert!(!sort_reads.is_empty());
     assert!(sort_reads.iter().all(|s| !dead.contains(s)), "{dead:?}");
 }
+
+#[test]
+fn only_slots_the_unwind_reads_are_listed() {
+    // `m` is dead too, but listing every dead slot at every UNWIND would
+    // grow quadratically with the query's length.
+    let (_, list, dead) = only_unwind("WITH [1] AS l, [2] AS m UNWIND l AS x RETURN x");
+    assert_eq!(dead, vec![list]);
+}
