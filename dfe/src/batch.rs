@@ -160,25 +160,30 @@ impl Batch {
     /// written into their slots.
     pub fn push_extended(&mut self, source: &Batch, row: usize, overrides: &[(usize, Value)]) {
         let mut owned = overrides.to_vec();
-        self.push_extended_taking(source, row, &mut owned);
+        self.push_extended_taking(source, row, &mut owned, &[]);
     }
 
     /// [`Batch::push_extended`] moving the overriding values out of
     /// `overrides` (leaving nulls): each column gets its override moved
     /// in, or the source's value cloned, so nothing is cloned twice or
     /// dropped at once (the row producers' hot path: a scan's node, an
-    /// expand's relationship and node).
+    /// expand's relationship and node). A slot marked in `dropped` (indexed
+    /// by slot; shorter than the row leaves the rest unmarked) and not
+    /// overridden is left null: nothing above reads it, and copying a list
+    /// into every row unwound from it costs its size per row.
     pub fn push_extended_taking(
         &mut self,
         source: &Batch,
         row: usize,
         overrides: &mut [(usize, Value)],
+        dropped: &[bool],
     ) {
         self.reserve_room();
         for (slot, column) in self.columns.iter_mut().enumerate() {
             // The last override of a slot wins, as when overwriting in turn.
             match overrides.iter().rposition(|(s, _)| *s == slot) {
                 Some(at) => column.push(std::mem::take(&mut overrides[at].1)),
+                None if dropped.get(slot).copied().unwrap_or(false) => column.push(Value::Null),
                 None => column.push(source.value(slot, row).clone()),
             }
         }
@@ -187,11 +192,14 @@ impl Batch {
     }
 
     /// Bytes a copy of physical row `row` allocates on the heap (0 for a
-    /// row of scalars and entities).
-    pub fn row_heap_footprint(&self, row: usize) -> usize {
+    /// row of scalars and entities), the slots marked in `dropped` (as in
+    /// [`Batch::push_extended_taking`]) not copied.
+    pub fn row_heap_footprint(&self, row: usize, dropped: &[bool]) -> usize {
         self.columns
             .iter()
-            .filter_map(|column| column.get(row))
+            .enumerate()
+            .filter(|(slot, _)| !dropped.get(*slot).copied().unwrap_or(false))
+            .filter_map(|(_, column)| column.get(row))
             .map(Value::heap_footprint)
             .fold(0usize, usize::saturating_add)
     }
@@ -241,5 +249,20 @@ mod tests {
             vec![Value::Int(1), Value::Int(2), Value::from("x")]
         );
         assert_eq!(out.value(7, 0), &Value::Null);
+    }
+
+    #[test]
+    fn dropped_slots_are_neither_copied_nor_counted() {
+        let list = Value::List((0..100).map(Value::Int).collect());
+        let source = Batch::from_rows(3, [vec![list.clone(), Value::Int(2)]]);
+        let dropped = [true];
+        assert_eq!(source.row_heap_footprint(0, &dropped), 0);
+        assert!(source.row_heap_footprint(0, &[]) > 0);
+        let mut out = Batch::new(3);
+        out.push_extended_taking(&source, 0, &mut [(2, Value::Int(7))], &dropped);
+        assert_eq!(out.row(0), vec![Value::Null, Value::Int(2), Value::Int(7)]);
+        // Overriding a dropped slot still writes it.
+        out.push_extended_taking(&source, 0, &mut [(0, Value::Int(1))], &dropped);
+        assert_eq!(out.row(1), vec![Value::Int(1), Value::Int(2), Value::Null]);
     }
 }

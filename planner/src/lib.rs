@@ -10,6 +10,7 @@
 //! is which end of a pattern to start from (rule `start_from_smaller_end`).
 
 mod cardinality;
+mod dead_slots;
 mod error;
 mod explain;
 mod id_predicate;
@@ -80,13 +81,15 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
     let logical = rules::apply_all(lowered.plan, catalog);
     let root = physical_planning::to_physical(logical, catalog);
     let (reads, writes) = access(&root);
-    Ok(PhysicalPlan {
+    let mut plan = PhysicalPlan {
         root,
         slot_count: lowered.slot_count,
         outputs: lowered.outputs,
         writes,
         reads,
-    })
+    };
+    dead_slots::mark_dead_slots(&mut plan);
+    Ok(plan)
 }
 
 /// Whether a plan reads the graph and whether it writes it.

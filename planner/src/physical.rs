@@ -168,10 +168,15 @@ pub enum Op {
     },
     /// For each input row and each element of the list `expr`, the row with
     /// the element in `out`. `null` yields no rows; a non-list yields itself.
+    /// The output rows hold null in the `dead` slots: slots `expr` reads
+    /// that no operator above reads (filled in by the planner's dead-slot
+    /// pass; empty copies every slot), so a list unwound from a slot is not
+    /// copied into each of its elements' rows.
     Unwind {
         input: Box<Op>,
         expr: Expr,
         out: Slot,
+        dead: Vec<Slot>,
     },
     /// For each input row, the rows of `inner` (run with that row as its
     /// argument), or when there are none, the input row with `nullable` set
@@ -321,7 +326,7 @@ impl Op {
         input_of!(self).map(|input| &**input)
     }
 
-    fn input_mut(&mut self) -> Option<&mut Op> {
+    pub(crate) fn input_mut(&mut self) -> Option<&mut Op> {
         input_of!(self).map(|input| &mut **input)
     }
 
@@ -336,7 +341,7 @@ impl Op {
         }
     }
 
-    fn nested_mut(&mut self) -> Option<&mut Op> {
+    pub(crate) fn nested_mut(&mut self) -> Option<&mut Op> {
         match self {
             Op::Optional { inner, .. } | Op::Apply { inner, .. } => Some(inner),
             Op::Merge { pattern, .. } => Some(pattern),

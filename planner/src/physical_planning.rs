@@ -136,6 +136,7 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             input: b(input),
             expr,
             out,
+            dead: Vec::new(),
         },
         LogicalPlan::Optional {
             input,

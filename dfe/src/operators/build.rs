@@ -285,7 +285,8 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input: i,
             expr,
             out,
-        } => Box::new(FlatMap::new(input(i), Unwind::new(expr.clone(), *out))),
+            dead,
+        } => Box::new(FlatMap::new(input(i), Unwind::new(expr.clone(), *out)).without_slots(dead)),
         Op::Optional {
             input: i,
             inner,

@@ -65,6 +65,10 @@ pub(crate) struct FlatMap<E: Expander> {
     /// copies it, so `UNWIND` of a list still held in a slot copies that
     /// list once per element, which the query's memory budget must see.
     row_heap: usize,
+    /// Per slot, true when the output rows leave it null instead of
+    /// copying it from the input row (no operator above reads it); empty
+    /// when every slot is copied.
+    dropped: Vec<bool>,
 }
 
 impl<E: Expander> FlatMap<E> {
@@ -74,7 +78,22 @@ impl<E: Expander> FlatMap<E> {
             expander,
             current: None,
             row_heap: 0,
+            dropped: Vec::new(),
         }
+    }
+
+    /// Leaves `slots` null in the output rows instead of copying them from
+    /// the input row: slots the planner found no operator above reads
+    /// (`Op::Unwind`'s `dead`), so a list unwound from a slot is not
+    /// copied into each of its elements' rows.
+    pub(crate) fn without_slots(mut self, slots: &[Slot]) -> FlatMap<E> {
+        if let Some(&last) = slots.iter().max() {
+            self.dropped = vec![false; last + 1];
+            for &slot in slots {
+                self.dropped[slot] = true;
+            }
+        }
+        self
     }
 
     /// Moves to the next input row and computes its outputs; false when the
@@ -90,7 +109,7 @@ impl<E: Expander> FlatMap<E> {
         let Some((batch, position, row)) = self.rows.current() else {
             return Ok(false);
         };
-        self.row_heap = batch.row_heap_footprint(row);
+        self.row_heap = batch.row_heap_footprint(row, &self.dropped);
         self.current = Some(self.expander.expand(batch, position, row, ctx)?);
         Ok(true)
     }
@@ -108,7 +127,7 @@ impl<E: Expander> Operator for FlatMap<E> {
                         copied = copied.saturating_add(self.row_heap);
                         ctx.memory.check(copied)?;
                     }
-                    out.push_extended_taking(batch, row, &mut extension);
+                    out.push_extended_taking(batch, row, &mut extension, &self.dropped);
                     continue;
                 }
                 self.current = None;

@@ -74,7 +74,12 @@ pub(super) fn range(from: i64, to: i64) -> Expr {
     }
 }
 pub(super) fn unwind(input: Box<Op>, expr: Expr, out: usize) -> Box<Op> {
-    Box::new(Op::Unwind { input, expr, out })
+    Box::new(Op::Unwind {
+        input,
+        expr,
+        out,
+        dead: Vec::new(),
+    })
 }
 pub(super) fn ints(rows: &[i64]) -> Vec<Vec<Value>> {
     rows.iter().map(|&i| vec![Value::Int(i)]).collect()

@@ -1,0 +1,349 @@
+//! Dead slots: which of the slots an `Unwind`'s list is read from no
+//! operator above it reads, so the rows it emits need not carry them (the
+//! pass behind [`Op::Unwind`]'s `dead`).
+//!
+//! Why: a row carries every slot bound so far, and an operator that emits
+//! several rows per input row copies the input row into each of them. A
+//! `Value::List` is owned, so `WITH collect(n) AS ns UNWIND ns AS n ...`
+//! copied the whole list into every one of its elements' rows (quadratic
+//! memory, refused by the query's memory budget where Neo4j answers at
+//! once). Once unwound, the list is usually read by nothing above.
+//!
+//! How: one walk from the root down each input chain, keeping the set of
+//! slots read at or above the current operator (plus the plan's outputs).
+//! The set only grows on the way down (no operator's writes are taken to
+//! end a slot's life), and an operator's reads include every slot it names
+//! and everything its nested plans and pattern expressions name, so the
+//! set is a superset of what is really live: a slot is declared dead only
+//! when nothing above could read it.
+//!
+//! Nested plans (`Optional`, `Apply`, `Merge`, `Union`) emit their rows
+//! into the enclosing operator's output or have them read by it, so their
+//! operators see the enclosing operator's set; the enclosing operator's
+//! input sees, besides, everything its nested plan names (its rows are the
+//! nested plan's arguments). The plans of pattern
+//! expressions (`Expr::PatternList`) are left as they are (their rows feed
+//! a projection evaluated by the expression, not the plan's operators).
+
+use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem, Slot, SortKey};
+
+/// Fills the `dead` list of every `Unwind` of `plan` (outside pattern
+/// expressions) with the slots its list expression reads and nothing above
+/// it does. Only those: every dead slot would make the lists quadratic in
+/// the query's length (a chain of thousands of UNWINDs, each with all the
+/// earlier variables dead), and the list a row no longer needs is almost
+/// always the one just unwound.
+pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
+    let mut live = vec![false; plan.slot_count];
+    for (_, slot) in &plan.outputs {
+        mark(&mut live, *slot);
+    }
+    mark_chain(&mut plan.root, live);
+}
+
+/// Walks down one input chain from `op` with `live` the slots read above
+/// it, recursing (on a guarded stack) only into nested plans.
+fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
+    let mut current = op;
+    loop {
+        if let Op::Unwind {
+            expr, out, dead, ..
+        } = current
+        {
+            let mut read = Vec::new();
+            crate::logical::slots_of(expr, &mut read);
+            read.sort_unstable();
+            read.dedup();
+            read.retain(|&slot| slot != *out && !live.get(slot).copied().unwrap_or(false));
+            *dead = read;
+        }
+        reads_of_op(current, &mut live);
+        if let Some(nested) = current.nested_mut() {
+            // The nested plan's rows go to this operator (or past it): what
+            // it reads above its own `Unwind`s is marked on its way down.
+            nereid_stack::deeper(|| mark_chain(nested, live.clone()));
+        }
+        // The input's rows are the nested plan's arguments.
+        if let Some(nested) = current.nested() {
+            nereid_stack::deeper(|| reads_of_plan(nested, &mut live));
+        }
+        match current.input_mut() {
+            Some(input) => current = input,
+            None => return,
+        }
+    }
+}
+
+fn mark(live: &mut Vec<bool>, slot: Slot) {
+    if slot >= live.len() {
+        live.resize(slot + 1, false);
+    }
+    live[slot] = true;
+}
+
+/// Marks every slot `op` names (read or written: a superset of its reads),
+/// without its input and nested plan.
+fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
+    let exprs = |live: &mut Vec<bool>, es: &[Expr]| es.iter().for_each(|e| reads_of_expr(e, live));
+    match op {
+        Op::Argument | Op::Eager { .. } | Op::Union { .. } => {}
+        Op::AllNodesScan { out, .. }
+        | Op::NodeByLabelScan { out, .. }
+        | Op::NodeCountFromCountStore { out, .. }
+        | Op::RelationshipCountFromCountStore { out, .. } => mark(live, *out),
+        Op::NodeByIdSeek { out, ids: e, .. }
+        | Op::NodeByPropertySeek { out, value: e, .. }
+        | Op::Unwind { out, expr: e, .. } => {
+            mark(live, *out);
+            reads_of_expr(e, live);
+        }
+        Op::NodePropertyScan { out, predicate, .. } => {
+            mark(live, *out);
+            if let crate::physical::PropertyTest::Compare { value, .. } = &predicate.test {
+                reads_of_expr(value, live);
+            }
+        }
+        Op::RelationshipTypeScan {
+            from,
+            rel,
+            to,
+            predicate,
+            ..
+        } => {
+            [*from, *rel, *to].into_iter().for_each(|s| mark(live, s));
+            if let Some(crate::physical::PropertyTest::Compare { value, .. }) =
+                predicate.as_ref().map(|p| &p.test)
+            {
+                reads_of_expr(value, live);
+            }
+        }
+        Op::Expand { from, rel, to, .. } => {
+            [*from, *rel, *to].into_iter().for_each(|s| mark(live, s))
+        }
+        Op::VarExpand {
+            from,
+            rels,
+            to,
+            properties,
+            ..
+        } => {
+            [*from, *rels, *to].into_iter().for_each(|s| mark(live, s));
+            properties.iter().for_each(|(_, e)| reads_of_expr(e, live));
+        }
+        Op::Filter { predicate, .. } => reads_of_expr(predicate, live),
+        Op::Project { items, .. } => items.iter().for_each(|(slot, e)| {
+            mark(live, *slot);
+            reads_of_expr(e, live);
+        }),
+        Op::Aggregate {
+            keys, aggregates, ..
+        } => {
+            keys.iter().for_each(|(slot, e)| {
+                mark(live, *slot);
+                reads_of_expr(e, live);
+            });
+            for (slot, aggregate) in aggregates {
+                mark(live, *slot);
+                aggregate
+                    .arg
+                    .iter()
+                    .chain(&aggregate.percentile)
+                    .for_each(|e| reads_of_expr(e, live));
+            }
+        }
+        Op::Distinct { slots, .. } => slots.iter().for_each(|s| mark(live, *s)),
+        Op::Sort { keys, .. } => sort_keys(keys, live),
+        Op::Top { keys, limit, .. } => {
+            sort_keys(keys, live);
+            reads_of_expr(limit, live);
+        }
+        Op::Skip { count, .. } | Op::Limit { count, .. } => reads_of_expr(count, live),
+        Op::Optional { nullable, .. } => nullable.iter().for_each(|s| mark(live, *s)),
+        Op::Apply { returned, .. } => returned.iter().for_each(|s| mark(live, *s)),
+        Op::Create { items, .. } => create_items(items, live),
+        Op::SetProperties { items, .. } => set_items(items, live),
+        Op::Delete { items, .. } => exprs(live, items),
+        Op::ProcedureCall { args, yields, .. } => {
+            exprs(live, args);
+            yields.iter().for_each(|(_, s)| mark(live, *s));
+        }
+        Op::ShortestPath { spec, .. } => {
+            [spec.from, spec.to, spec.rels]
+                .into_iter()
+                .chain(spec.path)
+                .for_each(|s| mark(live, s));
+            spec.predicate.iter().for_each(|e| reads_of_expr(e, live));
+            for filter in spec.rel_filters.iter().chain(&spec.node_filters) {
+                mark(live, filter.var);
+                reads_of_expr(&filter.body, live);
+            }
+        }
+        Op::Merge {
+            create,
+            on_create,
+            on_match,
+            ..
+        } => {
+            create_items(create, live);
+            set_items(on_create, live);
+            set_items(on_match, live);
+        }
+    }
+}
+
+/// Marks every slot named anywhere in the plan rooted at `op`, nested
+/// plans included.
+fn reads_of_plan(op: &Op, live: &mut Vec<bool>) {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        reads_of_op(op, live);
+        if let Some(nested) = op.nested() {
+            nereid_stack::deeper(|| reads_of_plan(nested, live));
+        }
+        current = op.input();
+    }
+}
+
+fn sort_keys(keys: &[SortKey], live: &mut Vec<bool>) {
+    keys.iter().for_each(|k| reads_of_expr(&k.expr, live));
+}
+
+fn create_items(items: &[CreateItem], live: &mut Vec<bool>) {
+    for item in items {
+        match item {
+            CreateItem::Node {
+                out, properties, ..
+            } => {
+                mark(live, *out);
+                properties.iter().for_each(|(_, e)| reads_of_expr(e, live));
+            }
+            CreateItem::Rel {
+                out,
+                from,
+                to,
+                properties,
+                ..
+            } => {
+                [*out, *from, *to].into_iter().for_each(|s| mark(live, s));
+                properties.iter().for_each(|(_, e)| reads_of_expr(e, live));
+            }
+        }
+    }
+}
+
+fn set_items(items: &[SetItem], live: &mut Vec<bool>) {
+    for item in items {
+        match item {
+            SetItem::Property { target, value, .. } => {
+                reads_of_expr(target, live);
+                reads_of_expr(value, live);
+            }
+            SetItem::ReplaceProperties { target, map }
+            | SetItem::MergeProperties { target, map } => {
+                reads_of_expr(target, live);
+                reads_of_expr(map, live);
+            }
+            SetItem::AddLabels { target, .. } | SetItem::RemoveLabels { target, .. } => {
+                reads_of_expr(target, live)
+            }
+        }
+    }
+}
+
+/// Marks every slot `expr` names, local variables and everything a
+/// pattern expression's plan names included.
+fn reads_of_expr(expr: &Expr, live: &mut Vec<bool>) {
+    nereid_stack::deeper(|| reads_of_expr_level(expr, live))
+}
+
+fn reads_of_expr_level(expr: &Expr, live: &mut Vec<bool>) {
+    let all = |live: &mut Vec<bool>, es: &[Expr]| es.iter().for_each(|e| reads_of_expr(e, live));
+    match expr {
+        Expr::Literal(_) | Expr::Param(_) => {}
+        Expr::Slot(s) => mark(live, *s),
+        Expr::Property { expr, .. }
+        | Expr::HasLabels { expr, .. }
+        | Expr::Not(expr)
+        | Expr::Negate(expr)
+        | Expr::IsNull { expr, .. } => reads_of_expr(expr, live),
+        Expr::List(items) | Expr::Path(items) => all(live, items),
+        Expr::Function { args, .. } => all(live, args),
+        Expr::Map(items) => items.iter().for_each(|(_, e)| reads_of_expr(e, live)),
+        Expr::Binary { lhs, rhs, .. } => {
+            reads_of_expr(lhs, live);
+            reads_of_expr(rhs, live);
+        }
+        Expr::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            operand
+                .iter()
+                .chain(otherwise)
+                .for_each(|e| reads_of_expr(e, live));
+            for (when, then) in whens {
+                reads_of_expr(when, live);
+                reads_of_expr(then, live);
+            }
+        }
+        Expr::Index { expr, index } => {
+            reads_of_expr(expr, live);
+            reads_of_expr(index, live);
+        }
+        Expr::Slice { expr, from, to } => {
+            reads_of_expr(expr, live);
+            from.iter().chain(to).for_each(|e| reads_of_expr(e, live));
+        }
+        Expr::PatternList {
+            plan,
+            projection,
+            reads,
+            ..
+        } => {
+            reads.iter().for_each(|s| mark(live, *s));
+            reads_of_expr(projection, live);
+            reads_of_plan(plan, live);
+        }
+        Expr::ListComprehension {
+            var,
+            list,
+            predicate,
+            projection,
+        } => {
+            mark(live, *var);
+            reads_of_expr(list, live);
+            predicate
+                .iter()
+                .chain(projection)
+                .for_each(|e| reads_of_expr(e, live));
+        }
+        Expr::Quantifier {
+            var,
+            list,
+            predicate,
+            ..
+        } => {
+            mark(live, *var);
+            reads_of_expr(list, live);
+            reads_of_expr(predicate, live);
+        }
+        Expr::Reduce {
+            acc,
+            init,
+            var,
+            list,
+            step,
+        } => {
+            mark(live, *acc);
+            mark(live, *var);
+            [init, list, step]
+                .into_iter()
+                .for_each(|e| reads_of_expr(e, live));
+        }
+        Expr::MapProjection { base, items, .. } => {
+            reads_of_expr(base, live);
+            items.iter().for_each(|(_, e)| reads_of_expr(e, live));
+        }
+    }
+}

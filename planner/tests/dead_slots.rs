@@ -1,0 +1,157 @@
+//! The dead-slot pass: which slots an `Unwind`'s output rows leave null
+//! because no operator above reads them.
+
+use nereid_planner::{plan, Catalog, Expr, Op, PhysicalPlan, ProcedureSignature, Slot};
+
+struct EmptyCatalog;
+
+impl Catalog for EmptyCatalog {
+    fn estimate_nodes(&self, _label: Option<&str>) -> u64 {
+        100
+    }
+
+    fn procedure_signature(&self, _name: &str) -> Option<ProcedureSignature> {
+        None
+    }
+}
+
+fn planned(query: &str) -> PhysicalPlan {
+    let stmt = nereid_cypher::parse(query).expect("parses");
+    plan(&stmt, &EmptyCatalog).expect("plans")
+}
+
+/// The `Unwind`s of the plan's operators and their nested plans (not of
+/// pattern expressions), top first: (the slot its list expression is, when
+/// it is one; its dead slots).
+fn unwinds(op: &Op, found: &mut Vec<(Option<Slot>, Vec<Slot>)>) {
+    if let Op::Unwind { expr, dead, .. } = op {
+        let slot = match expr {
+            Expr::Slot(s) => Some(*s),
+            _ => None,
+        };
+        found.push((slot, dead.clone()));
+    }
+    if let Some(nested) = op.nested() {
+        unwinds(nested, found);
+    }
+    if let Some(input) = op.input() {
+        unwinds(input, found);
+    }
+}
+
+fn only_unwind(query: &str) -> (PhysicalPlan, Slot, Vec<Slot>) {
+    let plan = planned(query);
+    let mut found = Vec::new();
+    unwinds(&plan.root, &mut found);
+    assert_eq!(found.len(), 1, "one Unwind in {query}");
+    let (list, dead) = found.remove(0);
+    (plan, list.expect("unwinds a slot"), dead)
+}
+
+fn output(plan: &PhysicalPlan, name: &str) -> Slot {
+    plan.outputs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, s)| *s)
+        .expect("output column")
+}
+
+#[test]
+fn a_list_read_by_nothing_above_is_dead() {
+    let (plan, list, dead) =
+        only_unwind("WITH range(1, 10) AS l UNWIND l AS x RETURN count(x) AS c");
+    assert!(dead.contains(&list), "{dead:?}");
+    assert!(!dead.contains(&output(&plan, "c")));
+}
+
+#[test]
+fn the_collect_idiom_drops_the_collected_list() {
+    let (_, list, dead) =
+        only_unwind("MATCH (n) WITH collect(n) AS ns UNWIND ns AS m RETURN m.k AS k");
+    assert!(dead.contains(&list), "{dead:?}");
+}
+
+#[test]
+fn the_unwound_slot_and_slots_read_above_stay() {
+    let (plan, list, dead) = only_unwind("WITH [1] AS l UNWIND l AS x RETURN x, size(l) AS n");
+    assert!(!dead.contains(&list), "{dead:?}");
+    let Op::Unwind { out, .. } = find_unwind(&plan.root) else {
+        unreachable!()
+    };
+    assert!(!dead.contains(out));
+    assert!(!dead.contains(&output(&plan, "x")));
+}
+
+fn find_unwind(op: &Op) -> &Op {
+    let mut current = op;
+    while !matches!(current, Op::Unwind { .. }) {
+        current = current.input().expect("an Unwind below");
+    }
+    current
+}
+
+#[test]
+fn return_star_keeps_every_variable() {
+    let (plan, list, dead) = only_unwind("WITH [1, 2] AS l, 'k' AS k UNWIND l AS x RETURN *");
+    assert!(!dead.contains(&list));
+    for (_, slot) in &plan.outputs {
+        assert!(!dead.contains(slot), "{slot} in {dead:?}");
+    }
+}
+
+#[test]
+fn an_inner_plan_sees_what_is_read_inside_and_after_it() {
+    let inner_reads =
+        "WITH [1, 2] AS l CALL (l) { UNWIND l AS x RETURN x, size(l) AS s } RETURN x, s";
+    let (_, list, dead) = only_unwind(inner_reads);
+    assert!(!dead.contains(&list), "{dead:?}");
+
+    let read_after = "WITH [1, 2] AS l CALL (l) { UNWIND l AS x RETURN x } RETURN x, l";
+    let (_, list, dead) = only_unwind(read_after);
+    assert!(!dead.contains(&list), "{dead:?}");
+
+    let read_nowhere = "WITH [1, 2] AS l CALL (l) { UNWIND l AS x RETURN x } RETURN x";
+    let (_, list, dead) = only_unwind(read_nowhere);
+    assert!(dead.contains(&list), "{dead:?}");
+}
+
+#[test]
+fn a_pattern_expression_above_keeps_the_outer_slots_it_reads() {
+    let query = "WITH [1, 2, 3] AS l UNWIND l AS x \
+                 RETURN x, EXISTS { UNWIND l AS y WITH y WHERE y = x RETURN y } AS e";
+    let (_, list, dead) = only_unwind(query);
+    assert!(!dead.contains(&list), "{dead:?}");
+}
+
+#[test]
+fn a_sort_key_above_keeps_its_slot() {
+    let plan = planned("WITH [1] AS l, 2 AS k UNWIND l AS x RETURN x ORDER BY k");
+    let Op::Unwind { dead, expr, .. } = find_unwind(&plan.root) else {
+        unreachable!()
+    };
+    let Expr::Slot(list) = expr else {
+        panic!("unwinds a slot")
+    };
+    assert!(dead.contains(list), "{dead:?}");
+    // Every slot but `l` read above: the sort reads `k`, the output `x`.
+    let mut sort_reads = Vec::new();
+    let mut current = &plan.root;
+    while !matches!(current, Op::Unwind { .. }) {
+        if let Op::Sort { keys, .. } | Op::Top { keys, .. } = current {
+            for key in keys {
+                nereid_planner::logical::slots_of(&key.expr, &mut sort_reads);
+            }
+        }
+        current = current.input().expect("an Unwind below");
+    }
+    assert!(!sort_reads.is_empty());
+    assert!(sort_reads.iter().all(|s| !dead.contains(s)), "{dead:?}");
+}
+
+#[test]
+fn only_slots_the_unwind_reads_are_listed() {
+    // `m` is dead too, but listing every dead slot at every UNWIND would
+    // grow quadratically with the query's length.
+    let (_, list, dead) = only_unwind("WITH [1] AS l, [2] AS m UNWIND l AS x RETURN x");
+    assert_eq!(dead, vec![list]);
+}
