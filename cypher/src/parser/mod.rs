@@ -49,8 +49,11 @@ pub(crate) struct Parser<'q> {
     prefixes: Vec<(String, String)>,
     /// Token index of the furthest failed expectation.
     furthest: usize,
-    /// What would have been accepted at `furthest`, already quoted for display.
-    expected: Vec<String>,
+    /// What would have been accepted at `furthest`: names already quoted
+    /// for display, or bare keywords (quoted when the error is built).
+    /// Static strings, so recording costs no allocation: a parse records
+    /// several alternatives at nearly every token.
+    expected: Vec<Expected>,
     nesting: usize,
     tree_depth: usize,
 }
@@ -104,13 +107,17 @@ impl<'q> Parser<'q> {
     }
 
     /// Records that `what` would have been accepted at the current position.
-    fn record(&mut self, what: &str) {
+    fn record(&mut self, what: &'static str) {
+        self.record_expected(Expected::Shown(what));
+    }
+
+    fn record_expected(&mut self, what: Expected) {
         if self.pos > self.furthest {
             self.furthest = self.pos;
             self.expected.clear();
         }
-        if self.pos == self.furthest && !self.expected.iter().any(|e| e == what) {
-            self.expected.push(what.to_string());
+        if self.pos == self.furthest && !self.expected.contains(&what) {
+            self.expected.push(what);
         }
     }
 
@@ -148,16 +155,16 @@ impl<'q> Parser<'q> {
     }
 
     /// Whether the current token is the keyword `kw`; records the expectation otherwise.
-    fn at_kw(&mut self, kw: &str) -> bool {
+    fn at_kw(&mut self, kw: &'static str) -> bool {
         if self.is_kw_at(0, kw) {
             return true;
         }
-        self.record(&format!("'{kw}'"));
+        self.record_expected(Expected::Keyword(kw));
         false
     }
 
     /// Consumes the keyword `kw` if present.
-    fn eat_kw(&mut self, kw: &str) -> bool {
+    fn eat_kw(&mut self, kw: &'static str) -> bool {
         let found = self.at_kw(kw);
         if found {
             self.bump();
@@ -166,7 +173,7 @@ impl<'q> Parser<'q> {
     }
 
     /// Consumes the keyword `kw` or fails.
-    fn expect_kw(&mut self, kw: &str) -> PResult<Span> {
+    fn expect_kw(&mut self, kw: &'static str) -> PResult<Span> {
         if self.at_kw(kw) {
             Ok(self.bump().span)
         } else {
@@ -175,7 +182,7 @@ impl<'q> Parser<'q> {
     }
 
     /// Records `what` and fails.
-    fn fail_expecting<T>(&mut self, what: &str) -> PResult<T> {
+    fn fail_expecting<T>(&mut self, what: &'static str) -> PResult<T> {
         self.record(what);
         Err(Fail::Expected)
     }
@@ -241,7 +248,8 @@ impl<'q> Parser<'q> {
     fn expectation_error(&self) -> CypherError {
         let index = self.furthest.min(self.tokens.len() - 1);
         let token = &self.tokens[index];
-        let expected = join_alternatives(&self.expected);
+        let shown: Vec<String> = self.expected.iter().map(Expected::shown).collect();
+        let expected = join_alternatives(&shown);
         let description = match token.kind {
             Tok::Error => token.value.clone(),
             Tok::Eof => format!("Unexpected end of input: expected {expected}"),
@@ -265,6 +273,24 @@ fn join_alternatives(items: &[String]) -> String {
         [] => "something else".to_string(),
         [only] => only.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// One alternative of an "expected ..." list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expected {
+    /// Shown as it is (`'('`, `an identifier`).
+    Shown(&'static str),
+    /// A keyword, shown quoted.
+    Keyword(&'static str),
+}
+
+impl Expected {
+    fn shown(&self) -> String {
+        match self {
+            Expected::Shown(text) => text.to_string(),
+            Expected::Keyword(kw) => format!("'{kw}'"),
+        }
     }
 }
 
