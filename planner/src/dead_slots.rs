@@ -12,10 +12,10 @@
 //! How: one walk from the root down each input chain, keeping the set of
 //! slots read at or above the current operator (plus the plan's outputs).
 //! The set only grows on the way down (no operator's writes are taken to
-//! end a slot's life), and an operator's reads include every slot it names
-//! and everything its nested plans and pattern expressions name, so the
-//! set is a superset of what is really live: a slot is declared dead only
-//! when nothing above could read it.
+//! end a slot's life), and an operator's reads include every slot it names,
+//! everything its nested plans name and the outer slots its pattern
+//! expressions read, so the set is a superset of what is really live: a
+//! slot is declared dead only when nothing above could read it.
 //!
 //! Nested plans (`Optional`, `Apply`, `Merge`, `Union`) emit their rows
 //! into the enclosing operator's output or have them read by it, so their
@@ -250,100 +250,11 @@ fn set_items(items: &[SetItem], live: &mut Vec<bool>) {
     }
 }
 
-/// Marks every slot `expr` names, local variables and everything a
-/// pattern expression's plan names included.
+/// Marks every slot `expr` reads from the row: [`crate::logical::slots_of`],
+/// the one definition the rules that move expressions rely on too (a
+/// pattern expression reports the outer slots its plan reads).
 fn reads_of_expr(expr: &Expr, live: &mut Vec<bool>) {
-    nereid_stack::deeper(|| reads_of_expr_level(expr, live))
-}
-
-fn reads_of_expr_level(expr: &Expr, live: &mut Vec<bool>) {
-    let all = |live: &mut Vec<bool>, es: &[Expr]| es.iter().for_each(|e| reads_of_expr(e, live));
-    match expr {
-        Expr::Literal(_) | Expr::Param(_) => {}
-        Expr::Slot(s) => mark(live, *s),
-        Expr::Property { expr, .. }
-        | Expr::HasLabels { expr, .. }
-        | Expr::Not(expr)
-        | Expr::Negate(expr)
-        | Expr::IsNull { expr, .. } => reads_of_expr(expr, live),
-        Expr::List(items) | Expr::Path(items) => all(live, items),
-        Expr::Function { args, .. } => all(live, args),
-        Expr::Map(items) => items.iter().for_each(|(_, e)| reads_of_expr(e, live)),
-        Expr::Binary { lhs, rhs, .. } => {
-            reads_of_expr(lhs, live);
-            reads_of_expr(rhs, live);
-        }
-        Expr::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
-            operand
-                .iter()
-                .chain(otherwise)
-                .for_each(|e| reads_of_expr(e, live));
-            for (when, then) in whens {
-                reads_of_expr(when, live);
-                reads_of_expr(then, live);
-            }
-        }
-        Expr::Index { expr, index } => {
-            reads_of_expr(expr, live);
-            reads_of_expr(index, live);
-        }
-        Expr::Slice { expr, from, to } => {
-            reads_of_expr(expr, live);
-            from.iter().chain(to).for_each(|e| reads_of_expr(e, live));
-        }
-        Expr::PatternList {
-            plan,
-            projection,
-            reads,
-            ..
-        } => {
-            reads.iter().for_each(|s| mark(live, *s));
-            reads_of_expr(projection, live);
-            reads_of_plan(plan, live);
-        }
-        Expr::ListComprehension {
-            var,
-            list,
-            predicate,
-            projection,
-        } => {
-            mark(live, *var);
-            reads_of_expr(list, live);
-            predicate
-                .iter()
-                .chain(projection)
-                .for_each(|e| reads_of_expr(e, live));
-        }
-        Expr::Quantifier {
-            var,
-            list,
-            predicate,
-            ..
-        } => {
-            mark(live, *var);
-            reads_of_expr(list, live);
-            reads_of_expr(predicate, live);
-        }
-        Expr::Reduce {
-            acc,
-            init,
-            var,
-            list,
-            step,
-        } => {
-            mark(live, *acc);
-            mark(live, *var);
-            [init, list, step]
-                .into_iter()
-                .for_each(|e| reads_of_expr(e, live));
-        }
-        Expr::MapProjection { base, items, .. } => {
-            reads_of_expr(base, live);
-            items.iter().for_each(|(_, e)| reads_of_expr(e, live));
-        }
-    }
+    let mut read = Vec::new();
+    crate::logical::slots_of(expr, &mut read);
+    read.into_iter().for_each(|slot| mark(live, slot));
 }
