@@ -18,6 +18,7 @@ CASES = [
     ("EXPLAIN MATCH (a)" + hops(100) + " RETURN count(*)", 0),
     ("EXPLAIN MATCH (a)" + hops(200) + " RETURN count(*)", "Neo.DatabaseError.Statement.ExecutionFailed"),
     ("MATCH (a)" + hops(200) + " RETURN count(*)", 1),
+    ("MATCH (a)" + "-[*]->()" * 400 + " RETURN count(*)", 1),
     ("WITH 1 AS x " * 13000 + "RETURN x", 1),
     (
         "".join(f"FOREACH (x{i} IN [] | " for i in range(10000)) + "CREATE ()" + ")" * 10000,

@@ -348,10 +348,13 @@ fn where_filter(plan: LogicalPlan, predicate: Expr, clause_start: Slot) -> Logic
 /// twice. Variable-length relationships hold lists: a single relationship
 /// must not be in them, and two lists must not share one.
 ///
-/// One filter per relationship (`NOT r IN [earlier single relationships]`),
-/// not one per pair: a pattern of k hops has k filters, so the plan stays
+/// One filter per relationship against everything matched before it, not
+/// one per pair: a pattern of k hops has k filters, so the plan stays
 /// linear in the pattern's length (a pair each made a 200-hop chain 19,900
-/// operators deep).
+/// operators deep, and 1,000 variable-length hops half a million).
+/// Earlier single relationships are a list literal, earlier
+/// variable-length ones are concatenated to it: `NOT r IN earlier`, or for
+/// a list `none(x IN earlier WHERE x IN r)`.
 pub(crate) fn uniqueness(
     mut plan: LogicalPlan,
     rels: &[(Slot, bool)],
@@ -365,54 +368,94 @@ pub(crate) fn uniqueness(
             rhs: Box::new(list),
         }))
     };
-    let filter = |plan: LogicalPlan, predicate: Expr| LogicalPlan::Filter {
-        input: Box::new(plan),
-        predicate,
-    };
     for (j, &(b, b_list)) in rels.iter().enumerate() {
-        let earlier = &rels[..j];
-        let singles: Vec<Slot> = earlier.iter().filter(|r| !r.1).map(|r| r.0).collect();
-        if !b_list {
-            match singles.as_slice() {
-                [] => {}
-                [a] => {
-                    let predicate = Expr::Binary {
-                        op: BinaryOp::NotEqual,
-                        lhs: Box::new(Expr::Slot(*a)),
-                        rhs: Box::new(Expr::Slot(b)),
-                    };
-                    plan = filter(plan, predicate);
-                }
-                many => {
-                    let list = Expr::List(many.iter().map(|&a| Expr::Slot(a)).collect());
-                    plan = filter(plan, not_in(Expr::Slot(b), list));
-                }
-            }
-        } else {
-            for &a in &singles {
-                plan = filter(plan, not_in(Expr::Slot(a), Expr::Slot(b)));
-            }
-        }
-        for &(a, _) in earlier.iter().filter(|r| r.1) {
-            let predicate = if b_list {
+        let Some(earlier) = earlier_relationships(&rels[..j]) else {
+            continue;
+        };
+        let predicate = match (b_list, earlier) {
+            (false, Earlier::One(a)) => Expr::Binary {
+                op: BinaryOp::NotEqual,
+                lhs: Box::new(Expr::Slot(a)),
+                rhs: Box::new(Expr::Slot(b)),
+            },
+            (false, earlier) => not_in(Expr::Slot(b), earlier.into_list()),
+            (true, Earlier::One(a)) => not_in(Expr::Slot(a), Expr::Slot(b)),
+            (true, earlier) => {
                 let var = slots.fresh();
                 Expr::Quantifier {
                     kind: Quantifier::None,
                     var,
-                    list: Box::new(Expr::Slot(a)),
+                    list: Box::new(earlier.into_list()),
                     predicate: Box::new(Expr::Binary {
                         op: BinaryOp::In,
                         lhs: Box::new(Expr::Slot(var)),
                         rhs: Box::new(Expr::Slot(b)),
                     }),
                 }
-            } else {
-                not_in(Expr::Slot(b), Expr::Slot(a))
-            };
-            plan = filter(plan, predicate);
-        }
+            }
+        };
+        plan = LogicalPlan::Filter {
+            input: Box::new(plan),
+            predicate,
+        };
     }
     plan
+}
+
+/// The relationships a MATCH bound before the current one.
+enum Earlier {
+    /// Exactly one single relationship.
+    One(Slot),
+    /// Anything else, as an expression evaluating to a list of them.
+    List(Expr),
+}
+
+impl Earlier {
+    fn into_list(self) -> Expr {
+        match self {
+            Earlier::One(a) => Expr::List(vec![Expr::Slot(a)]),
+            Earlier::List(list) => list,
+        }
+    }
+}
+
+/// `rels` (slot, variable-length) as [`Earlier`]; `None` when empty. The
+/// single relationships form a list literal, concatenated with each
+/// variable-length list (a single list on its own is just its slot).
+fn earlier_relationships(rels: &[(Slot, bool)]) -> Option<Earlier> {
+    let singles: Vec<Expr> = rels
+        .iter()
+        .filter(|r| !r.1)
+        .map(|r| Expr::Slot(r.0))
+        .collect();
+    if let ([Expr::Slot(a)], 1) = (singles.as_slice(), rels.len()) {
+        return Some(Earlier::One(*a));
+    }
+    let mut parts: Vec<Expr> = rels
+        .iter()
+        .filter(|r| r.1)
+        .map(|r| Expr::Slot(r.0))
+        .collect();
+    if !singles.is_empty() {
+        parts.insert(0, Expr::List(singles));
+    }
+    concatenation(parts).map(Earlier::List)
+}
+
+/// `parts[0] + parts[1] + ...` as a balanced tree of additions: as deep as
+/// the logarithm of their number, not their number (an expression tree is
+/// dropped and walked recursively; the parser bounds the trees it builds,
+/// this one the planner builds).
+fn concatenation(mut parts: Vec<Expr>) -> Option<Expr> {
+    if parts.len() <= 1 {
+        return parts.pop();
+    }
+    let right = parts.split_off(parts.len() / 2);
+    Some(Expr::Binary {
+        op: crate::physical::BinaryOp::Add,
+        lhs: Box::new(concatenation(parts)?),
+        rhs: Box::new(concatenation(right)?),
+    })
 }
 
 fn variable(scope: &Scope, v: &ast::Ident) -> Result<Expr, PlanError> {
