@@ -1,6 +1,7 @@
 //! The public vocabulary around the store: configuration, the logical
 //! [`Change`] records a commit hands to the log, and write statistics.
 
+use crate::schema::{ConstraintDef, IndexDef};
 use nereid_values::{NodeId, RelId, Value};
 use std::collections::BTreeMap;
 
@@ -68,6 +69,30 @@ pub enum Change {
     DeleteNode {
         id: NodeId,
     },
+    /// A schema change: alone in its transaction (no data changes beside).
+    CreateIndex(IndexDef),
+    DropIndex {
+        name: String,
+    },
+    /// A unique or key constraint creates its backing index with it.
+    CreateConstraint(ConstraintDef),
+    /// Drops the backing index with it.
+    DropConstraint {
+        name: String,
+    },
+}
+
+impl Change {
+    /// Whether the change is to the schema rather than the data.
+    pub fn is_schema(&self) -> bool {
+        matches!(
+            self,
+            Change::CreateIndex(_)
+                | Change::DropIndex { .. }
+                | Change::CreateConstraint(_)
+                | Change::DropConstraint { .. }
+        )
+    }
 }
 
 /// Counters of what a transaction changed (for Bolt `stats`), counted the
@@ -84,4 +109,8 @@ pub struct WriteStats {
     pub properties_set: u64,
     pub labels_added: u64,
     pub labels_removed: u64,
+    pub indexes_added: u64,
+    pub indexes_removed: u64,
+    pub constraints_added: u64,
+    pub constraints_removed: u64,
 }

@@ -25,6 +25,25 @@ pub enum StorageError {
     /// rewound (see `txn::revoke`): the caller broke the rules.
     #[error("cannot undo a refused commit: {0}")]
     Revoke(String),
+    /// A write would break a constraint (the message names the entity,
+    /// label, key and value); nothing of the write was applied.
+    #[error("{0}")]
+    ConstraintViolation(String),
+    /// An index or constraint equivalent to the one being created exists.
+    #[error("{0}")]
+    EquivalentSchemaRuleExists(String),
+    /// An index or constraint with the name exists.
+    #[error("{0}")]
+    SchemaNameTaken(String),
+    /// `DROP INDEX` / `DROP CONSTRAINT` of a name that does not exist.
+    #[error("{0}")]
+    SchemaRuleNotFound(String),
+    /// A constraint cannot be created over the data it would constrain.
+    #[error("{0}")]
+    ConstraintCreationFailed(String),
+    /// Schema and data changes in one transaction.
+    #[error("{0}")]
+    SchemaAndDataInOneTransaction(String),
 }
 
 pub type Result<T> = std::result::Result<T, StorageError>;

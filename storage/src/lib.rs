@@ -48,6 +48,7 @@ mod prefetch;
 mod read_mostly;
 mod relation;
 mod resolver;
+mod schema;
 mod snapshot;
 pub mod stats;
 mod store;
@@ -61,6 +62,10 @@ pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;
 pub use pinned::free_retired;
 pub use resolver::rel_element_id;
+pub use schema::{
+    ConstraintDef, ConstraintInfo, ConstraintKind, EntityKind, IndexDef, IndexInfo, IndexKind,
+    IndexSeek, IndexState, KeyPredicate, SchemaView, ValueType,
+};
 pub use snapshot::IdCounters;
 pub use store::{CommitTicket, Store};
 pub use txn::{CommitError, Txn};

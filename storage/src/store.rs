@@ -57,6 +57,8 @@ pub struct Store {
     pub(crate) snapshots: Snapshots,
     /// Optimizer statistics, kept at commit (module `stats`).
     pub(crate) stats: StatsCell,
+    /// Indexes and constraints (module `schema`).
+    pub(crate) schema: crate::schema::Schema,
 }
 
 impl Store {
@@ -106,6 +108,7 @@ impl Store {
             counts: Counts::default(),
             snapshots: Snapshots::default(),
             stats: StatsCell::default(),
+            schema: crate::schema::Schema::default(),
         })
     }
 
@@ -127,7 +130,8 @@ impl Store {
                 *last
             )));
         }
-        let core = TxnCore::new(self.next_txn_id(), *last);
+        let mut core = TxnCore::new(self.next_txn_id(), *last);
+        core.replaying = true;
         replay_changes(self, &core, changes)?;
         crate::txn::stamp_committed(self, &core, commit_ts);
         *last = commit_ts;

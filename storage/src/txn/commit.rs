@@ -7,6 +7,8 @@
 //! has to undo markers; either way no reader can see the commit, because
 //! readers start at the published timestamp, which is below it.
 
+use super::schema_ddl;
+use super::schema_writes::validate_at_commit;
 use super::state::{Status, TxnCore, TxnState, Undo};
 use super::validate::validate;
 use super::CommitError;
@@ -37,11 +39,23 @@ pub(crate) fn commit<E>(
         return Ok(None);
     }
     let mut last = store.commit_lock.lock();
-    if let Err(e) = validate(store, core, &st) {
-        drop(last);
-        rollback_locked(store, core, &mut st);
-        return Err(CommitError::Storage(e));
-    }
+    let checked = validate(store, core, &st)
+        .and_then(|()| validate_at_commit(store, core.view(), &st, *last))
+        .and_then(|()| {
+            if st.schema_change {
+                schema_ddl::prepare(store, &st, *last)
+            } else {
+                Ok(Vec::new())
+            }
+        });
+    let prepared = match checked {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            drop(last);
+            rollback_locked(store, core, &mut st);
+            return Err(CommitError::Storage(e));
+        }
+    };
     let commit_ts = *last + 1;
     if let Err(e) = log(commit_ts, &st.changes) {
         drop(last);
@@ -49,6 +63,9 @@ pub(crate) fn commit<E>(
         return Err(CommitError::Log(e));
     }
     stamp(store, core, &mut st, commit_ts);
+    if !prepared.is_empty() {
+        st.populate = schema_ddl::install(store, prepared);
+    }
     *last = commit_ts;
     Ok(Some(commit_ts))
 }

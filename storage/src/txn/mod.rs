@@ -11,6 +11,8 @@ mod properties;
 mod read;
 mod replay;
 mod revoke;
+mod schema_ddl;
+mod schema_writes;
 mod state;
 mod validate;
 mod write;
@@ -64,6 +66,11 @@ impl Txn {
         let mut state = self.core.state.lock();
         if state.status != Status::Active {
             return Err(StorageError::TxnClosed);
+        }
+        if state.schema_change {
+            return Err(StorageError::SchemaAndDataInOneTransaction(
+                "Tried to execute Write query after executing Schema modification".into(),
+            ));
         }
         let result = op(&mut Writer::new(&self.store, &self.core, &mut state));
         if let Err(StorageError::WriteConflict(why)) = &result {
@@ -272,6 +279,12 @@ impl Txn {
         log: impl FnOnce(u64, &[Change]) -> std::result::Result<(), E>,
     ) -> std::result::Result<Option<CommitTicket>, CommitError<E>> {
         let committed = commit::commit(&self.store, &self.core, log);
+        if let Ok(Some(commit_ts)) = committed {
+            let populate = std::mem::take(&mut self.core.state.lock().populate);
+            for index in populate {
+                self.store.populate_in_background(index, commit_ts);
+            }
+        }
         self.store.maybe_collect_garbage();
         Ok(committed?.map(|commit_ts| CommitTicket {
             store: self.store.clone(),

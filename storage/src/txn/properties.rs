@@ -9,6 +9,7 @@
 //! walks it once into a map from key to tuple and keeps that map current as
 //! it writes.
 
+use super::schema_writes::Prospect;
 use super::state::FreshKey;
 use super::write::Writer;
 use crate::change::Change;
@@ -16,6 +17,7 @@ use crate::error::Result;
 use crate::ids::vertex_partition;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, TupleRef};
+use crate::schema::EntityKind;
 use crate::typed_value::TypedValue;
 use nereid_values::{NodeId, RelId, Value};
 use std::collections::HashMap;
@@ -103,19 +105,33 @@ impl Writer<'_> {
     }
 
     pub(crate) fn set_node_property(&mut self, id: NodeId, key: &str, value: Value) -> Result<()> {
-        let subject = self.node_subject(id)?;
-        if self.set_property(subject, &mut Current::Walk, key, &value)? {
-            self.push_node_change(id, key, value);
-        }
-        Ok(())
+        let prospect = Prospect::Set(vec![(key, &value)]);
+        let write = |w: &mut Self| {
+            let subject = w.node_subject(id)?;
+            if w.set_property(subject, &mut Current::Walk, key, &value)? {
+                w.push_node_change(id, key, value.clone());
+            }
+            Ok(())
+        };
+        self.schema_write(EntityKind::Node, Some(id.0), prospect, write, |_| id.0)
     }
 
     pub(crate) fn set_rel_property(&mut self, id: RelId, key: &str, value: Value) -> Result<()> {
-        let subject = self.rel_subject(id)?;
-        if self.set_property(subject, &mut Current::Walk, key, &value)? {
-            self.push_rel_change(id, key, value);
-        }
-        Ok(())
+        let prospect = Prospect::Set(vec![(key, &value)]);
+        let write = |w: &mut Self| {
+            let subject = w.rel_subject(id)?;
+            if w.set_property(subject, &mut Current::Walk, key, &value)? {
+                w.push_rel_change(id, key, value.clone());
+            }
+            Ok(())
+        };
+        self.schema_write(
+            EntityKind::Relationship,
+            Some(id.0),
+            prospect,
+            write,
+            |_| id.0,
+        )
     }
 
     /// [`Writer::set_node_property`] of each pair in order (a later pair
@@ -125,15 +141,20 @@ impl Writer<'_> {
         id: NodeId,
         properties: impl IntoIterator<Item = (K, Value)>,
     ) -> Result<()> {
-        let subject = self.node_subject(id)?;
-        let mut current = Current::read(self, subject);
-        for (key, value) in properties {
-            let key = key.as_ref();
-            if self.set_property(subject, &mut current, key, &value)? {
-                self.push_node_change(id, key, value);
+        let pairs: Vec<(K, Value)> = properties.into_iter().collect();
+        let prospect = Prospect::Set(pairs.iter().map(|(k, v)| (k.as_ref(), v)).collect());
+        let write = |w: &mut Self| {
+            let subject = w.node_subject(id)?;
+            let mut current = Current::read(w, subject);
+            for (key, value) in &pairs {
+                let key = key.as_ref();
+                if w.set_property(subject, &mut current, key, value)? {
+                    w.push_node_change(id, key, value.clone());
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        };
+        self.schema_write(EntityKind::Node, Some(id.0), prospect, write, |_| id.0)
     }
 
     /// [`Writer::set_node_properties`] for a relationship.
@@ -142,15 +163,26 @@ impl Writer<'_> {
         id: RelId,
         properties: impl IntoIterator<Item = (K, Value)>,
     ) -> Result<()> {
-        let subject = self.rel_subject(id)?;
-        let mut current = Current::read(self, subject);
-        for (key, value) in properties {
-            let key = key.as_ref();
-            if self.set_property(subject, &mut current, key, &value)? {
-                self.push_rel_change(id, key, value);
+        let pairs: Vec<(K, Value)> = properties.into_iter().collect();
+        let prospect = Prospect::Set(pairs.iter().map(|(k, v)| (k.as_ref(), v)).collect());
+        let write = |w: &mut Self| {
+            let subject = w.rel_subject(id)?;
+            let mut current = Current::read(w, subject);
+            for (key, value) in &pairs {
+                let key = key.as_ref();
+                if w.set_property(subject, &mut current, key, value)? {
+                    w.push_rel_change(id, key, value.clone());
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        };
+        self.schema_write(
+            EntityKind::Relationship,
+            Some(id.0),
+            prospect,
+            write,
+            |_| id.0,
+        )
     }
 
     fn push_node_change(&mut self, id: NodeId, key: &str, value: Value) {

@@ -102,5 +102,12 @@ fn apply(w: &mut Writer<'_>, change: &Change) -> Result<()> {
         Change::RemoveLabel { id, label } => w.remove_label(*id, label),
         Change::DeleteRel { id } => w.delete_rel(*id),
         Change::DeleteNode { id } => w.delete_node(*id, false),
+        Change::CreateIndex(_)
+        | Change::DropIndex { .. }
+        | Change::CreateConstraint(_)
+        | Change::DropConstraint { .. } => {
+            super::schema_ddl::replay_schema(w.store, change);
+            Ok(())
+        }
     }
 }

@@ -4,10 +4,12 @@
 use crate::change::{Change, WriteStats};
 use crate::mvcc::{marker, View};
 use crate::relation::{RelKind, TupleRef};
+use crate::schema::PropertyIndex;
 use crate::typed_value::TypedValue;
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Status {
@@ -56,6 +58,18 @@ pub(crate) struct TxnState {
     /// attached to them by a concurrent commit.
     pub(crate) deleted_nodes: Vec<u64>,
     pub(crate) deleted_rels: Vec<u64>,
+    /// The schema version when the first data write began: an index that
+    /// appeared after it may lack this transaction's entries, which the
+    /// commit then adds (module `schema_writes`).
+    pub(crate) schema_version: Option<u64>,
+    /// Entities whose key in a constraint's backing index this
+    /// transaction set: checked again at commit against commits the
+    /// snapshot cannot see.
+    pub(crate) unique_keys: Vec<(Arc<PropertyIndex>, u64)>,
+    /// The transaction changes the schema (and so may not change data).
+    pub(crate) schema_change: bool,
+    /// Indexes its commit created, to populate once it returns.
+    pub(crate) populate: Vec<Arc<PropertyIndex>>,
 }
 
 /// Identity, snapshot and state of one transaction.
@@ -65,6 +79,9 @@ pub(crate) struct TxnCore {
     /// The commit timestamp once committed (0 before).
     pub(crate) committed_ts: AtomicU64,
     pub(crate) state: Mutex<TxnState>,
+    /// Log replay: the data was checked when it was first committed, and
+    /// indexes are rebuilt once replay ends, so writes skip the schema.
+    pub(crate) replaying: bool,
 }
 
 impl TxnCore {
@@ -86,7 +103,12 @@ impl TxnCore {
                 touched_rels: HashSet::new(),
                 deleted_nodes: Vec::new(),
                 deleted_rels: Vec::new(),
+                schema_version: None,
+                unique_keys: Vec::new(),
+                schema_change: false,
+                populate: Vec::new(),
             }),
+            replaying: false,
         }
     }
 

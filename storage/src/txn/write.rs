@@ -8,6 +8,7 @@
 //! middle of a multi-tuple operation; the transaction is then doomed.
 
 use super::read::{cell_of, Reader};
+use super::schema_writes::Prospect;
 use super::state::{FreshKey, TxnCore, TxnState, Undo};
 use crate::change::Change;
 use crate::error::{Result, StorageError};
@@ -15,6 +16,7 @@ use crate::ids::vertex_partition;
 use crate::mvcc::{is_commit_ts, DeleteOutcome, NONE};
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, TupleRef};
+use crate::schema::EntityKind;
 use crate::store::{Store, VertexKey};
 use crate::typed_value::{dict_error, Encoded, TypedValue};
 use nereid_values::{Direction, NodeId, RelId, Value};
@@ -177,6 +179,22 @@ impl<'a> Writer<'a> {
         labels: &[String],
         properties: &BTreeMap<String, Value>,
     ) -> Result<NodeId> {
+        let prospect = Prospect::Create { labels, properties };
+        self.schema_write(
+            EntityKind::Node,
+            None,
+            prospect,
+            |w| w.create_node_unchecked(forced, labels, properties),
+            |id| id.0,
+        )
+    }
+
+    fn create_node_unchecked(
+        &mut self,
+        forced: Option<(NodeId, &str)>,
+        labels: &[String],
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<NodeId> {
         let encoded = self.encode_properties(properties)?;
         let mut unique_labels: Vec<String> = Vec::with_capacity(labels.len());
         for label in labels {
@@ -224,6 +242,28 @@ impl<'a> Writer<'a> {
         rel_type: &str,
         properties: &BTreeMap<String, Value>,
     ) -> Result<RelId> {
+        let types = [rel_type.to_string()];
+        let prospect = Prospect::Create {
+            labels: &types,
+            properties,
+        };
+        self.schema_write(
+            EntityKind::Relationship,
+            None,
+            prospect,
+            |w| w.create_rel_unchecked(forced, src, dst, rel_type, properties),
+            |id| id.0,
+        )
+    }
+
+    fn create_rel_unchecked(
+        &mut self,
+        forced: Option<RelId>,
+        src: NodeId,
+        dst: NodeId,
+        rel_type: &str,
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<RelId> {
         let encoded = self.encode_properties(properties)?;
         self.lock_node(src)?;
         self.lock_node(dst)?;
@@ -248,6 +288,12 @@ impl<'a> Writer<'a> {
     }
 
     pub(crate) fn add_label(&mut self, id: NodeId, label: &str) -> Result<()> {
+        let prospect = Prospect::AddLabel(label);
+        let write = |w: &mut Self| w.add_label_unchecked(id, label);
+        self.schema_write(EntityKind::Node, Some(id.0), prospect, write, |_| id.0)
+    }
+
+    fn add_label_unchecked(&mut self, id: NodeId, label: &str) -> Result<()> {
         self.lock_node(id)?;
         let gui = self
             .store

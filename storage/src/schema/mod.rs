@@ -1,0 +1,25 @@
+//! Indexes and constraints (Poseidon paper, section 10: an ordered index
+//! over O values). The schema is part of the store: its changes are
+//! [`Change`](crate::Change)s, logged and replayed like data; indexes are
+//! maintained by the transactions that write (module `txn::schema_writes`)
+//! and read with MVCC by deciding each candidate in the reader's view
+//! (module `seek`).
+
+mod catalog;
+mod defs;
+mod image;
+mod index;
+mod key;
+mod populate;
+mod seek;
+
+pub(crate) use catalog::{backing_index, Catalog, Constraint, Schema};
+pub use defs::{
+    ConstraintDef, ConstraintInfo, ConstraintKind, EntityKind, IndexDef, IndexInfo, IndexKind,
+    IndexState, SchemaView, ValueType,
+};
+pub(crate) use image::{entity_key, entity_values, key_of};
+pub(crate) use index::PropertyIndex;
+pub(crate) use populate::populate;
+pub(crate) use seek::seek;
+pub use seek::{IndexSeek, KeyPredicate};
