@@ -540,6 +540,10 @@ fn stats_delta(after: &WriteStats, before: &WriteStats) -> WriteStats {
         properties_set: after.properties_set - before.properties_set,
         labels_added: after.labels_added - before.labels_added,
         labels_removed: after.labels_removed - before.labels_removed,
+        indexes_added: after.indexes_added - before.indexes_added,
+        indexes_removed: after.indexes_removed - before.indexes_removed,
+        constraints_added: after.constraints_added - before.constraints_added,
+        constraints_removed: after.constraints_removed - before.constraints_removed,
     }
 }
 

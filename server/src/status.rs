@@ -126,6 +126,14 @@ pub(crate) fn from_storage(e: StorageError) -> DbError {
         StorageError::TxnClosed => Status::TransactionNotFound,
         StorageError::Replay(_) => Status::General,
         StorageError::Revoke(_) => Status::TransactionCommitFailed,
+        StorageError::ConstraintViolation(_) => Status::ConstraintValidationFailed,
+        StorageError::EquivalentSchemaRuleExists(_) => Status::EquivalentSchemaRuleAlreadyExists,
+        StorageError::IndexNameTaken(_) => Status::IndexWithNameAlreadyExists,
+        StorageError::ConstraintNameTaken(_) => Status::ConstraintWithNameAlreadyExists,
+        StorageError::IndexNotFound(_) => Status::IndexDropFailed,
+        StorageError::ConstraintNotFound(_) => Status::ConstraintDropFailed,
+        StorageError::ConstraintCreationFailed(_) => Status::ConstraintCreationFailed,
+        StorageError::SchemaAndDataInOneTransaction(_) => Status::ForbiddenDueToTransactionType,
         #[allow(unreachable_patterns)]
         _ => Status::General,
     };

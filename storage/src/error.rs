@@ -32,12 +32,18 @@ pub enum StorageError {
     /// An index or constraint equivalent to the one being created exists.
     #[error("{0}")]
     EquivalentSchemaRuleExists(String),
-    /// An index or constraint with the name exists.
+    /// An index with the name exists.
     #[error("{0}")]
-    SchemaNameTaken(String),
-    /// `DROP INDEX` / `DROP CONSTRAINT` of a name that does not exist.
+    IndexNameTaken(String),
+    /// A constraint with the name exists.
     #[error("{0}")]
-    SchemaRuleNotFound(String),
+    ConstraintNameTaken(String),
+    /// `DROP INDEX` of a name that is no index (or one a constraint owns).
+    #[error("{0}")]
+    IndexNotFound(String),
+    /// `DROP CONSTRAINT` of a name that is no constraint.
+    #[error("{0}")]
+    ConstraintNotFound(String),
     /// A constraint cannot be created over the data it would constrain.
     #[error("{0}")]
     ConstraintCreationFailed(String),

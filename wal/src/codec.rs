@@ -20,6 +20,12 @@ const C_ADD_LABEL: u8 = 5;
 const C_REMOVE_LABEL: u8 = 6;
 const C_DELETE_REL: u8 = 7;
 const C_DELETE_NODE: u8 = 8;
+const C_CREATE_INDEX: u8 = 9;
+const C_DROP_INDEX: u8 = 10;
+const C_CREATE_CONSTRAINT: u8 = 11;
+const C_DROP_CONSTRAINT: u8 = 12;
+
+mod schema;
 
 const V_NULL: u8 = 0;
 const V_FALSE: u8 = 1;
@@ -99,6 +105,22 @@ pub(crate) fn encode_changes(changes: &[Change], out: &mut Vec<u8>) -> Result<()
                 out.push(C_DELETE_NODE);
                 put_u64(out, id.0);
             }
+            Change::CreateIndex(def) => {
+                out.push(C_CREATE_INDEX);
+                schema::put_index(out, def);
+            }
+            Change::DropIndex { name } => {
+                out.push(C_DROP_INDEX);
+                put_str(out, name);
+            }
+            Change::CreateConstraint(def) => {
+                out.push(C_CREATE_CONSTRAINT);
+                schema::put_constraint(out, def);
+            }
+            Change::DropConstraint { name } => {
+                out.push(C_DROP_CONSTRAINT);
+                put_str(out, name);
+            }
         }
     }
     Ok(())
@@ -158,6 +180,10 @@ pub(crate) fn decode_changes(payload: &[u8]) -> Result<Vec<Change>, String> {
             C_DELETE_NODE => Change::DeleteNode {
                 id: NodeId(r.u64()?),
             },
+            C_CREATE_INDEX => Change::CreateIndex(schema::index(&mut r)?),
+            C_DROP_INDEX => Change::DropIndex { name: r.string()? },
+            C_CREATE_CONSTRAINT => Change::CreateConstraint(schema::constraint(&mut r)?),
+            C_DROP_CONSTRAINT => Change::DropConstraint { name: r.string()? },
             other => return Err(format!("unknown change tag {other}")),
         });
     }
@@ -416,6 +442,34 @@ mod tests {
             },
             Change::DeleteRel { id: RelId(7) },
             Change::DeleteNode { id: NodeId(8) },
+            Change::CreateIndex(nereid_storage::IndexDef {
+                name: "by_name".into(),
+                kind: nereid_storage::IndexKind::Text,
+                entity: nereid_storage::EntityKind::Relationship,
+                label: "KNOWS".into(),
+                keys: vec!["a".into(), "b".into()],
+            }),
+            Change::DropIndex {
+                name: "by_name".into(),
+            },
+            Change::CreateConstraint(nereid_storage::ConstraintDef {
+                name: "typed".into(),
+                kind: nereid_storage::ConstraintKind::PropertyType(vec![
+                    nereid_storage::ValueType::Integer,
+                    nereid_storage::ValueType::List(Box::new(nereid_storage::ValueType::String)),
+                ]),
+                entity: nereid_storage::EntityKind::Node,
+                label: "Person".into(),
+                keys: vec!["age".into()],
+            }),
+            Change::CreateConstraint(nereid_storage::ConstraintDef {
+                name: "key".into(),
+                kind: nereid_storage::ConstraintKind::Key,
+                entity: nereid_storage::EntityKind::Node,
+                label: "Person".into(),
+                keys: vec!["id".into()],
+            }),
+            Change::DropConstraint { name: "key".into() },
         ];
         for value in every_value() {
             changes.push(Change::SetNodeProperty {

@@ -40,6 +40,18 @@ pub enum Status {
     /// A query would hold more memory than its budget
     /// (`--query-max-memory`); Neo4j's code for its transaction memory limit.
     MemoryPoolOutOfMemoryError,
+    /// An index or constraint equivalent to the one being created exists.
+    EquivalentSchemaRuleAlreadyExists,
+    IndexWithNameAlreadyExists,
+    ConstraintWithNameAlreadyExists,
+    /// `DROP INDEX` of a name that is no (droppable) index.
+    IndexDropFailed,
+    /// `DROP CONSTRAINT` of a name that is no constraint.
+    ConstraintDropFailed,
+    /// The data breaks a constraint being created.
+    ConstraintCreationFailed,
+    /// Schema and data changes in one transaction.
+    ForbiddenDueToTransactionType,
     /// A valid construct the engine does not execute yet.
     NotSupported,
     General,
@@ -82,6 +94,21 @@ impl Status {
             Status::MemoryPoolOutOfMemoryError => {
                 "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
             }
+            Status::EquivalentSchemaRuleAlreadyExists => {
+                "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+            }
+            Status::IndexWithNameAlreadyExists => {
+                "Neo.ClientError.Schema.IndexWithNameAlreadyExists"
+            }
+            Status::ConstraintWithNameAlreadyExists => {
+                "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists"
+            }
+            Status::IndexDropFailed => "Neo.DatabaseError.Schema.IndexDropFailed",
+            Status::ConstraintDropFailed => "Neo.DatabaseError.Schema.ConstraintDropFailed",
+            Status::ConstraintCreationFailed => "Neo.ClientError.Schema.ConstraintCreationFailed",
+            Status::ForbiddenDueToTransactionType => {
+                "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
+            }
             Status::NotSupported => "Neo.DatabaseError.Statement.ExecutionFailed",
             Status::General => "Neo.DatabaseError.General.UnknownError",
         }
@@ -121,6 +148,12 @@ impl Status {
             Status::DatabaseUnavailable => "51N00",
             Status::TransactionCommitFailed => "40N00",
             Status::MemoryPoolOutOfMemoryError => "50N00",
+            Status::EquivalentSchemaRuleAlreadyExists
+            | Status::IndexWithNameAlreadyExists
+            | Status::ConstraintWithNameAlreadyExists => "22N71",
+            Status::IndexDropFailed | Status::ConstraintDropFailed => "50N00",
+            Status::ConstraintCreationFailed => "22N00",
+            Status::ForbiddenDueToTransactionType => "25N03",
             Status::NotSupported => "50N00",
             Status::General => "50N00",
         }

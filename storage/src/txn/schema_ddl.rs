@@ -62,11 +62,11 @@ impl Txn {
                 return Ok(false);
             }
             if catalog.index_named(name).is_some() {
-                return Err(StorageError::SchemaRuleNotFound(format!(
+                return Err(StorageError::IndexNotFound(format!(
                     "Unable to drop index: Index belongs to constraint: `{name}`"
                 )));
             }
-            return Err(StorageError::SchemaRuleNotFound(format!(
+            return Err(StorageError::IndexNotFound(format!(
                 "Unable to drop index called `{name}`. There is no such index."
             )));
         }
@@ -102,7 +102,7 @@ impl Txn {
             if if_exists {
                 return Ok(false);
             }
-            return Err(StorageError::SchemaRuleNotFound(format!(
+            return Err(StorageError::ConstraintNotFound(format!(
                 "Unable to drop constraint `{name}`: No such constraint {name}."
             )));
         }
@@ -324,7 +324,7 @@ fn index_clash(catalog: &Catalog, st: &[Change], def: &IndexDef) -> Option<Stora
             )));
         }
         if other.name == def.name {
-            return Some(StorageError::SchemaNameTaken(format!(
+            return Some(StorageError::IndexNameTaken(format!(
                 "There already exists an index called '{}'.",
                 def.name
             )));
@@ -334,7 +334,7 @@ fn index_clash(catalog: &Catalog, st: &[Change], def: &IndexDef) -> Option<Stora
         .constraint_named(&def.name)
         .is_some_and(|c| !dropped(st, &c.def.name));
     if constraint_named || pending_constraints(st).any(|c| c.name == def.name) {
-        return Some(StorageError::SchemaNameTaken(format!(
+        return Some(StorageError::ConstraintNameTaken(format!(
             "There already exists a constraint called '{}'.",
             def.name
         )));
@@ -357,7 +357,7 @@ fn constraint_clash(catalog: &Catalog, st: &[Change], def: &ConstraintDef) -> Op
             )));
         }
         if other.name == def.name {
-            return Some(StorageError::SchemaNameTaken(format!(
+            return Some(StorageError::ConstraintNameTaken(format!(
                 "There already exists a constraint called '{}'.",
                 def.name
             )));
@@ -367,7 +367,7 @@ fn constraint_clash(catalog: &Catalog, st: &[Change], def: &ConstraintDef) -> Op
         .index_named(&def.name)
         .is_some_and(|i| !dropped(st, &i.def.name));
     if index_named || pending_indexes(st).any(|i| i.name == def.name) {
-        return Some(StorageError::SchemaNameTaken(format!(
+        return Some(StorageError::IndexNameTaken(format!(
             "There already exists an index called '{}'.",
             def.name
         )));
