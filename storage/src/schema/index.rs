@@ -95,6 +95,9 @@ impl PropertyIndex {
     ) {
         let (mut lower, mut upper) = (lower, upper);
         loop {
+            if empty_range(&lower, &upper) {
+                return;
+            }
             let chunk: Vec<Box<[u8]>> = {
                 let entries = self.entries.read();
                 let range = entries.range::<[u8], _>((as_ref(&lower), as_ref(&upper)));
@@ -126,6 +129,18 @@ impl PropertyIndex {
         let entries = self.entries.read();
         let payload: usize = entries.iter().map(|e| e.len()).sum();
         payload + entries.len() * (16 + 8)
+    }
+}
+
+/// Whether no byte string lies between the bounds (a range a `BTreeSet`
+/// refuses: start above end, or equal and not both included).
+fn empty_range(lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
+    match (lower, upper) {
+        (Bound::Included(l), Bound::Included(u)) => l > u,
+        (Bound::Included(l) | Bound::Excluded(l), Bound::Included(u) | Bound::Excluded(u)) => {
+            l >= u
+        }
+        _ => false,
     }
 }
 

@@ -40,8 +40,15 @@ struct Image {
 }
 
 impl Image {
-    fn read(reader: &Reader<'_>, catalog: &Catalog, entity: EntityKind, id: u64) -> Image {
-        let labels = match entity {
+    /// `extra`: a label the write is about to add, whose keys count too.
+    fn read(
+        reader: &Reader<'_>,
+        catalog: &Catalog,
+        entity: EntityKind,
+        id: u64,
+        extra: Option<&str>,
+    ) -> Image {
+        let labels: Vec<String> = match entity {
             EntityKind::Node => reader.node_labels(id),
             EntityKind::Relationship => reader
                 .edge(id)
@@ -50,12 +57,14 @@ impl Image {
                 .collect(),
         };
         let mut values = HashMap::new();
+        let mut all_labels = labels.clone();
+        all_labels.extend(extra.map(str::to_string));
         let keys = catalog
-            .indexes_on(entity, &labels)
+            .indexes_on(entity, &all_labels)
             .flat_map(|i| i.def.keys.iter())
             .chain(
                 catalog
-                    .constraints_on(entity, &labels)
+                    .constraints_on(entity, &all_labels)
                     .flat_map(|c| c.def.keys.iter()),
             );
         for key in keys {
@@ -100,7 +109,13 @@ impl Writer<'_> {
             return write(self);
         }
         let mut image = match id {
-            Some(id) => Image::read(&self.reader(), &catalog, entity, id),
+            Some(id) => {
+                let extra = match &prospect {
+                    Prospect::AddLabel(label) => Some(*label),
+                    _ => None,
+                };
+                Image::read(&self.reader(), &catalog, entity, id, extra)
+            }
             None => Image {
                 labels: Vec::new(),
                 values: HashMap::new(),
