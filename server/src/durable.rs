@@ -216,6 +216,18 @@ pub(crate) fn recover(
         started.elapsed(),
         config.durability,
     );
+    // Neither replay nor the checkpoint load maintain indexes: build them
+    // all once, from the recovered state.
+    let indexes_started = Instant::now();
+    store.rebuild_indexes();
+    let indexes = store.schema().indexes.len();
+    if indexes > 0 {
+        tracing::info!(
+            indexes,
+            elapsed_ms = indexes_started.elapsed().as_millis() as u64,
+            "built the indexes"
+        );
+    }
     let checkpoints = Checkpoints::new(target, ship, config.clone());
     Ok((wal, checkpoints))
 }

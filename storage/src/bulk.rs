@@ -67,7 +67,10 @@ type Batch = Vec<Staged>;
 
 impl Store {
     /// Creates `nodes` as one commit; returns their ids in input order.
+    /// Indexes are rebuilt afterwards; refused while constraints exist
+    /// (the bulk path checks none).
     pub fn bulk_load_nodes(&self, nodes: &[BulkNode<'_>]) -> Result<Vec<NodeId>> {
+        self.refuse_bulk_under_constraints()?;
         let mut last = self.commit_lock.lock();
         let commit_ts = *last + 1;
         let mut names = NameCache::default();
@@ -120,12 +123,15 @@ impl Store {
         drop(last);
         // Freeze the loaded zones (module `gc`): nothing older can read them.
         self.collect_garbage();
+        self.rebuild_indexes_after_bulk();
         Ok(ids)
     }
 
     /// Creates `rels` as one commit; returns their ids in input order. Fails
     /// (creating nothing) when an endpoint is not a committed node.
+    /// Indexes and constraints as for [`Store::bulk_load_nodes`].
     pub fn bulk_load_rels(&self, rels: &[BulkRel<'_>]) -> Result<Vec<RelId>> {
+        self.refuse_bulk_under_constraints()?;
         let mut last = self.commit_lock.lock();
         let commit_ts = *last + 1;
         let reader = Reader {
@@ -199,7 +205,23 @@ impl Store {
         drop(last);
         // Freeze the loaded zones (module `gc`): nothing older can read them.
         self.collect_garbage();
+        self.rebuild_indexes_after_bulk();
         Ok(ids)
+    }
+
+    fn refuse_bulk_under_constraints(&self) -> Result<()> {
+        if self.schema.catalog().constraints.is_empty() {
+            return Ok(());
+        }
+        Err(StorageError::ConstraintViolation(
+            "the bulk path checks no constraints: load before creating them, or through transactions".into(),
+        ))
+    }
+
+    fn rebuild_indexes_after_bulk(&self) {
+        if !self.schema.catalog().indexes.is_empty() {
+            self.rebuild_indexes();
+        }
     }
 }
 

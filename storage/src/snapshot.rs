@@ -46,7 +46,10 @@ impl Store {
     }
 
     /// The nodes of REL_VP partition `part` visible at `at`, as `CreateNode`s
-    /// (labels in the order they were added).
+    /// (labels in the order they were added). Partition 0's export starts
+    /// with the schema ([`Store::export_schema`], as of now: a schema
+    /// change after `at` is also in the log after it, and replaying it
+    /// again changes nothing).
     pub fn export_nodes(&self, at: u64, part: usize) -> Vec<Change> {
         let reader = Reader {
             store: self,
@@ -58,18 +61,23 @@ impl Store {
                 .filter(|(_, t)| t.p == PRED_EXISTS && t.visible(&View::committed(at)))
                 .map(|(_, t)| t.s)
                 .collect(),
-            None => return Vec::new(),
+            None => Vec::new(),
         };
-        nodes
+        let schema = if part == 0 {
+            self.export_schema()
+        } else {
+            Vec::new()
+        };
+        schema
             .into_iter()
-            .filter_map(|node| {
+            .chain(nodes.into_iter().filter_map(|node| {
                 Some(Change::CreateNode {
                     id: NodeId(node),
                     key: self.vertices.resolve_str(node)?,
                     labels: reader.node_labels(node),
                     properties: reader.node_properties(node),
                 })
-            })
+            }))
             .collect()
     }
 
@@ -124,7 +132,8 @@ impl Store {
                 "a snapshot can only be loaded into an empty store".into(),
             ));
         }
-        let core = TxnCore::new(self.next_txn_id(), at);
+        let mut core = TxnCore::new(self.next_txn_id(), at);
+        core.replaying = true;
         replay_changes(self, &core, changes)?;
         stamp_committed(self, &core, at);
         Ok(())

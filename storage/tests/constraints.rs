@@ -319,3 +319,39 @@ fn the_schema_survives_replay_and_is_rebuilt() {
         Err(StorageError::ConstraintViolation(_))
     ));
 }
+
+#[test]
+fn the_schema_travels_in_a_checkpoint_and_the_log_after_it_repeats_harmlessly() {
+    let s = store();
+    add(&s, constraint("email", ConstraintKind::Unique, &["email"])).unwrap();
+    user(&s, Value::from("a")).unwrap();
+    user(&s, Value::from("b")).unwrap();
+    let at = s.visible_ts();
+    let fresh = Store::new(StoreConfig { partitions: 4 });
+    for part in 0..s.node_partitions() {
+        fresh.load_snapshot(at, &s.export_nodes(at, part)).unwrap();
+    }
+    for cell in 0..s.rel_partitions() {
+        fresh.load_snapshot(at, &s.export_rels(at, cell)).unwrap();
+    }
+    fresh.finish_snapshot_load(at, &s.id_counters()).unwrap();
+    // The constraint's creation again, as a log after the checkpoint may hold it.
+    fresh
+        .replay(
+            at + 1,
+            &[Change::CreateConstraint(constraint(
+                "email",
+                ConstraintKind::Unique,
+                &["email"],
+            ))],
+        )
+        .unwrap();
+    fresh.rebuild_indexes();
+    assert_eq!(fresh.schema().constraints.len(), 1);
+    assert_eq!(fresh.schema().indexes.len(), 1);
+    assert!(matches!(
+        user(&fresh, Value::from("b")),
+        Err(StorageError::ConstraintViolation(_))
+    ));
+    user(&fresh, Value::from("c")).unwrap();
+}

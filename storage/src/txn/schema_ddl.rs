@@ -613,8 +613,21 @@ pub(super) fn install(store: &Store, prepared: Vec<Prepared>) -> Vec<Arc<Propert
 }
 
 /// Applies a logged schema change during replay or a checkpoint load:
-/// indexes are left POPULATING for [`Store::rebuild_indexes`].
+/// indexes are left POPULATING for [`Store::rebuild_indexes`]. Applying
+/// a change the store already reflects changes nothing (a checkpoint
+/// holds the schema as of its end, the log after it may repeat it).
 pub(crate) fn replay_schema(store: &Store, change: &Change) {
+    let catalog = store.schema.catalog();
+    let applied = match change {
+        Change::CreateIndex(def) => catalog.index_named(&def.name).is_some(),
+        Change::DropIndex { name } => catalog.index_named(name).is_none(),
+        Change::CreateConstraint(def) => catalog.constraint_named(&def.name).is_some(),
+        Change::DropConstraint { name } => catalog.constraint_named(name).is_none(),
+        _ => true,
+    };
+    if applied {
+        return;
+    }
     let prepared = match change {
         Change::CreateIndex(def) => Prepared::Index(store.schema.new_index(def.clone(), None)),
         Change::DropIndex { name } => Prepared::DropIndex(name.clone()),

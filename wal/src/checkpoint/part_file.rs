@@ -3,8 +3,9 @@
 //! header: magic "NEREIDCK" (8) | version u32 | kind u8 | partition u32 | commit ts u64 | CRC32C of the previous 25 bytes u32
 //! chunk, repeated: body length u32 | CRC32C of the body u32 | body = a change list (the log's `codec`)
 //! ```
-//! Kind 1 holds `CreateNode`s of one REL_VP partition, kind 2 the
-//! `CreateRel`s of one REL_E grid cell. Chunks hold up to [`CHUNK`] changes,
+//! Kind 1 holds `CreateNode`s of one REL_VP partition (partition 0's file
+//! starts with the schema: `CreateConstraint`s and `CreateIndex`es), kind 2
+//! the `CreateRel`s of one REL_E grid cell. Chunks hold up to [`CHUNK`] changes,
 //! so neither writing nor loading needs a whole partition encoded at once.
 //! The manifest also records every file's length and CRC32C, so truncation
 //! and damage anywhere are detected before anything is loaded.
