@@ -94,10 +94,12 @@ impl Store {
         self.snapshots.garbage.store(0, Ordering::Relaxed);
         self.snapshots.fresh.store(0, Ordering::Relaxed);
         let watermark = self.snapshots.watermark(|| self.visible_ts());
-        [&self.vp, &self.e, &self.ep]
-            .into_iter()
-            .map(|relation: &Relation| relation.collect(watermark))
-            .sum()
+        let entries = self.collect_stale_entries(watermark);
+        entries
+            + [&self.vp, &self.e, &self.ep]
+                .into_iter()
+                .map(|relation: &Relation| relation.collect(watermark))
+                .sum::<u64>()
     }
 
     /// Collects when enough garbage or fresh tuples piled up since the last

@@ -260,5 +260,21 @@ proptest! {
                 check(h)?;
             }
         }
+        // Once nothing can read old versions, stale entries are collected:
+        // one entry per node holding the key(s).
+        let _ = commit(&t);
+        drop(t);
+        held.clear();
+        s.collect_garbage();
+        let t = s.begin();
+        for (index, keys) in [("one", vec!["v"]), ("two", vec!["v", "w"])] {
+            let holders = t
+                .scan_nodes(Some("Person"))
+                .into_iter()
+                .filter(|&n| keys.iter().all(|k| t.node_property(n, k).is_some()))
+                .count();
+            let entries = s.schema().indexes.iter().find(|i| i.def.name == index).map(|i| i.entries);
+            prop_assert_eq!(entries, Some(holders), "{}", index);
+        }
     }
 }

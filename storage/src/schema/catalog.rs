@@ -7,7 +7,7 @@ use super::defs::{
     SchemaView,
 };
 use super::index::PropertyIndex;
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -106,6 +106,8 @@ pub(crate) struct Schema {
     /// Grows with every change of the catalog and every index that comes
     /// online (plans are cached per version).
     version: AtomicU64,
+    /// Entries that may be stale (module `stale`).
+    pub(crate) stale: Mutex<Vec<super::stale::StaleEntry>>,
 }
 
 impl Schema {
@@ -166,6 +168,7 @@ impl Schema {
                     state: i.state.lock().clone(),
                     owning_constraint: i.owning_constraint.clone(),
                     read_count: i.reads.load(Ordering::Relaxed),
+                    entries: i.len(),
                 })
                 .collect(),
             constraints: catalog

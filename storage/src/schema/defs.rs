@@ -127,6 +127,8 @@ pub struct IndexInfo {
     pub owning_constraint: Option<String>,
     /// Seeks and scans served since start-up (Neo4j's `readCount`).
     pub read_count: u64,
+    /// Entries held, stale ones not yet collected included.
+    pub entries: usize,
 }
 
 /// One constraint as `SHOW CONSTRAINTS` reports it.

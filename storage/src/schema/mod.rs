@@ -12,6 +12,7 @@ mod index;
 mod key;
 mod populate;
 mod seek;
+mod stale;
 
 pub(crate) use catalog::{backing_index, Catalog, Constraint, Schema};
 pub use defs::{
@@ -23,3 +24,4 @@ pub(crate) use index::PropertyIndex;
 pub(crate) use populate::populate;
 pub(crate) use seek::seek;
 pub use seek::{IndexSeek, KeyPredicate};
+pub(crate) use stale::StaleEntry;

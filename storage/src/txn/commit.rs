@@ -63,6 +63,9 @@ pub(crate) fn commit<E>(
         return Err(CommitError::Log(e));
     }
     stamp(store, core, &mut st, commit_ts);
+    let stale = std::mem::take(&mut st.stale);
+    st.index_inserts.clear();
+    store.queue_stale(stale_at(stale, commit_ts));
     if !prepared.is_empty() {
         st.populate = schema_ddl::install(store, prepared);
     }
@@ -144,4 +147,23 @@ pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) 
         }
     }
     st.status = Status::RolledBack;
+    st.stale.clear();
+    let added = std::mem::take(&mut st.index_inserts);
+    store.queue_stale(stale_at(added, store.visible_ts()));
+}
+
+/// Entries moved off (or added by a rolled-back write) as of `after`.
+fn stale_at(
+    entries: Vec<(std::sync::Arc<crate::schema::PropertyIndex>, Vec<u8>, u64)>,
+    after: u64,
+) -> Vec<crate::schema::StaleEntry> {
+    entries
+        .into_iter()
+        .map(|(index, key, entity)| crate::schema::StaleEntry {
+            index,
+            key,
+            entity,
+            after,
+        })
+        .collect()
 }

@@ -161,6 +161,14 @@ impl Store {
         self.schema.view()
     }
 
+    /// Entries and approximate bytes of the index `name` (its tree walked:
+    /// for benchmarks and reports, not for every `SHOW INDEXES`).
+    pub fn index_memory(&self, name: &str) -> Option<(usize, usize)> {
+        let catalog = self.schema.catalog();
+        let index = catalog.index_named(name)?;
+        Some((index.len(), index.approximate_bytes()))
+    }
+
     /// Waits until every index is online (or failed); `false` on timeout.
     pub fn await_indexes(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;

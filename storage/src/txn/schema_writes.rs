@@ -122,6 +122,15 @@ impl Writer<'_> {
             },
         };
         let before_labels = image.labels.clone();
+        let before_keys: Vec<(Arc<PropertyIndex>, Vec<u8>)> = catalog
+            .indexes_on(entity, &before_labels)
+            .filter_map(|i| {
+                let key = image
+                    .values_of(&i.def.keys)
+                    .and_then(|v| key_of(i.def.kind, &v))?;
+                Some((i.clone(), key.bytes))
+            })
+            .collect();
         let mut changed: Vec<&str> = Vec::new();
         match &prospect {
             Prospect::Create { labels, properties } => {
@@ -189,6 +198,7 @@ impl Writer<'_> {
         }
         let result = write(self)?;
         let id = id.unwrap_or_else(|| created(&result));
+        let mut after_keys = Vec::new();
         for index in catalog.indexes_on(entity, &image.labels) {
             let def = &index.def;
             if !affects(&def.label, &def.keys) {
@@ -204,8 +214,50 @@ impl Writer<'_> {
             if index.owning_constraint.is_some() {
                 self.st.unique_keys.push((index.clone(), id));
             }
+            self.st
+                .index_inserts
+                .push((index.clone(), key.bytes.clone(), id));
+            after_keys.push((index.id, key.bytes));
+        }
+        for (index, key) in before_keys {
+            let kept = if affects(&index.def.label, &index.def.keys) {
+                after_keys.iter().any(|(i, k)| *i == index.id && *k == key)
+            } else {
+                image.labels.contains(&index.def.label)
+            };
+            if !kept {
+                self.st.stale.push((index, key, id));
+            }
         }
         Ok(result)
+    }
+}
+
+impl Writer<'_> {
+    /// Before a write takes `label` (or, with `None`, every label and the
+    /// entity itself) away: the entity's entries in the indexes over them
+    /// will be stale once the write is older than every snapshot.
+    pub(super) fn schema_forget(&mut self, entity: EntityKind, id: u64, label: Option<&str>) {
+        if self.core.replaying {
+            return;
+        }
+        let catalog = self.store.schema.catalog();
+        if catalog.indexes.is_empty() {
+            return;
+        }
+        let image = Image::read(&self.reader(), &catalog, entity, id, None);
+        let labels: Vec<String> = match label {
+            Some(l) => image.labels.iter().filter(|x| *x == l).cloned().collect(),
+            None => image.labels.clone(),
+        };
+        for index in catalog.indexes_on(entity, &labels) {
+            if let Some(key) = image
+                .values_of(&index.def.keys)
+                .and_then(|v| key_of(index.def.kind, &v))
+            {
+                self.st.stale.push((index.clone(), key.bytes, id));
+            }
+        }
     }
 }
 

@@ -68,6 +68,11 @@ pub(crate) struct TxnState {
     pub(crate) unique_keys: Vec<(Arc<PropertyIndex>, u64)>,
     /// The transaction changes the schema (and so may not change data).
     pub(crate) schema_change: bool,
+    /// Index entries of keys this transaction moved entities off: stale
+    /// once its commit is older than every snapshot (module `schema::stale`).
+    pub(crate) stale: Vec<(Arc<PropertyIndex>, Vec<u8>, u64)>,
+    /// Index entries this transaction added: stale if it rolls back.
+    pub(crate) index_inserts: Vec<(Arc<PropertyIndex>, Vec<u8>, u64)>,
     /// Indexes its commit created, to populate once it returns.
     pub(crate) populate: Vec<Arc<PropertyIndex>>,
 }
@@ -107,6 +112,8 @@ impl TxnCore {
                 unique_keys: Vec::new(),
                 schema_change: false,
                 populate: Vec::new(),
+                stale: Vec::new(),
+                index_inserts: Vec::new(),
             }),
             replaying: false,
         }

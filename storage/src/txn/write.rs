@@ -330,6 +330,7 @@ impl<'a> Writer<'a> {
         let Some(at) = self.reader().label_tuple(id.0, gui) else {
             return Ok(());
         };
+        self.schema_forget(EntityKind::Node, id.0, Some(label));
         self.delete(at, || format!("label {label}"))?;
         self.st.stats.labels_removed += 1;
         self.st.changes.push(Change::RemoveLabel {
@@ -347,6 +348,7 @@ impl<'a> Writer<'a> {
                 _ => Err(StorageError::EntityNotFound(rel_name(id.0))),
             };
         };
+        self.schema_forget(EntityKind::Relationship, id.0, None);
         // The edge tuple first: its CAS is the lock that decides conflicts.
         self.delete(edge.at, || rel_name(id.0))?;
         for (at, _, _) in reader.rel_tuples(id.0, |_| true) {
@@ -373,6 +375,7 @@ impl<'a> Writer<'a> {
         if !rels.is_empty() && !detach {
             return Err(StorageError::DeleteConnectedNode(id.external()));
         }
+        self.schema_forget(EntityKind::Node, id.0, None);
         // The existence tuple first: its CAS is the lock that decides conflicts.
         self.delete(exists, || node_name(id.0))?;
         for (rel, _) in rels {
