@@ -3,10 +3,10 @@
 use crate::eval::{Evaluator, RegexCache, StatementTime, SubplanEnv};
 use crate::memory::{MemoryBudget, Reservation};
 use crate::procedures::ProcedureRegistry;
+use crate::stop::StopSignals;
 use crate::Params;
 use nereid_storage::Txn;
 use nereid_values::Value;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Rows emitted by one operator of the plan (in plan pre-order), for
@@ -38,10 +38,11 @@ pub struct ExecContext {
     pub(crate) procedures: Arc<ProcedureRegistry>,
     /// How `db.checkpoint()` reaches the server (none in-process without a log).
     pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
-    /// Set from another thread (RESET, a client that left) to stop the
-    /// query: every operator checks it before each batch it produces, so
-    /// one that drains its input (sort, aggregation, eager) stops too.
-    pub(crate) cancel: Arc<AtomicBool>,
+    /// The cancel flag (set from another thread: RESET, a client that
+    /// left) and the transaction's deadline: every operator checks them
+    /// before each batch it produces, so one that drains its input (sort,
+    /// aggregation, eager) stops too.
+    pub(crate) stop: StopSignals,
     /// The query's memory budget, shared with its nested plans.
     pub(crate) memory: Arc<MemoryBudget>,
     /// The parameters' footprint, held for the whole query.
@@ -66,7 +67,7 @@ impl ExecContext {
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: None,
-            cancel: Arc::new(AtomicBool::new(false)),
+            stop: StopSignals::default(),
             memory: MemoryBudget::new(0),
             params_charge: None,
         }
@@ -79,7 +80,7 @@ impl ExecContext {
             batch_size: self.batch_size,
             statement_time: self.statement_time,
             procedures: Arc::clone(&self.procedures),
-            cancel: Arc::clone(&self.cancel),
+            stop: self.stop.clone(),
             params: Arc::clone(&self.params),
             memory: Arc::clone(&self.memory),
         };
@@ -89,9 +90,10 @@ impl ExecContext {
             .with_subplans(subplans)
     }
 
-    /// Whether the query was cancelled (see [`ExecContext::cancel`]).
-    pub(crate) fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
+    /// Fails once the query was cancelled or its deadline passed (see
+    /// [`ExecContext::stop`]).
+    pub(crate) fn check_stop(&self) -> crate::ExecResult<()> {
+        self.stop.check()
     }
 
     /// Puts the query under `budget` and charges it the parameters'

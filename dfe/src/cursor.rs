@@ -9,7 +9,7 @@ use crate::{Params, BATCH_SIZE};
 use nereid_planner::PhysicalPlan;
 use nereid_storage::Txn;
 use nereid_values::Value;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// A running query: pulls rows lazily from the operator pipeline.
@@ -52,7 +52,7 @@ impl Cursor {
             plan_stats(&plan.root),
         );
         let cancel = Arc::new(AtomicBool::new(false));
-        ctx.cancel = Arc::clone(&cancel);
+        ctx.stop.cancel = Arc::clone(&cancel);
         Cursor {
             plan,
             root,
@@ -92,6 +92,14 @@ impl Cursor {
     /// its input (sort, aggregation) stops within one batch of its input.
     pub fn cancel_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.cancel)
+    }
+
+    /// Stops the query with [`ExecError::TimedOut`] at the first check
+    /// after `deadline` (its transaction's; `None`: no limit). Checked
+    /// where the cancel flag is, before every batch.
+    pub fn with_deadline(mut self, deadline: Option<crate::Deadline>) -> Cursor {
+        self.ctx.stop.deadline = deadline;
+        self
     }
 
     /// Result column names.
@@ -153,9 +161,9 @@ impl Cursor {
         if self.finished {
             return Ok(false);
         }
-        if self.cancel.load(Ordering::Relaxed) {
+        if let Err(stopped) = self.ctx.check_stop() {
             self.finished = true;
-            return Err(ExecError::Cancelled);
+            return Err(stopped);
         }
         match self.root.next(&mut self.ctx) {
             Ok(Some(batch)) => {

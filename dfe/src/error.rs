@@ -39,6 +39,13 @@ pub enum ExecError {
     /// The query was cancelled through [`crate::Cursor::cancel_handle`].
     #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
     Cancelled,
+    /// The transaction's deadline passed while the query ran (see
+    /// [`crate::Deadline`]); the server names the setting or the client.
+    #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. The transaction has not completed within its timeout of {} ms.", .limit.as_millis())]
+    TimedOut {
+        limit: std::time::Duration,
+        origin: crate::TimeoutOrigin,
+    },
     /// The query would hold more than its memory budget
     /// (see [`crate::MemoryBudget`]); the server names the setting.
     #[error("The allocation of an extra {} would use more than the limit {} of the query's memory. Currently using {}.", human_bytes(*.requested), human_bytes(*.limit), human_bytes(*.used))]

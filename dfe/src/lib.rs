@@ -10,7 +10,8 @@
 //!
 //! Layout: `batch` (columns + selection vector), `eval` (expressions and
 //! functions), `accumulator` (aggregate functions), `operators` (one per
-//! file), `procedures` (CALL registry), `cursor` (the public pull API).
+//! file), `procedures` (CALL registry), `stop` (cancellation and the
+//! transaction's deadline), `cursor` (the public pull API).
 
 mod accumulator;
 mod batch;
@@ -22,6 +23,7 @@ mod graph;
 mod memory;
 mod operators;
 mod procedures;
+mod stop;
 
 pub use batch::Batch;
 pub use context::OperatorStats;
@@ -34,6 +36,7 @@ pub use procedures::{
     check_call_parameters, set_advertised_address, CheckpointHook, ProcedureRegistry,
     RegistryError, TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
 };
+pub use stop::{Deadline, TimeoutOrigin};
 
 use nereid_values::Value;
 use std::collections::BTreeMap;

@@ -84,7 +84,10 @@ pub async fn start<B: Backend>(
     let problem: http::ProblemFn = Arc::new(move || watched.problem());
     let checkpoint: http::CheckpointFn =
         Arc::new(move || admin.checkpoint().map_err(|e| e.to_string()));
-    let bolt_config = BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits);
+    let bolt_config = BoltConfig {
+        transaction_timeout: config.transaction_timeout,
+        ..BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits)
+    };
     let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth);
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let bound_http = http_address.to_string();

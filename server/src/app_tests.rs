@@ -15,6 +15,7 @@ fn config() -> Config {
         log: "info".into(),
         statistics_update_percent: 10,
         query_max_memory: 0,
+        transaction_timeout: None,
         durable: Default::default(),
         auth: None,
         auth_hashing: Default::default(),

@@ -18,6 +18,8 @@ mod bolt_limits;
 pub use bolt_limits::{BoltLimitArgs, BoltLimitFile, BoltLimits};
 #[path = "config_auth.rs"]
 mod auth_settings;
+#[path = "config_timeout.rs"]
+mod transaction_timeout;
 pub use auth_settings::{AuthArgs, AuthFile, AuthHashing};
 
 pub const DEFAULT_DATA_DIR: &str = "./data";
@@ -36,7 +38,8 @@ pub const DEFAULT_QUERY_MAX_MEMORY: u64 = 1 << 30;
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, statistics_update_percent, query_max_memory, durability, checkpoint_uri,
+/// partitions, exec_threads, log, statistics_update_percent, query_max_memory, transaction_timeout,
+/// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
 /// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
 /// bolt_max_connections, bolt_reserved_connections, bolt_handshake_timeout_ms,
@@ -87,6 +90,14 @@ pub struct Cli {
     /// transaction rolls back (0: no limit) [default: 1073741824, 1 GiB]
     #[arg(long, env = "NEREID_QUERY_MAX_MEMORY", value_name = "BYTES")]
     pub query_max_memory: Option<u64>,
+
+    /// How long a transaction may run unless its client gives its own
+    /// timeout (which then applies instead): `0` (no limit) or a duration
+    /// such as `500ms`, `30s`, `5m`, `1h`. Past it the running query stops
+    /// with `Neo.ClientError.Transaction.TransactionTimedOut` and the
+    /// transaction rolls back [default: 0]
+    #[arg(long, env = "NEREID_TRANSACTION_TIMEOUT", value_name = "DURATION")]
+    pub transaction_timeout: Option<String>,
 
     /// When a commit is acknowledged: `fsync` (after an fsync covering it)
     /// or `interval:<ms>` (after the write; fsync at least every <ms>: an OS
@@ -173,6 +184,7 @@ pub struct FileConfig {
     pub log: Option<String>,
     pub statistics_update_percent: Option<u32>,
     pub query_max_memory: Option<u64>,
+    pub transaction_timeout: Option<String>,
     pub durability: Option<String>,
     pub checkpoint_uri: Option<String>,
     pub s3_endpoint: Option<String>,
@@ -210,6 +222,9 @@ pub struct Config {
     pub statistics_update_percent: u32,
     /// Bytes one query may hold (0: no limit; see `DbConfig`).
     pub query_max_memory: u64,
+    /// The server's default transaction timeout (`None`: no limit); a
+    /// client's `tx_timeout` replaces it.
+    pub transaction_timeout: Option<std::time::Duration>,
     /// Durability and checkpoint settings.
     pub durable: DurableConfig,
     /// `USER/PASSWORD` to create or update at start.
@@ -279,6 +294,10 @@ impl Config {
                 auth_hash_rate: file.auth_hash_rate,
             },
         )?;
+        let transaction_timeout = transaction_timeout::resolve(
+            cli.transaction_timeout.as_deref(),
+            file.transaction_timeout.as_deref(),
+        )?;
         let config = Config {
             data_dir: cli
                 .data_dir
@@ -312,6 +331,7 @@ impl Config {
                 .query_max_memory
                 .or(file.query_max_memory)
                 .unwrap_or(DEFAULT_QUERY_MAX_MEMORY),
+            transaction_timeout,
             durable,
             auth,
             auth_hashing,

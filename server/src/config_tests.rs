@@ -4,7 +4,7 @@ use std::sync::Mutex;
 /// Tests that touch NEREID_* variables run one at a time.
 static ENV: Mutex<()> = Mutex::new(());
 
-const VARS: [&str; 8] = [
+const VARS: [&str; 9] = [
     "NEREID_DATA_DIR",
     "NEREID_BOLT_ADDRESS",
     "NEREID_HTTP_ADDRESS",
@@ -13,6 +13,7 @@ const VARS: [&str; 8] = [
     "NEREID_EXEC_THREADS",
     "NEREID_LOG",
     "NEREID_STATISTICS_UPDATE_PERCENT",
+    "NEREID_TRANSACTION_TIMEOUT",
 ];
 
 fn clear_env() {
@@ -38,6 +39,36 @@ fn defaults_apply_when_nothing_is_set() {
     assert_eq!(config.partitions, 4);
     assert_eq!(config.exec_threads, default_exec_threads());
     assert_eq!(config.log, "info");
+    assert_eq!(config.transaction_timeout, None, "no limit by default");
+}
+
+#[test]
+fn the_transaction_timeout_comes_from_flag_environment_or_file() {
+    use std::time::Duration;
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let file = parse_file("transaction_timeout = '1m'\n", Path::new("t.toml")).unwrap();
+    let from_file = Config::resolve(parse(&[]), file.clone()).unwrap();
+    assert_eq!(from_file.transaction_timeout, Some(Duration::from_secs(60)));
+    std::env::set_var("NEREID_TRANSACTION_TIMEOUT", "250ms");
+    let cli = parse(&[]);
+    clear_env();
+    let from_env = Config::resolve(cli, file.clone()).unwrap();
+    assert_eq!(
+        from_env.transaction_timeout,
+        Some(Duration::from_millis(250))
+    );
+    let from_flag = Config::resolve(parse(&["--transaction-timeout", "0"]), file).unwrap();
+    assert_eq!(
+        from_flag.transaction_timeout, None,
+        "0 lifts the file's limit"
+    );
+    let bad = Config::resolve(
+        parse(&["--transaction-timeout", "30"]),
+        FileConfig::default(),
+    );
+    let err = bad.unwrap_err().to_string();
+    assert!(err.contains("transaction_timeout"), "{err}");
 }
 
 #[test]
@@ -125,6 +156,8 @@ fn help_documents_every_setting() {
         "--partitions",
         "--exec-threads",
         "NEREID_LOG",
+        "--transaction-timeout",
+        "NEREID_TRANSACTION_TIMEOUT",
         "127.0.0.1:7687",
     ] {
         assert!(help.contains(needle), "help lacks {needle}:\n{help}");

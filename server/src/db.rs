@@ -292,6 +292,19 @@ impl Database {
         query: &str,
         params: Params,
     ) -> Result<QueryResult, DbError> {
+        self.run_until(tx, query, params, None)
+    }
+
+    /// [`Database::run`] under the transaction's deadline: past it, the
+    /// query stops at its next batch with a timeout status (the
+    /// auto-commit transaction rolled back as after any failure).
+    pub fn run_until(
+        self: &Arc<Self>,
+        tx: Option<&Transaction>,
+        query: &str,
+        params: Params,
+        deadline: Option<nereid_dfe::Deadline>,
+    ) -> Result<QueryResult, DbError> {
         let CachedPlan { plan, explain, .. } = self.plan(query)?;
         nereid_dfe::check_call_parameters(&plan, &params).map_err(status::from_exec)?;
         let (txn, auto_commit) = match tx {
@@ -316,6 +329,7 @@ impl Database {
                 nereid_dfe::Cursor::new(plan, txn.clone(), params)
                     .with_procedures(Arc::clone(&self.procedures))
                     .with_checkpoint_hook(self.checkpoint_hook.clone())
+                    .with_deadline(deadline)
                     .with_memory_limit(self.query_max_memory)
                     .map_err(status::from_exec)?,
             )

@@ -17,3 +17,5 @@ pub mod tls;
 
 #[cfg(test)]
 mod memory_tests;
+#[cfg(test)]
+mod timeout_tests;

@@ -6,7 +6,7 @@
 use crate::auth::AuthError;
 use crate::db::DbError;
 use nereid_cypher::{CypherError, ErrorKind};
-use nereid_dfe::ExecError;
+use nereid_dfe::{ExecError, TimeoutOrigin};
 use nereid_errors::Status;
 use nereid_packstream::ParamError;
 use nereid_planner::PlanError;
@@ -65,6 +65,7 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
         ExecError::ParameterMissing(_) => Status::ParameterMissing,
         ExecError::ProcedureNotFound(_) => Status::ProcedureNotFound,
         ExecError::Cancelled => Status::General,
+        ExecError::TimedOut { origin, .. } => return timed_out(*origin, e.to_string()),
         ExecError::MemoryLimit { .. } => return memory_limit(e.to_string()),
         // The store decides the status; the executor's message adds the openCypher
         // detail (`DeleteConnectedNode: ...`).
@@ -80,6 +81,26 @@ pub(crate) fn from_exec(e: ExecError) -> DbError {
     DbError {
         status,
         message: e.to_string(),
+    }
+}
+
+/// A transaction past its deadline: the status tells the client whether
+/// its own timeout or the server's default ran out, and the message names
+/// what to change.
+fn timed_out(origin: TimeoutOrigin, message: String) -> DbError {
+    let (status, setting) = match origin {
+        TimeoutOrigin::Client => (
+            Status::TransactionTimedOutClientConfiguration,
+            "The timeout was set by the client at the start of the transaction.",
+        ),
+        TimeoutOrigin::Server => (
+            Status::TransactionTimedOut,
+            "The timeout is set by --transaction-timeout (NEREID_TRANSACTION_TIMEOUT; 0: no limit).",
+        ),
+    };
+    DbError {
+        status,
+        message: format!("{message} {setting}"),
     }
 }
 

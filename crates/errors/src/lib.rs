@@ -31,6 +31,12 @@ pub enum Status {
     /// A write-write conflict: drivers retry transient errors.
     DeadlockDetected,
     TransactionNotFound,
+    /// The transaction ran past the server's default timeout
+    /// (`--transaction-timeout`, Neo4j's `db.transaction.timeout`).
+    TransactionTimedOut,
+    /// The transaction ran past the timeout its client gave at its start
+    /// (Bolt's `tx_timeout`).
+    TransactionTimedOutClientConfiguration,
     DatabaseUnavailable,
     /// The transaction log cannot be written (a full disk, an I/O error):
     /// a database error, not a transient one, because retrying does not
@@ -87,6 +93,10 @@ impl Status {
             Status::NoThreadsAvailable => "Neo.TransientError.Request.NoThreadsAvailable",
             Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
             Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
+            Status::TransactionTimedOut => "Neo.ClientError.Transaction.TransactionTimedOut",
+            Status::TransactionTimedOutClientConfiguration => {
+                "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration"
+            }
             Status::DatabaseUnavailable => "Neo.TransientError.General.DatabaseUnavailable",
             Status::TransactionCommitFailed => {
                 "Neo.DatabaseError.Transaction.TransactionCommitFailed"
@@ -145,6 +155,9 @@ impl Status {
             Status::NoThreadsAvailable => "50N00",
             Status::DeadlockDetected => "40N01",
             Status::TransactionNotFound => "25N05",
+            // No specific GQLSTATUS is known to us for a timeout: the
+            // general processing exception, as for other terminations.
+            Status::TransactionTimedOut | Status::TransactionTimedOutClientConfiguration => "50N00",
             Status::DatabaseUnavailable => "51N00",
             Status::TransactionCommitFailed => "40N00",
             Status::MemoryPoolOutOfMemoryError => "50N00",

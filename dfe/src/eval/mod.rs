@@ -272,14 +272,12 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// Fails with [`ExecError::Cancelled`] once the statement was cancelled:
-    /// for loops inside one expression, which run between batch checks.
+    /// Fails once the statement was cancelled or its deadline passed: for
+    /// loops inside one expression, which run between batch checks.
     pub(crate) fn check_cancelled(&self) -> ExecResult<()> {
         match &self.subplans {
-            Some(env) if env.cancel.load(std::sync::atomic::Ordering::Relaxed) => {
-                Err(ExecError::Cancelled)
-            }
-            _ => Ok(()),
+            Some(env) => env.stop.check(),
+            None => Ok(()),
         }
     }
 

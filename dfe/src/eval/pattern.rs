@@ -27,8 +27,8 @@ pub struct SubplanEnv {
     /// The statement's procedures: a `CALL` inside `EXISTS { }` or
     /// `COUNT { }` resolves against the same database as one outside.
     pub(crate) procedures: Arc<ProcedureRegistry>,
-    /// The statement's cancel flag: nested plans stop with it.
-    pub(crate) cancel: Arc<std::sync::atomic::AtomicBool>,
+    /// The statement's cancel flag and deadline: nested plans stop with it.
+    pub(crate) stop: crate::stop::StopSignals,
     /// The statement's parameters, shared rather than copied per row.
     pub(crate) params: Arc<crate::Params>,
     /// The statement's memory budget: a nested plan's buffers count too.
@@ -60,7 +60,7 @@ impl Evaluator<'_> {
         );
         ctx.statement_time = env.statement_time;
         ctx.procedures = env.procedures;
-        ctx.cancel = env.cancel;
+        ctx.stop = env.stop;
         ctx.memory = env.memory;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {

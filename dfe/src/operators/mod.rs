@@ -66,10 +66,9 @@ impl Operator for Counted {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         // Every operator is counted, so this is the one place pulling
         // recursion needs a guard (a pipeline may be thousands deep) and
-        // the one place a cancelled query stops, between any two batches.
-        if ctx.cancelled() {
-            return Err(ExecError::Cancelled);
-        }
+        // the one place a cancelled or timed-out query stops, between any
+        // two batches.
+        ctx.check_stop()?;
         let batch = nereid_stack::deeper(|| self.inner.next(ctx))?;
         if let Some(batch) = &batch {
             ctx.record_rows(self.id, batch.active_len());

@@ -7,6 +7,7 @@
 //! a pool job and back.
 
 use crate::db::{Database, DbError, Params, QueryResult, Summary, Transaction};
+use nereid_dfe::Deadline;
 use nereid_values::{EntityResolver, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -19,12 +20,14 @@ pub trait Backend: Send + Sync + 'static {
     fn begin(self: &Arc<Self>) -> Self::Tx;
 
     /// Runs `query` in `tx`, or auto-commit when `tx` is `None` (committed
-    /// once the stream is exhausted).
+    /// once the stream is exhausted). Past `deadline` (the transaction's)
+    /// the query stops with a timeout failure.
     fn run(
         self: &Arc<Self>,
         tx: Option<&Self::Tx>,
         query: &str,
         params: Params,
+        deadline: Option<Deadline>,
     ) -> Result<Self::Results, DbError>;
 
     /// Bytes one query may hold (0: no limit), which bounds the decoding
@@ -92,8 +95,9 @@ impl Backend for Database {
         tx: Option<&Transaction>,
         query: &str,
         params: Params,
+        deadline: Option<Deadline>,
     ) -> Result<QueryResult, DbError> {
-        Database::run(self, tx, query, params)
+        Database::run_until(self, tx, query, params, deadline)
     }
 
     fn query_max_memory(&self) -> usize {

@@ -75,6 +75,9 @@ pub struct BoltConfig {
     /// While a query is busy without output, a NOOP chunk goes out this
     /// often (well within the hint).
     pub noop_interval: Duration,
+    /// How long a transaction may run when its client gives no timeout of
+    /// its own (`None`: no limit; `--transaction-timeout`).
+    pub transaction_timeout: Option<Duration>,
 }
 
 impl BoltConfig {
@@ -91,6 +94,7 @@ impl BoltConfig {
             bookmark_timeout: Duration::from_secs(30),
             recv_timeout_hint: Duration::from_secs(120),
             noop_interval: Duration::from_secs(30),
+            transaction_timeout: None,
         }
     }
 }

@@ -13,6 +13,7 @@ mod auth;
 mod database;
 mod run;
 mod stream;
+mod timeout;
 mod tx;
 
 use super::backend::Backend;
@@ -139,6 +140,8 @@ pub struct Session<B: Backend> {
     /// True between BEGIN and COMMIT/ROLLBACK/RESET, even if the
     /// transaction object was lost to an internal error.
     in_tx: bool,
+    /// When the explicit transaction's time is up (set at BEGIN).
+    tx_deadline: Option<nereid_dfe::Deadline>,
     streams: Vec<OpenStream<B::Results>>,
     next_qid: i64,
     last_qid: i64,
@@ -188,6 +191,7 @@ impl<B: Backend> Session<B> {
             routing_address: None,
             tx: None,
             in_tx: false,
+            tx_deadline: None,
             streams: Vec::new(),
             next_qid: 0,
             last_qid: -1,
@@ -355,6 +359,7 @@ impl<B: Backend> Session<B> {
         let tx = self.tx.take();
         let streams = std::mem::take(&mut self.streams);
         self.in_tx = false;
+        self.tx_deadline = None;
         if tx.is_none() && streams.is_empty() {
             return;
         }

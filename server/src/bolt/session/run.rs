@@ -17,12 +17,21 @@ impl<B: Backend> Session<B> {
         extra: &PackMap,
     ) -> Handled {
         let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
-        if !in_tx {
-            // Inside a transaction BEGIN carried the database and bookmarks.
-            super::database::from_extra(extra)?;
-            self.await_bookmarks(extra).await?;
-        }
         let started = Instant::now();
+        let deadline = if in_tx {
+            // A statement that starts after the transaction's time is up
+            // fails before it runs.
+            self.check_tx_deadline()?;
+            self.tx_deadline
+        } else {
+            // Inside a transaction BEGIN carried the database, bookmarks
+            // and timeout; an auto-commit transaction starts now.
+            super::database::from_extra(extra)?;
+            let deadline =
+                super::timeout::deadline_at(extra, self.ctx.config.transaction_timeout, started)?;
+            self.await_bookmarks(extra).await?;
+            deadline
+        };
         let backend = self.ctx.backend.clone();
 
         let (results, fields) = if in_tx {
@@ -37,7 +46,7 @@ impl<B: Backend> Session<B> {
                 .pool
                 .run(move || {
                     let outcome = decode_params(&params, &*backend)
-                        .and_then(|params| backend.run(Some(&tx), &query, params))
+                        .and_then(|params| backend.run(Some(&tx), &query, params, deadline))
                         .map(with_fields);
                     (tx, outcome)
                 })
@@ -49,7 +58,7 @@ impl<B: Backend> Session<B> {
                 .pool
                 .run(move || {
                     decode_params(&params, &*backend)
-                        .and_then(|params| backend.run(None, &query, params))
+                        .and_then(|params| backend.run(None, &query, params, deadline))
                         .map(with_fields)
                 })
                 .await?

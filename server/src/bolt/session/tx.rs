@@ -15,11 +15,18 @@ const BOOKMARK_POLL: Duration = Duration::from_millis(5);
 impl<B: Backend> Session<B> {
     pub(super) async fn begin(&mut self, extra: &PackMap) -> Handled {
         super::database::from_extra(extra)?;
+        // The transaction's time counts from BEGIN, as with Neo4j.
+        let deadline = super::timeout::deadline_at(
+            extra,
+            self.ctx.config.transaction_timeout,
+            Instant::now(),
+        )?;
         self.await_bookmarks(extra).await?;
         let backend = self.ctx.backend.clone();
         let tx = self.ctx.pool.run(move || backend.begin()).await?;
         self.tx = Some(tx);
         self.in_tx = true;
+        self.tx_deadline = deadline;
         self.next_qid = 0;
         self.last_qid = -1;
         self.state = State::TxReady;
@@ -27,8 +34,14 @@ impl<B: Backend> Session<B> {
     }
 
     /// Commits. Results still open are discarded first, so that a write
-    /// whose result the client did not consume still takes effect.
+    /// whose result the client did not consume still takes effect. A
+    /// transaction past its deadline is rolled back instead.
     pub(super) async fn commit(&mut self) -> Handled {
+        if let Err(timed_out) = self.check_tx_deadline() {
+            self.abandon_work().await;
+            return Err(timed_out);
+        }
+        self.tx_deadline = None;
         let streams = std::mem::take(&mut self.streams);
         let tx = self.tx.take();
         self.in_tx = false;

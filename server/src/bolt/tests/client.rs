@@ -78,6 +78,13 @@ pub fn run_with(query: &str, params: PackMap) -> PackValue {
         vec![query.into(), params.into(), PackMap::new().into()],
     )
 }
+/// RUN with `extra` metadata (bookmarks, tx_timeout, db, ...).
+pub fn run_with_extra(query: &str, extra: PackMap) -> PackValue {
+    msg(
+        0x10,
+        vec![query.into(), PackMap::new().into(), extra.into()],
+    )
+}
 pub fn pull(n: i64) -> PackValue {
     msg(0x3F, vec![PackMap::new().with("n", n).into()])
 }
@@ -92,6 +99,10 @@ pub fn discard(n: i64) -> PackValue {
 }
 pub fn begin() -> PackValue {
     msg(0x11, vec![PackMap::new().into()])
+}
+/// BEGIN with `extra` metadata (bookmarks, tx_timeout, db, ...).
+pub fn begin_with(extra: PackMap) -> PackValue {
+    msg(0x11, vec![extra.into()])
 }
 pub fn commit() -> PackValue {
     msg(0x12, vec![])

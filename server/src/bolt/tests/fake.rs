@@ -3,6 +3,7 @@
 
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::db::{DbError, Params, Summary};
+use nereid_dfe::Deadline;
 use nereid_errors::Status;
 use nereid_storage::WriteStats;
 use nereid_values::{EntityResolver, NodeData, NodeId, RelData, RelId, Value};
@@ -23,6 +24,8 @@ pub struct FakeBackend {
     pub slow_done: Arc<AtomicUsize>,
     /// What `visible_commit_ts` reports (bookmark tests move it).
     pub visible: AtomicU64,
+    /// The deadline the latest RUN was given.
+    pub last_deadline: Mutex<Option<Deadline>>,
     next_tx: AtomicU64,
 }
 
@@ -65,6 +68,8 @@ pub struct FakeResults {
     slow_started: Arc<AtomicUsize>,
     slow_done: Arc<AtomicUsize>,
     cancel: Arc<AtomicBool>,
+    /// Checked before each row, as the executor checks it before each batch.
+    deadline: Option<Deadline>,
 }
 
 impl Backend for FakeBackend {
@@ -82,7 +87,11 @@ impl Backend for FakeBackend {
         tx: Option<&FakeTx>,
         query: &str,
         params: Params,
+        deadline: Option<Deadline>,
     ) -> Result<FakeResults, DbError> {
+        if let Ok(mut last) = self.last_deadline.lock() {
+            *last = deadline;
+        }
         let scope = tx.map_or("auto".to_string(), |t| format!("tx{}", t.0));
         self.record(format!("run {query} in {scope}"));
         let mut results = FakeResults {
@@ -98,6 +107,7 @@ impl Backend for FakeBackend {
             slow_started: self.slow_started.clone(),
             slow_done: self.slow_done.clone(),
             cancel: Arc::new(AtomicBool::new(false)),
+            deadline,
         };
         match query.split_once(' ').map_or((query, ""), |(a, b)| (a, b)) {
             ("RETURN", "1") => {
@@ -198,6 +208,9 @@ impl ResultStream for FakeResults {
                     status: Status::General,
                     message: "terminated".into(),
                 });
+            }
+            if let Some(deadline) = &self.deadline {
+                deadline.check().map_err(crate::status::from_exec)?;
             }
             let row = (self.rows)(self.next);
             self.produced.fetch_add(1, Ordering::Relaxed);

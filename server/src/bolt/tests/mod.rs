@@ -11,4 +11,5 @@ mod session_limits;
 mod session_points;
 mod session_preauth;
 mod session_streams;
+mod session_timeout;
 mod session_tx;

@@ -12,17 +12,6 @@ fn with_bookmarks(bookmarks: PackValue) -> PackMap {
     PackMap::new().with("bookmarks", bookmarks)
 }
 
-fn run_with_extra(query: &str, extra: PackMap) -> PackValue {
-    msg(
-        0x10,
-        vec![query.into(), PackMap::new().into(), extra.into()],
-    )
-}
-
-fn begin_with(extra: PackMap) -> PackValue {
-    msg(0x11, vec![extra.into()])
-}
-
 fn context_with_wait(backend: Arc<FakeBackend>, wait: Duration) -> Arc<BoltContext<FakeBackend>> {
     let mut config = BoltConfig::new(ADVERTISED);
     config.bookmark_timeout = wait;
