@@ -5,8 +5,72 @@
 use super::defs::{EntityKind, IndexKind};
 use super::index::PropertyIndex;
 use super::key;
+use crate::ids::vertex_partition;
+use crate::predicates::PRED_LABEL;
+use crate::store::Store;
 use crate::txn::Reader;
+use crate::typed_value::{Encoded, TypedValue};
 use nereid_values::Value;
+
+/// An index's label and keys as the store names them, resolved once for
+/// many entities (a seek's candidates, a build's nodes): `None` where the
+/// name was never stored, so that no entity can have it.
+pub(crate) struct Resolved {
+    label: Option<u64>,
+    keys: Option<Vec<u32>>,
+}
+
+impl Resolved {
+    pub(crate) fn of(store: &Store, index: &PropertyIndex) -> Self {
+        let def = &index.def;
+        Resolved {
+            label: match def.entity {
+                EntityKind::Node => store.literals.lookup(def.label.as_bytes()),
+                EntityKind::Relationship => store.types.lookup(&def.label).map(u64::from),
+            },
+            keys: def.keys.iter().map(|k| store.keys.lookup(k)).collect(),
+        }
+    }
+}
+
+/// [`entity_values`] with the names resolved: a node's tuples are walked
+/// once for the label and every key.
+pub(crate) fn resolved_values(
+    reader: &Reader<'_>,
+    index: &PropertyIndex,
+    resolved: &Resolved,
+    entity: u64,
+) -> Option<Vec<Value>> {
+    let (Some(label), Some(keys)) = (resolved.label, resolved.keys.as_deref()) else {
+        return None;
+    };
+    if index.def.entity == EntityKind::Relationship {
+        return entity_values(reader, index, entity);
+    }
+    let store = reader.store;
+    let label_o = TypedValue::string_gui(label);
+    let mut has_label = false;
+    let mut found: Vec<Option<Encoded>> = vec![None; keys.len()];
+    {
+        let part = store.vp.read(vertex_partition(entity, store.partitions))?;
+        for (_, t) in part.by_subject(entity) {
+            if t.p == PRED_LABEL {
+                has_label = has_label || (t.o == label_o && t.visible(&reader.view));
+            } else if let Some(at) = keys.iter().position(|&k| k == t.p) {
+                if found[at].is_none() && t.visible(&reader.view) {
+                    found[at] = Some(t.encoded());
+                }
+            }
+        }
+    }
+    if !has_label {
+        return None;
+    }
+    found
+        .into_iter()
+        .map(|o| o?.decode(&store.literals))
+        .collect()
+}
 
 /// The key of `index` for `entity` in `reader`'s view: `None` when the
 /// entity is not visible, lacks the label or type, lacks one of the keys,

@@ -19,12 +19,70 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// lock only briefly and never while it reads the store.
 const CHUNK: usize = 1024;
 
+/// One entry: its first 16 bytes inline (big-endian, zero-padded), the
+/// rest boxed. The tree compares the inline part first, so a search
+/// reads no key's heap bytes unless two entries share 16 bytes (a number
+/// key and most of an id, a long string's prefix): with every key boxed,
+/// each comparison was a cache miss.
+#[derive(Clone, PartialEq, Eq)]
+struct Entry {
+    /// The first 16 bytes as two big-endian words (not a `u128`, whose
+    /// 16-byte alignment would pad the entry to 48 bytes).
+    head: (u64, u64),
+    rest: Box<[u8]>,
+    len: u32,
+}
+
+impl Entry {
+    fn new(bytes: &[u8]) -> Self {
+        let mut head = [0u8; 16];
+        let n = bytes.len().min(16);
+        head[..n].copy_from_slice(&bytes[..n]);
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&head[at..at + 8]);
+            u64::from_be_bytes(w)
+        };
+        Entry {
+            head: (word(0), word(8)),
+            rest: bytes[n..].into(),
+            len: bytes.len() as u32,
+        }
+    }
+
+    fn write_to(&self, out: &mut Vec<u8>) {
+        let mut head = [0u8; 16];
+        head[..8].copy_from_slice(&self.head.0.to_be_bytes());
+        head[8..].copy_from_slice(&self.head.1.to_be_bytes());
+        out.extend_from_slice(&head[..(self.len as usize).min(16)]);
+        out.extend_from_slice(&self.rest);
+    }
+}
+
+/// The order of the whole byte strings: the padded heads, then the rests,
+/// then the length (a string and the same string with zeros after it
+/// differ only there).
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.head
+            .cmp(&other.head)
+            .then_with(|| self.rest.cmp(&other.rest))
+            .then_with(|| self.len.cmp(&other.len))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 pub(crate) struct PropertyIndex {
     pub(crate) id: u64,
     pub(crate) def: IndexDef,
     pub(crate) owning_constraint: Option<String>,
     pub(crate) state: Mutex<IndexState>,
-    entries: RwLock<BTreeSet<Box<[u8]>>>,
+    entries: RwLock<BTreeSet<Entry>>,
     pub(crate) reads: AtomicU64,
     /// Entries of class `WIDE` ever added: ranges over dates are then not
     /// served (such dates sort apart from the others).
@@ -63,10 +121,13 @@ impl PropertyIndex {
     pub(crate) fn insert_all(&self, batch: Vec<(Vec<u8>, u64, bool)>) {
         let wide = batch.iter().filter(|(_, _, wide)| *wide).count();
         self.wide.fetch_add(wide as u64, Ordering::Relaxed);
-        let mut entries = self.entries.write();
-        for (key, entity, _) in batch {
-            entries.insert(entry_of(&key, entity));
-        }
+        // Built apart (a sorted batch is laid out in one pass), then merged
+        // in one pass under the lock.
+        let mut built: BTreeSet<Entry> = batch
+            .into_iter()
+            .map(|(key, entity, _)| entry_of(&key, entity))
+            .collect();
+        self.entries.write().append(&mut built);
     }
 
     /// Removes `key ++ entity` if `keep` (asked under the write lock, so
@@ -94,31 +155,52 @@ impl PropertyIndex {
         mut visit: impl FnMut(&[u8], u64) -> bool,
     ) {
         let (mut lower, mut upper) = (lower, upper);
+        // A point seek finds one or two entries: a small first chunk.
+        let mut chunk_len = 16;
+        let mut keys: Vec<u8> = Vec::new();
+        let mut ends: Vec<usize> = Vec::new();
         loop {
             if empty_range(&lower, &upper) {
                 return;
             }
-            let chunk: Vec<Box<[u8]>> = {
+            keys.clear();
+            ends.clear();
+            {
                 let entries = self.entries.read();
-                let range = entries.range::<[u8], _>((as_ref(&lower), as_ref(&upper)));
+                let range = entries.range((as_entry(&lower), as_entry(&upper)));
+                let mut copy = |entry: &Entry| {
+                    entry.write_to(&mut keys);
+                    ends.push(keys.len());
+                };
                 if descending {
-                    range.rev().take(CHUNK).cloned().collect()
+                    range.rev().take(chunk_len).for_each(&mut copy);
                 } else {
-                    range.take(CHUNK).cloned().collect()
+                    range.take(chunk_len).for_each(&mut copy);
                 }
-            };
-            let full = chunk.len() == CHUNK;
-            for entry in &chunk {
-                let (key, entity) = split(entry);
+            }
+            let mut start = 0;
+            for &end in &ends {
+                let (key, entity) = split(&keys[start..end]);
                 if !visit(key, entity) {
                     return;
                 }
+                start = end;
             }
-            match (full, chunk.last()) {
-                (true, Some(last)) if descending => upper = Bound::Excluded(last.to_vec()),
-                (true, Some(last)) => lower = Bound::Excluded(last.to_vec()),
-                _ => return,
+            if ends.len() < chunk_len {
+                return;
             }
+            let from = if ends.len() >= 2 {
+                ends[ends.len() - 2]
+            } else {
+                0
+            };
+            let last = keys[from..].to_vec();
+            if descending {
+                upper = Bound::Excluded(last);
+            } else {
+                lower = Bound::Excluded(last);
+            }
+            chunk_len = CHUNK;
         }
     }
 
@@ -127,8 +209,8 @@ impl PropertyIndex {
     /// nodes of up to eleven). An estimate for `SHOW INDEXES` and benches.
     pub(crate) fn approximate_bytes(&self) -> usize {
         let entries = self.entries.read();
-        let payload: usize = entries.iter().map(|e| e.len()).sum();
-        payload + entries.len() * (16 + 8)
+        let boxed: usize = entries.iter().map(|e| e.rest.len()).sum();
+        boxed + entries.len() * (std::mem::size_of::<Entry>() + 8)
     }
 }
 
@@ -144,19 +226,19 @@ fn empty_range(lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
     }
 }
 
-fn as_ref(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+fn as_entry(bound: &Bound<Vec<u8>>) -> Bound<Entry> {
     match bound {
-        Bound::Included(b) => Bound::Included(b.as_slice()),
-        Bound::Excluded(b) => Bound::Excluded(b.as_slice()),
+        Bound::Included(b) => Bound::Included(Entry::new(b)),
+        Bound::Excluded(b) => Bound::Excluded(Entry::new(b)),
         Bound::Unbounded => Bound::Unbounded,
     }
 }
 
-fn entry_of(key: &[u8], entity: u64) -> Box<[u8]> {
+fn entry_of(key: &[u8], entity: u64) -> Entry {
     let mut entry = Vec::with_capacity(key.len() + 8);
     entry.extend_from_slice(key);
     entry.extend_from_slice(&entity.to_be_bytes());
-    entry.into_boxed_slice()
+    Entry::new(&entry)
 }
 
 fn split(entry: &[u8]) -> (&[u8], u64) {

@@ -5,7 +5,7 @@
 //! together cover every version a later snapshot can read.
 
 use super::defs::{EntityKind, IndexState};
-use super::image::{entity_key, entity_values};
+use super::image::{entity_values, key_of, resolved_values, Resolved};
 use super::index::PropertyIndex;
 use super::key;
 use crate::apl::{Apl, EdgePattern, Endpoint, ModeChoice};
@@ -59,6 +59,7 @@ pub(crate) fn populate(
         .map(|n| n.get())
         .unwrap_or(1)
         .clamp(1, 8);
+    let resolved = Resolved::of(store, index);
     let mut built: Vec<(Vec<u8>, u64, bool)> = Vec::with_capacity(entities.len());
     let done = std::sync::atomic::AtomicUsize::new(0);
     for round in entities.chunks(CHUNK * threads) {
@@ -70,11 +71,14 @@ pub(crate) fn populate(
                         store,
                         view: View::committed(read_ts),
                     };
+                    let resolved = &resolved;
                     scope.spawn(move || {
                         chunk
                             .iter()
                             .filter_map(|&e| {
-                                entity_key(&reader, index, e).map(|k| (k.bytes, e, k.wide))
+                                let values = resolved_values(&reader, index, resolved, e)?;
+                                let k = key_of(index.def.kind, &values)?;
+                                Some((k.bytes, e, k.wide))
                             })
                             .collect()
                     })

@@ -5,7 +5,7 @@
 //! what a scan of the label with the same predicate would return.
 
 use super::defs::IndexKind;
-use super::image::{entity_values, key_of};
+use super::image::{key_of, resolved_values, Resolved};
 use super::index::PropertyIndex;
 use super::key;
 use crate::txn::Reader;
@@ -75,8 +75,9 @@ pub(crate) fn seek(
     if limit == 0 {
         return Some(found);
     }
+    let resolved = Resolved::of(reader.store, index);
     index.scan(lower, upper, seek.descending, |candidate, entity| {
-        if let Some(values) = entity_values(reader, index, entity) {
+        if let Some(values) = resolved_values(reader, index, &resolved, entity) {
             let current = key_of(index.def.kind, &values);
             if current.is_some_and(|k| k.bytes == candidate) && matches(seek, &values) {
                 found.push(entity);
