@@ -32,6 +32,16 @@ pub enum ExecError {
     ParameterMissing(String),
     #[error("ProcedureNotFound: There is no procedure with the name `{0}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound(String),
+    /// `db.awaitIndex` of a name that is no index.
+    #[error("{0}")]
+    IndexNotFound(String),
+    /// `db.awaitIndex` of an index whose population failed.
+    #[error("{0}")]
+    IndexFailed(String),
+    /// A procedure waited longer than its caller allowed
+    /// (`db.awaitIndexes(timeOutSeconds)`).
+    #[error("{0}")]
+    ProcedureTimedOut(String),
     /// A store error; its message gets the openCypher detail it stands for
     /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.
     #[error("{}", storage_message(.0))]

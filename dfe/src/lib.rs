@@ -33,8 +33,8 @@ pub use eval::{Evaluator, IntRange, RegexCache};
 pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};
 pub use procedures::{
-    check_call_parameters, set_advertised_address, CheckpointHook, ProcedureRegistry,
-    RegistryError, TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
+    check_call_parameters, is_schema_command, set_advertised_address, CheckpointHook,
+    ProcedureRegistry, RegistryError, TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

@@ -77,6 +77,9 @@ fn fields_in_parens(text: &str) -> Result<(Vec<ProcedureField>, &str), String> {
 pub struct ProcedureField {
     pub name: String,
     pub ty: ProcedureType,
+    /// What a call that leaves this (trailing) input out passes
+    /// (`db.awaitIndexes()` waits 300 seconds).
+    pub default: Option<Value>,
 }
 
 impl ProcedureField {
@@ -84,7 +87,13 @@ impl ProcedureField {
         ProcedureField {
             name: name.into(),
             ty,
+            default: None,
         }
+    }
+
+    pub fn with_default(mut self, default: Option<Value>) -> Self {
+        self.default = default;
+        self
     }
 }
 

@@ -312,6 +312,7 @@ impl Database {
             None => (Arc::new(self.store.begin()), Some(self.clone())),
         };
         let query_type = match (plan.reads, plan.writes) {
+            _ if is_schema_statement(&plan) => "s",
             (_, false) => "r",
             (false, true) => "w",
             (true, true) => "rw",
@@ -539,6 +540,13 @@ fn log_failed(why: &str) -> DbError {
              (a full disk?): {why}; reads go on, and writes resume once the log can be written"
         ),
     }
+}
+
+/// Whether the statement is a schema command (the parser makes each a
+/// standalone call of an `internal.schema` procedure): query type `s`.
+fn is_schema_statement(plan: &nereid_planner::PhysicalPlan) -> bool {
+    matches!(&plan.root, nereid_planner::Op::ProcedureCall { name, .. }
+        if nereid_dfe::is_schema_command(name))
 }
 
 fn bookmark(commit_ts: u64) -> String {

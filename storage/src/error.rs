@@ -32,6 +32,14 @@ pub enum StorageError {
     /// An index or constraint equivalent to the one being created exists.
     #[error("{0}")]
     EquivalentSchemaRuleExists(String),
+    /// An index equivalent to the one being created exists under another
+    /// name (or a constraint needs an index that exists on its own).
+    #[error("{0}")]
+    IndexAlreadyExists(String),
+    /// A constraint equivalent to the one being created exists under
+    /// another name (or an index being created is a constraint's).
+    #[error("{0}")]
+    ConstraintAlreadyExists(String),
     /// An index with the name exists.
     #[error("{0}")]
     IndexNameTaken(String),

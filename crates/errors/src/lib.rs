@@ -50,6 +50,18 @@ pub enum Status {
     EquivalentSchemaRuleAlreadyExists,
     IndexWithNameAlreadyExists,
     ConstraintWithNameAlreadyExists,
+    /// An equivalent index exists under another name, or a constraint
+    /// needs an index that exists on its own.
+    IndexAlreadyExists,
+    /// An equivalent constraint exists under another name, or an index
+    /// being created is a constraint's backing index.
+    ConstraintAlreadyExists,
+    /// `db.awaitIndex` of a name that is no index.
+    IndexNotFound,
+    /// `db.awaitIndex` of an index whose population failed.
+    IndexCreationFailed,
+    /// A procedure waited longer than allowed (`db.awaitIndexes(t)`).
+    ProcedureTimedOut,
     /// `DROP INDEX` of a name that is no (droppable) index.
     IndexDropFailed,
     /// `DROP CONSTRAINT` of a name that is no constraint.
@@ -115,7 +127,12 @@ impl Status {
             }
             Status::IndexDropFailed => "Neo.DatabaseError.Schema.IndexDropFailed",
             Status::ConstraintDropFailed => "Neo.DatabaseError.Schema.ConstraintDropFailed",
-            Status::ConstraintCreationFailed => "Neo.ClientError.Schema.ConstraintCreationFailed",
+            Status::ConstraintCreationFailed => "Neo.DatabaseError.Schema.ConstraintCreationFailed",
+            Status::IndexAlreadyExists => "Neo.ClientError.Schema.IndexAlreadyExists",
+            Status::ConstraintAlreadyExists => "Neo.ClientError.Schema.ConstraintAlreadyExists",
+            Status::IndexNotFound => "Neo.ClientError.Schema.IndexNotFound",
+            Status::IndexCreationFailed => "Neo.DatabaseError.Schema.IndexCreationFailed",
+            Status::ProcedureTimedOut => "Neo.ClientError.Procedure.ProcedureTimedOut",
             Status::ForbiddenDueToTransactionType => {
                 "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
             }
@@ -161,12 +178,19 @@ impl Status {
             Status::DatabaseUnavailable => "51N00",
             Status::TransactionCommitFailed => "40N00",
             Status::MemoryPoolOutOfMemoryError => "50N00",
+            // As Neo4j 5.26 sends them (most schema errors: 50N42).
+            Status::IndexWithNameAlreadyExists => "22N71",
+            Status::ConstraintWithNameAlreadyExists => "22N67",
             Status::EquivalentSchemaRuleAlreadyExists
-            | Status::IndexWithNameAlreadyExists
-            | Status::ConstraintWithNameAlreadyExists => "22N71",
-            Status::IndexDropFailed | Status::ConstraintDropFailed => "50N00",
-            Status::ConstraintCreationFailed => "22N00",
-            Status::ForbiddenDueToTransactionType => "25N03",
+            | Status::IndexAlreadyExists
+            | Status::ConstraintAlreadyExists
+            | Status::IndexNotFound
+            | Status::IndexDropFailed => "50N42",
+            Status::ConstraintDropFailed => "50N12",
+            Status::ConstraintCreationFailed => "50N11",
+            Status::IndexCreationFailed => "50N00",
+            Status::ProcedureTimedOut => "50N00",
+            Status::ForbiddenDueToTransactionType => "25N01",
             Status::NotSupported => "50N00",
             Status::General => "50N00",
         }

@@ -14,8 +14,12 @@ mod clauses;
 mod expr;
 mod names;
 mod pattern;
+mod property_type;
 mod query;
+mod schema;
+mod schema_pattern;
 mod show;
+mod show_schema;
 mod subquery;
 
 use crate::ast::{Span, Statement};

@@ -22,6 +22,8 @@ impl Parser<'_> {
         }
         let query = if self.at_show_command() {
             self.show_command()?
+        } else if self.at_schema_command() {
+            self.schema_command()?
         } else {
             self.query_body()?
         };

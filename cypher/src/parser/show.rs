@@ -5,15 +5,29 @@
 //! ```text
 //! SHOW DATABASES | SHOW DATABASE name | SHOW DEFAULT DATABASE | SHOW HOME DATABASE
 //!    | SHOW [ALL | BUILT IN] PROCEDURES | SHOW [ALL | BUILT IN] FUNCTIONS
+//!    | SHOW [type] INDEXES | SHOW [type] CONSTRAINTS  (show_schema.rs)
 //!   [YIELD * | YIELD item, ... [WHERE expr] [RETURN ...] | WHERE expr]
 //! ```
 //!
 //! `SHOW DATABASES WHERE p` becomes `CALL internal.show.databases() YIELD *`
 //! filtered by `p`; `YIELD a, b ... RETURN ...` keeps the `RETURN` clause.
+//! A command whose default columns are fewer than its `YIELD *` columns
+//! calls a second procedure with just those when it has no `YIELD`, so the
+//! column lists live only with the procedures.
 
 use super::{PResult, Parser};
 use crate::ast::{Call, Clause, Expr, ExprKind, Literal, Query, SingleQuery, Span, YieldItem};
 use crate::lexer::Tok;
+
+/// The procedure a `SHOW` command calls.
+pub(super) struct ShowTarget {
+    /// Called when the command has a `YIELD` (every column).
+    pub procedure: &'static str,
+    /// Called without a `YIELD`, when the command's default columns are
+    /// fewer than all (`SHOW INDEXES`, `SHOW CONSTRAINTS`).
+    pub default_columns: Option<&'static str>,
+    pub args: Vec<Expr>,
+}
 
 impl Parser<'_> {
     /// Whether the statement is a `SHOW` command (checked without
@@ -25,12 +39,12 @@ impl Parser<'_> {
     /// A whole `SHOW ...` command as a query.
     pub(super) fn show_command(&mut self) -> PResult<Query> {
         let start = self.expect_kw("SHOW")?;
-        let (procedure, args) = self.show_target()?;
+        let target = self.show_target()?;
         let procedure_span = self.span_from(start);
         let mut call = Call {
-            procedure: procedure.to_string(),
+            procedure: target.procedure.to_string(),
             procedure_span,
-            args: Some(args),
+            args: Some(target.args),
             yields: None,
             yield_star: false,
             where_: None,
@@ -38,6 +52,7 @@ impl Parser<'_> {
         };
         let mut clauses = Vec::new();
         let mut tail = None;
+        let yielded = self.at_kw("YIELD");
         if self.eat_kw("YIELD") {
             if self.eat(Tok::Star) {
                 call.yield_star = true;
@@ -65,6 +80,9 @@ impl Parser<'_> {
             call.yield_star = true;
             call.where_ = Some(predicate);
         }
+        if let (false, Some(brief)) = (yielded, target.default_columns) {
+            call.procedure = brief.to_string();
+        }
         call.span = self.span_from(start);
         clauses.push(Clause::Call(call));
         clauses.extend(tail);
@@ -83,29 +101,37 @@ impl Parser<'_> {
     }
 
     /// What is shown: the internal procedure and its arguments.
-    fn show_target(&mut self) -> PResult<(&'static str, Vec<Expr>)> {
+    fn show_target(&mut self) -> PResult<ShowTarget> {
+        let plain = |procedure: &'static str, args: Vec<Expr>| ShowTarget {
+            procedure,
+            default_columns: None,
+            args,
+        };
         if self.eat_kw("DATABASES") {
-            return Ok(("internal.show.databases", vec![]));
+            return Ok(plain("internal.show.databases", vec![]));
         }
         if self.eat_kw("DATABASE") {
             let name = self.database_name()?;
-            return Ok(("internal.show.database", vec![name]));
+            return Ok(plain("internal.show.database", vec![name]));
         }
         if self.eat_kw("DEFAULT") || self.eat_kw("HOME") {
             self.expect_kw("DATABASE")?;
-            return Ok(("internal.show.defaultDatabase", vec![]));
+            return Ok(plain("internal.show.defaultDatabase", vec![]));
+        }
+        if let Some(target) = self.attempt(Self::show_schema_target)? {
+            return Ok(target);
         }
         if !self.eat_kw("ALL") && self.eat_kw("BUILT") {
             self.expect_kw("IN")?;
         }
         if self.eat_kw("PROCEDURES") || self.eat_kw("PROCEDURE") {
-            return Ok(("internal.show.procedures", vec![]));
+            return Ok(plain("internal.show.procedures", vec![]));
         }
         if self.eat_kw("FUNCTIONS") || self.eat_kw("FUNCTION") {
-            return Ok(("internal.show.functions", vec![]));
+            return Ok(plain("internal.show.functions", vec![]));
         }
         self.fail_expecting(
-            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES or FUNCTIONS",
+            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES, FUNCTIONS, INDEXES or CONSTRAINTS",
         )
     }
 

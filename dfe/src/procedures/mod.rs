@@ -12,6 +12,10 @@ mod function_docs;
 mod parameters;
 mod registry;
 mod schema;
+mod schema_await;
+mod schema_ddl;
+mod schema_names;
+mod schema_show;
 mod show;
 mod table;
 
@@ -20,6 +24,7 @@ pub use checkpoint::CheckpointHook;
 pub use parameters::check_call_parameters;
 pub(crate) use registry::{coerce_arguments, Resolved};
 pub use registry::{ProcedureRegistry, RegistryError};
+pub use schema_ddl::is_schema_command;
 pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 pub use table::TableProcedure;
 
@@ -36,7 +41,8 @@ pub(crate) struct Procedure {
     /// Fully qualified name, e.g. `db.ping`.
     pub name: &'static str,
     /// Its parameters, in order: name (the parameter an implicit-argument
-    /// call reads) and type.
+    /// call reads) and type. `name = 300` declares a trailing parameter's
+    /// default (Neo4j's notation), passed when a call leaves it out.
     pub inputs: &'static [(&'static str, ProcedureType)],
     /// Output column names.
     pub outputs: &'static [&'static str],
@@ -56,7 +62,7 @@ impl Procedure {
             inputs: self
                 .inputs
                 .iter()
-                .map(|&(name, ty)| ProcedureField::new(name, ty))
+                .map(|&(name, ty)| input_field(name, ty))
                 .collect(),
             outputs: self
                 .outputs
@@ -73,6 +79,9 @@ const NAMESPACES: &[&[Procedure]] = &[
     checkpoint::PROCEDURES,
     dbms::PROCEDURES,
     schema::PROCEDURES,
+    schema_await::PROCEDURES,
+    schema_ddl::PROCEDURES,
+    schema_show::PROCEDURES,
     show::PROCEDURES,
 ];
 
@@ -82,4 +91,15 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {
         .iter()
         .flat_map(|procedures| procedures.iter())
         .find(|p| p.name == name)
+}
+
+/// A declared input, `name` or `name = <integer default>`.
+fn input_field(declared: &str, ty: ProcedureType) -> ProcedureField {
+    match declared.split_once(" = ") {
+        Some((name, default)) => {
+            let default = default.parse::<i64>().map(Value::Int).ok();
+            ProcedureField::new(name, ty).with_default(default)
+        }
+        None => ProcedureField::new(declared, ty),
+    }
 }

@@ -19,6 +19,7 @@ use crate::logical::LogicalPlan;
 use crate::physical::Expr;
 use crate::{Catalog, ProcedureSignature};
 use nereid_cypher::ast;
+use nereid_values::Value;
 
 /// Lowers one `CALL`. A standalone call (the only clause) without `YIELD`
 /// returns all the procedure's columns; the returned columns are `Some`
@@ -120,7 +121,15 @@ fn lower_arguments(
             .map(|input| Expr::Param(input.name.clone()))
             .collect());
     };
-    if args.len() != signature.inputs.len() {
+    // Trailing inputs left out take their defaults.
+    let defaults: Vec<&Value> = signature
+        .inputs
+        .get(args.len()..)
+        .unwrap_or(&[])
+        .iter()
+        .map_while(|input| input.default.as_ref())
+        .collect();
+    if args.len() + defaults.len() != signature.inputs.len() {
         return Err(PlanError::semantic(
             format!(
                 "InvalidNumberOfArguments: Procedure call does not provide the required number of arguments: got {} expected {} (procedure `{}`)",
@@ -150,5 +159,6 @@ fn lower_arguments(
         }
         lowered.push(expr);
     }
+    lowered.extend(defaults.into_iter().map(|v| Expr::Literal(v.clone())));
     Ok(lowered)
 }

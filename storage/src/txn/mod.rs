@@ -12,6 +12,7 @@ mod read;
 mod replay;
 mod revoke;
 mod schema_ddl;
+mod schema_wait;
 mod schema_writes;
 mod state;
 mod validate;

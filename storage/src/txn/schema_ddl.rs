@@ -275,28 +275,57 @@ fn describe_index(def: &IndexDef) -> String {
         IndexKind::Range => "RANGE",
         IndexKind::Text => "TEXT",
     };
+    let provider = match def.kind {
+        IndexKind::Range => "range-1.0",
+        IndexKind::Text => "text-2.0",
+    };
     format!(
-        "Index( name='{}', type='{kind}', schema={} )",
+        "Index( name='{}', type='{kind}', schema={}, indexProvider='{provider}' )",
         def.name,
         schema_text(def.entity, &def.label, &def.keys)
     )
 }
 
+/// The error for an index equivalent to `other` under another name: the
+/// index exists, or is the backing index of a constraint.
+fn index_exists_as(catalog: &Catalog, other: &IndexDef) -> StorageError {
+    let schema = schema_text(other.entity, &other.label, &other.keys);
+    let owner = catalog
+        .index_named(&other.name)
+        .and_then(|i| i.owning_constraint.clone())
+        .and_then(|c| catalog.constraint_named(&c).map(|c| c.def.kind.clone()));
+    match owner {
+        Some(kind) => StorageError::ConstraintAlreadyExists(format!(
+            "There is a {} constraint on {schema}, so an index is already created that matches this.",
+            match kind {
+                ConstraintKind::Key => "key",
+                _ => "uniqueness",
+            }
+        )),
+        None => StorageError::IndexAlreadyExists(format!("There already exists an index {schema}.")),
+    }
+}
+
 fn describe_constraint(def: &ConstraintDef) -> String {
-    let kind = match &def.kind {
-        ConstraintKind::Unique => "UNIQUENESS".to_string(),
-        ConstraintKind::Exists => "PROPERTY_EXISTENCE".to_string(),
-        ConstraintKind::Key => match def.entity {
-            EntityKind::Node => "NODE_KEY".to_string(),
-            EntityKind::Relationship => "RELATIONSHIP_KEY".to_string(),
-        },
-        ConstraintKind::PropertyType(types) => format!(
-            "PROPERTY_TYPE ({})",
-            types.iter().map(type_name).collect::<Vec<_>>().join(" | ")
+    // Neo4j's words: 'UNIQUENESS', 'RELATIONSHIP UNIQUENESS', 'NODE KEY',
+    // 'NODE PROPERTY EXISTENCE', 'NODE PROPERTY TYPE' (then the types).
+    let entity = match def.entity {
+        EntityKind::Node => "NODE",
+        EntityKind::Relationship => "RELATIONSHIP",
+    };
+    let (kind, types) = match &def.kind {
+        ConstraintKind::Unique if def.entity == EntityKind::Node => ("UNIQUENESS".into(), None),
+        ConstraintKind::Unique => ("RELATIONSHIP UNIQUENESS".into(), None),
+        ConstraintKind::Exists => (format!("{entity} PROPERTY EXISTENCE"), None),
+        ConstraintKind::Key => (format!("{entity} KEY"), None),
+        ConstraintKind::PropertyType(types) => (
+            format!("{entity} PROPERTY TYPE"),
+            Some(types.iter().map(type_name).collect::<Vec<_>>().join(" | ")),
         ),
     };
+    let types = types.map_or(String::new(), |t| format!(", propertyType={t}"));
     format!(
-        "Constraint( name='{}', type='{kind}', schema={} )",
+        "Constraint( name='{}', type='{kind}', schema={}{types} )",
         def.name,
         schema_text(def.entity, &def.label, &def.keys)
     )
@@ -326,16 +355,31 @@ fn index_clash(catalog: &Catalog, st: &[Change], def: &IndexDef) -> Option<Stora
         .chain(pending);
     for other in existing {
         if other.equivalent(def) {
+            // Neo4j: "equivalent" only when the names agree too.
+            if other.name != def.name {
+                return Some(index_exists_as(catalog, &other));
+            }
             return Some(StorageError::EquivalentSchemaRuleExists(format!(
                 "An equivalent index already exists, '{}'.",
                 describe_index(&other)
             )));
         }
         if other.name == def.name {
-            return Some(StorageError::IndexNameTaken(format!(
-                "There already exists an index called '{}'.",
-                def.name
-            )));
+            // A constraint's backing index has the constraint's name.
+            let owned = catalog
+                .index_named(&other.name)
+                .is_some_and(|i| i.owning_constraint.is_some());
+            return Some(if owned {
+                StorageError::ConstraintNameTaken(format!(
+                    "There already exists a constraint called '{}'.",
+                    def.name
+                ))
+            } else {
+                StorageError::IndexNameTaken(format!(
+                    "There already exists an index called '{}'.",
+                    def.name
+                ))
+            });
         }
     }
     let constraint_named = catalog
@@ -358,6 +402,12 @@ fn constraint_clash(catalog: &Catalog, st: &[Change], def: &ConstraintDef) -> Op
         .map(|c| c.def.clone())
         .chain(pending_constraints(st).cloned());
     for other in existing {
+        if other.equivalent(def) && other.name != def.name {
+            return Some(StorageError::ConstraintAlreadyExists(format!(
+                "Constraint already exists: {}",
+                describe_constraint(&other)
+            )));
+        }
         if other.equivalent(def) {
             return Some(StorageError::EquivalentSchemaRuleExists(format!(
                 "An equivalent constraint already exists, '{}'.",
@@ -389,7 +439,7 @@ fn constraint_clash(catalog: &Catalog, st: &[Change], def: &ConstraintDef) -> Op
                 && i.def.keys == backing.keys
         });
         if let Some(index) = taken {
-            return Some(StorageError::EquivalentSchemaRuleExists(format!(
+            return Some(StorageError::IndexAlreadyExists(format!(
                 "There already exists an index {}. A constraint cannot be created until the index has been dropped.",
                 schema_text(index.def.entity, &index.def.label, &index.def.keys)
             )));
@@ -469,7 +519,7 @@ fn verify(
 ) -> Result<()> {
     let fail = |why: String| {
         Err(StorageError::ConstraintCreationFailed(format!(
-            "Unable to create {}:\n{why}",
+            "Unable to create {}:\n{why}. Note that only the first found violation is shown.",
             describe_constraint(def)
         )))
     };

@@ -279,6 +279,10 @@ fn stats_metadata(summary: &Summary) -> Option<PackMap> {
         ("properties-set", s.properties_set),
         ("labels-added", s.labels_added),
         ("labels-removed", s.labels_removed),
+        ("indexes-added", s.indexes_added),
+        ("indexes-removed", s.indexes_removed),
+        ("constraints-added", s.constraints_added),
+        ("constraints-removed", s.constraints_removed),
     ];
     let mut stats = PackMap::new();
     for (name, count) in counters {
