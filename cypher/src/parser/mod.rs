@@ -18,6 +18,8 @@ mod property_type;
 mod query;
 mod schema;
 mod schema_pattern;
+#[cfg(test)]
+mod schema_tests;
 mod show;
 mod show_schema;
 mod subquery;
