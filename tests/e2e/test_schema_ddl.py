@@ -1,0 +1,214 @@
+"""Issue 23 over Bolt with the official driver: every DDL form, the summary
+counters and query type a schema command reports, SHOW INDEXES / SHOW
+CONSTRAINTS columns, the error codes drivers see, DDL and data in one
+explicit transaction, and `$name` parameters. Expected values are what the
+reference Neo4j 5.26 answers (tests/sidebyside runs the same commands
+against it)."""
+
+import pytest
+from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError
+
+INDEX_DEFAULT = [
+    "id", "name", "state", "populationPercent", "type", "entityType", "labelsOrTypes",
+    "properties", "indexProvider", "owningConstraint", "lastRead", "readCount",
+]
+INDEX_ALL = INDEX_DEFAULT + ["trackedSince", "options", "failureMessage", "createStatement"]
+CONSTRAINT_DEFAULT = [
+    "id", "name", "type", "entityType", "labelsOrTypes", "properties", "ownedIndex", "propertyType",
+]
+CONSTRAINT_ALL = CONSTRAINT_DEFAULT + ["options", "createStatement"]
+
+
+def run(driver, query, **params):
+    records, summary, keys = driver.execute_query(query, params)
+    return [r.data() for r in records], summary, keys
+
+
+def counters(summary):
+    return {k: v for k, v in vars(summary.counters).items() if v and not k.startswith("_")}
+
+
+def test_create_index_counts_and_is_a_schema_query(driver):
+    _, summary, keys = run(driver, "CREATE INDEX person_name FOR (n:Person) ON (n.name)")
+    assert keys == []
+    assert summary.query_type == "s"
+    assert counters(summary) == {"indexes_added": 1}
+    assert summary.counters.contains_updates
+
+    _, summary, _ = run(driver, "CREATE INDEX person_name IF NOT EXISTS FOR (n:Person) ON (n.name)")
+    assert counters(summary) == {}
+    assert summary.query_type == "s"
+
+    _, summary, _ = run(driver, "DROP INDEX person_name")
+    assert counters(summary) == {"indexes_removed": 1}
+
+    _, summary, _ = run(driver, "CREATE CONSTRAINT user_email FOR (n:User) REQUIRE n.email IS UNIQUE")
+    assert counters(summary) == {"constraints_added": 1}
+    assert summary.query_type == "s"
+    _, summary, _ = run(driver, "DROP CONSTRAINT user_email")
+    assert counters(summary) == {"constraints_removed": 1}
+
+    _, summary, _ = run(driver, "SHOW INDEXES")
+    assert summary.query_type == "r"
+
+
+def test_show_indexes_columns_and_values(driver):
+    run(driver, "CREATE (:Person {name: 'Ann', age: 3})")
+    run(driver, "CREATE INDEX person_age FOR (n:Person) ON (n.age, n.name)")
+    run(driver, "CREATE TEXT INDEX knows_note FOR ()-[r:KNOWS]-() ON (r.note)")
+    run(driver, "CALL db.awaitIndexes()")
+
+    rows, _, keys = run(driver, "SHOW INDEXES")
+    assert keys == INDEX_DEFAULT
+    by_name = {r["name"]: r for r in rows}
+    assert [r["name"] for r in rows] == sorted(by_name)
+    assert by_name["person_age"] == {
+        "id": by_name["person_age"]["id"], "name": "person_age", "state": "ONLINE",
+        "populationPercent": 100.0, "type": "RANGE", "entityType": "NODE",
+        "labelsOrTypes": ["Person"], "properties": ["age", "name"], "indexProvider": "range-1.0",
+        "owningConstraint": None, "lastRead": None, "readCount": 0,
+    }
+    assert by_name["knows_note"]["type"] == "TEXT"
+    assert by_name["knows_note"]["indexProvider"] == "text-2.0"
+    assert by_name["knows_note"]["entityType"] == "RELATIONSHIP"
+    lookups = {r["entityType"]: r["name"] for r in rows if r["type"] == "LOOKUP"}
+    assert lookups == {"NODE": "index_343aff4e", "RELATIONSHIP": "index_f7700477"}
+
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD *")
+    assert keys == INDEX_ALL
+    row = next(r for r in rows if r["name"] == "person_age")
+    assert row["options"] == {"indexConfig": {}, "indexProvider": "range-1.0"}
+    assert row["failureMessage"] == ""
+    assert row["createStatement"] == (
+        "CREATE RANGE INDEX `person_age` FOR (n:`Person`) ON (n.`age`, n.`name`)"
+    )
+
+    rows, _, keys = run(driver, "SHOW TEXT INDEXES YIELD name, type WHERE name STARTS WITH 'knows'")
+    assert keys == ["name", "type"]
+    assert rows == [{"name": "knows_note", "type": "TEXT"}]
+
+
+def test_show_constraints_columns_and_values(driver):
+    run(driver, "CREATE CONSTRAINT u_key FOR (n:User) REQUIRE (n.a, n.b) IS NODE KEY")
+    run(driver, "CREATE CONSTRAINT u_type FOR (n:User) REQUIRE n.age IS :: INTEGER | FLOAT")
+    run(driver, "CREATE CONSTRAINT r_uniq FOR ()-[r:R]-() REQUIRE r.id IS UNIQUE")
+
+    rows, _, keys = run(driver, "SHOW CONSTRAINTS")
+    assert keys == CONSTRAINT_DEFAULT
+    by_name = {r["name"]: r for r in rows}
+    assert sorted(by_name) == ["r_uniq", "u_key", "u_type"]
+    assert by_name["u_key"]["type"] == "NODE_KEY"
+    assert by_name["u_key"]["ownedIndex"] == "u_key"
+    assert by_name["u_type"]["type"] == "NODE_PROPERTY_TYPE"
+    assert by_name["u_type"]["propertyType"] == "INTEGER | FLOAT"
+    assert by_name["r_uniq"]["type"] == "RELATIONSHIP_UNIQUENESS"
+    assert by_name["r_uniq"]["entityType"] == "RELATIONSHIP"
+
+    rows, _, keys = run(driver, "SHOW CONSTRAINTS YIELD *")
+    assert keys == CONSTRAINT_ALL
+    statements = {r["name"]: r["createStatement"] for r in rows}
+    assert statements["u_key"] == "CREATE CONSTRAINT `u_key` FOR (n:`User`) REQUIRE (n.`a`, n.`b`) IS NODE KEY"
+    assert statements["r_uniq"] == "CREATE CONSTRAINT `r_uniq` FOR ()-[r:`R`]-() REQUIRE (r.`id`) IS UNIQUE"
+
+    rows, _, _ = run(driver, "SHOW KEY CONSTRAINTS YIELD name")
+    assert rows == [{"name": "u_key"}]
+
+    # The backing index of a key constraint is listed with its owner.
+    rows, _, _ = run(driver, "SHOW INDEXES YIELD name, owningConstraint WHERE owningConstraint IS NOT NULL")
+    assert sorted(r["name"] for r in rows) == ["r_uniq", "u_key"]
+
+
+def test_names_as_parameters(driver):
+    run(driver, "CREATE INDEX $name FOR (n:P) ON (n.p)", name="from_param")
+    run(driver, "CREATE CONSTRAINT $name FOR (n:P) REQUIRE n.q IS UNIQUE", name="c_param")
+    rows, _, _ = run(driver, "SHOW INDEXES YIELD name WHERE name IN ['from_param', 'c_param']")
+    assert sorted(r["name"] for r in rows) == ["c_param", "from_param"]
+    run(driver, "DROP INDEX $name", name="from_param")
+    run(driver, "DROP CONSTRAINT $name IF EXISTS", name="c_param")
+    rows, _, _ = run(driver, "SHOW INDEXES YIELD name WHERE name IN ['from_param', 'c_param']")
+    assert rows == []
+
+
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("DROP INDEX missing", "Neo.DatabaseError.Schema.IndexDropFailed"),
+        ("DROP CONSTRAINT missing", "Neo.DatabaseError.Schema.ConstraintDropFailed"),
+        ("CALL db.awaitIndex('missing', 1)", "Neo.ClientError.Schema.IndexNotFound"),
+        ("CREATE INDEX e FOR (n:E) ON (n.p)", "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"),
+        ("CREATE INDEX other FOR (n:E) ON (n.p)", "Neo.ClientError.Schema.IndexAlreadyExists"),
+        ("CREATE INDEX e FOR (n:E) ON (n.q)", "Neo.ClientError.Schema.IndexWithNameAlreadyExists"),
+        ("CREATE POINT INDEX pt FOR (n:E) ON (n.loc)", "Neo.DatabaseError.Statement.ExecutionFailed"),
+        ("CREATE INDEX ON :E(p)", "Neo.ClientError.Statement.SyntaxError"),
+    ],
+)
+def test_errors(driver, query, code):
+    run(driver, "CREATE INDEX e IF NOT EXISTS FOR (n:E) ON (n.p)")
+    with pytest.raises((ClientError, DatabaseError)) as raised:
+        run(driver, query)
+    assert raised.value.code == code
+
+
+def test_constraint_over_breaking_data_names_the_node(driver):
+    run(driver, "CREATE (:Dup {k: 1}), (:Dup {k: 1})")
+    with pytest.raises(DatabaseError) as raised:
+        run(driver, "CREATE CONSTRAINT dup FOR (n:Dup) REQUIRE n.k IS UNIQUE")
+    assert raised.value.code == "Neo.DatabaseError.Schema.ConstraintCreationFailed"
+    assert "have the label `Dup` and property `k` = 1" in raised.value.message
+    assert "Node(" in raised.value.message
+    rows, _, _ = run(driver, "SHOW CONSTRAINTS")
+    assert rows == []
+
+
+def test_violating_write_fails(driver):
+    run(driver, "CREATE CONSTRAINT email FOR (n:User) REQUIRE n.email IS UNIQUE")
+    run(driver, "CREATE (:User {email: 'a@x'})")
+    with pytest.raises(ClientError) as raised:
+        run(driver, "CREATE (:User {email: 'a@x'})")
+    assert raised.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+    rows, _, _ = run(driver, "MATCH (u:User) RETURN count(u) AS n")
+    assert rows == [{"n": 1}]
+
+
+def test_schema_and_data_in_one_transaction(driver):
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CREATE (:T)").consume()
+        with pytest.raises(ClientError) as raised:
+            tx.run("CREATE INDEX t FOR (n:T) ON (n.p)").consume()
+        assert raised.value.code == "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
+        tx.close()
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        summary = tx.run("CREATE INDEX t FOR (n:T) ON (n.p)").consume()
+        assert summary.counters.indexes_added == 1
+        with pytest.raises(ClientError) as raised:
+            tx.run("CREATE (:T)").consume()
+        assert raised.value.code == "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
+        tx.close()
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CREATE INDEX t2 FOR (n:T) ON (n.p2)").consume()
+        assert tx.run("MATCH (n) RETURN count(n) AS c").single()["c"] == 0
+        tx.run("CREATE CONSTRAINT t3 FOR (n:T) REQUIRE n.p3 IS UNIQUE").consume()
+        tx.commit()
+    rows, _, _ = run(driver, "SHOW INDEXES YIELD name WHERE name STARTS WITH 't'")
+    assert sorted(r["name"] for r in rows) == ["t2", "t3"]
+
+
+def test_syntax_error_has_a_position(driver):
+    with pytest.raises(CypherSyntaxError) as raised:
+        run(driver, "CREATE CONSTRAINT FOR (n:P) REQUIRE (n.a, n.b) IS NOT NULL")
+    assert "(line 1, column 44 (offset: 43))" in raised.value.message
+
+
+def test_indexes_survive_a_restart(server, driver):
+    run(driver, "CREATE (:R {k: 1})")
+    run(driver, "CREATE INDEX r_k FOR (n:R) ON (n.k)")
+    run(driver, "CREATE CONSTRAINT r_u FOR (n:R) REQUIRE n.u IS UNIQUE")
+    server.stop()
+    server.start()
+    rows, _, _ = run(driver, "SHOW INDEXES YIELD name, state WHERE name STARTS WITH 'r_'")
+    assert sorted((r["name"], r["state"]) for r in rows) == [("r_k", "ONLINE"), ("r_u", "ONLINE")]
+    rows, _, _ = run(driver, "SHOW CONSTRAINTS YIELD name")
+    assert rows == [{"name": "r_u"}]
