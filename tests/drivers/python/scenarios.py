@@ -283,6 +283,128 @@ def routing(driver):
         assert records[0]["c"] == 1
 
 
+@scenario("indexes and constraints: DDL, SHOW and counters")
+def schema_ddl(driver):
+    # Issue 23. The graph is emptied before each scenario, the schema is
+    # not: drop what this scenario creates first (one server serves every
+    # client). Only what Neo4j Community has (range and text indexes,
+    # uniqueness constraints), so the reference server answers too.
+    names = ["sc_name", "sc_text", "sc_rel", "sc_email"]
+    for name in names:
+        driver.execute_query(f"DROP CONSTRAINT {name} IF EXISTS")
+        driver.execute_query(f"DROP INDEX {name} IF EXISTS")
+
+    def counters(query, **params):
+        _, summary, keys = driver.execute_query(query, params)
+        assert keys == [], (query, keys)
+        assert summary.query_type == "s", (query, summary.query_type)
+        c = summary.counters
+        return (c.indexes_added, c.indexes_removed, c.constraints_added, c.constraints_removed)
+
+    def code_of(query, **params):
+        try:
+            driver.execute_query(query, params)
+        except Neo4jError as e:
+            return e.code
+        raise AssertionError(f"{query}: no error")
+
+    assert counters("CREATE INDEX sc_name FOR (n:ScPerson) ON (n.name)") == (1, 0, 0, 0)
+    assert counters("CREATE INDEX sc_name IF NOT EXISTS FOR (n:ScPerson) ON (n.name)") == (0, 0, 0, 0)
+    assert counters("CREATE TEXT INDEX $n FOR (n:ScPerson) ON (n.bio)", n="sc_text") == (1, 0, 0, 0)
+    assert counters("CREATE INDEX sc_rel FOR ()-[r:SC_KNOWS]->() ON (r.since, r.w)") == (1, 0, 0, 0)
+    assert counters("CREATE CONSTRAINT sc_email FOR (n:ScUser) REQUIRE n.email IS UNIQUE") == (0, 0, 1, 0)
+    driver.execute_query("CALL db.awaitIndexes(60)")
+
+    records, summary, keys = driver.execute_query(
+        "SHOW INDEXES YIELD name, state, populationPercent, type, entityType, labelsOrTypes, "
+        "properties, indexProvider, owningConstraint, options, failureMessage, createStatement "
+        "WHERE name STARTS WITH 'sc_' RETURN * ORDER BY name")
+    assert summary.query_type == "r"
+    got = [r.data() for r in records]
+    want = [
+        ("sc_email", "RANGE", "NODE", ["ScUser"], ["email"], "range-1.0", "sc_email",
+         "CREATE CONSTRAINT `sc_email` FOR (n:`ScUser`) REQUIRE (n.`email`) IS UNIQUE"),
+        ("sc_name", "RANGE", "NODE", ["ScPerson"], ["name"], "range-1.0", None,
+         "CREATE RANGE INDEX `sc_name` FOR (n:`ScPerson`) ON (n.`name`)"),
+        ("sc_rel", "RANGE", "RELATIONSHIP", ["SC_KNOWS"], ["since", "w"], "range-1.0", None,
+         "CREATE RANGE INDEX `sc_rel` FOR ()-[r:`SC_KNOWS`]-() ON (r.`since`, r.`w`)"),
+        ("sc_text", "TEXT", "NODE", ["ScPerson"], ["bio"], "text-2.0", None,
+         "CREATE TEXT INDEX `sc_text` FOR (n:`ScPerson`) ON (n.`bio`)"),
+    ]
+    assert len(got) == len(want), got
+    for row, (name, kind, entity, labels, props, provider, owner, create) in zip(got, want):
+        assert row == {
+            "name": name, "state": "ONLINE", "populationPercent": 100.0, "type": kind,
+            "entityType": entity, "labelsOrTypes": labels, "properties": props,
+            "indexProvider": provider, "owningConstraint": owner,
+            "options": {"indexConfig": {}, "indexProvider": provider}, "failureMessage": "",
+            "createStatement": create,
+        }, row
+    _, _, keys = driver.execute_query("SHOW INDEXES")
+    assert keys == ["id", "name", "state", "populationPercent", "type", "entityType",
+                    "labelsOrTypes", "properties", "indexProvider", "owningConstraint",
+                    "lastRead", "readCount"], keys
+    lookups, _, _ = driver.execute_query(
+        "SHOW LOOKUP INDEXES YIELD name, entityType, createStatement RETURN * ORDER BY name")
+    assert [r.data() for r in lookups] == [
+        {"name": "index_343aff4e", "entityType": "NODE",
+         "createStatement": "CREATE LOOKUP INDEX `index_343aff4e` FOR (n) ON EACH labels(n)"},
+        {"name": "index_f7700477", "entityType": "RELATIONSHIP",
+         "createStatement": "CREATE LOOKUP INDEX `index_f7700477` FOR ()-[r]-() ON EACH type(r)"},
+    ]
+    records, _, keys = driver.execute_query("SHOW CONSTRAINTS YIELD * WHERE name = 'sc_email'")
+    assert keys == ["id", "name", "type", "entityType", "labelsOrTypes", "properties",
+                    "ownedIndex", "propertyType", "options", "createStatement"], keys
+    row = records[0].data()
+    del row["id"]
+    assert row == {
+        "name": "sc_email", "type": "UNIQUENESS", "entityType": "NODE", "labelsOrTypes": ["ScUser"],
+        "properties": ["email"], "ownedIndex": "sc_email", "propertyType": None,
+        "options": {"indexConfig": {}, "indexProvider": "range-1.0"},
+        "createStatement": "CREATE CONSTRAINT `sc_email` FOR (n:`ScUser`) REQUIRE (n.`email`) IS UNIQUE",
+    }, row
+
+    assert code_of("CREATE INDEX sc_name FOR (n:ScPerson) ON (n.name)") == \
+        "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+    assert code_of("CREATE INDEX sc_other FOR (n:ScPerson) ON (n.name)") == \
+        "Neo.ClientError.Schema.IndexAlreadyExists"
+    assert code_of("CREATE INDEX sc_name FOR (n:ScPerson) ON (n.age)") == \
+        "Neo.ClientError.Schema.IndexWithNameAlreadyExists"
+    assert code_of("CREATE INDEX FOR (n:ScUser) ON (n.email)") == \
+        "Neo.ClientError.Schema.ConstraintAlreadyExists"
+    assert code_of("DROP INDEX sc_email") == "Neo.DatabaseError.Schema.IndexDropFailed"
+    assert code_of("DROP INDEX sc_missing") == "Neo.DatabaseError.Schema.IndexDropFailed"
+    assert code_of("DROP CONSTRAINT sc_missing") == "Neo.DatabaseError.Schema.ConstraintDropFailed"
+    assert code_of("CALL db.awaitIndex('sc_missing', 1)") == "Neo.ClientError.Schema.IndexNotFound"
+    assert code_of("CREATE INDEX ON :ScPerson(name)") == "Neo.ClientError.Statement.SyntaxError"
+
+    driver.execute_query("CREATE (:ScUser {email: 'a@x'})")
+    assert code_of("CREATE (:ScUser {email: 'a@x'})") == \
+        "Neo.ClientError.Schema.ConstraintValidationFailed"
+    driver.execute_query("CREATE (:ScDup {k: 1}), (:ScDup {k: 1})")
+    assert code_of("CREATE CONSTRAINT sc_dup FOR (n:ScDup) REQUIRE n.k IS UNIQUE") == \
+        "Neo.DatabaseError.Schema.ConstraintCreationFailed"
+
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        try:
+            tx.run("CREATE (:ScTx)").consume()
+            tx.run("CREATE INDEX sc_tx FOR (n:ScTx) ON (n.p)").consume()
+            raise AssertionError("schema change after a write was accepted")
+        except Neo4jError as e:
+            assert e.code == "Neo.ClientError.Transaction.ForbiddenDueToTransactionType", e.code
+        finally:
+            tx.close()
+
+    assert counters("DROP INDEX sc_name") == (0, 1, 0, 0)
+    assert counters("DROP INDEX sc_text") == (0, 1, 0, 0)
+    assert counters("DROP INDEX sc_rel") == (0, 1, 0, 0)
+    assert counters("DROP CONSTRAINT sc_email") == (0, 0, 0, 1)
+    assert counters("DROP CONSTRAINT sc_email IF EXISTS") == (0, 0, 0, 0)
+    records, _, _ = driver.execute_query("SHOW INDEXES YIELD name WHERE name STARTS WITH 'sc_'")
+    assert records == [], records
+
+
 @scenario("TLS (bolt+ssc, self-signed certificate)")
 def tls(driver):
     tls_uri = os.environ.get("SCENARIO_TLS_URI")
