@@ -96,16 +96,16 @@ fn filter(args: &[Value]) -> &str {
 }
 
 fn indexes_default(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let mut rows = indexes(txn, args)?;
-    rows.iter_mut()
-        .for_each(|r| r.truncate(INDEX_DEFAULT_COLUMNS));
-    Ok(rows)
+    truncated(indexes(txn, args)?, INDEX_DEFAULT_COLUMNS)
 }
 
 fn constraints_default(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let mut rows = constraints(txn, args)?;
-    rows.iter_mut()
-        .for_each(|r| r.truncate(CONSTRAINT_DEFAULT_COLUMNS));
+    truncated(constraints(txn, args)?, CONSTRAINT_DEFAULT_COLUMNS)
+}
+
+/// Rows cut to their first `columns` (the default columns lead).
+fn truncated(mut rows: Vec<Vec<Value>>, columns: usize) -> ExecResult<Vec<Vec<Value>>> {
+    rows.iter_mut().for_each(|r| r.truncate(columns));
     Ok(rows)
 }
 
