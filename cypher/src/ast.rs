@@ -50,6 +50,10 @@ pub struct Statement {
     pub explain: bool,
     /// `PROFILE` was written before the query.
     pub profile: bool,
+    /// The version of `CYPHER 5` / `CYPHER 25`, as written, with its span.
+    pub cypher_version: Option<(String, Span)>,
+    /// The `CYPHER name=value` pre-parser options, in order, as written.
+    pub options: Vec<QueryOption>,
     /// OneGraph `PREFIX name: <iri>` declarations, in source order, as `(name, iri)`.
     /// They are already applied to the names in `query`; kept for tooling and EXPLAIN output.
     pub prefixes: Vec<(String, String)>,
@@ -57,6 +61,16 @@ pub struct Statement {
     /// The original query text; spans index into it, and [`crate::analyze`] uses it to
     /// render line/column and the caret excerpt of semantic errors.
     pub source: String,
+}
+
+/// One `CYPHER name=value` pre-parser option (`runtime=slotted`). Names and
+/// values are kept as written: the server decides which exist.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryOption {
+    pub name: String,
+    pub value: String,
+    /// From the name to the value.
+    pub span: Span,
 }
 
 /// A query: one single query, or several joined by `UNION` / `UNION ALL`.

@@ -38,6 +38,8 @@ pub struct ExecContext {
     pub(crate) procedures: Arc<ProcedureRegistry>,
     /// How `db.checkpoint()` reaches the server (none in-process without a log).
     pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
+    /// The transaction's metadata (`tx.getMetaData()`), from the server.
+    pub(crate) tx_metadata: Option<Arc<crate::TxMetadata>>,
     /// The cancel flag (set from another thread: RESET, a client that
     /// left) and the transaction's deadline: every operator checks them
     /// before each batch it produces, so one that drains its input (sort,
@@ -67,6 +69,7 @@ impl ExecContext {
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: None,
+            tx_metadata: None,
             stop: StopSignals::default(),
             memory: MemoryBudget::new(0),
             params_charge: None,

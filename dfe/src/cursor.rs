@@ -86,6 +86,14 @@ impl Cursor {
         self
     }
 
+    /// Lets `tx.getMetaData()` / `tx.setMetaData()` in this query read and
+    /// replace `metadata`, the running transaction's (shared by its
+    /// statements; the server keeps it with the transaction).
+    pub fn with_tx_metadata(mut self, metadata: Arc<crate::TxMetadata>) -> Cursor {
+        self.ctx.tx_metadata = Some(metadata);
+        self
+    }
+
     /// A flag that, once set (from any thread), makes the next batch fail
     /// with [`ExecError::Cancelled`]: how RESET interrupts a running query.
     /// Every operator checks it before each batch, so an operator draining

@@ -34,7 +34,8 @@ pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};
 pub use procedures::{
     check_call_parameters, is_schema_command, set_advertised_address, CheckpointHook,
-    ProcedureRegistry, RegistryError, TableProcedure, DEFAULT_DATABASE, SYSTEM_DATABASE,
+    ProcedureRegistry, RegistryError, TableProcedure, TxMetadata, DEFAULT_DATABASE,
+    SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

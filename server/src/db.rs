@@ -10,7 +10,9 @@
 //! than risk exposing a non-durable commit.
 
 use crate::durable::{self, Checkpoints, DurableConfig};
+use crate::notification::Notification;
 use crate::plan_cache::{CachedPlan, PlanCache};
+use crate::query_options::{self, Replan};
 use crate::statistics::{self, StatisticsMaintainer};
 use crate::status;
 use nereid_dfe::{ProcedureRegistry, TableProcedure};
@@ -87,6 +89,8 @@ pub struct Summary {
     pub bookmark: Option<String>,
     /// The plan of an EXPLAIN statement.
     pub plan: Option<Arc<nereid_planner::PlanNode>>,
+    /// Warnings and information about the query (see `notification.rs`).
+    pub notifications: Arc<[Notification]>,
 }
 
 /// Distinct query texts whose plans are kept (see `plan_cache.rs`).
@@ -121,6 +125,9 @@ pub struct Database {
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
 pub struct Transaction {
     txn: Arc<Txn>,
+    /// The client's `tx_metadata`, which `tx.setMetaData` may replace and
+    /// every statement of the transaction reads.
+    metadata: Arc<nereid_dfe::TxMetadata>,
 }
 
 /// The result stream of one RUN. `Send`: it moves between pool threads.
@@ -136,6 +143,7 @@ pub struct QueryResult {
     query_type: &'static str,
     /// The plan, for EXPLAIN (reported in the summary).
     explained: Option<Arc<nereid_planner::PlanNode>>,
+    notifications: Arc<[Notification]>,
     summary: Option<Summary>,
 }
 
@@ -279,8 +287,15 @@ impl Database {
     }
 
     pub fn begin(self: &Arc<Self>) -> Transaction {
+        self.begin_with_metadata(Params::new())
+    }
+
+    /// Begins a transaction carrying the client's `tx_metadata`
+    /// (`CALL tx.getMetaData()` returns it).
+    pub fn begin_with_metadata(self: &Arc<Self>, metadata: Params) -> Transaction {
         Transaction {
             txn: Arc::new(self.store.begin()),
+            metadata: Arc::new(nereid_dfe::TxMetadata::new(metadata)),
         }
     }
 
@@ -305,18 +320,36 @@ impl Database {
         params: Params,
         deadline: Option<nereid_dfe::Deadline>,
     ) -> Result<QueryResult, DbError> {
-        let CachedPlan { plan, explain, .. } = self.plan(query)?;
+        self.run_with_metadata(tx, query, params, deadline, Params::new())
+    }
+
+    /// [`Database::run_until`]; an auto-commit query's transaction carries
+    /// `metadata` (the client's `tx_metadata` on RUN; inside `tx` the
+    /// transaction's own is used and `metadata` is ignored).
+    pub fn run_with_metadata(
+        self: &Arc<Self>,
+        tx: Option<&Transaction>,
+        query: &str,
+        params: Params,
+        deadline: Option<nereid_dfe::Deadline>,
+        metadata: Params,
+    ) -> Result<QueryResult, DbError> {
+        let CachedPlan {
+            plan,
+            explain,
+            notifications,
+            ..
+        } = self.plan(query)?;
         nereid_dfe::check_call_parameters(&plan, &params).map_err(status::from_exec)?;
-        let (txn, auto_commit) = match tx {
-            Some(t) => (t.txn.clone(), None),
-            None => (Arc::new(self.store.begin()), Some(self.clone())),
+        let (txn, auto_commit, metadata) = match tx {
+            Some(t) => (t.txn.clone(), None, Arc::clone(&t.metadata)),
+            None => (
+                Arc::new(self.store.begin()),
+                Some(self.clone()),
+                Arc::new(nereid_dfe::TxMetadata::new(metadata)),
+            ),
         };
-        let query_type = match (plan.reads, plan.writes) {
-            _ if is_schema_statement(&plan) => "s",
-            (_, false) => "r",
-            (false, true) => "w",
-            (true, true) => "rw",
-        };
+        let query_type = crate::query_type::of(&plan);
         let fields: Vec<String> = if explain {
             Vec::new()
         } else {
@@ -330,6 +363,7 @@ impl Database {
                 nereid_dfe::Cursor::new(plan, txn.clone(), params)
                     .with_procedures(Arc::clone(&self.procedures))
                     .with_checkpoint_hook(self.checkpoint_hook.clone())
+                    .with_tx_metadata(metadata)
                     .with_deadline(deadline)
                     .with_memory_limit(self.query_max_memory)
                     .map_err(status::from_exec)?,
@@ -344,6 +378,7 @@ impl Database {
             auto_commit,
             query_type,
             explained,
+            notifications,
             summary: None,
         })
     }
@@ -370,6 +405,7 @@ impl Database {
             ));
         }
         let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
+        let options = query_options::decide(&stmt, query).map_err(status::from_option)?;
         nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
         let catalog = DbCatalog {
             store: &self.store,
@@ -377,10 +413,14 @@ impl Database {
         };
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
-        let plan = Arc::new(plan);
-        self.plans
-            .insert(query, Arc::clone(&plan), stmt.explain, nodes);
-        Ok(CachedPlan::new(plan, stmt.explain, nodes))
+        let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes)
+            .with_options(options.notifications, options.replan == Replan::Skip);
+        // `replan=force` plans every time: its plan is never cached, so no
+        // later run finds it.
+        if options.replan != Replan::Force {
+            self.plans.insert_cached(query, cached.clone());
+        }
+        Ok(cached)
     }
 
     /// Plan cache `(hits, misses, entries)` since start.
@@ -542,13 +582,6 @@ fn log_failed(why: &str) -> DbError {
     }
 }
 
-/// Whether the statement is a schema command (the parser makes each a
-/// standalone call of an `internal.schema` procedure): query type `s`.
-fn is_schema_statement(plan: &nereid_planner::PhysicalPlan) -> bool {
-    matches!(&plan.root, nereid_planner::Op::ProcedureCall { name, .. }
-        if nereid_dfe::is_schema_command(name))
-}
-
 fn bookmark(commit_ts: u64) -> String {
     format!("FB:nereid:{commit_ts}")
 }
@@ -665,6 +698,7 @@ impl QueryResult {
             query_type: self.query_type,
             bookmark,
             plan: self.explained.clone(),
+            notifications: Arc::clone(&self.notifications),
         });
         Ok(())
     }

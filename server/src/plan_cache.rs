@@ -13,6 +13,7 @@
 //! - the cache is bounded: beyond `capacity` the least recently used
 //!   quarter is evicted.
 
+use crate::notification::Notification;
 use nereid_planner::PhysicalPlan;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -26,6 +27,10 @@ pub(crate) struct CachedPlan {
     pub(crate) explain: bool,
     /// Nodes in the store when the plan was made.
     nodes_at_planning: u64,
+    /// What its `CYPHER` options made of it: notifications to report, and
+    /// whether it is used however the store moved (`replan=skip`).
+    pub(crate) notifications: Arc<[Notification]>,
+    keep_when_stale: bool,
 }
 
 impl CachedPlan {
@@ -38,7 +43,21 @@ impl CachedPlan {
             plan,
             explain,
             nodes_at_planning,
+            notifications: Arc::from([]),
+            keep_when_stale: false,
         }
+    }
+
+    /// The plan with the notifications its query reports, kept even when
+    /// stale when `keep_when_stale` (`CYPHER replan=skip`).
+    pub(crate) fn with_options(
+        mut self,
+        notifications: Vec<Notification>,
+        keep_when_stale: bool,
+    ) -> CachedPlan {
+        self.notifications = Arc::from(notifications);
+        self.keep_when_stale = keep_when_stale;
+        self
     }
 }
 
@@ -75,7 +94,10 @@ impl PlanCache {
         inner.clock += 1;
         let clock = inner.clock;
         let fresh = match inner.entries.get_mut(query) {
-            Some(entry) if still_fits(entry.cached.nodes_at_planning, nodes_now) => {
+            Some(entry)
+                if entry.cached.keep_when_stale
+                    || still_fits(entry.cached.nodes_at_planning, nodes_now) =>
+            {
                 entry.last_used = clock;
                 Some(entry.cached.clone())
             }
@@ -92,14 +114,19 @@ impl PlanCache {
         fresh
     }
 
+    #[cfg(test)]
     pub(crate) fn insert(&self, query: &str, plan: Arc<PhysicalPlan>, explain: bool, nodes: u64) {
+        self.insert_cached(query, CachedPlan::new(plan, explain, nodes));
+    }
+
+    /// Caches `cached` as the plan of `query`.
+    pub(crate) fn insert_cached(&self, query: &str, cached: CachedPlan) {
         let mut inner = self.inner.lock();
         if inner.entries.len() >= self.capacity {
             evict_oldest_quarter(&mut inner.entries);
         }
         inner.clock += 1;
         let last_used = inner.clock;
-        let cached = CachedPlan::new(plan, explain, nodes);
         inner
             .entries
             .insert(query.to_string(), Entry { cached, last_used });
@@ -166,6 +193,16 @@ mod tests {
         let hit = cache.get("q", 64).expect("cached");
         assert!(hit.explain);
         assert!(cache.get("q", 65).is_none());
+    }
+
+    #[test]
+    fn a_plan_kept_when_stale_survives_any_growth() {
+        let cache = PlanCache::new(8);
+        let kept = CachedPlan::new(plan(), false, 10).with_options(Vec::new(), true);
+        cache.insert_cached("q", kept);
+        assert!(cache.get("q", 1_000_000).is_some(), "replan=skip");
+        cache.insert("r", plan(), false, 10);
+        assert!(cache.get("r", 1_000_000).is_none());
     }
 
     #[test]

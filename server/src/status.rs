@@ -40,6 +40,15 @@ pub(crate) fn from_cypher(e: CypherError) -> DbError {
     }
 }
 
+/// A `CYPHER` option Neo4j does not know (`query_options.rs`): Neo4j's
+/// `InvalidCypherOption`, an `InvalidArgumentException`.
+pub(crate) fn from_option(e: crate::query_options::OptionError) -> DbError {
+    DbError {
+        status: Status::ArgumentError,
+        message: e.to_string(),
+    }
+}
+
 pub(crate) fn from_plan(e: PlanError, query: &str) -> DbError {
     let status = match &e {
         PlanError::Semantic { .. } => Status::SyntaxError,

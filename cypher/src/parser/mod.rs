@@ -13,6 +13,7 @@ mod atoms;
 mod clauses;
 mod expr;
 mod names;
+mod options;
 mod pattern;
 mod property_type;
 mod query;

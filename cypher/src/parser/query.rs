@@ -5,12 +5,16 @@ use crate::ast::{Clause, Query, SingleQuery, Span, Statement};
 use crate::lexer::Tok;
 
 impl Parser<'_> {
-    /// `(EXPLAIN | PROFILE | PREFIX name: <iri>)* query ';'? EOF`
+    /// `(CYPHER options | EXPLAIN | PROFILE | PREFIX name: <iri>)* query ';'? EOF`
     pub(super) fn statement(&mut self) -> PResult<Statement> {
         let mut explain = false;
         let mut profile = false;
+        let mut cypher_version = None;
+        let mut options = Vec::new();
         loop {
-            if self.eat_kw("EXPLAIN") {
+            if self.eat_kw("CYPHER") {
+                self.cypher_options(&mut cypher_version, &mut options)?;
+            } else if self.eat_kw("EXPLAIN") {
                 explain = true;
             } else if self.eat_kw("PROFILE") {
                 profile = true;
@@ -32,6 +36,8 @@ impl Parser<'_> {
         Ok(Statement {
             explain,
             profile,
+            cypher_version,
+            options,
             prefixes: self.prefixes.clone(),
             query,
             source: self.query.to_string(),

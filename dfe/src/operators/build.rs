@@ -262,10 +262,12 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         } => Box::new(Filter {
             input: input(i),
             predicate: predicate.clone(),
+            pending: None,
         }),
         Op::Project { input: i, items } => Box::new(Project {
             input: input(i),
             items: items.clone(),
+            pending: None,
         }),
         Op::Aggregate {
             input: i,

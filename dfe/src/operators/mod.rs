@@ -30,6 +30,7 @@ mod property_seek;
 mod pushed_test;
 mod rel_type_scan;
 mod row_cursor;
+mod row_failure;
 mod scan;
 mod set;
 mod shortest_path;

@@ -6,7 +6,7 @@ use super::flat_map::{Expander, Extension, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use crate::procedures::{coerce_arguments, with_checkpoint_hook, Resolved};
+use crate::procedures::{coerce_arguments, with_checkpoint_hook, with_tx_metadata, Resolved};
 use nereid_planner::{Expr, ProcedureSignature, Slot};
 use nereid_values::Value;
 
@@ -95,7 +95,9 @@ impl Expander for ProcedureCall {
         }
         let args = coerce_arguments(&call.signature, args)?;
         let results = with_checkpoint_hook(ctx.checkpoint_hook.as_ref(), || {
-            ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+            with_tx_metadata(ctx.tx_metadata.as_ref(), || {
+                ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+            })
         })?;
         if call.signature.is_void() {
             return Ok(Box::new(std::iter::once(Extension::new())));

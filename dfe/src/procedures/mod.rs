@@ -18,6 +18,7 @@ mod schema_names;
 mod schema_show;
 mod show;
 mod table;
+mod tx;
 
 pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
 pub use checkpoint::CheckpointHook;
@@ -27,6 +28,8 @@ pub use registry::{ProcedureRegistry, RegistryError};
 pub use schema_ddl::is_schema_command;
 pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 pub use table::TableProcedure;
+pub(crate) use tx::with_metadata as with_tx_metadata;
+pub use tx::TxMetadata;
 
 use crate::error::ExecResult;
 use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
@@ -83,6 +86,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_ddl::PROCEDURES,
     schema_show::PROCEDURES,
     show::PROCEDURES,
+    tx::PROCEDURES,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).

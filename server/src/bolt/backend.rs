@@ -17,17 +17,20 @@ pub trait Backend: Send + Sync + 'static {
     type Tx: Send + 'static;
     type Results: ResultStream;
 
-    fn begin(self: &Arc<Self>) -> Self::Tx;
+    /// Begins a transaction carrying the client's `tx_metadata`.
+    fn begin(self: &Arc<Self>, metadata: Params) -> Self::Tx;
 
     /// Runs `query` in `tx`, or auto-commit when `tx` is `None` (committed
-    /// once the stream is exhausted). Past `deadline` (the transaction's)
-    /// the query stops with a timeout failure.
+    /// once the stream is exhausted; its transaction carries `metadata`,
+    /// RUN's `tx_metadata`). Past `deadline` (the transaction's) the query
+    /// stops with a timeout failure.
     fn run(
         self: &Arc<Self>,
         tx: Option<&Self::Tx>,
         query: &str,
         params: Params,
         deadline: Option<Deadline>,
+        metadata: Params,
     ) -> Result<Self::Results, DbError>;
 
     /// Bytes one query may hold (0: no limit), which bounds the decoding
@@ -86,8 +89,8 @@ impl Backend for Database {
     type Tx = Transaction;
     type Results = QueryResult;
 
-    fn begin(self: &Arc<Self>) -> Transaction {
-        Database::begin(self)
+    fn begin(self: &Arc<Self>, metadata: Params) -> Transaction {
+        Database::begin_with_metadata(self, metadata)
     }
 
     fn run(
@@ -96,8 +99,9 @@ impl Backend for Database {
         query: &str,
         params: Params,
         deadline: Option<Deadline>,
+        metadata: Params,
     ) -> Result<QueryResult, DbError> {
-        Database::run_until(self, tx, query, params, deadline)
+        Database::run_with_metadata(self, tx, query, params, deadline, metadata)
     }
 
     fn query_max_memory(&self) -> usize {

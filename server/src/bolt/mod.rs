@@ -12,6 +12,7 @@ pub(crate) mod connection;
 pub mod failure;
 pub mod framing;
 pub mod handshake;
+mod notifications;
 pub mod pool;
 pub mod request;
 pub mod response;

@@ -5,6 +5,7 @@
 //! the month's end), then days, then the sub-day part. A date takes only
 //! the whole days of the sub-day part; times wrap around midnight.
 
+use super::decimal::{Decimal, Rounding};
 use super::duration_build::DurationBuilder;
 use super::zone;
 use crate::error::{ExecError, ExecResult};
@@ -54,46 +55,48 @@ fn negate(d: &Duration) -> Option<Duration> {
     )
 }
 
-/// `duration * factor` (or `/ divisor` when `divide`).
+/// `duration * factor` (or `/ divisor` when `divide`), in integers: a
+/// float factor is taken as the decimal it prints as, and a division
+/// computes each component's quotient to [`QUOTIENT_DIGITS`] places.
 pub fn multiply_duration(d: &Duration, factor: &Value, divide: bool) -> Option<ExecResult<Value>> {
-    let f = match factor {
-        Value::Int(i) => *i as f64,
-        Value::Float(x) => *x,
+    let factor = match factor {
+        Value::Int(i) => Decimal::from_int(*i),
+        Value::Float(x) => match Decimal::from_f64(*x) {
+            Some(f) => f,
+            None => return Some(Err(out_of_range())),
+        },
         _ => return None,
     };
-    let f = if divide { 1.0 / f } else { f };
-    let exact = matches!(factor, Value::Int(_)) && !divide;
     let mut builder = DurationBuilder::default();
-    let ok = if exact {
-        let i = f as i64;
-        (|| {
-            builder.add_int("months", d.months.checked_mul(i)?)?;
-            builder.add_int("days", d.days.checked_mul(i)?)?;
-            let nanos = d.total_nanos().checked_mul(i128::from(i))?;
-            builder.add_int(
-                "seconds",
-                i64::try_from(nanos / i128::from(NANOS_PER_SECOND)).ok()?,
-            )?;
-            builder.add_int(
-                "nanoseconds",
-                i64::try_from(nanos % i128::from(NANOS_PER_SECOND)).ok()?,
+    let ok = (|| {
+        let (months, days, nanos) = if divide {
+            (
+                Decimal::from_int(d.months).div(factor, QUOTIENT_DIGITS)?,
+                Decimal::from_int(d.days).div(factor, QUOTIENT_DIGITS)?,
+                Decimal::from_i128(d.total_nanos()).div(factor, QUOTIENT_DIGITS)?,
             )
-        })()
-    } else {
-        (|| {
-            builder.add("months", d.months as f64 * f, true)?;
-            builder.add("days", d.days as f64 * f, true)?;
-            // Sub-nanosecond remainders are cut off, never rounded up.
-            let nanos = (d.total_nanos() as f64 * f).trunc();
-            builder.add_int("nanoseconds", i64::try_from(nanos as i128).ok()?)
-        })()
-    };
+        } else {
+            (
+                Decimal::from_int(d.months).mul(factor)?,
+                Decimal::from_int(d.days).mul(factor)?,
+                Decimal::from_i128(d.total_nanos()).mul(factor)?,
+            )
+        };
+        builder.add("months", months)?;
+        builder.add("days", days)?;
+        // Sub-nanosecond remainders are cut off, never rounded up.
+        let nanos = nanos.times(1, Rounding::Truncate)?;
+        builder.add_int("nanoseconds", i64::try_from(nanos).ok()?)
+    })();
     Some(
         ok.and_then(|()| builder.finish())
             .map(Value::Duration)
             .ok_or_else(out_of_range),
     )
 }
+
+/// Decimal places of a duration component divided by a number.
+const QUOTIENT_DIGITS: u32 = 18;
 
 fn add_date(date: NaiveDate, months: i64, days: i64) -> Option<NaiveDate> {
     let m = Months::new(u32::try_from(months.unsigned_abs()).ok()?);

@@ -6,6 +6,8 @@
 use nereid_values::temporal::{NANOS_PER_SECOND, SECONDS_PER_DAY, SECONDS_PER_MONTH};
 use nereid_values::Duration;
 
+use super::decimal::{Decimal, Rounding};
+
 #[derive(Default)]
 pub struct DurationBuilder {
     months: i64,
@@ -34,26 +36,33 @@ pub fn is_duration_key(key: &str) -> bool {
 }
 
 impl DurationBuilder {
-    /// Adds `value` of `unit`; `fractional` says whether it came as a float.
-    pub fn add(&mut self, unit: &str, value: f64, fractional: bool) -> Option<()> {
-        if !value.is_finite() {
-            return None;
-        }
-        if !fractional {
-            return self.add_int(unit, value as i64);
+    /// Adds `value` of `unit`, exactly: a fractional month becomes days and
+    /// nanoseconds by the average month, a fractional day nanoseconds, and
+    /// a sub-day fraction is rounded to the nearest nanosecond.
+    pub fn add(&mut self, unit: &str, value: Decimal) -> Option<()> {
+        if value.is_integer() {
+            return self.add_int(unit, value.trunc()?);
         }
         match unit {
-            "years" => self.add_months_f(value * 12.0),
-            "quarters" => self.add_months_f(value * 3.0),
-            "months" => self.add_months_f(value),
-            "weeks" => self.add_days_f(value * 7.0),
-            "days" => self.add_days_f(value),
+            "years" => self.add_months(value.mul(Decimal::from_int(12))?),
+            "quarters" => self.add_months(value.mul(Decimal::from_int(3))?),
+            "months" => self.add_months(value),
+            "weeks" => self.add_days(value.mul(Decimal::from_int(7))?),
+            "days" => self.add_days(value),
             other => {
                 let per = sub_day_unit(other)?;
-                self.nanos += (value * per as f64).round() as i128;
+                self.nanos = self
+                    .nanos
+                    .checked_add(value.times(per, Rounding::Nearest)?)?;
                 Some(())
             }
         }
+    }
+
+    /// Adds a float amount of `unit` (a map value, a product), read as the
+    /// decimal it prints as.
+    pub fn add_f64(&mut self, unit: &str, value: f64) -> Option<()> {
+        self.add(unit, Decimal::from_f64(value)?)
     }
 
     /// Adds an integral amount of `unit`.
@@ -69,11 +78,10 @@ impl DurationBuilder {
         Some(())
     }
 
-    fn add_months_f(&mut self, months: f64) -> Option<()> {
-        let whole = months.trunc();
-        self.months = self.months.checked_add(whole as i64)?;
-        let rest = ((months - whole) * (SECONDS_PER_MONTH as f64) * NANOS_PER_SECOND as f64).round()
-            as i128;
+    fn add_months(&mut self, months: Decimal) -> Option<()> {
+        self.months = self.months.checked_add(months.trunc()?)?;
+        let per_month = i128::from(SECONDS_PER_MONTH) * i128::from(NANOS_PER_SECOND);
+        let rest = months.fraction().times(per_month, Rounding::Nearest)?;
         self.days = self
             .days
             .checked_add(i64::try_from(rest / NANOS_PER_DAY).ok()?)?;
@@ -81,10 +89,9 @@ impl DurationBuilder {
         Some(())
     }
 
-    fn add_days_f(&mut self, days: f64) -> Option<()> {
-        let whole = days.trunc();
-        self.days = self.days.checked_add(whole as i64)?;
-        self.nanos += ((days - whole) * NANOS_PER_DAY as f64).round() as i128;
+    fn add_days(&mut self, days: Decimal) -> Option<()> {
+        self.days = self.days.checked_add(days.trunc()?)?;
+        self.nanos += days.fraction().times(NANOS_PER_DAY, Rounding::Nearest)?;
         Some(())
     }
 

@@ -10,6 +10,7 @@ mod between;
 mod between_wide;
 mod components;
 mod construct;
+mod decimal;
 mod duration_build;
 mod parse;
 mod truncate;
@@ -114,7 +115,7 @@ fn duration(arg: &Value) -> ExecResult<Value> {
                 let added = match value {
                     Value::Null => Some(()),
                     Value::Int(i) => builder.add_int(key, *i),
-                    Value::Float(f) => builder.add(key, *f, true),
+                    Value::Float(f) => builder.add_f64(key, *f),
                     other => return Err(type_mismatch("Number", other)),
                 };
                 added.ok_or_else(|| bad("out of range"))?;

@@ -2,6 +2,7 @@
 //! `time('214032.142+0100')`, `datetime('...[Europe/Stockholm]')` and
 //! `duration('P14DT16H12M')` accept them (extended and basic formats).
 
+use super::decimal::Decimal;
 use super::duration_build::DurationBuilder;
 use nereid_values::temporal::chrono::{NaiveDate, NaiveDateTime, NaiveTime, Weekday};
 use nereid_values::temporal_wide::YEARS_PER_CYCLE;
@@ -246,16 +247,16 @@ pub fn duration(s: &str) -> Option<Duration> {
         if parts.len() != 3 {
             return None;
         }
-        builder.add("years", digits(parts[0])? as f64, false)?;
-        builder.add("months", digits(parts[1])? as f64, false)?;
-        builder.add("days", digits(parts[2])? as f64, false)?;
+        builder.add_int("years", digits(parts[0])?)?;
+        builder.add_int("months", digits(parts[1])?)?;
+        builder.add_int("days", digits(parts[2])?)?;
         let tparts: Vec<&str> = t.split(':').collect();
         if tparts.len() != 3 {
             return None;
         }
-        builder.add("hours", digits(tparts[0])? as f64, false)?;
-        builder.add("minutes", digits(tparts[1])? as f64, false)?;
-        builder.add("seconds", tparts[2].parse::<f64>().ok()?, true)?;
+        builder.add_int("hours", digits(tparts[0])?)?;
+        builder.add_int("minutes", digits(tparts[1])?)?;
+        builder.add("seconds", Decimal::parse(tparts[2])?)?;
     } else {
         let (date_part, time_part) = match body.split_once(['T', 't']) {
             Some((d, t)) => (d, Some(t)),
@@ -303,8 +304,7 @@ fn designators(mut s: &str, units: &[(char, &str)], b: &mut DurationBuilder) -> 
         let letter = rest.chars().next()?.to_ascii_uppercase();
         let at = units[next..].iter().position(|(c, _)| *c == letter)? + next;
         let text = number.replace(',', ".");
-        let fractional = text.contains('.');
-        b.add(units[at].1, text.parse::<f64>().ok()?, fractional)?;
+        b.add(units[at].1, Decimal::parse(&text)?)?;
         next = at + 1;
         s = &rest[1..];
     }

@@ -116,3 +116,44 @@ fn cursors_can_move_between_threads() {
     fn assert_send<T: Send>() {}
     assert_send::<Cursor>();
 }
+
+#[test]
+fn a_failing_row_comes_after_the_rows_before_it() {
+    // UNWIND [1, 0, 2] AS x RETURN 10 / x: the 10 is delivered, then the
+    // failure (Neo4j streams per row; testkit checks it).
+    let txn = new_txn();
+    let list = lit(Value::List(vec![
+        Value::Int(1),
+        Value::Int(0),
+        Value::Int(2),
+    ]));
+    let root = Op::Project {
+        input: unwind(arg(), list.clone(), 0),
+        items: vec![(1, bin(BinaryOp::Divide, lit(10), slot(0)))],
+    };
+    let mut cursor = Cursor::new(plan(root, 2, &[("y", 1)]), Arc::clone(&txn), Params::new());
+    assert_eq!(cursor.next_row(), Ok(Some(vec![Value::Int(10)])));
+    assert_eq!(
+        cursor.next_row(),
+        Err(ExecError::Arithmetic("/ by zero".into()))
+    );
+    assert_eq!(cursor.next_row(), Ok(None));
+
+    // A filter keeps the passing rows before the failing one.
+    let list = lit(Value::List(
+        [3, 1, 2, 0, 3].into_iter().map(Value::Int).collect(),
+    ));
+    let root = Op::Filter {
+        input: unwind(arg(), list, 0),
+        predicate: bin(
+            BinaryOp::Greater,
+            bin(BinaryOp::Divide, lit(6), slot(0)),
+            lit(2),
+        ),
+    };
+    let mut cursor = Cursor::new(plan(root, 1, &[("x", 0)]), txn, Params::new());
+    assert_eq!(cursor.next_row(), Ok(Some(vec![Value::Int(1)])));
+    assert_eq!(cursor.next_row(), Ok(Some(vec![Value::Int(2)])));
+    assert!(matches!(cursor.next_row(), Err(ExecError::Arithmetic(_))));
+    assert_eq!(cursor.next_row(), Ok(None));
+}

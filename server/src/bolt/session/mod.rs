@@ -11,6 +11,7 @@
 
 mod auth;
 mod database;
+mod metadata;
 mod run;
 mod stream;
 mod timeout;
@@ -120,6 +121,8 @@ type Handled = Result<(), HandlerError>;
 struct OpenStream<R> {
     qid: i64,
     results: R,
+    /// Whether a record was sent (the result's GQL status).
+    had_record: bool,
 }
 
 /// Flush the output buffer once it holds this much.

@@ -18,6 +18,12 @@ impl<B: Backend> Session<B> {
     ) -> Handled {
         let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
         let started = Instant::now();
+        // Inside a transaction BEGIN carried the metadata.
+        let metadata = if in_tx {
+            Params::new()
+        } else {
+            super::metadata::from_extra(extra)?
+        };
         let deadline = if in_tx {
             // A statement that starts after the transaction's time is up
             // fails before it runs.
@@ -46,7 +52,9 @@ impl<B: Backend> Session<B> {
                 .pool
                 .run(move || {
                     let outcome = decode_params(&params, &*backend)
-                        .and_then(|params| backend.run(Some(&tx), &query, params, deadline))
+                        .and_then(|params| {
+                            backend.run(Some(&tx), &query, params, deadline, metadata)
+                        })
                         .map(with_fields);
                     (tx, outcome)
                 })
@@ -58,7 +66,7 @@ impl<B: Backend> Session<B> {
                 .pool
                 .run(move || {
                     decode_params(&params, &*backend)
-                        .and_then(|params| backend.run(None, &query, params, deadline))
+                        .and_then(|params| backend.run(None, &query, params, deadline, metadata))
                         .map(with_fields)
                 })
                 .await?
@@ -74,11 +82,19 @@ impl<B: Backend> Session<B> {
             let qid = self.next_qid;
             self.next_qid += 1;
             self.last_qid = qid;
-            self.streams.push(OpenStream { qid, results });
+            self.streams.push(OpenStream {
+                qid,
+                results,
+                had_record: false,
+            });
             meta.insert("qid", qid);
             self.state = State::TxStreaming;
         } else {
-            self.streams.push(OpenStream { qid: 0, results });
+            self.streams.push(OpenStream {
+                qid: 0,
+                results,
+                had_record: false,
+            });
             if extra
                 .get("db")
                 .is_none_or(|db| matches!(db, PackValue::Null))

@@ -13,6 +13,7 @@
 use super::{Handled, HandlerError, OpenStream, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::bolt::failure::Failure;
+use crate::bolt::notifications::{self, Outcome};
 use crate::bolt::pool::{Lane, PoolError};
 use crate::bolt::response;
 use crate::bolt::response::RecordWriter;
@@ -146,9 +147,16 @@ impl<B: Backend> Session<B> {
                 self.success(PackMap::new().with("has_more", true))
             }
             Ok(false) => {
-                self.ctx.pool.dispose(open);
                 let t_last = started.elapsed().as_millis() as i64;
-                let meta = self.final_metadata(summary.unwrap_or_default(), t_last)?;
+                let outcome = if open.had_record {
+                    Outcome::Records
+                } else if open.results.fields().is_empty() {
+                    Outcome::Omitted
+                } else {
+                    Outcome::NoData
+                };
+                self.ctx.pool.dispose(open);
+                let meta = self.final_metadata(summary.unwrap_or_default(), t_last, outcome)?;
                 self.state = match self.state {
                     State::TxStreaming if self.streams.is_empty() => State::TxReady,
                     State::TxStreaming => State::TxStreaming,
@@ -191,7 +199,12 @@ impl<B: Backend> Session<B> {
     }
 
     /// `{bookmark?, stats?, type, t_last, db}` for an exhausted result.
-    fn final_metadata(&self, summary: Summary, t_last: i64) -> Result<PackMap, Failure> {
+    fn final_metadata(
+        &self,
+        summary: Summary,
+        t_last: i64,
+        outcome: Outcome,
+    ) -> Result<PackMap, Failure> {
         let mut meta = PackMap::new();
         if !self.in_tx {
             if let Some(bookmark) = &summary.bookmark {
@@ -221,6 +234,7 @@ impl<B: Backend> Session<B> {
             }
             meta.insert("plan", plan_metadata(plan));
         }
+        notifications::insert(&mut meta, &summary.notifications, outcome, self.version);
         meta.insert("t_last", t_last);
         meta.insert("db", "neo4j");
         Ok(meta)
@@ -339,6 +353,7 @@ fn pull_slice<R: ResultStream>(
             open.results.discard(chunk)
         } else {
             open.results.pull(chunk, &mut |row, resolver| {
+                open.had_record = true;
                 if encode_error.is_none() {
                     if let Err(e) = writer.write(&mut bytes, row, resolver, format) {
                         encode_error = Some(e);

@@ -21,9 +21,10 @@ impl<B: Backend> Session<B> {
             self.ctx.config.transaction_timeout,
             Instant::now(),
         )?;
+        let metadata = super::metadata::from_extra(extra)?;
         self.await_bookmarks(extra).await?;
         let backend = self.ctx.backend.clone();
-        let tx = self.ctx.pool.run(move || backend.begin()).await?;
+        let tx = self.ctx.pool.run(move || backend.begin(metadata)).await?;
         self.tx = Some(tx);
         self.in_tx = true;
         self.tx_deadline = deadline;

@@ -3,6 +3,7 @@
 
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::db::{DbError, Params, Summary};
+use crate::notification::{Notification, Position, Severity};
 use nereid_dfe::Deadline;
 use nereid_errors::Status;
 use nereid_storage::WriteStats;
@@ -64,6 +65,10 @@ pub struct FakeResults {
     auto_commit: bool,
     slow: bool,
     fail_on_pull: bool,
+    /// Fails when the row with this index is due (after those before it).
+    fail_at: Option<i64>,
+    /// Reported in the summary (`WARN` queries).
+    notifications: Vec<Notification>,
     produced: Arc<AtomicUsize>,
     slow_started: Arc<AtomicUsize>,
     slow_done: Arc<AtomicUsize>,
@@ -76,9 +81,9 @@ impl Backend for FakeBackend {
     type Tx = FakeTx;
     type Results = FakeResults;
 
-    fn begin(self: &Arc<Self>) -> FakeTx {
+    fn begin(self: &Arc<Self>, metadata: Params) -> FakeTx {
         let id = self.next_tx.fetch_add(1, Ordering::Relaxed) + 1;
-        self.record(format!("begin {id}"));
+        self.record(format!("begin {id}{}", described(&metadata)));
         FakeTx(id)
     }
 
@@ -88,12 +93,13 @@ impl Backend for FakeBackend {
         query: &str,
         params: Params,
         deadline: Option<Deadline>,
+        metadata: Params,
     ) -> Result<FakeResults, DbError> {
         if let Ok(mut last) = self.last_deadline.lock() {
             *last = deadline;
         }
         let scope = tx.map_or("auto".to_string(), |t| format!("tx{}", t.0));
-        self.record(format!("run {query} in {scope}"));
+        self.record(format!("run {query} in {scope}{}", described(&metadata)));
         let mut results = FakeResults {
             fields: vec!["x".into()],
             rows: Box::new(|i| vec![Value::Int(i)]),
@@ -103,6 +109,8 @@ impl Backend for FakeBackend {
             auto_commit: tx.is_none(),
             slow: false,
             fail_on_pull: false,
+            fail_at: None,
+            notifications: Vec::new(),
             produced: self.produced.clone(),
             slow_started: self.slow_started.clone(),
             slow_done: self.slow_done.clone(),
@@ -156,6 +164,27 @@ impl Backend for FakeBackend {
                 })
             }
             ("PULLFAIL", _) => results.fail_on_pull = true,
+            ("FAILAT", n) => {
+                results.total = 10;
+                results.fail_at = n.parse().ok();
+            }
+            ("WARN", n) => {
+                results.total = n.parse().unwrap_or(0);
+                results.notifications.push(Notification {
+                    code: "Neo.ClientNotification.Statement.RuntimeUnsupportedWarning",
+                    title: "title".into(),
+                    description: "description".into(),
+                    severity: Severity::Warning,
+                    category: "UNSUPPORTED",
+                    gql_status: "01N40",
+                    status_description: "warn: unsupported runtime.".into(),
+                    position: Some(Position {
+                        offset: 7,
+                        line: 1,
+                        column: 8,
+                    }),
+                });
+            }
             _ => {
                 return Err(DbError {
                     status: Status::General,
@@ -212,6 +241,12 @@ impl ResultStream for FakeResults {
             if let Some(deadline) = &self.deadline {
                 deadline.check().map_err(crate::status::from_exec)?;
             }
+            if self.fail_at == Some(self.next) {
+                return Err(DbError {
+                    status: Status::ArithmeticError,
+                    message: "/ by zero".into(),
+                });
+            }
             let row = (self.rows)(self.next);
             self.produced.fetch_add(1, Ordering::Relaxed);
             sink(&row, &GraphResolver);
@@ -239,6 +274,7 @@ impl ResultStream for FakeResults {
             query_type: if self.write { "w" } else { "r" },
             bookmark: (self.write && self.auto_commit).then(|| "FB:auto".to_string()),
             plan: None,
+            notifications: self.notifications.clone().into(),
         }
     }
 
@@ -285,4 +321,13 @@ impl EntityResolver for GraphResolver {
             properties: BTreeMap::from([("w".to_string(), Value::Int(1))]),
         })
     }
+}
+
+/// ` with metadata {k: v, ...}` for the event log, or nothing for none.
+fn described(metadata: &Params) -> String {
+    if metadata.is_empty() {
+        return String::new();
+    }
+    let entries: Vec<String> = metadata.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    format!(" with metadata {{{}}}", entries.join(", "))
 }

@@ -7,6 +7,7 @@ pub(crate) mod fake;
 mod session_auth;
 mod session_basics;
 mod session_bookmarks;
+mod session_conformance;
 mod session_limits;
 mod session_points;
 mod session_preauth;

@@ -1,0 +1,82 @@
+//! Notifications: warnings and information a query's summary carries
+//! (Bolt's `notifications` list, or GQL status objects under `statuses`
+//! from Bolt 5.5 on; `bolt/notifications.rs` encodes them).
+//!
+//! They are decided while planning and kept with the cached plan, so a
+//! query run from the plan cache reports the same ones.
+
+/// How serious a notification is (Neo4j's two severities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    Information,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "WARNING",
+            Severity::Information => "INFORMATION",
+        }
+    }
+}
+
+/// Where in the query text a notification points (line and column from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Position {
+    /// The position of byte `offset` in `query`.
+    pub fn in_query(query: &str, offset: usize) -> Position {
+        let before = &query[..offset.min(query.len())];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Position {
+            offset,
+            line,
+            column: before[line_start..].chars().count() + 1,
+        }
+    }
+}
+
+/// One notification, with both the pre-GQL fields (code, title,
+/// description, category) and the GQL status object's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notification {
+    /// `Neo.ClientNotification.Statement.*`.
+    pub code: &'static str,
+    pub title: String,
+    pub description: String,
+    pub severity: Severity,
+    /// Neo4j's category (`UNSUPPORTED`, `PERFORMANCE`, ...), which is also
+    /// the GQL status object's classification.
+    pub category: &'static str,
+    /// The GQL status code (`01N40`).
+    pub gql_status: &'static str,
+    /// The GQL status description (`warn: unsupported runtime. ...`).
+    pub status_description: String,
+    pub position: Option<Position>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_and_characters_from_one() {
+        let query = "CYPHER\n  runtime=slotted RETURN 'é'";
+        assert_eq!(
+            Position::in_query(query, 9),
+            Position {
+                offset: 9,
+                line: 2,
+                column: 3
+            }
+        );
+        assert_eq!(Position::in_query(query, 0).column, 1);
+    }
+}

@@ -1,0 +1,83 @@
+"""What the drivers' conformance suite (testkit, `tests.neo4j.*`) checks,
+as our own regression tests with the official driver (issue 32): CYPHER
+pre-parser options, exact durations, transaction metadata, records before a
+failing row, and the query type."""
+
+import neo4j
+import pytest
+from neo4j.time import Duration
+
+
+def test_cypher_options_run_and_an_ignored_runtime_is_a_warning(driver):
+    records, summary, _ = driver.execute_query(
+        "CYPHER runtime=interpreted WITH $x AS x RETURN x", x=7
+    )
+    assert [r["x"] for r in records] == [7]
+    warnings = [s for s in summary.gql_status_objects if s.is_notification]
+    assert [s.gql_status for s in warnings] == ["01N40"]
+    assert warnings[0].position.offset == 7
+    # An option Nereid honours carries none; replan=force plans again.
+    for _ in range(2):
+        records, summary, _ = driver.execute_query("CYPHER 5 replan=force RETURN 1 AS one")
+        assert records[0]["one"] == 1
+        assert not [s for s in summary.gql_status_objects if s.is_notification]
+    with pytest.raises(neo4j.exceptions.ClientError) as e:
+        driver.execute_query("CYPHER nonsense=1 RETURN 1")
+    assert e.value.code == "Neo.ClientError.Statement.ArgumentError"
+    assert "Unsupported options: nonsense" in e.value.message
+
+
+def test_duration_fractions_are_exact(driver):
+    records, _, _ = driver.execute_query(
+        "RETURN duration('P1234M567890DT123456789123.999S') AS d"
+    )
+    d = records[0]["d"]
+    assert isinstance(d, Duration)
+    assert (d.months, d.days, d.seconds, d.nanoseconds) == (
+        1234,
+        567890,
+        123456789123,
+        999000000,
+    )
+
+
+def test_tx_metadata_is_read_and_replaced(driver):
+    metadata = {"foo": 1.5, "bar": "baz"}
+    with driver.session() as session:
+        result = session.run(neo4j.Query("CALL tx.getMetaData", metadata=metadata))
+        assert result.single().value() == metadata
+
+        def work(tx):
+            assert tx.run("CALL tx.getMetaData").single().value() == metadata
+            tx.run("CALL tx.setMetaData({replaced: true})").consume()
+            return tx.run("CALL tx.getMetaData() YIELD metadata RETURN metadata").single()[0]
+
+        replaced = session.execute_read(
+            neo4j.unit_of_work(metadata=metadata)(work)
+        )
+        assert replaced == {"replaced": True}
+        # The next transaction starts without it.
+        assert session.run("CALL tx.getMetaData").single().value() == {}
+
+
+def test_records_before_a_failing_row_arrive_first(driver):
+    with driver.session() as session:
+        result = session.run("UNWIND [1, 0, 2] AS x RETURN 10 / x")
+        assert next(iter(result)).values() == [10]
+        with pytest.raises(neo4j.exceptions.ClientError):
+            next(iter(result))
+        assert session.run("RETURN 1 AS n").single()["n"] == 1
+
+
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("CREATE (n) RETURN n", "rw"),
+        ("CREATE (n)", "w"),
+        ("MATCH (n) RETURN n", "r"),
+        ("EXPLAIN CREATE (n) RETURN n", "rw"),
+    ],
+)
+def test_query_type_is_neo4js(driver, query, expected):
+    _, summary, _ = driver.execute_query(query)
+    assert summary.query_type == expected
