@@ -3,7 +3,7 @@
 //! before the failing one that pass are emitted first and the failure
 //! follows on the next call (`row_failure.rs`).
 
-use super::row_failure::{evaluate_rows, is_row_failure};
+use super::row_failure::rows_before_failure;
 use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -59,14 +59,8 @@ impl Filter {
         mut batch: Batch,
         e: ExecError,
     ) -> ExecResult<Option<Batch>> {
-        if !is_row_failure(&e) {
-            return Err(e);
-        }
-        let prefix = evaluate_rows(ctx, &[&self.predicate], &batch);
-        let Some(row_error) = prefix.error else {
-            return Err(e);
-        };
-        let tests: Vec<Value> = prefix.values.into_iter().flatten().collect();
+        let (values, row_error) = rows_before_failure(ctx, &[&self.predicate], &batch, e)?;
+        let tests: Vec<Value> = values.into_iter().flatten().collect();
         let kept = passing(&batch.selection()[..tests.len()], &tests);
         if kept.is_empty() {
             return Err(row_error);

@@ -3,7 +3,7 @@
 //! swaps. When a batch fails, the rows before the failing one are emitted
 //! first and the failure follows on the next call (`row_failure.rs`).
 
-use super::row_failure::{evaluate_rows, is_row_failure};
+use super::row_failure::rows_before_failure;
 use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -61,19 +61,10 @@ impl Project {
         mut batch: Batch,
         e: ExecError,
     ) -> ExecResult<Option<Batch>> {
-        if !is_row_failure(&e) {
-            return Err(e);
-        }
         let exprs: Vec<&Expr> = self.items.iter().map(|(_, expr)| expr).collect();
-        let prefix = evaluate_rows(ctx, &exprs, &batch);
-        let Some(row_error) = prefix.error else {
-            return Err(e);
-        };
-        if prefix.values.is_empty() {
-            return Err(row_error);
-        }
-        let rows = batch.selection()[..prefix.values.len()].to_vec();
-        for (&row, values) in rows.iter().zip(prefix.values) {
+        let (values, row_error) = rows_before_failure(ctx, &exprs, &batch, e)?;
+        let rows = batch.selection()[..values.len()].to_vec();
+        for (&row, values) in rows.iter().zip(values) {
             for ((slot, _), value) in self.items.iter().zip(values) {
                 batch.set(*slot, row, value);
             }

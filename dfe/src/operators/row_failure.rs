@@ -15,43 +15,32 @@ use crate::error::ExecError;
 use nereid_planner::Expr;
 use nereid_values::Value;
 
-/// The outcome of evaluating `exprs` row by row over a batch's active rows.
-pub(crate) struct Prefix {
-    /// Per active row before the failing one, each expression's value.
-    pub(crate) values: Vec<Vec<Value>>,
-    /// The first failing row's error; `None` when every row succeeded on
-    /// its own (the batch failed for a reason that is not any row's: the
-    /// caller reports the batch's own error).
-    pub(crate) error: Option<ExecError>,
-}
-
-/// Evaluates `exprs` for each active row of `batch` in turn, stopping at the
-/// first row where one fails.
-pub(crate) fn evaluate_rows(ctx: &mut ExecContext, exprs: &[&Expr], batch: &Batch) -> Prefix {
+/// After `exprs` failed with `e` over `batch`'s active rows: each
+/// expression's value for the rows before the first failing row (at least
+/// one), and that row's error, to report next. `Err` with the error to
+/// report now when no row comes first: the first row fails, the query was
+/// stopped, or no single row fails on its own (the batch failed for a
+/// reason that is not any row's).
+pub(crate) fn rows_before_failure(
+    ctx: &mut ExecContext,
+    exprs: &[&Expr],
+    batch: &Batch,
+    e: ExecError,
+) -> Result<(Vec<Vec<Value>>, ExecError), ExecError> {
+    if matches!(e, ExecError::Cancelled | ExecError::TimedOut { .. }) {
+        return Err(e);
+    }
     let mut values = Vec::new();
     for &row in batch.selection() {
         let mut row_values = Vec::with_capacity(exprs.len());
         for expr in exprs {
             match ctx.evaluator().eval_row(expr, batch, row) {
                 Ok(value) => row_values.push(value),
-                Err(e) => {
-                    return Prefix {
-                        values,
-                        error: Some(e),
-                    }
-                }
+                Err(row_error) if values.is_empty() => return Err(row_error),
+                Err(row_error) => return Ok((values, row_error)),
             }
         }
         values.push(row_values);
     }
-    Prefix {
-        values,
-        error: None,
-    }
-}
-
-/// Whether a batch failure is worth locating row by row: a cancelled or
-/// timed-out query stops now, whatever rows were computed.
-pub(crate) fn is_row_failure(e: &ExecError) -> bool {
-    !matches!(e, ExecError::Cancelled | ExecError::TimedOut { .. })
+    Err(e)
 }
