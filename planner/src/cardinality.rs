@@ -10,6 +10,8 @@
 //! row, which never makes an end look smaller than it is.
 
 use crate::id_predicate::seekable;
+use crate::index_predicate::{choose, condition};
+use crate::index_query::{IndexCondition, IndexEntity, SeekArg};
 use crate::logical::slots_of;
 use crate::physical::{BinaryOp, Expr, Slot};
 use crate::{Catalog, RelStatistics};
@@ -73,7 +75,62 @@ pub(crate) fn node_frontier(
             estimate /= distinct.max(1) as f64;
         }
     }
-    estimate
+    match index_seek(catalog, slot, &labels, filters) {
+        Some(IndexEstimate::Unique(at_most)) => estimate.min(at_most),
+        Some(IndexEstimate::Narrowed) => estimate * RANGE_SELECTIVITY,
+        None => estimate,
+    }
+}
+
+/// What an index seek (rule `node_index_seek`) on the frontier adds to the
+/// estimate: a unique index with every key equal names at most one node
+/// per value (the product of the `IN` lists' lengths, when literal); a
+/// range or string condition keeps [`RANGE_SELECTIVITY`] of the nodes
+/// (equalities were counted above, through distinct values).
+enum IndexEstimate {
+    Unique(f64),
+    Narrowed,
+}
+
+/// The share of nodes a range (`<`, `>=`, ...) or a string condition
+/// (`STARTS WITH`, ...) on an indexed key is assumed to keep: without
+/// histograms any fixed share is a guess; a third is Neo4j's default for
+/// a range and makes a seek side win over a plain scan of a label of
+/// similar size.
+const RANGE_SELECTIVITY: f64 = 0.3;
+
+fn index_seek(
+    catalog: &dyn Catalog,
+    slot: Slot,
+    labels: &[String],
+    filters: &[&Expr],
+) -> Option<IndexEstimate> {
+    let indexes = catalog.indexes();
+    if indexes.is_empty() {
+        return None;
+    }
+    let conditions: Vec<_> = filters
+        .iter()
+        .map(|f| condition(f, slot, &[slot]))
+        .collect();
+    let query = choose(&indexes, IndexEntity::Node, labels, &conditions)?.query;
+    if query.index.unique && query.equal.len() == query.index.keys.len() {
+        let values: f64 = query
+            .equal
+            .iter()
+            .map(|arg| match arg {
+                SeekArg::Equal(_) => 1.0,
+                SeekArg::In(Expr::List(items)) => items.len() as f64,
+                SeekArg::In(Expr::Literal(nereid_values::Value::List(items))) => items.len() as f64,
+                SeekArg::In(_) => IDS_IN_UNKNOWN_LIST,
+            })
+            .product();
+        return Some(IndexEstimate::Unique(values));
+    }
+    match query.next {
+        IndexCondition::All => None,
+        _ => Some(IndexEstimate::Narrowed),
+    }
 }
 
 /// How many nodes `filter` can name when it is an id predicate on `slot`

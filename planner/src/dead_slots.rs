@@ -97,6 +97,26 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
             mark(live, *out);
             reads_of_expr(e, live);
         }
+        Op::NodeIndexSeek { out, query, .. } => {
+            mark(live, *out);
+            query
+                .expressions()
+                .into_iter()
+                .for_each(|e| reads_of_expr(e, live));
+        }
+        Op::RelationshipIndexSeek {
+            from,
+            rel,
+            to,
+            query,
+            ..
+        } => {
+            [*from, *rel, *to].into_iter().for_each(|s| mark(live, s));
+            query
+                .expressions()
+                .into_iter()
+                .for_each(|e| reads_of_expr(e, live));
+        }
         Op::NodePropertyScan { out, predicate, .. } => {
             mark(live, *out);
             if let crate::physical::PropertyTest::Compare { value, .. } = &predicate.test {

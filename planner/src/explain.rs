@@ -1,6 +1,7 @@
 //! EXPLAIN output: the physical plan as an indented operator tree, leaf last.
 //! The text is stable (snapshot-tested), so keep changes deliberate.
 
+use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
 use crate::physical::{
     CreateItem, Expr, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem, ShortestPathSpec,
     Slot,
@@ -176,6 +177,30 @@ fn describe(op: &Op) -> String {
                 text.push_str(&pushed(*rel, p));
             }
             text
+        }
+        Op::NodeIndexSeek { out, query, .. } => {
+            let (conditions, index) = index_query(query);
+            format!(
+                "{} ${out}:{}({conditions}){index}",
+                query.node_operator(),
+                query.index.label,
+            )
+        }
+        Op::RelationshipIndexSeek {
+            from,
+            rel,
+            to,
+            dir,
+            query,
+            ..
+        } => {
+            let (l, r) = arrows(*dir);
+            let (conditions, index) = index_query(query);
+            format!(
+                "{} (${from}){l}[${rel}:{}({conditions})]{r}(${to}){index}",
+                query.relationship_operator(*dir != Direction::Both),
+                query.index.label,
+            )
         }
         Op::NodePropertyScan {
             out,
@@ -551,4 +576,57 @@ fn expr_level(e: &Expr) -> String {
             format!("{} {{{}}}", expr(base), p.join(", "))
         }
     }
+}
+
+/// `("key = e, key > e, ...", " RANGE INDEX name [ORDER DESC] [LIMIT e]")`:
+/// the conditions the index answers, then the index and how it is read.
+fn index_query(query: &IndexQuery) -> (String, String) {
+    let keys = &query.index.keys;
+    let mut conditions: Vec<String> = query
+        .equal
+        .iter()
+        .zip(keys)
+        .map(|(arg, key)| match arg {
+            SeekArg::Equal(e) => format!("{key} = {}", expr(e)),
+            SeekArg::In(e) => format!("{key} IN {}", expr(e)),
+        })
+        .collect();
+    let rest = &keys[query.equal.len().min(keys.len())..];
+    if let Some(key) = rest.first() {
+        conditions.push(match &query.next {
+            IndexCondition::All => format!("{key} IS NOT NULL"),
+            IndexCondition::Range { lower, upper } => {
+                let mut parts = Vec::new();
+                if let Some(end) = lower {
+                    let op = if end.inclusive { ">=" } else { ">" };
+                    parts.push(format!("{key} {op} {}", expr(&end.value)));
+                }
+                if let Some(end) = upper {
+                    let op = if end.inclusive { "<=" } else { "<" };
+                    parts.push(format!("{key} {op} {}", expr(&end.value)));
+                }
+                parts.join(" AND ")
+            }
+            IndexCondition::StartsWith(e) => format!("{key} STARTS WITH {}", expr(e)),
+            IndexCondition::EndsWith(e) => format!("{key} ENDS WITH {}", expr(e)),
+            IndexCondition::Contains(e) => format!("{key} CONTAINS {}", expr(e)),
+        });
+        conditions.extend(rest[1..].iter().map(|k| format!("{k} IS NOT NULL")));
+    }
+    let kind = match query.index.kind {
+        IndexKind::Range => "RANGE",
+        IndexKind::Text => "TEXT",
+    };
+    let mut text = format!(" {kind} INDEX {}", query.index.name);
+    if let Some(descending) = query.order {
+        text.push_str(if descending {
+            " ORDER DESC"
+        } else {
+            " ORDER ASC"
+        });
+    }
+    if let Some(limit) = &query.limit {
+        let _ = write!(text, " LIMIT {}", expr(limit));
+    }
+    (conditions.join(", "), text)
 }

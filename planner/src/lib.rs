@@ -14,6 +14,8 @@ mod dead_slots;
 mod error;
 mod explain;
 mod id_predicate;
+mod index_predicate;
+mod index_query;
 pub mod logical;
 mod lower;
 pub mod physical;
@@ -27,6 +29,9 @@ mod temporal_function;
 
 pub use error::PlanError;
 pub use explain::{explain, plan_tree, PlanNode};
+pub use index_query::{
+    IndexCondition, IndexDescriptor, IndexEntity, IndexKind, IndexQuery, RangeEnd, SeekArg,
+};
 pub use physical::*;
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};
@@ -61,6 +66,12 @@ pub trait Catalog {
     /// Count and distinct endpoints of the relationships of `rel_type`.
     fn relationship_statistics(&self, _rel_type: &str) -> Option<RelStatistics> {
         None
+    }
+    /// The property indexes queries may read through now (online ones
+    /// only: an index still populating misses entities). Plans depend on
+    /// them, so whoever caches plans must replan when this list changes.
+    fn indexes(&self) -> Vec<IndexDescriptor> {
+        Vec::new()
     }
 }
 
@@ -100,6 +111,8 @@ fn access(op: &Op) -> (bool, bool) {
         | Op::NodeByIdSeek { .. }
         | Op::NodeByPropertySeek { .. }
         | Op::NodePropertyScan { .. }
+        | Op::NodeIndexSeek { .. }
+        | Op::RelationshipIndexSeek { .. }
         | Op::NodeCountFromCountStore { .. }
         | Op::RelationshipCountFromCountStore { .. }
         | Op::RelationshipTypeScan { .. }

@@ -6,6 +6,7 @@
 //! may fuse them). Variables already live in slots: the lowering assigns
 //! every variable its slot once, so rules never renumber.
 
+use crate::index_query::IndexQuery;
 use crate::physical::{
     Aggregate, CreateItem, Expr, PropertyPredicate, SetItem, ShortestPathSpec, Slot, SortKey,
 };
@@ -48,6 +49,25 @@ pub enum LogicalPlan {
         out: Slot,
         labels: Vec<String>,
         predicate: Box<PropertyPredicate>,
+    },
+    /// The nodes an index finds for `query` (see `Op::NodeIndexSeek`; rule
+    /// `node_index_seek`) that also carry every one of `labels` (the
+    /// index's own label excluded).
+    NodeIndexSeek {
+        input: Box<LogicalPlan>,
+        out: Slot,
+        labels: Vec<String>,
+        query: Box<IndexQuery>,
+    },
+    /// The relationships an index finds for `query`, with their ends (see
+    /// `Op::RelationshipIndexSeek`; rule `rel_index_seek`).
+    RelIndexSeek {
+        input: Box<LogicalPlan>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        query: Box<IndexQuery>,
     },
     /// `count(..)` of the nodes carrying `label` (all nodes for `None`),
     /// read from the store's counts into `out` (rule `count_from_store`).
@@ -197,6 +217,8 @@ impl LogicalPlan {
             | NodeByIdSeek { input, .. }
             | NodeByPropertySeek { input, .. }
             | NodePropertyScan { input, .. }
+            | NodeIndexSeek { input, .. }
+            | RelIndexSeek { input, .. }
             | NodeCountFromStore { input, .. }
             | RelCountFromStore { input, .. }
             | RelTypeScan { input, .. }
@@ -244,10 +266,13 @@ impl LogicalPlan {
             | NodeByIdSeek { out, .. }
             | NodeByPropertySeek { out, .. }
             | NodePropertyScan { out, .. }
+            | NodeIndexSeek { out, .. }
             | NodeCountFromStore { out, .. }
             | RelCountFromStore { out, .. }
             | Unwind { out, .. } => vec![*out],
-            RelTypeScan { from, rel, to, .. } => vec![*from, *rel, *to],
+            RelTypeScan { from, rel, to, .. } | RelIndexSeek { from, rel, to, .. } => {
+                vec![*from, *rel, *to]
+            }
             Expand { rel, to, into, .. } => {
                 if *into {
                     vec![*rel]
@@ -299,6 +324,8 @@ impl LogicalPlan {
                 | LogicalPlan::NodeByIdSeek { .. }
                 | LogicalPlan::NodeByPropertySeek { .. }
                 | LogicalPlan::NodePropertyScan { .. }
+                | LogicalPlan::NodeIndexSeek { .. }
+                | LogicalPlan::RelIndexSeek { .. }
                 | LogicalPlan::RelTypeScan { .. }
                 | LogicalPlan::Expand { .. }
                 | LogicalPlan::VarExpand { .. }

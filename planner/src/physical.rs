@@ -11,6 +11,7 @@
 //! product and the right side of [`Op::Optional`] sees the outer row through
 //! its own `Argument` leaf.
 
+pub use crate::index_query::IndexQuery;
 pub use crate::shortest_path::{ElementFilter, ShortestPathSpec};
 use nereid_values::{Direction, Value};
 
@@ -72,6 +73,33 @@ pub enum Op {
         out: Slot,
         label: Option<String>,
         predicate: Box<PropertyPredicate>,
+    },
+    /// For each input row, the visible nodes an index finds for `query`
+    /// (its values evaluated for that row) into `out`: exactly the nodes
+    /// with the index's label whose keys satisfy the query under Cypher's
+    /// comparisons, in key order when `query.order` asks. When the store
+    /// cannot answer (the index is gone, or the values are of a kind it
+    /// cannot range over) the executor scans the label and tests the same
+    /// conditions, so the rows never depend on the index. EXPLAIN names it
+    /// as Neo4j does (`NodeIndexSeek`, `NodeUniqueIndexSeek`,
+    /// `NodeIndexSeekByRange`, `NodeIndexScan`, ...).
+    NodeIndexSeek {
+        input: Box<Op>,
+        out: Slot,
+        query: Box<IndexQuery>,
+    },
+    /// For each input row, the visible relationships a relationship index
+    /// finds for `query` into `rel`, with their ends as
+    /// [`Op::RelationshipTypeScan`] binds them (`Both`: one row each way, a
+    /// self-loop once); the same fallback as [`Op::NodeIndexSeek`] (a scan
+    /// of the type). EXPLAIN: `DirectedRelationshipIndexSeek`, ...
+    RelationshipIndexSeek {
+        input: Box<Op>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        query: Box<IndexQuery>,
     },
     /// For each input row, every visible node with `label` into `out`.
     NodeByLabelScan {
@@ -290,6 +318,8 @@ macro_rules! input_of {
             | Op::NodeByIdSeek { input, .. }
             | Op::NodeByPropertySeek { input, .. }
             | Op::NodePropertyScan { input, .. }
+            | Op::NodeIndexSeek { input, .. }
+            | Op::RelationshipIndexSeek { input, .. }
             | Op::NodeCountFromCountStore { input, .. }
             | Op::RelationshipCountFromCountStore { input, .. }
             | Op::RelationshipTypeScan { input, .. }

@@ -48,6 +48,34 @@ pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {
             label,
             predicate,
         }),
+        LogicalPlan::NodeIndexSeek {
+            input,
+            out,
+            labels,
+            query,
+        } => {
+            let seek = Op::NodeIndexSeek {
+                input: b(input),
+                out,
+                query,
+            };
+            with_label_filter(seek, out, labels)
+        }
+        LogicalPlan::RelIndexSeek {
+            input,
+            from,
+            rel,
+            to,
+            dir,
+            query,
+        } => Op::RelationshipIndexSeek {
+            input: b(input),
+            from,
+            rel,
+            to,
+            dir,
+            query,
+        },
         LogicalPlan::NodeCountFromStore { input, out, label } => Op::NodeCountFromCountStore {
             input: b(input),
             out,

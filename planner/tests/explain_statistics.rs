@@ -9,11 +9,15 @@
 //! `//@ rel T COUNT SOURCES TARGETS`. Nodes having labels and keys are
 //! estimated as the smallest of their declared counts (all nodes when none
 //! is declared); `//@ no-characteristic-sets` answers `None` there instead.
+//! `//@ index NAME range|text node|rel LABEL KEY[,KEY...] [unique]` lists
+//! an online index (the snapshots under `tests/explain/indexes`).
 
 mod common;
 
 use common::{check_snapshots, explain_text};
-use nereid_planner::{Catalog, ProcedureSignature, RelStatistics};
+use nereid_planner::{
+    Catalog, IndexDescriptor, IndexEntity, IndexKind, ProcedureSignature, RelStatistics,
+};
 use std::collections::HashMap;
 
 #[derive(Default)]
@@ -24,6 +28,7 @@ struct DeclaredCatalog {
     distinct: HashMap<String, u64>,
     rels: HashMap<String, RelStatistics>,
     no_characteristic_sets: bool,
+    indexes: Vec<IndexDescriptor>,
 }
 
 impl DeclaredCatalog {
@@ -46,6 +51,24 @@ impl DeclaredCatalog {
                     },
                 )),
                 ["no-characteristic-sets"] => c.no_characteristic_sets = true,
+                ["index", name, kind, entity, label, keys, rest @ ..] => {
+                    c.indexes.push(IndexDescriptor {
+                        name: name.to_string(),
+                        kind: match *kind {
+                            "range" => IndexKind::Range,
+                            "text" => IndexKind::Text,
+                            other => panic!("unknown index kind {other}"),
+                        },
+                        entity: match *entity {
+                            "node" => IndexEntity::Node,
+                            "rel" => IndexEntity::Relationship,
+                            other => panic!("unknown entity {other}"),
+                        },
+                        label: label.to_string(),
+                        keys: keys.split(',').map(str::to_string).collect(),
+                        unique: rest == ["unique"],
+                    })
+                }
                 other => panic!("unknown declaration {other:?}"),
             }
         }
@@ -86,17 +109,31 @@ impl Catalog for DeclaredCatalog {
     fn relationship_statistics(&self, rel_type: &str) -> Option<RelStatistics> {
         self.rels.get(rel_type).copied()
     }
+
+    fn indexes(&self) -> Vec<IndexDescriptor> {
+        self.indexes.clone()
+    }
+}
+
+/// The EXPLAIN text of a snapshot head: `//@` declarations, then the query.
+fn render(head: &str) -> String {
+    let declarations: Vec<&str> = head.lines().filter_map(|l| l.strip_prefix("//@")).collect();
+    let query: String = head
+        .lines()
+        .filter(|l| !l.starts_with("//@"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    explain_text(&query, &DeclaredCatalog::parse(&declarations))
 }
 
 #[test]
 fn explain_under_declared_statistics() {
-    check_snapshots("tests/explain/statistics", |head| {
-        let declarations: Vec<&str> = head.lines().filter_map(|l| l.strip_prefix("//@")).collect();
-        let query: String = head
-            .lines()
-            .filter(|l| !l.starts_with("//@"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        explain_text(&query, &DeclaredCatalog::parse(&declarations))
-    });
+    check_snapshots("tests/explain/statistics", render);
+}
+
+/// Every index operator and the plans made when no index serves the query
+/// (rules `node_index_seek`, `rel_index_seek`, `index_order`).
+#[test]
+fn explain_with_indexes() {
+    check_snapshots("tests/explain/indexes", render);
 }

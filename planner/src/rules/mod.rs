@@ -5,15 +5,18 @@
 mod count_from_store;
 mod filter_pushdown;
 mod id_seek;
+mod index_order;
 mod label_scan;
+mod node_index_seek;
 mod node_property_scan;
 mod property_seek;
+mod rel_index_seek;
 mod rel_type_scan;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
 
 use crate::logical::LogicalPlan;
-use crate::physical::Slot;
+use crate::physical::{Expr, Slot};
 use crate::Catalog;
 
 /// One rewrite rule.
@@ -30,11 +33,14 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &id_seek::IdSeek,
+    &node_index_seek::NodeIndexSeek,
     &property_seek::PropertySeek,
     &node_property_scan::NodePropertyScan,
     &count_from_store::CountFromStore,
+    &rel_index_seek::RelIndexSeek,
     &rel_type_scan::RelTypeScan,
     &sort_limit_to_top::SortLimitToTop,
+    &index_order::IndexOrder,
 ];
 
 /// Applies every rule once, in order.
@@ -87,4 +93,43 @@ pub(crate) fn transform_up(
         *input = nereid_stack::deeper(|| transform_up(taken, f));
     }
     f(plan)
+}
+
+/// Wraps `plan` in a filter per predicate, the first innermost.
+pub(crate) fn wrap_filters(plan: LogicalPlan, filters: Vec<Expr>) -> LogicalPlan {
+    filters
+        .into_iter()
+        .fold(plan, |input, predicate| LogicalPlan::Filter {
+            input: Box::new(input),
+            predicate,
+        })
+}
+
+/// Peels the filters off the top of `plan`: (filters bottom-up, the rest).
+pub(crate) fn peel_filters(mut plan: LogicalPlan) -> (Vec<Expr>, LogicalPlan) {
+    let mut filters = Vec::new();
+    while let LogicalPlan::Filter { input, predicate } = plan {
+        filters.push(predicate);
+        plan = *input;
+    }
+    filters.reverse();
+    (filters, plan)
+}
+
+/// Rebuilds `plan` top-down: `f` sees each operator before its inputs and
+/// either rewrites it (returning the rewritten plan, its inputs already
+/// walked by `f` itself through [`walk_children`]) or hands it back.
+pub(crate) fn walk_children(
+    mut plan: LogicalPlan,
+    f: &dyn Fn(LogicalPlan) -> LogicalPlan,
+) -> LogicalPlan {
+    if let Some(inner) = plan.nested_mut() {
+        let taken = std::mem::replace(inner, LogicalPlan::Argument);
+        *inner = nereid_stack::deeper(|| f(taken));
+    }
+    if let Some(input) = plan.input_mut() {
+        let taken = std::mem::replace(input, LogicalPlan::Argument);
+        *input = nereid_stack::deeper(|| f(taken));
+    }
+    plan
 }

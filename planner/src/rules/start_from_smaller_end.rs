@@ -15,7 +15,7 @@
 //! The rows are the same multiset; a MATCH defines no row order. In a
 //! longer chain the rule decides the first hop, where the scan is.
 
-use super::RewriteRule;
+use super::{peel_filters as peel, wrap_filters as wrap, RewriteRule};
 use crate::cardinality::{fan_out, node_frontier};
 use crate::logical::{slots_of, LogicalPlan};
 use crate::physical::{Expr, Slot};
@@ -67,26 +67,6 @@ struct Hop {
     on_a: Vec<Expr>,
     a_labels: Vec<String>,
     base: LogicalPlan,
-}
-
-fn wrap(plan: LogicalPlan, filters: Vec<Expr>) -> LogicalPlan {
-    filters
-        .into_iter()
-        .fold(plan, |input, predicate| LogicalPlan::Filter {
-            input: Box::new(input),
-            predicate,
-        })
-}
-
-/// Peels the filters off the top of `plan`: (filters bottom-up, the rest).
-fn peel(mut plan: LogicalPlan) -> (Vec<Expr>, LogicalPlan) {
-    let mut filters = Vec::new();
-    while let LogicalPlan::Filter { input, predicate } = plan {
-        filters.push(predicate);
-        plan = *input;
-    }
-    filters.reverse();
-    (filters, plan)
 }
 
 fn reads_only(e: &Expr, slot: Slot) -> bool {

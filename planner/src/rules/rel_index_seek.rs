@@ -1,0 +1,115 @@
+//! `rel_index_seek`: `MATCH (a)-[r:T]->(b) WHERE r.p = $x` with both ends
+//! new reads the relationships of `T` that a relationship property index
+//! finds instead of scanning nodes and expanding each (or scanning every
+//! relationship of the type): Neo4j's `DirectedRelationshipIndexSeek`,
+//! `UndirectedRelationshipIndexSeekByRange`, ... The conditions an index
+//! answers are those of `index_predicate`, as for nodes.
+//!
+//! Shape matched (after `filter_pushdown`, `start_from_smaller_end`):
+//! `Filter*` over `Expand a-[r:T]-b` (not into, exactly one type) over a
+//! `NodeScan a`. The seek binds `a`, `r` and `b`, so condition values may
+//! read none of them; `a`'s labels become a filter after the seek. Runs
+//! before `rel_type_scan`, which takes the shape when no index serves it.
+
+use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
+use crate::index_predicate::{choose, condition};
+use crate::index_query::{IndexDescriptor, IndexEntity};
+use crate::logical::LogicalPlan;
+use crate::physical::Expr;
+use crate::Catalog;
+
+pub struct RelIndexSeek;
+
+impl RewriteRule for RelIndexSeek {
+    fn name(&self) -> &'static str {
+        "rel_index_seek"
+    }
+
+    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+        let indexes: Vec<IndexDescriptor> = catalog
+            .indexes()
+            .into_iter()
+            .filter(|i| i.entity == IndexEntity::Relationship)
+            .collect();
+        if indexes.is_empty() {
+            return plan;
+        }
+        walk(plan, &indexes)
+    }
+}
+
+fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor]) -> LogicalPlan {
+    let recurse = |p: LogicalPlan| walk(p, indexes);
+    if !matches!(
+        plan,
+        LogicalPlan::Filter { .. } | LogicalPlan::Expand { .. }
+    ) {
+        return walk_children(plan, &recurse);
+    }
+    let (filters, core) = peel_filters(plan);
+    let core = walk_children(core, &recurse);
+    let LogicalPlan::Expand {
+        input,
+        from,
+        rel,
+        to,
+        dir,
+        types,
+        into: false,
+    } = core
+    else {
+        return wrap_filters(core, filters);
+    };
+    let rebuild = |input: Box<LogicalPlan>, types: Vec<String>, filters: Vec<Expr>| {
+        let expand = LogicalPlan::Expand {
+            input,
+            from,
+            rel,
+            to,
+            dir,
+            types,
+            into: false,
+        };
+        wrap_filters(expand, filters)
+    };
+    let scan_of_from = matches!(&*input, LogicalPlan::NodeScan { out, .. } if *out == from);
+    if types.len() != 1 || !scan_of_from || from == to {
+        return rebuild(input, types, filters);
+    }
+    let bound = [from, rel, to];
+    let conditions: Vec<_> = filters.iter().map(|f| condition(f, rel, &bound)).collect();
+    let Some(choice) = choose(indexes, IndexEntity::Relationship, &types, &conditions) else {
+        return rebuild(input, types, filters);
+    };
+    let LogicalPlan::NodeScan {
+        input: base,
+        labels,
+        ..
+    } = *input
+    else {
+        unreachable!("checked to be the scan of `from`");
+    };
+    let mut kept: Vec<Expr> = Vec::new();
+    if !labels.is_empty() {
+        kept.push(Expr::HasLabels {
+            expr: Box::new(Expr::Slot(from)),
+            labels,
+        });
+    }
+    kept.extend(
+        filters
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !choice.answered.contains(i))
+            .map(|(_, f)| f),
+    );
+    let seek = LogicalPlan::RelIndexSeek {
+        input: base,
+        from,
+        rel,
+        to,
+        dir,
+        query: Box::new(choice.query),
+    };
+    wrap_filters(seek, kept)
+}
