@@ -19,11 +19,13 @@ use super::flat_map::FlatMap;
 use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
 use super::merge::Merge;
+use super::node_index_seek::NodeIndexSeek;
 use super::node_property_scan::NodePropertyScan;
 use super::optional::Optional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
 use super::property_seek::NodePropertySeek;
+use super::rel_index_seek::RelIndexSeek;
 use super::rel_type_scan::RelTypeScan;
 use super::scan::NodeScan;
 use super::set::SetProperties;
@@ -49,6 +51,8 @@ fn name(op: &Op) -> &'static str {
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
         Op::NodeByPropertySeek { .. } => "NodeByPropertySeek",
         Op::NodePropertyScan { .. } => "NodePropertyScan",
+        Op::NodeIndexSeek { query, .. } => query.node_operator(),
+        Op::RelationshipIndexSeek { .. } => "RelationshipIndexSeek",
         Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
         Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
         Op::RelationshipTypeScan { .. } => "RelationshipTypeScan",
@@ -216,6 +220,25 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input(i),
             *out,
             CountedKind::Rels(types.clone()),
+        )),
+        Op::NodeIndexSeek {
+            input: i,
+            out,
+            query,
+        } => Box::new(FlatMap::new(
+            input(i),
+            NodeIndexSeek::new(*out, (**query).clone()),
+        )),
+        Op::RelationshipIndexSeek {
+            input: i,
+            from,
+            rel,
+            to,
+            dir,
+            query,
+        } => Box::new(FlatMap::new(
+            input(i),
+            RelIndexSeek::new(*from, *rel, *to, *dir, (**query).clone()),
         )),
         Op::RelationshipTypeScan {
             input: i,
