@@ -175,6 +175,36 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
         Some(distinct.estimate.round() as u64)
     }
 
+    fn indexes(&self) -> Vec<nereid_planner::IndexDescriptor> {
+        use nereid_storage::{ConstraintKind, EntityKind, IndexKind, IndexState};
+        let schema = self.store.schema();
+        let unique = |name: &str| {
+            schema.constraints.iter().any(|c| {
+                c.owned_index.as_deref() == Some(name)
+                    && matches!(c.def.kind, ConstraintKind::Unique | ConstraintKind::Key)
+            })
+        };
+        schema
+            .indexes
+            .iter()
+            .filter(|i| i.state == IndexState::Online)
+            .map(|i| nereid_planner::IndexDescriptor {
+                name: i.def.name.clone(),
+                kind: match i.def.kind {
+                    IndexKind::Range => nereid_planner::IndexKind::Range,
+                    IndexKind::Text => nereid_planner::IndexKind::Text,
+                },
+                entity: match i.def.entity {
+                    EntityKind::Node => nereid_planner::IndexEntity::Node,
+                    EntityKind::Relationship => nereid_planner::IndexEntity::Relationship,
+                },
+                label: i.def.label.clone(),
+                keys: i.def.keys.clone(),
+                unique: unique(&i.def.name),
+            })
+            .collect()
+    }
+
     fn relationship_statistics(&self, rel_type: &str) -> Option<nereid_planner::RelStatistics> {
         let s = self.store.rel_type_statistics(rel_type)?;
         Some(nereid_planner::RelStatistics {
@@ -393,7 +423,11 @@ impl Database {
     /// planned now (and cached when that succeeds).
     fn plan(&self, query: &str) -> Result<CachedPlan, DbError> {
         let nodes = self.store.estimate_nodes(None);
-        if let Some(cached) = self.plans.get(query, nodes) {
+        // Read before planning: an index that comes online while this
+        // query is planned makes the plan older than the version, never
+        // newer, so it is replanned next time rather than kept too long.
+        let schema = self.store.schema_version();
+        if let Some(cached) = self.plans.get(query, nodes, schema) {
             return Ok(cached);
         }
         let needed = query.len().saturating_mul(PLANNING_BYTES_PER_TEXT_BYTE);
@@ -413,7 +447,7 @@ impl Database {
         };
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
-        let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes)
+        let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes, schema)
             .with_options(options.notifications, options.replan == Replan::Skip);
         // `replan=force` plans every time: its plan is never cached, so no
         // later run finds it.

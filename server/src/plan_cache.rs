@@ -8,8 +8,12 @@
 //!   never skips an error it should report;
 //! - an entry is dropped when the database's shape has moved far from the
 //!   one it was planned for (node count outside [half, double] of the count
-//!   at planning: estimates steer operator choices) and the whole cache is
-//!   cleared when procedures are registered (plans embed signatures);
+//!   at planning: estimates steer operator choices) or when the schema
+//!   version differs from the one it was planned under (an index came
+//!   online or was dropped: plans name the indexes they read; a plan kept
+//!   by `replan=skip` stays correct, its seeks falling back to scans), and
+//!   the whole cache is cleared when procedures are registered (plans
+//!   embed signatures);
 //! - the cache is bounded: beyond `capacity` the least recently used
 //!   quarter is evicted.
 
@@ -27,6 +31,8 @@ pub(crate) struct CachedPlan {
     pub(crate) explain: bool,
     /// Nodes in the store when the plan was made.
     nodes_at_planning: u64,
+    /// The store's schema version when the plan was made.
+    schema_at_planning: u64,
     /// What its `CYPHER` options made of it: notifications to report, and
     /// whether it is used however the store moved (`replan=skip`).
     pub(crate) notifications: Arc<[Notification]>,
@@ -38,11 +44,13 @@ impl CachedPlan {
         plan: Arc<PhysicalPlan>,
         explain: bool,
         nodes_at_planning: u64,
+        schema_at_planning: u64,
     ) -> CachedPlan {
         CachedPlan {
             plan,
             explain,
             nodes_at_planning,
+            schema_at_planning,
             notifications: Arc::from([]),
             keep_when_stale: false,
         }
@@ -89,14 +97,15 @@ impl PlanCache {
 
     /// The plan for `query` if one is cached and still fits a store of
     /// `nodes_now` nodes.
-    pub(crate) fn get(&self, query: &str, nodes_now: u64) -> Option<CachedPlan> {
+    pub(crate) fn get(&self, query: &str, nodes_now: u64, schema_now: u64) -> Option<CachedPlan> {
         let mut inner = self.inner.lock();
         inner.clock += 1;
         let clock = inner.clock;
         let fresh = match inner.entries.get_mut(query) {
             Some(entry)
                 if entry.cached.keep_when_stale
-                    || still_fits(entry.cached.nodes_at_planning, nodes_now) =>
+                    || (still_fits(entry.cached.nodes_at_planning, nodes_now)
+                        && entry.cached.schema_at_planning == schema_now) =>
             {
                 entry.last_used = clock;
                 Some(entry.cached.clone())
@@ -115,8 +124,15 @@ impl PlanCache {
     }
 
     #[cfg(test)]
-    pub(crate) fn insert(&self, query: &str, plan: Arc<PhysicalPlan>, explain: bool, nodes: u64) {
-        self.insert_cached(query, CachedPlan::new(plan, explain, nodes));
+    pub(crate) fn insert(
+        &self,
+        query: &str,
+        plan: Arc<PhysicalPlan>,
+        explain: bool,
+        nodes: u64,
+        schema: u64,
+    ) {
+        self.insert_cached(query, CachedPlan::new(plan, explain, nodes, schema));
     }
 
     /// Caches `cached` as the plan of `query`.
@@ -174,13 +190,16 @@ mod tests {
     #[test]
     fn hits_until_the_store_changes_shape() {
         let cache = PlanCache::new(8);
-        assert!(cache.get("q", 1000).is_none());
-        cache.insert("q", plan(), false, 1000);
-        assert!(cache.get("q", 1500).is_some());
-        assert!(cache.get("q", 600).is_some());
-        assert!(cache.get("q", 2001).is_none(), "more than double: replan");
+        assert!(cache.get("q", 1000, 0).is_none());
+        cache.insert("q", plan(), false, 1000, 0);
+        assert!(cache.get("q", 1500, 0).is_some());
+        assert!(cache.get("q", 600, 0).is_some());
         assert!(
-            cache.get("q", 1000).is_none(),
+            cache.get("q", 2001, 0).is_none(),
+            "more than double: replan"
+        );
+        assert!(
+            cache.get("q", 1000, 0).is_none(),
             "the stale entry was dropped"
         );
         assert_eq!(cache.counters(), (2, 3, 0));
@@ -189,33 +208,51 @@ mod tests {
     #[test]
     fn a_small_store_keeps_its_plans_while_it_grows_a_little() {
         let cache = PlanCache::new(8);
-        cache.insert("q", plan(), true, 0);
-        let hit = cache.get("q", 64).expect("cached");
+        cache.insert("q", plan(), true, 0, 0);
+        let hit = cache.get("q", 64, 0).expect("cached");
         assert!(hit.explain);
-        assert!(cache.get("q", 65).is_none());
+        assert!(cache.get("q", 65, 0).is_none());
     }
 
     #[test]
     fn a_plan_kept_when_stale_survives_any_growth() {
         let cache = PlanCache::new(8);
-        let kept = CachedPlan::new(plan(), false, 10).with_options(Vec::new(), true);
+        let kept = CachedPlan::new(plan(), false, 10, 0).with_options(Vec::new(), true);
         cache.insert_cached("q", kept);
-        assert!(cache.get("q", 1_000_000).is_some(), "replan=skip");
-        cache.insert("r", plan(), false, 10);
-        assert!(cache.get("r", 1_000_000).is_none());
+        assert!(cache.get("q", 1_000_000, 0).is_some(), "replan=skip");
+        cache.insert("r", plan(), false, 10, 0);
+        assert!(cache.get("r", 1_000_000, 0).is_none());
+    }
+
+    #[test]
+    fn a_schema_change_replans() {
+        let cache = PlanCache::new(8);
+        cache.insert("q", plan(), false, 10, 3);
+        assert!(cache.get("q", 10, 3).is_some());
+        assert!(
+            cache.get("q", 10, 4).is_none(),
+            "an index came online or went: replan"
+        );
+        assert!(
+            cache.get("q", 10, 3).is_none(),
+            "the stale entry was dropped"
+        );
     }
 
     #[test]
     fn eviction_keeps_the_recently_used() {
         let cache = PlanCache::new(4);
         for q in ["a", "b", "c", "d"] {
-            cache.insert(q, plan(), false, 10);
+            cache.insert(q, plan(), false, 10, 0);
         }
-        assert!(cache.get("a", 10).is_some());
-        cache.insert("e", plan(), false, 10);
-        assert!(cache.get("a", 10).is_some(), "recently used survives");
-        assert!(cache.get("b", 10).is_none(), "least recently used evicted");
-        assert!(cache.get("e", 10).is_some());
+        assert!(cache.get("a", 10, 0).is_some());
+        cache.insert("e", plan(), false, 10, 0);
+        assert!(cache.get("a", 10, 0).is_some(), "recently used survives");
+        assert!(
+            cache.get("b", 10, 0).is_none(),
+            "least recently used evicted"
+        );
+        assert!(cache.get("e", 10, 0).is_some());
         cache.clear();
         assert_eq!(cache.counters().2, 0);
     }

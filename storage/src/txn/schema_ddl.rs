@@ -169,6 +169,12 @@ impl Store {
         Some((index.len(), index.approximate_bytes()))
     }
 
+    /// [`SchemaView::version`] alone, without copying the schema: what a
+    /// plan cache compares on every lookup.
+    pub fn schema_version(&self) -> u64 {
+        self.schema.version()
+    }
+
     /// Waits until every index is online (or failed); `false` on timeout.
     pub fn await_indexes(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
