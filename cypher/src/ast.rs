@@ -187,14 +187,38 @@ impl Clause {
     }
 }
 
-/// `[OPTIONAL] MATCH pattern [WHERE predicate]`.
+/// `[OPTIONAL] MATCH pattern [USING hint]* [WHERE predicate]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Match {
     pub optional: bool,
     /// Comma-separated pattern parts; never empty.
     pub pattern: Vec<PatternPart>,
+    /// Planner hints, in the order written.
+    pub hints: Vec<Hint>,
     pub where_: Option<Expr>,
     pub span: Span,
+}
+
+/// A planner hint (Neo4j's `USING`): which index, or that no index, to
+/// start from for a variable of the MATCH.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hint {
+    /// `USING [RANGE | TEXT] INDEX [SEEK] v:Label(key, ...)`: read `v`
+    /// through the index on `label` over exactly `keys`.
+    Index {
+        variable: Ident,
+        label: String,
+        keys: Vec<String>,
+        /// `TEXT` (a text index) rather than a range index.
+        text: bool,
+        span: Span,
+    },
+    /// `USING SCAN v:Label`: read `v` by its label, through no index.
+    Scan {
+        variable: Ident,
+        label: String,
+        span: Span,
+    },
 }
 
 /// `UNWIND expr AS alias`.

@@ -11,7 +11,7 @@
 
 use crate::id_predicate::seekable;
 use crate::index_predicate::{choose, condition};
-use crate::index_query::{IndexCondition, IndexEntity, SeekArg};
+use crate::index_query::{allowed_for, IndexCondition, IndexEntity, SeekArg};
 use crate::logical::slots_of;
 use crate::physical::{BinaryOp, Expr, Slot};
 use crate::{Catalog, RelStatistics};
@@ -109,11 +109,20 @@ fn index_seek(
     if indexes.is_empty() {
         return None;
     }
+    let hints = catalog.hints();
+    let indexes = allowed_for(&indexes, &hints, slot);
     let conditions: Vec<_> = filters
         .iter()
         .map(|f| condition(f, slot, &[slot]))
         .collect();
     let query = choose(&indexes, IndexEntity::Node, labels, &conditions)?.query;
+    if hints
+        .iter()
+        .any(|h| h.slot == slot && h.names(&query.index))
+    {
+        // `USING INDEX` on this end: start here, whatever the estimates.
+        return Some(IndexEstimate::Unique(0.0));
+    }
     if query.index.unique && query.equal.len() == query.index.keys.len() {
         let values: f64 = query
             .equal

@@ -151,3 +151,77 @@ impl IndexQuery {
         out
     }
 }
+
+/// A MATCH's `USING` hint, resolved to the slot of its variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexHint {
+    pub slot: crate::physical::Slot,
+    pub entity: IndexEntity,
+    pub label: String,
+    /// `USING INDEX`: the keys and kind of the index to read through;
+    /// `None` for `USING SCAN` (no index).
+    pub index: Option<(Vec<String>, IndexKind)>,
+    /// The variable, as written (for messages).
+    pub variable: String,
+    /// Byte offset of the hint in the query.
+    pub offset: usize,
+}
+
+impl IndexHint {
+    /// Whether `index` is the one this hint names.
+    pub fn names(&self, index: &IndexDescriptor) -> bool {
+        match &self.index {
+            Some((keys, kind)) => {
+                index.entity == self.entity
+                    && index.label == self.label
+                    && index.keys == *keys
+                    && index.kind == *kind
+            }
+            None => false,
+        }
+    }
+
+    /// `INDEX FOR (`n`:`L`) ON (`n`.`p`)`, as Neo4j names an index in
+    /// its hint errors.
+    pub fn describe(&self) -> String {
+        let v = &self.variable;
+        let keys = self
+            .index
+            .as_ref()
+            .map(|(keys, _)| {
+                keys.iter()
+                    .map(|k| format!("`{v}`.`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default();
+        let kind = match self.index {
+            Some((_, IndexKind::Text)) => "TEXT INDEX",
+            _ => "INDEX",
+        };
+        match self.entity {
+            IndexEntity::Node => format!("{kind} FOR (`{v}`:`{}`) ON ({keys})", self.label),
+            IndexEntity::Relationship => {
+                format!("{kind} FOR ()-[`{v}`:`{}`]-() ON ({keys})", self.label)
+            }
+        }
+    }
+}
+
+/// The indexes a scan binding `slot` may read through under `hints`: none
+/// for `USING SCAN`, only the named one for `USING INDEX`, else all.
+pub(crate) fn allowed_for(
+    indexes: &[IndexDescriptor],
+    hints: &[IndexHint],
+    slot: crate::physical::Slot,
+) -> Vec<IndexDescriptor> {
+    let mine: Vec<&IndexHint> = hints.iter().filter(|h| h.slot == slot).collect();
+    if mine.is_empty() {
+        return indexes.to_vec();
+    }
+    indexes
+        .iter()
+        .filter(|i| mine.iter().all(|h| h.names(i)))
+        .cloned()
+        .collect()
+}

@@ -30,7 +30,8 @@ mod temporal_function;
 pub use error::PlanError;
 pub use explain::{explain, plan_tree, PlanNode};
 pub use index_query::{
-    IndexCondition, IndexDescriptor, IndexEntity, IndexKind, IndexQuery, RangeEnd, SeekArg,
+    IndexCondition, IndexDescriptor, IndexEntity, IndexHint, IndexKind, IndexQuery, RangeEnd,
+    SeekArg,
 };
 pub use physical::*;
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
@@ -73,6 +74,96 @@ pub trait Catalog {
     fn indexes(&self) -> Vec<IndexDescriptor> {
         Vec::new()
     }
+    /// The statement's `USING` hints (set by [`plan`] for its rules, never
+    /// by a database's catalog).
+    fn hints(&self) -> Vec<IndexHint> {
+        Vec::new()
+    }
+}
+
+/// A catalog plus the hints of the statement being planned: how the rules
+/// (which see only a catalog) learn what `USING` asked for.
+struct Hinted<'a> {
+    catalog: &'a dyn Catalog,
+    hints: &'a [IndexHint],
+}
+
+impl Catalog for Hinted<'_> {
+    fn estimate_nodes(&self, label: Option<&str>) -> u64 {
+        self.catalog.estimate_nodes(label)
+    }
+    fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature> {
+        self.catalog.procedure_signature(name)
+    }
+    fn estimate_nodes_having(&self, labels: &[String], keys: &[String]) -> Option<u64> {
+        self.catalog.estimate_nodes_having(labels, keys)
+    }
+    fn distinct_node_values(&self, key: &str) -> Option<u64> {
+        self.catalog.distinct_node_values(key)
+    }
+    fn relationship_statistics(&self, rel_type: &str) -> Option<RelStatistics> {
+        self.catalog.relationship_statistics(rel_type)
+    }
+    fn indexes(&self) -> Vec<IndexDescriptor> {
+        self.catalog.indexes()
+    }
+    fn hints(&self) -> Vec<IndexHint> {
+        self.hints.to_vec()
+    }
+}
+
+/// Fails unless every `USING INDEX` hint names an index the catalog has
+/// (Neo4j's `IndexNotFound`) and the plan reads its variable through that
+/// index (else Neo4j's error for a hint that cannot be used).
+fn check_hints(
+    hints: &[IndexHint],
+    catalog: &dyn Catalog,
+    plan: &mut logical::LogicalPlan,
+) -> Result<(), PlanError> {
+    let indexes = catalog.indexes();
+    for hint in hints.iter().filter(|h| h.index.is_some()) {
+        if !indexes.iter().any(|i| hint.names(i)) {
+            return Err(PlanError::IndexNotFound {
+                message: format!("No such index: {}", hint.describe()),
+                offset: Some(hint.offset),
+            });
+        }
+        if !seeks_through(plan, hint) {
+            let (keys, _) = hint.index.as_ref().expect("an index hint");
+            return Err(PlanError::semantic(
+                format!(
+                    "Cannot use index hint `USING INDEX {}:{}({})` in this context: Index hints \
+                     are only supported for the following predicates in WHERE (either directly \
+                     or as part of a top-level AND or OR): equality comparison, inequality \
+                     (range) comparison, `STARTS WITH`, `IN` condition or checking property \
+                     existence. The comparison cannot be performed between two property values. \
+                     Note that the label and property comparison must be specified on a \
+                     non-optional node",
+                    hint.variable,
+                    hint.label,
+                    keys.join(", ")
+                ),
+                hint.offset,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `plan` holds a seek binding the hint's slot through its index.
+fn seeks_through(plan: &mut logical::LogicalPlan, hint: &IndexHint) -> bool {
+    use logical::LogicalPlan as L;
+    let here = match plan {
+        L::NodeIndexSeek { out, query, .. } => *out == hint.slot && hint.names(&query.index),
+        L::RelIndexSeek { rel, query, .. } => *rel == hint.slot && hint.names(&query.index),
+        _ => false,
+    };
+    here || plan
+        .nested_mut()
+        .is_some_and(|p| nereid_stack::deeper(|| seeks_through(p, hint)))
+        || plan
+            .input_mut()
+            .is_some_and(|p| nereid_stack::deeper(|| seeks_through(p, hint)))
 }
 
 /// What a catalog knows about one relationship type: how many there are,
@@ -89,7 +180,12 @@ pub struct RelStatistics {
 /// Plans an analysed statement.
 pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, PlanError> {
     let lowered = lower::lower(stmt, catalog)?;
-    let logical = rules::apply_all(lowered.plan, catalog);
+    let hinted = Hinted {
+        catalog,
+        hints: &lowered.hints,
+    };
+    let mut logical = rules::apply_all(lowered.plan, &hinted);
+    check_hints(&lowered.hints, catalog, &mut logical)?;
     let root = physical_planning::to_physical(logical, catalog);
     let (reads, writes) = access(&root);
     let mut plan = PhysicalPlan {

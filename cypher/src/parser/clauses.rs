@@ -8,16 +8,18 @@ use crate::ast::{
 use crate::lexer::Tok;
 
 impl Parser<'_> {
-    /// `[OPTIONAL] MATCH pattern [WHERE expr]`
+    /// `[OPTIONAL] MATCH pattern [USING hint]* [WHERE expr]`
     pub(super) fn match_clause(&mut self) -> PResult<Match> {
         let start = self.peek().span;
         let optional = self.eat_kw("OPTIONAL");
         self.expect_kw("MATCH")?;
         let pattern = self.pattern()?;
+        let hints = self.hints()?;
         let where_ = self.optional_where()?;
         Ok(Match {
             optional,
             pattern,
+            hints,
             where_,
             span: self.span_from(start),
         })

@@ -12,6 +12,7 @@
 mod atoms;
 mod clauses;
 mod expr;
+mod hints;
 mod names;
 mod options;
 mod pattern;

@@ -123,6 +123,7 @@ impl Parser<'_> {
                 clauses: vec![Clause::Match(Match {
                     optional: false,
                     pattern,
+                    hints: Vec::new(),
                     where_,
                     span,
                 })],

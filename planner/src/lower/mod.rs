@@ -6,6 +6,7 @@
 
 mod call_subquery;
 mod expr;
+mod hints;
 mod merge;
 mod pattern;
 mod pattern_expr;
@@ -37,6 +38,8 @@ pub(crate) struct Lowered {
     pub plan: LogicalPlan,
     pub outputs: Vec<(String, Slot)>,
     pub slot_count: usize,
+    /// The `USING` hints of every MATCH.
+    pub hints: Vec<crate::index_query::IndexHint>,
 }
 
 /// Lowers `stmt`; again when a subquery expression asked for procedures the
@@ -55,6 +58,7 @@ pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, 
             plan,
             outputs,
             slot_count: slots.high_water(),
+            hints: slots.hints(),
         });
     }
 }
@@ -303,6 +307,7 @@ fn lower_match(
         for part in &m.pattern {
             inner = lower_match_part(inner, part, &mut st)?;
         }
+        hints::resolve(&m.hints, st.scope, st.slots)?;
         inner = uniqueness(inner, &st.rels, st.slots);
         if let Some(pred) = &m.where_ {
             inner = where_filter(inner, lower_predicate(pred, st.scope)?, clause_start);
@@ -323,6 +328,7 @@ fn lower_match(
     for part in &m.pattern {
         plan = lower_match_part(plan, part, &mut st)?;
     }
+    hints::resolve(&m.hints, st.scope, st.slots)?;
     plan = uniqueness(plan, &st.rels, st.slots);
     if let Some(pred) = &m.where_ {
         plan = where_filter(plan, lower_predicate(pred, st.scope)?, clause_start);

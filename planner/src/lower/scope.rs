@@ -89,6 +89,9 @@ impl Scope {
 /// rows `k` wide (quadratic in the number of parts).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Slots {
+    /// The MATCH clauses' `USING` hints, by slot (shared like the counter;
+    /// the rules read them through the catalog, see `crate::plan`).
+    hints: Rc<std::cell::RefCell<Vec<crate::index_query::IndexHint>>>,
     next: Rc<Cell<Slot>>,
     /// One past the highest slot ever handed out: the plan's slot count.
     high: Rc<Cell<Slot>>,
@@ -115,5 +118,13 @@ impl Slots {
 
     pub(crate) fn count(&self) -> usize {
         self.next.get()
+    }
+
+    pub(crate) fn add_hint(&self, hint: crate::index_query::IndexHint) {
+        self.hints.borrow_mut().push(hint);
+    }
+
+    pub(crate) fn hints(&self) -> Vec<crate::index_query::IndexHint> {
+        self.hints.borrow().clone()
     }
 }

@@ -11,6 +11,10 @@
 //! those conjuncts are dropped; the others stay filters above it, as do
 //! the scan's other labels.
 //!
+//! `USING INDEX n:L(p)` limits the choice for `n` to that index, `USING
+//! SCAN n:L` to none (whether a hint was honoured is checked after the
+//! rules, in `crate::plan`).
+//!
 //! Preconditions: the filters lie right above the scan (`filter_pushdown`
 //! put them there). Runs after `id_seek` (a seek by id names fewer nodes)
 //! and before `property_seek` and `node_property_scan`, which handle what
@@ -18,7 +22,7 @@
 
 use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::index_predicate::{choose, condition};
-use crate::index_query::{IndexDescriptor, IndexEntity};
+use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
 use crate::logical::LogicalPlan;
 use crate::Catalog;
 
@@ -38,13 +42,13 @@ impl RewriteRule for NodeIndexSeek {
         if indexes.is_empty() {
             return plan;
         }
-        walk(plan, &indexes)
+        walk(plan, &indexes, &catalog.hints())
     }
 }
 
 /// Top-down, so that a scan is seen with every filter above it at once.
-fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor]) -> LogicalPlan {
-    let recurse = |p: LogicalPlan| walk(p, indexes);
+fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> LogicalPlan {
+    let recurse = |p: LogicalPlan| walk(p, indexes, hints);
     if !matches!(
         plan,
         LogicalPlan::Filter { .. } | LogicalPlan::NodeScan { .. }
@@ -55,9 +59,10 @@ fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor]) -> LogicalPlan {
     let LogicalPlan::NodeScan { input, out, labels } = core else {
         return wrap_filters(walk_children(core, &recurse), filters);
     };
-    let input = Box::new(nereid_stack::deeper(|| walk(*input, indexes)));
+    let input = Box::new(nereid_stack::deeper(|| walk(*input, indexes, hints)));
     let conditions: Vec<_> = filters.iter().map(|f| condition(f, out, &[out])).collect();
-    let Some(choice) = choose(indexes, IndexEntity::Node, &labels, &conditions) else {
+    let allowed = allowed_for(indexes, hints, out);
+    let Some(choice) = choose(&allowed, IndexEntity::Node, &labels, &conditions) else {
         return wrap_filters(LogicalPlan::NodeScan { input, out, labels }, filters);
     };
     let others: Vec<String> = labels

@@ -8,12 +8,13 @@
 //! Shape matched (after `filter_pushdown`, `start_from_smaller_end`):
 //! `Filter*` over `Expand a-[r:T]-b` (not into, exactly one type) over a
 //! `NodeScan a`. The seek binds `a`, `r` and `b`, so condition values may
-//! read none of them; `a`'s labels become a filter after the seek. Runs
+//! read none of them; `a`'s labels become a filter after the seek. `USING
+//! INDEX r:T(p)` limits the choice to that index. Runs
 //! before `rel_type_scan`, which takes the shape when no index serves it.
 
 use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::index_predicate::{choose, condition};
-use crate::index_query::{IndexDescriptor, IndexEntity};
+use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
 use crate::logical::LogicalPlan;
 use crate::physical::Expr;
 use crate::Catalog;
@@ -34,12 +35,12 @@ impl RewriteRule for RelIndexSeek {
         if indexes.is_empty() {
             return plan;
         }
-        walk(plan, &indexes)
+        walk(plan, &indexes, &catalog.hints())
     }
 }
 
-fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor]) -> LogicalPlan {
-    let recurse = |p: LogicalPlan| walk(p, indexes);
+fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> LogicalPlan {
+    let recurse = |p: LogicalPlan| walk(p, indexes, hints);
     if !matches!(
         plan,
         LogicalPlan::Filter { .. } | LogicalPlan::Expand { .. }
@@ -78,7 +79,8 @@ fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor]) -> LogicalPlan {
     }
     let bound = [from, rel, to];
     let conditions: Vec<_> = filters.iter().map(|f| condition(f, rel, &bound)).collect();
-    let Some(choice) = choose(indexes, IndexEntity::Relationship, &types, &conditions) else {
+    let allowed = allowed_for(indexes, hints, rel);
+    let Some(choice) = choose(&allowed, IndexEntity::Relationship, &types, &conditions) else {
         return rebuild(input, types, filters);
     };
     let LogicalPlan::NodeScan {
