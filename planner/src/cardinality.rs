@@ -6,8 +6,11 @@
 //! and keys are counted directly; without, the most selective label's count
 //! stands in. Each equality on a key then keeps about `1 / distinct` of
 //! them ([`Catalog::distinct_node_values`]; independence assumed between
-//! keys). Other predicates are not estimated: they count as keeping every
-//! row, which never makes an end look smaller than it is.
+//! keys). Where an online index would serve the frontier (rule
+//! `node_index_seek`), a unique index with every key equal names at most
+//! one node per value and a range or string condition keeps a fixed share
+//! ([`RANGE_SELECTIVITY`]). Other predicates are not estimated: they count
+//! as keeping every row, which never makes an end look smaller than it is.
 
 use crate::id_predicate::seekable;
 use crate::index_predicate::{choose, condition};

@@ -22,6 +22,7 @@ use crate::index_query::{
 };
 use crate::logical::slots_of;
 use crate::physical::{BinaryOp, Expr, Slot};
+use crate::property_predicate::{mirrored, property_of};
 
 /// What one conjunct asks of one key.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,27 +78,6 @@ pub(crate) fn condition(
         }
         _ => None,
     }
-}
-
-fn property_of(expr: &Expr, slot: Slot) -> Option<String> {
-    match expr {
-        Expr::Property { expr, key } if **expr == Expr::Slot(slot) => Some(key.clone()),
-        _ => None,
-    }
-}
-
-/// `c <op> x.key` as `x.key <op'> c` (`IN` and the string operators read
-/// the property on the left only).
-fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
-    use BinaryOp::*;
-    Some(match op {
-        Less => Greater,
-        LessEqual => GreaterEqual,
-        Greater => Less,
-        GreaterEqual => LessEqual,
-        Equal => Equal,
-        _ => return None,
-    })
 }
 
 /// An index query and the positions (in the conditions given) of the

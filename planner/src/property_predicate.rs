@@ -39,7 +39,8 @@ pub(crate) fn pushable(predicate: &Expr, slot: Slot) -> Option<PropertyPredicate
     }
 }
 
-fn property_of(expr: &Expr, slot: Slot) -> Option<String> {
+/// `key` when `expr` is `x.key` on the entity in `slot`.
+pub(crate) fn property_of(expr: &Expr, slot: Slot) -> Option<String> {
     match expr {
         Expr::Property { expr, key } if **expr == Expr::Slot(slot) => Some(key.clone()),
         _ => None,
@@ -60,7 +61,7 @@ fn comparison(op: BinaryOp) -> Option<BinaryOp> {
 }
 
 /// `c <op> x` as `x <op'> c`.
-fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
+pub(crate) fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
     use BinaryOp::*;
     Some(match op {
         Less => Greater,

@@ -5,19 +5,18 @@
 //! `nereid_storage::schema::seek`: a missing index, or a range over values
 //! its keys do not order).
 //!
-//! The fallback is a test of candidate values with the comparisons the
-//! filter it replaced would have used (`cypher_eq` for `=` and `IN`,
-//! `cypher_cmp` for ranges, string tests only between strings), then the
-//! order and limit the query asks for, so a query's rows never depend on
-//! whether an index answered it.
+//! The fallback tests each candidate with the store's own per-candidate
+//! decision (`IndexSeek::matches`: `cypher_eq` for `=` and `IN`,
+//! `cypher_cmp` for ranges, string tests only between strings, as the
+//! filter it replaced), then orders and limits as the query asks, so a
+//! query's rows never depend on whether an index answered it.
 
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{type_mismatch, ExecResult};
 use nereid_planner::{IndexCondition, IndexQuery, SeekArg};
 use nereid_storage::{IndexSeek, KeyPredicate};
-use nereid_values::{compare_for_order, Comparison, Value};
-use std::cmp::Ordering;
+use nereid_values::{compare_for_order, Value};
 use std::ops::Bound;
 
 /// The query's expressions evaluated for every active row of `batch`:
@@ -128,58 +127,13 @@ fn distinct(items: Vec<Value>) -> Vec<Value> {
 }
 
 /// Whether an entity whose index keys have `values` (in key order; `None`
-/// where it lacks the key) is one of `seeks`' answers: every key present,
-/// the equalities `cypher_eq`-true, the next key passing the predicate.
-pub(crate) fn satisfies(seeks: &[IndexSeek], values: &[Option<Value>]) -> bool {
-    let Some(values) = values
-        .iter()
-        .map(Option::as_ref)
-        .collect::<Option<Vec<&Value>>>()
-    else {
+/// where it lacks the key) is one of `seeks`' answers: every key present
+/// (an index holds no other), and the store's own per-candidate decision.
+fn satisfies(seeks: &[IndexSeek], values: &[Option<Value>]) -> bool {
+    let Some(values) = values.iter().cloned().collect::<Option<Vec<Value>>>() else {
         return false;
     };
-    seeks.iter().any(|seek| {
-        let equal = seek
-            .equal
-            .iter()
-            .zip(&values)
-            .all(|(want, have)| have.cypher_eq(want) == Some(true));
-        equal
-            && values
-                .get(seek.equal.len())
-                .is_none_or(|value| passes(&seek.next, value))
-    })
-}
-
-fn passes(predicate: &KeyPredicate, value: &Value) -> bool {
-    let text = match value {
-        Value::String(s) => Some(s.as_str()),
-        _ => None,
-    };
-    match predicate {
-        KeyPredicate::All => true,
-        KeyPredicate::StartsWith(s) => text.is_some_and(|v| v.starts_with(s.as_str())),
-        KeyPredicate::EndsWith(s) => text.is_some_and(|v| v.ends_with(s.as_str())),
-        KeyPredicate::Contains(s) => text.is_some_and(|v| v.contains(s.as_str())),
-        KeyPredicate::Range { lower, upper } => {
-            within(value, lower, Ordering::Greater) && within(value, upper, Ordering::Less)
-        }
-    }
-}
-
-/// Whether `value` is on the inner side of `bound` (`inside` is how the
-/// value compares with it when it passes strictly).
-fn within(value: &Value, bound: &Bound<Value>, inside: Ordering) -> bool {
-    let (b, inclusive) = match bound {
-        Bound::Unbounded => return true,
-        Bound::Included(b) => (b, true),
-        Bound::Excluded(b) => (b, false),
-    };
-    match value.cypher_cmp(b) {
-        Comparison::Ordered(Ordering::Equal) => inclusive,
-        Comparison::Ordered(o) => o == inside,
-        Comparison::Undefined => false,
-    }
+    seeks.iter().any(|seek| seek.matches(&values))
 }
 
 /// The fallback's answer from `candidates` (entity, its key values): those
@@ -216,9 +170,26 @@ pub(crate) fn answer<T>(
     found.into_iter().take(limit).map(|(e, _)| e).collect()
 }
 
+/// The entities every seek finds (`one` asks the store), de-duplicated
+/// when there are several; `None` as soon as the store cannot answer one
+/// (the caller then answers them all without the index).
+pub(crate) fn through_index<T: Copy + Eq + std::hash::Hash>(
+    seeks: &[IndexSeek],
+    mut one: impl FnMut(&IndexSeek) -> Option<Vec<T>>,
+) -> Option<Vec<T>> {
+    let mut found = Vec::new();
+    for seek in seeks {
+        found.extend(one(seek)?);
+    }
+    if seeks.len() > 1 {
+        dedup(&mut found);
+    }
+    Some(found)
+}
+
 /// Keeps the first occurrence of each entity (several `IN` seeks can find
 /// the same one: `1` and `1.0` are equal).
-pub(crate) fn dedup<T: Copy + Eq + std::hash::Hash>(found: &mut Vec<T>) {
+fn dedup<T: Copy + Eq + std::hash::Hash>(found: &mut Vec<T>) {
     let mut seen = std::collections::HashSet::with_capacity(found.len());
     found.retain(|e| seen.insert(*e));
 }

@@ -12,12 +12,12 @@
 //! (module `index_query`), so the rows are the same either way.
 
 use super::flat_map::{Expander, Extensions};
-use super::index_query::{answer, dedup, evaluate, seeks};
+use super::index_query::{answer, evaluate, seeks, through_index};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
 use nereid_planner::{IndexQuery, Slot};
-use nereid_values::{NodeId, Value};
+use nereid_values::Value;
 
 pub(crate) struct NodeIndexSeek {
     out: Slot,
@@ -51,26 +51,17 @@ impl Expander for NodeIndexSeek {
     ) -> ExecResult<Extensions> {
         let seeks = seeks(&self.query, &self.columns, position)?;
         let index = &self.query.index;
-        let mut nodes: Vec<NodeId> = Vec::new();
-        for seek in &seeks {
-            match ctx.txn.seek_nodes(&index.name, seek) {
-                Some(found) => nodes.extend(found),
-                None => {
-                    // Not answerable through the index: the label scan
-                    // and the filter's test, for every seek at once.
-                    let txn = &ctx.txn;
-                    let candidates = txn.scan_nodes(Some(&index.label)).into_iter().map(|n| {
-                        let values = index.keys.iter().map(|k| txn.node_property(n, k));
-                        (n, values.collect())
-                    });
-                    nodes = answer(&self.query, &seeks, candidates);
-                    break;
-                }
-            }
-        }
-        if seeks.len() > 1 {
-            dedup(&mut nodes);
-        }
+        let txn = &ctx.txn;
+        let nodes =
+            through_index(&seeks, |seek| txn.seek_nodes(&index.name, seek)).unwrap_or_else(|| {
+                // Not answerable through the index: the label scan and the
+                // filter's test, for every seek at once.
+                let candidates = txn.scan_nodes(Some(&index.label)).into_iter().map(|n| {
+                    let values = index.keys.iter().map(|k| txn.node_property(n, k));
+                    (n, values.collect())
+                });
+                answer(&self.query, &seeks, candidates)
+            });
         let out = self.out;
         Ok(Box::new(
             nodes

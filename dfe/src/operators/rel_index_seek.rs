@@ -13,7 +13,7 @@
 //! index.
 
 use super::flat_map::{Expander, Extension, Extensions};
-use super::index_query::{answer, dedup, evaluate, seeks};
+use super::index_query::{answer, evaluate, seeks, through_index};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
@@ -58,21 +58,17 @@ impl Expander for RelIndexSeek {
     ) -> ExecResult<Extensions> {
         let seeks = seeks(&self.query, &self.columns, position)?;
         let index = &self.query.index;
-        let mut rels: Vec<(RelId, NodeId, NodeId)> = Vec::new();
-        let mut fallback = false;
-        for seek in &seeks {
-            match ctx.txn.seek_rels(&index.name, seek) {
-                Some(found) => rels.extend(found.into_iter().filter_map(|r| {
-                    let (src, dst, _) = ctx.txn.rel_endpoints(r)?;
-                    Some((r, src, dst))
-                })),
-                None => {
-                    fallback = true;
-                    break;
-                }
-            }
-        }
-        if fallback {
+        let txn = &ctx.txn;
+        let found = through_index(&seeks, |seek| {
+            let rels = txn.seek_rels(&index.name, seek)?;
+            Some(
+                rels.into_iter()
+                    .filter_map(|r| txn.rel_endpoints(r).map(|(src, dst, _)| (r, src, dst)))
+                    .collect(),
+            )
+        });
+        let rels: Vec<(RelId, NodeId, NodeId)> = found.unwrap_or_else(|| {
+            // The relationships of the type, tested as the filter would.
             let types = [index.label.clone()];
             let pattern = EdgePattern {
                 src: Endpoint::Any,
@@ -80,19 +76,14 @@ impl Expander for RelIndexSeek {
                 dst: Endpoint::Any,
             };
             let mut edges = Vec::new();
-            ctx.txn
-                .apl()
+            txn.apl()
                 .edges(&pattern, None, ModeChoice::Auto, |m| edges.push(m));
-            let txn = &ctx.txn;
             let candidates = edges.into_iter().map(|m| {
                 let values = index.keys.iter().map(|k| txn.rel_property(m.rel, k));
                 ((m.rel, m.src, m.dst), values.collect())
             });
-            rels = answer(&self.query, &seeks, candidates);
-        }
-        if seeks.len() > 1 {
-            dedup(&mut rels);
-        }
+            answer(&self.query, &seeks, candidates)
+        });
         let (from, rel, to, dir) = (self.from, self.rel, self.to, self.dir);
         let row_of = move |r, a, b| -> Extension {
             smallvec::smallvec![

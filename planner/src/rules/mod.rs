@@ -81,18 +81,10 @@ pub(crate) fn replace_scan_under_filters(
 /// Rebuilds `plan` bottom-up, applying `f` to every operator after its
 /// inputs (including nested plans: Optional, Merge, Union) were rewritten.
 pub(crate) fn transform_up(
-    mut plan: LogicalPlan,
+    plan: LogicalPlan,
     f: &dyn Fn(LogicalPlan) -> LogicalPlan,
 ) -> LogicalPlan {
-    if let Some(inner) = plan.nested_mut() {
-        let taken = std::mem::replace(inner, LogicalPlan::Argument);
-        *inner = nereid_stack::deeper(|| transform_up(taken, f));
-    }
-    if let Some(input) = plan.input_mut() {
-        let taken = std::mem::replace(input, LogicalPlan::Argument);
-        *input = nereid_stack::deeper(|| transform_up(taken, f));
-    }
-    f(plan)
+    f(walk_children(plan, &|child| transform_up(child, f)))
 }
 
 /// Wraps `plan` in a filter per predicate, the first innermost.
@@ -116,9 +108,10 @@ pub(crate) fn peel_filters(mut plan: LogicalPlan) -> (Vec<Expr>, LogicalPlan) {
     (filters, plan)
 }
 
-/// Rebuilds `plan` top-down: `f` sees each operator before its inputs and
-/// either rewrites it (returning the rewritten plan, its inputs already
-/// walked by `f` itself through [`walk_children`]) or hands it back.
+/// `plan` with `f` applied to each of its children (the nested plan, then
+/// the input), each a level deeper on the guarded stack: the step of a
+/// walk, bottom-up ([`transform_up`]) or top-down (a rule that must see an
+/// operator with what lies above it before its inputs).
 pub(crate) fn walk_children(
     mut plan: LogicalPlan,
     f: &dyn Fn(LogicalPlan) -> LogicalPlan,
@@ -132,4 +125,15 @@ pub(crate) fn walk_children(
         *input = nereid_stack::deeper(|| f(taken));
     }
     plan
+}
+
+/// The catalog's online indexes over `entity` (what the index rules
+/// choose from).
+pub(crate) fn indexes_of(
+    catalog: &dyn Catalog,
+    entity: crate::index_query::IndexEntity,
+) -> Vec<crate::index_query::IndexDescriptor> {
+    let mut indexes = catalog.indexes();
+    indexes.retain(|i| i.entity == entity);
+    indexes
 }

@@ -20,7 +20,7 @@
 //! and before `property_seek` and `node_property_scan`, which handle what
 //! no index covers.
 
-use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
+use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
 use crate::logical::LogicalPlan;
@@ -34,11 +34,7 @@ impl RewriteRule for NodeIndexSeek {
     }
 
     fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
-        let indexes: Vec<IndexDescriptor> = catalog
-            .indexes()
-            .into_iter()
-            .filter(|i| i.entity == IndexEntity::Node)
-            .collect();
+        let indexes = indexes_of(catalog, IndexEntity::Node);
         if indexes.is_empty() {
             return plan;
         }

@@ -12,7 +12,7 @@
 //! INDEX r:T(p)` limits the choice to that index. Runs
 //! before `rel_type_scan`, which takes the shape when no index serves it.
 
-use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
+use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
 use crate::logical::LogicalPlan;
@@ -27,11 +27,7 @@ impl RewriteRule for RelIndexSeek {
     }
 
     fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
-        let indexes: Vec<IndexDescriptor> = catalog
-            .indexes()
-            .into_iter()
-            .filter(|i| i.entity == IndexEntity::Relationship)
-            .collect();
+        let indexes = indexes_of(catalog, IndexEntity::Relationship);
         if indexes.is_empty() {
             return plan;
         }

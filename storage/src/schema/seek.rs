@@ -27,6 +27,14 @@ pub struct IndexSeek {
 }
 
 impl IndexSeek {
+    /// Whether an entity whose index keys have `values` (one per key, in
+    /// key order) is one of this seek's answers: the decision a seek makes
+    /// per candidate, for callers that must answer the seek without the
+    /// index (a scan in its place).
+    pub fn matches(&self, values: &[Value]) -> bool {
+        matches(self, values)
+    }
+
     /// Every entity whose keys equal `values`.
     pub fn equal(values: Vec<Value>) -> Self {
         IndexSeek {
