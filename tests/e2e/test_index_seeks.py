@@ -7,6 +7,7 @@ Indexes are created with Neo4j 5's DDL, which needs the schema DDL parser
 (issue 23's other half)."""
 
 import pytest
+from neo4j.exceptions import ClientError
 
 PEOPLE = 2000
 
@@ -128,3 +129,21 @@ def test_relationship_index_seek(driver):
     assert "DirectedRelationshipIndexSeek" in explain(driver, query, w=3)
     records, _, _ = driver.execute_query(query, w=3)
     assert [r["i"] for r in records] == [3, 13, 23, 33]
+
+
+def test_hints(people):
+    driver = people
+    create_indexes(driver)
+    query = "MATCH (n:Person) USING INDEX n:Person(age) WHERE n.id = $id AND n.age >= 0 RETURN n.id AS id"
+    ops = explain(driver, query, id=5)
+    assert "NodeIndexSeekByRange" in ops and "NodeIndexSeek" not in ops, ops
+    records, _, _ = driver.execute_query(query, id=5)
+    assert [r["id"] for r in records] == [5]
+    ops = explain(driver, "MATCH (n:Person) USING SCAN n:Person WHERE n.id = 5 RETURN n")
+    assert not any("Index" in op for op in ops), ops
+    with pytest.raises(ClientError) as missing:
+        driver.execute_query("MATCH (n:Person) USING INDEX n:Person(nick) WHERE n.nick = 'x' RETURN n")
+    assert missing.value.code == "Neo.ClientError.Schema.IndexNotFound"
+    with pytest.raises(ClientError) as unusable:
+        driver.execute_query("MATCH (n:Person) USING INDEX n:Person(age) WHERE n.id = 1 RETURN n")
+    assert "Cannot use index hint" in unusable.value.message
