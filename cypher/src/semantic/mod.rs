@@ -96,6 +96,7 @@ impl Analyzer<'_> {
                     if let Some(predicate) = &m.where_ {
                         self.check_expr(predicate, &scope, AggregationRule::Forbidden)?;
                         self.check_predicate_type(predicate, &scope)?;
+                        self.check_pattern_placement(predicate, Position::Predicate)?;
                     }
                 }
                 Clause::Unwind(unwind) => {
@@ -120,6 +121,7 @@ impl Analyzer<'_> {
                         };
                         self.check_expr(predicate, &visible, AggregationRule::Forbidden)?;
                         self.check_predicate_type(predicate, &visible)?;
+                        self.check_pattern_placement(predicate, Position::Predicate)?;
                     }
                     scope = next;
                 }
@@ -162,6 +164,7 @@ impl Analyzer<'_> {
                     for expr in &delete.exprs {
                         self.check_expr(expr, &scope, AggregationRule::Forbidden)?;
                         self.check_deletable(expr)?;
+                        self.check_pattern_placement(expr, Position::Value)?;
                     }
                 }
                 Clause::Call(call) => self.check_call(call, &mut scope, query.clauses.len())?,
@@ -225,6 +228,7 @@ impl Analyzer<'_> {
     ) -> Result<(), CypherError> {
         for arg in call.args.iter().flatten() {
             self.check_expr(arg, scope, AggregationRule::Forbidden)?;
+            self.check_pattern_placement(arg, Position::Value)?;
         }
         if call.yield_star {
             if clause_count > 1 {

@@ -5,7 +5,8 @@
 //! `NOT`/`AND`/`OR`/`XOR`, the argument of `exists()`, a `WHEN` condition of a generic CASE
 //! and the WHERE of a comprehension or quantifier. Anywhere else (a projection item,
 //! `size(...)`, the right-hand side of SET) it is `UnexpectedSyntax`; the way to get the
-//! matches themselves is a pattern comprehension.
+//! matches themselves is a pattern comprehension. Every expression a query holds is checked
+//! (a WHERE at `Predicate`), because the planner lowers each bare pattern as a test.
 //!
 //! Invariant: the walk uses an explicit stack, so deep expressions cost no call stack.
 

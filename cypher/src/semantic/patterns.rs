@@ -2,6 +2,7 @@
 //! the extra rules for patterns that create data.
 
 use super::expr::AggregationRule;
+use super::pattern_placement::Position;
 use super::scope::{Scope, VarType};
 use super::Analyzer;
 use crate::ast::{Ident, NodePattern, PatternPart, RelPattern};
@@ -107,6 +108,7 @@ impl Analyzer<'_> {
                 .chain(element.chain.iter().map(|(r, _)| &r.properties));
             for expr in props.flatten() {
                 self.check_expr(expr, scope, AggregationRule::Forbidden)?;
+                self.check_pattern_placement(expr, Position::Value)?;
             }
         }
         Ok(())

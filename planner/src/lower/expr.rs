@@ -58,10 +58,7 @@ fn lower_expr_level(
                 .collect::<Result<_, PlanError>>()?,
         ),
         ExprKind::Unary(op, inner) => {
-            let inner = match op {
-                UnaryOp::Not => lower_operand(inner, scope, aggs)?,
-                _ => lower_expr(inner, scope, aggs)?,
-            };
+            let inner = lower_expr(inner, scope, aggs)?;
             match op {
                 UnaryOp::Not => Expr::Not(Box::new(inner)),
                 UnaryOp::Negate => match inner {
@@ -78,15 +75,6 @@ fn lower_expr_level(
                 },
             }
         }
-        ExprKind::Binary(
-            op @ (ast::BinaryOp::And | ast::BinaryOp::Or | ast::BinaryOp::Xor),
-            l,
-            r,
-        ) => Expr::Binary {
-            op: binary_op(*op),
-            lhs: Box::new(lower_operand(l, scope, aggs)?),
-            rhs: Box::new(lower_operand(r, scope, aggs)?),
-        },
         ExprKind::Binary(op, l, r) => Expr::Binary {
             op: binary_op(*op),
             lhs: Box::new(lower_expr(l, scope, aggs)?),
@@ -207,8 +195,12 @@ fn lower_expr_level(
                 step: Box::new(lower_expr(&r.step, &inner, &mut None)?),
             }
         }
+        // The analyser allows a bare pattern only where a boolean is consumed
+        // (`semantic/pattern_placement.rs`: a WHERE, NOT/AND/OR/XOR, exists(),
+        // a generic CASE's WHEN, a comprehension's or quantifier's WHERE), so
+        // wherever it reaches lowering it asks whether the pattern matches.
         ExprKind::PatternExpression(element) => {
-            super::pattern_expr::lower_pattern_list(element, None, None, None, scope, false)?
+            super::pattern_expr::lower_pattern_list(element, None, None, None, scope)?
         }
         ExprKind::Subquery(kind, query) => super::subquery::lower_subquery(*kind, query, scope)?,
         ExprKind::PatternComprehension {
@@ -222,7 +214,6 @@ fn lower_expr_level(
             predicate.as_deref(),
             Some(projection),
             scope,
-            false,
         )?,
         ExprKind::MapProjection { variable, items } => {
             let base = match scope.get(&variable.name) {
@@ -270,19 +261,6 @@ fn lower_expr_level(
 
 /// A child scope binding `name` to a fresh slot (an expression-local
 /// variable, shadowing any outer variable of the same name).
-/// An operand of a boolean operator: a bare pattern there is a predicate
-/// (does it match?), not the list of its paths.
-fn lower_operand(
-    e: &ast::Expr,
-    scope: &Scope,
-    aggs: &mut AggregateSink<'_>,
-) -> Result<Expr, PlanError> {
-    match &e.kind {
-        ExprKind::PatternExpression(_) => super::pattern_expr::lower_predicate(e, scope),
-        _ => lower_expr(e, scope, aggs),
-    }
-}
-
 fn local_scope(scope: &Scope, name: &str) -> (Slot, Scope) {
     let slot = scope.fresh_slot();
     let mut inner = scope.clone();
@@ -343,6 +321,13 @@ fn lower_call(
             at,
         ));
     };
+    // `exists(pattern)`: the lowered pattern is already the test, whereas the
+    // function asks whether its argument is null, which a boolean never is.
+    if let (ScalarFunction::Exists, [arg]) = (func, args) {
+        if let ExprKind::PatternExpression(_) = arg.kind {
+            return lower_expr(arg, scope, aggs);
+        }
+    }
     let (min, max) = func.arity();
     if args.len() < min || args.len() > max {
         return Err(PlanError::semantic(

@@ -24,7 +24,6 @@ use crate::Catalog;
 use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};
 use pattern::{lower_create, lower_match_part, MatchState};
-use pattern_expr::lower_predicate;
 use procedure_call::lower_call;
 use procedure_snapshot::ProcedureSnapshot;
 use projection::lower_projection;
@@ -194,7 +193,7 @@ fn lower_single(
                 if let Some(pred) = &w.where_ {
                     plan = LogicalPlan::Filter {
                         input: Box::new(plan),
-                        predicate: lower_predicate(pred, &projected.where_scope)?,
+                        predicate: lower_expr(pred, &projected.where_scope, &mut None)?,
                     };
                 }
             }
@@ -310,7 +309,7 @@ fn lower_match(
         hints::resolve(&m.hints, st.scope, st.slots)?;
         inner = uniqueness(inner, &st.rels, st.slots);
         if let Some(pred) = &m.where_ {
-            inner = where_filter(inner, lower_predicate(pred, st.scope)?, clause_start);
+            inner = where_filter(inner, lower_expr(pred, st.scope, &mut None)?, clause_start);
         }
         return Ok(LogicalPlan::Optional {
             input: Box::new(plan),
@@ -331,7 +330,7 @@ fn lower_match(
     hints::resolve(&m.hints, st.scope, st.slots)?;
     plan = uniqueness(plan, &st.rels, st.slots);
     if let Some(pred) = &m.where_ {
-        plan = where_filter(plan, lower_predicate(pred, st.scope)?, clause_start);
+        plan = where_filter(plan, lower_expr(pred, st.scope, &mut None)?, clause_start);
     }
     Ok(plan)
 }

@@ -1,6 +1,6 @@
 //! Lowering of patterns used inside expressions: pattern expressions
-//! (`WHERE (a)-[:T]->()`) and pattern comprehensions
-//! (`[(a)-->(b) WHERE b.x > 1 | b.name]`).
+//! (`WHERE (a)-[:T]->()`, a test whether the pattern matches wherever it
+//! stands) and pattern comprehensions (`[(a)-->(b) WHERE b.x > 1 | b.name]`).
 //!
 //! The pattern becomes a nested plan that starts from an `Argument` leaf;
 //! at run time the leaf emits the outer row, so the nested plan reads the
@@ -16,7 +16,8 @@ use crate::error::PlanError;
 use crate::logical::LogicalPlan;
 use crate::physical::Expr;
 use crate::Catalog;
-use nereid_cypher::ast::{self, ExprKind};
+use nereid_cypher::ast;
+use nereid_values::Value;
 
 /// The catalog nested plans are optimised with. Lowering an expression has
 /// no access to the statement's catalog; a nested pattern nearly always
@@ -33,26 +34,14 @@ impl Catalog for NoEstimates {
     }
 }
 
-/// A WHERE predicate: a bare pattern there asks whether it matches.
-pub(crate) fn lower_predicate(e: &ast::Expr, scope: &Scope) -> Result<Expr, PlanError> {
-    match &e.kind {
-        ExprKind::PatternExpression(element) => {
-            lower_pattern_list(element, None, None, None, scope, true)
-        }
-        _ => lower_expr(e, scope, &mut None),
-    }
-}
-
 /// Lowers `[path_var = element WHERE predicate | projection]`. Without a
-/// projection, each match yields its path (a pattern expression's value).
-/// With `exists`, the expression is whether there is any match.
+/// projection it is a bare pattern: whether there is any match.
 pub(crate) fn lower_pattern_list(
     element: &ast::PatternElement,
     path_var: Option<&ast::Ident>,
     predicate: Option<&ast::Expr>,
     projection: Option<&ast::Expr>,
     scope: &Scope,
-    exists: bool,
 ) -> Result<Expr, PlanError> {
     let mut inner_scope = scope.clone();
     let mut slots = scope.slots();
@@ -78,19 +67,13 @@ pub(crate) fn lower_pattern_list(
     if let Some(predicate) = predicate {
         plan = LogicalPlan::Filter {
             input: Box::new(plan),
-            predicate: lower_predicate(predicate, &inner_scope)?,
+            predicate: lower_expr(predicate, &inner_scope, &mut None)?,
         };
     }
-    let projection = match projection {
-        Some(p) => lower_expr(p, &inner_scope, &mut None)?,
-        None => {
-            let mut parts = vec![Expr::Slot(node_slots[0])];
-            for (r, n) in rel_slots.iter().zip(&node_slots[1..]) {
-                parts.push(Expr::Slot(*r));
-                parts.push(Expr::Slot(*n));
-            }
-            Expr::Path(parts)
-        }
+    let (projection, exists) = match projection {
+        Some(p) => (lower_expr(p, &inner_scope, &mut None)?, false),
+        // The executor stops at the first match and never projects it.
+        None => (Expr::Literal(Value::Bool(true)), true),
     };
     let plan = crate::rules::apply_all(plan, &NoEstimates);
     Ok(Expr::PatternList {
