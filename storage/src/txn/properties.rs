@@ -141,20 +141,7 @@ impl Writer<'_> {
         id: NodeId,
         properties: impl IntoIterator<Item = (K, Value)>,
     ) -> Result<()> {
-        let pairs: Vec<(K, Value)> = properties.into_iter().collect();
-        let prospect = Prospect::Set(pairs.iter().map(|(k, v)| (k.as_ref(), v)).collect());
-        let write = |w: &mut Self| {
-            let subject = w.node_subject(id)?;
-            let mut current = Current::read(w, subject);
-            for (key, value) in &pairs {
-                let key = key.as_ref();
-                if w.set_property(subject, &mut current, key, value)? {
-                    w.push_node_change(id, key, value.clone());
-                }
-            }
-            Ok(())
-        };
-        self.schema_write(EntityKind::Node, Some(id.0), prospect, write, |_| id.0)
+        self.set_properties_of(EntityKind::Node, id.0, properties.into_iter().collect())
     }
 
     /// [`Writer::set_node_properties`] for a relationship.
@@ -163,26 +150,40 @@ impl Writer<'_> {
         id: RelId,
         properties: impl IntoIterator<Item = (K, Value)>,
     ) -> Result<()> {
-        let pairs: Vec<(K, Value)> = properties.into_iter().collect();
+        self.set_properties_of(
+            EntityKind::Relationship,
+            id.0,
+            properties.into_iter().collect(),
+        )
+    }
+
+    fn set_properties_of<K: AsRef<str>>(
+        &mut self,
+        entity: EntityKind,
+        id: u64,
+        pairs: Vec<(K, Value)>,
+    ) -> Result<()> {
         let prospect = Prospect::Set(pairs.iter().map(|(k, v)| (k.as_ref(), v)).collect());
         let write = |w: &mut Self| {
-            let subject = w.rel_subject(id)?;
+            let subject = match entity {
+                EntityKind::Node => w.node_subject(NodeId(id))?,
+                EntityKind::Relationship => w.rel_subject(RelId(id))?,
+            };
             let mut current = Current::read(w, subject);
             for (key, value) in &pairs {
                 let key = key.as_ref();
                 if w.set_property(subject, &mut current, key, value)? {
-                    w.push_rel_change(id, key, value.clone());
+                    match entity {
+                        EntityKind::Node => w.push_node_change(NodeId(id), key, value.clone()),
+                        EntityKind::Relationship => {
+                            w.push_rel_change(RelId(id), key, value.clone())
+                        }
+                    }
                 }
             }
             Ok(())
         };
-        self.schema_write(
-            EntityKind::Relationship,
-            Some(id.0),
-            prospect,
-            write,
-            |_| id.0,
-        )
+        self.schema_write(entity, Some(id), prospect, write, |_| id)
     }
 
     fn push_node_change(&mut self, id: NodeId, key: &str, value: Value) {
