@@ -21,7 +21,7 @@ pub use defs::{
 };
 pub(crate) use image::{entity_key, entity_values, key_of};
 pub(crate) use index::PropertyIndex;
-pub(crate) use populate::populate;
+pub(crate) use populate::{entities_of, populate};
 pub(crate) use seek::seek;
 pub use seek::{IndexSeek, KeyPredicate};
 pub(crate) use stale::StaleEntry;

@@ -12,7 +12,6 @@ use crate::apl::{Apl, EdgePattern, Endpoint, ModeChoice};
 use crate::mvcc::View;
 use crate::store::Store;
 use crate::txn::Reader;
-use std::sync::atomic::Ordering;
 
 /// Entities per progress step.
 const CHUNK: usize = 16 * 1024;
@@ -30,30 +29,7 @@ pub(crate) fn populate(
         store,
         view: View::committed(read_ts),
     };
-    let entities: Vec<u64> = match index.def.entity {
-        EntityKind::Node => reader
-            .scan_nodes(Some(&index.def.label))
-            .into_iter()
-            .map(|n| n.0)
-            .collect(),
-        EntityKind::Relationship => {
-            let types = [index.def.label.clone()];
-            let pattern = EdgePattern {
-                src: Endpoint::Any,
-                types: &types,
-                dst: Endpoint::Any,
-            };
-            let apl = Apl {
-                reader: Reader {
-                    store,
-                    view: View::committed(read_ts),
-                },
-            };
-            let mut rels = Vec::new();
-            apl.edges(&pattern, None, ModeChoice::Auto, |m| rels.push(m.rel.0));
-            rels
-        }
-    };
+    let entities = entities_of(&reader, index.def.entity, &index.def.label);
     let total = entities.len().max(1);
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -61,7 +37,7 @@ pub(crate) fn populate(
         .clamp(1, 8);
     let resolved = Resolved::of(store, index);
     let mut built: Vec<(Vec<u8>, u64, bool)> = Vec::with_capacity(entities.len());
-    let done = std::sync::atomic::AtomicUsize::new(0);
+    let mut so_far = 0;
     for round in entities.chunks(CHUNK * threads) {
         let parts: Vec<Vec<(Vec<u8>, u64, bool)>> = std::thread::scope(|scope| {
             let handles: Vec<_> = round
@@ -92,7 +68,7 @@ pub(crate) fn populate(
         for part in parts {
             built.extend(part);
         }
-        let so_far = done.fetch_add(round.len(), Ordering::Relaxed) + round.len();
+        so_far += round.len();
         if let IndexState::Populating { percent } = &mut *index.state.lock() {
             *percent = (so_far as f64 * 100.0 / total as f64).min(99.9);
         }
@@ -105,6 +81,35 @@ pub(crate) fn populate(
     built.sort_unstable();
     index.insert_all(built);
     duplicate
+}
+
+/// The entities visible to `reader` that carry `label` (nodes) or are of
+/// type `label` (relationships).
+pub(crate) fn entities_of(reader: &Reader<'_>, entity: EntityKind, label: &str) -> Vec<u64> {
+    match entity {
+        EntityKind::Node => reader
+            .scan_nodes(Some(label))
+            .into_iter()
+            .map(|n| n.0)
+            .collect(),
+        EntityKind::Relationship => {
+            let types = [label.to_string()];
+            let pattern = EdgePattern {
+                src: Endpoint::Any,
+                types: &types,
+                dst: Endpoint::Any,
+            };
+            let apl = Apl {
+                reader: Reader {
+                    store: reader.store,
+                    view: reader.view,
+                },
+            };
+            let mut rels = Vec::new();
+            apl.edges(&pattern, None, ModeChoice::Auto, |m| rels.push(m.rel.0));
+            rels
+        }
+    }
 }
 
 /// Two entities whose keys hold equal values (Cypher `=`), if any.

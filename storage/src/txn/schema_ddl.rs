@@ -7,15 +7,15 @@
 //! afterwards in the background, maintained by writers meanwhile.
 
 use super::read::Reader;
-use super::schema_writes::{has_type, type_name};
+use super::schema_writes::{entity_name, has_type, label_word, literal, type_name};
 use super::state::TxnState;
 use super::Txn;
 use crate::change::Change;
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
 use crate::schema::{
-    backing_index, populate, Catalog, ConstraintDef, ConstraintKind, EntityKind, IndexDef,
-    IndexKind, IndexSeek, IndexState, PropertyIndex, SchemaView,
+    backing_index, entities_of, populate, Catalog, ConstraintDef, ConstraintKind, EntityKind,
+    IndexDef, IndexKind, IndexSeek, IndexState, PropertyIndex, SchemaView,
 };
 use crate::store::Store;
 use nereid_values::{NodeId, RelId};
@@ -540,21 +540,13 @@ fn verify(
                 .keys
                 .iter()
                 .zip(&values)
-                .map(|(k, v)| {
-                    format!(
-                        "`{k}` = {}",
-                        match v {
-                            nereid_values::Value::String(s) => format!("'{s}'"),
-                            v => v.to_string(),
-                        }
-                    )
-                })
+                .map(|(k, v)| format!("`{k}` = {}", literal(v)))
                 .collect::<Vec<_>>()
                 .join(" and property ");
             return fail(format!(
                 "Both {} and {} have the {} `{}` and property {shown}",
-                entity_name(def.entity, a),
-                entity_name(def.entity, b),
+                entity_name(def.entity, Some(a)),
+                entity_name(def.entity, Some(b)),
                 label_word(def.entity),
                 def.label
             ));
@@ -582,7 +574,7 @@ fn verify(
                 (ConstraintKind::Exists | ConstraintKind::Key, None) => {
                     return fail(format!(
                         "{} with {} `{}` must have the property `{key}`",
-                        entity_name(def.entity, entity),
+                        entity_name(def.entity, Some(entity)),
                         label_word(def.entity),
                         def.label
                     ))
@@ -592,7 +584,7 @@ fn verify(
                 {
                     return fail(format!(
                         "{} with {} `{}` has property `{key}` of type `{}`",
-                        entity_name(def.entity, entity),
+                        entity_name(def.entity, Some(entity)),
                         label_word(def.entity),
                         def.label,
                         v.type_name().to_uppercase()
@@ -603,49 +595,6 @@ fn verify(
         }
     }
     Ok(())
-}
-
-fn entities_of(reader: &Reader<'_>, entity: EntityKind, label: &str) -> Vec<u64> {
-    match entity {
-        EntityKind::Node => reader
-            .scan_nodes(Some(label))
-            .into_iter()
-            .map(|n| n.0)
-            .collect(),
-        EntityKind::Relationship => {
-            let types = [label.to_string()];
-            let pattern = crate::apl::EdgePattern {
-                src: crate::apl::Endpoint::Any,
-                types: &types,
-                dst: crate::apl::Endpoint::Any,
-            };
-            let apl = crate::apl::Apl {
-                reader: Reader {
-                    store: reader.store,
-                    view: reader.view,
-                },
-            };
-            let mut rels = Vec::new();
-            apl.edges(&pattern, None, crate::apl::ModeChoice::Auto, |m| {
-                rels.push(m.rel.0)
-            });
-            rels
-        }
-    }
-}
-
-fn entity_name(entity: EntityKind, id: u64) -> String {
-    match entity {
-        EntityKind::Node => format!("Node({})", NodeId(id).external()),
-        EntityKind::Relationship => format!("Relationship({})", RelId(id).external()),
-    }
-}
-
-fn label_word(entity: EntityKind) -> &'static str {
-    match entity {
-        EntityKind::Node => "label",
-        EntityKind::Relationship => "type",
-    }
 }
 
 /// Installs prepared changes (the caller holds the commit lock and has

@@ -306,14 +306,14 @@ fn violation(
 }
 
 /// A value as Neo4j prints it in constraint messages: strings quoted.
-fn literal(v: &Value) -> String {
+pub(super) fn literal(v: &Value) -> String {
     match v {
         Value::String(s) => format!("'{s}'"),
         other => format!("{other}"),
     }
 }
 
-fn entity_name(entity: EntityKind, id: Option<u64>) -> String {
+pub(super) fn entity_name(entity: EntityKind, id: Option<u64>) -> String {
     match (entity, id) {
         (EntityKind::Node, Some(id)) => format!("Node({})", NodeId(id).external()),
         (EntityKind::Relationship, Some(id)) => format!("Relationship({})", RelId(id).external()),
@@ -322,7 +322,7 @@ fn entity_name(entity: EntityKind, id: Option<u64>) -> String {
     }
 }
 
-fn label_word(entity: EntityKind) -> &'static str {
+pub(super) fn label_word(entity: EntityKind) -> &'static str {
     match entity {
         EntityKind::Node => "label",
         EntityKind::Relationship => "type",
@@ -330,7 +330,7 @@ fn label_word(entity: EntityKind) -> &'static str {
 }
 
 /// Whether `value` is of type `t` (Neo4j's property types).
-pub(crate) fn has_type(value: &Value, t: &ValueType) -> bool {
+pub(super) fn has_type(value: &Value, t: &ValueType) -> bool {
     match (t, value) {
         (ValueType::Boolean, Value::Bool(_))
         | (ValueType::String, Value::String(_))
@@ -351,7 +351,7 @@ pub(crate) fn has_type(value: &Value, t: &ValueType) -> bool {
 }
 
 /// Neo4j's name of a property type (`INTEGER`, `LIST<STRING NOT NULL>`).
-pub(crate) fn type_name(t: &ValueType) -> String {
+pub(super) fn type_name(t: &ValueType) -> String {
     match t {
         ValueType::Boolean => "BOOLEAN".into(),
         ValueType::String => "STRING".into(),
