@@ -66,8 +66,11 @@ impl Store {
             });
             match verdict {
                 Verdict::Remove => removed += 1,
+                // Due again at the next collection: the change that
+                // deferred it may be uncommitted and never commit, so
+                // waiting for a later timestamp could keep it forever.
                 Verdict::Later => again.push(StaleEntry {
-                    after: self.visible_ts().max(watermark + 1),
+                    after: self.visible_ts(),
                     ..entry
                 }),
                 Verdict::Keep => {}
