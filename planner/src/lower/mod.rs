@@ -44,7 +44,7 @@ pub(crate) struct Lowered {
 /// Lowers `stmt`; again when a subquery expression asked for procedures the
 /// pass could not resolve yet (see `procedure_snapshot.rs`).
 pub(crate) fn lower(stmt: &Statement, catalog: &dyn Catalog) -> Result<Lowered, PlanError> {
-    let procedures = ProcedureSnapshot::default();
+    let procedures = ProcedureSnapshot::new(catalog);
     loop {
         let mut slots = Slots::default();
         let scope = Scope::new(&slots, &procedures);

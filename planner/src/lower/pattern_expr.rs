@@ -10,29 +10,14 @@
 
 use super::expr::lower_expr;
 use super::pattern::{bind_path, match_element, MatchState};
+use super::procedure_snapshot::NestedCatalog;
 use super::scope::Scope;
 use super::uniqueness;
 use crate::error::PlanError;
 use crate::logical::LogicalPlan;
 use crate::physical::Expr;
-use crate::Catalog;
 use nereid_cypher::ast;
 use nereid_values::Value;
-
-/// The catalog nested plans are optimised with. Lowering an expression has
-/// no access to the statement's catalog; a nested pattern nearly always
-/// starts from a bound node, so estimates would not change its plan.
-pub(super) struct NoEstimates;
-
-impl Catalog for NoEstimates {
-    fn estimate_nodes(&self, _label: Option<&str>) -> u64 {
-        0
-    }
-
-    fn procedure_signature(&self, _name: &str) -> Option<crate::ProcedureSignature> {
-        None
-    }
-}
 
 /// Lowers `[path_var = element WHERE predicate | projection]`. Without a
 /// projection it is a bare pattern: whether there is any match.
@@ -75,9 +60,12 @@ pub(crate) fn lower_pattern_list(
         // The executor stops at the first match and never projects it.
         None => (Expr::Literal(Value::Bool(true)), true),
     };
-    let plan = crate::rules::apply_all(plan, &NoEstimates);
+    let catalog = NestedCatalog {
+        procedures: scope.procedures(),
+    };
+    let plan = crate::rules::apply_all(plan, &catalog);
     Ok(Expr::PatternList {
-        plan: Box::new(crate::physical_planning::to_physical(plan, &NoEstimates)),
+        plan: Box::new(crate::physical_planning::to_physical(plan, &catalog)),
         projection: Box::new(projection),
         exists,
         reads: scope.all_slots(),

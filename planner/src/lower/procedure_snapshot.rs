@@ -12,7 +12,14 @@
 //! Invariant: every pass resolves at least one new name, and a statement
 //! names finitely many procedures, so this ends; a statement without
 //! procedures in expressions is lowered exactly once.
+//!
+//! The snapshot also holds the statement's online indexes, taken once from
+//! the catalog: a pattern inside an expression (IC14's
+//! `[(a:Person)<-[:HAS_CREATOR]-() WHERE a.id = startNode(r).id | ...]`)
+//! seeks its start node like a top-level MATCH does, and the plan cache,
+//! which keys plans on the schema, stays right for nested plans too.
 
+use crate::index_query::IndexDescriptor;
 use crate::{Catalog, ProcedureSignature};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -23,9 +30,18 @@ pub(crate) struct ProcedureSnapshot {
     /// `None`: requested in this pass, not resolved yet; `Some(answer)`: the
     /// catalog's answer.
     names: Rc<RefCell<BTreeMap<String, Option<Option<ProcedureSignature>>>>>,
+    indexes: Rc<Vec<IndexDescriptor>>,
 }
 
 impl ProcedureSnapshot {
+    /// A snapshot with no procedure resolved yet and `catalog`'s indexes.
+    pub(crate) fn new(catalog: &dyn Catalog) -> ProcedureSnapshot {
+        ProcedureSnapshot {
+            names: Rc::default(),
+            indexes: Rc::new(catalog.indexes()),
+        }
+    }
+
     /// Resolves the names requested since the last call through `catalog`;
     /// whether there were any (the statement must then be lowered again).
     pub(crate) fn resolve_requested(&self, catalog: &dyn Catalog) -> bool {
@@ -43,8 +59,8 @@ impl ProcedureSnapshot {
 
 /// The catalog a nested plan inside an expression is lowered and optimised
 /// with: no estimates (a nested pattern nearly always starts from a bound
-/// node, so they would not change its plan) and the statement's procedures
-/// through its snapshot.
+/// node, so they would not change its plan), the statement's procedures
+/// through its snapshot and its indexes.
 pub(crate) struct NestedCatalog<'a> {
     pub(crate) procedures: &'a ProcedureSnapshot,
 }
@@ -64,5 +80,9 @@ impl Catalog for NestedCatalog<'_> {
                 None
             }
         }
+    }
+
+    fn indexes(&self) -> Vec<IndexDescriptor> {
+        self.procedures.indexes.as_ref().clone()
     }
 }

@@ -5,10 +5,12 @@
 mod count_from_store;
 mod filter_pushdown;
 mod id_seek;
+mod implied_in_list;
 mod index_order;
 mod label_scan;
 mod node_index_seek;
 mod node_property_scan;
+mod project_after_top;
 mod property_seek;
 mod rel_index_seek;
 mod rel_type_scan;
@@ -29,6 +31,7 @@ pub trait RewriteRule: Sync {
 
 /// The rules, in application order.
 pub static RULES: &[&dyn RewriteRule] = &[
+    &implied_in_list::ImpliedInList,
     &filter_pushdown::FilterPushdown,
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
@@ -41,6 +44,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &rel_type_scan::RelTypeScan,
     &sort_limit_to_top::SortLimitToTop,
     &index_order::IndexOrder,
+    &project_after_top::ProjectAfterTop,
 ];
 
 /// Applies every rule once, in order.

@@ -1,0 +1,78 @@
+//! `project_after_top`: of a projection just under a `Top`, only the items
+//! the sort keys read are computed before it; the others move above, so
+//! they are computed for the `limit` rows kept instead of for every row.
+//! LDBC IC9 projects seven properties of each of a few hundred thousand
+//! messages and keeps twenty: after this rule it reads two per message and
+//! the other five for twenty.
+//!
+//! Exact because a projection computes each item from its input row alone:
+//! the row a deferred item is computed on above the `Top` is the row it
+//! would have been computed on below it. When an item reads a slot the same
+//! projection writes (so that computing some items first could change what
+//! another reads) the projection is left whole.
+
+use super::{transform_up, RewriteRule};
+use crate::logical::{slots_of, LogicalPlan};
+use crate::physical::{Expr, Slot};
+use crate::Catalog;
+
+pub struct ProjectAfterTop;
+
+impl RewriteRule for ProjectAfterTop {
+    fn name(&self) -> &'static str {
+        "project_after_top"
+    }
+
+    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+        transform_up(plan, &|op| match op {
+            LogicalPlan::Top { input, keys, limit } => match *input {
+                LogicalPlan::Project { input, items } => {
+                    let mut key_reads = Vec::new();
+                    keys.iter().for_each(|k| slots_of(&k.expr, &mut key_reads));
+                    let (now, later) = split(items, &key_reads);
+                    let top = LogicalPlan::Top {
+                        input: Box::new(project(*input, now)),
+                        keys,
+                        limit,
+                    };
+                    project(top, later)
+                }
+                other => LogicalPlan::Top {
+                    input: Box::new(other),
+                    keys,
+                    limit,
+                },
+            },
+            other => other,
+        })
+    }
+}
+
+type Items = Vec<(Slot, Expr)>;
+
+/// (the items the keys read, the rest); everything first when the items
+/// read each other's slots.
+fn split(items: Items, key_reads: &[Slot]) -> (Items, Items) {
+    let written: Vec<Slot> = items.iter().map(|(slot, _)| *slot).collect();
+    let reads_own = items.iter().any(|(_, e)| {
+        let mut reads = Vec::new();
+        slots_of(e, &mut reads);
+        reads.iter().any(|s| written.contains(s))
+    });
+    if reads_own {
+        return (items, Vec::new());
+    }
+    items
+        .into_iter()
+        .partition(|(slot, _)| key_reads.contains(slot))
+}
+
+fn project(input: LogicalPlan, items: Items) -> LogicalPlan {
+    if items.is_empty() {
+        return input;
+    }
+    LogicalPlan::Project {
+        input: Box::new(input),
+        items,
+    }
+}
