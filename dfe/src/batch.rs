@@ -8,6 +8,7 @@
 //! Invariants: every column has exactly `len` values; `selection` is strictly
 //! increasing and each entry is `< len`.
 
+use nereid_planner::Slot;
 use nereid_values::Value;
 
 /// A set of rows stored column by column.
@@ -210,6 +211,18 @@ impl Batch {
             .iter()
             .map(|column| column.get(row).cloned().unwrap_or(Value::Null))
             .collect()
+    }
+
+    /// The values of `slots` in physical row `row`, every other slot null:
+    /// the argument row of a nested plan that reads only those.
+    pub fn row_of(&self, row: usize, slots: &[Slot]) -> Vec<Value> {
+        let mut values = vec![Value::Null; self.columns.len()];
+        for &slot in slots {
+            if let (Some(value), Some(column)) = (values.get_mut(slot), self.columns.get(slot)) {
+                *value = column.get(row).cloned().unwrap_or(Value::Null);
+            }
+        }
+        values
     }
 
     /// The active rows, materialised (for operators that must buffer rows).

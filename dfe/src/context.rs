@@ -1,6 +1,6 @@
 //! Per-query execution state shared by all operators of one cursor.
 
-use crate::eval::{Evaluator, RegexCache, StatementTime, SubplanEnv};
+use crate::eval::{Evaluator, PatternMemo, RegexCache, StatementTime, SubplanEnv};
 use crate::memory::{MemoryBudget, Reservation};
 use crate::procedures::ProcedureRegistry;
 use crate::stop::StopSignals;
@@ -49,6 +49,9 @@ pub struct ExecContext {
     pub(crate) memory: Arc<MemoryBudget>,
     /// The parameters' footprint, held for the whole query.
     pub(crate) params_charge: Option<Reservation>,
+    /// Remembered answers of pattern expressions (a read-only statement
+    /// without procedure calls only; see `eval/pattern_memo.rs`).
+    pub(crate) memo: Option<Arc<PatternMemo>>,
 }
 
 impl ExecContext {
@@ -73,6 +76,7 @@ impl ExecContext {
             stop: StopSignals::default(),
             memory: MemoryBudget::new(0),
             params_charge: None,
+            memo: None,
         }
     }
 
@@ -86,6 +90,7 @@ impl ExecContext {
             stop: self.stop.clone(),
             params: Arc::clone(&self.params),
             memory: Arc::clone(&self.memory),
+            memo: self.memo.clone(),
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)

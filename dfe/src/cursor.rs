@@ -3,7 +3,7 @@
 use crate::batch::Batch;
 use crate::context::{ExecContext, OperatorStats};
 use crate::error::ExecError;
-use crate::operators::{build, plan_stats, Operator};
+use crate::operators::{build, calls_procedures, plan_stats, Operator};
 use crate::procedures::ProcedureRegistry;
 use crate::{Params, BATCH_SIZE};
 use nereid_planner::PhysicalPlan;
@@ -51,6 +51,9 @@ impl Cursor {
             batch_size,
             plan_stats(&plan.root),
         );
+        if !plan.writes && !calls_procedures(&plan.root) {
+            ctx.memo = Some(Arc::default());
+        }
         let cancel = Arc::new(AtomicBool::new(false));
         ctx.stop.cancel = Arc::clone(&cancel);
         Cursor {

@@ -211,6 +211,27 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
     }
 }
 
+/// The slots of `outer` that the nested plan of a pattern expression or
+/// subquery (`plan`, whose rows `projection` is evaluated on) names: all
+/// its `Argument` row must carry. The executor leaves the other outer slots
+/// null in that row, so that each row the nested plan emits does not copy
+/// the whole outer row (IC14's comprehensions ran once per relationship of
+/// each path with the list of all paths in the outer row, and copied it into
+/// every comment they expanded). A superset, like every read set here.
+pub(crate) fn nested_reads(plan: &Op, projection: &Expr, outer: &[Slot]) -> Vec<Slot> {
+    let mut live = Vec::new();
+    reads_of_plan(plan, &mut live);
+    reads_of_expr(projection, &mut live);
+    let mut reads: Vec<Slot> = outer
+        .iter()
+        .copied()
+        .filter(|&slot| live.get(slot).copied().unwrap_or(false))
+        .collect();
+    reads.sort_unstable();
+    reads.dedup();
+    reads
+}
+
 /// Marks every slot named anywhere in the plan rooted at `op`, nested
 /// plans included.
 fn reads_of_plan(op: &Op, live: &mut Vec<bool>) {

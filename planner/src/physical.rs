@@ -558,7 +558,8 @@ pub enum Expr {
     /// evaluated on each of its rows and the value is the list of
     /// projections — or, with `exists` (a pattern used as a predicate),
     /// whether there is any row at all. `reads` lists the outer slots the
-    /// nested plan may read (for rules that move expressions).
+    /// nested plan and the projection may read (for rules that move
+    /// expressions); the plan's `Argument` row carries only those.
     PatternList {
         plan: Box<Op>,
         projection: Box<Expr>,

@@ -14,6 +14,7 @@ mod functions;
 mod logic;
 mod math;
 mod pattern;
+mod pattern_memo;
 mod range;
 mod regex_cache;
 mod scoped;
@@ -24,6 +25,7 @@ mod text;
 pub use temporal::StatementTime;
 
 pub use pattern::SubplanEnv;
+pub use pattern_memo::PatternMemo;
 pub use range::IntRange;
 pub use regex_cache::RegexCache;
 
@@ -174,6 +176,11 @@ impl<'a> Evaluator<'a> {
                 self.range_lists(transpose(columns, rows.len()))
             }
             Expr::Function { func, args } => {
+                if *func == ScalarFunction::Rand {
+                    if let Some(memo) = self.subplans.as_ref().and_then(|env| env.memo.as_ref()) {
+                        memo.mark_volatile();
+                    }
+                }
                 let columns = self.eval_all(args, batch, rows)?;
                 let graph = self.graph;
                 transpose(columns, rows.len())
@@ -250,8 +257,8 @@ impl<'a> Evaluator<'a> {
                 plan,
                 projection,
                 exists,
-                ..
-            } => self.eval_pattern_list(plan, projection, *exists, batch, rows),
+                reads,
+            } => self.eval_pattern_list(plan, projection, *exists, reads, batch, rows),
             Expr::MapProjection {
                 base,
                 all_properties,

@@ -7,13 +7,14 @@
 //! reported: the nested plan is part of an expression, not of the operator
 //! tree.
 
+use super::pattern_memo::{key_of, PatternMemo};
 use super::{Evaluator, StatementTime};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
 use crate::operators::{build, plan_stats};
 use crate::procedures::ProcedureRegistry;
-use nereid_planner::{Expr, Op};
+use nereid_planner::{Expr, Op, Slot};
 use nereid_storage::Txn;
 use nereid_values::Value;
 use std::sync::Arc;
@@ -33,6 +34,9 @@ pub struct SubplanEnv {
     pub(crate) params: Arc<crate::Params>,
     /// The statement's memory budget: a nested plan's buffers count too.
     pub(crate) memory: Arc<crate::MemoryBudget>,
+    /// The statement's remembered answers; `None` when it may not have
+    /// one (see `pattern_memo.rs`).
+    pub(crate) memo: Option<Arc<PatternMemo>>,
 }
 
 impl Evaluator<'_> {
@@ -43,6 +47,7 @@ impl Evaluator<'_> {
         plan: &Op,
         projection: &Expr,
         exists: bool,
+        reads: &[Slot],
         batch: &Batch,
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
@@ -62,25 +67,55 @@ impl Evaluator<'_> {
         ctx.procedures = env.procedures;
         ctx.stop = env.stop;
         ctx.memory = env.memory;
+        ctx.memo = env.memo.clone();
+        let plan_id = plan as *const Op as usize;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {
-            let mut pipeline = build(plan, 0, Some(batch.row(row)));
-            let mut values = Vec::new();
-            let mut matched = false;
-            while let Some(inner) = pipeline.next(&mut ctx)? {
-                matched = true;
-                if exists {
-                    break;
-                }
-                let selection = inner.selection().to_vec();
-                values.extend(ctx.evaluator().eval(projection, &inner, &selection)?);
-            }
-            out.push(if exists {
-                Value::Bool(matched)
-            } else {
-                Value::List(values)
+            let argument = batch.row_of(row, reads);
+            let key = env.memo.as_ref().and_then(|_| {
+                let read: Vec<Value> = reads.iter().map(|&s| argument[s].clone()).collect();
+                key_of(&read)
             });
+            if let (Some(memo), Some(key)) = (&env.memo, &key) {
+                if let Some(answer) = memo.get(plan_id, exists, key) {
+                    out.push(answer);
+                    continue;
+                }
+            }
+            let started = env.memo.as_ref().map_or(0, |memo| memo.start());
+            let answer = run_once(plan, projection, exists, argument, &mut ctx)?;
+            if let (Some(memo), Some(key)) = (&env.memo, key) {
+                memo.put(plan_id, exists, key, &answer, started);
+            }
+            out.push(answer);
         }
         Ok(out)
     }
+}
+
+/// The answer of the nested plan for one argument row: the list of its
+/// rows' projections, or with `exists` whether it has a row.
+fn run_once(
+    plan: &Op,
+    projection: &Expr,
+    exists: bool,
+    argument: Vec<Value>,
+    ctx: &mut ExecContext,
+) -> ExecResult<Value> {
+    let mut pipeline = build(plan, 0, Some(argument));
+    let mut values = Vec::new();
+    let mut matched = false;
+    while let Some(inner) = pipeline.next(ctx)? {
+        matched = true;
+        if exists {
+            break;
+        }
+        let selection = inner.selection().to_vec();
+        values.extend(ctx.evaluator().eval(projection, &inner, &selection)?);
+    }
+    Ok(if exists {
+        Value::Bool(matched)
+    } else {
+        Value::List(values)
+    })
 }

@@ -107,6 +107,15 @@ fn writes(op: &Op) -> bool {
         .any(|child| nereid_stack::deeper(|| writes(child)))
 }
 
+/// Whether the plan rooted at `op` calls a procedure (whose answers a
+/// statement may not assume repeatable: it then keeps no pattern memo).
+pub(crate) fn calls_procedures(op: &Op) -> bool {
+    matches!(op, Op::ProcedureCall { .. })
+        || children(op)
+            .into_iter()
+            .any(|child| nereid_stack::deeper(|| calls_procedures(child)))
+}
+
 /// Zeroed statistics for every operator of the plan, in pre-order.
 pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
     fn walk(op: &Op, out: &mut Vec<OperatorStats>) {

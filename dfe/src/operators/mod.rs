@@ -45,7 +45,7 @@ mod unwind;
 mod var_expand;
 mod writes;
 
-pub(crate) use build::{build, plan_stats};
+pub(crate) use build::{build, calls_procedures, plan_stats};
 
 use crate::batch::Batch;
 use crate::context::ExecContext;

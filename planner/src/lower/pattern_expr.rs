@@ -64,10 +64,12 @@ pub(crate) fn lower_pattern_list(
         procedures: scope.procedures(),
     };
     let plan = crate::rules::apply_all(plan, &catalog);
+    let plan = crate::physical_planning::to_physical(plan, &catalog);
+    let reads = crate::dead_slots::nested_reads(&plan, &projection, &scope.all_slots());
     Ok(Expr::PatternList {
-        plan: Box::new(crate::physical_planning::to_physical(plan, &catalog)),
+        plan: Box::new(plan),
         projection: Box::new(projection),
         exists,
-        reads: scope.all_slots(),
+        reads,
     })
 }

@@ -28,7 +28,9 @@ pub(crate) fn lower_subquery(
     let (plan, _columns) = super::lower_query(query, scope, &mut slots, &catalog)?;
     let plan = crate::rules::apply_all(plan, &catalog);
     let plan = Box::new(crate::physical_planning::to_physical(plan, &catalog));
-    let reads = scope.all_slots();
+    // Both kinds project a literal: only the plan reads the outer row.
+    let reads =
+        crate::dead_slots::nested_reads(&plan, &Expr::Literal(Value::Null), &scope.all_slots());
     Ok(match kind {
         SubqueryKind::Exists => Expr::PatternList {
             plan,
