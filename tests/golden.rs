@@ -27,7 +27,7 @@
 //! following lines as Cypher expressions joined by ` | ` (inputs, then
 //! outputs), evaluated by the engine itself.
 
-use nereid_server::db::{Database, DbConfig, Params, ProcedureSignature, Transaction};
+use nereid_engine::{Database, DbConfig, Params, ProcedureSignature, Transaction};
 use nereid_values::{EntityResolver, NodeData, RelData, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -266,7 +266,7 @@ fn run(
     db: &Arc<Database>,
     tx: Option<&Transaction>,
     query: &str,
-) -> Result<Rows, nereid_server::db::DbError> {
+) -> Result<Rows, nereid_engine::DbError> {
     let mut result = db.run(tx, query, Params::new())?;
     let fields = result.fields().to_vec();
     let mut rows = Vec::new();

@@ -11,7 +11,7 @@
 //! The fixed cases are the reproductions of the hardening issue; the
 //! property test generates further shapes.
 
-use nereid_server::db::{Database, DbConfig, Params};
+use nereid_engine::{Database, DbConfig, Params};
 use proptest::prelude::*;
 use std::sync::Arc;
 

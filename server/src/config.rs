@@ -5,10 +5,11 @@
 //! Clap merges flags and environment (every setting is an `Option`, so
 //! "not given" stays visible); the file and the defaults fill the gaps.
 
-use crate::durable::{
-    checkpoint_target_from_uri, CheckpointTarget, DurableConfig, DEFAULT_S3_REGION,
-};
 use clap::Parser;
+use nereid_engine::{
+    checkpoint_target_from_uri, CheckpointTarget, DurableConfig, DEFAULT_QUERY_MAX_MEMORY,
+    DEFAULT_S3_REGION, DEFAULT_STATISTICS_UPDATE_PERCENT,
+};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -27,12 +28,6 @@ pub const DEFAULT_BOLT_ADDRESS: &str = "127.0.0.1:7687";
 pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:7474";
 pub const DEFAULT_PARTITIONS: usize = 4;
 pub const DEFAULT_LOG: &str = "info";
-pub const DEFAULT_STATISTICS_UPDATE_PERCENT: u32 = 10;
-/// 1 GiB: one query near it on each of two exec threads, plus the copies
-/// the budget does not follow (a batch column in flight, allocator slack),
-/// stays inside a 3 GiB machine; the queries real clients send hold far
-/// less (docs/adr/0084-per-query-memory-budget.md).
-pub const DEFAULT_QUERY_MAX_MEMORY: u64 = 1 << 30;
 
 /// Nereid: a graph database server speaking Bolt and openCypher.
 ///
@@ -422,12 +417,12 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
         .log_partitions
         .or(file.log_partitions)
         .unwrap_or(defaults.log_partitions);
-    if !(1..=crate::durable::MAX_LOG_PARTITIONS).contains(&log_partitions) {
+    if !(1..=nereid_engine::MAX_LOG_PARTITIONS).contains(&log_partitions) {
         return Err(ConfigError::Invalid {
             name: "log_partitions",
             message: format!(
                 "must be between 1 and {}",
-                crate::durable::MAX_LOG_PARTITIONS
+                nereid_engine::MAX_LOG_PARTITIONS
             ),
         });
     }

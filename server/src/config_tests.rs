@@ -169,7 +169,7 @@ fn durability_and_checkpoint_settings_resolve_and_are_checked() {
     let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
     clear_env();
     let config = Config::resolve(parse(&[]), FileConfig::default()).unwrap();
-    assert_eq!(config.durable, crate::durable::DurableConfig::default());
+    assert_eq!(config.durable, nereid_engine::DurableConfig::default());
     let file = FileConfig {
         durability: Some("fsync".into()),
         checkpoint_uri: Some("file:///var/backups/nereid".into()),
@@ -183,7 +183,7 @@ fn durability_and_checkpoint_settings_resolve_and_are_checked() {
     .unwrap();
     assert_eq!(
         config.durable.durability,
-        nereid_wal::Durability::Interval(std::time::Duration::from_millis(25))
+        nereid_engine::Durability::Interval(std::time::Duration::from_millis(25))
     );
     assert_eq!(
         config.durable.checkpoint_target,
@@ -316,7 +316,7 @@ fn an_s3_checkpoint_uri_takes_endpoint_and_region_from_their_settings() {
     let config = Config::resolve(parse(&["--s3-endpoint", "http://127.0.0.1:9000"]), file).unwrap();
     assert_eq!(
         config.durable.checkpoint_target,
-        CheckpointTarget::S3(nereid_wal::S3Location {
+        CheckpointTarget::S3(nereid_engine::S3Location {
             bucket: "backups".into(),
             prefix: "nereid/prod".into(),
             endpoint: Some("http://127.0.0.1:9000".into()),

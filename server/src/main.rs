@@ -3,9 +3,9 @@
 //! and a non-zero exit code, never a panic trace.
 
 use anyhow::Context;
+use nereid_engine::{Database, DbConfig};
 use nereid_server::app;
 use nereid_server::config::Config;
-use nereid_server::db::{Database, DbConfig};
 use std::process::ExitCode;
 
 /// mimalloc on 2 MiB pages (crate `nereid-alloc`, ADR 0066).

@@ -12,7 +12,7 @@
 //!   (`VariableAlreadyBound: Variable ...`), the convention of the cypher crate's errors; the
 //!   TCK's `*` accepts any detail.
 
-use nereid_server::db::DbError;
+use nereid_engine::DbError;
 
 /// When a query failed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 //! summary counts) and the full `message` (what a developer reads).
 
 use crate::errors::Phase;
+use nereid_engine::DbError;
 use nereid_errors::Status;
-use nereid_server::db::DbError;
 
 #[derive(Clone, Debug)]
 pub struct Failure {

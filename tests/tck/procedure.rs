@@ -7,7 +7,7 @@
 
 use crate::materialise::to_value;
 use crate::value::parse;
-use nereid_server::db::{ProcedureSignature, ProcedureType};
+use nereid_engine::{ProcedureSignature, ProcedureType};
 use nereid_values::Value;
 
 /// The signature in the step text after `there exists a procedure `.

@@ -7,7 +7,7 @@ use crate::materialise::{from_value, to_value};
 use crate::procedure;
 use crate::side_effects::{Snapshot, KINDS};
 use crate::value::{multiset_eq, parse, ListOrder, TckValue};
-use nereid_server::db::{Database, DbConfig, DbError, Params};
+use nereid_engine::{Database, DbConfig, DbError, Params};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@
 //! -properties 1`, and a second node with an existing label adds no label.
 
 use crate::materialise::from_value;
-use nereid_server::db::{Database, Params};
+use nereid_engine::{Database, Params};
 use nereid_values::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -1,8 +1,10 @@
 //! Neo4j status codes.
 //!
-//! Every crate has its own `thiserror` enum; the server maps each of them onto
-//! a [`Status`] in exactly one place (`server/src/status.rs`). This crate only
-//! names the codes clients understand, so that no crate spells them by hand.
+//! Every crate has its own `thiserror` enum; the engine maps each of them onto
+//! a [`Status`] in one place (`engine/src/status.rs`), and the server does the
+//! same for the errors only it meets (`server/src/protocol_status.rs`). This
+//! crate only names the codes clients understand, so that no crate spells
+//! them by hand.
 
 use std::fmt;
 

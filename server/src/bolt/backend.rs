@@ -1,13 +1,13 @@
 //! What the Bolt session needs from the database, as traits, so that the
 //! state machine can be tested against a small in-memory backend. The real
-//! implementation forwards to [`crate::db`].
+//! implementation forwards to the engine's [`Database`].
 //!
 //! Every method is blocking; the session calls them only on the execution
 //! pool. Transactions and result streams are `Send` because they move into
 //! a pool job and back.
 
-use crate::db::{Database, DbError, Params, QueryResult, Summary, Transaction};
 use nereid_dfe::Deadline;
+use nereid_engine::{Database, DbError, Params, QueryResult, Summary, Transaction};
 use nereid_values::{EntityResolver, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

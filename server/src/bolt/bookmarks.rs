@@ -1,12 +1,12 @@
 //! Bookmarks: what BEGIN and auto-commit RUN carry so that a session reads
 //! at least what an earlier one committed (causal consistency).
 //!
-//! Nereid's bookmarks are `FB:nereid:<commit timestamp>` (written by
-//! `db.rs` at commit). One server publishes a commit before acknowledging
-//! it, so a bookmark a client got from this server is always visible
-//! already; the wait matters only for a commit still being published, and
-//! a bookmark from elsewhere (another data directory) times out instead of
-//! reading stale data. Malformed bookmarks are refused.
+//! Nereid's bookmarks are `FB:nereid:<commit timestamp>` (written by the
+//! engine's `db.rs` at commit). One server publishes a commit before
+//! acknowledging it, so a bookmark a client got from this server is always
+//! visible already; the wait matters only for a commit still being
+//! published, and a bookmark from elsewhere (another data directory) times
+//! out instead of reading stale data. Malformed bookmarks are refused.
 
 use nereid_packstream::{PackMap, PackValue};
 

@@ -2,7 +2,7 @@
 //! (bolt-protocol.md §10).
 
 use super::version::BoltVersion;
-use crate::db::DbError;
+use nereid_engine::DbError;
 use nereid_errors::{Classification, Status};
 use nereid_packstream::PackMap;
 

@@ -1,5 +1,5 @@
 //! The Bolt server: handshake, framing, messages and the per-connection
-//! state machine, over any [`Backend`] (the real [`crate::db::Database`] or
+//! state machine, over any [`Backend`] (the real [`nereid_engine::Database`] or
 //! a test double).
 //!
 //! Threading: one tokio task per connection (plus a reader task); all

@@ -12,7 +12,7 @@
 //! the same result status themselves.
 
 use super::version::BoltVersion;
-use crate::notification::{Notification, Position};
+use nereid_engine::{Notification, Position};
 use nereid_packstream::{PackMap, PackValue};
 
 /// What the stream produced, for the result's own GQL status.

@@ -13,7 +13,7 @@ use crate::auth::AuthToken;
 use crate::bolt::backend::Backend;
 use crate::bolt::failure::Failure;
 use crate::bolt::SERVER_AGENT;
-use crate::status;
+use crate::protocol_status;
 use nereid_packstream::{PackMap, PackValue};
 
 impl<B: Backend> Session<B> {
@@ -87,7 +87,7 @@ impl<B: Backend> Session<B> {
             credentials: text("credentials"),
         };
         let peer = self.peer;
-        let refused = |e| HandlerError::Failure(Failure::from(status::from_auth(e)));
+        let refused = |e| HandlerError::Failure(Failure::from(protocol_status::from_auth(e)));
         auth.precheck(&token, peer).map_err(refused)?;
         // Waits here, on the I/O side, so that a flood of logins queues
         // without holding execution threads.

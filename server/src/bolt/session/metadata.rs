@@ -3,7 +3,7 @@
 //! `CALL tx.getMetaData()` returns and `tx.setMetaData` replaces.
 
 use crate::bolt::failure::Failure;
-use crate::db::Params;
+use nereid_engine::Params;
 use nereid_packstream::{PackMap, PackValue};
 
 /// The metadata `extra` carries (absent or null: none). Anything but a map
@@ -17,7 +17,9 @@ pub fn from_extra(extra: &PackMap) -> Result<Params, Failure> {
             .map(|(key, value)| {
                 nereid_packstream::pack_to_value(value.clone())
                     .map(|value| (key.to_string(), value))
-                    .map_err(|e| Failure::from(crate::status::from_param("tx_metadata", e)))
+                    .map_err(|e| {
+                        Failure::from(crate::protocol_status::from_param("tx_metadata", e))
+                    })
             })
             .collect(),
         Some(other) => Err(Failure::invalid_request(format!(

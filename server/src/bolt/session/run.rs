@@ -4,7 +4,7 @@ use super::{Handled, OpenStream, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::bolt::failure::Failure;
 use crate::bolt::request::RunParams;
-use crate::db::{DbError, Params};
+use nereid_engine::{DbError, Params};
 use nereid_errors::Status;
 use nereid_packstream::{PackMap, PackValue};
 use std::time::Instant;
@@ -121,6 +121,6 @@ fn decode_params<B: Backend>(params: &RunParams, backend: &B) -> Result<Params, 
         .map(|decoded| decoded.values)
         .map_err(|failure| {
             let name = failure.name.as_deref().unwrap_or("map");
-            crate::status::from_param(name, failure.error)
+            crate::protocol_status::from_param(name, failure.error)
         })
 }

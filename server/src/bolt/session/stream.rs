@@ -17,7 +17,7 @@ use crate::bolt::notifications::{self, Outcome};
 use crate::bolt::pool::{Lane, PoolError};
 use crate::bolt::response;
 use crate::bolt::response::RecordWriter;
-use crate::db::{DbError, Summary};
+use nereid_engine::{DbError, Summary};
 use nereid_errors::Status;
 use nereid_packstream::encode::MAX_ENCODE_DEPTH;
 use nereid_packstream::{EncodeError, PackMap, PackValue, StructFormat};

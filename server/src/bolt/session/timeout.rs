@@ -12,7 +12,6 @@
 use super::{Handled, Session};
 use crate::bolt::backend::Backend;
 use crate::bolt::failure::Failure;
-use crate::status;
 use nereid_dfe::{Deadline, TimeoutOrigin};
 use nereid_packstream::{PackMap, PackValue};
 use std::time::{Duration, Instant};
@@ -58,7 +57,7 @@ impl<B: Backend> Session<B> {
         if let Some(deadline) = &self.tx_deadline {
             deadline
                 .check()
-                .map_err(|e| Failure::from(status::from_exec(e)))?;
+                .map_err(|e| Failure::from(nereid_engine::from_exec(e)))?;
         }
         Ok(())
     }

@@ -2,9 +2,9 @@
 //! drive every path of the session. It records what it was asked to do.
 
 use crate::bolt::backend::{Backend, ResultStream};
-use crate::db::{DbError, Params, Summary};
-use crate::notification::{Notification, Position, Severity};
 use nereid_dfe::Deadline;
+use nereid_engine::{DbError, Params, Summary};
+use nereid_engine::{Notification, Position, Severity};
 use nereid_errors::Status;
 use nereid_storage::WriteStats;
 use nereid_values::{EntityResolver, NodeData, NodeId, RelData, RelId, Value};
@@ -239,7 +239,7 @@ impl ResultStream for FakeResults {
                 });
             }
             if let Some(deadline) = &self.deadline {
-                deadline.check().map_err(crate::status::from_exec)?;
+                deadline.check().map_err(nereid_engine::from_exec)?;
             }
             if self.fail_at == Some(self.next) {
                 return Err(DbError {

@@ -414,7 +414,7 @@ pub(crate) fn spawn_background<D: Checkpointable>(
 }
 
 /// `CALL db.checkpoint()`'s way to the database (dfe cannot depend on the
-/// server): takes the same checkpoint as `POST /admin/checkpoint`.
+/// engine): takes the same checkpoint as `POST /admin/checkpoint`.
 pub(crate) struct CheckpointOnDemand(Weak<crate::db::Database>);
 
 impl CheckpointOnDemand {

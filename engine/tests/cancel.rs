@@ -1,7 +1,7 @@
 //! Cancelling a running query through `QueryResult::cancel_handle` (what
 //! a Bolt RESET does), against the real engine.
 
-use nereid_server::db::{Database, DbConfig, Params};
+use nereid_engine::{Database, DbConfig, Params};
 use std::sync::atomic::Ordering;
 
 #[test]

@@ -1,32 +1,18 @@
-//! The one place where every crate's errors become Neo4j statuses.
+//! The one place where the errors of the engine's crates (parser,
+//! planner, executor, store, log) become Neo4j statuses. The errors only
+//! a front end meets (authentication, protocol decoding) are mapped in
+//! the server's `protocol_status.rs` (docs/adr/0088-the-engine-crate.md).
 //!
 //! Messages keep the crate's wording; positions (byte offsets) become Neo4j's
 //! `(line L, column C (offset: O))` suffix.
 
-use crate::auth::AuthError;
 use crate::db::DbError;
 use nereid_cypher::{CypherError, ErrorKind};
 use nereid_dfe::{ExecError, TimeoutOrigin};
 use nereid_errors::Status;
-use nereid_packstream::ParamError;
 use nereid_planner::PlanError;
 use nereid_storage::StorageError;
 use nereid_wal::WalError;
-
-/// Every refusal is `Security.Unauthorized` (drivers raise their
-/// authentication error for it), except for a rate-limited client, which
-/// gets `Security.AuthenticationRateLimit` as from Neo4j, and so does one
-/// refused because the server-wide hashing budget is exhausted.
-pub(crate) fn from_auth(e: AuthError) -> DbError {
-    let status = match e {
-        AuthError::RateLimited | AuthError::Busy => Status::AuthenticationRateLimit,
-        _ => Status::Unauthorized,
-    };
-    DbError {
-        status,
-        message: e.to_string(),
-    }
-}
 
 pub(crate) fn from_cypher(e: CypherError) -> DbError {
     // Neo4j reports scoping and other compile-time errors with the
@@ -63,7 +49,7 @@ pub(crate) fn from_plan(e: PlanError, query: &str) -> DbError {
     DbError { status, message }
 }
 
-pub(crate) fn from_exec(e: ExecError) -> DbError {
+pub fn from_exec(e: ExecError) -> DbError {
     let status = match &e {
         ExecError::Type(_) => Status::TypeError,
         ExecError::Argument(_) => Status::ArgumentError,
@@ -119,7 +105,7 @@ fn timed_out(origin: TimeoutOrigin, message: String) -> DbError {
 
 /// A query over its memory budget: the message names the setting, which
 /// the executor does not know.
-fn memory_limit(message: String) -> DbError {
+pub fn memory_limit(message: String) -> DbError {
     DbError {
         status: Status::MemoryPoolOutOfMemoryError,
         message: format!("{message} {MEMORY_SETTING}"),
@@ -137,19 +123,6 @@ pub fn query_text_over_budget(text_bytes: usize, needed: usize, limit: usize) ->
 
 const MEMORY_SETTING: &str =
     "The limit is set by --query-max-memory (NEREID_QUERY_MAX_MEMORY; 0: no limit).";
-
-/// Query parameters the server cannot take: a graph entity or an unknown
-/// structure is a type error; a value too large for the query's memory
-/// budget is refused like a query over its budget.
-pub(crate) fn from_param(name: &str, e: ParamError) -> DbError {
-    match e {
-        ParamError::OverBudget { .. } => memory_limit(format!("parameter ${name}: {e}")),
-        other => DbError {
-            status: Status::TypeError,
-            message: format!("parameter ${name}: {other}"),
-        },
-    }
-}
 
 pub(crate) fn from_storage(e: StorageError) -> DbError {
     let status = match &e {

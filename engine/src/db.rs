@@ -1,6 +1,7 @@
 //! The database facade: parse → plan → execute → commit through the log.
-//! The Bolt and HTTP layers call only this module. All methods are blocking
-//! and run on the execution pool, never on the I/O threads.
+//! Front ends (the server's Bolt and HTTP layers, tests) call only this
+//! module. All methods are blocking: a front end calls them off its I/O
+//! threads (the server, on its execution pool).
 //!
 //! Commit protocol (see ARCHITECTURE.md): the store stamps the transaction
 //! and hands its logical changes to the log under its commit lock; the
@@ -52,6 +53,14 @@ impl std::fmt::Display for DbError {
 }
 impl std::error::Error for DbError {}
 
+/// The default of [`DbConfig::statistics_update_percent`].
+pub const DEFAULT_STATISTICS_UPDATE_PERCENT: u32 = 10;
+/// 1 GiB: one query near it on each of two exec threads, plus the copies
+/// the budget does not follow (a batch column in flight, allocator slack),
+/// stays inside a 3 GiB machine; the queries real clients send hold far
+/// less (docs/adr/0084-per-query-memory-budget.md).
+pub const DEFAULT_QUERY_MAX_MEMORY: u64 = 1 << 30;
+
 /// Settings of the database (not of the network listeners).
 #[derive(Clone, Debug)]
 pub struct DbConfig {
@@ -73,8 +82,8 @@ impl DbConfig {
         DbConfig {
             data_dir,
             partitions,
-            statistics_update_percent: crate::config::DEFAULT_STATISTICS_UPDATE_PERCENT,
-            query_max_memory: crate::config::DEFAULT_QUERY_MAX_MEMORY as usize,
+            statistics_update_percent: DEFAULT_STATISTICS_UPDATE_PERCENT,
+            query_max_memory: DEFAULT_QUERY_MAX_MEMORY as usize,
         }
     }
 }

@@ -1,0 +1,52 @@
+//! The query engine as a library: a [`Database`] that parses, plans and
+//! executes openCypher, commits through the log, recovers, checkpoints and
+//! keeps its optimizer statistics current.
+//!
+//! It is a crate of its own so that every front end (the Bolt server, the
+//! HTTP endpoints, an offline import command), the tests and the benchmarks
+//! drive one embeddable API instead of reaching into the server binary.
+//!
+//! Invariants: it depends on no protocol (no PackStream, Bolt, HTTP or TLS
+//! crate, and never on `nereid-server`), so embedding it costs none of
+//! them; errors leave it already mapped to Neo4j statuses ([`DbError`]),
+//! by `status.rs`, the one mapping of the engine's crates' errors.
+//! `tests/crate_graph.rs` checks the dependency rules.
+//!
+//! The modules are private; what front ends need is re-exported below.
+
+mod db;
+mod durable;
+mod notification;
+mod plan_cache;
+mod query_options;
+mod query_type;
+mod statistics;
+mod status;
+
+#[cfg(test)]
+mod memory_tests;
+#[cfg(test)]
+mod timeout_tests;
+
+/// The database, its settings, and what running a query returns.
+pub use db::{
+    Database, DbConfig, DbError, Params, QueryResult, Summary, Transaction,
+    DEFAULT_QUERY_MAX_MEMORY, DEFAULT_STATISTICS_UPDATE_PERCENT,
+};
+/// Signatures of table-backed procedures ([`Database::register_procedure`]).
+pub use db::{ProcedureField, ProcedureSignature, ProcedureType};
+/// Durability and checkpoint settings, which a front end reads from its
+/// own configuration (flags, files) and hands to [`Database::open_with`];
+/// with the log's types they are made of, so it needs no other crate.
+pub use durable::{
+    checkpoint_target_from_uri, CheckpointTarget, DurableConfig, DEFAULT_S3_REGION,
+    MAX_LOG_PARTITIONS,
+};
+pub use nereid_wal::{Durability, S3Location};
+/// The warnings a [`Summary`] carries, which each protocol encodes its way.
+pub use notification::{Notification, Position, Severity};
+/// Statuses for engine errors a front end meets outside a query: the
+/// executor's deadline check between statements (`from_exec`), and a value
+/// refused for the query memory budget while it was being decoded
+/// (`memory_limit`, whose message names the setting).
+pub use status::{from_exec, memory_limit};
