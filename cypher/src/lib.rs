@@ -33,9 +33,3 @@ pub fn parse(query: &str) -> Result<ast::Statement, CypherError> {
 pub fn analyze(stmt: &ast::Statement) -> Result<(), CypherError> {
     semantic::check_statement(stmt)
 }
-
-/// Whether `name` (case-insensitive) is one of the aggregate functions the analysis knows:
-/// count, collect, sum, avg, min, max, percentileCont, percentileDisc, stDev, stDevP.
-pub fn is_aggregate_function(name: &str) -> bool {
-    semantic::is_aggregate_name(name)
-}

@@ -24,8 +24,6 @@ mod procedure_signature;
 mod property_predicate;
 pub mod rules;
 mod shortest_path;
-mod spatial_function;
-mod temporal_function;
 
 pub use error::PlanError;
 pub use explain::{explain, plan_tree, PlanNode};
@@ -33,11 +31,10 @@ pub use index_query::{
     IndexCondition, IndexDescriptor, IndexEntity, IndexHint, IndexKind, IndexQuery, RangeEnd,
     SeekArg,
 };
+pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind};
 pub use physical::*;
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};
-pub use spatial_function::SpatialFunction;
-pub use temporal_function::{TemporalFunction, TemporalKind};
 
 use nereid_cypher::ast::Statement;
 

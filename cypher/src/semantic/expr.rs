@@ -6,23 +6,10 @@ use super::Analyzer;
 use crate::ast::{Expr, ExprKind, MapProjectionItem, PatternElement};
 use crate::error::{CypherError, Detail};
 
-/// Aggregate function names (compared case-insensitively).
-const AGGREGATES: &[&str] = &[
-    "count",
-    "collect",
-    "sum",
-    "avg",
-    "min",
-    "max",
-    "percentileCont",
-    "percentileDisc",
-    "stDev",
-    "stDevP",
-];
-
-/// Whether a function name denotes an aggregate.
+/// Whether a function name denotes an aggregate (the function catalogue's
+/// aggregating rows, compared case-insensitively).
 pub(crate) fn is_aggregate_name(name: &str) -> bool {
-    AGGREGATES.iter().any(|a| a.eq_ignore_ascii_case(name))
+    nereid_functions::is_aggregate(name)
 }
 
 /// Whether `expr` itself (not its children) is an aggregation.

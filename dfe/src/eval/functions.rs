@@ -12,16 +12,22 @@ use nereid_planner::ScalarFunction;
 use nereid_values::Value;
 use std::collections::BTreeMap;
 
-/// Calls `func` on one row's arguments.
-pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> ExecResult<Value> {
-    use ScalarFunction as F;
+/// Fails unless `func` takes `count` arguments (the planner checks calls it
+/// lowers; a plan built otherwise is checked here, once per batch: the
+/// arity is looked up in the function catalogue).
+pub fn check_arity(func: ScalarFunction, count: usize) -> ExecResult<()> {
     let (min, max) = func.arity();
-    if args.len() < min || args.len() > max {
+    if count < min || count > max {
         return Err(ExecError::Argument(format!(
-            "Function {func:?} called with {} argument(s)",
-            args.len()
+            "Function {func:?} called with {count} argument(s)"
         )));
     }
+    Ok(())
+}
+
+/// Calls `func` on one row's arguments (as many as [`check_arity`] accepts).
+pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> ExecResult<Value> {
+    use ScalarFunction as F;
     if func == F::Coalesce {
         return Ok(args.into_iter().find(|v| !v.is_null()).unwrap_or_default());
     }

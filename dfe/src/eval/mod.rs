@@ -176,6 +176,7 @@ impl<'a> Evaluator<'a> {
                 self.range_lists(transpose(columns, rows.len()))
             }
             Expr::Function { func, args } => {
+                functions::check_arity(*func, args.len())?;
                 if *func == ScalarFunction::Rand {
                     if let Some(memo) = self.subplans.as_ref().and_then(|env| env.memo.as_ref()) {
                         memo.mark_volatile();

@@ -8,7 +8,6 @@
 mod checkpoint;
 mod db;
 mod dbms;
-mod function_docs;
 mod parameters;
 mod registry;
 mod schema;

@@ -6,10 +6,9 @@
 //! (bolt-protocol.md §14). Nereid serves one database, `neo4j`, plus the
 //! `system` database Neo4j tools expect; both are always online.
 
-use super::function_docs::{self, Arguments};
 use super::{Procedure, NAMESPACES};
 use crate::error::{ExecError, ExecResult};
-use nereid_planner::{AggregateFunction, ProcedureType, ScalarFunction};
+use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
 use nereid_values::Value;
 use std::sync::RwLock;
@@ -205,42 +204,20 @@ fn procedures(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     ))
 }
 
-/// The documented signatures nereid implements, by name (Neo4j's default
-/// columns: name, category, description).
+/// The signatures of the function catalogue that nereid implements, by
+/// name (Neo4j's default columns: name, category, description).
 fn functions(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let listed = function_docs::FUNCTIONS
-        .iter()
-        .filter(|&&(name, _, arguments, _)| is_implemented(name, arguments));
     Ok(sorted_rows(
-        listed,
+        nereid_functions::implemented(),
         // Case-insensitively, so `toString` sits among the `t`s; overloads
-        // in the table's order (fewest arguments first).
-        |doc| doc.0.to_ascii_lowercase(),
-        |&&(name, category, _, description)| {
+        // in the catalogue's order (fewest arguments first).
+        |signature| signature.name.to_ascii_lowercase(),
+        |signature| {
             vec![
-                Value::from(name),
-                Value::from(category),
-                Value::from(description),
+                Value::from(signature.name),
+                Value::from(signature.category.name()),
+                Value::from(signature.description),
             ]
         },
     ))
-}
-
-/// Whether nereid runs a documented signature: the parser knows the name,
-/// or the planner resolves it and accepts that many arguments.
-fn is_implemented(name: &str, arguments: Arguments) -> bool {
-    if function_docs::SYNTAX_FUNCTIONS.contains(&name) {
-        return true;
-    }
-    if AggregateFunction::from_name(name).is_some() {
-        return arguments == Arguments::Any;
-    }
-    match (ScalarFunction::from_name(name), arguments) {
-        (None, _) => false,
-        (Some(_), Arguments::Any) => true,
-        (Some(function), Arguments::Exactly(count)) => {
-            let (min, max) = function.arity();
-            (min..=max).contains(&count)
-        }
-    }
 }
