@@ -25,7 +25,8 @@
 //! expressions (`Expr::PatternList`) are left as they are (their rows feed
 //! a projection evaluated by the expression, not the plan's operators).
 
-use crate::physical::{CreateItem, Expr, Op, PhysicalPlan, SetItem, Slot, SortKey};
+use crate::expr::{Expr, Slot};
+use crate::physical::{CreateItem, Op, PhysicalPlan, SetItem, SortKey};
 
 /// Fills the `dead` list of every `Unwind` of `plan` (outside pattern
 /// expressions) with the slots its list expression reads and nothing above
@@ -51,7 +52,7 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
         } = current
         {
             let mut read = Vec::new();
-            crate::logical::slots_of(expr, &mut read);
+            crate::expr::slots_of(expr, &mut read);
             read.sort_unstable();
             read.dedup();
             read.retain(|&slot| slot != *out && !live.get(slot).copied().unwrap_or(false));
@@ -291,11 +292,11 @@ fn set_items(items: &[SetItem], live: &mut Vec<bool>) {
     }
 }
 
-/// Marks every slot `expr` reads from the row: [`crate::logical::slots_of`],
+/// Marks every slot `expr` reads from the row: [`crate::expr::slots_of`],
 /// the one definition the rules that move expressions rely on too (a
 /// pattern expression reports the outer slots its plan reads).
 fn reads_of_expr(expr: &Expr, live: &mut Vec<bool>) {
     let mut read = Vec::new();
-    crate::logical::slots_of(expr, &mut read);
+    crate::expr::slots_of(expr, &mut read);
     read.into_iter().for_each(|slot| mark(live, slot));
 }

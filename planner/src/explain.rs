@@ -1,11 +1,10 @@
 //! EXPLAIN output: the physical plan as an indented operator tree, leaf last.
 //! The text is stable (snapshot-tested), so keep changes deliberate.
 
+use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
-use crate::physical::{
-    CreateItem, Expr, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem, ShortestPathSpec,
-    Slot,
-};
+use crate::physical::{CreateItem, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem};
+use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;
 use std::fmt::Write;
 

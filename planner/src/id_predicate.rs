@@ -4,8 +4,9 @@
 //! (`rules/id_seek.rs`) and for the estimate that counts them
 //! (`cardinality.rs`), so the two never disagree on what is a seek.
 
-use crate::logical::slots_of;
-use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
+use crate::expr::slots_of;
+use crate::expr::{BinaryOp, Expr, Slot};
+use nereid_functions::ScalarFunction;
 
 /// What to look up: the list of ids and whether they are element ids.
 pub(crate) struct Seek {

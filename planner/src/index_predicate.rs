@@ -17,11 +17,11 @@
 //! rest is implied presence. The store answers exactly what it was asked,
 //! so the conjuncts it answers are dropped and the others stay filters.
 
+use crate::expr::slots_of;
+use crate::expr::{BinaryOp, Expr, Slot};
 use crate::index_query::{
     IndexCondition, IndexDescriptor, IndexEntity, IndexKind, IndexQuery, RangeEnd, SeekArg,
 };
-use crate::logical::slots_of;
-use crate::physical::{BinaryOp, Expr, Slot};
 use crate::property_predicate::{mirrored, property_of};
 
 /// What one conjunct asks of one key.

@@ -8,7 +8,7 @@
 //! turns an `IndexQuery` into the store's seek and, when the store cannot
 //! answer it exactly, into the scan and test it replaced.
 
-use crate::physical::Expr;
+use crate::expr::Expr;
 
 /// What an index ranges over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,7 +155,7 @@ impl IndexQuery {
 /// A MATCH's `USING` hint, resolved to the slot of its variable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexHint {
-    pub slot: crate::physical::Slot,
+    pub slot: crate::expr::Slot,
     pub entity: IndexEntity,
     pub label: String,
     /// `USING INDEX`: the keys and kind of the index to read through;
@@ -213,7 +213,7 @@ impl IndexHint {
 pub(crate) fn allowed_for(
     indexes: &[IndexDescriptor],
     hints: &[IndexHint],
-    slot: crate::physical::Slot,
+    slot: crate::expr::Slot,
 ) -> Vec<IndexDescriptor> {
     let mine: Vec<&IndexHint> = hints.iter().filter(|h| h.slot == slot).collect();
     if mine.is_empty() {

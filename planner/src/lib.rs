@@ -13,12 +13,13 @@ mod cardinality;
 mod dead_slots;
 mod error;
 mod explain;
+mod expr;
 mod id_predicate;
 mod index_predicate;
 mod index_query;
-pub mod logical;
+mod logical;
 mod lower;
-pub mod physical;
+mod physical;
 mod physical_planning;
 mod procedure_signature;
 mod property_predicate;
@@ -27,12 +28,16 @@ mod shortest_path;
 
 pub use error::PlanError;
 pub use explain::{explain, plan_tree, PlanNode};
+pub use expr::{slots_of, BinaryOp, Expr, Quantifier, Slot};
 pub use index_query::{
     IndexCondition, IndexDescriptor, IndexEntity, IndexHint, IndexKind, IndexQuery, RangeEnd,
     SeekArg,
 };
+pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind};
-pub use physical::*;
+pub use physical::{
+    Aggregate, CreateItem, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem, SortKey,
+};
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};
 

@@ -1,7 +1,8 @@
 //! Logical plan → physical plan: the choices of operator.
 
+use crate::expr::Expr;
 use crate::logical::LogicalPlan;
-use crate::physical::{Expr, Op};
+use crate::physical::Op;
 use crate::Catalog;
 
 pub(crate) fn to_physical(plan: LogicalPlan, catalog: &dyn Catalog) -> Op {

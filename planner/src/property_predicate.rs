@@ -6,7 +6,8 @@
 //! (`rules/node_property_scan.rs`), which test stored values with the
 //! executor's own comparison.
 
-use crate::physical::{BinaryOp, Expr, PropertyPredicate, PropertyTest, Slot};
+use crate::expr::{BinaryOp, Expr, Slot};
+use crate::physical::{PropertyPredicate, PropertyTest};
 
 /// The pushed form of `predicate` if it is `x.key <op> constant` on the
 /// entity in `slot`, the mirrored `constant <op> x.key`, or

@@ -3,7 +3,7 @@
 //! physical planner: the executor picks its search per row, see
 //! docs/adr/0015-shortest-path.md).
 
-use crate::physical::{Expr, Slot};
+use crate::expr::{Expr, Slot};
 use nereid_values::Direction;
 
 /// One shortest-path search between the nodes in `from` and `to`, both bound

@@ -139,7 +139,7 @@ fn a_sort_key_above_keeps_its_slot() {
     while !matches!(current, Op::Unwind { .. }) {
         if let Op::Sort { keys, .. } | Op::Top { keys, .. } = current {
             for key in keys {
-                nereid_planner::logical::slots_of(&key.expr, &mut sort_reads);
+                nereid_planner::slots_of(&key.expr, &mut sort_reads);
             }
         }
         current = current.input().expect("an Unwind below");

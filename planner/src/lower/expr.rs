@@ -2,10 +2,10 @@
 
 use super::scope::{Scope, VarKind};
 use crate::error::PlanError;
-use crate::physical::{
-    Aggregate, AggregateFunction, BinaryOp, Expr, Quantifier, ScalarFunction, Slot,
-};
+use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
+use crate::physical::Aggregate;
 use nereid_cypher::ast::{self, ExprKind, Literal, UnaryOp};
+use nereid_functions::{AggregateFunction, ScalarFunction};
 use nereid_values::Value;
 
 /// Where aggregate calls found in an expression go. `None` means aggregates

@@ -7,8 +7,9 @@ use super::pattern::{bind_path, match_element, property_list, MatchState};
 use super::scope::{Scope, Slots};
 use super::{lower_set_item, uniqueness};
 use crate::error::PlanError;
+use crate::expr::Slot;
 use crate::logical::LogicalPlan;
-use crate::physical::{CreateItem, Slot};
+use crate::physical::CreateItem;
 use nereid_cypher::ast;
 use nereid_values::Direction;
 

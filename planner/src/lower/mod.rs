@@ -18,8 +18,9 @@ mod shortest_path;
 mod subquery;
 
 use crate::error::PlanError;
+use crate::expr::{Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{Expr, SetItem, Slot};
+use crate::physical::SetItem;
 use crate::Catalog;
 use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};
@@ -365,7 +366,7 @@ pub(crate) fn uniqueness(
     rels: &[(Slot, bool)],
     slots: &Slots,
 ) -> LogicalPlan {
-    use crate::physical::{BinaryOp, Quantifier};
+    use crate::expr::{BinaryOp, Quantifier};
     let not_in = |x: Expr, list: Expr| {
         Expr::Not(Box::new(Expr::Binary {
             op: BinaryOp::In,
@@ -457,7 +458,7 @@ fn concatenation(mut parts: Vec<Expr>) -> Option<Expr> {
     }
     let right = parts.split_off(parts.len() / 2);
     Some(Expr::Binary {
-        op: crate::physical::BinaryOp::Add,
+        op: crate::expr::BinaryOp::Add,
         lhs: Box::new(concatenation(parts)?),
         rhs: Box::new(concatenation(right)?),
     })

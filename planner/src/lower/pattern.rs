@@ -3,8 +3,9 @@
 use super::expr::lower_expr;
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
+use crate::expr::{BinaryOp, Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{BinaryOp, CreateItem, Expr, SetItem, Slot};
+use crate::physical::{CreateItem, SetItem};
 use nereid_cypher::ast::{self, ExprKind, NodePattern, PatternPart, RelPattern};
 use nereid_values::Direction;
 

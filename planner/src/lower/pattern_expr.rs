@@ -14,8 +14,8 @@ use super::procedure_snapshot::NestedCatalog;
 use super::scope::Scope;
 use super::uniqueness;
 use crate::error::PlanError;
+use crate::expr::Expr;
 use crate::logical::LogicalPlan;
-use crate::physical::Expr;
 use nereid_cypher::ast;
 use nereid_values::Value;
 

@@ -4,8 +4,9 @@
 use super::expr::{contains_aggregate, lower_expr};
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
+use crate::expr::{Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{Aggregate, Expr, Slot, SortKey};
+use crate::physical::{Aggregate, SortKey};
 use nereid_cypher::ast::{self, ExprKind, Projection};
 
 /// The result of lowering a projection: the plan, the new scope, and the
@@ -89,7 +90,7 @@ pub(crate) fn lower_projection(
         // through as a key in its own slot too (same value, so the groups do not change).
         let mut read_after: Vec<Slot> = Vec::new();
         for (_, e) in &post {
-            crate::logical::slots_of(e, &mut read_after);
+            crate::expr::slots_of(e, &mut read_after);
         }
         for item in &proj.items {
             if let ast::ExprKind::Variable(v) = &item.expr.kind {
@@ -241,7 +242,7 @@ fn lower_sort_aggregate(
         return None;
     }
     let mut read = Vec::new();
-    crate::logical::slots_of(&lowered, &mut read);
+    crate::expr::slots_of(&lowered, &mut read);
     let allowed: Vec<Slot> = new
         .names()
         .map(|(_, s)| s)

@@ -1,7 +1,7 @@
 //! Variables in scope while lowering a query, and the slot allocator.
 
 use super::procedure_snapshot::ProcedureSnapshot;
-use crate::physical::Slot;
+use crate::expr::Slot;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;

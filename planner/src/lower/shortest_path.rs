@@ -8,11 +8,12 @@
 use super::pattern::{match_node, MatchState};
 use super::scope::VarKind;
 use crate::error::PlanError;
-use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{
-    BinaryOp, ElementFilter, Expr, Quantifier, ScalarFunction, ShortestPathSpec, Slot,
-};
+use crate::expr::slots_of;
+use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
+use crate::logical::LogicalPlan;
+use crate::shortest_path::{ElementFilter, ShortestPathSpec};
 use nereid_cypher::ast::{self, PathKind, PatternPart};
+use nereid_functions::ScalarFunction;
 
 /// The function name as the user wrote it, for messages.
 fn function_name(kind: PathKind) -> &'static str {

@@ -10,8 +10,9 @@
 use super::procedure_snapshot::NestedCatalog;
 use super::scope::Scope;
 use crate::error::PlanError;
-use crate::physical::{Expr, ScalarFunction};
+use crate::expr::Expr;
 use nereid_cypher::ast::{Query, SubqueryKind};
+use nereid_functions::ScalarFunction;
 use nereid_values::Value;
 
 pub(crate) fn lower_subquery(

@@ -21,9 +21,11 @@
 //! comes after it in [`super::RULES`].
 
 use super::{transform_up, RewriteRule};
+use crate::expr::{Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{Aggregate, AggregateFunction, Expr, Slot};
+use crate::physical::Aggregate;
 use crate::Catalog;
+use nereid_functions::AggregateFunction;
 use nereid_values::Direction;
 
 pub struct CountFromStore;

@@ -4,8 +4,9 @@
 //! pattern is checked right after the scan, before expanding).
 
 use super::{transform_up, RewriteRule};
-use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{BinaryOp, Expr, Slot};
+use crate::expr::slots_of;
+use crate::expr::{BinaryOp, Expr, Slot};
+use crate::logical::LogicalPlan;
 use crate::Catalog;
 
 pub struct FilterPushdown;

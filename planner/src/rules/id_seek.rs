@@ -11,9 +11,9 @@
 //! (`id(n) = null` or a non-integer matches nothing, as in the filter).
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
+use crate::expr::Slot;
 use crate::id_predicate::{seekable, Seek};
 use crate::logical::LogicalPlan;
-use crate::physical::Slot;
 use crate::Catalog;
 
 pub struct IdSeek;

@@ -15,9 +15,10 @@
 //! side-effect-free expressions qualify (no `rand()`, no nested plans).
 
 use super::{transform_up, RewriteRule};
+use crate::expr::{BinaryOp, Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{BinaryOp, Expr, ScalarFunction, Slot};
 use crate::Catalog;
+use nereid_functions::ScalarFunction;
 
 pub struct ImpliedInList;
 
@@ -177,7 +178,7 @@ fn deterministic(func: ScalarFunction) -> bool {
 
 fn reads_slot(e: &Expr, slot: Slot) -> bool {
     let mut reads = Vec::new();
-    crate::logical::slots_of(e, &mut reads);
+    crate::expr::slots_of(e, &mut reads);
     reads.contains(&slot)
 }
 

@@ -21,9 +21,10 @@
 //! Runs last, after `sort_limit_to_top` made its `Top`s.
 
 use super::{transform_up, RewriteRule};
+use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexQuery, SeekArg};
 use crate::logical::LogicalPlan;
-use crate::physical::{Expr, Slot, SortKey};
+use crate::physical::SortKey;
 use crate::Catalog;
 
 pub struct IndexOrder;

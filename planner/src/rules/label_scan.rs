@@ -3,8 +3,8 @@
 //! planner can use a label index instead of scanning every node.
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
+use crate::expr::{Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{Expr, Slot};
 use crate::Catalog;
 
 pub struct LabelIntoScan;

@@ -17,8 +17,8 @@ mod rel_type_scan;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
 
+use crate::expr::{Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{Expr, Slot};
 use crate::Catalog;
 
 /// One rewrite rule.

@@ -17,8 +17,8 @@
 //! executor's own comparison, so the filter it replaces is dropped.
 
 use super::{transform_up, RewriteRule};
+use crate::expr::Expr;
 use crate::logical::LogicalPlan;
-use crate::physical::Expr;
 use crate::property_predicate::pushable;
 use crate::Catalog;
 

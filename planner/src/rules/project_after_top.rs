@@ -12,8 +12,9 @@
 //! another reads) the projection is left whole.
 
 use super::{transform_up, RewriteRule};
-use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{Expr, Slot};
+use crate::expr::slots_of;
+use crate::expr::{Expr, Slot};
+use crate::logical::LogicalPlan;
 use crate::Catalog;
 
 pub struct ProjectAfterTop;

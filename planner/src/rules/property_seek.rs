@@ -17,8 +17,9 @@
 //! Runs after `id_seek`: a seek by id names fewer nodes.
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
-use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{BinaryOp, Expr, Slot};
+use crate::expr::slots_of;
+use crate::expr::{BinaryOp, Expr, Slot};
+use crate::logical::LogicalPlan;
 use crate::Catalog;
 use nereid_values::Value;
 

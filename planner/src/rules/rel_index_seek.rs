@@ -13,10 +13,10 @@
 //! before `rel_type_scan`, which takes the shape when no index serves it.
 
 use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
+use crate::expr::Expr;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
 use crate::logical::LogicalPlan;
-use crate::physical::Expr;
 use crate::Catalog;
 
 pub struct RelIndexSeek;

@@ -19,8 +19,8 @@
 //! mismatches behave exactly as in the filter it replaces).
 
 use super::{transform_up, RewriteRule};
+use crate::expr::{Expr, Slot};
 use crate::logical::LogicalPlan;
-use crate::physical::{Expr, Slot};
 use crate::property_predicate::pushable;
 use crate::Catalog;
 

@@ -17,8 +17,9 @@
 
 use super::{peel_filters as peel, wrap_filters as wrap, RewriteRule};
 use crate::cardinality::{fan_out, node_frontier};
-use crate::logical::{slots_of, LogicalPlan};
-use crate::physical::{Expr, Slot};
+use crate::expr::slots_of;
+use crate::expr::{Expr, Slot};
+use crate::logical::LogicalPlan;
 use crate::Catalog;
 use nereid_values::Direction;
 
