@@ -26,7 +26,7 @@
 //! a projection evaluated by the expression, not the plan's operators).
 
 use crate::expr::{Expr, Slot};
-use crate::physical::{CreateItem, Op, PhysicalPlan, SetItem, SortKey};
+use crate::plan::{CreateItem, Op, PhysicalPlan, SetItem, SortKey};
 
 /// Fills the `dead` list of every `Unwind` of `plan` (outside pattern
 /// expressions) with the slots its list expression reads and nothing above
@@ -88,10 +88,11 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
     let exprs = |live: &mut Vec<bool>, es: &[Expr]| es.iter().for_each(|e| reads_of_expr(e, live));
     match op {
         Op::Argument | Op::Eager { .. } | Op::Union { .. } => {}
-        Op::AllNodesScan { out, .. }
+        Op::NodeScan { out, .. }
+        | Op::AllNodesScan { out, .. }
         | Op::NodeByLabelScan { out, .. }
-        | Op::NodeCountFromCountStore { out, .. }
-        | Op::RelationshipCountFromCountStore { out, .. } => mark(live, *out),
+        | Op::NodeCountFromStore { out, .. }
+        | Op::RelCountFromStore { out, .. } => mark(live, *out),
         Op::NodeByIdSeek { out, ids: e, .. }
         | Op::NodeByPropertySeek { out, value: e, .. }
         | Op::Unwind { out, expr: e, .. } => {
@@ -105,7 +106,7 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
                 .into_iter()
                 .for_each(|e| reads_of_expr(e, live));
         }
-        Op::RelationshipIndexSeek {
+        Op::RelIndexSeek {
             from,
             rel,
             to,
@@ -120,11 +121,11 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         }
         Op::NodePropertyScan { out, predicate, .. } => {
             mark(live, *out);
-            if let crate::physical::PropertyTest::Compare { value, .. } = &predicate.test {
+            if let crate::plan::PropertyTest::Compare { value, .. } = &predicate.test {
                 reads_of_expr(value, live);
             }
         }
-        Op::RelationshipTypeScan {
+        Op::RelTypeScan {
             from,
             rel,
             to,
@@ -132,7 +133,7 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
             ..
         } => {
             [*from, *rel, *to].into_iter().for_each(|s| mark(live, s));
-            if let Some(crate::physical::PropertyTest::Compare { value, .. }) =
+            if let Some(crate::plan::PropertyTest::Compare { value, .. }) =
                 predicate.as_ref().map(|p| &p.test)
             {
                 reads_of_expr(value, live);

@@ -1,9 +1,9 @@
-//! EXPLAIN output: the physical plan as an indented operator tree, leaf last.
+//! EXPLAIN output: a plan as an indented operator tree, leaf last.
 //! The text is stable (snapshot-tested), so keep changes deliberate.
 
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
-use crate::physical::{CreateItem, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem};
+use crate::plan::{CreateItem, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem};
 use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;
 use std::fmt::Write;
@@ -100,13 +100,14 @@ fn render(op: &Op, depth: usize, out: &mut String) {
 fn describe(op: &Op) -> String {
     match op {
         Op::Argument => "Argument".into(),
+        Op::NodeScan { out, labels, .. } => format!("NodeScan ${out}{}", labels_text(labels)),
         Op::AllNodesScan { out, .. } => format!("AllNodesScan ${out}"),
         Op::NodeByLabelScan { out, label, .. } => format!("NodeByLabelScan ${out}:{label}"),
-        Op::NodeCountFromCountStore { out, label, .. } => {
+        Op::NodeCountFromStore { out, label, .. } => {
             let label = label.as_ref().map(|l| format!(":{l}")).unwrap_or_default();
             format!("NodeCountFromCountStore ${out}=count(({label}))")
         }
-        Op::RelationshipCountFromCountStore { out, types, .. } => {
+        Op::RelCountFromStore { out, types, .. } => {
             let t = if types.is_empty() {
                 String::new()
             } else {
@@ -126,13 +127,13 @@ fn describe(op: &Op) -> String {
         }
         Op::NodeByPropertySeek {
             out,
-            label,
+            labels,
             key,
             value,
             ..
         } => {
-            let label = label.as_deref().map_or(String::new(), |l| format!(":{l}"));
-            format!("NodeByPropertySeek ${out}{label}({key} = {})", expr(value))
+            let labels = labels_text(labels);
+            format!("NodeByPropertySeek ${out}{labels}({key} = {})", expr(value))
         }
         Op::Expand {
             from,
@@ -156,7 +157,7 @@ fn describe(op: &Op) -> String {
             let kind = if *into { "ExpandInto" } else { "Expand" };
             format!("{kind} (${from}){l}[${rel}{t}]{r}(${to})")
         }
-        Op::RelationshipTypeScan {
+        Op::RelTypeScan {
             from,
             rel,
             to,
@@ -185,7 +186,7 @@ fn describe(op: &Op) -> String {
                 query.index.label,
             )
         }
-        Op::RelationshipIndexSeek {
+        Op::RelIndexSeek {
             from,
             rel,
             to,
@@ -203,12 +204,12 @@ fn describe(op: &Op) -> String {
         }
         Op::NodePropertyScan {
             out,
-            label,
+            labels,
             predicate,
             ..
         } => {
-            let label = label.as_deref().map_or(String::new(), |l| format!(":{l}"));
-            format!("NodePropertyScan ${out}{label}{}", pushed(*out, predicate))
+            let labels = labels_text(labels);
+            format!("NodePropertyScan ${out}{labels}{}", pushed(*out, predicate))
         }
         Op::Filter { predicate, .. } => format!("Filter {}", expr(predicate)),
         Op::Project { items, .. } => format!("Project {}", assignments(items)),
@@ -431,7 +432,7 @@ fn assignments(items: &[(usize, Expr)]) -> String {
     parts.join(", ")
 }
 
-fn sort_keys(keys: &[crate::physical::SortKey]) -> String {
+fn sort_keys(keys: &[crate::plan::SortKey]) -> String {
     let parts: Vec<String> = keys
         .iter()
         .map(|k| {

@@ -1,7 +1,9 @@
 //! From an analysed openCypher AST to a [`PhysicalPlan`] the dfe runs.
 //!
-//! Pipeline: AST → logical plan (`lower`) → rewrite rules (`rules/`, one
-//! named rule per file) → physical plan (`physical_planning`).
+//! Pipeline: AST → plan (`lower`) → rewrite rules (`rules/`, one named rule
+//! per file) → the last rule, `choose_operators`, makes the physical
+//! choices → dead-slot pass. One operator tree ([`Op`], module `plan`)
+//! throughout: lowering builds it, rules rewrite it, the dfe runs it.
 //!
 //! Invariants: the planner never touches storage or the procedure registry
 //! directly; it asks the [`Catalog`]. Plans are immutable and `Send + Sync`,
@@ -17,10 +19,8 @@ mod expr;
 mod id_predicate;
 mod index_predicate;
 mod index_query;
-mod logical;
 mod lower;
-mod physical;
-mod physical_planning;
+mod plan;
 mod procedure_signature;
 mod property_predicate;
 pub mod rules;
@@ -35,8 +35,9 @@ pub use index_query::{
 };
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind};
-pub use physical::{
-    Aggregate, CreateItem, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem, SortKey,
+pub use plan::{
+    Aggregate, CreateItem, Op, OwnedPlan, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem,
+    SortKey,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};
@@ -117,11 +118,7 @@ impl Catalog for Hinted<'_> {
 /// Fails unless every `USING INDEX` hint names an index the catalog has
 /// (Neo4j's `IndexNotFound`) and the plan reads its variable through that
 /// index (else Neo4j's error for a hint that cannot be used).
-fn check_hints(
-    hints: &[IndexHint],
-    catalog: &dyn Catalog,
-    plan: &mut logical::LogicalPlan,
-) -> Result<(), PlanError> {
+fn check_hints(hints: &[IndexHint], catalog: &dyn Catalog, plan: &mut Op) -> Result<(), PlanError> {
     let indexes = catalog.indexes();
     for hint in hints.iter().filter(|h| h.index.is_some()) {
         if !indexes.iter().any(|i| hint.names(i)) {
@@ -153,8 +150,8 @@ fn check_hints(
 }
 
 /// Whether `plan` holds a seek binding the hint's slot through its index.
-fn seeks_through(plan: &mut logical::LogicalPlan, hint: &IndexHint) -> bool {
-    use logical::LogicalPlan as L;
+fn seeks_through(plan: &mut Op, hint: &IndexHint) -> bool {
+    use Op as L;
     let here = match plan {
         L::NodeIndexSeek { out, query, .. } => *out == hint.slot && hint.names(&query.index),
         L::RelIndexSeek { rel, query, .. } => *rel == hint.slot && hint.names(&query.index),
@@ -186,9 +183,8 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
         catalog,
         hints: &lowered.hints,
     };
-    let mut logical = rules::apply_all(lowered.plan, &hinted);
-    check_hints(&lowered.hints, catalog, &mut logical)?;
-    let root = physical_planning::to_physical(logical, catalog);
+    let mut root = rules::apply_all(lowered.plan, &hinted);
+    check_hints(&lowered.hints, catalog, &mut root)?;
     let (reads, writes) = access(&root);
     let mut plan = PhysicalPlan {
         root,
@@ -204,16 +200,17 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
 /// Whether a plan reads the graph and whether it writes it.
 fn access(op: &Op) -> (bool, bool) {
     let (mut reads, mut writes) = match op {
-        Op::AllNodesScan { .. }
+        Op::NodeScan { .. }
+        | Op::AllNodesScan { .. }
         | Op::NodeByLabelScan { .. }
         | Op::NodeByIdSeek { .. }
         | Op::NodeByPropertySeek { .. }
         | Op::NodePropertyScan { .. }
         | Op::NodeIndexSeek { .. }
-        | Op::RelationshipIndexSeek { .. }
-        | Op::NodeCountFromCountStore { .. }
-        | Op::RelationshipCountFromCountStore { .. }
-        | Op::RelationshipTypeScan { .. }
+        | Op::RelIndexSeek { .. }
+        | Op::NodeCountFromStore { .. }
+        | Op::RelCountFromStore { .. }
+        | Op::RelTypeScan { .. }
         | Op::Expand { .. }
         | Op::VarExpand { .. }
         | Op::ShortestPath { .. } => (true, false),

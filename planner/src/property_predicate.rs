@@ -7,7 +7,7 @@
 //! executor's own comparison.
 
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::physical::{PropertyPredicate, PropertyTest};
+use crate::plan::{PropertyPredicate, PropertyTest};
 
 /// The pushed form of `predicate` if it is `x.key <op> constant` on the
 /// entity in `slot`, the mirrored `constant <op> x.key`, or

@@ -1,6 +1,6 @@
 //! What a `shortestPath(...)` / `allShortestPaths(...)` pattern asks for,
-//! shared by the logical and the physical plan (no choice is left to the
-//! physical planner: the executor picks its search per row, see
+//! from lowering to execution (no choice is left to `choose_operators`:
+//! the executor picks its search per row, see
 //! docs/adr/0015-shortest-path.md).
 
 use crate::expr::{Expr, Slot};

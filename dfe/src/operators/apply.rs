@@ -15,12 +15,13 @@ use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
-use nereid_planner::{Op, Slot};
+use nereid_planner::{Op, OwnedPlan, Slot};
 use nereid_values::Value;
 
 pub(crate) struct Apply {
     rows: RowCursor,
-    inner: Op,
+    /// Owned, so dropped without recursion (`OwnedPlan`).
+    inner: OwnedPlan,
     /// Statistics id of the inner plan's root (see `build`).
     inner_first_id: usize,
     returned: Vec<Slot>,
@@ -39,7 +40,7 @@ impl Apply {
     ) -> Apply {
         Apply {
             rows: RowCursor::new(input),
-            inner,
+            inner: OwnedPlan::new(inner),
             inner_first_id,
             returned,
             unit,

@@ -34,6 +34,7 @@ use super::skip::Skip;
 use super::sort::Sort;
 use super::top::Top;
 use super::union::Union;
+use super::unresolved::Unresolved;
 use super::unwind::Unwind;
 use super::var_expand::VarExpand;
 use super::writes::Updating;
@@ -46,16 +47,17 @@ use nereid_values::Value;
 fn name(op: &Op) -> &'static str {
     match op {
         Op::Argument => "Argument",
+        Op::NodeScan { .. } => "NodeScan",
         Op::AllNodesScan { .. } => "AllNodesScan",
         Op::NodeByLabelScan { .. } => "NodeByLabelScan",
         Op::NodeByIdSeek { .. } => "NodeByIdSeek",
         Op::NodeByPropertySeek { .. } => "NodeByPropertySeek",
         Op::NodePropertyScan { .. } => "NodePropertyScan",
         Op::NodeIndexSeek { query, .. } => query.node_operator(),
-        Op::RelationshipIndexSeek { .. } => "RelationshipIndexSeek",
-        Op::NodeCountFromCountStore { .. } => "NodeCountFromCountStore",
-        Op::RelationshipCountFromCountStore { .. } => "RelationshipCountFromCountStore",
-        Op::RelationshipTypeScan { .. } => "RelationshipTypeScan",
+        Op::RelIndexSeek { .. } => "RelationshipIndexSeek",
+        Op::NodeCountFromStore { .. } => "NodeCountFromCountStore",
+        Op::RelCountFromStore { .. } => "RelationshipCountFromCountStore",
+        Op::RelTypeScan { .. } => "RelationshipTypeScan",
         Op::Expand { .. } => "Expand",
         Op::Filter { .. } => "Filter",
         Op::Project { .. } => "Project",
@@ -166,8 +168,16 @@ fn build_union_chain(top: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<d
 pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn Operator> {
     let input_id = id + 1;
     let input = |input: &Op| nereid_stack::deeper(|| build(input, input_id, argument.clone()));
+    if let Some(choice) = op.unresolved() {
+        return Box::new(Counted {
+            id,
+            inner: Box::new(Unresolved(choice)),
+        });
+    }
     let inner: Box<dyn Operator> = match op {
         Op::Argument => Box::new(Argument::new(argument.clone())),
+        // Always unresolved (above): the planner's last rule replaces it.
+        Op::NodeScan { .. } => Box::new(Unresolved("a node scan")),
         Op::AllNodesScan { input: i, out } => {
             Box::new(FlatMap::new(input(i), NodeScan::new(*out, None)))
         }
@@ -176,6 +186,7 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             out,
             ids,
             element,
+            ..
         } => Box::new(FlatMap::new(
             input(i),
             NodeIdSeek::new(ids.clone(), *out, *element),
@@ -183,23 +194,23 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
         Op::NodeByPropertySeek {
             input: i,
             out,
-            label,
+            labels,
             key,
             value,
         } => Box::new(FlatMap::new(
             input(i),
-            NodePropertySeek::new(*out, label.clone(), key.clone(), value.clone()),
+            NodePropertySeek::new(*out, labels.first().cloned(), key.clone(), value.clone()),
         )),
         Op::NodePropertyScan {
             input: i,
             out,
-            label,
+            labels,
             predicate,
         } => Box::new(FlatMap::new(
             input(i),
             NodePropertyScan {
                 out: *out,
-                label: label.clone(),
+                label: labels.first().cloned(),
                 predicate: (**predicate).clone(),
                 nodes: None,
             },
@@ -212,7 +223,7 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input(i),
             NodeScan::new(*out, Some(label.clone())),
         )),
-        Op::NodeCountFromCountStore {
+        Op::NodeCountFromStore {
             input: i,
             out,
             label,
@@ -221,7 +232,7 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             *out,
             CountedKind::Nodes(label.clone()),
         )),
-        Op::RelationshipCountFromCountStore {
+        Op::RelCountFromStore {
             input: i,
             out,
             types,
@@ -234,11 +245,12 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input: i,
             out,
             query,
+            ..
         } => Box::new(FlatMap::new(
             input(i),
             NodeIndexSeek::new(*out, (**query).clone()),
         )),
-        Op::RelationshipIndexSeek {
+        Op::RelIndexSeek {
             input: i,
             from,
             rel,
@@ -249,7 +261,7 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input(i),
             RelIndexSeek::new(*from, *rel, *to, *dir, (**query).clone()),
         )),
-        Op::RelationshipTypeScan {
+        Op::RelTypeScan {
             input: i,
             from,
             rel,

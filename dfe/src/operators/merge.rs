@@ -15,12 +15,13 @@ use super::{build, drain, Operator, RowEmitter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use nereid_planner::{CreateItem, Op, SetItem};
+use nereid_planner::{CreateItem, Op, OwnedPlan, SetItem};
 use nereid_values::Value;
 
 pub(crate) struct Merge {
     input: Box<dyn Operator>,
-    pattern: Op,
+    /// Owned, so dropped without recursion (`OwnedPlan`).
+    pattern: OwnedPlan,
     /// Statistics id of the pattern plan's root (see `build`).
     pattern_first_id: usize,
     create: Create,
@@ -40,7 +41,7 @@ impl Merge {
     ) -> Merge {
         Merge {
             input,
-            pattern,
+            pattern: OwnedPlan::new(pattern),
             pattern_first_id,
             create: Create { items: create },
             on_create: SetProperties { items: on_create },

@@ -41,6 +41,7 @@ mod skip;
 mod sort;
 mod top;
 mod union;
+mod unresolved;
 mod unwind;
 mod var_expand;
 mod writes;

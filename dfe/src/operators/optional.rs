@@ -11,12 +11,13 @@ use super::Operator;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
-use nereid_planner::{Op, Slot};
+use nereid_planner::{Op, OwnedPlan, Slot};
 use nereid_values::Value;
 
 pub(crate) struct Optional {
     rows: RowCursor,
-    inner: Op,
+    /// Owned, so dropped without recursion (`OwnedPlan`).
+    inner: OwnedPlan,
     /// Statistics id of the inner plan's root (see `build`).
     inner_first_id: usize,
     nullable: Vec<Slot>,
@@ -34,7 +35,7 @@ impl Optional {
     ) -> Optional {
         Optional {
             rows: RowCursor::new(input),
-            inner,
+            inner: OwnedPlan::new(inner),
             inner_first_id,
             nullable,
             current: None,

@@ -8,7 +8,7 @@ mod slots;
 
 pub use slots::slots_of;
 
-use crate::physical::Op;
+use crate::plan::Op;
 use nereid_functions::ScalarFunction;
 use nereid_values::Value;
 

@@ -11,18 +11,18 @@
 
 use super::scope::{Scope, Slots};
 use crate::error::PlanError;
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 use nereid_cypher::ast::{self, Clause, Query, SingleQuery};
 
 /// Returns the plan with the subquery applied and whether the body writes.
 pub(super) fn lower_call_subquery(
-    plan: LogicalPlan,
+    plan: Op,
     call: &ast::CallSubquery,
     scope: &mut Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, bool), PlanError> {
+) -> Result<(Op, bool), PlanError> {
     let singles = match &*call.query {
         Query::Single(single) => std::slice::from_ref(single),
         Query::Union { queries, .. } => queries.as_slice(),
@@ -59,14 +59,14 @@ pub(super) fn lower_call_subquery(
         scope.bind(name, *slot, kind);
     }
     let input = if writes {
-        LogicalPlan::Eager {
+        Op::Eager {
             input: Box::new(plan),
         }
     } else {
         plan
     };
     Ok((
-        LogicalPlan::Apply {
+        Op::Apply {
             input: Box::new(input),
             inner: Box::new(inner),
             returned: if unit {
@@ -84,12 +84,12 @@ pub(super) fn lower_call_subquery(
 /// `CALL { WITH * UNWIND list AS x updates }`: it sees every outer
 /// variable, binds nothing outside, and keeps each row once.
 pub(super) fn lower_foreach(
-    plan: LogicalPlan,
+    plan: Op,
     foreach: &ast::Foreach,
     scope: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     let body = SingleQuery {
         clauses: std::iter::once(Clause::Unwind(foreach.unwind.clone()))
             .chain(foreach.clauses.iter().cloned())
@@ -97,8 +97,8 @@ pub(super) fn lower_foreach(
         span: foreach.span,
     };
     let (inner, _) = super::lower_query(&Query::Single(body), scope, slots, catalog)?;
-    Ok(LogicalPlan::Apply {
-        input: Box::new(LogicalPlan::Eager {
+    Ok(Op::Apply {
+        input: Box::new(Op::Eager {
             input: Box::new(plan),
         }),
         inner: Box::new(inner),

@@ -3,7 +3,7 @@
 use super::scope::{Scope, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
-use crate::physical::Aggregate;
+use crate::plan::Aggregate;
 use nereid_cypher::ast::{self, ExprKind, Literal, UnaryOp};
 use nereid_functions::{AggregateFunction, ScalarFunction};
 use nereid_values::Value;

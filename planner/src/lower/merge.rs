@@ -1,5 +1,5 @@
 //! Lowering of MERGE: the pattern becomes a read plan run per input row
-//! (see [`crate::physical::Op::Merge`]) plus the create items that fill the
+//! (see [`crate::plan::Op::Merge`]) plus the create items that fill the
 //! very same slots when the read finds nothing, so the clauses after MERGE
 //! see one set of variables either way.
 
@@ -8,17 +8,17 @@ use super::scope::{Scope, Slots};
 use super::{lower_set_item, uniqueness};
 use crate::error::PlanError;
 use crate::expr::Slot;
-use crate::logical::LogicalPlan;
-use crate::physical::CreateItem;
+use crate::plan::CreateItem;
+use crate::plan::Op;
 use nereid_cypher::ast;
 use nereid_values::Direction;
 
 pub(crate) fn lower_merge(
-    plan: LogicalPlan,
+    plan: Op,
     merge: &ast::Merge,
     scope: &mut Scope,
     slots: &mut Slots,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     let part = &merge.pattern;
     super::shortest_path::reject_in_update(part, "MERGE")?;
     let el = &part.element;
@@ -29,7 +29,7 @@ pub(crate) fn lower_merge(
         rels: Vec::new(),
         bound: Vec::new(),
     };
-    let (pattern, node_slots, rel_slots) = match_element(LogicalPlan::Argument, el, &mut st)?;
+    let (pattern, node_slots, rel_slots) = match_element(Op::Argument, el, &mut st)?;
     let pattern = uniqueness(pattern, &st.rels, st.slots);
 
     let mut create = Vec::new();
@@ -84,7 +84,7 @@ pub(crate) fn lower_merge(
     };
     let on_create = set_items(&merge.on_create)?;
     let on_match = set_items(&merge.on_match)?;
-    let mut plan = LogicalPlan::Merge {
+    let mut plan = Op::Merge {
         input: Box::new(plan),
         pattern: Box::new(pattern),
         create,

@@ -1,4 +1,4 @@
-//! AST → logical plan.
+//! AST → plan (before the rules: leaves their choices open, see `plan`).
 //!
 //! Clauses are lowered in order onto one growing plan; each variable gets its
 //! slot when first bound. WITH and RETURN replace the scope with the
@@ -19,8 +19,8 @@ mod subquery;
 
 use crate::error::PlanError;
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
-use crate::physical::SetItem;
+use crate::plan::Op;
+use crate::plan::SetItem;
 use crate::Catalog;
 use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};
@@ -35,7 +35,7 @@ type Columns = Vec<(String, Slot)>;
 
 /// A lowered query.
 pub(crate) struct Lowered {
-    pub plan: LogicalPlan,
+    pub plan: Op,
     pub outputs: Vec<(String, Slot)>,
     pub slot_count: usize,
     /// The `USING` hints of every MATCH.
@@ -70,7 +70,7 @@ pub(crate) fn lower_query(
     outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, Columns), PlanError> {
+) -> Result<(Op, Columns), PlanError> {
     lower_query_typed(query, outer, slots, catalog).map(|(plan, columns, _)| (plan, columns))
 }
 
@@ -82,7 +82,7 @@ pub(crate) fn lower_query_typed(
     outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, Columns, Vec<VarKind>), PlanError> {
+) -> Result<(Op, Columns, Vec<VarKind>), PlanError> {
     match query {
         Query::Single(q) => lower_single(q, outer, slots, catalog),
         Query::Union { all, queries } => lower_union(*all, queries, outer, slots, catalog),
@@ -97,9 +97,9 @@ fn lower_union(
     outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, Columns, Vec<VarKind>), PlanError> {
+) -> Result<(Op, Columns, Vec<VarKind>), PlanError> {
     let Some((first, rest)) = queries.split_first() else {
-        return Ok((LogicalPlan::Argument, Vec::new(), Vec::new()));
+        return Ok((Op::Argument, Vec::new(), Vec::new()));
     };
     let (mut plan, outputs, mut kinds) = lower_single(first, outer, slots, catalog)?;
     // Each later part runs after the previous one ended and only its
@@ -134,9 +134,9 @@ fn lower_union(
                 query.span.start,
             ));
         }
-        plan = LogicalPlan::Union {
+        plan = Op::Union {
             input: Box::new(plan),
-            other: Box::new(LogicalPlan::Project {
+            other: Box::new(Op::Project {
                 input: Box::new(branch),
                 items,
             }),
@@ -146,7 +146,7 @@ fn lower_union(
     // every part's, so it never meets a value a part left in a slot.
     slots.rewind(slots.high_water());
     if !all {
-        plan = LogicalPlan::Distinct {
+        plan = Op::Distinct {
             input: Box::new(plan),
             slots: outputs.iter().map(|(_, s)| *s).collect(),
         };
@@ -159,16 +159,16 @@ fn lower_single(
     outer: &Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
-) -> Result<(LogicalPlan, Columns, Vec<VarKind>), PlanError> {
+) -> Result<(Op, Columns, Vec<VarKind>), PlanError> {
     let mut scope = outer.clone();
-    let mut plan = LogicalPlan::Argument;
+    let mut plan = Op::Argument;
     let mut outputs = Vec::new();
     let mut after_write = false;
     for clause in &single.clauses {
         // Reads after writes see the writes: separate them with a barrier so
         // the read never interleaves with the writing operator's batches.
         if after_write && is_reading(clause) {
-            plan = LogicalPlan::Eager {
+            plan = Op::Eager {
                 input: Box::new(plan),
             };
             after_write = false;
@@ -181,10 +181,11 @@ fn lower_single(
                 let expr = lower_expr(&u.expr, &scope, &mut None)?;
                 let out = slots.fresh();
                 scope.bind(&u.alias.name, out, VarKind::Value);
-                plan = LogicalPlan::Unwind {
+                plan = Op::Unwind {
                     input: Box::new(plan),
                     expr,
                     out,
+                    dead: Vec::new(),
                 };
             }
             Clause::With(w) => {
@@ -192,7 +193,7 @@ fn lower_single(
                 plan = projected.plan;
                 scope = projected.scope;
                 if let Some(pred) = &w.where_ {
-                    plan = LogicalPlan::Filter {
+                    plan = Op::Filter {
                         input: Box::new(plan),
                         predicate: lower_expr(pred, &projected.where_scope, &mut None)?,
                     };
@@ -224,7 +225,7 @@ fn lower_single(
                     .iter()
                     .map(|i| lower_set_item(i, &scope))
                     .collect::<Result<_, _>>()?;
-                plan = LogicalPlan::SetProperties {
+                plan = Op::SetProperties {
                     input: Box::new(plan),
                     items,
                 };
@@ -236,7 +237,7 @@ fn lower_single(
                     .iter()
                     .map(|i| lower_remove_item(i, &scope))
                     .collect::<Result<_, _>>()?;
-                plan = LogicalPlan::SetProperties {
+                plan = Op::SetProperties {
                     input: Box::new(plan),
                     items,
                 };
@@ -248,7 +249,7 @@ fn lower_single(
                     .iter()
                     .map(|e| lower_expr(e, &scope, &mut None))
                     .collect::<Result<_, _>>()?;
-                plan = LogicalPlan::Delete {
+                plan = Op::Delete {
                     input: Box::new(plan),
                     items,
                     detach: d.detach,
@@ -289,11 +290,11 @@ fn is_reading(clause: &Clause) -> bool {
 }
 
 fn lower_match(
-    plan: LogicalPlan,
+    plan: Op,
     m: &ast::Match,
     scope: &mut Scope,
     slots: &mut Slots,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     let clause_start = slots.count();
     if m.optional {
         // The inner plan runs once per outer row, starting from that row.
@@ -303,7 +304,7 @@ fn lower_match(
             rels: Vec::new(),
             bound: Vec::new(),
         };
-        let mut inner = LogicalPlan::Argument;
+        let mut inner = Op::Argument;
         for part in &m.pattern {
             inner = lower_match_part(inner, part, &mut st)?;
         }
@@ -312,7 +313,7 @@ fn lower_match(
         if let Some(pred) = &m.where_ {
             inner = where_filter(inner, lower_expr(pred, st.scope, &mut None)?, clause_start);
         }
-        return Ok(LogicalPlan::Optional {
+        return Ok(Op::Optional {
             input: Box::new(plan),
             inner: Box::new(inner),
             nullable: st.bound,
@@ -339,10 +340,10 @@ fn lower_match(
 /// A MATCH's WHERE: the conjuncts about a shortest path of this clause go
 /// into its search (the shortest path *among those that satisfy them*), the
 /// rest filter the rows.
-fn where_filter(plan: LogicalPlan, predicate: Expr, clause_start: Slot) -> LogicalPlan {
+fn where_filter(plan: Op, predicate: Expr, clause_start: Slot) -> Op {
     let (plan, rest) = shortest_path::attach_path_predicates(plan, predicate, clause_start);
     match rest {
-        Some(predicate) => LogicalPlan::Filter {
+        Some(predicate) => Op::Filter {
             input: Box::new(plan),
             predicate,
         },
@@ -361,11 +362,7 @@ fn where_filter(plan: LogicalPlan, predicate: Expr, clause_start: Slot) -> Logic
 /// Earlier single relationships are a list literal, earlier
 /// variable-length ones are concatenated to it: `NOT r IN earlier`, or for
 /// a list `none(x IN earlier WHERE x IN r)`.
-pub(crate) fn uniqueness(
-    mut plan: LogicalPlan,
-    rels: &[(Slot, bool)],
-    slots: &Slots,
-) -> LogicalPlan {
+pub(crate) fn uniqueness(mut plan: Op, rels: &[(Slot, bool)], slots: &Slots) -> Op {
     use crate::expr::{BinaryOp, Quantifier};
     let not_in = |x: Expr, list: Expr| {
         Expr::Not(Box::new(Expr::Binary {
@@ -400,7 +397,7 @@ pub(crate) fn uniqueness(
                 }
             }
         };
-        plan = LogicalPlan::Filter {
+        plan = Op::Filter {
             input: Box::new(plan),
             predicate,
         };

@@ -4,8 +4,8 @@ use super::expr::lower_expr;
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::logical::LogicalPlan;
-use crate::physical::{CreateItem, SetItem};
+use crate::plan::Op;
+use crate::plan::{CreateItem, SetItem};
 use nereid_cypher::ast::{self, ExprKind, NodePattern, PatternPart, RelPattern};
 use nereid_values::Direction;
 
@@ -20,8 +20,8 @@ pub(crate) struct MatchState<'a> {
     pub bound: Vec<Slot>,
 }
 
-fn filter(plan: LogicalPlan, predicate: Expr) -> LogicalPlan {
-    LogicalPlan::Filter {
+fn filter(plan: Op, predicate: Expr) -> Op {
+    Op::Filter {
         input: Box::new(plan),
         predicate,
     }
@@ -37,11 +37,11 @@ fn eq(lhs: Expr, rhs: Expr) -> Expr {
 
 /// Filters for an inline property map `{k: v, ...}` on the entity in `slot`.
 fn property_filters(
-    mut plan: LogicalPlan,
+    mut plan: Op,
     slot: Slot,
     props: &Option<ast::Expr>,
     scope: &Scope,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     let Some(props) = props else {
         return Ok(plan);
     };
@@ -71,10 +71,10 @@ fn property_filters(
 
 /// Binds (or reuses) the node of a pattern, scanning when it is new.
 pub(crate) fn match_node(
-    mut plan: LogicalPlan,
+    mut plan: Op,
     node: &NodePattern,
     st: &mut MatchState<'_>,
-) -> Result<(LogicalPlan, Slot), PlanError> {
+) -> Result<(Op, Slot), PlanError> {
     let existing = node
         .variable
         .as_ref()
@@ -98,7 +98,7 @@ pub(crate) fn match_node(
                 st.scope.bind(&v.name, slot, VarKind::Node);
             }
             st.bound.push(slot);
-            plan = LogicalPlan::NodeScan {
+            plan = Op::NodeScan {
                 input: Box::new(plan),
                 out: slot,
                 labels: Vec::new(),
@@ -127,10 +127,10 @@ fn is_bound(node: &NodePattern, scope: &Scope) -> bool {
 
 /// Lowers one comma-separated part of a MATCH pattern onto `plan`.
 pub(crate) fn lower_match_part(
-    plan: LogicalPlan,
+    plan: Op,
     part: &PatternPart,
     st: &mut MatchState<'_>,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     if part.kind != ast::PathKind::Normal {
         return super::shortest_path::lower_shortest_part(plan, part, st);
     }
@@ -152,10 +152,10 @@ fn length_bounds(length: (Option<u64>, Option<u64>)) -> (u64, Option<u64>) {
 /// Lowers a pattern element onto `plan`; returns the slots of its nodes and
 /// relationships in written order.
 pub(crate) fn match_element(
-    mut plan: LogicalPlan,
+    mut plan: Op,
     el: &ast::PatternElement,
     st: &mut MatchState<'_>,
-) -> Result<(LogicalPlan, Vec<Slot>, Vec<Slot>), PlanError> {
+) -> Result<(Op, Vec<Slot>, Vec<Slot>), PlanError> {
     // Written order: nodes[0] rels[0] nodes[1] ...
     let mut nodes: Vec<&NodePattern> = vec![&el.start];
     let mut rels: Vec<&RelPattern> = Vec::new();
@@ -249,7 +249,7 @@ pub(crate) fn match_element(
         };
         if let Some(length) = rel.length {
             let (min, max) = length_bounds(length);
-            plan = LogicalPlan::VarExpand {
+            plan = Op::VarExpand {
                 input: Box::new(plan),
                 from: current,
                 rels: rel_slot,
@@ -267,7 +267,7 @@ pub(crate) fn match_element(
                 plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));
             }
         } else {
-            plan = LogicalPlan::Expand {
+            plan = Op::Expand {
                 input: Box::new(plan),
                 from: current,
                 rel: rel_slot,
@@ -319,13 +319,13 @@ pub(crate) fn property_list(
 }
 
 pub(crate) fn bind_path(
-    plan: LogicalPlan,
+    plan: Op,
     var: &ast::Ident,
     nodes: &[Slot],
     rels: &[Slot],
     scope: &mut Scope,
     slots: &mut Slots,
-) -> LogicalPlan {
+) -> Op {
     let mut parts = vec![Expr::Slot(nodes[0])];
     for (r, n) in rels.iter().zip(&nodes[1..]) {
         parts.push(Expr::Slot(*r));
@@ -333,7 +333,7 @@ pub(crate) fn bind_path(
     }
     let slot = slots.fresh();
     scope.bind(&var.name, slot, VarKind::Path);
-    LogicalPlan::Project {
+    Op::Project {
         input: Box::new(plan),
         items: vec![(slot, Expr::Path(parts))],
     }
@@ -342,11 +342,11 @@ pub(crate) fn bind_path(
 /// Lowers a CREATE clause: one Create operator for all its parts, then the
 /// named paths and parameter property maps.
 pub(crate) fn lower_create(
-    plan: LogicalPlan,
+    plan: Op,
     parts: &[PatternPart],
     scope: &mut Scope,
     slots: &mut Slots,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     let mut items = Vec::new();
     let mut sets = Vec::new();
     let mut paths = Vec::new();
@@ -409,12 +409,12 @@ pub(crate) fn lower_create(
             paths.push((var, node_slots, rel_slots));
         }
     }
-    let mut plan = LogicalPlan::Create {
+    let mut plan = Op::Create {
         input: Box::new(plan),
         items,
     };
     if !sets.is_empty() {
-        plan = LogicalPlan::SetProperties {
+        plan = Op::SetProperties {
             input: Box::new(plan),
             items: sets,
         };

@@ -15,7 +15,7 @@ use super::scope::Scope;
 use super::uniqueness;
 use crate::error::PlanError;
 use crate::expr::Expr;
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use nereid_cypher::ast;
 use nereid_values::Value;
 
@@ -36,7 +36,7 @@ pub(crate) fn lower_pattern_list(
         rels: Vec::new(),
         bound: Vec::new(),
     };
-    let (plan, node_slots, rel_slots) = match_element(LogicalPlan::Argument, element, &mut st)?;
+    let (plan, node_slots, rel_slots) = match_element(Op::Argument, element, &mut st)?;
     let rels = std::mem::take(&mut st.rels);
     let mut plan = uniqueness(plan, &rels, &slots);
     if let Some(var) = path_var {
@@ -50,7 +50,7 @@ pub(crate) fn lower_pattern_list(
         );
     }
     if let Some(predicate) = predicate {
-        plan = LogicalPlan::Filter {
+        plan = Op::Filter {
             input: Box::new(plan),
             predicate: lower_expr(predicate, &inner_scope, &mut None)?,
         };
@@ -64,7 +64,6 @@ pub(crate) fn lower_pattern_list(
         procedures: scope.procedures(),
     };
     let plan = crate::rules::apply_all(plan, &catalog);
-    let plan = crate::physical_planning::to_physical(plan, &catalog);
     let reads = crate::dead_slots::nested_reads(&plan, &projection, &scope.all_slots());
     Ok(Expr::PatternList {
         plan: Box::new(plan),

@@ -16,7 +16,7 @@ use super::scope::{Scope, Slots, VarKind};
 use super::Columns;
 use crate::error::PlanError;
 use crate::expr::Expr;
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::{Catalog, ProcedureSignature};
 use nereid_cypher::ast;
 use nereid_values::Value;
@@ -25,13 +25,13 @@ use nereid_values::Value;
 /// returns all the procedure's columns; the returned columns are `Some`
 /// exactly for a standalone call.
 pub(super) fn lower_call(
-    plan: LogicalPlan,
+    plan: Op,
     c: &ast::Call,
     scope: &mut Scope,
     slots: &mut Slots,
     catalog: &dyn Catalog,
     query: &ast::SingleQuery,
-) -> Result<(LogicalPlan, Option<Columns>), PlanError> {
+) -> Result<(Op, Option<Columns>), PlanError> {
     let Some(signature) = catalog.procedure_signature(&c.procedure) else {
         return Err(PlanError::ProcedureNotFound {
             name: c.procedure.clone(),
@@ -82,14 +82,14 @@ pub(super) fn lower_call(
             }
         }
     }
-    let mut plan = LogicalPlan::ProcedureCall {
+    let mut plan = Op::ProcedureCall {
         input: Box::new(plan),
         name: c.procedure.clone(),
         args,
         yields,
     };
     if let Some(pred) = &c.where_ {
-        plan = LogicalPlan::Filter {
+        plan = Op::Filter {
             input: Box::new(plan),
             predicate: lower_expr(pred, scope, &mut None)?,
         };

@@ -5,14 +5,14 @@ use super::expr::{contains_aggregate, lower_expr};
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
-use crate::physical::{Aggregate, SortKey};
+use crate::plan::Op;
+use crate::plan::{Aggregate, SortKey};
 use nereid_cypher::ast::{self, ExprKind, Projection};
 
 /// The result of lowering a projection: the plan, the new scope, and the
 /// projected columns in order.
 pub(crate) struct Projected {
-    pub plan: LogicalPlan,
+    pub plan: Op,
     pub scope: Scope,
     pub columns: Vec<(String, Slot)>,
     /// The scope a WITH's WHERE sees: the projected names, and after a
@@ -22,7 +22,7 @@ pub(crate) struct Projected {
 }
 
 pub(crate) fn lower_projection(
-    mut plan: LogicalPlan,
+    mut plan: Op,
     proj: &Projection,
     scope: &Scope,
     slots: &mut Slots,
@@ -102,13 +102,13 @@ pub(crate) fn lower_projection(
             }
         }
         computed = aggregates.clone();
-        plan = LogicalPlan::Aggregate {
+        plan = Op::Aggregate {
             input: Box::new(plan),
             keys,
             aggregates,
         };
         if !post.is_empty() {
-            plan = LogicalPlan::Project {
+            plan = Op::Project {
                 input: Box::new(plan),
                 items: post,
             };
@@ -125,7 +125,7 @@ pub(crate) fn lower_projection(
             columns.push((name.clone(), out));
             new_scope.bind(&name, out, kind);
         }
-        plan = LogicalPlan::Project {
+        plan = Op::Project {
             input: Box::new(plan),
             items,
         };
@@ -133,7 +133,7 @@ pub(crate) fn lower_projection(
     check_duplicate_columns(&columns, proj)?;
 
     if proj.distinct {
-        plan = LogicalPlan::Distinct {
+        plan = Op::Distinct {
             input: Box::new(plan),
             slots: columns.iter().map(|(_, s)| *s).collect(),
         };
@@ -161,19 +161,19 @@ pub(crate) fn lower_projection(
                 ascending: item.ascending,
             });
         }
-        plan = LogicalPlan::Sort {
+        plan = Op::Sort {
             input: Box::new(plan),
             keys,
         };
     }
     if let Some(skip) = &proj.skip {
-        plan = LogicalPlan::Skip {
+        plan = Op::Skip {
             input: Box::new(plan),
             count: lower_expr(skip, &scope.emptied(), &mut None)?,
         };
     }
     if let Some(limit) = &proj.limit {
-        plan = LogicalPlan::Limit {
+        plan = Op::Limit {
             input: Box::new(plan),
             count: lower_expr(limit, &scope.emptied(), &mut None)?,
         };

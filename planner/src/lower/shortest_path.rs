@@ -10,7 +10,7 @@ use super::scope::VarKind;
 use crate::error::PlanError;
 use crate::expr::slots_of;
 use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::shortest_path::{ElementFilter, ShortestPathSpec};
 use nereid_cypher::ast::{self, PathKind, PatternPart};
 use nereid_functions::ScalarFunction;
@@ -40,10 +40,10 @@ pub(crate) fn reject_in_update(part: &PatternPart, clause: &str) -> Result<(), P
 
 /// Lowers one `[p =] shortestPath((a)-[r:T*min..max]-(b))` part onto `plan`.
 pub(crate) fn lower_shortest_part(
-    plan: LogicalPlan,
+    plan: Op,
     part: &PatternPart,
     st: &mut MatchState<'_>,
-) -> Result<LogicalPlan, PlanError> {
+) -> Result<Op, PlanError> {
     let name = function_name(part.kind);
     let el = &part.element;
     let [(rel, end)] = el.chain.as_slice() else {
@@ -77,7 +77,7 @@ pub(crate) fn lower_shortest_part(
         Some(var) => Some(fresh_variable(Some(var), VarKind::Path, st)?),
         None => None,
     };
-    Ok(LogicalPlan::ShortestPath {
+    Ok(Op::ShortestPath {
         input: Box::new(plan),
         spec: Box::new(ShortestPathSpec {
             from,
@@ -129,10 +129,10 @@ fn fresh_variable(
 /// search's own. `clause_start` is the first slot this clause allocated, so
 /// searches of earlier clauses are left alone.
 pub(crate) fn attach_path_predicates(
-    mut plan: LogicalPlan,
+    mut plan: Op,
     predicate: Expr,
     clause_start: Slot,
-) -> (LogicalPlan, Option<Expr>) {
+) -> (Op, Option<Expr>) {
     let mut conjuncts = Vec::new();
     split_and(predicate, &mut conjuncts);
     let mut remaining = Vec::new();
@@ -165,12 +165,12 @@ fn split_and(expr: Expr, out: &mut Vec<Expr>) {
 
 /// Gives `conjunct` to the first search of this clause (walking down the
 /// input chain) that it concerns; hands it back when there is none.
-fn attach(plan: &mut LogicalPlan, conjunct: Expr, clause_start: Slot) -> Result<(), Expr> {
+fn attach(plan: &mut Op, conjunct: Expr, clause_start: Slot) -> Result<(), Expr> {
     let mut reads = Vec::new();
     slots_of(&conjunct, &mut reads);
     let mut node = Some(plan);
     while let Some(op) = node {
-        if let LogicalPlan::ShortestPath { spec, .. } = op {
+        if let Op::ShortestPath { spec, .. } = op {
             let own = spec.bound_here();
             let last = own.iter().copied().max().unwrap_or(spec.rels);
             let concerns = reads.iter().any(|s| own.contains(s));

@@ -27,8 +27,7 @@ pub(crate) fn lower_subquery(
         procedures: scope.procedures(),
     };
     let (plan, _columns) = super::lower_query(query, scope, &mut slots, &catalog)?;
-    let plan = crate::rules::apply_all(plan, &catalog);
-    let plan = Box::new(crate::physical_planning::to_physical(plan, &catalog));
+    let plan = Box::new(crate::rules::apply_all(plan, &catalog));
     // Both kinds project a literal: only the plan reads the outer row.
     let reads =
         crate::dead_slots::nested_reads(&plan, &Expr::Literal(Value::Null), &scope.all_slots());

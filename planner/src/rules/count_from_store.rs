@@ -22,8 +22,8 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
-use crate::physical::Aggregate;
+use crate::plan::Aggregate;
+use crate::plan::Op;
 use crate::Catalog;
 use nereid_functions::AggregateFunction;
 use nereid_values::Direction;
@@ -35,9 +35,9 @@ impl RewriteRule for CountFromStore {
         "count_from_store"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Aggregate {
+            Op::Aggregate {
                 input,
                 keys,
                 aggregates,
@@ -45,7 +45,7 @@ impl RewriteRule for CountFromStore {
                 let (out, aggregate) = &aggregates[0];
                 match from_store(&input, aggregate, *out) {
                     Some(count) => count,
-                    None => LogicalPlan::Aggregate {
+                    None => Op::Aggregate {
                         input,
                         keys,
                         aggregates,
@@ -58,22 +58,22 @@ impl RewriteRule for CountFromStore {
 }
 
 /// The count operator replacing `count(..)` over `input`, if the shape fits.
-fn from_store(input: &LogicalPlan, aggregate: &Aggregate, out: Slot) -> Option<LogicalPlan> {
+fn from_store(input: &Op, aggregate: &Aggregate, out: Slot) -> Option<Op> {
     let counted = plain_count(aggregate)?;
-    let argument = || Box::new(LogicalPlan::Argument);
+    let argument = || Box::new(Op::Argument);
     match input {
-        LogicalPlan::NodeScan {
+        Op::NodeScan {
             input: scan_input,
             out: node,
             labels,
-        } if **scan_input == LogicalPlan::Argument && labels.len() <= 1 => counted
+        } if **scan_input == Op::Argument && labels.len() <= 1 => counted
             .is_none_or(|slot| slot == *node)
-            .then(|| LogicalPlan::NodeCountFromStore {
+            .then(|| Op::NodeCountFromStore {
                 input: argument(),
                 out,
                 label: labels.first().cloned(),
             }),
-        LogicalPlan::Expand {
+        Op::Expand {
             input: expand_input,
             from,
             rel,
@@ -82,19 +82,17 @@ fn from_store(input: &LogicalPlan, aggregate: &Aggregate, out: Slot) -> Option<L
             types,
             into: false,
         } if *dir != Direction::Both => match &**expand_input {
-            LogicalPlan::NodeScan {
+            Op::NodeScan {
                 input: scan_input,
                 out: node,
                 labels,
-            } if **scan_input == LogicalPlan::Argument && labels.is_empty() && node == from => {
-                counted
-                    .is_none_or(|slot| [*from, *rel, *to].contains(&slot))
-                    .then(|| LogicalPlan::RelCountFromStore {
-                        input: argument(),
-                        out,
-                        types: types.clone(),
-                    })
-            }
+            } if **scan_input == Op::Argument && labels.is_empty() && node == from => counted
+                .is_none_or(|slot| [*from, *rel, *to].contains(&slot))
+                .then(|| Op::RelCountFromStore {
+                    input: argument(),
+                    out,
+                    types: types.clone(),
+                }),
             _ => None,
         },
         _ => None,

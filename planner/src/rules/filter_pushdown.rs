@@ -6,7 +6,7 @@
 use super::{transform_up, RewriteRule};
 use crate::expr::slots_of;
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct FilterPushdown;
@@ -16,9 +16,9 @@ impl RewriteRule for FilterPushdown {
         "filter_pushdown"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Filter { input, predicate } => {
+            Op::Filter { input, predicate } => {
                 let mut conjuncts = Vec::new();
                 split(predicate, &mut conjuncts);
                 let mut plan = *input;
@@ -49,7 +49,7 @@ fn split(e: Expr, out: &mut Vec<Expr>) {
 /// Places `pred` as deep as possible in `plan`, crossing only operators that
 /// stream rows one-to-one-or-more without looking at them (scans, expands,
 /// unwinds, projections, filters) and that do not bind a slot it reads.
-fn push(plan: LogicalPlan, pred: Expr) -> LogicalPlan {
+fn push(plan: Op, pred: Expr) -> Op {
     let mut reads: Vec<Slot> = Vec::new();
     slots_of(&pred, &mut reads);
     if reads.is_empty() || !plan.is_row_preserving_stream() {
@@ -62,7 +62,7 @@ fn push(plan: LogicalPlan, pred: Expr) -> LogicalPlan {
     let mut plan = plan;
     match plan.input_mut() {
         Some(input) => {
-            let taken = std::mem::replace(input, LogicalPlan::Argument);
+            let taken = std::mem::replace(input, Op::Argument);
             *input = nereid_stack::deeper(|| push(taken, pred));
             plan
         }
@@ -70,8 +70,8 @@ fn push(plan: LogicalPlan, pred: Expr) -> LogicalPlan {
     }
 }
 
-fn wrap(plan: LogicalPlan, predicate: Expr) -> LogicalPlan {
-    LogicalPlan::Filter {
+fn wrap(plan: Op, predicate: Expr) -> Op {
+    Op::Filter {
         input: Box::new(plan),
         predicate,
     }

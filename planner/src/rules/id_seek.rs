@@ -13,7 +13,7 @@
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
 use crate::expr::Slot;
 use crate::id_predicate::{seekable, Seek};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct IdSeek;
@@ -23,17 +23,17 @@ impl RewriteRule for IdSeek {
         "id_seek"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Filter { input, predicate } => match seekable(&predicate) {
+            Op::Filter { input, predicate } => match seekable(&predicate) {
                 Some((slot, seek)) => match absorb(*input, slot, seek) {
                     Ok(plan) => plan,
-                    Err(input) => LogicalPlan::Filter {
+                    Err(input) => Op::Filter {
                         input: Box::new(input),
                         predicate,
                     },
                 },
-                None => LogicalPlan::Filter { input, predicate },
+                None => Op::Filter { input, predicate },
             },
             other => other,
         })
@@ -42,8 +42,8 @@ impl RewriteRule for IdSeek {
 
 /// Replaces the scan binding `slot` by a seek if only filters lie between;
 /// gives the plan back unchanged otherwise.
-fn absorb(plan: LogicalPlan, slot: Slot, seek: Seek) -> Result<LogicalPlan, LogicalPlan> {
-    replace_scan_under_filters(plan, slot, |input, labels| LogicalPlan::NodeByIdSeek {
+fn absorb(plan: Op, slot: Slot, seek: Seek) -> Result<Op, Op> {
+    replace_scan_under_filters(plan, slot, |input, labels| Op::NodeByIdSeek {
         input,
         out: slot,
         ids: seek.ids,

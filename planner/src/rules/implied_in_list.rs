@@ -16,7 +16,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 use nereid_functions::ScalarFunction;
 
@@ -27,9 +27,9 @@ impl RewriteRule for ImpliedInList {
         "implied_in_list"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Filter { input, predicate } => {
+            Op::Filter { input, predicate } => {
                 let mut conjuncts = Vec::new();
                 flatten(&predicate, BinaryOp::And, &mut conjuncts);
                 let implied: Vec<Expr> = conjuncts
@@ -42,14 +42,13 @@ impl RewriteRule for ImpliedInList {
                     })
                     .flatten()
                     .collect();
-                let input =
-                    implied
-                        .into_iter()
-                        .fold(*input, |input, predicate| LogicalPlan::Filter {
-                            input: Box::new(input),
-                            predicate,
-                        });
-                LogicalPlan::Filter {
+                let input = implied
+                    .into_iter()
+                    .fold(*input, |input, predicate| Op::Filter {
+                        input: Box::new(input),
+                        predicate,
+                    });
+                Op::Filter {
                     input: Box::new(input),
                     predicate,
                 }

@@ -23,8 +23,8 @@
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexQuery, SeekArg};
-use crate::logical::LogicalPlan;
-use crate::physical::SortKey;
+use crate::plan::Op;
+use crate::plan::SortKey;
 use crate::Catalog;
 
 pub struct IndexOrder;
@@ -34,27 +34,27 @@ impl RewriteRule for IndexOrder {
         "index_order"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Top {
+            Op::Top {
                 mut input,
                 keys,
                 limit,
             } => {
                 if read_in_order(&mut input, &keys, Some(&limit)) {
-                    LogicalPlan::Limit {
+                    Op::Limit {
                         input,
                         count: limit,
                     }
                 } else {
-                    LogicalPlan::Top { input, keys, limit }
+                    Op::Top { input, keys, limit }
                 }
             }
-            LogicalPlan::Sort { mut input, keys } => {
+            Op::Sort { mut input, keys } => {
                 if read_in_order(&mut input, &keys, None) {
                     *input
                 } else {
-                    LogicalPlan::Sort { input, keys }
+                    Op::Sort { input, keys }
                 }
             }
             other => other,
@@ -64,7 +64,7 @@ impl RewriteRule for IndexOrder {
 
 /// Makes the seek under `plan` read in the order of `keys` (through
 /// projections and filters) when it can; whether it did.
-fn read_in_order(plan: &mut LogicalPlan, keys: &[SortKey], limit: Option<&Expr>) -> bool {
+fn read_in_order(plan: &mut Op, keys: &[SortKey], limit: Option<&Expr>) -> bool {
     let [key] = keys else {
         return false;
     };
@@ -73,27 +73,27 @@ fn read_in_order(plan: &mut LogicalPlan, keys: &[SortKey], limit: Option<&Expr>)
     let mut at = plan;
     loop {
         match at {
-            LogicalPlan::Project { input, items } => {
+            Op::Project { input, items } => {
                 sort_expr = through_projection(sort_expr, items);
                 at = input;
             }
-            LogicalPlan::Filter { input, .. } => {
+            Op::Filter { input, .. } => {
                 filtered = true;
                 at = input;
             }
-            LogicalPlan::NodeIndexSeek {
+            Op::NodeIndexSeek {
                 input,
                 out,
                 query,
                 labels,
-            } if **input == LogicalPlan::Argument => {
+            } if **input == Op::Argument => {
                 // Other labels are checked after the seek: a filter too.
                 let filtered = filtered || !labels.is_empty();
                 return order(query, *out, &sort_expr, key.ascending, limit, filtered);
             }
-            LogicalPlan::RelIndexSeek {
+            Op::RelIndexSeek {
                 input, rel, query, ..
-            } if **input == LogicalPlan::Argument => {
+            } if **input == Op::Argument => {
                 return order(query, *rel, &sort_expr, key.ascending, limit, filtered);
             }
             _ => return false,

@@ -1,10 +1,10 @@
 //! `label_into_scan`: a label predicate on the node a scan binds becomes part
-//! of the scan (looking through other filters between them), so the physical
-//! planner can use a label index instead of scanning every node.
+//! of the scan (looking through other filters between them), so
+//! `choose_operators` can use a label index instead of scanning every node.
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct LabelIntoScan;
@@ -14,15 +14,15 @@ impl RewriteRule for LabelIntoScan {
         "label_into_scan"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Filter {
+            Op::Filter {
                 input,
                 predicate: Expr::HasLabels { expr, labels },
             } => match *expr {
                 Expr::Slot(slot) => match absorb(*input, slot, &labels) {
                     Ok(plan) => plan,
-                    Err(input) => LogicalPlan::Filter {
+                    Err(input) => Op::Filter {
                         input: Box::new(input),
                         predicate: Expr::HasLabels {
                             expr: Box::new(Expr::Slot(slot)),
@@ -30,7 +30,7 @@ impl RewriteRule for LabelIntoScan {
                         },
                     },
                 },
-                other => LogicalPlan::Filter {
+                other => Op::Filter {
                     input,
                     predicate: Expr::HasLabels {
                         expr: Box::new(other),
@@ -45,14 +45,14 @@ impl RewriteRule for LabelIntoScan {
 
 /// Adds `labels` to the scan binding `slot` if only filters lie between;
 /// gives the plan back unchanged otherwise.
-fn absorb(plan: LogicalPlan, slot: Slot, labels: &[String]) -> Result<LogicalPlan, LogicalPlan> {
+fn absorb(plan: Op, slot: Slot, labels: &[String]) -> Result<Op, Op> {
     replace_scan_under_filters(plan, slot, |input, mut have| {
         for l in labels {
             if !have.contains(l) {
                 have.push(l.clone());
             }
         }
-        LogicalPlan::NodeScan {
+        Op::NodeScan {
             input,
             out: slot,
             labels: have,

@@ -1,7 +1,8 @@
-//! Rewrite rules over the logical plan. Each rule is a named unit in its own
+//! Rewrite rules over the plan. Each rule is a named unit in its own
 //! file; [`RULES`] lists them in the order they run. A rule must preserve the
 //! plan's results exactly (same rows, same order where order is defined).
 
+mod choose_operators;
 mod count_from_store;
 mod filter_pushdown;
 mod id_seek;
@@ -18,7 +19,7 @@ mod sort_limit_to_top;
 mod start_from_smaller_end;
 
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 /// One rewrite rule.
@@ -26,10 +27,13 @@ pub trait RewriteRule: Sync {
     /// A stable name, shown by EXPLAIN-style tooling and in tests.
     fn name(&self) -> &'static str;
     /// Rewrites the whole plan (rules recurse themselves).
-    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan;
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op;
 }
 
-/// The rules, in application order.
+/// The rules, in application order. The last, `choose_operators`, makes
+/// the choices the others leave open (which label index a scan reads, ...):
+/// the rules before it may meet and produce logical forms such as
+/// `Op::NodeScan`, and none runs after it.
 pub static RULES: &[&dyn RewriteRule] = &[
     &implied_in_list::ImpliedInList,
     &filter_pushdown::FilterPushdown,
@@ -45,10 +49,11 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &sort_limit_to_top::SortLimitToTop,
     &index_order::IndexOrder,
     &project_after_top::ProjectAfterTop,
+    &choose_operators::ChooseOperators,
 ];
 
 /// Applies every rule once, in order.
-pub fn apply_all(mut plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+pub fn apply_all(mut plan: Op, catalog: &dyn Catalog) -> Op {
     for rule in RULES {
         plan = rule.rewrite(plan, catalog);
     }
@@ -60,19 +65,19 @@ pub fn apply_all(mut plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
 /// predicate into the scan under it); gives the plan back unchanged
 /// otherwise.
 pub(crate) fn replace_scan_under_filters(
-    plan: LogicalPlan,
+    plan: Op,
     slot: Slot,
-    f: impl FnOnce(Box<LogicalPlan>, Vec<String>) -> LogicalPlan,
-) -> Result<LogicalPlan, LogicalPlan> {
+    f: impl FnOnce(Box<Op>, Vec<String>) -> Op,
+) -> Result<Op, Op> {
     match plan {
-        LogicalPlan::NodeScan { input, out, labels } if out == slot => Ok(f(input, labels)),
-        LogicalPlan::Filter { input, predicate } => {
+        Op::NodeScan { input, out, labels } if out == slot => Ok(f(input, labels)),
+        Op::Filter { input, predicate } => {
             match nereid_stack::deeper(|| replace_scan_under_filters(*input, slot, f)) {
-                Ok(inner) => Ok(LogicalPlan::Filter {
+                Ok(inner) => Ok(Op::Filter {
                     input: Box::new(inner),
                     predicate,
                 }),
-                Err(inner) => Err(LogicalPlan::Filter {
+                Err(inner) => Err(Op::Filter {
                     input: Box::new(inner),
                     predicate,
                 }),
@@ -84,27 +89,24 @@ pub(crate) fn replace_scan_under_filters(
 
 /// Rebuilds `plan` bottom-up, applying `f` to every operator after its
 /// inputs (including nested plans: Optional, Merge, Union) were rewritten.
-pub(crate) fn transform_up(
-    plan: LogicalPlan,
-    f: &dyn Fn(LogicalPlan) -> LogicalPlan,
-) -> LogicalPlan {
+pub(crate) fn transform_up(plan: Op, f: &dyn Fn(Op) -> Op) -> Op {
     f(walk_children(plan, &|child| transform_up(child, f)))
 }
 
 /// Wraps `plan` in a filter per predicate, the first innermost.
-pub(crate) fn wrap_filters(plan: LogicalPlan, filters: Vec<Expr>) -> LogicalPlan {
+pub(crate) fn wrap_filters(plan: Op, filters: Vec<Expr>) -> Op {
     filters
         .into_iter()
-        .fold(plan, |input, predicate| LogicalPlan::Filter {
+        .fold(plan, |input, predicate| Op::Filter {
             input: Box::new(input),
             predicate,
         })
 }
 
 /// Peels the filters off the top of `plan`: (filters bottom-up, the rest).
-pub(crate) fn peel_filters(mut plan: LogicalPlan) -> (Vec<Expr>, LogicalPlan) {
+pub(crate) fn peel_filters(mut plan: Op) -> (Vec<Expr>, Op) {
     let mut filters = Vec::new();
-    while let LogicalPlan::Filter { input, predicate } = plan {
+    while let Op::Filter { input, predicate } = plan {
         filters.push(predicate);
         plan = *input;
     }
@@ -116,16 +118,13 @@ pub(crate) fn peel_filters(mut plan: LogicalPlan) -> (Vec<Expr>, LogicalPlan) {
 /// the input), each a level deeper on the guarded stack: the step of a
 /// walk, bottom-up ([`transform_up`]) or top-down (a rule that must see an
 /// operator with what lies above it before its inputs).
-pub(crate) fn walk_children(
-    mut plan: LogicalPlan,
-    f: &dyn Fn(LogicalPlan) -> LogicalPlan,
-) -> LogicalPlan {
+pub(crate) fn walk_children(mut plan: Op, f: &dyn Fn(Op) -> Op) -> Op {
     if let Some(inner) = plan.nested_mut() {
-        let taken = std::mem::replace(inner, LogicalPlan::Argument);
+        let taken = std::mem::replace(inner, Op::Argument);
         *inner = nereid_stack::deeper(|| f(taken));
     }
     if let Some(input) = plan.input_mut() {
-        let taken = std::mem::replace(input, LogicalPlan::Argument);
+        let taken = std::mem::replace(input, Op::Argument);
         *input = nereid_stack::deeper(|| f(taken));
     }
     plan

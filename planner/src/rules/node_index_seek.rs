@@ -23,7 +23,7 @@
 use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct NodeIndexSeek;
@@ -33,7 +33,7 @@ impl RewriteRule for NodeIndexSeek {
         "node_index_seek"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
         let indexes = indexes_of(catalog, IndexEntity::Node);
         if indexes.is_empty() {
             return plan;
@@ -43,29 +43,26 @@ impl RewriteRule for NodeIndexSeek {
 }
 
 /// Top-down, so that a scan is seen with every filter above it at once.
-fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> LogicalPlan {
-    let recurse = |p: LogicalPlan| walk(p, indexes, hints);
-    if !matches!(
-        plan,
-        LogicalPlan::Filter { .. } | LogicalPlan::NodeScan { .. }
-    ) {
+fn walk(plan: Op, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> Op {
+    let recurse = |p: Op| walk(p, indexes, hints);
+    if !matches!(plan, Op::Filter { .. } | Op::NodeScan { .. }) {
         return walk_children(plan, &recurse);
     }
     let (filters, core) = peel_filters(plan);
-    let LogicalPlan::NodeScan { input, out, labels } = core else {
+    let Op::NodeScan { input, out, labels } = core else {
         return wrap_filters(walk_children(core, &recurse), filters);
     };
     let input = Box::new(nereid_stack::deeper(|| walk(*input, indexes, hints)));
     let conditions: Vec<_> = filters.iter().map(|f| condition(f, out, &[out])).collect();
     let allowed = allowed_for(indexes, hints, out);
     let Some(choice) = choose(&allowed, IndexEntity::Node, &labels, &conditions) else {
-        return wrap_filters(LogicalPlan::NodeScan { input, out, labels }, filters);
+        return wrap_filters(Op::NodeScan { input, out, labels }, filters);
     };
     let others: Vec<String> = labels
         .into_iter()
         .filter(|l| *l != choice.query.index.label)
         .collect();
-    let seek = LogicalPlan::NodeIndexSeek {
+    let seek = Op::NodeIndexSeek {
         input,
         out,
         labels: others,

@@ -18,7 +18,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::Expr;
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::property_predicate::pushable;
 use crate::Catalog;
 
@@ -29,16 +29,16 @@ impl RewriteRule for NodePropertyScan {
         "node_property_scan"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Filter {
+            Op::Filter {
                 mut input,
                 predicate,
             } => {
                 if absorb(&mut input, &predicate, catalog) {
                     *input
                 } else {
-                    LogicalPlan::Filter { input, predicate }
+                    Op::Filter { input, predicate }
                 }
             }
             other => other,
@@ -49,20 +49,20 @@ impl RewriteRule for NodePropertyScan {
 /// Turns the node scan under `plan` (looking through filters) into a
 /// property scan testing `predicate` when it is pushable for the scanned
 /// node and worth it; whether it did (`plan` is unchanged if not).
-fn absorb(plan: &mut LogicalPlan, predicate: &Expr, catalog: &dyn Catalog) -> bool {
+fn absorb(plan: &mut Op, predicate: &Expr, catalog: &dyn Catalog) -> bool {
     match plan {
-        LogicalPlan::NodeScan { out, labels, .. } => {
+        Op::NodeScan { out, labels, .. } => {
             let Some(pushed) = pushable(predicate, *out) else {
                 return false;
             };
             if !worth_it(labels, catalog) {
                 return false;
             }
-            let taken = std::mem::replace(plan, LogicalPlan::Argument);
-            let LogicalPlan::NodeScan { input, out, labels } = taken else {
+            let taken = std::mem::replace(plan, Op::Argument);
+            let Op::NodeScan { input, out, labels } = taken else {
                 unreachable!("matched a node scan above");
             };
-            *plan = LogicalPlan::NodePropertyScan {
+            *plan = Op::NodePropertyScan {
                 input,
                 out,
                 labels,
@@ -70,9 +70,7 @@ fn absorb(plan: &mut LogicalPlan, predicate: &Expr, catalog: &dyn Catalog) -> bo
             };
             true
         }
-        LogicalPlan::Filter { input, .. } => {
-            nereid_stack::deeper(|| absorb(input, predicate, catalog))
-        }
+        Op::Filter { input, .. } => nereid_stack::deeper(|| absorb(input, predicate, catalog)),
         _ => false,
     }
 }

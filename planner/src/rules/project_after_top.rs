@@ -12,9 +12,8 @@
 //! another reads) the projection is left whole.
 
 use super::{transform_up, RewriteRule};
-use crate::expr::slots_of;
-use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::expr::{slots_of, Expr, Slot};
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct ProjectAfterTop;
@@ -24,21 +23,21 @@ impl RewriteRule for ProjectAfterTop {
         "project_after_top"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Top { input, keys, limit } => match *input {
-                LogicalPlan::Project { input, items } => {
+            Op::Top { input, keys, limit } => match *input {
+                Op::Project { input, items } => {
                     let mut key_reads = Vec::new();
                     keys.iter().for_each(|k| slots_of(&k.expr, &mut key_reads));
                     let (now, later) = split(items, &key_reads);
-                    let top = LogicalPlan::Top {
+                    let top = Op::Top {
                         input: Box::new(project(*input, now)),
                         keys,
                         limit,
                     };
                     project(top, later)
                 }
-                other => LogicalPlan::Top {
+                other => Op::Top {
                     input: Box::new(other),
                     keys,
                     limit,
@@ -68,11 +67,11 @@ fn split(items: Items, key_reads: &[Slot]) -> (Items, Items) {
         .partition(|(slot, _)| key_reads.contains(slot))
 }
 
-fn project(input: LogicalPlan, items: Items) -> LogicalPlan {
+fn project(input: Op, items: Items) -> Op {
     if items.is_empty() {
         return input;
     }
-    LogicalPlan::Project {
+    Op::Project {
         input: Box::new(input),
         items,
     }

@@ -19,7 +19,7 @@
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
 use crate::expr::slots_of;
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 use nereid_values::Value;
 
@@ -30,13 +30,13 @@ impl RewriteRule for PropertySeek {
         "property_seek"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Filter { input, predicate } => {
+            Op::Filter { input, predicate } => {
                 let input = match seekable(&predicate) {
                     Some((slot, key, value)) => {
                         match replace_scan_under_filters(*input, slot, |input, labels| {
-                            LogicalPlan::NodeByPropertySeek {
+                            Op::NodeByPropertySeek {
                                 input,
                                 out: slot,
                                 key,
@@ -49,7 +49,7 @@ impl RewriteRule for PropertySeek {
                     }
                     None => *input,
                 };
-                LogicalPlan::Filter {
+                Op::Filter {
                     input: Box::new(input),
                     predicate,
                 }

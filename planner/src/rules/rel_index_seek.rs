@@ -16,7 +16,7 @@ use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::expr::Expr;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct RelIndexSeek;
@@ -26,7 +26,7 @@ impl RewriteRule for RelIndexSeek {
         "rel_index_seek"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
         let indexes = indexes_of(catalog, IndexEntity::Relationship);
         if indexes.is_empty() {
             return plan;
@@ -35,17 +35,14 @@ impl RewriteRule for RelIndexSeek {
     }
 }
 
-fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> LogicalPlan {
-    let recurse = |p: LogicalPlan| walk(p, indexes, hints);
-    if !matches!(
-        plan,
-        LogicalPlan::Filter { .. } | LogicalPlan::Expand { .. }
-    ) {
+fn walk(plan: Op, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> Op {
+    let recurse = |p: Op| walk(p, indexes, hints);
+    if !matches!(plan, Op::Filter { .. } | Op::Expand { .. }) {
         return walk_children(plan, &recurse);
     }
     let (filters, core) = peel_filters(plan);
     let core = walk_children(core, &recurse);
-    let LogicalPlan::Expand {
+    let Op::Expand {
         input,
         from,
         rel,
@@ -57,8 +54,8 @@ fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> 
     else {
         return wrap_filters(core, filters);
     };
-    let rebuild = |input: Box<LogicalPlan>, types: Vec<String>, filters: Vec<Expr>| {
-        let expand = LogicalPlan::Expand {
+    let rebuild = |input: Box<Op>, types: Vec<String>, filters: Vec<Expr>| {
+        let expand = Op::Expand {
             input,
             from,
             rel,
@@ -69,7 +66,7 @@ fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> 
         };
         wrap_filters(expand, filters)
     };
-    let scan_of_from = matches!(&*input, LogicalPlan::NodeScan { out, .. } if *out == from);
+    let scan_of_from = matches!(&*input, Op::NodeScan { out, .. } if *out == from);
     if types.len() != 1 || !scan_of_from || from == to {
         return rebuild(input, types, filters);
     }
@@ -79,7 +76,7 @@ fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> 
     let Some(choice) = choose(&allowed, IndexEntity::Relationship, &types, &conditions) else {
         return rebuild(input, types, filters);
     };
-    let LogicalPlan::NodeScan {
+    let Op::NodeScan {
         input: base,
         labels,
         ..
@@ -101,7 +98,7 @@ fn walk(plan: LogicalPlan, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> 
             .filter(|(i, _)| !choice.answered.contains(i))
             .map(|(_, f)| f),
     );
-    let seek = LogicalPlan::RelIndexSeek {
+    let seek = Op::RelIndexSeek {
         input: base,
         from,
         rel,

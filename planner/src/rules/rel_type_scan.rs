@@ -20,7 +20,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::property_predicate::pushable;
 use crate::Catalog;
 
@@ -31,9 +31,9 @@ impl RewriteRule for RelTypeScan {
         "rel_type_scan"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Expand {
+            Op::Expand {
                 input,
                 from,
                 rel,
@@ -42,12 +42,12 @@ impl RewriteRule for RelTypeScan {
                 types,
                 into: false,
             } if !types.is_empty() => match *input {
-                LogicalPlan::NodeScan {
+                Op::NodeScan {
                     input: scan_input,
                     out,
                     labels,
                 } if out == from && worth_it(&labels, &types, catalog) => {
-                    let scan = LogicalPlan::RelTypeScan {
+                    let scan = Op::RelTypeScan {
                         input: scan_input,
                         from,
                         rel,
@@ -58,7 +58,7 @@ impl RewriteRule for RelTypeScan {
                     };
                     with_labels(scan, from, labels)
                 }
-                other => LogicalPlan::Expand {
+                other => Op::Expand {
                     input: Box::new(other),
                     from,
                     rel,
@@ -68,14 +68,14 @@ impl RewriteRule for RelTypeScan {
                     into: false,
                 },
             },
-            LogicalPlan::Filter {
+            Op::Filter {
                 mut input,
                 predicate,
             } => {
                 if absorb(&mut input, &predicate) {
                     *input
                 } else {
-                    LogicalPlan::Filter { input, predicate }
+                    Op::Filter { input, predicate }
                 }
             }
             other => other,
@@ -103,11 +103,11 @@ fn worth_it(labels: &[String], types: &[String], catalog: &dyn Catalog) -> bool 
     rels <= nodes
 }
 
-fn with_labels(plan: LogicalPlan, slot: Slot, labels: Vec<String>) -> LogicalPlan {
+fn with_labels(plan: Op, slot: Slot, labels: Vec<String>) -> Op {
     if labels.is_empty() {
         return plan;
     }
-    LogicalPlan::Filter {
+    Op::Filter {
         input: Box::new(plan),
         predicate: Expr::HasLabels {
             expr: Box::new(Expr::Slot(slot)),
@@ -119,9 +119,9 @@ fn with_labels(plan: LogicalPlan, slot: Slot, labels: Vec<String>) -> LogicalPla
 /// Moves `predicate` into the type scan under `plan` (looking through
 /// filters) when it tests a property of the scanned relationship and the
 /// scan has no predicate yet; whether it did (`plan` is unchanged if not).
-fn absorb(plan: &mut LogicalPlan, predicate: &Expr) -> bool {
+fn absorb(plan: &mut Op, predicate: &Expr) -> bool {
     match plan {
-        LogicalPlan::RelTypeScan {
+        Op::RelTypeScan {
             rel,
             predicate: slot @ None,
             ..
@@ -132,7 +132,7 @@ fn absorb(plan: &mut LogicalPlan, predicate: &Expr) -> bool {
             }
             None => false,
         },
-        LogicalPlan::Filter { input, .. } => nereid_stack::deeper(|| absorb(input, predicate)),
+        Op::Filter { input, .. } => nereid_stack::deeper(|| absorb(input, predicate)),
         _ => false,
     }
 }

@@ -2,7 +2,7 @@
 //! only the best `limit` rows in a bounded heap instead of sorting them all.
 
 use super::{transform_up, RewriteRule};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct SortLimitToTop;
@@ -12,15 +12,15 @@ impl RewriteRule for SortLimitToTop {
         "sort_limit_to_top"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, _catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            LogicalPlan::Limit { input, count } => match *input {
-                LogicalPlan::Sort { input, keys } => LogicalPlan::Top {
+            Op::Limit { input, count } => match *input {
+                Op::Sort { input, keys } => Op::Top {
                     input,
                     keys,
                     limit: count,
                 },
-                other => LogicalPlan::Limit {
+                other => Op::Limit {
                     input: Box::new(other),
                     count,
                 },

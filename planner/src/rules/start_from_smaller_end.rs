@@ -19,7 +19,7 @@ use super::{peel_filters as peel, wrap_filters as wrap, RewriteRule};
 use crate::cardinality::{fan_out, node_frontier};
 use crate::expr::slots_of;
 use crate::expr::{Expr, Slot};
-use crate::logical::LogicalPlan;
+use crate::plan::Op;
 use crate::Catalog;
 use nereid_values::Direction;
 
@@ -30,14 +30,14 @@ impl RewriteRule for StartFromSmallerEnd {
         "start_from_smaller_end"
     }
 
-    fn rewrite(&self, plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
         walk(plan, catalog)
     }
 }
 
 /// Visits top-down, so that a chain is seen first from its topmost filter
 /// (with every filter that constrains `b`), and decided once.
-fn walk(plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
+fn walk(plan: Op, catalog: &dyn Catalog) -> Op {
     let mut plan = match Hop::take(plan) {
         Ok(mut hop) => {
             hop.base = nereid_stack::deeper(|| walk(hop.base, catalog));
@@ -46,11 +46,11 @@ fn walk(plan: LogicalPlan, catalog: &dyn Catalog) -> LogicalPlan {
         Err(plan) => plan,
     };
     if let Some(inner) = plan.nested_mut() {
-        let taken = std::mem::replace(inner, LogicalPlan::Argument);
+        let taken = std::mem::replace(inner, Op::Argument);
         *inner = nereid_stack::deeper(|| walk(taken, catalog));
     }
     if let Some(input) = plan.input_mut() {
-        let taken = std::mem::replace(input, LogicalPlan::Argument);
+        let taken = std::mem::replace(input, Op::Argument);
         *input = nereid_stack::deeper(|| walk(taken, catalog));
     }
     plan
@@ -67,7 +67,7 @@ struct Hop {
     types: Vec<String>,
     on_a: Vec<Expr>,
     a_labels: Vec<String>,
-    base: LogicalPlan,
+    base: Op,
 }
 
 fn reads_only(e: &Expr, slot: Slot) -> bool {
@@ -78,15 +78,12 @@ fn reads_only(e: &Expr, slot: Slot) -> bool {
 
 impl Hop {
     /// Takes `plan` apart when it has the shape; gives it back otherwise.
-    fn take(plan: LogicalPlan) -> Result<Hop, LogicalPlan> {
-        if !matches!(
-            plan,
-            LogicalPlan::Filter { .. } | LogicalPlan::Expand { .. }
-        ) {
+    fn take(plan: Op) -> Result<Hop, Op> {
+        if !matches!(plan, Op::Filter { .. } | Op::Expand { .. }) {
             return Err(plan);
         }
         let (above, core) = peel(plan);
-        let LogicalPlan::Expand {
+        let Op::Expand {
             input,
             from,
             rel,
@@ -100,7 +97,7 @@ impl Hop {
         };
         let (on_a, below) = peel(*input);
         match below {
-            LogicalPlan::NodeScan { input, out, labels } if out == from && to != from => Ok(Hop {
+            Op::NodeScan { input, out, labels } if out == from && to != from => Ok(Hop {
                 above,
                 a: from,
                 rel,
@@ -112,7 +109,7 @@ impl Hop {
                 base: *input,
             }),
             below => {
-                let expand = LogicalPlan::Expand {
+                let expand = Op::Expand {
                     input: Box::new(wrap(below, on_a)),
                     from,
                     rel,
@@ -147,7 +144,7 @@ impl Hop {
         }
     }
 
-    fn decide(self, catalog: &dyn Catalog) -> LogicalPlan {
+    fn decide(self, catalog: &dyn Catalog) -> Op {
         if self.should_flip(catalog) {
             self.flipped()
         } else {
@@ -156,13 +153,13 @@ impl Hop {
     }
 
     /// The plan as lowered.
-    fn written(self) -> LogicalPlan {
-        let scan = LogicalPlan::NodeScan {
+    fn written(self) -> Op {
+        let scan = Op::NodeScan {
             input: Box::new(self.base),
             out: self.a,
             labels: self.a_labels,
         };
-        let expand = LogicalPlan::Expand {
+        let expand = Op::Expand {
             input: Box::new(wrap(scan, self.on_a)),
             from: self.a,
             rel: self.rel,
@@ -175,7 +172,7 @@ impl Hop {
     }
 
     /// Starting from `b`.
-    fn flipped(self) -> LogicalPlan {
+    fn flipped(self) -> Op {
         let b = self.b;
         let mut b_labels: Vec<String> = Vec::new();
         let mut on_b = Vec::new();
@@ -193,12 +190,12 @@ impl Hop {
                 f => still_above.push(f),
             }
         }
-        let scan = LogicalPlan::NodeScan {
+        let scan = Op::NodeScan {
             input: Box::new(self.base),
             out: b,
             labels: b_labels,
         };
-        let expand = LogicalPlan::Expand {
+        let expand = Op::Expand {
             input: Box::new(wrap(scan, on_b)),
             from: b,
             rel: self.rel,

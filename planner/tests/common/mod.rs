@@ -3,15 +3,27 @@
 //! declarations), a line `----`, and the expected text. `NEREID_BLESS=1`
 //! rewrites the expectations instead of comparing.
 
-use nereid_planner::{explain, plan, Catalog};
+use nereid_planner::{explain, plan, Catalog, Op};
 use std::path::PathBuf;
 
 /// The EXPLAIN text of `query` planned against `catalog`, or the error.
+/// Every plan must leave no choice open (the executor refuses those).
 pub fn explain_text(query: &str, catalog: &dyn Catalog) -> String {
     let stmt = nereid_cypher::parse(query.trim()).expect("snapshot queries parse");
     match plan(&stmt, catalog) {
-        Ok(p) => explain(&p),
+        Ok(p) => {
+            assert_resolved(&p.root, query);
+            explain(&p)
+        }
         Err(e) => format!("error: {e}\n"),
+    }
+}
+
+/// Fails when an operator of `op`'s tree still leaves a choice open.
+fn assert_resolved(op: &Op, query: &str) {
+    assert_eq!(op.unresolved(), None, "{query}: {op:?}");
+    for child in op.input().into_iter().chain(op.nested()) {
+        assert_resolved(child, query);
     }
 }
 

@@ -1,9 +1,20 @@
-//! The physical plan: what the dataflow executor (dfe) runs.
+//! The plan: one tree of operators from lowering to execution.
+//!
+//! Why one tree: lowering builds it, every rewrite rule rewrites it, and
+//! the executor (dfe) runs it, so a rule (a join order, a seek) is written
+//! once, against the operators the executor runs, and nothing copies a plan
+//! from one vocabulary into another. A few operators and fields state *what*
+//! to compute and leave a choice open (a [`Op::NodeScan`] carries the set
+//! of labels its nodes must have, not the label index to read): the last
+//! rule, `choose_operators`, makes those choices (the physical planning),
+//! so a plan that [`crate::plan`] returns holds none of them
+//! ([`Op::unresolved`]).
 //!
 //! Row model: every row of a query has the same fixed number of *slots*
 //! ([`PhysicalPlan::slot_count`]); the planner assigns each variable and each
 //! intermediate value a slot once, and operators only fill slots (unfilled
 //! slots are `null`). A batch is therefore a set of `slot_count` columns.
+//! Rules never renumber slots.
 //!
 //! Every operator except [`Op::Argument`] has an `input`. Leaves that scan
 //! (e.g. [`Op::NodeByLabelScan`]) produce, *for each input row*, that row
@@ -11,13 +22,19 @@
 //! product and the right side of [`Op::Optional`] sees the outer row through
 //! its own `Argument` leaf.
 
-use crate::expr::{BinaryOp, Expr, Slot};
+mod items;
+mod tree;
+
+pub use items::{Aggregate, CreateItem, PropertyPredicate, PropertyTest, SetItem, SortKey};
+pub use tree::OwnedPlan;
+
+use crate::expr::{Expr, Slot};
 use crate::index_query::IndexQuery;
 use crate::shortest_path::ShortestPathSpec;
-use nereid_functions::AggregateFunction;
 use nereid_values::Direction;
 
-/// A complete executable plan.
+/// A complete executable plan: the root operator after every rule, with
+/// what the executor and the session need to know about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PhysicalPlan {
     pub root: Op,
@@ -31,74 +48,26 @@ pub struct PhysicalPlan {
     pub reads: bool,
 }
 
-/// A physical operator.
+/// An operator and, through its `input` (and nested plan), the plan under
+/// it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
     /// Emits one row: the enclosing [`Op::Optional`]'s current outer row, or
     /// at the top of the plan a single row of nulls.
     Argument,
+    /// For each input row, every visible node carrying all of `labels` into
+    /// `out`. Logical: `choose_operators` reads the label with the fewest
+    /// nodes ([`Op::NodeByLabelScan`], [`Op::AllNodesScan`] without labels)
+    /// and checks the others with a filter.
+    NodeScan {
+        input: Box<Op>,
+        out: Slot,
+        labels: Vec<String>,
+    },
     /// For each input row, every visible node into `out`.
     AllNodesScan {
         input: Box<Op>,
         out: Slot,
-    },
-    /// For each input row, the visible nodes whose `id(n)` (or, with
-    /// `element`, `elementId(n)`) is an element of the list `ids` (evaluated
-    /// for that row; duplicates and values of another type ignored) into
-    /// `out`.
-    NodeByIdSeek {
-        input: Box<Op>,
-        out: Slot,
-        ids: Expr,
-        element: bool,
-    },
-    /// For each input row, the visible nodes (carrying `label`, when
-    /// given) whose property `key` is `value` when that evaluates to a
-    /// string, found through the store's index of string values; when it
-    /// is not a string, every visible node (with `label`). Candidates: the
-    /// equality filter above the seek decides.
-    NodeByPropertySeek {
-        input: Box<Op>,
-        out: Slot,
-        label: Option<String>,
-        key: String,
-        value: Expr,
-    },
-    /// For each input row, every visible node (carrying `label`, when
-    /// given) whose property passes `predicate`, tested by the store on
-    /// the stored values (a relation scan of the vertex properties).
-    NodePropertyScan {
-        input: Box<Op>,
-        out: Slot,
-        label: Option<String>,
-        predicate: Box<PropertyPredicate>,
-    },
-    /// For each input row, the visible nodes an index finds for `query`
-    /// (its values evaluated for that row) into `out`: exactly the nodes
-    /// with the index's label whose keys satisfy the query under Cypher's
-    /// comparisons, in key order when `query.order` asks. When the store
-    /// cannot answer (the index is gone, or the values are of a kind it
-    /// cannot range over) the executor scans the label and tests the same
-    /// conditions, so the rows never depend on the index. EXPLAIN names it
-    /// as Neo4j does (`NodeIndexSeek`, `NodeUniqueIndexSeek`,
-    /// `NodeIndexSeekByRange`, `NodeIndexScan`, ...).
-    NodeIndexSeek {
-        input: Box<Op>,
-        out: Slot,
-        query: Box<IndexQuery>,
-    },
-    /// For each input row, the visible relationships a relationship index
-    /// finds for `query` into `rel`, with their ends as
-    /// [`Op::RelationshipTypeScan`] binds them (`Both`: one row each way, a
-    /// self-loop once); the same fallback as [`Op::NodeIndexSeek`] (a scan
-    /// of the type). EXPLAIN: `DirectedRelationshipIndexSeek`, ...
-    RelationshipIndexSeek {
-        input: Box<Op>,
-        from: Slot,
-        rel: Slot,
-        to: Slot,
-        dir: Direction,
-        query: Box<IndexQuery>,
     },
     /// For each input row, every visible node with `label` into `out`.
     NodeByLabelScan {
@@ -106,18 +75,88 @@ pub enum Op {
         out: Slot,
         label: String,
     },
+    /// For each input row, the visible nodes whose `id(n)` (or, with
+    /// `element`, `elementId(n)`) is an element of the list `ids` (evaluated
+    /// for that row; duplicates and values of another type ignored) into
+    /// `out`, and that carry every one of `labels` (`choose_operators`
+    /// moves the labels into a filter above: the executor runs the seek
+    /// with none).
+    NodeByIdSeek {
+        input: Box<Op>,
+        out: Slot,
+        ids: Expr,
+        element: bool,
+        labels: Vec<String>,
+    },
+    /// For each input row, the visible nodes carrying every one of `labels`
+    /// whose property `key` is `value` when that evaluates to a string,
+    /// found through the store's index of string values; when it is not a
+    /// string, every visible node with the labels. Candidates: the equality
+    /// filter above the seek decides. The executor reads through at most
+    /// one label (`choose_operators` keeps the one with the fewest nodes
+    /// and checks the others with a filter).
+    NodeByPropertySeek {
+        input: Box<Op>,
+        out: Slot,
+        key: String,
+        value: Expr,
+        labels: Vec<String>,
+    },
+    /// For each input row, every visible node carrying every one of
+    /// `labels` whose property passes `predicate` (exactly the rows
+    /// `Filter(predicate)` over the [`Op::NodeScan`] it replaces keeps),
+    /// tested by the store on the stored values (a relation scan of the
+    /// vertex properties). At most one label, as for
+    /// [`Op::NodeByPropertySeek`].
+    NodePropertyScan {
+        input: Box<Op>,
+        out: Slot,
+        labels: Vec<String>,
+        predicate: Box<PropertyPredicate>,
+    },
+    /// For each input row, the visible nodes an index finds for `query`
+    /// (its values evaluated for that row) into `out`: exactly the nodes
+    /// with the index's label whose keys satisfy the query under Cypher's
+    /// comparisons, in key order when `query.order` asks, that also carry
+    /// every one of `labels` (the index's own excluded; `choose_operators`
+    /// moves them into a filter above, as for [`Op::NodeByIdSeek`]). When
+    /// the store cannot answer (the index is gone, or the values are of a
+    /// kind it cannot range over) the executor scans the label and tests
+    /// the same conditions, so the rows never depend on the index. EXPLAIN
+    /// names it as Neo4j does (`NodeIndexSeek`, `NodeUniqueIndexSeek`,
+    /// `NodeIndexSeekByRange`, `NodeIndexScan`, ...).
+    NodeIndexSeek {
+        input: Box<Op>,
+        out: Slot,
+        labels: Vec<String>,
+        query: Box<IndexQuery>,
+    },
+    /// For each input row, the visible relationships a relationship index
+    /// finds for `query` into `rel`, with their ends as [`Op::RelTypeScan`]
+    /// binds them (`Both`: one row each way, a self-loop once); the same
+    /// fallback as [`Op::NodeIndexSeek`] (a scan of the type). EXPLAIN:
+    /// `DirectedRelationshipIndexSeek`, ...
+    RelIndexSeek {
+        input: Box<Op>,
+        from: Slot,
+        rel: Slot,
+        to: Slot,
+        dir: Direction,
+        query: Box<IndexQuery>,
+    },
     /// The number of visible nodes carrying `label` (all nodes for `None`),
     /// from the store's per-snapshot counts, as one row holding it in `out`
     /// (like an aggregation without keys: exactly one row, other slots
-    /// null). Its input is the plan's `Argument`.
-    NodeCountFromCountStore {
+    /// null). Its input is the plan's `Argument`. EXPLAIN:
+    /// `NodeCountFromCountStore`.
+    NodeCountFromStore {
         input: Box<Op>,
         out: Slot,
         label: Option<String>,
     },
-    /// [`Op::NodeCountFromCountStore`] for the relationships of one of
-    /// `types` (any type when empty).
-    RelationshipCountFromCountStore {
+    /// [`Op::NodeCountFromStore`] for the relationships of one of `types`
+    /// (any type when empty). EXPLAIN: `RelationshipCountFromCountStore`.
+    RelCountFromStore {
         input: Box<Op>,
         out: Slot,
         types: Vec<String>,
@@ -129,7 +168,7 @@ pub enum Op {
     /// `Both`, one row each way, a self-loop once (the rows AllNodesScan +
     /// Expand would give). With `predicate`, only relationships whose
     /// property passes it, tested by the store on the stored value.
-    RelationshipTypeScan {
+    RelTypeScan {
         input: Box<Op>,
         from: Slot,
         rel: Slot,
@@ -197,8 +236,8 @@ pub enum Op {
     /// the element in `out`. `null` yields no rows; a non-list yields itself.
     /// The output rows hold null in the `dead` slots: slots `expr` reads
     /// that no operator above reads (filled in by the planner's dead-slot
-    /// pass; empty copies every slot), so a list unwound from a slot is not
-    /// copied into each of its elements' rows.
+    /// pass after the rules; empty copies every slot), so a list unwound
+    /// from a slot is not copied into each of its elements' rows.
     Unwind {
         input: Box<Op>,
         expr: Expr,
@@ -213,6 +252,11 @@ pub enum Op {
         inner: Box<Op>,
         nullable: Vec<Slot>,
     },
+    /// Materialises all input rows before emitting any: separates reads from
+    /// later writes so a query never sees its own writes half-way.
+    Eager {
+        input: Box<Op>,
+    },
     /// `CALL { ... }`: for each input row, `inner` runs with that row as its
     /// argument; each inner row adds its `returned` slots to a copy of the
     /// input row (no inner row: the input row is dropped). With `unit` (no
@@ -223,11 +267,6 @@ pub enum Op {
         inner: Box<Op>,
         returned: Vec<Slot>,
         unit: bool,
-    },
-    /// Materialises all input rows before emitting any: separates reads from
-    /// later writes so a query never sees its own writes half-way.
-    Eager {
-        input: Box<Op>,
     },
     /// Creates nodes and relationships for each input row (after draining the
     /// input: updating operators are eager).
@@ -304,175 +343,4 @@ pub enum Op {
         input: Box<Op>,
         other: Box<Op>,
     },
-}
-
-/// The main input of an operator, by reference or by mutable reference
-/// (one list of the operators that have one).
-macro_rules! input_of {
-    ($op:expr) => {
-        match $op {
-            Op::Argument => None,
-            Op::AllNodesScan { input, .. }
-            | Op::NodeByLabelScan { input, .. }
-            | Op::NodeByIdSeek { input, .. }
-            | Op::NodeByPropertySeek { input, .. }
-            | Op::NodePropertyScan { input, .. }
-            | Op::NodeIndexSeek { input, .. }
-            | Op::RelationshipIndexSeek { input, .. }
-            | Op::NodeCountFromCountStore { input, .. }
-            | Op::RelationshipCountFromCountStore { input, .. }
-            | Op::RelationshipTypeScan { input, .. }
-            | Op::Expand { input, .. }
-            | Op::Filter { input, .. }
-            | Op::Project { input, .. }
-            | Op::Aggregate { input, .. }
-            | Op::Distinct { input, .. }
-            | Op::Sort { input, .. }
-            | Op::Top { input, .. }
-            | Op::Skip { input, .. }
-            | Op::Limit { input, .. }
-            | Op::Unwind { input, .. }
-            | Op::Optional { input, .. }
-            | Op::Apply { input, .. }
-            | Op::Eager { input }
-            | Op::Create { input, .. }
-            | Op::SetProperties { input, .. }
-            | Op::Delete { input, .. }
-            | Op::ProcedureCall { input, .. }
-            | Op::VarExpand { input, .. }
-            | Op::ShortestPath { input, .. }
-            | Op::Merge { input, .. }
-            | Op::Union { input, .. } => Some(input),
-        }
-    };
-}
-
-impl Op {
-    /// The operator's main input (`None` for [`Op::Argument`]); the inner
-    /// plan of [`Op::Optional`], the pattern of [`Op::Merge`] and the other
-    /// branch of [`Op::Union`] are not its input (see [`Op::nested`]).
-    pub fn input(&self) -> Option<&Op> {
-        input_of!(self).map(|input| &**input)
-    }
-
-    pub(crate) fn input_mut(&mut self) -> Option<&mut Op> {
-        input_of!(self).map(|input| &mut **input)
-    }
-
-    /// Plans nested in this operator besides its input: run per row
-    /// (`Optional`, `Merge`) or after it (`Union`).
-    pub fn nested(&self) -> Option<&Op> {
-        match self {
-            Op::Optional { inner, .. } | Op::Apply { inner, .. } => Some(inner),
-            Op::Merge { pattern, .. } => Some(pattern),
-            Op::Union { other, .. } => Some(other),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn nested_mut(&mut self) -> Option<&mut Op> {
-        match self {
-            Op::Optional { inner, .. } | Op::Apply { inner, .. } => Some(inner),
-            Op::Merge { pattern, .. } => Some(pattern),
-            Op::Union { other, .. } => Some(other),
-            _ => None,
-        }
-    }
-}
-
-/// A plan is as deep as its query is long (a chain of 13,000 `WITH`s is
-/// 13,000 operators deep): its inputs are dropped on a guarded stack, one
-/// level at a time, instead of by the compiler's recursive drop.
-impl Drop for Op {
-    fn drop(&mut self) {
-        fn detach(child: Option<&mut Op>) -> Option<Op> {
-            child
-                .filter(|op| !matches!(op, Op::Argument))
-                .map(|op| std::mem::replace(op, Op::Argument))
-        }
-        let input = detach(self.input_mut());
-        let nested = detach(self.nested_mut());
-        if input.is_some() || nested.is_some() {
-            nereid_stack::deeper(|| drop((input, nested)));
-        }
-    }
-}
-
-/// A test of one property of the entity a scan binds (a relationship-type
-/// scan, a node property scan), pushed into the scan: true exactly where
-/// the filter `x.key <op> value` (or `x.key IS NOT NULL`) would keep the
-/// row.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PropertyPredicate {
-    pub key: String,
-    pub test: PropertyTest,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum PropertyTest {
-    IsNotNull,
-    /// `property <op> value`; `op` is `=`, `<>`, `<`, `<=`, `>` or `>=`,
-    /// `value` a literal or parameter (evaluated once).
-    Compare {
-        op: BinaryOp,
-        value: Expr,
-    },
-}
-
-/// One sort key.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SortKey {
-    pub expr: Expr,
-    pub ascending: bool,
-}
-
-/// An entity to create.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CreateItem {
-    Node {
-        out: Slot,
-        labels: Vec<String>,
-        properties: Vec<(String, Expr)>,
-    },
-    /// `from` and `to` already hold nodes (the planner orders items so);
-    /// direction is normalised: the relationship goes from `from` to `to`.
-    Rel {
-        out: Slot,
-        from: Slot,
-        to: Slot,
-        rel_type: String,
-        properties: Vec<(String, Expr)>,
-    },
-}
-
-/// One SET / REMOVE item. The target evaluates to a node or relationship
-/// (null targets are ignored).
-#[derive(Clone, Debug, PartialEq)]
-pub enum SetItem {
-    /// `SET t.key = value`; a null value removes the property (also `REMOVE t.key`).
-    Property {
-        target: Expr,
-        key: String,
-        value: Expr,
-    },
-    /// `SET t = map`: replaces all properties.
-    ReplaceProperties { target: Expr, map: Expr },
-    /// `SET t += map`: adds/overwrites properties (null values remove).
-    MergeProperties { target: Expr, map: Expr },
-    /// `SET t:A:B`
-    AddLabels { target: Expr, labels: Vec<String> },
-    /// `REMOVE t:A:B`
-    RemoveLabels { target: Expr, labels: Vec<String> },
-}
-
-/// An aggregate call.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Aggregate {
-    pub func: AggregateFunction,
-    /// `None` only for `count(*)`.
-    pub arg: Option<Expr>,
-    /// The percentile of `percentileCont` / `percentileDisc`; `None` for the
-    /// other functions.
-    pub percentile: Option<Expr>,
-    pub distinct: bool,
 }
