@@ -12,8 +12,7 @@
 //! ([`RANGE_SELECTIVITY`]). Other predicates are not estimated: they count
 //! as keeping every row, which never makes an end look smaller than it is.
 
-use crate::expr::slots_of;
-use crate::expr::{BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, BinaryOp, Expr, Slot};
 use crate::id_predicate::seekable;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexCondition, IndexEntity, SeekArg};

@@ -26,7 +26,7 @@
 //! a projection evaluated by the expression, not the plan's operators).
 
 use crate::expr::{Expr, Slot};
-use crate::plan::{CreateItem, Op, PhysicalPlan, SetItem, SortKey};
+use crate::plan::{CreateItem, ExpandSpec, Op, PhysicalPlan, SetItem, SortKey, VarExpandSpec};
 
 /// Fills the `dead` list of every `Unwind` of `plan` (outside pattern
 /// expressions) with the slots its list expression reads and nothing above
@@ -139,14 +139,19 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
                 reads_of_expr(value, live);
             }
         }
-        Op::Expand { from, rel, to, .. } => {
-            [*from, *rel, *to].into_iter().for_each(|s| mark(live, s))
-        }
+        Op::Expand {
+            spec: ExpandSpec { from, rel, to, .. },
+            ..
+        } => [*from, *rel, *to].into_iter().for_each(|s| mark(live, s)),
         Op::VarExpand {
-            from,
-            rels,
-            to,
-            properties,
+            spec:
+                VarExpandSpec {
+                    from,
+                    rels,
+                    to,
+                    properties,
+                    ..
+                },
             ..
         } => {
             [*from, *rels, *to].into_iter().for_each(|s| mark(live, s));

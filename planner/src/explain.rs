@@ -3,7 +3,10 @@
 
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
-use crate::plan::{CreateItem, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem};
+use crate::plan::{
+    CreateItem, ExpandSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem,
+    VarExpandSpec,
+};
 use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;
 use std::fmt::Write;
@@ -136,12 +139,16 @@ fn describe(op: &Op) -> String {
             format!("NodeByPropertySeek ${out}{labels}({key} = {})", expr(value))
         }
         Op::Expand {
-            from,
-            rel,
-            to,
-            dir,
-            types,
-            into,
+            spec:
+                ExpandSpec {
+                    from,
+                    rel,
+                    to,
+                    dir,
+                    types,
+                    into,
+                    ..
+                },
             ..
         } => {
             let (l, r) = match dir {
@@ -243,15 +250,19 @@ fn describe(op: &Op) -> String {
         },
         Op::Eager { .. } => "Eager".into(),
         Op::VarExpand {
-            from,
-            rels,
-            to,
-            dir,
-            types,
-            min,
-            max,
-            into,
-            properties,
+            spec:
+                VarExpandSpec {
+                    from,
+                    rels,
+                    to,
+                    dir,
+                    types,
+                    min,
+                    max,
+                    into,
+                    properties,
+                    ..
+                },
             ..
         } => {
             let (l, r) = arrows(*dir);

@@ -4,8 +4,7 @@
 //! (`rules/id_seek.rs`) and for the estimate that counts them
 //! (`cardinality.rs`), so the two never disagree on what is a seek.
 
-use crate::expr::slots_of;
-use crate::expr::{BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, BinaryOp, Expr, Slot};
 use nereid_functions::ScalarFunction;
 
 /// What to look up: the list of ids and whether they are element ids.

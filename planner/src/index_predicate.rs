@@ -17,8 +17,7 @@
 //! rest is implied presence. The store answers exactly what it was asked,
 //! so the conjuncts it answers are dropped and the others stay filters.
 
-use crate::expr::slots_of;
-use crate::expr::{BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, BinaryOp, Expr, Slot};
 use crate::index_query::{
     IndexCondition, IndexDescriptor, IndexEntity, IndexKind, IndexQuery, RangeEnd, SeekArg,
 };

@@ -36,8 +36,8 @@ pub use index_query::{
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind};
 pub use plan::{
-    Aggregate, CreateItem, Op, OwnedPlan, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem,
-    SortKey,
+    Aggregate, CreateItem, ExpandSpec, Op, OwnedPlan, PhysicalPlan, PropertyPredicate,
+    PropertyTest, SetItem, SortKey, VarExpandSpec,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};

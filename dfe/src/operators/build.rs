@@ -281,25 +281,9 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
                 edges: None,
             },
         )),
-        Op::Expand {
-            input: i,
-            from,
-            rel,
-            to,
-            dir,
-            types,
-            into,
-        } => Box::new(FlatMap::new(
-            input(i),
-            Expand {
-                from: *from,
-                rel: *rel,
-                to: *to,
-                dir: *dir,
-                types: types.clone(),
-                into: *into,
-            },
-        )),
+        Op::Expand { input: i, spec } => {
+            Box::new(FlatMap::new(input(i), Expand { spec: spec.clone() }))
+        }
         Op::Filter {
             input: i,
             predicate,
@@ -382,31 +366,9 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input(i),
             ProcedureCall::new(name.clone(), args.clone(), yields.clone()),
         )),
-        Op::VarExpand {
-            input: i,
-            from,
-            rels,
-            to,
-            dir,
-            types,
-            min,
-            max,
-            into,
-            properties,
-        } => Box::new(FlatMap::new(
-            input(i),
-            VarExpand {
-                from: *from,
-                rels: *rels,
-                to: *to,
-                dir: *dir,
-                types: types.clone(),
-                min: *min,
-                max: *max,
-                into: *into,
-                properties: properties.clone(),
-            },
-        )),
+        Op::VarExpand { input: i, spec } => {
+            Box::new(FlatMap::new(input(i), VarExpand { spec: spec.clone() }))
+        }
         Op::ShortestPath { input: i, spec } => Box::new(FlatMap::new(
             input(i),
             ShortestPath {

@@ -7,16 +7,11 @@ use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
-use nereid_planner::Slot;
-use nereid_values::{Direction, Value};
+use nereid_planner::ExpandSpec;
+use nereid_values::Value;
 
 pub(crate) struct Expand {
-    pub(crate) from: Slot,
-    pub(crate) rel: Slot,
-    pub(crate) to: Slot,
-    pub(crate) dir: Direction,
-    pub(crate) types: Vec<String>,
-    pub(crate) into: bool,
+    pub(crate) spec: ExpandSpec,
 }
 
 impl Expander for Expand {
@@ -27,13 +22,14 @@ impl Expander for Expand {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let Some((from, bound_to)) = endpoints(batch, row, self.from, self.to, self.into)? else {
+        let spec = &self.spec;
+        let Some((from, bound_to)) = endpoints(batch, row, spec.from, spec.to, spec.into)? else {
             return Ok(Box::new(std::iter::empty()));
         };
-        let (rel_slot, to_slot) = (self.rel, self.to);
+        let (rel_slot, to_slot) = (spec.rel, spec.to);
         let neighbours = match bound_to {
-            Some(to) => ctx.txn.expand_into(from, to, self.dir, &self.types),
-            None => ctx.txn.expand(from, self.dir, &self.types),
+            Some(to) => ctx.txn.expand_into(from, to, spec.dir, &spec.types),
+            None => ctx.txn.expand(from, spec.dir, &spec.types),
         };
         Ok(Box::new(neighbours.into_iter().map(move |(rel, other)| {
             smallvec::smallvec![

@@ -9,19 +9,11 @@ use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
-use nereid_planner::{Expr, Slot};
+use nereid_planner::VarExpandSpec;
 use nereid_values::{Direction, NodeId, RelId, Value};
 
 pub(crate) struct VarExpand {
-    pub(crate) from: Slot,
-    pub(crate) rels: Slot,
-    pub(crate) to: Slot,
-    pub(crate) dir: Direction,
-    pub(crate) types: Vec<String>,
-    pub(crate) min: u64,
-    pub(crate) max: Option<u64>,
-    pub(crate) into: bool,
-    pub(crate) properties: Vec<(String, Expr)>,
+    pub(crate) spec: VarExpandSpec,
 }
 
 /// One search: the fixed parameters of a row's traversal.
@@ -74,25 +66,26 @@ impl Expander for VarExpand {
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let Some((start, target)) = endpoints(batch, row, self.from, self.to, self.into)? else {
+        let spec = &self.spec;
+        let Some((start, target)) = endpoints(batch, row, spec.from, spec.to, spec.into)? else {
             return Ok(Box::new(std::iter::empty()));
         };
-        let mut properties = Vec::with_capacity(self.properties.len());
-        for (key, expr) in &self.properties {
+        let mut properties = Vec::with_capacity(spec.properties.len());
+        for (key, expr) in &spec.properties {
             properties.push((key.clone(), ctx.evaluator().eval_row(expr, batch, row)?));
         }
         let search = Search {
             ctx,
-            dir: self.dir,
-            types: &self.types,
-            min: self.min,
-            max: self.max,
+            dir: spec.dir,
+            types: &spec.types,
+            min: spec.min,
+            max: spec.max,
             properties: &properties,
             target,
         };
         let mut found = Vec::new();
         search.walk(start, &mut Vec::new(), &mut found);
-        let (rels_slot, to_slot) = (self.rels, self.to);
+        let (rels_slot, to_slot) = (spec.rels, spec.to);
         Ok(Box::new(found.into_iter().map(move |(rels, end)| {
             smallvec::smallvec![
                 (

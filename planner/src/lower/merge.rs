@@ -8,8 +8,7 @@ use super::scope::{Scope, Slots};
 use super::{lower_set_item, uniqueness};
 use crate::error::PlanError;
 use crate::expr::Slot;
-use crate::plan::CreateItem;
-use crate::plan::Op;
+use crate::plan::{CreateItem, Op};
 use nereid_cypher::ast;
 use nereid_values::Direction;
 

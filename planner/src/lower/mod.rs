@@ -19,8 +19,7 @@ mod subquery;
 
 use crate::error::PlanError;
 use crate::expr::{Expr, Slot};
-use crate::plan::Op;
-use crate::plan::SetItem;
+use crate::plan::{Op, SetItem};
 use crate::Catalog;
 use expr::lower_expr;
 use nereid_cypher::ast::{self, Clause, Query, Statement};

@@ -4,8 +4,7 @@ use super::expr::lower_expr;
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::plan::Op;
-use crate::plan::{CreateItem, SetItem};
+use crate::plan::{CreateItem, ExpandSpec, Op, SetItem, VarExpandSpec};
 use nereid_cypher::ast::{self, ExprKind, NodePattern, PatternPart, RelPattern};
 use nereid_values::Direction;
 
@@ -251,15 +250,17 @@ pub(crate) fn match_element(
             let (min, max) = length_bounds(length);
             plan = Op::VarExpand {
                 input: Box::new(plan),
-                from: current,
-                rels: rel_slot,
-                to: to_slot,
-                dir,
-                types: rel.types.clone(),
-                min,
-                max,
-                into,
-                properties: property_list(&rel.properties, st.scope)?,
+                spec: VarExpandSpec {
+                    from: current,
+                    rels: rel_slot,
+                    to: to_slot,
+                    dir,
+                    types: rel.types.clone(),
+                    min,
+                    max,
+                    into,
+                    properties: property_list(&rel.properties, st.scope)?,
+                },
             };
             // A bound list of relationships is matched by enumerating the paths and
             // keeping the one that follows exactly that list, in order.
@@ -269,12 +270,14 @@ pub(crate) fn match_element(
         } else {
             plan = Op::Expand {
                 input: Box::new(plan),
-                from: current,
-                rel: rel_slot,
-                to: to_slot,
-                dir,
-                types: rel.types.clone(),
-                into,
+                spec: ExpandSpec {
+                    from: current,
+                    rel: rel_slot,
+                    to: to_slot,
+                    dir,
+                    types: rel.types.clone(),
+                    into,
+                },
             };
             if let Some(bound) = bound_rel {
                 plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));

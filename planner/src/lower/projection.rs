@@ -5,8 +5,7 @@ use super::expr::{contains_aggregate, lower_expr};
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{Expr, Slot};
-use crate::plan::Op;
-use crate::plan::{Aggregate, SortKey};
+use crate::plan::{Aggregate, Op, SortKey};
 use nereid_cypher::ast::{self, ExprKind, Projection};
 
 /// The result of lowering a projection: the plan, the new scope, and the

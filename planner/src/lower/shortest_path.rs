@@ -8,8 +8,7 @@
 use super::pattern::{match_node, MatchState};
 use super::scope::VarKind;
 use crate::error::PlanError;
-use crate::expr::slots_of;
-use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
+use crate::expr::{slots_of, BinaryOp, Expr, Quantifier, Slot};
 use crate::plan::Op;
 use crate::shortest_path::{ElementFilter, ShortestPathSpec};
 use nereid_cypher::ast::{self, PathKind, PatternPart};

@@ -22,9 +22,11 @@
 //! product and the right side of [`Op::Optional`] sees the outer row through
 //! its own `Argument` leaf.
 
+mod expand;
 mod items;
 mod tree;
 
+pub use expand::{ExpandSpec, VarExpandSpec};
 pub use items::{Aggregate, CreateItem, PropertyPredicate, PropertyTest, SetItem, SortKey};
 pub use tree::OwnedPlan;
 
@@ -177,18 +179,10 @@ pub enum Op {
         types: Vec<String>,
         predicate: Option<Box<PropertyPredicate>>,
     },
-    /// For each input row, each relationship of the node in `from` (in `dir`,
-    /// of one of `types`, any type when empty) into `rel` and its other end
-    /// into `to`. When `into` is true, `to` is already bound and only
-    /// relationships reaching that node are kept. A null `from` yields no rows.
+    /// For each input row, one hop from a bound node ([`ExpandSpec`]).
     Expand {
         input: Box<Op>,
-        from: Slot,
-        rel: Slot,
-        to: Slot,
-        dir: Direction,
-        types: Vec<String>,
-        into: bool,
+        spec: ExpandSpec,
     },
     /// Keeps rows where `predicate` is `true` (not `false`, not `null`).
     Filter {
@@ -294,24 +288,11 @@ pub enum Op {
         args: Vec<Expr>,
         yields: Vec<(String, Slot)>,
     },
-    /// Variable-length expand: for each input row, every path of `min..=max`
-    /// relationships (unbounded when `max` is `None`) from the node in `from`
-    /// in `dir`, of one of `types` (any when empty), each relationship having
-    /// `properties` (evaluated once per input row), and no relationship used
-    /// twice in one path. The list of relationships goes into `rels`, the
-    /// last node into `to` (with `into`, `to` is bound and only paths ending
-    /// there are kept). A zero-length path binds `to` to the start node.
+    /// Variable-length expand: for each input row, every path
+    /// [`VarExpandSpec`] asks for.
     VarExpand {
         input: Box<Op>,
-        from: Slot,
-        rels: Slot,
-        to: Slot,
-        dir: Direction,
-        types: Vec<String>,
-        min: u64,
-        max: Option<u64>,
-        into: bool,
-        properties: Vec<(String, Expr)>,
+        spec: VarExpandSpec,
     },
     /// `shortestPath` / `allShortestPaths`: for each input row, a
     /// breadth-first search from the node in `spec.from` to the node in

@@ -105,13 +105,7 @@ impl Op {
             RelTypeScan { from, rel, to, .. } | RelIndexSeek { from, rel, to, .. } => {
                 vec![*from, *rel, *to]
             }
-            Expand { rel, to, into, .. } => {
-                if *into {
-                    vec![*rel]
-                } else {
-                    vec![*rel, *to]
-                }
-            }
+            Expand { spec, .. } => spec.bound_here(),
             Project { items, .. } => items.iter().map(|(s, _)| *s).collect(),
             Aggregate {
                 keys, aggregates, ..
@@ -124,13 +118,7 @@ impl Op {
             Apply { returned, .. } => returned.clone(),
             Create { items, .. } => created(items),
             ProcedureCall { yields, .. } => yields.iter().map(|(_, s)| *s).collect(),
-            VarExpand { rels, to, into, .. } => {
-                if *into {
-                    vec![*rels]
-                } else {
-                    vec![*rels, *to]
-                }
-            }
+            VarExpand { spec, .. } => spec.bound_here(),
             ShortestPath { spec, .. } => spec.bound_here(),
             Merge { create, .. } => created(create),
             _ => Vec::new(),

@@ -22,8 +22,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
-use crate::plan::Aggregate;
-use crate::plan::Op;
+use crate::plan::{Aggregate, ExpandSpec, Op};
 use crate::Catalog;
 use nereid_functions::AggregateFunction;
 use nereid_values::Direction;
@@ -75,12 +74,15 @@ fn from_store(input: &Op, aggregate: &Aggregate, out: Slot) -> Option<Op> {
             }),
         Op::Expand {
             input: expand_input,
-            from,
-            rel,
-            to,
-            dir,
-            types,
-            into: false,
+            spec:
+                ExpandSpec {
+                    from,
+                    rel,
+                    to,
+                    dir,
+                    types,
+                    into: false,
+                },
         } if *dir != Direction::Both => match &**expand_input {
             Op::NodeScan {
                 input: scan_input,

@@ -4,8 +4,7 @@
 //! pattern is checked right after the scan, before expanding).
 
 use super::{transform_up, RewriteRule};
-use crate::expr::slots_of;
-use crate::expr::{BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, BinaryOp, Expr, Slot};
 use crate::plan::Op;
 use crate::Catalog;
 

@@ -23,8 +23,7 @@
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexQuery, SeekArg};
-use crate::plan::Op;
-use crate::plan::SortKey;
+use crate::plan::{Op, SortKey};
 use crate::Catalog;
 
 pub struct IndexOrder;

@@ -17,8 +17,7 @@
 //! Runs after `id_seek`: a seek by id names fewer nodes.
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
-use crate::expr::slots_of;
-use crate::expr::{BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, BinaryOp, Expr, Slot};
 use crate::plan::Op;
 use crate::Catalog;
 use nereid_values::Value;

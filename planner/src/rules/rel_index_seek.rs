@@ -16,7 +16,7 @@ use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::expr::Expr;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
-use crate::plan::Op;
+use crate::plan::{ExpandSpec, Op};
 use crate::Catalog;
 
 pub struct RelIndexSeek;
@@ -44,12 +44,15 @@ fn walk(plan: Op, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> Op {
     let core = walk_children(core, &recurse);
     let Op::Expand {
         input,
-        from,
-        rel,
-        to,
-        dir,
-        types,
-        into: false,
+        spec:
+            ExpandSpec {
+                from,
+                rel,
+                to,
+                dir,
+                types,
+                into: false,
+            },
     } = core
     else {
         return wrap_filters(core, filters);
@@ -57,12 +60,14 @@ fn walk(plan: Op, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> Op {
     let rebuild = |input: Box<Op>, types: Vec<String>, filters: Vec<Expr>| {
         let expand = Op::Expand {
             input,
-            from,
-            rel,
-            to,
-            dir,
-            types,
-            into: false,
+            spec: ExpandSpec {
+                from,
+                rel,
+                to,
+                dir,
+                types,
+                into: false,
+            },
         };
         wrap_filters(expand, filters)
     };

@@ -20,7 +20,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
-use crate::plan::Op;
+use crate::plan::{ExpandSpec, Op};
 use crate::property_predicate::pushable;
 use crate::Catalog;
 
@@ -35,12 +35,15 @@ impl RewriteRule for RelTypeScan {
         transform_up(plan, &|op| match op {
             Op::Expand {
                 input,
-                from,
-                rel,
-                to,
-                dir,
-                types,
-                into: false,
+                spec:
+                    ExpandSpec {
+                        from,
+                        rel,
+                        to,
+                        dir,
+                        types,
+                        into: false,
+                    },
             } if !types.is_empty() => match *input {
                 Op::NodeScan {
                     input: scan_input,
@@ -60,12 +63,14 @@ impl RewriteRule for RelTypeScan {
                 }
                 other => Op::Expand {
                     input: Box::new(other),
-                    from,
-                    rel,
-                    to,
-                    dir,
-                    types,
-                    into: false,
+                    spec: ExpandSpec {
+                        from,
+                        rel,
+                        to,
+                        dir,
+                        types,
+                        into: false,
+                    },
                 },
             },
             Op::Filter {

@@ -17,9 +17,8 @@
 
 use super::{peel_filters as peel, wrap_filters as wrap, RewriteRule};
 use crate::cardinality::{fan_out, node_frontier};
-use crate::expr::slots_of;
-use crate::expr::{Expr, Slot};
-use crate::plan::Op;
+use crate::expr::{slots_of, Expr, Slot};
+use crate::plan::{ExpandSpec, Op};
 use crate::Catalog;
 use nereid_values::Direction;
 
@@ -85,12 +84,15 @@ impl Hop {
         let (above, core) = peel(plan);
         let Op::Expand {
             input,
-            from,
-            rel,
-            to,
-            dir,
-            types,
-            into: false,
+            spec:
+                ExpandSpec {
+                    from,
+                    rel,
+                    to,
+                    dir,
+                    types,
+                    into: false,
+                },
         } = core
         else {
             return Err(wrap(core, above));
@@ -111,12 +113,14 @@ impl Hop {
             below => {
                 let expand = Op::Expand {
                     input: Box::new(wrap(below, on_a)),
-                    from,
-                    rel,
-                    to,
-                    dir,
-                    types,
-                    into: false,
+                    spec: ExpandSpec {
+                        from,
+                        rel,
+                        to,
+                        dir,
+                        types,
+                        into: false,
+                    },
                 };
                 Err(wrap(expand, above))
             }
@@ -161,12 +165,14 @@ impl Hop {
         };
         let expand = Op::Expand {
             input: Box::new(wrap(scan, self.on_a)),
-            from: self.a,
-            rel: self.rel,
-            to: self.b,
-            dir: self.dir,
-            types: self.types,
-            into: false,
+            spec: ExpandSpec {
+                from: self.a,
+                rel: self.rel,
+                to: self.b,
+                dir: self.dir,
+                types: self.types,
+                into: false,
+            },
         };
         wrap(expand, self.above)
     }
@@ -197,12 +203,14 @@ impl Hop {
         };
         let expand = Op::Expand {
             input: Box::new(wrap(scan, on_b)),
-            from: b,
-            rel: self.rel,
-            to: self.a,
-            dir: self.dir.reversed(),
-            types: self.types,
-            into: false,
+            spec: ExpandSpec {
+                from: b,
+                rel: self.rel,
+                to: self.a,
+                dir: self.dir.reversed(),
+                types: self.types,
+                into: false,
+            },
         };
         let mut on_a = Vec::new();
         if !self.a_labels.is_empty() {

@@ -1,6 +1,7 @@
 //! Reading operators: scans, expand, filter, aggregation, sorting, optional.
 
 use super::*;
+use nereid_planner::ExpandSpec;
 
 #[test]
 fn label_scan_filter_and_project() {
@@ -75,12 +76,14 @@ fn expand_follows_direction_types_and_into() {
                 (2, Expr::Literal(Value::Node(ids[1]))),
             ],
         }),
-        from: 0,
-        rel: 1,
-        to: 2,
-        dir,
-        types: labels(types),
-        into,
+        spec: ExpandSpec {
+            from: 0,
+            rel: 1,
+            to: 2,
+            dir,
+            types: labels(types),
+            into,
+        },
     };
     let other_ends = |op: Op| {
         let mut rows = run(plan(op, 3, &[("to", 2)]), &txn).unwrap();
@@ -108,12 +111,14 @@ fn expand_follows_direction_types_and_into() {
             input: arg(),
             items: vec![(0, Expr::Literal(value))],
         }),
-        from: 0,
-        rel: 1,
-        to: 2,
-        dir: Direction::Both,
-        types: vec![],
-        into: false,
+        spec: ExpandSpec {
+            from: 0,
+            rel: 1,
+            to: 2,
+            dir: Direction::Both,
+            types: vec![],
+            into: false,
+        },
     };
     assert!(run(plan(from(Value::Null), 3, &[("r", 1)]), &txn)
         .unwrap()
@@ -139,12 +144,14 @@ fn entity_functions_read_through_the_transaction() {
                 input: arg(),
                 items: vec![(0, Expr::Literal(Value::Node(ids[0])))],
             }),
-            from: 0,
-            rel: 1,
-            to: 2,
-            dir: Direction::Outgoing,
-            types: labels(&["KNOWS"]),
-            into: false,
+            spec: ExpandSpec {
+                from: 0,
+                rel: 1,
+                to: 2,
+                dir: Direction::Outgoing,
+                types: labels(&["KNOWS"]),
+                into: false,
+            },
         }),
         items: vec![
             (3, f(ScalarFunction::Type, 1)),
@@ -395,12 +402,14 @@ fn optional_emits_inner_rows_or_the_row_with_nulls() {
                 }),
                 inner: Box::new(Op::Expand {
                     input: arg(),
-                    from: 0,
-                    rel: 1,
-                    to: 2,
-                    dir: Direction::Outgoing,
-                    types: labels(&["KNOWS"]),
-                    into: false,
+                    spec: ExpandSpec {
+                        from: 0,
+                        rel: 1,
+                        to: 2,
+                        dir: Direction::Outgoing,
+                        types: labels(&["KNOWS"]),
+                        into: false,
+                    },
                 }),
                 nullable: vec![1, 2],
             }),

@@ -1,0 +1,71 @@
+//! What an expand asks for: one hop ([`ExpandSpec`]) or a variable-length
+//! path ([`VarExpandSpec`]) from a bound node. The payloads of
+//! [`super::Op::Expand`] and [`super::Op::VarExpand`], kept apart from the
+//! operator so rules (a join order reversing a hop, a relationship scan
+//! replacing one) pass them around and match them whole. Not boxed: an
+//! expand is no larger than its sibling operators that carry an
+//! expression, and rules destructure the fields in patterns.
+
+use crate::expr::{Expr, Slot};
+use nereid_values::Direction;
+
+/// Each relationship of the node in `from` (in `dir`, of one of `types`,
+/// any type when empty) into `rel` and its other end into `to`. When
+/// `into` is true, `to` is already bound and only relationships reaching
+/// that node are kept. A null `from` yields no rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpandSpec {
+    pub from: Slot,
+    pub rel: Slot,
+    pub to: Slot,
+    /// Seen from `from`.
+    pub dir: Direction,
+    /// Alternative relationship types; empty means any.
+    pub types: Vec<String>,
+    pub into: bool,
+}
+
+impl ExpandSpec {
+    /// The slots the expand binds.
+    pub fn bound_here(&self) -> Vec<Slot> {
+        if self.into {
+            vec![self.rel]
+        } else {
+            vec![self.rel, self.to]
+        }
+    }
+}
+
+/// Every path of `min..=max` relationships (unbounded when `max` is
+/// `None`) from the node in `from` in `dir`, of one of `types` (any when
+/// empty), each relationship having `properties` (evaluated once per input
+/// row), and no relationship used twice in one path. The list of
+/// relationships goes into `rels`, the last node into `to` (with `into`,
+/// `to` is bound and only paths ending there are kept). A zero-length path
+/// binds `to` to the start node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarExpandSpec {
+    pub from: Slot,
+    pub rels: Slot,
+    pub to: Slot,
+    /// Seen from `from`.
+    pub dir: Direction,
+    /// Alternative relationship types; empty means any.
+    pub types: Vec<String>,
+    pub min: u64,
+    /// `None`: unbounded.
+    pub max: Option<u64>,
+    pub into: bool,
+    pub properties: Vec<(String, Expr)>,
+}
+
+impl VarExpandSpec {
+    /// The slots the expand binds.
+    pub fn bound_here(&self) -> Vec<Slot> {
+        if self.into {
+            vec![self.rels]
+        } else {
+            vec![self.rels, self.to]
+        }
+    }
+}
