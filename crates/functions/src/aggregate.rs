@@ -2,7 +2,7 @@
 //! this is what a name resolves to. EXPLAIN prints the variant's `Debug`
 //! text lower-cased (`count(...)`, `percentilecont(...)`).
 
-use crate::catalogue::{resolve, Implementation};
+use crate::catalogue::{arity_of, resolve, Implementation};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AggregateFunction {
@@ -28,5 +28,11 @@ impl AggregateFunction {
             Implementation::Aggregate(function) => Some(function),
             _ => None,
         }
+    }
+
+    /// Allowed argument counts (inclusive), from the catalogue (`count(*)`
+    /// is syntax of its own).
+    pub fn arity(self) -> (usize, usize) {
+        arity_of(Implementation::Aggregate(self))
     }
 }

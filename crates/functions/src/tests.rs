@@ -48,6 +48,8 @@ fn arities_span_every_signature() {
         (0, 1)
     );
     assert_eq!(S::Spatial(SpatialFunction::WithinBBox).arity(), (3, 3));
+    assert_eq!(AggregateFunction::Count.arity(), (1, 1));
+    assert_eq!(AggregateFunction::PercentileDisc.arity(), (2, 2));
 }
 
 #[test]

@@ -285,12 +285,8 @@ fn lower_call(
     at: usize,
 ) -> Result<Expr, PlanError> {
     if let Some(func) = AggregateFunction::from_name(name) {
-        let percentile = matches!(
-            func,
-            AggregateFunction::PercentileCont | AggregateFunction::PercentileDisc
-        );
-        let expected = if percentile { 2 } else { 1 };
-        if args.len() != expected {
+        let (expected, max) = func.arity();
+        if args.len() < expected || args.len() > max {
             return Err(PlanError::semantic(
                 format!("Function `{name}` expects {expected} argument(s)"),
                 at,
