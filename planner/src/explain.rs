@@ -111,11 +111,7 @@ fn describe(op: &Op) -> String {
             format!("NodeCountFromCountStore ${out}=count(({label}))")
         }
         Op::RelCountFromStore { out, types, .. } => {
-            let t = if types.is_empty() {
-                String::new()
-            } else {
-                format!(":{}", types.join("|"))
-            };
+            let t = types_text(types);
             format!("RelationshipCountFromCountStore ${out}=count(()-[{t}]->())")
         }
         Op::NodeByIdSeek {
@@ -138,32 +134,7 @@ fn describe(op: &Op) -> String {
             let labels = labels_text(labels);
             format!("NodeByPropertySeek ${out}{labels}({key} = {})", expr(value))
         }
-        Op::Expand {
-            spec:
-                ExpandSpec {
-                    from,
-                    rel,
-                    to,
-                    dir,
-                    types,
-                    into,
-                    ..
-                },
-            ..
-        } => {
-            let (l, r) = match dir {
-                Direction::Outgoing => ("-", "->"),
-                Direction::Incoming => ("<-", "-"),
-                Direction::Both => ("-", "-"),
-            };
-            let t = if types.is_empty() {
-                String::new()
-            } else {
-                format!(":{}", types.join("|"))
-            };
-            let kind = if *into { "ExpandInto" } else { "Expand" };
-            format!("{kind} (${from}){l}[${rel}{t}]{r}(${to})")
-        }
+        Op::Expand { spec, .. } => expand(spec),
         Op::RelTypeScan {
             from,
             rel,
@@ -249,35 +220,7 @@ fn describe(op: &Op) -> String {
             false => format!("Apply returning {}", slot_list(returned)),
         },
         Op::Eager { .. } => "Eager".into(),
-        Op::VarExpand {
-            spec:
-                VarExpandSpec {
-                    from,
-                    rels,
-                    to,
-                    dir,
-                    types,
-                    min,
-                    max,
-                    into,
-                    properties,
-                    ..
-                },
-            ..
-        } => {
-            let (l, r) = arrows(*dir);
-            let t = if types.is_empty() {
-                String::new()
-            } else {
-                format!(":{}", types.join("|"))
-            };
-            let max = max.map(|m| m.to_string()).unwrap_or_default();
-            let kind = if *into { "VarExpandInto" } else { "VarExpand" };
-            format!(
-                "{kind} (${from}){l}[${rels}{t}*{min}..{max}{}]{r}(${to})",
-                props(properties)
-            )
-        }
+        Op::VarExpand { spec, .. } => var_expand(spec),
         Op::ShortestPath { spec, .. } => shortest_path(spec),
         Op::Merge {
             create,
@@ -325,14 +268,53 @@ fn pushed(slot: Slot, p: &PropertyPredicate) -> String {
     format!(" WHERE ${slot}.{} {test}", p.key)
 }
 
+/// `Expand ($0)-[$1:T]->($2)`, `ExpandInto` when both ends are bound.
+fn expand(spec: &ExpandSpec) -> String {
+    let (l, r) = arrows(spec.dir);
+    let kind = if spec.into { "ExpandInto" } else { "Expand" };
+    format!(
+        "{kind} (${}){l}[${}{}]{r}(${})",
+        spec.from,
+        spec.rel,
+        types_text(&spec.types),
+        spec.to
+    )
+}
+
+/// `VarExpand ($0)-[$1:T*1..3 {k: v}]->($2)`, `VarExpandInto` when both
+/// ends are bound.
+fn var_expand(spec: &VarExpandSpec) -> String {
+    let (l, r) = arrows(spec.dir);
+    let max = spec.max.map(|m| m.to_string()).unwrap_or_default();
+    let kind = if spec.into {
+        "VarExpandInto"
+    } else {
+        "VarExpand"
+    };
+    format!(
+        "{kind} (${}){l}[${}{}*{}..{max}{}]{r}(${})",
+        spec.from,
+        spec.rels,
+        types_text(&spec.types),
+        spec.min,
+        props(&spec.properties),
+        spec.to
+    )
+}
+
+/// `:A|B`, or nothing for any type.
+fn types_text(types: &[String]) -> String {
+    if types.is_empty() {
+        String::new()
+    } else {
+        format!(":{}", types.join("|"))
+    }
+}
+
 /// `ShortestPath ($0)-[$2:T*1..]-($1) path $3 where <predicate>`.
 fn shortest_path(spec: &ShortestPathSpec) -> String {
     let (l, r) = arrows(spec.dir);
-    let t = if spec.types.is_empty() {
-        String::new()
-    } else {
-        format!(":{}", spec.types.join("|"))
-    };
+    let t = types_text(&spec.types);
     let max = spec.max.map(|m| m.to_string()).unwrap_or_default();
     let kind = if spec.all {
         "AllShortestPaths"

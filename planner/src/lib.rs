@@ -200,20 +200,8 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
 /// Whether a plan reads the graph and whether it writes it.
 fn access(op: &Op) -> (bool, bool) {
     let (mut reads, mut writes) = match op {
-        Op::NodeScan { .. }
-        | Op::AllNodesScan { .. }
-        | Op::NodeByLabelScan { .. }
-        | Op::NodeByIdSeek { .. }
-        | Op::NodeByPropertySeek { .. }
-        | Op::NodePropertyScan { .. }
-        | Op::NodeIndexSeek { .. }
-        | Op::RelIndexSeek { .. }
-        | Op::NodeCountFromStore { .. }
-        | Op::RelCountFromStore { .. }
-        | Op::RelTypeScan { .. }
-        | Op::Expand { .. }
-        | Op::VarExpand { .. }
-        | Op::ShortestPath { .. } => (true, false),
+        op if op.matches_entities() => (true, false),
+        Op::NodeCountFromStore { .. } | Op::RelCountFromStore { .. } => (true, false),
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),
         Op::Merge { .. } => (true, true),
         // Property reads and procedures read the graph too.

@@ -26,6 +26,17 @@ pub struct ExpandSpec {
 }
 
 impl ExpandSpec {
+    /// The same hop walked from its other end: `from` and `to` swapped,
+    /// the direction reversed (the same relationships, the same rows).
+    pub fn reversed(self) -> ExpandSpec {
+        ExpandSpec {
+            from: self.to,
+            to: self.from,
+            dir: self.dir.reversed(),
+            ..self
+        }
+    }
+
     /// The slots the expand binds.
     pub fn bound_here(&self) -> Vec<Slot> {
         if self.into {

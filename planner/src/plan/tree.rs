@@ -128,6 +128,16 @@ impl Op {
     /// True when rows may be reordered/filtered across this operator without
     /// changing its meaning for a predicate over already-bound slots.
     pub fn is_row_preserving_stream(&self) -> bool {
+        self.matches_entities()
+            || matches!(
+                self,
+                Op::Unwind { .. } | Op::Project { .. } | Op::Filter { .. }
+            )
+    }
+
+    /// True for the scans, seeks and expands: per input row, the entities
+    /// of the store that match, each bound in a row of its own.
+    pub fn matches_entities(&self) -> bool {
         matches!(
             self,
             Op::NodeScan { .. }
@@ -142,9 +152,6 @@ impl Op {
                 | Op::Expand { .. }
                 | Op::VarExpand { .. }
                 | Op::ShortestPath { .. }
-                | Op::Unwind { .. }
-                | Op::Project { .. }
-                | Op::Filter { .. }
         )
     }
 

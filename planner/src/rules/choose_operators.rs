@@ -8,8 +8,8 @@
 //! Estimates are asked for only when there is a choice: they may cost a
 //! scan of the store when the catalog keeps no statistics.
 
-use super::{transform_up, RewriteRule};
-use crate::expr::{Expr, Slot};
+use super::{transform_up, with_labels, RewriteRule};
+use crate::expr::Slot;
 use crate::plan::Op;
 use crate::Catalog;
 
@@ -47,7 +47,7 @@ fn choose(op: Op, catalog: &dyn Catalog) -> Op {
                 element,
                 labels: Vec::new(),
             };
-            with_label_filter(seek, out, labels)
+            with_labels(seek, out, labels)
         }
         Op::NodeIndexSeek {
             input,
@@ -61,7 +61,7 @@ fn choose(op: Op, catalog: &dyn Catalog) -> Op {
                 labels: Vec::new(),
                 query,
             };
-            with_label_filter(seek, out, labels)
+            with_labels(seek, out, labels)
         }
         Op::NodeByPropertySeek {
             input,
@@ -111,19 +111,5 @@ fn by_best_label(
             .unwrap_or(0),
     };
     let label = labels.remove(best);
-    with_label_filter(op(Some(label)), out, labels)
-}
-
-/// `op` followed by a check that the node in `out` carries `labels`.
-fn with_label_filter(op: Op, out: Slot, labels: Vec<String>) -> Op {
-    if labels.is_empty() {
-        return op;
-    }
-    Op::Filter {
-        input: Box::new(op),
-        predicate: Expr::HasLabels {
-            expr: Box::new(Expr::Slot(out)),
-            labels,
-        },
-    }
+    with_labels(op(Some(label)), out, labels)
 }

@@ -22,7 +22,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{Expr, Slot};
-use crate::plan::{Aggregate, ExpandSpec, Op};
+use crate::plan::{Aggregate, Op};
 use crate::Catalog;
 use nereid_functions::AggregateFunction;
 use nereid_values::Direction;
@@ -74,26 +74,18 @@ fn from_store(input: &Op, aggregate: &Aggregate, out: Slot) -> Option<Op> {
             }),
         Op::Expand {
             input: expand_input,
-            spec:
-                ExpandSpec {
-                    from,
-                    rel,
-                    to,
-                    dir,
-                    types,
-                    into: false,
-                },
-        } if *dir != Direction::Both => match &**expand_input {
+            spec,
+        } if !spec.into && spec.dir != Direction::Both => match &**expand_input {
             Op::NodeScan {
                 input: scan_input,
                 out: node,
                 labels,
-            } if **scan_input == Op::Argument && labels.is_empty() && node == from => counted
-                .is_none_or(|slot| [*from, *rel, *to].contains(&slot))
+            } if **scan_input == Op::Argument && labels.is_empty() && *node == spec.from => counted
+                .is_none_or(|slot| [spec.from, spec.rel, spec.to].contains(&slot))
                 .then(|| Op::RelCountFromStore {
                     input: argument(),
                     out,
-                    types: types.clone(),
+                    types: spec.types.clone(),
                 }),
             _ => None,
         },

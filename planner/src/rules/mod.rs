@@ -140,3 +140,18 @@ pub(crate) fn indexes_of(
     indexes.retain(|i| i.entity == entity);
     indexes
 }
+
+/// `plan` followed by a check that the node in `slot` carries `labels`
+/// (`plan` itself without labels).
+pub(crate) fn with_labels(plan: Op, slot: Slot, labels: Vec<String>) -> Op {
+    if labels.is_empty() {
+        return plan;
+    }
+    Op::Filter {
+        input: Box::new(plan),
+        predicate: Expr::HasLabels {
+            expr: Box::new(Expr::Slot(slot)),
+            labels,
+        },
+    }
+}

@@ -16,7 +16,7 @@ use super::{indexes_of, peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::expr::Expr;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
-use crate::plan::{ExpandSpec, Op};
+use crate::plan::Op;
 use crate::Catalog;
 
 pub struct RelIndexSeek;
@@ -42,44 +42,24 @@ fn walk(plan: Op, indexes: &[IndexDescriptor], hints: &[IndexHint]) -> Op {
     }
     let (filters, core) = peel_filters(plan);
     let core = walk_children(core, &recurse);
-    let Op::Expand {
-        input,
-        spec:
-            ExpandSpec {
-                from,
-                rel,
-                to,
-                dir,
-                types,
-                into: false,
-            },
-    } = core
-    else {
+    let Op::Expand { input, spec } = core else {
         return wrap_filters(core, filters);
     };
-    let rebuild = |input: Box<Op>, types: Vec<String>, filters: Vec<Expr>| {
-        let expand = Op::Expand {
-            input,
-            spec: ExpandSpec {
-                from,
-                rel,
-                to,
-                dir,
-                types,
-                into: false,
-            },
-        };
-        wrap_filters(expand, filters)
-    };
+    let (from, rel, to, dir) = (spec.from, spec.rel, spec.to, spec.dir);
     let scan_of_from = matches!(&*input, Op::NodeScan { out, .. } if *out == from);
-    if types.len() != 1 || !scan_of_from || from == to {
-        return rebuild(input, types, filters);
+    if spec.into || spec.types.len() != 1 || !scan_of_from || from == to {
+        return wrap_filters(Op::Expand { input, spec }, filters);
     }
     let bound = [from, rel, to];
     let conditions: Vec<_> = filters.iter().map(|f| condition(f, rel, &bound)).collect();
     let allowed = allowed_for(indexes, hints, rel);
-    let Some(choice) = choose(&allowed, IndexEntity::Relationship, &types, &conditions) else {
-        return rebuild(input, types, filters);
+    let Some(choice) = choose(
+        &allowed,
+        IndexEntity::Relationship,
+        &spec.types,
+        &conditions,
+    ) else {
+        return wrap_filters(Op::Expand { input, spec }, filters);
     };
     let Op::NodeScan {
         input: base,

@@ -18,8 +18,8 @@
 //! is the executor's own comparison (so null, NaN, int/float and type
 //! mismatches behave exactly as in the filter it replaces).
 
-use super::{transform_up, RewriteRule};
-use crate::expr::{Expr, Slot};
+use super::{transform_up, with_labels, RewriteRule};
+use crate::expr::Expr;
 use crate::plan::{ExpandSpec, Op};
 use crate::property_predicate::pushable;
 use crate::Catalog;
@@ -33,23 +33,20 @@ impl RewriteRule for RelTypeScan {
 
     fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            Op::Expand {
-                input,
-                spec:
-                    ExpandSpec {
+            Op::Expand { input, spec } if !spec.into && !spec.types.is_empty() => match *input {
+                Op::NodeScan {
+                    input: scan_input,
+                    out,
+                    labels,
+                } if out == spec.from && worth_it(&labels, &spec.types, catalog) => {
+                    let ExpandSpec {
                         from,
                         rel,
                         to,
                         dir,
                         types,
-                        into: false,
-                    },
-            } if !types.is_empty() => match *input {
-                Op::NodeScan {
-                    input: scan_input,
-                    out,
-                    labels,
-                } if out == from && worth_it(&labels, &types, catalog) => {
+                        ..
+                    } = spec;
                     let scan = Op::RelTypeScan {
                         input: scan_input,
                         from,
@@ -63,14 +60,7 @@ impl RewriteRule for RelTypeScan {
                 }
                 other => Op::Expand {
                     input: Box::new(other),
-                    spec: ExpandSpec {
-                        from,
-                        rel,
-                        to,
-                        dir,
-                        types,
-                        into: false,
-                    },
+                    spec,
                 },
             },
             Op::Filter {
@@ -106,19 +96,6 @@ fn worth_it(labels: &[String], types: &[String], catalog: &dyn Catalog) -> bool 
         .min()
         .unwrap_or(u64::MAX);
     rels <= nodes
-}
-
-fn with_labels(plan: Op, slot: Slot, labels: Vec<String>) -> Op {
-    if labels.is_empty() {
-        return plan;
-    }
-    Op::Filter {
-        input: Box::new(plan),
-        predicate: Expr::HasLabels {
-            expr: Box::new(Expr::Slot(slot)),
-            labels,
-        },
-    }
 }
 
 /// Moves `predicate` into the type scan under `plan` (looking through

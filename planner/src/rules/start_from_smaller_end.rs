@@ -20,7 +20,6 @@ use crate::cardinality::{fan_out, node_frontier};
 use crate::expr::{slots_of, Expr, Slot};
 use crate::plan::{ExpandSpec, Op};
 use crate::Catalog;
-use nereid_values::Direction;
 
 pub struct StartFromSmallerEnd;
 
@@ -59,11 +58,8 @@ fn walk(plan: Op, catalog: &dyn Catalog) -> Op {
 /// wrap them back in).
 struct Hop {
     above: Vec<Expr>,
-    a: Slot,
-    rel: Slot,
-    b: Slot,
-    dir: Direction,
-    types: Vec<String>,
+    /// The hop as written, from `a` (`spec.from`) to `b` (`spec.to`).
+    spec: ExpandSpec,
     on_a: Vec<Expr>,
     a_labels: Vec<String>,
     base: Op,
@@ -82,66 +78,45 @@ impl Hop {
             return Err(plan);
         }
         let (above, core) = peel(plan);
-        let Op::Expand {
-            input,
-            spec:
-                ExpandSpec {
-                    from,
-                    rel,
-                    to,
-                    dir,
-                    types,
-                    into: false,
-                },
-        } = core
-        else {
-            return Err(wrap(core, above));
+        let (input, spec) = match core {
+            Op::Expand { input, spec } if !spec.into => (input, spec),
+            core => return Err(wrap(core, above)),
         };
         let (on_a, below) = peel(*input);
         match below {
-            Op::NodeScan { input, out, labels } if out == from && to != from => Ok(Hop {
-                above,
-                a: from,
-                rel,
-                b: to,
-                dir,
-                types,
-                on_a,
-                a_labels: labels,
-                base: *input,
-            }),
+            Op::NodeScan { input, out, labels } if out == spec.from && spec.to != spec.from => {
+                Ok(Hop {
+                    above,
+                    spec,
+                    on_a,
+                    a_labels: labels,
+                    base: *input,
+                })
+            }
             below => {
-                let expand = Op::Expand {
-                    input: Box::new(wrap(below, on_a)),
-                    spec: ExpandSpec {
-                        from,
-                        rel,
-                        to,
-                        dir,
-                        types,
-                        into: false,
-                    },
-                };
-                Err(wrap(expand, above))
+                let input = Box::new(wrap(below, on_a));
+                Err(wrap(Op::Expand { input, spec }, above))
             }
         }
     }
 
     fn should_flip(&self, catalog: &dyn Catalog) -> bool {
-        let on_a: Vec<&Expr> = self.on_a.iter().filter(|e| reads_only(e, self.a)).collect();
-        let on_b: Vec<&Expr> = self
-            .above
-            .iter()
-            .filter(|e| reads_only(e, self.b))
-            .collect();
-        let from_a = node_frontier(catalog, self.a, &self.a_labels, &on_a);
-        let from_b = node_frontier(catalog, self.b, &[], &on_b);
+        let (a, b, types, dir) = (
+            self.spec.from,
+            self.spec.to,
+            &self.spec.types,
+            self.spec.dir,
+        );
+        let on_a: Vec<&Expr> = self.on_a.iter().filter(|e| reads_only(e, a)).collect();
+        let on_b: Vec<&Expr> = self.above.iter().filter(|e| reads_only(e, b)).collect();
+        let from_a = node_frontier(catalog, a, &self.a_labels, &on_a);
+        let from_b = node_frontier(catalog, b, &[], &on_b);
         if from_b != from_a {
             return from_b < from_a;
         }
         match (
-            fan_out(catalog, &self.types, self.dir),
-            fan_out(catalog, &self.types, self.dir.reversed()),
+            fan_out(catalog, types, dir),
+            fan_out(catalog, types, dir.reversed()),
         ) {
             (Some(out_of_a), Some(out_of_b)) => out_of_b < out_of_a,
             _ => false,
@@ -160,26 +135,19 @@ impl Hop {
     fn written(self) -> Op {
         let scan = Op::NodeScan {
             input: Box::new(self.base),
-            out: self.a,
+            out: self.spec.from,
             labels: self.a_labels,
         };
         let expand = Op::Expand {
             input: Box::new(wrap(scan, self.on_a)),
-            spec: ExpandSpec {
-                from: self.a,
-                rel: self.rel,
-                to: self.b,
-                dir: self.dir,
-                types: self.types,
-                into: false,
-            },
+            spec: self.spec,
         };
         wrap(expand, self.above)
     }
 
     /// Starting from `b`.
     fn flipped(self) -> Op {
-        let b = self.b;
+        let (a, b) = (self.spec.from, self.spec.to);
         let mut b_labels: Vec<String> = Vec::new();
         let mut on_b = Vec::new();
         let mut still_above = Vec::new();
@@ -203,19 +171,12 @@ impl Hop {
         };
         let expand = Op::Expand {
             input: Box::new(wrap(scan, on_b)),
-            spec: ExpandSpec {
-                from: b,
-                rel: self.rel,
-                to: self.a,
-                dir: self.dir.reversed(),
-                types: self.types,
-                into: false,
-            },
+            spec: self.spec.reversed(),
         };
         let mut on_a = Vec::new();
         if !self.a_labels.is_empty() {
             on_a.push(Expr::HasLabels {
-                expr: Box::new(Expr::Slot(self.a)),
+                expr: Box::new(Expr::Slot(a)),
                 labels: self.a_labels,
             });
         }

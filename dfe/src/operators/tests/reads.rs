@@ -144,14 +144,7 @@ fn entity_functions_read_through_the_transaction() {
                 input: arg(),
                 items: vec![(0, Expr::Literal(Value::Node(ids[0])))],
             }),
-            spec: ExpandSpec {
-                from: 0,
-                rel: 1,
-                to: 2,
-                dir: Direction::Outgoing,
-                types: labels(&["KNOWS"]),
-                into: false,
-            },
+            spec: knows_out(),
         }),
         items: vec![
             (3, f(ScalarFunction::Type, 1)),
@@ -402,14 +395,7 @@ fn optional_emits_inner_rows_or_the_row_with_nulls() {
                 }),
                 inner: Box::new(Op::Expand {
                     input: arg(),
-                    spec: ExpandSpec {
-                        from: 0,
-                        rel: 1,
-                        to: 2,
-                        dir: Direction::Outgoing,
-                        types: labels(&["KNOWS"]),
-                        into: false,
-                    },
+                    spec: knows_out(),
                 }),
                 nullable: vec![1, 2],
             }),
@@ -502,4 +488,16 @@ fn union_chain_rows_and_counts() {
             ("Argument", 1),
         ]
     );
+}
+
+/// `($0)-[$1:KNOWS]->($2)`.
+fn knows_out() -> ExpandSpec {
+    ExpandSpec {
+        from: 0,
+        rel: 1,
+        to: 2,
+        dir: Direction::Outgoing,
+        types: labels(&["KNOWS"]),
+        into: false,
+    }
 }
