@@ -18,6 +18,12 @@ pub struct OperatorStats {
     /// Active rows emitted so far (summed over re-instantiations under
     /// `Optional`).
     pub rows: u64,
+    /// Under PROFILE only (zero otherwise): store calls made while this
+    /// operator and its inputs produced their batches, and the time that
+    /// took in nanoseconds; both include the operator's inputs (the
+    /// reporter subtracts them to give each operator its own).
+    pub db_hits: u64,
+    pub time_ns: u64,
 }
 
 /// What every operator can reach while producing a batch.
@@ -49,6 +55,8 @@ pub struct ExecContext {
     pub(crate) memory: Arc<MemoryBudget>,
     /// The parameters' footprint, held for the whole query.
     pub(crate) params_charge: Option<Reservation>,
+    /// PROFILE: operators measure their time and store calls.
+    pub(crate) profiling: bool,
     /// Remembered answers of pattern expressions (a read-only statement
     /// without procedure calls only; see `eval/pattern_memo.rs`).
     pub(crate) memo: Option<Arc<PatternMemo>>,
@@ -76,6 +84,7 @@ impl ExecContext {
             stop: StopSignals::default(),
             memory: MemoryBudget::new(0),
             params_charge: None,
+            profiling: false,
             memo: None,
         }
     }
@@ -131,6 +140,13 @@ impl ExecContext {
         let start = operators.start.min(end);
         for stats in &mut self.stats[start..end] {
             stats.rows += rows as u64;
+        }
+    }
+
+    pub(crate) fn record_work(&mut self, operator: usize, db_hits: u64, time_ns: u64) {
+        if let Some(stats) = self.stats.get_mut(operator) {
+            stats.db_hits += db_hits;
+            stats.time_ns += time_ns;
         }
     }
 

@@ -67,6 +67,13 @@ impl Cursor {
         }
     }
 
+    /// PROFILE: every operator also measures its time and store calls
+    /// (see [`OperatorStats`]); off, they cost nothing.
+    pub fn with_profiling(mut self) -> Cursor {
+        self.ctx.profiling = true;
+        self
+    }
+
     /// Resolves `CALL`s through `procedures` (the database's registry)
     /// instead of a registry holding only the built-ins.
     pub fn with_procedures(mut self, procedures: Arc<ProcedureRegistry>) -> Cursor {

@@ -98,6 +98,8 @@ pub struct Summary {
     pub bookmark: Option<String>,
     /// The plan of an EXPLAIN statement.
     pub plan: Option<Arc<nereid_planner::PlanNode>>,
+    /// The plan of a PROFILE statement with what each operator did.
+    pub profile: Option<Arc<crate::profile::Profile>>,
     /// Warnings and information about the query (see `notification.rs`).
     pub notifications: Arc<[Notification]>,
 }
@@ -150,8 +152,10 @@ pub struct QueryResult {
     auto_commit: Option<Arc<Database>>,
     stats_before: WriteStats,
     query_type: &'static str,
-    /// The plan, for EXPLAIN (reported in the summary).
+    /// The plan, for EXPLAIN and PROFILE (reported in the summary).
     explained: Option<Arc<nereid_planner::PlanNode>>,
+    /// PROFILE: the summary pairs the plan with the cursor's figures.
+    profiling: bool,
     notifications: Arc<[Notification]>,
     summary: Option<Summary>,
 }
@@ -376,6 +380,7 @@ impl Database {
         let CachedPlan {
             plan,
             explain,
+            profile,
             notifications,
             ..
         } = self.plan(query)?;
@@ -388,18 +393,26 @@ impl Database {
                 Arc::new(nereid_dfe::TxMetadata::new(metadata)),
             ),
         };
+        // `EXPLAIN PROFILE` explains: nothing runs, so nothing is measured.
+        let profile = profile && !explain;
         let query_type = crate::query_type::of(&plan);
         let fields: Vec<String> = if explain {
             Vec::new()
         } else {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
-        let explained = explain.then(|| Arc::new(nereid_planner::plan_tree(&plan)));
+        let explained = (explain || profile).then(|| Arc::new(nereid_planner::plan_tree(&plan)));
         let cursor = if explain {
             None
         } else {
+            let cursor = nereid_dfe::Cursor::new(plan, txn.clone(), params);
+            let cursor = if profile {
+                cursor.with_profiling()
+            } else {
+                cursor
+            };
             Some(
-                nereid_dfe::Cursor::new(plan, txn.clone(), params)
+                cursor
                     .with_procedures(Arc::clone(&self.procedures))
                     .with_checkpoint_hook(self.checkpoint_hook.clone())
                     .with_tx_metadata(metadata)
@@ -417,6 +430,7 @@ impl Database {
             auto_commit,
             query_type,
             explained,
+            profiling: profile,
             notifications,
             summary: None,
         })
@@ -457,6 +471,7 @@ impl Database {
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
         let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes, schema)
+            .profiled(stmt.profile)
             .with_options(options.notifications, options.replan == Replan::Skip);
         // `replan=force` plans every time: its plan is never cached, so no
         // later run finds it.
@@ -726,6 +741,13 @@ impl QueryResult {
         if self.summary.is_some() {
             return Ok(());
         }
+        let profile = match (self.profiling, &self.explained, &self.cursor) {
+            (true, Some(plan), Some(cursor)) => Some(Arc::new(crate::profile::Profile::new(
+                Arc::clone(plan),
+                cursor.operator_stats(),
+            ))),
+            _ => None,
+        };
         self.cursor = None;
         let stats = stats_delta(&self.txn.stats(), &self.stats_before);
         let mut bookmark = None;
@@ -740,7 +762,12 @@ impl QueryResult {
             stats,
             query_type: self.query_type,
             bookmark,
-            plan: self.explained.clone(),
+            plan: if self.profiling {
+                None
+            } else {
+                self.explained.clone()
+            },
+            profile,
             notifications: Arc::clone(&self.notifications),
         });
         Ok(())

@@ -18,6 +18,7 @@ mod db;
 mod durable;
 mod notification;
 mod plan_cache;
+mod profile;
 mod query_options;
 mod query_type;
 mod statistics;
@@ -45,6 +46,8 @@ pub use durable::{
 pub use nereid_wal::{Durability, S3Location};
 /// The warnings a [`Summary`] carries, which each protocol encodes its way.
 pub use notification::{Notification, Position, Severity};
+/// PROFILE's figures, which front ends render (Bolt's `profile` summary).
+pub use profile::{OperatorProfile, Profile};
 /// Statuses for engine errors a front end meets outside a query: the
 /// executor's deadline check between statements (`from_exec`), and a value
 /// refused for the query memory budget while it was being decoded

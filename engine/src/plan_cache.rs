@@ -29,6 +29,8 @@ pub(crate) struct CachedPlan {
     pub(crate) plan: Arc<PhysicalPlan>,
     /// `EXPLAIN` statements return no rows and no fields.
     pub(crate) explain: bool,
+    /// `PROFILE` statements run and report what each operator did.
+    pub(crate) profile: bool,
     /// Nodes in the store when the plan was made.
     nodes_at_planning: u64,
     /// The store's schema version when the plan was made.
@@ -49,11 +51,18 @@ impl CachedPlan {
         CachedPlan {
             plan,
             explain,
+            profile: false,
             nodes_at_planning,
             schema_at_planning,
             notifications: Arc::from([]),
             keep_when_stale: false,
         }
+    }
+
+    /// The plan of a `PROFILE` statement when `profile`.
+    pub(crate) fn profiled(mut self, profile: bool) -> CachedPlan {
+        self.profile = profile;
+        self
     }
 
     /// The plan with the notifications its query reports, kept even when

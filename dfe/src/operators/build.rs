@@ -124,6 +124,8 @@ pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
         out.push(OperatorStats {
             name: name(op),
             rows: 0,
+            db_hits: 0,
+            time_ns: 0,
         });
         for child in children(op) {
             nereid_stack::deeper(|| walk(child, out));

@@ -74,7 +74,14 @@ impl Operator for Counted {
         // the one place a cancelled or timed-out query stops, between any
         // two batches.
         ctx.check_stop()?;
+        let measured = ctx
+            .profiling
+            .then(|| (std::time::Instant::now(), ctx.txn.db_hits()));
         let batch = nereid_stack::deeper(|| self.inner.next(ctx))?;
+        if let Some((started, hits)) = measured {
+            let time = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            ctx.record_work(self.id, ctx.txn.db_hits() - hits, time);
+        }
         if let Some(batch) = &batch {
             ctx.record_rows(self.id, batch.active_len());
         }

@@ -29,6 +29,7 @@ use crate::store::{CommitTicket, Store};
 use nereid_values::{Direction, NodeId, RelId, Value};
 use state::Status;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use write::Writer;
 
@@ -43,18 +44,32 @@ use write::Writer;
 pub struct Txn {
     store: Arc<Store>,
     core: TxnCore,
+    /// Store calls made through this transaction (reads and writes), for
+    /// PROFILE's db hits: one per call, whatever it returns.
+    hits: AtomicU64,
 }
 
 impl Txn {
     pub(crate) fn new(store: Arc<Store>, core: TxnCore) -> Self {
-        Txn { store, core }
+        Txn {
+            store,
+            core,
+            hits: AtomicU64::new(0),
+        }
     }
 
     pub fn read_ts(&self) -> u64 {
         self.core.read_ts
     }
 
+    /// Store calls made through this transaction so far (PROFILE's db
+    /// hits: an operator's are the difference across its work).
+    pub fn db_hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
     pub(crate) fn reader(&self) -> Reader<'_> {
+        self.hits.fetch_add(1, Ordering::Relaxed);
         Reader {
             store: &self.store,
             view: self.core.view(),
@@ -64,6 +79,7 @@ impl Txn {
     /// Runs one write operation with the state locked; conflicts doom the
     /// transaction.
     fn write<T>(&self, op: impl FnOnce(&mut Writer<'_>) -> Result<T>) -> Result<T> {
+        self.hits.fetch_add(1, Ordering::Relaxed);
         let mut state = self.core.state.lock();
         if state.status != Status::Active {
             return Err(StorageError::TxnClosed);

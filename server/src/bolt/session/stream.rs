@@ -221,18 +221,16 @@ impl<B: Backend> Session<B> {
         };
         meta.insert("type", query_type);
         if let Some(plan) = &summary.plan {
-            let depth = plan_depth(plan);
-            if depth > MAX_PLAN_DEPTH {
-                return Err(Failure::new(
-                    Status::NotSupported,
-                    format!(
-                        "the plan is {depth} operators deep; a plan is sent only up to \
-                         {MAX_PLAN_DEPTH} deep (Bolt replies nest at most {MAX_ENCODE_DEPTH} levels, \
-                         and drivers decode them recursively)"
-                    ),
-                ));
-            }
+            check_plan_depth(plan)?;
             meta.insert("plan", plan_metadata(plan));
+        }
+        if let Some(profile) = &summary.profile {
+            check_plan_depth(&profile.plan)?;
+            let mut next = 0;
+            meta.insert(
+                "profile",
+                profile_metadata(&profile.plan, &profile.operators, &mut next),
+            );
         }
         notifications::insert(&mut meta, &summary.notifications, outcome, self.version);
         meta.insert("t_last", t_last);
@@ -244,6 +242,22 @@ impl<B: Backend> Session<B> {
 /// The deepest plan sent: each operator nests two levels (its map, its
 /// `children` list) below the SUCCESS message's own two.
 const MAX_PLAN_DEPTH: usize = (MAX_ENCODE_DEPTH - 4) / 2;
+
+/// Refuses a plan deeper than Bolt replies can carry.
+fn check_plan_depth(plan: &nereid_planner::PlanNode) -> Result<(), Failure> {
+    let depth = plan_depth(plan);
+    if depth > MAX_PLAN_DEPTH {
+        return Err(Failure::new(
+            Status::NotSupported,
+            format!(
+                "the plan is {depth} operators deep; a plan is sent only up to \
+                 {MAX_PLAN_DEPTH} deep (Bolt replies nest at most {MAX_ENCODE_DEPTH} levels, \
+                 and drivers decode them recursively)"
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// The number of operators on the longest path from the root, counted
 /// without recursion (the plan may be thousands deep).
@@ -279,6 +293,51 @@ fn plan_metadata(plan: &nereid_planner::PlanNode) -> PackMap {
         )
         .with("identifiers", PackValue::List(identifiers))
         .with("children", PackValue::List(children))
+}
+
+/// A PROFILE plan as Neo4j reports it: the EXPLAIN map of each operator
+/// plus its own `rows`, `dbHits` and `time` (nanoseconds), also under
+/// `args` (`Rows`, `DbHits`, `Time`) where cypher-shell's table reads them;
+/// page-cache counters are zero (the store is in memory). `operators` is
+/// aligned with the plan's nodes in pre-order; `next` walks it. Depth is
+/// bounded by [`check_plan_depth`] before this recursion runs.
+fn profile_metadata(
+    plan: &nereid_planner::PlanNode,
+    operators: &[nereid_engine::OperatorProfile],
+    next: &mut usize,
+) -> PackMap {
+    let own = operators.get(*next).copied().unwrap_or_default();
+    *next += 1;
+    let as_int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let identifiers: Vec<PackValue> = plan
+        .identifiers
+        .iter()
+        .map(|i| PackValue::from(i.as_str()))
+        .collect();
+    let children: Vec<PackValue> = plan
+        .children
+        .iter()
+        .map(|c| PackValue::Map(profile_metadata(c, operators, next)))
+        .collect();
+    PackMap::new()
+        .with("operatorType", plan.operator_type.as_str())
+        .with(
+            "args",
+            PackMap::new()
+                .with("Details", plan.details.as_str())
+                .with("Rows", as_int(own.rows))
+                .with("DbHits", as_int(own.db_hits))
+                .with("Time", as_int(own.time_ns))
+                .with("PageCacheHits", 0i64)
+                .with("PageCacheMisses", 0i64),
+        )
+        .with("identifiers", PackValue::List(identifiers))
+        .with("children", PackValue::List(children))
+        .with("rows", as_int(own.rows))
+        .with("dbHits", as_int(own.db_hits))
+        .with("time", as_int(own.time_ns))
+        .with("pageCacheHits", 0i64)
+        .with("pageCacheMisses", 0i64)
 }
 
 /// The non-zero counters under their hyphenated names, plus

@@ -274,6 +274,7 @@ impl ResultStream for FakeResults {
             query_type: if self.write { "w" } else { "r" },
             bookmark: (self.write && self.auto_commit).then(|| "FB:auto".to_string()),
             plan: None,
+            profile: None,
             notifications: self.notifications.clone().into(),
         }
     }
