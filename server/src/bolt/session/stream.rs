@@ -271,15 +271,20 @@ fn plan_depth(plan: &nereid_planner::PlanNode) -> usize {
     deepest
 }
 
+/// The variables an operator introduces, as Bolt lists them.
+fn identifiers(plan: &nereid_planner::PlanNode) -> PackValue {
+    PackValue::List(
+        plan.identifiers
+            .iter()
+            .map(|i| PackValue::from(i.as_str()))
+            .collect(),
+    )
+}
+
 /// An EXPLAIN plan as Neo4j reports it: `{operatorType, args, identifiers,
 /// children}` per operator, the EXPLAIN line's details under
 /// `args.Details`.
 fn plan_metadata(plan: &nereid_planner::PlanNode) -> PackMap {
-    let identifiers: Vec<PackValue> = plan
-        .identifiers
-        .iter()
-        .map(|i| PackValue::from(i.as_str()))
-        .collect();
     let children: Vec<PackValue> = plan
         .children
         .iter()
@@ -291,7 +296,7 @@ fn plan_metadata(plan: &nereid_planner::PlanNode) -> PackMap {
             "args",
             PackMap::new().with("Details", plan.details.as_str()),
         )
-        .with("identifiers", PackValue::List(identifiers))
+        .with("identifiers", identifiers(plan))
         .with("children", PackValue::List(children))
 }
 
@@ -309,11 +314,6 @@ fn profile_metadata(
     let own = operators.get(*next).copied().unwrap_or_default();
     *next += 1;
     let as_int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    let identifiers: Vec<PackValue> = plan
-        .identifiers
-        .iter()
-        .map(|i| PackValue::from(i.as_str()))
-        .collect();
     let children: Vec<PackValue> = plan
         .children
         .iter()
@@ -331,7 +331,7 @@ fn profile_metadata(
                 .with("PageCacheHits", 0i64)
                 .with("PageCacheMisses", 0i64),
         )
-        .with("identifiers", PackValue::List(identifiers))
+        .with("identifiers", identifiers(plan))
         .with("children", PackValue::List(children))
         .with("rows", as_int(own.rows))
         .with("dbHits", as_int(own.db_hits))
