@@ -10,5 +10,6 @@ pub mod bolt;
 pub mod config;
 pub mod healthcheck;
 pub mod http;
+mod metrics_text;
 mod protocol_status;
 pub mod tls;
