@@ -11,6 +11,7 @@
 //! than risk exposing a non-durable commit.
 
 use crate::durable::{self, Checkpoints, DurableConfig};
+use crate::metrics::{EngineMetrics, Metrics, TxTally};
 use crate::notification::Notification;
 use crate::plan_cache::{CachedPlan, PlanCache};
 use crate::query_options::{self, Replan};
@@ -26,6 +27,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 pub use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
 
@@ -131,6 +133,8 @@ pub struct Database {
     statistics: Arc<StatisticsMaintainer>,
     /// Bytes one query may hold (0: no limit).
     query_max_memory: usize,
+    /// Queries, transactions and conflicts counted (see `metrics.rs`).
+    metrics: Arc<EngineMetrics>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -139,6 +143,8 @@ pub struct Transaction {
     /// The client's `tx_metadata`, which `tx.setMetaData` may replace and
     /// every statement of the transaction reads.
     metadata: Arc<nereid_dfe::TxMetadata>,
+    /// Counts it active until it ends (see `metrics.rs`).
+    tally: TxTally,
 }
 
 /// The result stream of one RUN. `Send`: it moves between pool threads.
@@ -158,6 +164,11 @@ pub struct QueryResult {
     profiling: bool,
     notifications: Arc<[Notification]>,
     summary: Option<Summary>,
+    /// The auto-commit transaction's place in the counts.
+    tally: Option<TxTally>,
+    /// When `run` was called; `None` once the query's end was counted.
+    started: Option<Instant>,
+    metrics: Arc<EngineMetrics>,
 }
 
 /// The planner's view of the database.
@@ -257,6 +268,7 @@ impl Database {
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
+            metrics: EngineMetrics::new(),
         });
         durable::spawn_background(
             Arc::downgrade(&db),
@@ -339,6 +351,7 @@ impl Database {
         Transaction {
             txn: Arc::new(self.store.begin()),
             metadata: Arc::new(nereid_dfe::TxMetadata::new(metadata)),
+            tally: self.metrics.transaction(),
         }
     }
 
@@ -377,20 +390,28 @@ impl Database {
         deadline: Option<nereid_dfe::Deadline>,
         metadata: Params,
     ) -> Result<QueryResult, DbError> {
+        let started = Instant::now();
+        // A query that fails before its result exists ends here.
+        let failed = |e: DbError| {
+            self.metrics.query_ended(started, Some(e.status));
+            e
+        };
         let CachedPlan {
             plan,
             explain,
             profile,
             notifications,
             ..
-        } = self.plan(query)?;
-        nereid_dfe::check_call_parameters(&plan, &params).map_err(status::from_exec)?;
-        let (txn, auto_commit, metadata) = match tx {
-            Some(t) => (t.txn.clone(), None, Arc::clone(&t.metadata)),
+        } = self.plan(query).map_err(failed)?;
+        nereid_dfe::check_call_parameters(&plan, &params)
+            .map_err(|e| failed(status::from_exec(e)))?;
+        let (txn, auto_commit, metadata, tally) = match tx {
+            Some(t) => (t.txn.clone(), None, Arc::clone(&t.metadata), None),
             None => (
                 Arc::new(self.store.begin()),
                 Some(self.clone()),
                 Arc::new(nereid_dfe::TxMetadata::new(metadata)),
+                Some(self.metrics.transaction()),
             ),
         };
         // `EXPLAIN PROFILE` explains: nothing runs, so nothing is measured.
@@ -418,7 +439,7 @@ impl Database {
                     .with_tx_metadata(metadata)
                     .with_deadline(deadline)
                     .with_memory_limit(self.query_max_memory)
-                    .map_err(status::from_exec)?,
+                    .map_err(|e| failed(status::from_exec(e)))?,
             )
         };
         Ok(QueryResult {
@@ -433,6 +454,9 @@ impl Database {
             profiling: profile,
             notifications,
             summary: None,
+            tally,
+            started: Some(started),
+            metrics: Arc::clone(&self.metrics),
         })
     }
 
@@ -486,6 +510,26 @@ impl Database {
         self.plans.counters()
     }
 
+    /// The numbers a metrics endpoint shows (see `metrics.rs`). Cheap, and
+    /// takes no lock a commit holds: callable at any time from any thread.
+    pub fn metrics(&self) -> Metrics {
+        let (queries, query_seconds, transactions, write_conflicts) = self.metrics.snapshot();
+        let (hits, misses, entries) = self.plans.counters();
+        Metrics {
+            queries,
+            query_seconds,
+            transactions,
+            write_conflicts,
+            log: self.wal.metrics(),
+            checkpoints: self.checkpoints.clock().snapshot(),
+            plan_cache: crate::metrics::PlanCache {
+                hits,
+                misses,
+                entries: entries as u64,
+            },
+        }
+    }
+
     /// Why the log cannot take commits, while it cannot (for `/health`).
     /// A failed log is given a chance to resume first, so that `/health`
     /// turns ok again as soon as the disk has room, without waiting for a
@@ -511,8 +555,12 @@ impl Database {
     }
 
     /// Commits; returns the bookmark.
-    pub fn commit(&self, tx: Transaction) -> Result<String, DbError> {
-        self.commit_txn(&tx.txn)
+    pub fn commit(&self, mut tx: Transaction) -> Result<String, DbError> {
+        let committed = self
+            .commit_txn(&tx.txn)
+            .inspect_err(|e| self.metrics.failed_with(e.status))?;
+        tx.tally.committed();
+        Ok(committed)
     }
 
     pub fn rollback(&self, tx: Transaction) {
@@ -673,6 +721,27 @@ impl QueryResult {
         n: i64,
         sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
     ) -> Result<bool, DbError> {
+        let pulled = self.pull_rows(n, sink);
+        match &pulled {
+            Ok(true) => {}
+            Ok(false) => self.ended(None),
+            Err(e) => self.ended(Some(e.status)),
+        }
+        pulled
+    }
+
+    /// Counts the query's end once (see `metrics.rs`).
+    fn ended(&mut self, error: Option<Status>) {
+        if let Some(started) = self.started.take() {
+            self.metrics.query_ended(started, error);
+        }
+    }
+
+    fn pull_rows(
+        &mut self,
+        n: i64,
+        sink: &mut dyn FnMut(&[Value], &dyn EntityResolver),
+    ) -> Result<bool, DbError> {
         // A query without RETURN yields no records: run it to the end.
         if self.fields.is_empty() {
             while self.next_row()?.is_some() {}
@@ -754,6 +823,9 @@ impl QueryResult {
         if let Some(db) = self.auto_commit.take() {
             let writes = stats != WriteStats::default() || !self.txn.is_read_only();
             let b = db.commit_txn(&self.txn)?;
+            if let Some(tally) = self.tally.as_mut() {
+                tally.committed();
+            }
             if writes {
                 bookmark = Some(b);
             }

@@ -16,6 +16,7 @@
 //! segment shipping never run concurrently with each other (one mutex), but
 //! always concurrently with transactions.
 
+use crate::metrics::CheckpointClock;
 use nereid_storage::Store;
 use nereid_wal::{
     CheckpointInfo, Durability, LocalDir, LogProgress, ObjectStore, RecoveryReport, S3Location,
@@ -270,6 +271,8 @@ pub(crate) struct Checkpoints {
     bytes_at_last: AtomicU64,
     last_at: Mutex<Instant>,
     stop: AtomicBool,
+    /// Count, age and duration of the checkpoints taken (for metrics).
+    clock: CheckpointClock,
 }
 
 impl Checkpoints {
@@ -283,6 +286,7 @@ impl Checkpoints {
             bytes_at_last: AtomicU64::new(0),
             last_at: Mutex::new(Instant::now()),
             stop: AtomicBool::new(false),
+            clock: CheckpointClock::new(),
         }
     }
 
@@ -294,6 +298,7 @@ impl Checkpoints {
         why: &str,
     ) -> Result<CheckpointInfo, WalError> {
         let _one_at_a_time = self.running.lock();
+        let started = Instant::now();
         self.bytes_at_last
             .store(wal.appended_bytes(), Ordering::Relaxed);
         *self.last_at.lock() = Instant::now();
@@ -322,6 +327,7 @@ impl Checkpoints {
             location = %info.dir.display(),
             "checkpoint"
         );
+        self.clock.took(started.elapsed());
         Ok(info)
     }
 
@@ -370,6 +376,10 @@ impl Checkpoints {
 
     pub(crate) fn stop(&self) {
         self.stop.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn clock(&self) -> &CheckpointClock {
+        &self.clock
     }
 }
 

@@ -16,6 +16,7 @@
 
 mod db;
 mod durable;
+mod metrics;
 mod notification;
 mod plan_cache;
 mod profile;
@@ -26,6 +27,8 @@ mod status;
 
 #[cfg(test)]
 mod memory_tests;
+#[cfg(test)]
+mod metrics_tests;
 #[cfg(test)]
 mod timeout_tests;
 
@@ -44,6 +47,13 @@ pub use durable::{
     MAX_LOG_PARTITIONS,
 };
 pub use nereid_wal::{Durability, S3Location};
+
+/// What [`Database::metrics`] reports, for a front end to render.
+pub use metrics::{
+    Checkpoints, LastCheckpoint, LogMetrics, Metrics, PlanCache, Queries, Transactions,
+};
+pub use nereid_metrics::HistogramSnapshot;
+
 /// The warnings a [`Summary`] carries, which each protocol encodes its way.
 pub use notification::{Notification, Position, Severity};
 /// PROFILE's figures, which front ends render (Bolt's `profile` summary).

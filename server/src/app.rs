@@ -89,6 +89,8 @@ pub async fn start<B: Backend>(
         ..BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits)
     };
     let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth);
+    let scraped = ctx.clone();
+    let metrics: http::MetricsFn = Arc::new(move || crate::metrics_text::render(&scraped));
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let bound_http = http_address.to_string();
     let admin = http::Admin {
@@ -102,6 +104,7 @@ pub async fn start<B: Backend>(
         },
         Some(admin),
     );
+    let router = http::with_metrics(router, metrics);
     let http_task = tokio::spawn(async move {
         if let Err(e) = http::serve(http_listener, router, watcher).await {
             tracing::error!("HTTP server failed: {e}");

@@ -165,6 +165,19 @@ pub struct Cli {
 
     #[command(flatten)]
     pub bolt_limits: BoltLimitArgs,
+
+    /// What to do instead of serving [default: serve]
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands; without one, the binary serves.
+#[derive(clap::Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// Asks GET /health on the configured HTTP address (0.0.0.0 and :: as
+    /// loopback) and exits 0 when the server answers 200, 1 otherwise: a
+    /// container HEALTHCHECK for images without curl.
+    Healthcheck,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -249,10 +262,13 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Parses the process's flags and environment, then reads the file.
-    /// `--help`, `--version` and bad flags exit the process (clap's way).
-    pub fn load() -> Result<Config, ConfigError> {
-        Config::from_cli(Cli::parse())
+    /// Parses the process's flags and environment, then reads the file;
+    /// returns the subcommand given too, if any. `--help`, `--version` and
+    /// bad flags exit the process (clap's way).
+    pub fn load() -> Result<(Config, Option<Command>), ConfigError> {
+        let cli = Cli::parse();
+        let command = cli.command;
+        Ok((Config::from_cli(cli)?, command))
     }
 
     /// Reads the TOML file named by `cli.config` (if any) and resolves.

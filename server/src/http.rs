@@ -1,4 +1,5 @@
-//! The HTTP front end (axum): health now, admin and bulk load later.
+//! The HTTP front end (axum): health, Prometheus metrics and admin now,
+//! bulk load later.
 //!
 //! The admin endpoint has no authentication yet (the operable-server issue
 //! adds it). Until then it is guarded against the one caller a loopback
@@ -58,6 +59,28 @@ pub fn router_with_admin(info: HealthInfo, admin: Option<Admin>) -> Router {
         ),
         None => router,
     }
+}
+
+/// Renders the metrics text (see `metrics_text.rs`).
+pub type MetricsFn = Arc<dyn Fn() -> String + Send + Sync>;
+
+/// `router` plus `GET /metrics`. Unauthenticated like `/health` (it shows
+/// counts, never data); rendering reads atomics, so it runs right on the
+/// async worker.
+pub fn with_metrics(router: Router, metrics: MetricsFn) -> Router {
+    let scrape = move || {
+        let body = metrics();
+        async move {
+            (
+                [(
+                    axum::http::header::CONTENT_TYPE,
+                    crate::metrics_text::CONTENT_TYPE,
+                )],
+                body,
+            )
+        }
+    };
+    router.route("/metrics", get(scrape))
 }
 
 /// Why a request may not use the admin endpoints, if it may not.

@@ -8,6 +8,8 @@ pub mod app;
 pub mod auth;
 pub mod bolt;
 pub mod config;
+pub mod healthcheck;
 pub mod http;
+mod metrics_text;
 mod protocol_status;
 pub mod tls;

@@ -1,11 +1,12 @@
 //! The `nereid` binary: configuration, logging, database, listeners, and a
-//! clean exit on SIGINT/SIGTERM. Startup problems end in a one-line message
+//! clean exit on SIGINT/SIGTERM (with a final checkpoint); `nereid
+//! healthcheck` probes a running server instead. Startup problems end in a one-line message
 //! and a non-zero exit code, never a panic trace.
 
 use anyhow::Context;
 use nereid_engine::{Database, DbConfig};
 use nereid_server::app;
-use nereid_server::config::Config;
+use nereid_server::config::{Command, Config};
 use std::process::ExitCode;
 
 /// mimalloc on 2 MiB pages (crate `nereid-alloc`, ADR 0066).
@@ -15,7 +16,16 @@ static ALLOCATOR: nereid_alloc::Allocator = nereid_alloc::Allocator;
 fn main() -> ExitCode {
     nereid_alloc::prefer_huge_pages();
     let config = match Config::load() {
-        Ok(config) => config,
+        Ok((config, None)) => config,
+        Ok((config, Some(Command::Healthcheck))) => {
+            return match nereid_server::healthcheck::check(&config.http_address) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(why) => {
+                    eprintln!("nereid healthcheck: {why}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Err(e) => {
             eprintln!("nereid: {e}");
             return ExitCode::from(2);

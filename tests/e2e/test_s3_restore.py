@@ -6,74 +6,38 @@ venv) runs on a free loopback port for the module and is stopped at the end.
 Every test uses its own key prefix, so they do not see each other's objects."""
 
 import os
-import shutil
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 
 import pytest
 from neo4j import GraphDatabase
 
 from conftest import Server
-from nereid_process import free_port
+import moto_s3
+from moto_s3 import CREDENTIALS
 
-boto3 = pytest.importorskip("boto3", reason="moto[server] (and boto3) are installed by scripts/test-all")
+pytest.importorskip("boto3", reason="moto[server] (and boto3) are installed by scripts/test-all")
 
 BUCKET = "nereid-e2e"
-CREDENTIALS = {
-    "AWS_ACCESS_KEY_ID": "nereid-test-key",
-    "AWS_SECRET_ACCESS_KEY": "nereid-test-secret",
-}
 
 
 @pytest.fixture(scope="module")
 def s3():
     """moto's S3 server on 127.0.0.1 with one empty bucket; yields its URL."""
-    moto = shutil.which("moto_server", path=os.path.dirname(sys.executable))
-    if moto is None:
+    if moto_s3.executable() is None:
         pytest.skip("moto_server is not installed next to this Python")
-    port = free_port()
-    endpoint = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen([moto, "-H", "127.0.0.1", "-p", str(port)], stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(endpoint, timeout=1).close()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.time() > deadline:
-                        log.seek(0)
-                        raise RuntimeError(f"moto_server did not start:\n{log.read().decode(errors='replace')}")
-                    time.sleep(0.1)
-            client(endpoint).create_bucket(Bucket=BUCKET)
-            yield endpoint
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with moto_s3.moto_s3(BUCKET) as endpoint:
+        yield endpoint
 
 
 def client(endpoint):
-    return boto3.client(
-        "s3",
-        endpoint_url=endpoint,
-        region_name="us-east-1",
-        aws_access_key_id=CREDENTIALS["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-    )
+    return moto_s3.client(endpoint)
 
 
 def keys(endpoint, prefix):
-    listing = client(endpoint).list_objects_v2(Bucket=BUCKET, Prefix=prefix)
-    return sorted(o["Key"] for o in listing.get("Contents", []))
+    return moto_s3.keys(endpoint, BUCKET, prefix)
 
 
 class S3Database:

@@ -58,6 +58,7 @@ mod codec;
 mod error;
 mod faults;
 mod format;
+mod metrics;
 pub mod object_store;
 mod order;
 mod recovery;
@@ -72,6 +73,7 @@ pub use checkpoint::{
 };
 pub use error::WalError;
 pub use faults::DiskFaults;
+pub use metrics::LogMetrics;
 pub use object_store::{LocalDir, ObjectStore};
 #[cfg(feature = "s3")]
 pub use object_store::{S3Location, S3Store};

@@ -391,6 +391,12 @@ impl Wal {
         self.order.wait(lsn.commit_ts)
     }
 
+    /// Bytes written and fsync latencies since the log was opened, all
+    /// partitions. Reads atomics only: no lock a commit needs.
+    pub fn metrics(&self) -> crate::LogMetrics {
+        crate::LogMetrics::sum(self.partitions.iter().map(|p| &p.shared.metrics))
+    }
+
     /// Bytes appended since the log was opened, all partitions (a
     /// checkpoint trigger).
     pub fn appended_bytes(&self) -> u64 {

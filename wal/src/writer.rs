@@ -32,6 +32,7 @@
 
 use crate::error::WalError;
 use crate::faults::{no_space, DiskFaults};
+use crate::metrics::PartitionMetrics;
 use crate::order::CommitOrder;
 use crate::recovery::{create_segment, Sealed};
 use crate::wal::Durability;
@@ -79,6 +80,8 @@ pub(crate) struct Shared {
     pub(crate) durability: Durability,
     /// The log-wide acknowledgement order (shared by every partition).
     pub(crate) order: Arc<CommitOrder>,
+    /// Bytes written and fsync latencies (the writer thread records them).
+    pub(crate) metrics: PartitionMetrics,
 }
 
 impl Shared {
@@ -107,6 +110,7 @@ impl Shared {
             durable: Condvar::new(),
             durability,
             order,
+            metrics: PartitionMetrics::new(),
         })
     }
 
@@ -290,6 +294,7 @@ fn run(shared: &Shared, mut segment: Segment) {
             result = segment.write(&batch);
             written = result.is_ok();
             if written {
+                shared.metrics.wrote(batch.len());
                 segment.len += batch.len() as u64;
                 segment.last_ts = segment.last_ts.max(batch_ts);
                 unsynced = true;
@@ -301,8 +306,10 @@ fn run(shared: &Shared, mut segment: Segment) {
         };
         let rotate = segment.len >= segment.rotate_bytes || (seal && segment.has_records());
         if result.is_ok() && unsynced && (sync_due || rotate) {
+            let started = Instant::now();
             result = segment.sync();
             if result.is_ok() {
+                shared.metrics.synced(started.elapsed());
                 unsynced = false;
                 synced = true;
                 last_sync = Instant::now();

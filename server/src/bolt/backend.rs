@@ -7,7 +7,7 @@
 //! a pool job and back.
 
 use nereid_dfe::Deadline;
-use nereid_engine::{Database, DbError, Params, QueryResult, Summary, Transaction};
+use nereid_engine::{Database, DbError, Metrics, Params, QueryResult, Summary, Transaction};
 use nereid_values::{EntityResolver, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -62,6 +62,12 @@ pub trait Backend: Send + Sync + 'static {
     /// Every commit up to this timestamp is visible to new transactions
     /// (what bookmarks wait for). Cheap: callable on the I/O threads.
     fn visible_commit_ts(&self) -> u64;
+
+    /// The engine's numbers for `GET /metrics` (`None`: the backend keeps
+    /// none). Cheap and lock-free for commits: callable on the I/O threads.
+    fn metrics(&self) -> Option<Metrics> {
+        None
+    }
 }
 
 /// The result of one RUN, pulled in batches.
@@ -137,6 +143,10 @@ impl Backend for Database {
 
     fn visible_commit_ts(&self) -> u64 {
         Database::visible_commit_ts(self)
+    }
+
+    fn metrics(&self) -> Option<Metrics> {
+        Some(Database::metrics(self))
     }
 }
 

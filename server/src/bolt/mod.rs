@@ -160,6 +160,13 @@ impl<B: Backend> BoltContext<B> {
     pub fn connection_counts(&self) -> (usize, usize) {
         self.slots.counts()
     }
+
+    /// Connections accepted since start (those refused for the limit too).
+    pub fn connections_accepted(&self) -> u64 {
+        self.next_connection
+            .load(std::sync::atomic::Ordering::Relaxed)
+            - 1
+    }
 }
 
 /// The TLS handshake (bounded by the handshake timeout), then Bolt.
