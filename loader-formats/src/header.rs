@@ -110,9 +110,8 @@ pub(crate) fn parse(format: Format, fields: &[&str]) -> Result<Header, HeaderErr
         };
         columns.push(column);
     }
-    let has = |f: fn(&Column) -> bool| columns.iter().position(f);
-    let start = has(|c| matches!(c, Column::Start(_)));
-    let end = has(|c| matches!(c, Column::End(_)));
+    let start = position(&columns, |c| matches!(c, Column::Start(_)));
+    let end = position(&columns, |c| matches!(c, Column::End(_)));
     let (from, to, ty, id) = match format {
         Format::OpenCypher => (":START_ID", ":END_ID", ":TYPE", ":ID"),
         Format::NeptuneCsv => ("~from", "~to", "~label", "~id"),
@@ -125,11 +124,15 @@ pub(crate) fn parse(format: Format, fields: &[&str]) -> Result<Header, HeaderErr
             return Err(HeaderError::Missing(to));
         }
         // Neptune's `~label` of an edge is optional (it defaults to `edge`).
-        if format == Format::OpenCypher && has(|c| matches!(c, Column::Type)).is_none() {
+        if format == Format::OpenCypher && position(&columns, |c| matches!(c, Column::Type)).is_none() {
             return Err(HeaderError::Missing(ty));
         }
-        if let Some(i) = has(|c| matches!(c, Column::Label)) {
-            return Err(HeaderError::Bad(i, "labels belong in a node file"));
+        if let Some(i) = position(&columns, |c| matches!(c, Column::Label)) {
+            if format == Format::OpenCypher {
+                return Err(HeaderError::Bad(i, "labels belong in a node file"));
+            }
+            // Neptune's `~label` of an edge is its type.
+            columns[i] = Column::Type;
         }
         if format == Format::NeptuneCsv {
             if let Some(p) = properties.iter().position(|p| p.array) {
@@ -152,19 +155,32 @@ pub(crate) fn parse(format: Format, fields: &[&str]) -> Result<Header, HeaderErr
         }
         FileKind::Relationships
     } else {
-        if has(|c| matches!(c, Column::Id { .. })).is_none() {
+        if position(&columns, |c| matches!(c, Column::Id { .. })).is_none() {
             return Err(HeaderError::Missing(id));
         }
-        if let Some(i) = has(|c| matches!(c, Column::Type)) {
+        if let Some(i) = position(&columns, |c| matches!(c, Column::Type)) {
             return Err(HeaderError::Bad(i, "a type belongs in a relationship file"));
         }
         FileKind::Nodes
     };
+    if format == Format::NeptuneCsv {
+        let default = match kind {
+            FileKind::Nodes => Cardinality::Set,
+            FileKind::Relationships => Cardinality::Single,
+        };
+        for p in &mut properties {
+            p.cardinality.get_or_insert(default);
+        }
+    }
     Ok(Header {
         kind,
         columns,
         properties,
     })
+}
+
+fn position(columns: &[Column], f: fn(&Column) -> bool) -> Option<usize> {
+    columns.iter().position(f)
 }
 
 enum Parsed {
@@ -243,7 +259,7 @@ fn neptune_column(text: &str) -> Result<Parsed, ColumnError> {
     };
     let name = raw_name.replace("\\:", ":");
     let Some(ty) = ty else {
-        return property(&name, None, Some(Cardinality::Set));
+        return property(&name, None, None);
     };
     // `Type(card)[]` or `Type[](card)`.
     let (ty, array_first) = match ty.strip_suffix("[]") {
@@ -251,10 +267,11 @@ fn neptune_column(text: &str) -> Result<Parsed, ColumnError> {
         None => (ty, false),
     };
     let (ty, group) = split_group(ty)?;
+    // Unspecified until the file's kind is known (nodes: set, edges: single).
     let cardinality = match group.map(str::to_ascii_lowercase).as_deref() {
-        None => Cardinality::Set,
-        Some("single") => Cardinality::Single,
-        Some("set") => Cardinality::Set,
+        None => None,
+        Some("single") => Some(Cardinality::Single),
+        Some("set") => Some(Cardinality::Set),
         Some(_) => return Err(ColumnError::Bad("cardinality is `single` or `set`")),
     };
     let ty = if array_first {
@@ -262,7 +279,7 @@ fn neptune_column(text: &str) -> Result<Parsed, ColumnError> {
     } else {
         ty.to_string()
     };
-    let mut parsed = property(&name, Some(&ty), Some(cardinality))?;
+    let mut parsed = property(&name, Some(&ty), cardinality)?;
     if let Parsed::Property(p) = &mut parsed {
         // Neptune's Gremlin `Date` is an instant, not a calendar date.
         if p.value_type == ValueType::Date {
