@@ -23,19 +23,34 @@ use crate::{Error, Format, Options};
 /// Labels and types repeat on every row: they are interned so a row costs
 /// no allocation for them. Bounded, so a file of unique labels cannot grow
 /// it without limit (past the bound names are simply allocated).
-struct Names(HashMap<Box<[u8]>, Arc<str>>);
+/// The last name found is checked first: a file's type (or label) column
+/// usually holds one value, which then costs a comparison, not a hash.
+struct Names {
+    map: HashMap<Box<[u8]>, Arc<str>>,
+    last: Option<(Box<[u8]>, Arc<str>)>,
+}
 
 const MAX_NAMES: usize = 4096;
 
 impl Names {
     fn get(&mut self, bytes: &[u8]) -> Result<Arc<str>, FieldError> {
-        if let Some(name) = self.0.get(bytes) {
-            return Ok(name.clone());
+        if let Some((key, name)) = &self.last {
+            if **key == *bytes {
+                return Ok(name.clone());
+            }
         }
-        let name: Arc<str> = Arc::from(std::str::from_utf8(bytes).map_err(|_| FieldError::Utf8)?);
-        if self.0.len() < MAX_NAMES {
-            self.0.insert(bytes.into(), name.clone());
-        }
+        let name = match self.map.get(bytes) {
+            Some(name) => name.clone(),
+            None => {
+                let name: Arc<str> =
+                    Arc::from(std::str::from_utf8(bytes).map_err(|_| FieldError::Utf8)?);
+                if self.map.len() < MAX_NAMES {
+                    self.map.insert(bytes.into(), name.clone());
+                }
+                name
+            }
+        };
+        self.last = Some((bytes.into(), name.clone()));
         Ok(name)
     }
 }
@@ -125,7 +140,10 @@ impl<'a> Reader<'a> {
             array_delimiter: options.array_delimiter,
             header,
             header_names,
-            names: Names(HashMap::new()),
+            names: Names {
+                map: HashMap::new(),
+                last: None,
+            },
             done: false,
         })
     }
