@@ -23,9 +23,17 @@ pub enum Error {
         source: io::Error,
     },
     #[error("{file}:{line}:{column}: a quoted field is never closed")]
-    UnterminatedQuote { file: String, line: u64, column: u64 },
+    UnterminatedQuote {
+        file: String,
+        line: u64,
+        column: u64,
+    },
     #[error("{file}:{line}:{column}: text after the closing quote of a field")]
-    TextAfterQuote { file: String, line: u64, column: u64 },
+    TextAfterQuote {
+        file: String,
+        line: u64,
+        column: u64,
+    },
     #[error("{file}:{line}:{column}: {found} fields where the header has {expected}")]
     FieldCount {
         file: String,

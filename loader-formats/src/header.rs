@@ -124,7 +124,9 @@ pub(crate) fn parse(format: Format, fields: &[&str]) -> Result<Header, HeaderErr
             return Err(HeaderError::Missing(to));
         }
         // Neptune's `~label` of an edge is optional (it defaults to `edge`).
-        if format == Format::OpenCypher && position(&columns, |c| matches!(c, Column::Type)).is_none() {
+        if format == Format::OpenCypher
+            && position(&columns, |c| matches!(c, Column::Type)).is_none()
+        {
             return Err(HeaderError::Missing(ty));
         }
         if let Some(i) = position(&columns, |c| matches!(c, Column::Label)) {
@@ -150,7 +152,10 @@ pub(crate) fn parse(format: Format, fields: &[&str]) -> Result<Header, HeaderErr
                     .iter()
                     .position(|c| matches!(c, Column::Property(q) if *q == p))
                     .unwrap_or(0);
-                return Err(HeaderError::Bad(i, "an edge property has cardinality single"));
+                return Err(HeaderError::Bad(
+                    i,
+                    "an edge property has cardinality single",
+                ));
             }
         }
         FileKind::Relationships
@@ -217,14 +222,21 @@ fn open_cypher_column(text: &str) -> Result<Parsed, ColumnError> {
         _ => None,
     };
     if let Some(column) = system {
-        let takes_group = matches!(column, Column::Id { .. } | Column::Start(_) | Column::End(_));
+        let takes_group = matches!(
+            column,
+            Column::Id { .. } | Column::Start(_) | Column::End(_)
+        );
         if group.is_some() && !takes_group {
-            return Err(ColumnError::Bad("only :ID, :START_ID and :END_ID take an id space"));
+            return Err(ColumnError::Bad(
+                "only :ID, :START_ID and :END_ID take an id space",
+            ));
         }
         return Ok(Parsed::System(column));
     }
     if group.is_some() {
-        return Err(ColumnError::Bad("only :ID, :START_ID and :END_ID take an id space"));
+        return Err(ColumnError::Bad(
+            "only :ID, :START_ID and :END_ID take an id space",
+        ));
     }
     property(name, ty, None)
 }
@@ -315,8 +327,8 @@ fn property(
                 Some(b) => (b, true),
                 None => (t, false),
             };
-            let value_type =
-                ValueType::from_name(base).ok_or_else(|| ColumnError::UnknownType(t.to_string()))?;
+            let value_type = ValueType::from_name(base)
+                .ok_or_else(|| ColumnError::UnknownType(t.to_string()))?;
             (value_type, array)
         }
     };
@@ -343,7 +355,14 @@ mod tests {
     fn both_vocabularies_give_the_same_properties() {
         let h = header(
             Format::OpenCypher,
-            &["id:ID(Person)", ":LABEL", "age:Int", "n:long", "tags:string[]", "x"],
+            &[
+                "id:ID(Person)",
+                ":LABEL",
+                "age:Int",
+                "n:long",
+                "tags:string[]",
+                "x",
+            ],
         );
         assert_eq!(h.kind(), FileKind::Nodes);
         let types: Vec<_> = h

@@ -112,8 +112,8 @@ impl<'a> Reader<'a> {
         };
         let mut header_names = Vec::with_capacity(splitter.fields.len());
         for i in 0..splitter.fields.len() {
-            let name = std::str::from_utf8(splitter.field(i))
-                .map_err(|_| bad(i, "not valid UTF-8"))?;
+            let name =
+                std::str::from_utf8(splitter.field(i)).map_err(|_| bad(i, "not valid UTF-8"))?;
             header_names.push(name.to_string());
         }
         let fields: Vec<&str> = header_names.iter().map(String::as_str).collect();
@@ -230,7 +230,8 @@ impl<'a> Reader<'a> {
                         }
                         Value::String(String::new())
                     } else if p.array {
-                        list(bytes, ty, self.format, self.array_delimiter).map_err(|e| fail(e, ty.name()))?
+                        list(bytes, ty, self.format, self.array_delimiter)
+                            .map_err(|e| fail(e, ty.name()))?
                     } else {
                         ty.parse(bytes).map_err(|e| fail(e, ty.name()))?
                     };
@@ -256,7 +257,11 @@ impl<'a> Reader<'a> {
         } else {
             if labels.is_empty() && self.format == Format::NeptuneCsv {
                 // TinkerPop's default: every vertex has a label.
-                let has_column = self.header.columns.iter().any(|c| matches!(c, Column::Label));
+                let has_column = self
+                    .header
+                    .columns
+                    .iter()
+                    .any(|c| matches!(c, Column::Label));
                 if !has_column {
                     labels.push(Arc::from("vertex"));
                 }

@@ -181,40 +181,45 @@ impl<R: Read> Splitter<R> {
     /// Reads an unquoted field up to its delimiter; true if another field
     /// of the same row follows.
     fn plain_field(&mut self) -> Result<bool, SplitError> {
+        let delimiter = self.delimiter;
         loop {
             if !self.fill()? {
                 return Ok(false);
             }
-            let chunk = &self.buf[self.pos..self.end];
-            match memchr3(self.delimiter, b'\n', b'\r', chunk) {
-                None => {
-                    self.row.extend_from_slice(chunk);
-                    self.pos = self.end;
+            let Some(stop) = self.copy_until(|c| memchr3(delimiter, b'\n', b'\r', c)) else {
+                continue;
+            };
+            if stop == delimiter {
+                self.pos += 1;
+                return Ok(true);
+            }
+            if stop == b'\n' {
+                self.newline();
+                return Ok(false);
+            }
+            // CR: the row ends only at CRLF.
+            self.pos += 1;
+            match self.peek()? {
+                Some(b'\n') => {
+                    self.newline();
+                    return Ok(false);
                 }
-                Some(i) => {
-                    let stop = chunk[i];
-                    self.row.extend_from_slice(&chunk[..i]);
-                    self.pos += i + 1;
-                    if stop == self.delimiter {
-                        return Ok(true);
-                    }
-                    if stop == b'\n' {
-                        self.pos -= 1;
-                        self.newline();
-                        return Ok(false);
-                    }
-                    // CR: the row ends only at CRLF.
-                    match self.peek()? {
-                        Some(b'\n') => {
-                            self.newline();
-                            return Ok(false);
-                        }
-                        None => return Ok(false),
-                        Some(_) => self.row.push(b'\r'),
-                    }
-                }
+                None => return Ok(false),
+                Some(_) => self.row.push(b'\r'),
             }
         }
+    }
+
+    /// Copies the unread bytes before the first stop byte `find` locates
+    /// into the row and returns that byte, left unread; `None` when the
+    /// buffer ran out first (everything in it copied).
+    fn copy_until(&mut self, find: impl Fn(&[u8]) -> Option<usize>) -> Option<u8> {
+        let chunk = &self.buf[self.pos..self.end];
+        let found = find(chunk);
+        let n = found.unwrap_or(chunk.len());
+        self.row.extend_from_slice(&chunk[..n]);
+        self.pos += n;
+        found.map(|_| self.buf[self.pos])
     }
 
     /// Reads a quoted field after its opening quote; true if another field
@@ -224,47 +229,39 @@ impl<R: Read> Splitter<R> {
             if !self.fill()? {
                 return Err(SplitError::UnterminatedQuote { line, column });
             }
-            let chunk = &self.buf[self.pos..self.end];
-            match memchr2(self.quote, b'\n', chunk) {
-                None => {
-                    self.row.extend_from_slice(chunk);
-                    self.pos = self.end;
-                }
-                Some(i) => {
-                    let stop = chunk[i];
-                    self.row.extend_from_slice(&chunk[..i]);
-                    self.pos += i;
-                    if stop == b'\n' {
-                        self.row.push(b'\n');
-                        self.newline();
-                        continue;
-                    }
+            let quote = self.quote;
+            let Some(stop) = self.copy_until(|c| memchr2(quote, b'\n', c)) else {
+                continue;
+            };
+            if stop == b'\n' {
+                self.row.push(b'\n');
+                self.newline();
+                continue;
+            }
+            self.pos += 1;
+            match self.peek()? {
+                Some(q) if q == self.quote => {
+                    self.row.push(q);
                     self.pos += 1;
-                    match self.peek()? {
-                        Some(q) if q == self.quote => {
-                            self.row.push(q);
-                            self.pos += 1;
-                        }
-                        None => return Ok(false),
-                        Some(d) if d == self.delimiter => {
-                            self.pos += 1;
-                            return Ok(true);
-                        }
-                        Some(b'\n') => {
-                            self.newline();
-                            return Ok(false);
-                        }
-                        Some(b'\r') => {
-                            self.pos += 1;
-                            if self.peek()? == Some(b'\n') {
-                                self.newline();
-                                return Ok(false);
-                            }
-                            return Err(self.text_after_quote());
-                        }
-                        Some(_) => return Err(self.text_after_quote()),
-                    }
                 }
+                None => return Ok(false),
+                Some(d) if d == self.delimiter => {
+                    self.pos += 1;
+                    return Ok(true);
+                }
+                Some(b'\n') => {
+                    self.newline();
+                    return Ok(false);
+                }
+                Some(b'\r') => {
+                    self.pos += 1;
+                    if self.peek()? == Some(b'\n') {
+                        self.newline();
+                        return Ok(false);
+                    }
+                    return Err(self.text_after_quote());
+                }
+                Some(_) => return Err(self.text_after_quote()),
             }
         }
     }

@@ -70,7 +70,10 @@ fn time_prefix(b: &[u8]) -> Option<(NaiveTime, &[u8])> {
             rest = &rest[1 + n..];
         }
     }
-    Some((NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?, rest))
+    Some((
+        NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?,
+        rest,
+    ))
 }
 
 /// The whole of `b` as an offset in seconds east of UTC; `None` inside for
@@ -189,9 +192,17 @@ pub(crate) fn duration(b: &[u8]) -> Parsed<Duration> {
         }
         let whole128 = i128::from(whole);
         match (in_time, unit) {
-            (false, b'Y') => months = months.checked_add(whole.checked_mul(12).ok_or(INVALID)?).ok_or(INVALID)?,
+            (false, b'Y') => {
+                months = months
+                    .checked_add(whole.checked_mul(12).ok_or(INVALID)?)
+                    .ok_or(INVALID)?
+            }
             (false, b'M') => months = months.checked_add(whole).ok_or(INVALID)?,
-            (false, b'W') => days = days.checked_add(whole.checked_mul(7).ok_or(INVALID)?).ok_or(INVALID)?,
+            (false, b'W') => {
+                days = days
+                    .checked_add(whole.checked_mul(7).ok_or(INVALID)?)
+                    .ok_or(INVALID)?
+            }
             (false, b'D') => days = days.checked_add(whole).ok_or(INVALID)?,
             (true, b'H') => nanos += whole128 * 3_600_000_000_000,
             (true, b'M') => nanos += whole128 * 60_000_000_000,
@@ -221,16 +232,29 @@ mod tests {
         assert_eq!(d.offset, 3600);
         assert_eq!(d.local.to_string(), "2024-02-29 12:30:15.500");
         assert_eq!(datetime(b"2024-02-29").ok().unwrap().offset, 0);
-        assert_eq!(datetime(b"2024-02-29T01:02Z").ok().unwrap().local.to_string(), "2024-02-29 01:02:00");
+        assert_eq!(
+            datetime(b"2024-02-29T01:02Z")
+                .ok()
+                .unwrap()
+                .local
+                .to_string(),
+            "2024-02-29 01:02:00"
+        );
         assert!(datetime(b"2023-02-29").is_err());
         assert!(datetime(b"2024-02-29T12:30[Europe/Paris]").is_err());
-        assert_eq!(time(b"10:00-0530").ok().unwrap().offset, -(5 * 3600 + 30 * 60));
+        assert_eq!(
+            time(b"10:00-0530").ok().unwrap().offset,
+            -(5 * 3600 + 30 * 60)
+        );
     }
 
     #[test]
     fn durations_split_months_days_and_nanos() {
         let d = duration(b"P1Y2M3W4DT5H6M7.25S").ok().unwrap();
-        assert_eq!((d.months, d.days, d.seconds, d.nanos), (14, 25, 5 * 3600 + 6 * 60 + 7, 250_000_000));
+        assert_eq!(
+            (d.months, d.days, d.seconds, d.nanos),
+            (14, 25, 5 * 3600 + 6 * 60 + 7, 250_000_000)
+        );
         let n = duration(b"-PT1.5S").ok().unwrap();
         assert_eq!((n.seconds, n.nanos), (-2, 500_000_000));
         assert!(duration(b"P").is_err());

@@ -231,7 +231,10 @@ mod tests {
 
     #[test]
     fn integers_keep_their_type_ranges() {
-        assert_eq!(ok(ValueType::Long, "-9223372036854775808"), Value::Int(i64::MIN));
+        assert_eq!(
+            ok(ValueType::Long, "-9223372036854775808"),
+            Value::Int(i64::MIN)
+        );
         assert_eq!(ok(ValueType::Long, " +42 "), Value::Int(42));
         assert!(ValueType::Long.parse(b"9223372036854775808").is_err());
         assert!(ValueType::Int.parse(b"2147483648").is_err());

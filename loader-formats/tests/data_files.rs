@@ -78,7 +78,10 @@ fn every_data_file_reads_as_expected() {
     let bless = std::env::var_os("NEREID_BLESS").is_some();
     let mut failures = Vec::new();
     let mut count = 0;
-    for (dir, format) in [("opencypher", Format::OpenCypher), ("csv", Format::NeptuneCsv)] {
+    for (dir, format) in [
+        ("opencypher", Format::OpenCypher),
+        ("csv", Format::NeptuneCsv),
+    ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir().join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
