@@ -5,7 +5,10 @@
 //!   every layer; a crate that needed it would pull in all front ends);
 //! - the engine reaches no protocol crate, directly or through another
 //!   workspace crate (it is embedded by front ends other than Bolt, which
-//!   should not pay for PackStream, HTTP or TLS).
+//!   should not pay for PackStream, HTTP or TLS);
+//! - the input formats (`nereid-loader-formats`) use no workspace crate but
+//!   the value model (every loader shares them; they know nothing of
+//!   storage, the engine or Cypher).
 //!
 //! Only the workspace's own manifests are read: what an external crate
 //! pulls in is its business, and `Cargo.lock` would not say which
@@ -119,32 +122,66 @@ fn no_workspace_crate_depends_on_the_server() {
     );
 }
 
-#[test]
-fn the_engine_reaches_no_protocol_crate() {
-    let crates = workspace_with("nereid-engine");
-    // Walk what ships with the engine through the workspace's own crates.
+/// Every crate `root` ships with, reached through the workspace's own
+/// crates, each with the crate that declared it.
+fn shipped_closure(crates: &BTreeMap<String, Declared>, root: &str) -> BTreeMap<String, String> {
+    let mut declared_by: BTreeMap<String, String> = BTreeMap::new();
     let mut reached = BTreeSet::new();
-    let mut path: BTreeMap<String, String> = BTreeMap::new();
-    let mut todo = vec!["nereid-engine".to_string()];
+    let mut todo = vec![root.to_string()];
     while let Some(name) = todo.pop() {
         if !reached.insert(name.clone()) {
             continue;
         }
         if let Some(declared) = crates.get(&name) {
             for dependency in &declared.shipped {
-                path.entry(dependency.clone())
+                declared_by
+                    .entry(dependency.clone())
                     .or_insert_with(|| name.clone());
                 todo.push(dependency.clone());
             }
         }
     }
+    declared_by
+}
+
+#[test]
+fn the_engine_reaches_no_protocol_crate() {
+    let crates = workspace_with("nereid-engine");
+    let reached = shipped_closure(&crates, "nereid-engine");
     let offending: Vec<String> = PROTOCOL_CRATES
         .iter()
-        .filter(|protocol| reached.contains(**protocol))
-        .map(|protocol| format!("{protocol} (declared by {})", path[*protocol]))
+        .filter_map(|protocol| {
+            reached
+                .get(*protocol)
+                .map(|by| format!("{protocol} (declared by {by})"))
+        })
         .collect();
     assert!(
         offending.is_empty(),
         "the engine reaches protocol crates: {offending:?}"
+    );
+}
+
+/// The input formats are shared by every loader and must stay a leaf:
+/// of the workspace they may use only the value model (not storage, the
+/// engine, the Cypher front end, the executor or the log), in any table.
+#[test]
+fn the_input_formats_use_only_the_value_model() {
+    let crates = workspace_with("nereid-loader-formats");
+    let mut offending: Vec<String> = shipped_closure(&crates, "nereid-loader-formats")
+        .into_iter()
+        .filter(|(name, _)| crates.contains_key(name) && name != "nereid-values")
+        .map(|(name, by)| format!("{name} (declared by {by})"))
+        .collect();
+    offending.extend(
+        crates["nereid-loader-formats"]
+            .all
+            .iter()
+            .filter(|name| crates.contains_key(*name) && *name != "nereid-values")
+            .map(|name| format!("{name} (a dev-dependency)")),
+    );
+    assert!(
+        offending.is_empty(),
+        "nereid-loader-formats depends on workspace crates beyond nereid-values: {offending:?}"
     );
 }
