@@ -18,8 +18,8 @@ use std::sync::Arc;
 pub struct OperatorProfile {
     /// Rows it emitted.
     pub rows: u64,
-    /// Store calls it made (Neo4j's db hits; one per call into the store,
-    /// a batched read of many entities included).
+    /// Store calls it made (Neo4j's db hits: one per call into the store,
+    /// one per entity for a call reading a column of entities).
     pub db_hits: u64,
     /// Nanoseconds it spent.
     pub time_ns: u64,

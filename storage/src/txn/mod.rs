@@ -45,7 +45,8 @@ pub struct Txn {
     store: Arc<Store>,
     core: TxnCore,
     /// Store calls made through this transaction (reads and writes), for
-    /// PROFILE's db hits: one per call, whatever it returns.
+    /// PROFILE's db hits: one per call, whatever it returns (one per entity
+    /// for the calls that read a column of entities).
     hits: AtomicU64,
 }
 
@@ -66,6 +67,14 @@ impl Txn {
     /// hits: an operator's are the difference across its work).
     pub fn db_hits(&self) -> u64 {
         self.hits.load(Ordering::Relaxed)
+    }
+
+    /// A call reading `entities` at once counts as that many db hits (as
+    /// that many single reads would), not one: PROFILE's figures then do
+    /// not depend on whether the executor batched its reads.
+    fn count_batched(&self, entities: usize) {
+        let extra = u64::try_from(entities.saturating_sub(1)).unwrap_or(u64::MAX);
+        self.hits.fetch_add(extra, Ordering::Relaxed);
     }
 
     pub(crate) fn reader(&self) -> Reader<'_> {
@@ -156,6 +165,7 @@ impl Txn {
     /// misses started together.
     pub fn node_property_column(&self, ids: &[NodeId], key: &str) -> Vec<Option<Value>> {
         let nodes: Vec<u64> = ids.iter().map(|id| id.0).collect();
+        self.count_batched(ids.len());
         self.reader().node_property_column(&nodes, key)
     }
     /// The vertex identifier string (the node's element id), for a visible node.
@@ -209,6 +219,7 @@ impl Txn {
     /// rows' `r.key`): the key resolved once, one reader for the batch.
     pub fn rel_property_column(&self, ids: &[RelId], key: &str) -> Vec<Option<Value>> {
         let rels: Vec<u64> = ids.iter().map(|id| id.0).collect();
+        self.count_batched(ids.len());
         self.reader().rel_property_column(&rels, key)
     }
     pub fn rel_properties(&self, id: RelId) -> BTreeMap<String, Value> {
