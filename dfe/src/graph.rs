@@ -14,6 +14,12 @@ use std::collections::BTreeMap;
 pub trait GraphRead {
     fn node_labels(&self, id: NodeId) -> Vec<String>;
     fn node_has_label(&self, id: NodeId, label: &str) -> bool;
+    /// [`GraphRead::node_has_label`] of each of `ids`, aligned with it.
+    fn node_has_label_column(&self, ids: &[NodeId], label: &str) -> Vec<bool> {
+        ids.iter()
+            .map(|&id| self.node_has_label(id, label))
+            .collect()
+    }
     fn node_property(&self, id: NodeId, key: &str) -> Option<Value>;
     /// [`GraphRead::node_property`] of each of `ids`, aligned with it: a
     /// batch of rows at once, which a store can read faster than row by row.
@@ -50,6 +56,9 @@ impl GraphRead for Txn {
     }
     fn node_has_label(&self, id: NodeId, label: &str) -> bool {
         Txn::node_has_label(self, id, label)
+    }
+    fn node_has_label_column(&self, ids: &[NodeId], label: &str) -> Vec<bool> {
+        Txn::node_has_label_column(self, ids, label)
     }
     fn node_property(&self, id: NodeId, key: &str) -> Option<Value> {
         Txn::node_property(self, id, key)

@@ -112,11 +112,8 @@ impl<'a> Evaluator<'a> {
                 access::property_column(self.graph, &bases, key)
             }
             Expr::HasLabels { expr, labels } => {
-                let graph = self.graph;
-                self.eval(expr, batch, rows)?
-                    .iter()
-                    .map(|base| access::has_labels(graph, base, labels))
-                    .collect()
+                let bases = self.eval(expr, batch, rows)?;
+                access::has_labels_column(self.graph, &bases, labels)
             }
             Expr::List(items) => {
                 let columns = self.eval_all(items, batch, rows)?;

@@ -154,6 +154,13 @@ impl Txn {
     pub fn node_has_label(&self, id: NodeId, label: &str) -> bool {
         self.reader().node_has_label(id.0, label)
     }
+    /// [`Txn::node_has_label`] of each of `ids`, aligned with it (a batch
+    /// of rows' `n:Label`).
+    pub fn node_has_label_column(&self, ids: &[NodeId], label: &str) -> Vec<bool> {
+        let nodes: Vec<u64> = ids.iter().map(|id| id.0).collect();
+        self.count_batched(ids.len());
+        self.reader().node_has_label_column(&nodes, label)
+    }
     pub fn node_property(&self, id: NodeId, key: &str) -> Option<Value> {
         self.reader().node_property(id.0, key)
     }

@@ -130,6 +130,21 @@ impl Reader<'_> {
         }
     }
 
+    /// [`Reader::node_has_label`] of each of `nodes`, aligned with it: the
+    /// label resolved once and the nodes' first misses started together
+    /// (as [`Reader::node_property_column`] does), for a filter testing a
+    /// label on a batch of rows, e.g. after an expand.
+    pub(crate) fn node_has_label_column(&self, nodes: &[u64], label: &str) -> Vec<bool> {
+        let Some(gui) = self.store.literals.lookup(label.as_bytes()) else {
+            return vec![false; nodes.len()];
+        };
+        self.prefetch_nodes(nodes);
+        nodes
+            .iter()
+            .map(|&node| self.label_tuple(node, gui).is_some())
+            .collect()
+    }
+
     pub(crate) fn node_property_tuple(
         &self,
         node: u64,
