@@ -41,8 +41,12 @@ fn expand_rows_with_list(c: &mut Criterion) {
                      RETURN size(l) AS n, count(*) AS c";
     let without = "WITH 100 AS l MATCH (a:Hub)-[:R]->(b) RETURN l AS n, count(*) AS c";
     assert_eq!(run(&db, with_list), 1);
-    c.bench_function("dfe/expand_rows_with_list", |b| b.iter(|| run(&db, with_list)));
-    c.bench_function("dfe/expand_rows_without_list", |b| b.iter(|| run(&db, without)));
+    c.bench_function("dfe/expand_rows_with_list", |b| {
+        b.iter(|| run(&db, with_list))
+    });
+    c.bench_function("dfe/expand_rows_without_list", |b| {
+        b.iter(|| run(&db, without))
+    });
 }
 
 criterion_group! {

@@ -85,13 +85,16 @@ fn record_fields(format: StructFormat) -> Vec<u8> {
     encode_result_value(&Value::Node(NodeId(0)), &Golden, format, &mut out).unwrap();
     encode_result_value(&Value::Relationship(RelId(0)), &Golden, format, &mut out).unwrap();
     out.extend(temporal_structs(format));
-    let list = Value::List(vec![
-        Value::Int(1),
-        Value::Int(-1),
-        Value::Int(200),
-        Value::from("x"),
-        Value::Float(1.5),
-    ]);
+    let list = Value::List(
+        vec![
+            Value::Int(1),
+            Value::Int(-1),
+            Value::Int(200),
+            Value::from("x"),
+            Value::Float(1.5),
+        ]
+        .into(),
+    );
     encode_result_value(&list, &Golden, format, &mut out).unwrap();
     out
 }

@@ -132,13 +132,16 @@ impl Backend for FakeBackend {
                     vec![
                         Value::Node(NodeId(0)),
                         Value::Relationship(RelId(0)),
-                        Value::List(vec![
-                            Value::Int(1),
-                            Value::Int(-1),
-                            Value::Int(200),
-                            Value::from("x"),
-                            Value::Float(1.5),
-                        ]),
+                        Value::List(
+                            vec![
+                                Value::Int(1),
+                                Value::Int(-1),
+                                Value::Int(200),
+                                Value::from("x"),
+                                Value::Float(1.5),
+                            ]
+                            .into(),
+                        ),
                     ]
                 });
             }
