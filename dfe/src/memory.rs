@@ -18,7 +18,7 @@
 //! costs nothing, a list held by `k` values is charged a `k`-th of its size
 //! to each, and a list only one value holds (just built: `collect`,
 //! `range`, a comprehension) is charged in full
-//! (docs/adr/0089-shared-list-values.md).
+//! (docs/adr/0092-shared-list-values.md).
 
 use crate::error::{ExecError, ExecResult};
 use nereid_values::Value;

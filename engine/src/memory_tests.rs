@@ -52,7 +52,7 @@ fn values_built_over_the_budget_fail_the_query_with_the_memory_status() {
     let per_row = "UNWIND range(1, 1000) AS i RETURN size(range(1, 100000 + i)) AS n";
     assert_eq!(run(&db, per_row, Params::new()), over);
     // A list literal copied into every row: the copies share one list
-    // (docs/adr/0089-shared-list-values.md), so the query fits.
+    // (docs/adr/0092-shared-list-values.md), so the query fits.
     let copies = format!(
         "UNWIND range(1, 1000) AS i RETURN size([{}]) AS n",
         vec!["1"; 100_000].join(",")

@@ -59,7 +59,7 @@ def test_a_list_built_per_row_is_refused(budget_server, budget_driver):
     committed = commit_marker(budget_driver)
     refused(budget_driver, "UNWIND range(1, 1000) AS i RETURN size(range(1, 100000 + i)) AS n")
     # A list literal copied into every row is shared by the copies
-    # (docs/adr/0089-shared-list-values.md): one list, within the budget.
+    # (docs/adr/0092-shared-list-values.md): one list, within the budget.
     literal = "[" + ",".join(["1"] * 100_000) + "]"
     with budget_driver.session() as session:
         sizes = [r["n"] for r in session.run(f"UNWIND range(1, 1000) AS i RETURN size({literal}) AS n")]

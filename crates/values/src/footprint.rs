@@ -9,7 +9,7 @@
 //! every holder counts the list once (the way a proportional set size counts
 //! shared pages), and a list only this value holds is charged in full, as
 //! when it is built. Copying a value ([`Value::clone_heap_footprint`])
-//! allocates nothing for a list (docs/adr/0089-shared-list-values.md).
+//! allocates nothing for a list (docs/adr/0092-shared-list-values.md).
 
 use crate::Value;
 use std::mem::size_of;

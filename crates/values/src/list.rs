@@ -1,7 +1,7 @@
 //! [`List`]: the payload of [`Value::List`], an immutable list shared by
 //! reference count, so that copying a list value (into every row an expand
 //! or an unwind makes from a row carrying it) costs a pointer, not the
-//! list (docs/adr/0089-shared-list-values.md).
+//! list (docs/adr/0092-shared-list-values.md).
 
 use crate::Value;
 use std::fmt;
