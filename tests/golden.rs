@@ -204,7 +204,7 @@ fn register(db: &Arc<Database>, signature: &str, rows: &[String]) -> Result<(), 
         result
             .pull(-1, &mut |cells, _| {
                 if let Some(Value::List(cells)) = cells.first() {
-                    values.push(cells.clone());
+                    values.push(cells.to_vec());
                 }
             })
             .map_err(|e| e.message)?;

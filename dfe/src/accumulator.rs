@@ -173,7 +173,7 @@ impl Accumulator {
     pub fn finish(self) -> Value {
         match self.state {
             State::Count(n) => Value::Int(n),
-            State::Collect(items) => Value::List(items),
+            State::Collect(items) => Value::List(items.into()),
             State::SumInt(total) => Value::Int(total),
             State::SumFloat(total) => Value::Float(total),
             State::Avg { count: 0, .. } => Value::Null,
@@ -254,7 +254,7 @@ mod tests {
     #[test]
     fn empty_input_results() {
         assert_eq!(run(A::Count, false, &[]), Ok(Value::Int(0)));
-        assert_eq!(run(A::Collect, false, &[]), Ok(Value::List(vec![])));
+        assert_eq!(run(A::Collect, false, &[]), Ok(Value::List(vec![].into())));
         assert_eq!(run(A::Sum, false, &[]), Ok(Value::Int(0)));
         assert_eq!(run(A::Avg, false, &[]), Ok(Value::Null));
         assert_eq!(run(A::Min, false, &[]), Ok(Value::Null));
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(run(A::Count, true, &values), Ok(Value::Int(2)));
         assert_eq!(
             run(A::Collect, true, &values),
-            Ok(Value::List(vec![Value::Int(1), Value::Int(2)]))
+            Ok(Value::List(vec![Value::Int(1), Value::Int(2)].into()))
         );
     }
 

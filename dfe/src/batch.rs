@@ -193,15 +193,16 @@ impl Batch {
     }
 
     /// Bytes a copy of physical row `row` allocates on the heap (0 for a
-    /// row of scalars and entities), the slots marked in `dropped` (as in
-    /// [`Batch::push_extended_taking`]) not copied.
+    /// row of scalars, entities and lists, which a copy shares), the slots
+    /// marked in `dropped` (as in [`Batch::push_extended_taking`]) not
+    /// copied.
     pub fn row_heap_footprint(&self, row: usize, dropped: &[bool]) -> usize {
         self.columns
             .iter()
             .enumerate()
             .filter(|(slot, _)| !dropped.get(*slot).copied().unwrap_or(false))
             .filter_map(|(_, column)| column.get(row))
-            .map(Value::heap_footprint)
+            .map(Value::clone_heap_footprint)
             .fold(0usize, usize::saturating_add)
     }
 
@@ -266,11 +267,15 @@ mod tests {
 
     #[test]
     fn dropped_slots_are_neither_copied_nor_counted() {
-        let list = Value::List((0..100).map(Value::Int).collect());
-        let source = Batch::from_rows(3, [vec![list.clone(), Value::Int(2)]]);
+        let text = Value::String("x".repeat(100));
+        let source = Batch::from_rows(3, [vec![text, Value::Int(2)]]);
         let dropped = [true];
         assert_eq!(source.row_heap_footprint(0, &dropped), 0);
         assert!(source.row_heap_footprint(0, &[]) > 0);
+        // A list is shared by its copies: copying it allocates nothing.
+        let list = Value::List((0..100).map(Value::Int).collect());
+        let shared = Batch::from_rows(1, [vec![list]]);
+        assert_eq!(shared.row_heap_footprint(0, &[]), 0);
         let mut out = Batch::new(3);
         out.push_extended_taking(&source, 0, &mut [(2, Value::Int(7))], &dropped);
         assert_eq!(out.row(0), vec![Value::Null, Value::Int(2), Value::Int(7)]);

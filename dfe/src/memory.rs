@@ -14,6 +14,11 @@
 //!
 //! The figures are estimates ([`Value::footprint`]): transient copies
 //! (a batch column between operators) are checked one at a time, not summed.
+//! A list value is shared by its copies ([`nereid_values::List`]): a copy
+//! costs nothing, a list held by `k` values is charged a `k`-th of its size
+//! to each, and a list only one value holds (just built: `collect`,
+//! `range`, a comprehension) is charged in full
+//! (docs/adr/0093-shared-list-values.md).
 
 use crate::error::{ExecError, ExecResult};
 use nereid_values::Value;
@@ -130,9 +135,10 @@ impl Drop for Reservation {
 }
 
 /// Bytes of a column of `count` copies of `value` (what evaluating a
-/// literal or parameter over `count` rows allocates).
+/// literal or parameter over `count` rows allocates: nothing for a list,
+/// which every copy shares).
 pub(crate) fn copies(value: &Value, count: usize) -> usize {
-    value.heap_footprint().saturating_mul(count)
+    value.clone_heap_footprint().saturating_mul(count)
 }
 
 /// Bytes of a column of values.

@@ -223,7 +223,8 @@ fn value() -> impl Strategy<Value = Value> {
         prop::sample::select(vec!["", "a", "ab", "abc", "b", "ba", "bab", "c"])
             .prop_map(|s| Value::String(s.to_string())),
         any::<bool>().prop_map(Value::Bool),
-        prop::collection::vec((-2i64..2).prop_map(Value::Int), 0..3).prop_map(Value::List),
+        prop::collection::vec((-2i64..2).prop_map(Value::Int), 0..3)
+            .prop_map(|items| Value::List(items.into())),
         (0u32..3).prop_map(|d| Value::Date(
             chrono::NaiveDate::from_ymd_opt(2020, 1, 1 + d).expect("a date")
         )),
@@ -284,7 +285,7 @@ proptest! {
         let params: Params = [
             ("a".to_string(), a),
             ("b".to_string(), b),
-            ("l".to_string(), Value::List(l)),
+            ("l".to_string(), Value::List(l.into())),
         ]
         .into_iter()
         .collect();

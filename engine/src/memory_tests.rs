@@ -48,12 +48,17 @@ fn values_built_over_the_budget_fail_the_query_with_the_memory_status() {
     // Doubling a string: the step that would cross the limit is refused.
     let doubling = "RETURN size(reduce(s = 'x', i IN range(1, 40) | s + s)) AS n";
     assert_eq!(run(&db, doubling, Params::new()), over);
-    // A list literal copied into every row of a batch.
+    // A list built for every row of a batch.
+    let per_row = "UNWIND range(1, 1000) AS i RETURN size(range(1, 100000 + i)) AS n";
+    assert_eq!(run(&db, per_row, Params::new()), over);
+    // A list literal copied into every row: the copies share one list
+    // (docs/adr/0093-shared-list-values.md), so the query fits.
     let copies = format!(
         "UNWIND range(1, 1000) AS i RETURN size([{}]) AS n",
         vec!["1"; 100_000].join(",")
     );
-    assert_eq!(run(&db, &copies, Params::new()), over);
+    let rows = run(&db, &copies, Params::new()).expect("shares the literal");
+    assert_eq!(rows, vec![vec![Value::Int(100_000)]; 1000]);
     // Under the budget the same shapes run, and what they held is released.
     let small = "UNWIND range(1, 300000) AS i RETURN size(collect(i)) AS n";
     for _ in 0..3 {
@@ -66,16 +71,16 @@ fn values_built_over_the_budget_fail_the_query_with_the_memory_status() {
 fn parameters_count_against_the_budget() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = open(&dir);
-    let big = Value::List(vec![
-        Value::Int(1);
-        LIMIT / std::mem::size_of::<Value>() + 1
-    ]);
+    let big = Value::List(vec![Value::Int(1); LIMIT / std::mem::size_of::<Value>() + 1].into());
     let params = Params::from([("l".to_string(), big)]);
     assert_eq!(
         run(&db, "RETURN 1 AS one", params),
         Err(Status::MemoryPoolOutOfMemoryError)
     );
-    let small = Params::from([("l".to_string(), Value::List(vec![Value::Int(1); 1000]))]);
+    let small = Params::from([(
+        "l".to_string(),
+        Value::List(vec![Value::Int(1); 1000].into()),
+    )]);
     assert_eq!(
         run(&db, "RETURN size($l) AS n", small),
         Ok(vec![vec![Value::Int(1000)]])

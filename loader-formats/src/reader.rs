@@ -340,7 +340,7 @@ fn list(bytes: &[u8], ty: ValueType, format: Format, d: u8) -> Result<Value, Fie
             out.push(element_value(element, ty)?);
         }
     }
-    Ok(Value::List(out))
+    Ok(Value::List(out.into()))
 }
 
 /// An element of an array: strings may be empty, other types may not.

@@ -232,7 +232,7 @@ fn decode_list(mut form: &[u8]) -> Option<Value> {
             _ => return None,
         });
     }
-    form.is_empty().then_some(Value::List(items))
+    form.is_empty().then_some(Value::List(items.into()))
 }
 
 #[cfg(test)]
@@ -249,22 +249,28 @@ mod tests {
             Value::Float(2.5),
             Value::from("héllo"),
             Value::Bytes(vec![0, 255, 3]),
-            Value::List(vec![]),
-            Value::List(vec![
-                Value::Int(1),
-                Value::Float(-0.5),
-                Value::from("x"),
-                Value::Bool(false),
-            ]),
+            Value::List(vec![].into()),
+            Value::List(
+                vec![
+                    Value::Int(1),
+                    Value::Float(-0.5),
+                    Value::from("x"),
+                    Value::Bool(false),
+                ]
+                .into(),
+            ),
             Value::Date(
                 nereid_values::temporal::chrono::NaiveDate::from_ymd_opt(1984, 10, 11).unwrap(),
             ),
-            Value::List(vec![Value::Duration(nereid_values::Duration {
-                months: 1,
-                days: 2,
-                seconds: -3,
-                nanos: 4,
-            })]),
+            Value::List(
+                vec![Value::Duration(nereid_values::Duration {
+                    months: 1,
+                    days: 2,
+                    seconds: -3,
+                    nanos: 4,
+                })]
+                .into(),
+            ),
         ];
         for v in values {
             let encoded = TypedValue::encode(&v, &lit).unwrap();
@@ -296,7 +302,7 @@ mod tests {
         let lit = Dictionary::new(TAG_LIT);
         assert!(TypedValue::encode(&Value::Map(Default::default()), &lit).is_err());
         assert!(TypedValue::encode(&Value::Null, &lit).is_err());
-        assert!(TypedValue::encode(&Value::List(vec![Value::Null]), &lit).is_err());
+        assert!(TypedValue::encode(&Value::List(vec![Value::Null].into()), &lit).is_err());
     }
 
     #[test]

@@ -148,7 +148,7 @@ fn resolver_materialises_nodes_and_relationships() {
             &labels(&["P"]),
             &props(&[
                 ("name", "a".into()),
-                ("l", Value::List(vec![Value::Int(1), "x".into()])),
+                ("l", Value::List(vec![Value::Int(1), "x".into()].into())),
             ]),
         )
         .unwrap();

@@ -28,8 +28,8 @@ fn values() -> Vec<Value> {
         Value::from("ab"),
         Value::from("b"),
         Value::Bool(true),
-        Value::List(vec![Value::Int(1)]),
-        Value::List(vec![Value::Float(1.0)]),
+        Value::List(vec![Value::Int(1)].into()),
+        Value::List(vec![Value::Float(1.0)].into()),
         Value::Null,
     ]
 }

@@ -366,7 +366,7 @@ impl<'a> Reader<'a> {
                 for _ in 0..n {
                     items.push(self.value(depth + 1)?);
                 }
-                Value::List(items)
+                Value::List(items.into())
             }
             V_MAP => Value::Map(self.map(depth + 1)?),
             V_TEMPORAL => nereid_values::value_codec::decode(&self.bytes()?)
@@ -383,7 +383,7 @@ mod tests {
     fn every_value() -> Vec<Value> {
         let mut map = BTreeMap::new();
         map.insert("a".to_string(), Value::Int(1));
-        map.insert("nested".to_string(), Value::List(vec![Value::Null]));
+        map.insert("nested".to_string(), Value::List(vec![Value::Null].into()));
         vec![
             Value::Null,
             Value::Bool(false),
@@ -399,8 +399,8 @@ mod tests {
             Value::from("ünïcødé"),
             Value::Bytes(vec![]),
             Value::Bytes(vec![0, 1, 255]),
-            Value::List(vec![]),
-            Value::List(vec![Value::Int(1), Value::from("x"), Value::List(vec![])]),
+            Value::List(vec![].into()),
+            Value::List(vec![Value::Int(1), Value::from("x"), Value::List(vec![].into())].into()),
             Value::Map(BTreeMap::new()),
             Value::Map(map),
         ]
@@ -516,7 +516,7 @@ mod tests {
         for value in [
             Value::Node(NodeId(1)),
             Value::Relationship(RelId(1)),
-            Value::List(vec![Value::Node(NodeId(1))]),
+            Value::List(vec![Value::Node(NodeId(1))].into()),
         ] {
             let change = Change::SetNodeProperty {
                 id: NodeId(1),

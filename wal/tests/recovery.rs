@@ -226,7 +226,7 @@ fn a_store_survives_a_restart_through_the_log() {
         ("name".to_string(), Value::from("Ann")),
         (
             "tags".to_string(),
-            Value::List(vec![Value::from("a"), Value::Int(1)]),
+            Value::List(vec![Value::from("a"), Value::Int(1)].into()),
         ),
     ]
     .into_iter()

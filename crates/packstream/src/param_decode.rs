@@ -171,7 +171,7 @@ impl ParamDecoder<'_> {
         for _ in 0..size {
             items.push(self.value(depth + 1)?);
         }
-        Ok(Value::List(items))
+        Ok(Value::List(items.into()))
     }
 
     fn map(&mut self, size: usize, offset: usize, depth: usize) -> Result<Value, ParamError> {

@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(m.get("name"), Some(&Value::from("a")));
         assert_eq!(
             m.get("xs"),
-            Some(&Value::List(vec![Value::Int(1), Value::Null]))
+            Some(&Value::List(vec![Value::Int(1), Value::Null].into()))
         );
         assert_eq!(
             value_to_pack(&value).map(pack_to_value),

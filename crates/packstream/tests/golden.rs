@@ -5,7 +5,7 @@ use nereid_packstream::marker::tag;
 use nereid_packstream::{
     encode, encode_result_value, from_slice, to_vec, PackMap, PackValue, StructFormat,
 };
-use nereid_values::{EntityResolver, NodeData, NodeId, RelData, RelId, Value};
+use nereid_values::{EntityResolver, List, NodeData, NodeId, RelData, RelId, Value};
 use std::collections::BTreeMap;
 
 const UUID: &str = "7666574c-0000-4000-8000-000000000000";
@@ -85,13 +85,13 @@ fn record_fields(format: StructFormat) -> Vec<u8> {
     encode_result_value(&Value::Node(NodeId(0)), &Golden, format, &mut out).unwrap();
     encode_result_value(&Value::Relationship(RelId(0)), &Golden, format, &mut out).unwrap();
     out.extend(temporal_structs(format));
-    let list = Value::List(vec![
+    let list = Value::List(List::from(vec![
         Value::Int(1),
         Value::Int(-1),
         Value::Int(200),
         Value::from("x"),
         Value::Float(1.5),
-    ]);
+    ]));
     encode_result_value(&list, &Golden, format, &mut out).unwrap();
     out
 }

@@ -12,6 +12,7 @@
 //! the wire protocol; it is the vocabulary the other crates share.
 
 mod footprint;
+mod list;
 mod ordering;
 pub mod spatial;
 pub mod temporal;
@@ -20,6 +21,7 @@ pub mod temporal_wide;
 mod value;
 pub mod value_codec;
 
+pub use list::List;
 pub use ordering::{compare_for_order, Comparison};
 pub use spatial::{Crs, Point};
 pub use temporal::{Duration, OffsetTime, ZonedDateTime};

@@ -3,7 +3,7 @@
 use crate::spatial::Point;
 use crate::temporal::{self, Duration, OffsetTime, ZonedDateTime};
 use crate::temporal_wide::WideLocal;
-use crate::{NodeId, RelId};
+use crate::{List, NodeId, RelId};
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,7 +22,8 @@ pub enum Value {
     Float(f64),
     String(String),
     Bytes(Vec<u8>),
-    List(Vec<Value>),
+    /// Shared: a clone costs a pointer (see [`List`]).
+    List(List),
     /// Keys are kept sorted: Cypher maps are unordered, and a sorted map
     /// makes equality, hashing and golden output deterministic.
     Map(BTreeMap<String, Value>),

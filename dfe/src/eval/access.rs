@@ -199,7 +199,8 @@ pub fn slice(base: &Value, from: Option<&Value>, to: Option<&Value>) -> ExecResu
         items
             .get(start..end)
             .map(<[Value]>::to_vec)
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            .into(),
     ))
 }
 

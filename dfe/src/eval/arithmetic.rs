@@ -71,18 +71,18 @@ pub fn add(a: Value, b: Value) -> ExecResult<Value> {
             Ok(Value::String(number_text(&n) + &y))
         }
         (Value::List(mut x), Value::List(y)) => {
-            x.extend(y);
+            x.make_mut().extend(y);
             Ok(Value::List(x))
         }
         (Value::List(mut x), element) => {
-            x.push(element);
+            x.make_mut().push(element);
             Ok(Value::List(x))
         }
         (element, Value::List(y)) => {
             let mut out = Vec::with_capacity(y.len() + 1);
             out.push(element);
             out.extend(y);
-            Ok(Value::List(out))
+            Ok(Value::List(out.into()))
         }
         (a, b) => numeric("add", &a, &b, |x, y| Ok(x.checked_add(y)), |x, y| x + y),
     }
@@ -264,8 +264,8 @@ mod tests {
             Ok(Value::from("a1.0"))
         );
         assert_eq!(
-            add(Value::Int(0), Value::List(vec![Value::Int(1)])),
-            Ok(Value::List(vec![Value::Int(0), Value::Int(1)]))
+            add(Value::Int(0), Value::List(vec![Value::Int(1)].into())),
+            Ok(Value::List(vec![Value::Int(0), Value::Int(1)].into()))
         );
         assert!(matches!(
             add(Value::Bool(true), Value::Int(1)),

@@ -75,7 +75,7 @@ mod tests {
     use super::*;
 
     fn list(items: Vec<Value>) -> Value {
-        Value::List(items)
+        Value::List(items.into())
     }
 
     #[test]

@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(to_float(&Value::from("one")), Ok(Value::Null));
         assert_eq!(to_boolean(&Value::from("TRUE")), Ok(Value::Bool(true)));
         assert_eq!(to_boolean(&Value::from("yes")), Ok(Value::Null));
-        assert!(to_boolean(&Value::List(vec![])).is_err());
+        assert!(to_boolean(&Value::List(vec![].into())).is_err());
     }
 
     #[test]

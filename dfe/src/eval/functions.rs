@@ -66,10 +66,10 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         F::ToInteger => to_integer(&arg),
         F::ToFloat => to_float(&arg),
         F::ToBoolean => to_boolean(&arg),
-        F::Head => list_part(arg, |items| items.into_iter().next()),
-        F::Last => list_part(arg, |items| items.into_iter().last()),
+        F::Head => list_part(arg, |items| items.first().cloned()),
+        F::Last => list_part(arg, |items| items.last().cloned()),
         F::Tail => list_part(arg, |items| {
-            Some(Value::List(items.into_iter().skip(1).collect()))
+            Some(Value::List(items.get(1..).unwrap_or_default().into()))
         }),
         F::Abs => abs(&arg),
         F::StartNode => endpoint(&arg, graph, true),
@@ -226,10 +226,10 @@ fn length(arg: &Value) -> ExecResult<Value> {
 }
 
 /// `head`, `last`, `tail`: null for null, `pick` on lists (null if it finds nothing).
-fn list_part(arg: Value, pick: fn(Vec<Value>) -> Option<Value>) -> ExecResult<Value> {
+fn list_part(arg: Value, pick: fn(&[Value]) -> Option<Value>) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
-        Value::List(items) => Ok(pick(items).unwrap_or_default()),
+        Value::List(items) => Ok(pick(&items).unwrap_or_default()),
         other => Err(invalid_argument_value("List", &other)),
     }
 }

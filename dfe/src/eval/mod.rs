@@ -119,7 +119,7 @@ impl<'a> Evaluator<'a> {
                 let columns = self.eval_all(items, batch, rows)?;
                 Ok(transpose(columns, rows.len())
                     .into_iter()
-                    .map(Value::List)
+                    .map(|items| Value::List(items.into()))
                     .collect())
             }
             Expr::Map(entries) => {

@@ -116,6 +116,6 @@ fn run_once(
     Ok(if exists {
         Value::Bool(matched)
     } else {
-        Value::List(values)
+        Value::List(values.into())
     })
 }

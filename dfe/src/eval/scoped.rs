@@ -17,7 +17,7 @@ use nereid_values::Value;
 fn as_list(value: Value) -> ExecResult<Option<Vec<Value>>> {
     match value {
         Value::Null => Ok(None),
-        Value::List(items) => Ok(Some(items)),
+        Value::List(items) => Ok(Some(items.into_vec())),
         other => Err(type_mismatch("List", &other)),
     }
 }
@@ -72,7 +72,7 @@ impl Evaluator<'_> {
                     .map(|&r| elements.value(var, r).clone())
                     .collect(),
             };
-            out.push(Value::List(values));
+            out.push(Value::List(values.into()));
         }
         Ok(out)
     }

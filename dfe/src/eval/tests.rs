@@ -353,14 +353,13 @@ fn scalar_functions() {
         (func(F::Length, vec![path.clone()]), Is(Value::Int(1))),
         (
             func(F::Nodes, vec![path.clone()]),
-            Is(Value::List(vec![
-                Value::Node(NodeId(1)),
-                Value::Node(NodeId(3)),
-            ])),
+            Is(Value::List(
+                vec![Value::Node(NodeId(1)), Value::Node(NodeId(3))].into(),
+            )),
         ),
         (
             func(F::Relationships, vec![path]),
-            Is(Value::List(vec![Value::Relationship(RelId(2))])),
+            Is(Value::List(vec![Value::Relationship(RelId(2))].into())),
         ),
         (
             func(
@@ -406,7 +405,7 @@ fn scalar_functions() {
         (func(F::Trim, vec![int(1)]), TypeError),
         (
             func(F::Keys, vec![Expr::Param("m".into())]),
-            Is(Value::List(vec![Value::from("a")])),
+            Is(Value::List(vec![Value::from("a")].into())),
         ),
         (
             func(F::Properties, vec![Expr::Param("m".into())]),

@@ -73,7 +73,7 @@ pub fn split(args: &[Value]) -> ExecResult<Value> {
             .map(|p| Value::String(p.to_string()))
             .collect()
     };
-    Ok(Value::List(parts))
+    Ok(Value::List(parts.into()))
 }
 
 /// `left(s, n)` / `right(s, n)`.

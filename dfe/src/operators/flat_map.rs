@@ -62,8 +62,9 @@ pub(crate) struct FlatMap<E: Expander> {
     expander: E,
     current: Option<Extensions>,
     /// Heap bytes of a copy of the current input row: every output row
-    /// copies it, so `UNWIND` of a list still held in a slot copies that
-    /// list once per element, which the query's memory budget must see.
+    /// copies it, so `UNWIND` of a string-heavy row copies its strings once
+    /// per element, which the query's memory budget must see (a list in a
+    /// slot costs nothing: the copies share it).
     row_heap: usize,
     /// Per slot, true when the output rows leave it null instead of
     /// copying it from the input row (no operator above reads it); empty

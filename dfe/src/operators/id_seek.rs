@@ -11,7 +11,7 @@ use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
 use nereid_planner::{Expr, Slot};
-use nereid_values::Value;
+use nereid_values::{List, Value};
 
 pub(crate) struct NodeIdSeek {
     ids: Expr,
@@ -57,7 +57,7 @@ impl Expander for NodeIdSeek {
     ) -> ExecResult<Extensions> {
         let list = match self.values.get_mut(position).map(std::mem::take) {
             Some(Value::List(items)) => items,
-            _ => Vec::new(),
+            _ => List::new(),
         };
         let mut found = Vec::new();
         for value in &list {

@@ -51,7 +51,7 @@ pub(crate) fn seeks(
         let choices = match (arg, value) {
             (_, Value::Null) => return Ok(Vec::new()),
             (SeekArg::Equal(_), v) => vec![v],
-            (SeekArg::In(_), Value::List(items)) => distinct(items),
+            (SeekArg::In(_), Value::List(items)) => distinct(items.into_vec()),
             (SeekArg::In(_), other) => return Err(type_mismatch("List", &other)),
         };
         combinations = combinations

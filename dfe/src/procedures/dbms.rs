@@ -21,7 +21,7 @@ pub(crate) const COMPATIBLE_NEO4J_VERSION: &str = "5.26.0";
 fn components(_txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     Ok(vec![vec![
         Value::from("Neo4j Kernel"),
-        Value::List(vec![Value::from(COMPATIBLE_NEO4J_VERSION)]),
+        Value::List(vec![Value::from(COMPATIBLE_NEO4J_VERSION)].into()),
         Value::from("community"),
     ]])
 }

@@ -124,7 +124,7 @@ fn database_row(name: &str) -> Vec<Value> {
     vec![
         Value::from(name),
         Value::from(if is_default { "standard" } else { "system" }),
-        Value::List(vec![]),
+        Value::List(vec![].into()),
         Value::from("read-write"),
         Value::from(advertised_address()),
         Value::from("primary"),
@@ -134,7 +134,7 @@ fn database_row(name: &str) -> Vec<Value> {
         Value::from(""),
         Value::Bool(is_default),
         Value::Bool(is_default),
-        Value::List(vec![]),
+        Value::List(vec![].into()),
     ]
 }
 

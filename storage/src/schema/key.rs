@@ -342,7 +342,7 @@ mod tests {
     fn value() -> impl Strategy<Value = Value> {
         prop_oneof![
             scalar(),
-            prop::collection::vec(scalar(), 0..3).prop_map(Value::List)
+            prop::collection::vec(scalar(), 0..3).prop_map(|items| Value::List(items.into()))
         ]
     }
 

@@ -122,11 +122,9 @@ fn a_failing_row_comes_after_the_rows_before_it() {
     // UNWIND [1, 0, 2] AS x RETURN 10 / x: the 10 is delivered, then the
     // failure (Neo4j streams per row; testkit checks it).
     let txn = new_txn();
-    let list = lit(Value::List(vec![
-        Value::Int(1),
-        Value::Int(0),
-        Value::Int(2),
-    ]));
+    let list = lit(Value::List(
+        vec![Value::Int(1), Value::Int(0), Value::Int(2)].into(),
+    ));
     let root = Op::Project {
         input: unwind(arg(), list.clone(), 0),
         items: vec![(1, bin(BinaryOp::Divide, lit(10), slot(0)))],

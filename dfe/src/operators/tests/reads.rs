@@ -189,7 +189,7 @@ fn entity_functions_read_through_the_transaction() {
         vec![vec![
             Value::from("KNOWS"),
             Value::Int(2000),
-            Value::List(vec![Value::from("Person")]),
+            Value::List(vec![Value::from("Person")].into()),
             Value::String(nereid_storage::rel_element_id(rel_id)),
             Value::Node(ids[0]),
             Value::Map(props(&[
@@ -241,7 +241,7 @@ fn aggregation_groups_and_handles_empty_input() {
         vec![vec![
             Value::Int(0),
             Value::Int(0),
-            Value::List(vec![]),
+            Value::List(vec![].into()),
             Value::Int(0),
             Value::Null,
             Value::Null,
@@ -314,7 +314,7 @@ fn sort_is_stable_and_descending_puts_nulls_first_and_top_agrees() {
     let list = Expr::Literal(Value::List(
         pairs
             .iter()
-            .map(|(k, t)| Value::List(vec![k.clone(), Value::from(*t)]))
+            .map(|(k, t)| Value::List(vec![k.clone(), Value::from(*t)].into()))
             .collect(),
     ));
     let key = Expr::Index {
@@ -361,13 +361,16 @@ fn sort_is_stable_and_descending_puts_nulls_first_and_top_agrees() {
 #[test]
 fn distinct_and_eager() {
     let txn = new_txn();
-    let list = Expr::Literal(Value::List(vec![
-        Value::Int(1),
-        Value::Float(1.0),
-        Value::Null,
-        Value::Int(2),
-        Value::Null,
-    ]));
+    let list = Expr::Literal(Value::List(
+        vec![
+            Value::Int(1),
+            Value::Float(1.0),
+            Value::Null,
+            Value::Int(2),
+            Value::Null,
+        ]
+        .into(),
+    ));
     let root = Op::Eager {
         input: Box::new(Op::Distinct {
             input: unwind(arg(), list, 0),

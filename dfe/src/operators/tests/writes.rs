@@ -262,7 +262,7 @@ fn procedures_yield_into_slots() {
         rows,
         vec![vec![
             Value::from("Neo4j Kernel"),
-            Value::List(vec![Value::from("5.26.0")]),
+            Value::List(vec![Value::from("5.26.0")].into()),
             Value::from("community")
         ]]
     );

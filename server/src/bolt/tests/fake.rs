@@ -7,7 +7,7 @@ use nereid_engine::{DbError, Params, Summary};
 use nereid_engine::{Notification, Position, Severity};
 use nereid_errors::Status;
 use nereid_storage::WriteStats;
-use nereid_values::{EntityResolver, NodeData, NodeId, RelData, RelId, Value};
+use nereid_values::{EntityResolver, List, NodeData, NodeId, RelData, RelId, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -132,13 +132,13 @@ impl Backend for FakeBackend {
                     vec![
                         Value::Node(NodeId(0)),
                         Value::Relationship(RelId(0)),
-                        Value::List(vec![
+                        Value::List(List::from(vec![
                             Value::Int(1),
                             Value::Int(-1),
                             Value::Int(200),
                             Value::from("x"),
                             Value::Float(1.5),
-                        ]),
+                        ])),
                     ]
                 });
             }

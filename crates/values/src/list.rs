@@ -1,0 +1,190 @@
+//! [`List`]: the payload of [`Value::List`], an immutable list shared by
+//! reference count, so that copying a list value (into every row an expand
+//! or an unwind makes from a row carrying it) costs a pointer, not the
+//! list (docs/adr/0093-shared-list-values.md).
+
+use crate::Value;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// An immutable list of values; `clone` shares it. Equality, hashing and
+/// `Debug` are those of the elements in order, as for the `Vec<Value>` it
+/// replaced (so `[1] == [1.0]`, as in [`Value`]'s equality).
+#[derive(Clone, Default)]
+pub struct List(Arc<Vec<Value>>);
+
+impl List {
+    /// An empty list.
+    pub fn new() -> List {
+        List::default()
+    }
+
+    /// The elements, moved out when this is the list's only holder and
+    /// copied (each element cloned, which shares nested lists) otherwise.
+    pub fn into_vec(self) -> Vec<Value> {
+        Arc::try_unwrap(self.0).unwrap_or_else(|shared| shared.as_ref().clone())
+    }
+
+    /// The elements to change in place: this list's own when it is their
+    /// only holder, a copy made for it otherwise (`Arc::make_mut`).
+    pub fn make_mut(&mut self) -> &mut Vec<Value> {
+        Arc::make_mut(&mut self.0)
+    }
+
+    /// How many values hold this list (1: only this one).
+    pub fn holders(&self) -> usize {
+        Arc::strong_count(&self.0)
+    }
+
+    /// Slots allocated for elements (what the list's buffer occupies).
+    pub fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+
+    /// True when both are the same shared list.
+    pub fn ptr_eq(&self, other: &List) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for List {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
+        &self.0
+    }
+}
+
+impl AsRef<[Value]> for List {
+    fn as_ref(&self) -> &[Value] {
+        &self.0
+    }
+}
+
+impl From<Vec<Value>> for List {
+    fn from(items: Vec<Value>) -> List {
+        List(Arc::new(items))
+    }
+}
+
+impl From<&[Value]> for List {
+    fn from(items: &[Value]) -> List {
+        List(Arc::new(items.to_vec()))
+    }
+}
+
+impl<const N: usize> From<[Value; N]> for List {
+    fn from(items: [Value; N]) -> List {
+        List(Arc::new(items.into()))
+    }
+}
+
+impl From<List> for Vec<Value> {
+    fn from(list: List) -> Vec<Value> {
+        list.into_vec()
+    }
+}
+
+impl FromIterator<Value> for List {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> List {
+        List(Arc::new(iter.into_iter().collect()))
+    }
+}
+
+impl IntoIterator for List {
+    type Item = Value;
+    type IntoIter = std::vec::IntoIter<Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a List {
+    type Item = &'a Value;
+    type IntoIter = std::slice::Iter<'a, Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl PartialEq for List {
+    fn eq(&self, other: &List) -> bool {
+        // Value's equality is reflexive (NaN equals NaN), so a list equals
+        // itself without looking.
+        self.ptr_eq(other) || self.0 == other.0
+    }
+}
+
+impl Eq for List {}
+
+impl PartialEq<Vec<Value>> for List {
+    fn eq(&self, other: &Vec<Value>) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<[Value]> for List {
+    fn eq(&self, other: &[Value]) -> bool {
+        self.0.as_slice() == other
+    }
+}
+
+impl std::hash::Hash for List {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+
+impl fmt::Debug for List {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+
+    fn hash(value: &Value) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        value.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn clones_share_and_writes_copy_only_when_shared() {
+        let list: List = (0..3).map(Value::Int).collect();
+        let copy = list.clone();
+        assert!(copy.ptr_eq(&list));
+        assert_eq!(list.holders(), 2);
+        let mut changed = copy.clone();
+        changed.make_mut().push(Value::Int(3));
+        assert!(!changed.ptr_eq(&list));
+        assert_eq!(list.len(), 3);
+        assert_eq!(changed.len(), 4);
+        drop(copy);
+        assert_eq!(
+            list.clone().into_vec(),
+            vec![Value::Int(0), Value::Int(1), Value::Int(2)]
+        );
+        let unique = List::from(vec![Value::Int(9)]);
+        let buffer = unique.as_ptr();
+        let moved = unique.into_vec();
+        assert_eq!(moved.as_ptr(), buffer, "moved out, not copied");
+    }
+
+    #[test]
+    fn equality_and_hashing_are_those_of_values() {
+        let ints = Value::List(vec![Value::Int(1), Value::Float(f64::NAN)].into());
+        let floats = Value::List(vec![Value::Float(1.0), Value::Float(f64::NAN)].into());
+        assert_eq!(ints, floats);
+        assert_eq!(hash(&ints), hash(&floats));
+        assert_eq!(ints, ints.clone());
+        assert_eq!(format!("{ints:?}"), "List([Int(1), Float(NaN)])");
+    }
+}
