@@ -147,6 +147,14 @@ pub struct Transaction {
     tally: TxTally,
 }
 
+impl Transaction {
+    /// The store transaction, for the engine's own writers that bypass
+    /// Cypher (the bulk loader).
+    pub(crate) fn store_txn(&self) -> &Txn {
+        &self.txn
+    }
+}
+
 /// The result stream of one RUN. `Send`: it moves between pool threads.
 pub struct QueryResult {
     fields: Vec<String>,

@@ -16,6 +16,7 @@
 
 mod db;
 mod durable;
+mod loader;
 mod metrics;
 mod notification;
 mod plan_cache;
@@ -47,6 +48,12 @@ pub use durable::{
     MAX_LOG_PARTITIONS,
 };
 pub use nereid_wal::{Durability, S3Location};
+
+/// The bulk loader: loads of files by id with their state, and the
+/// spelling of loaded user ids (`elementId`; ADR 0093).
+pub use loader::{
+    user_key, Format, LoadErrorEntry, LoadRequest, LoadState, LoadStatus, Loader, LOAD_ERRORS_KEPT,
+};
 
 /// What [`Database::metrics`] reports, for a front end to render.
 pub use metrics::{

@@ -61,6 +61,15 @@ pub async fn start<B: Backend>(
     backend: Arc<B>,
     config: &Config,
 ) -> Result<RunningServer, StartError> {
+    start_with_loader(backend, config, None).await
+}
+
+/// [`start`] plus the `/loader` endpoints of `loader`.
+pub async fn start_with_loader<B: Backend>(
+    backend: Arc<B>,
+    config: &Config,
+    loader: Option<Arc<nereid_engine::Loader>>,
+) -> Result<RunningServer, StartError> {
     let pool = ExecPool::new(config.exec_threads).map_err(StartError::Pool)?;
     // Before binding: a server that would be open to the network refuses
     // to start without ever listening.
@@ -93,9 +102,10 @@ pub async fn start<B: Backend>(
     let metrics: http::MetricsFn = Arc::new(move || crate::metrics_text::render(&scraped));
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let bound_http = http_address.to_string();
+    let own_origins = http::origins_of([config.http_address.as_str(), bound_http.as_str()]);
     let admin = http::Admin {
         checkpoint,
-        own_origins: http::origins_of([config.http_address.as_str(), bound_http.as_str()]),
+        own_origins: own_origins.clone(),
     };
     let router = http::router_with_admin(
         http::HealthInfo {
@@ -105,6 +115,10 @@ pub async fn start<B: Backend>(
         Some(admin),
     );
     let router = http::with_metrics(router, metrics);
+    let router = match loader {
+        Some(loader) => crate::http_loader::with_loader(router, loader, own_origins),
+        None => router,
+    };
     let http_task = tokio::spawn(async move {
         if let Err(e) = http::serve(http_listener, router, watcher).await {
             tracing::error!("HTTP server failed: {e}");

@@ -8,6 +8,7 @@ use tokio::net::TcpStream;
 fn config() -> Config {
     Config {
         data_dir: "./unused".into(),
+        import_dir: "./unused/import".into(),
         bolt_address: "127.0.0.1:0".into(),
         http_address: "127.0.0.1:0".into(),
         partitions: 1,

@@ -32,7 +32,7 @@ pub const DEFAULT_LOG: &str = "info";
 /// Nereid: a graph database server speaking Bolt and openCypher.
 ///
 /// Every setting can also come from an environment variable or from the
-/// TOML file named by --config (keys: data_dir, bolt_address, http_address,
+/// TOML file named by --config (keys: data_dir, import_dir, bolt_address, http_address,
 /// partitions, exec_threads, log, statistics_update_percent, query_max_memory, transaction_timeout,
 /// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
@@ -47,6 +47,11 @@ pub struct Cli {
     /// Directory of the database files [default: ./data]
     #[arg(long, env = "NEREID_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+
+    /// Directory `file://` load sources must lie in (Neo4j's
+    /// server.directories.import) [default: <data-dir>/import]
+    #[arg(long, env = "NEREID_IMPORT_DIR", value_name = "DIR")]
+    pub import_dir: Option<PathBuf>,
 
     /// Address the Bolt listener binds to [default: 127.0.0.1:7687]
     #[arg(long, env = "NEREID_BOLT_ADDRESS", value_name = "HOST:PORT")]
@@ -185,6 +190,7 @@ pub enum Command {
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
     pub data_dir: Option<PathBuf>,
+    pub import_dir: Option<PathBuf>,
     pub bolt_address: Option<String>,
     pub http_address: Option<String>,
     pub partitions: Option<usize>,
@@ -221,6 +227,8 @@ pub struct FileConfig {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     pub data_dir: PathBuf,
+    /// Where `file://` load sources must lie.
+    pub import_dir: PathBuf,
     pub bolt_address: String,
     pub http_address: String,
     pub partitions: usize,
@@ -309,11 +317,16 @@ impl Config {
             cli.transaction_timeout.as_deref(),
             file.transaction_timeout.as_deref(),
         )?;
+        let data_dir = cli
+            .data_dir
+            .or(file.data_dir)
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR));
         let config = Config {
-            data_dir: cli
-                .data_dir
-                .or(file.data_dir)
-                .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR)),
+            import_dir: cli
+                .import_dir
+                .or(file.import_dir)
+                .unwrap_or_else(|| data_dir.join("import")),
+            data_dir,
             bolt_address: cli
                 .bolt_address
                 .or(file.bolt_address)

@@ -1,5 +1,5 @@
-//! The HTTP front end (axum): health, Prometheus metrics and admin now,
-//! bulk load later.
+//! The HTTP front end (axum): health, Prometheus metrics, admin, and the
+//! bulk-load routes of `http_loader.rs`.
 //!
 //! The admin endpoint has no authentication yet (the operable-server issue
 //! adds it). Until then it is guarded against the one caller a loopback
@@ -84,7 +84,7 @@ pub fn with_metrics(router: Router, metrics: MetricsFn) -> Router {
 }
 
 /// Why a request may not use the admin endpoints, if it may not.
-fn cross_origin(headers: &HeaderMap, own_origins: &[String]) -> Option<String> {
+pub(crate) fn cross_origin(headers: &HeaderMap, own_origins: &[String]) -> Option<String> {
     if let Some(origin) = headers.get("origin") {
         let origin = origin.to_str().unwrap_or_default();
         if !own_origins

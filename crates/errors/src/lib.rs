@@ -72,6 +72,9 @@ pub enum Status {
     ConstraintCreationFailed,
     /// Schema and data changes in one transaction.
     ForbiddenDueToTransactionType,
+    /// A file a load or `LOAD CSV` reads cannot be opened or read, lies
+    /// outside the import directory, or holds a row that cannot be read.
+    ExternalResourceFailed,
     /// A valid construct the engine does not execute yet.
     NotSupported,
     General,
@@ -138,6 +141,7 @@ impl Status {
             Status::ForbiddenDueToTransactionType => {
                 "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
             }
+            Status::ExternalResourceFailed => "Neo.ClientError.Statement.ExternalResourceFailed",
             Status::NotSupported => "Neo.DatabaseError.Statement.ExecutionFailed",
             Status::General => "Neo.DatabaseError.General.UnknownError",
         }
@@ -193,6 +197,7 @@ impl Status {
             Status::IndexCreationFailed => "50N00",
             Status::ProcedureTimedOut => "50N00",
             Status::ForbiddenDueToTransactionType => "25N01",
+            Status::ExternalResourceFailed => "42N00",
             Status::NotSupported => "50N00",
             Status::General => "50N00",
         }

@@ -31,7 +31,7 @@ use state::Status;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use write::Writer;
+use write::{Identity, Writer};
 
 /// One MVCC transaction (snapshot isolation). Dropping it without committing
 /// rolls it back.
@@ -241,7 +241,21 @@ impl Txn {
         labels: &[String],
         properties: &BTreeMap<String, Value>,
     ) -> Result<NodeId> {
-        self.write(|w| w.create_node(None, labels, properties))
+        self.write(|w| w.create_node(Identity::Fresh, labels, properties))
+    }
+    /// Creates a node whose identifier (`elementId`, the REL_VERT form) is
+    /// `key` rather than a generated `n<seq>`: how a bulk load keeps user
+    /// ids. Fails with `ConstraintViolation` while a node visible to this
+    /// transaction has the key. Transactions creating the same key
+    /// concurrently are not detected: callers creating keyed nodes run one
+    /// at a time (the engine's loader queue does).
+    pub fn create_node_with_key(
+        &self,
+        key: &str,
+        labels: &[String],
+        properties: &BTreeMap<String, Value>,
+    ) -> Result<NodeId> {
+        self.write(|w| w.create_node(Identity::Keyed(key), labels, properties))
     }
     pub fn create_rel(
         &self,

@@ -2,7 +2,7 @@
 
 use super::commit::rollback_locked;
 use super::state::TxnCore;
-use super::write::Writer;
+use super::write::{Identity, Writer};
 use crate::change::Change;
 use crate::error::{Result, StorageError};
 use crate::store::Store;
@@ -85,7 +85,7 @@ fn apply(w: &mut Writer<'_>, change: &Change) -> Result<()> {
             labels,
             properties,
         } => w
-            .create_node(Some((*id, key)), labels, properties)
+            .create_node(Identity::Replayed(*id, key), labels, properties)
             .map(drop),
         Change::CreateRel {
             id,

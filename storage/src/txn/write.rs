@@ -23,6 +23,17 @@ use nereid_values::{Direction, NodeId, RelId, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
+/// Where a created vertex's identifier (its REL_VERT form) comes from.
+#[derive(Copy, Clone)]
+pub(crate) enum Identity<'k> {
+    /// A generated `n<seq>`.
+    Fresh,
+    /// A form the caller chose (a loaded user id), unique among visible nodes.
+    Keyed(&'k str),
+    /// The logged gui and form of a replayed creation.
+    Replayed(NodeId, &'k str),
+}
+
 /// A transaction's state, locked for one write operation.
 pub(crate) struct Writer<'a> {
     pub(super) store: &'a Store,
@@ -153,6 +164,24 @@ impl<'a> Writer<'a> {
             .collect()
     }
 
+    /// The gui of a vertex identifier the caller chose (a loaded user id),
+    /// interned in REL_VERT; refused while a visible node holds it. A key
+    /// whose node was deleted (or whose load was rolled back) is reused:
+    /// dictionary records are never removed.
+    fn keyed_vertex(&self, key: &str) -> Result<(u64, String)> {
+        let interned = self
+            .store
+            .vertices
+            .intern(key.as_bytes())
+            .map_err(dict_error)?;
+        if self.reader().node_exists(interned.gui) {
+            return Err(StorageError::ConstraintViolation(format!(
+                "a node with id `{key}` already exists"
+            )));
+        }
+        Ok((interned.gui, key.to_string()))
+    }
+
     /// Registers a logged vertex identifier under its logged gui (replay).
     fn replayed_vertex(&self, id: NodeId, key: &str) -> Result<(u64, String)> {
         self.store
@@ -175,7 +204,7 @@ impl<'a> Writer<'a> {
 
     pub(crate) fn create_node(
         &mut self,
-        forced: Option<(NodeId, &str)>,
+        identity: Identity<'_>,
         labels: &[String],
         properties: &BTreeMap<String, Value>,
     ) -> Result<NodeId> {
@@ -184,14 +213,14 @@ impl<'a> Writer<'a> {
             EntityKind::Node,
             None,
             prospect,
-            |w| w.create_node_unchecked(forced, labels, properties),
+            |w| w.create_node_unchecked(identity, labels, properties),
             |id| id.0,
         )
     }
 
     fn create_node_unchecked(
         &mut self,
-        forced: Option<(NodeId, &str)>,
+        identity: Identity<'_>,
         labels: &[String],
         properties: &BTreeMap<String, Value>,
     ) -> Result<NodeId> {
@@ -207,9 +236,10 @@ impl<'a> Writer<'a> {
             .map(|l| self.store.literals.intern(l.as_bytes()).map(|i| i.gui))
             .collect::<std::result::Result<Vec<u64>, _>>()
             .map_err(dict_error)?;
-        let (gui, key) = match forced {
-            Some((id, key)) => self.replayed_vertex(id, key)?,
-            None => self.store.fresh_vertex()?,
+        let (gui, key) = match identity {
+            Identity::Fresh => self.store.fresh_vertex()?,
+            Identity::Keyed(key) => self.keyed_vertex(key)?,
+            Identity::Replayed(id, key) => self.replayed_vertex(id, key)?,
         };
         let part = vertex_partition(gui, self.store.partitions);
         self.insert(RelKind::Vp, part, gui, PRED_EXISTS, TypedValue::NONE, None)?;

@@ -1,0 +1,193 @@
+//! One load, applied as one transaction: every record becomes a node or a
+//! relationship of the same store transaction, committed through the log
+//! (and so durable) at the end, or rolled back.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use nereid_errors::Status;
+use nereid_loader_formats::{NodeRecord, Record, RelationshipRecord};
+use nereid_storage::Txn;
+use nereid_values::{NodeId, Value};
+
+use super::progress::{LoadErrorEntry, Progress};
+use super::source::{self, Input};
+use super::user_id::user_key;
+use super::LoadRequest;
+use crate::db::{Database, DbError};
+use crate::status::from_storage;
+
+/// How a load that did not complete ended.
+pub(crate) enum Ended {
+    Failed(DbError),
+    Cancelled,
+}
+
+/// A row that could not be applied: where and why.
+struct RowError {
+    line: u64,
+    column: u64,
+    error: DbError,
+}
+
+/// Runs `request` (its source already resolved to `path`) to the end.
+pub(crate) fn run(
+    db: &Arc<Database>,
+    request: &LoadRequest,
+    files: &[std::path::PathBuf],
+    progress: &Progress,
+    cancel: &AtomicBool,
+) -> Result<(), Ended> {
+    Progress::add(&progress.files_total, files.len() as u64);
+    let inputs = match source::open_all(files, request.format, &progress.bytes) {
+        Ok(inputs) => inputs,
+        Err(failed) => {
+            let (file, e) = *failed;
+            let error = reader_error(&e);
+            progress.error(entry(&file, e.location(), &error));
+            return Err(Ended::Failed(error));
+        }
+    };
+    let started = Instant::now();
+    let tx = db.begin();
+    let applied = apply_all(
+        tx.store_txn(),
+        inputs,
+        request.fail_on_error,
+        progress,
+        cancel,
+    );
+    if let Err(ended) = applied {
+        db.rollback(tx);
+        return Err(ended);
+    }
+    let applied_in = started.elapsed();
+    db.commit(tx).map_err(Ended::Failed)?;
+    tracing::info!(
+        source = %request.source,
+        applied_ms = applied_in.as_millis() as u64,
+        committed_ms = (started.elapsed() - applied_in).as_millis() as u64,
+        "load committed"
+    );
+    Ok(())
+}
+
+fn apply_all(
+    txn: &Txn,
+    inputs: Vec<Input>,
+    fail_on_error: bool,
+    progress: &Progress,
+    cancel: &AtomicBool,
+) -> Result<(), Ended> {
+    for Input { name, reader } in inputs {
+        for item in reader {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Ended::Cancelled);
+            }
+            Progress::add(&progress.records, 1);
+            let failed = match item {
+                Ok(record) => match apply(txn, record, progress) {
+                    Ok(()) => continue,
+                    Err(row) => {
+                        let mut error = row.error;
+                        error.message =
+                            format!("{name}:{}:{}: {}", row.line, row.column, error.message);
+                        (Some((row.line, row.column)), error, true)
+                    }
+                },
+                Err(e) => (e.location(), reader_error(&e), e.is_row_error()),
+            };
+            let (place, error, row_only) = failed;
+            progress.error(entry(&name, place, &error));
+            if fail_on_error {
+                return Err(Ended::Failed(error));
+            }
+            if !row_only {
+                break;
+            }
+        }
+        Progress::add(&progress.files_done, 1);
+    }
+    Ok(())
+}
+
+fn apply(txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
+    match record {
+        Record::Node(node) => create_node(txn, node, progress),
+        Record::Relationship(rel) => create_rel(txn, rel, progress),
+    }
+}
+
+fn create_node(txn: &Txn, node: NodeRecord, progress: &Progress) -> Result<(), RowError> {
+    let at = |error| RowError {
+        line: node.line,
+        column: 1,
+        error,
+    };
+    let key = user_key(node.id_space.as_deref(), &node.id).map_err(at)?;
+    let labels: Vec<String> = node.labels.iter().map(|l| l.to_string()).collect();
+    let properties = property_map(node.properties);
+    Progress::add(&progress.property_values, properties.len() as u64);
+    txn.create_node_with_key(&key, &labels, &properties)
+        .map_err(|e| at(from_storage(e)))?;
+    Ok(())
+}
+
+fn create_rel(txn: &Txn, rel: RelationshipRecord, progress: &Progress) -> Result<(), RowError> {
+    let at = |error| RowError {
+        line: rel.line,
+        column: 1,
+        error,
+    };
+    let start = endpoint(txn, rel.start_space.as_deref(), &rel.start).map_err(at)?;
+    let end = endpoint(txn, rel.end_space.as_deref(), &rel.end).map_err(at)?;
+    let properties = property_map(rel.properties);
+    Progress::add(&progress.property_values, properties.len() as u64);
+    txn.create_rel(start, end, &rel.rel_type, &properties)
+        .map_err(|e| at(from_storage(e)))?;
+    Ok(())
+}
+
+/// The node with user id `id` in `space`: a dictionary lookup, seeing the
+/// nodes this load created.
+fn endpoint(txn: &Txn, space: Option<&str>, id: &str) -> Result<NodeId, DbError> {
+    let key = user_key(space, id)?;
+    txn.node_by_element_id(&key).ok_or_else(|| DbError {
+        status: Status::EntityNotFound,
+        message: format!("no node with id `{id}` in id space {}", space_name(space)),
+    })
+}
+
+fn space_name(space: Option<&str>) -> String {
+    match space {
+        Some(space) => format!("`{space}`"),
+        None => "global".into(),
+    }
+}
+
+fn property_map(properties: Vec<(Arc<str>, Value)>) -> BTreeMap<String, Value> {
+    properties
+        .into_iter()
+        .map(|(key, value)| (key.to_string(), value))
+        .collect()
+}
+
+fn reader_error(e: &nereid_loader_formats::Error) -> DbError {
+    DbError {
+        status: Status::ExternalResourceFailed,
+        message: e.to_string(),
+    }
+}
+
+fn entry(file: &str, place: Option<(u64, u64)>, error: &DbError) -> LoadErrorEntry {
+    let (line, column) = place.unwrap_or((0, 0));
+    LoadErrorEntry {
+        file: file.to_string(),
+        line,
+        column,
+        status: error.status,
+        message: error.message.clone(),
+    }
+}

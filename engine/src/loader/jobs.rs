@@ -1,0 +1,233 @@
+//! Loads by id: submitted, queued, run one at a time on the loader's
+//! thread, and kept (with their final state) for status requests while
+//! the process lives.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use parking_lot::{Condvar, Mutex};
+
+use super::apply::{self, Ended};
+use super::progress::{LoadState, LoadStatus, Progress};
+use super::source;
+use super::LoadRequest;
+use crate::db::{Database, DbError};
+
+/// The loads of one database. Dropping it stops its thread after the
+/// running load (queued loads are dropped).
+pub struct Loader {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    db: Weak<Database>,
+    import_dir: PathBuf,
+    jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+    queue: Mutex<VecDeque<Arc<Job>>>,
+    wake: Condvar,
+    closed: AtomicBool,
+    next: AtomicU64,
+    /// Makes ids differ between runs of the process.
+    epoch: u64,
+}
+
+struct Job {
+    id: String,
+    request: LoadRequest,
+    files: Vec<PathBuf>,
+    progress: Progress,
+    cancel: AtomicBool,
+    state: Mutex<JobState>,
+}
+
+struct JobState {
+    state: LoadState,
+    since: Instant,
+    ended: Option<Instant>,
+    failure: Option<DbError>,
+}
+
+impl Loader {
+    /// A loader for `db` reading sources only inside `import_dir`.
+    pub fn new(db: &Arc<Database>, import_dir: &Path) -> std::io::Result<Loader> {
+        let epoch = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default();
+        let shared = Arc::new(Shared {
+            db: Arc::downgrade(db),
+            import_dir: import_dir.to_path_buf(),
+            jobs: Mutex::new(BTreeMap::new()),
+            queue: Mutex::new(VecDeque::new()),
+            wake: Condvar::new(),
+            closed: AtomicBool::new(false),
+            next: AtomicU64::new(1),
+            epoch,
+        });
+        let worker = shared.clone();
+        std::thread::Builder::new()
+            .name("nereid-loader".into())
+            .spawn(move || worker.work())?;
+        Ok(Loader { shared })
+    }
+
+    /// Queues a load; answers its id at once. The source is resolved now,
+    /// so one outside the import directory is refused here.
+    pub fn submit(&self, request: LoadRequest) -> Result<String, DbError> {
+        let root = self.shared.root()?;
+        let path = source::resolve(&request.source, &self.shared.import_dir)?;
+        let files = source::list(&path, &root)?;
+        let seq = self.shared.next.fetch_add(1, Ordering::Relaxed);
+        let job = Arc::new(Job {
+            id: format!("{:x}-{seq}", self.shared.epoch),
+            request,
+            files,
+            progress: Progress::default(),
+            cancel: AtomicBool::new(false),
+            state: Mutex::new(JobState {
+                state: LoadState::InQueue,
+                since: Instant::now(),
+                ended: None,
+                failure: None,
+            }),
+        });
+        let id = job.id.clone();
+        self.shared.jobs.lock().insert(seq, job.clone());
+        self.shared.queue.lock().push_back(job);
+        self.shared.wake.notify_one();
+        Ok(id)
+    }
+
+    /// Runs a load on the calling thread and returns its final status (as
+    /// a one-query front end such as `neptune.load` needs it).
+    pub fn run(&self, request: LoadRequest) -> Result<LoadStatus, DbError> {
+        let id = self.submit(request)?;
+        loop {
+            let status = self.status(&id).expect("a submitted load is kept");
+            if status.state.is_final() {
+                return Ok(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    pub fn status(&self, id: &str) -> Option<LoadStatus> {
+        self.shared.find(id).map(|job| job.status())
+    }
+
+    /// Every load's id, oldest first.
+    pub fn list(&self) -> Vec<String> {
+        let jobs = self.shared.jobs.lock();
+        jobs.values().map(|job| job.id.clone()).collect()
+    }
+
+    /// Asks a queued or running load to stop (a running one rolls back);
+    /// `None` for an unknown id, else its state after asking.
+    pub fn cancel(&self, id: &str) -> Option<LoadState> {
+        let job = self.shared.find(id)?;
+        job.cancel.store(true, Ordering::Relaxed);
+        let mut state = job.state.lock();
+        if state.state == LoadState::InQueue {
+            state.state = LoadState::Cancelled;
+            state.ended = Some(Instant::now());
+        }
+        Some(state.state)
+    }
+}
+
+impl Drop for Loader {
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Relaxed);
+        let _queue = self.shared.queue.lock();
+        self.shared.wake.notify_all();
+    }
+}
+
+impl Shared {
+    fn root(&self) -> Result<PathBuf, DbError> {
+        self.import_dir.canonicalize().map_err(|e| DbError {
+            status: nereid_errors::Status::ExternalResourceFailed,
+            message: format!(
+                "the import directory {} cannot be read: {e}",
+                self.import_dir.display()
+            ),
+        })
+    }
+
+    fn find(&self, id: &str) -> Option<Arc<Job>> {
+        let seq: u64 = id.rsplit_once('-')?.1.parse().ok()?;
+        let job = self.jobs.lock().get(&seq)?.clone();
+        (job.id == id).then_some(job)
+    }
+
+    fn work(&self) {
+        loop {
+            let job = {
+                let mut queue = self.queue.lock();
+                loop {
+                    if self.closed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if let Some(job) = queue.pop_front() {
+                        break job;
+                    }
+                    self.wake.wait(&mut queue);
+                }
+            };
+            let Some(db) = self.db.upgrade() else { return };
+            job.run(&db);
+        }
+    }
+}
+
+impl Job {
+    fn run(&self, db: &Arc<Database>) {
+        {
+            let mut state = self.state.lock();
+            if state.state != LoadState::InQueue {
+                return;
+            }
+            state.state = LoadState::InProgress;
+            state.since = Instant::now();
+        }
+        let outcome = apply::run(db, &self.request, &self.files, &self.progress, &self.cancel);
+        let mut state = self.state.lock();
+        state.ended = Some(Instant::now());
+        match outcome {
+            Ok(()) => state.state = LoadState::Completed,
+            Err(Ended::Cancelled) => state.state = LoadState::Cancelled,
+            Err(Ended::Failed(e)) => {
+                tracing::warn!(load = %self.id, "load failed: {e}");
+                state.state = LoadState::Failed;
+                state.failure = Some(e);
+            }
+        }
+    }
+
+    fn status(&self) -> LoadStatus {
+        let state = self.state.lock();
+        let mut status = LoadStatus {
+            id: self.id.clone(),
+            state: state.state,
+            source: self.request.source.clone(),
+            files_total: 0,
+            files_done: 0,
+            records: 0,
+            bytes: 0,
+            property_values: 0,
+            elapsed: state.ended.unwrap_or_else(Instant::now) - state.since,
+            errors: Vec::new(),
+            error_count: 0,
+            failure: state.failure.clone(),
+        };
+        drop(state);
+        self.progress.read_into(&mut status);
+        if status.files_total == 0 {
+            status.files_total = self.files.len() as u64;
+        }
+        status
+    }
+}

@@ -1,0 +1,41 @@
+//! The bulk loader: files of a source, read by `nereid-loader-formats`,
+//! applied as one transaction through the store, with each load's state
+//! kept for the front ends that ask (`POST /loader`, later `neptune.load`).
+//!
+//! Why one transaction through the store's ordinary write path, and not
+//! the unlogged bulk path: readers never see part of a load, a bad row
+//! with `failOnError` leaves nothing behind, constraints are checked as
+//! for any write, and the load is durable (in the log) before it is
+//! reported complete (docs/adr/0093-user-ids-and-the-http-loader.md).
+//!
+//! Invariant: loads run one at a time, on the loader's own thread, in the
+//! order they were submitted. Two transactions creating nodes with the same
+//! user id concurrently are not detected by the store, so keyed creation
+//! must not run in parallel.
+
+mod apply;
+mod jobs;
+mod progress;
+mod source;
+mod user_id;
+
+#[cfg(test)]
+mod tests;
+
+pub use jobs::Loader;
+pub use nereid_loader_formats::Format;
+pub use progress::{LoadErrorEntry, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
+pub use user_id::user_key;
+
+/// What to load.
+#[derive(Clone, Debug)]
+pub struct LoadRequest {
+    /// `file:///absolute/path` (a file, or a directory whose `*.csv`,
+    /// `*.csv.gz` and `*.csv.zst` files are loaded), inside the import
+    /// directory; or `file:///relative` under it, as Neo4j's `LOAD CSV`.
+    pub source: String,
+    pub format: Format,
+    /// Stop at the first bad row and keep nothing (`true`), or report bad
+    /// rows and load the rest (`false`).
+    pub fail_on_error: bool,
+}

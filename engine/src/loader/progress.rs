@@ -1,0 +1,118 @@
+//! What a load has done so far, updated by the loader's thread with
+//! relaxed atomics and read by status requests at any time.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use nereid_errors::Status;
+use parking_lot::Mutex;
+
+use crate::db::DbError;
+
+/// Bad rows kept per load with their place; later ones are only counted.
+pub const LOAD_ERRORS_KEPT: usize = 100;
+
+/// Neptune's load states.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LoadState {
+    InQueue,
+    InProgress,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl LoadState {
+    /// `LOAD_IN_QUEUE`, ...: the names Neptune's loader reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadState::InQueue => "LOAD_IN_QUEUE",
+            LoadState::InProgress => "LOAD_IN_PROGRESS",
+            LoadState::Completed => "LOAD_COMPLETED",
+            LoadState::Failed => "LOAD_FAILED",
+            LoadState::Cancelled => "LOAD_CANCELLED",
+        }
+    }
+
+    pub fn is_final(self) -> bool {
+        matches!(
+            self,
+            LoadState::Completed | LoadState::Failed | LoadState::Cancelled
+        )
+    }
+}
+
+/// One bad row (or unreadable file): where, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadErrorEntry {
+    pub file: String,
+    /// 1-based physical line; 0 when the error concerns the whole file.
+    pub line: u64,
+    /// 1-based byte column; 0 when unknown.
+    pub column: u64,
+    pub status: Status,
+    pub message: String,
+}
+
+/// A load as a status request sees it.
+#[derive(Clone, Debug)]
+pub struct LoadStatus {
+    pub id: String,
+    pub state: LoadState,
+    pub source: String,
+    pub files_total: u64,
+    pub files_done: u64,
+    /// Rows read (good and bad).
+    pub records: u64,
+    /// Bytes read from the files (compressed bytes for `.gz`/`.zst`).
+    pub bytes: u64,
+    /// Property values of the rows loaded.
+    pub property_values: u64,
+    /// Since the load started (or queued, while in the queue).
+    pub elapsed: Duration,
+    /// The first [`LOAD_ERRORS_KEPT`] errors.
+    pub errors: Vec<LoadErrorEntry>,
+    pub error_count: u64,
+    /// Why a failed load failed.
+    pub failure: Option<DbError>,
+}
+
+/// The counters a running load updates.
+#[derive(Default)]
+pub(crate) struct Progress {
+    pub(crate) files_total: AtomicU64,
+    pub(crate) files_done: AtomicU64,
+    pub(crate) records: AtomicU64,
+    /// Shared with the counting reader of the file being read.
+    pub(crate) bytes: Arc<AtomicU64>,
+    pub(crate) property_values: AtomicU64,
+    errors: Mutex<Vec<LoadErrorEntry>>,
+    error_count: AtomicU64,
+}
+
+impl Progress {
+    pub(crate) fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub(crate) fn error(&self, entry: LoadErrorEntry) {
+        self.error_count.fetch_add(1, Ordering::Relaxed);
+        let mut errors = self.errors.lock();
+        if errors.len() < LOAD_ERRORS_KEPT {
+            errors.push(entry);
+        }
+    }
+
+    /// Fills the counters of `status`.
+    pub(crate) fn read_into(&self, status: &mut LoadStatus) {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        status.files_total = get(&self.files_total);
+        status.files_done = get(&self.files_done);
+        status.records = get(&self.records);
+        status.bytes = get(&self.bytes);
+        status.property_values = get(&self.property_values);
+        status.errors = self.errors.lock().clone();
+        status.error_count = get(&self.error_count);
+    }
+}

@@ -1,0 +1,144 @@
+//! Which files a load reads: the source URI resolved inside the import
+//! directory (symlinks and `..` resolved first, so neither leads out), a
+//! directory listed, and every file's header read to put node files
+//! before relationship files.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use nereid_errors::Status;
+use nereid_loader_formats::{FileKind, Format, Options, Reader};
+
+use crate::db::DbError;
+
+fn refused(message: String) -> DbError {
+    DbError {
+        status: Status::ExternalResourceFailed,
+        message,
+    }
+}
+
+/// The file or directory `source` names, canonical and inside `import_dir`.
+/// `file:///a/b` is the absolute path `/a/b` when that lies in the import
+/// directory, else `a/b` under it (Neo4j's `LOAD CSV` reading).
+pub(crate) fn resolve(source: &str, import_dir: &Path) -> Result<PathBuf, DbError> {
+    let Some(path) = source.strip_prefix("file://") else {
+        return Err(refused(format!(
+            "source `{source}`: only file:// sources are supported"
+        )));
+    };
+    let root = import_dir.canonicalize().map_err(|e| {
+        refused(format!(
+            "the import directory {} cannot be read: {e}",
+            import_dir.display()
+        ))
+    })?;
+    let absolute = Path::new(path).canonicalize().ok();
+    let inside = |p: &PathBuf| p.starts_with(&root);
+    if let Some(found) = absolute.filter(inside) {
+        return Ok(found);
+    }
+    let relative = root.join(path.trim_start_matches('/'));
+    match relative.canonicalize() {
+        Ok(found) if inside(&found) => Ok(found),
+        Ok(_) => Err(outside(source)),
+        Err(_) if Path::new(path).exists() => Err(outside(source)),
+        Err(e) => Err(refused(format!(
+            "source `{source}` not found in the import directory: {e}"
+        ))),
+    }
+}
+
+fn outside(source: &str) -> DbError {
+    refused(format!(
+        "source `{source}` lies outside the import directory (--import-dir)"
+    ))
+}
+
+/// The files of a source: the file itself, or a directory's `*.csv`,
+/// `*.csv.gz` and `*.csv.zst` files by name (not recursing), each of which
+/// must itself resolve inside `root` (a symlink out is refused).
+pub(crate) fn list(path: &Path, root: &Path) -> Result<Vec<PathBuf>, DbError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let entries =
+        std::fs::read_dir(path).map_err(|e| refused(format!("{}: {e}", path.display())))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| refused(format!("{}: {e}", path.display())))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if ![".csv", ".csv.gz", ".csv.zst"]
+            .iter()
+            .any(|s| name.ends_with(s))
+        {
+            continue;
+        }
+        let file = entry
+            .path()
+            .canonicalize()
+            .map_err(|e| refused(format!("{}: {e}", entry.path().display())))?;
+        if !file.starts_with(root) || !file.is_file() {
+            return Err(outside(&entry.path().display().to_string()));
+        }
+        files.push(file);
+    }
+    if files.is_empty() {
+        return Err(refused(format!(
+            "{}: no *.csv, *.csv.gz or *.csv.zst files",
+            path.display()
+        )));
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// A file's bytes, counted into the load's progress as they are read.
+struct Counted {
+    file: File,
+    bytes: Arc<AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// An opened input file, its header read.
+pub(crate) struct Input {
+    pub(crate) name: String,
+    pub(crate) reader: Reader<'static>,
+}
+
+/// Opens every file and orders them node files first (each group by
+/// name), so relationships find endpoints created by the same load.
+pub(crate) fn open_all(
+    files: &[PathBuf],
+    format: Format,
+    bytes: &Arc<AtomicU64>,
+) -> Result<Vec<Input>, Box<(String, nereid_loader_formats::Error)>> {
+    let mut inputs = Vec::with_capacity(files.len());
+    for path in files {
+        let name = path.display().to_string();
+        let io = |source| nereid_loader_formats::Error::Io {
+            file: name.clone(),
+            source,
+        };
+        let file = File::open(path).map_err(|e| Box::new((name.clone(), io(e))))?;
+        let counted = Counted {
+            file,
+            bytes: bytes.clone(),
+        };
+        let reader = Reader::new(&name, counted, format, &Options::default())
+            .map_err(|e| Box::new((name.clone(), e)))?;
+        inputs.push(Input { name, reader });
+    }
+    inputs.sort_by_key(|input| input.reader.header().kind() != FileKind::Nodes);
+    Ok(inputs)
+}

@@ -1,0 +1,157 @@
+//! The loader end to end through a [`Database`]: user ids, one
+//! transaction, failOnError, the import directory's confinement.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{Format, LoadRequest, LoadState, Loader};
+use crate::db::{Database, DbConfig};
+use nereid_values::Value;
+
+fn count(db: &Arc<Database>, query: &str) -> i64 {
+    let mut result = db.run(None, query, Default::default()).unwrap();
+    let mut rows = Vec::new();
+    result
+        .pull(-1, &mut |row, _| rows.push(row.to_vec()))
+        .unwrap();
+    match rows[0][0] {
+        Value::Int(n) => n,
+        ref other => panic!("{other:?}"),
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+fn setup() -> (tempfile::TempDir, Arc<Database>, Loader, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::open(&DbConfig::new(dir.path().join("data"), 2)).unwrap();
+    let import = dir.path().join("import");
+    std::fs::create_dir_all(import.join("g")).unwrap();
+    let loader = Loader::new(&db, &import).unwrap();
+    (dir, db, loader, import)
+}
+
+fn request(source: String, fail_on_error: bool) -> LoadRequest {
+    LoadRequest {
+        source,
+        format: Format::OpenCypher,
+        fail_on_error,
+    }
+}
+
+const PEOPLE: &str = ":ID(Person),:LABEL,name:String\n1,Person,Ann\n2,Person,Bob\n";
+const KNOWS: &str = ":START_ID(Person),:END_ID(Person),:TYPE,since:Int\n1,2,KNOWS,2020\n";
+
+#[test]
+fn a_directory_loads_nodes_before_relationships_and_keeps_user_ids() {
+    let (_dir, db, loader, import) = setup();
+    // Named so that the relationship file sorts first.
+    write(&import.join("g"), "a_knows.csv", KNOWS);
+    write(&import.join("g"), "b_people.csv", PEOPLE);
+    let source = format!("file://{}", import.join("g").display());
+    let status = loader.run(request(source, true)).unwrap();
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    assert_eq!((status.files_done, status.records), (2, 3));
+    assert_eq!(status.property_values, 3);
+    assert_eq!(
+        count(&db, "MATCH (:Person)-[:KNOWS]->(:Person) RETURN count(*)"),
+        1
+    );
+    let q = "MATCH (n) WHERE elementId(n) = '(Person)2' RETURN count(n)";
+    assert_eq!(count(&db, q), 1);
+    // A later load finds its endpoints by user id; a duplicate id is refused.
+    write(
+        &import,
+        "more.csv",
+        ":START_ID(Person),:END_ID(Person),:TYPE\n2,1,KNOWS\n",
+    );
+    let status = loader
+        .run(request("file:///more.csv".into(), true))
+        .unwrap();
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    let status = loader
+        .run(request("file:///g/b_people.csv".into(), true))
+        .unwrap();
+    assert_eq!(status.state, LoadState::Failed);
+    assert_eq!(count(&db, "MATCH (n) RETURN count(n)"), 2);
+}
+
+#[test]
+fn a_bad_row_with_fail_on_error_leaves_nothing() {
+    let (_dir, db, loader, import) = setup();
+    write(&import.join("g"), "people.csv", PEOPLE);
+    write(
+        &import.join("g"),
+        "rels.csv",
+        ":START_ID(Person),:END_ID(Person),:TYPE,since:Int\n1,2,KNOWS,x\n",
+    );
+    let source = format!("file://{}", import.join("g").display());
+    let status = loader.run(request(source.clone(), true)).unwrap();
+    assert_eq!(status.state, LoadState::Failed);
+    let error = &status.errors[0];
+    assert!(error.file.ends_with("rels.csv"), "{error:?}");
+    assert_eq!((error.line, error.column), (2, 11));
+    assert_eq!(count(&db, "MATCH (n) RETURN count(n)"), 0);
+    // Without failOnError the good rows load and the bad one is reported.
+    let status = loader.run(request(source, false)).unwrap();
+    assert_eq!(status.state, LoadState::Completed);
+    assert_eq!(status.error_count, 1);
+    assert_eq!(count(&db, "MATCH (n) RETURN count(n)"), 2);
+}
+
+#[test]
+fn a_missing_endpoint_names_its_row() {
+    let (_dir, db, loader, import) = setup();
+    write(&import, "rels.csv", KNOWS);
+    let status = loader
+        .run(request("file:///rels.csv".into(), true))
+        .unwrap();
+    assert_eq!(status.state, LoadState::Failed);
+    let failure = status.failure.unwrap();
+    assert_eq!(failure.status, nereid_errors::Status::EntityNotFound);
+    assert!(
+        failure.message.contains("rels.csv:2:1"),
+        "{}",
+        failure.message
+    );
+    assert_eq!(count(&db, "MATCH ()-[r]->() RETURN count(r)"), 0);
+}
+
+#[test]
+fn sources_outside_the_import_directory_are_refused() {
+    let (dir, _db, loader, import) = setup();
+    write(dir.path(), "secret.csv", PEOPLE);
+    let outside = dir.path().join("secret.csv");
+    for source in [
+        format!("file://{}", outside.display()),
+        "file:///../secret.csv".to_string(),
+        format!("file://{}/../secret.csv", import.display()),
+        "http://example.com/x.csv".to_string(),
+    ] {
+        let refused = loader.submit(request(source.clone(), true)).unwrap_err();
+        assert_eq!(
+            refused.status,
+            nereid_errors::Status::ExternalResourceFailed,
+            "{source}"
+        );
+    }
+    std::os::unix::fs::symlink(&outside, import.join("link.csv")).unwrap();
+    assert!(loader
+        .submit(request("file:///link.csv".into(), true))
+        .is_err());
+    std::os::unix::fs::symlink(dir.path(), import.join("g").join("up")).unwrap();
+    assert!(loader
+        .submit(request("file:///g/up/secret.csv".into(), true))
+        .is_err());
+}
+
+#[test]
+fn user_keys_are_unambiguous() {
+    use super::user_key;
+    assert_eq!(user_key(None, "a").unwrap(), "a");
+    assert_eq!(user_key(Some("P"), "1").unwrap(), "(P)1");
+    assert_eq!(user_key(None, "(P)1").unwrap(), "()(P)1");
+    assert!(user_key(Some("a)b"), "1").is_err());
+}
