@@ -50,7 +50,7 @@ pub use durable::{
 pub use nereid_wal::{Durability, S3Location};
 
 /// The bulk loader: loads of files by id with their state, and the
-/// spelling of loaded user ids (`elementId`; ADR 0093).
+/// spelling of loaded user ids (`elementId`; ADR 0094).
 pub use loader::{
     user_key, Format, LoadErrorEntry, LoadRequest, LoadState, LoadStatus, Loader, LOAD_ERRORS_KEPT,
 };

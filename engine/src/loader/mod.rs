@@ -6,7 +6,7 @@
 //! the unlogged bulk path: readers never see part of a load, a bad row
 //! with `failOnError` leaves nothing behind, constraints are checked as
 //! for any write, and the load is durable (in the log) before it is
-//! reported complete (docs/adr/0093-user-ids-and-the-http-loader.md).
+//! reported complete (docs/adr/0094-user-ids-and-the-http-loader.md).
 //!
 //! Invariant: loads run one at a time, on the loader's own thread, in the
 //! order they were submitted. Two transactions creating nodes with the same
