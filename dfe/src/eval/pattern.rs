@@ -71,11 +71,10 @@ impl Evaluator<'_> {
         let plan_id = plan as *const Op as usize;
         let mut out = Vec::with_capacity(rows.len());
         for &row in rows {
-            let argument = batch.row_of(row, reads);
-            let key = env.memo.as_ref().and_then(|_| {
-                let read: Vec<Value> = reads.iter().map(|&s| argument[s].clone()).collect();
-                key_of(&read)
-            });
+            let key = env
+                .memo
+                .as_ref()
+                .and_then(|_| key_of(reads.iter().map(|&s| batch.value(s, row).clone()).collect()));
             if let (Some(memo), Some(key)) = (&env.memo, &key) {
                 if let Some(answer) = memo.get(plan_id, exists, key) {
                     out.push(answer);
@@ -83,6 +82,7 @@ impl Evaluator<'_> {
                 }
             }
             let started = env.memo.as_ref().map_or(0, |memo| memo.start());
+            let argument = batch.row_of(row, reads);
             let answer = run_once(plan, projection, exists, argument, &mut ctx)?;
             if let (Some(memo), Some(key)) = (&env.memo, key) {
                 memo.put(plan_id, exists, key, &answer, started);

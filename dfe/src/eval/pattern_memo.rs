@@ -49,11 +49,8 @@ struct Entries {
 
 /// The memo key of an argument, or `None` when some value's equality is
 /// not identity.
-pub(super) fn key_of(argument: &[Value]) -> Option<Vec<Value>> {
-    argument
-        .iter()
-        .all(identity_equal)
-        .then(|| argument.to_vec())
+pub(super) fn key_of(argument: Vec<Value>) -> Option<Vec<Value>> {
+    argument.iter().all(identity_equal).then_some(argument)
 }
 
 fn identity_equal(value: &Value) -> bool {
