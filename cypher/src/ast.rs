@@ -131,6 +131,21 @@ pub enum Clause {
     CallSubquery(CallSubquery),
     /// `FOREACH (x IN list | updates)`.
     Foreach(Foreach),
+    /// `LOAD CSV [WITH HEADERS] FROM url AS row [FIELDTERMINATOR 'c']`.
+    LoadCsv(LoadCsv),
+}
+
+/// `LOAD CSV [WITH HEADERS] FROM source AS alias [FIELDTERMINATOR 'c']`:
+/// one row per record of the file `source` names, bound to `alias` as a
+/// list of strings, or with headers as a map from the header's names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadCsv {
+    pub with_headers: bool,
+    pub source: Expr,
+    pub alias: Ident,
+    /// The field separator (one character; `,` when absent).
+    pub field_terminator: Option<String>,
+    pub span: Span,
 }
 
 /// `FOREACH (variable IN list | clause+)`: the update clauses run once per
@@ -155,7 +170,37 @@ pub struct CallSubquery {
     pub query: Box<Query>,
     /// The variable scope clause; `None` for the older importing-WITH form.
     pub scope: Option<ImportScope>,
+    /// `IN TRANSACTIONS ...`: the body runs in transactions of its own,
+    /// committed batch by batch.
+    pub in_transactions: Option<InTransactions>,
     pub span: Span,
+}
+
+/// `IN [n CONCURRENT] TRANSACTIONS [OF n ROWS] [ON ERROR CONTINUE | BREAK |
+/// FAIL] [REPORT STATUS AS s]` after a `CALL { }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InTransactions {
+    /// `n CONCURRENT`: how many batches may run at once (accepted; batches
+    /// run one after another).
+    pub concurrency: Option<Expr>,
+    /// `OF n ROWS`: input rows per inner transaction (1000 when absent).
+    pub batch_size: Option<Expr>,
+    pub on_error: OnError,
+    /// `REPORT STATUS AS s`: binds each row's transaction outcome.
+    pub report_status: Option<Ident>,
+    pub span: Span,
+}
+
+/// What `CALL { } IN TRANSACTIONS` does when an inner transaction fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    /// The query fails (batches committed before stay committed).
+    Fail,
+    /// The batch is rolled back, its rows pass with nulls, later batches run.
+    Continue,
+    /// The batch is rolled back and no later batch runs; every remaining
+    /// row passes with nulls.
+    Break,
 }
 
 /// What a `CALL (...) { }` scope clause imports into the body.
@@ -183,6 +228,7 @@ impl Clause {
             Clause::Call(c) => c.span,
             Clause::CallSubquery(c) => c.span,
             Clause::Foreach(c) => c.span,
+            Clause::LoadCsv(c) => c.span,
         }
     }
 }

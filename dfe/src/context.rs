@@ -44,6 +44,10 @@ pub struct ExecContext {
     pub(crate) procedures: Arc<ProcedureRegistry>,
     /// How `db.checkpoint()` reaches the server (none in-process without a log).
     pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
+    /// Where `LOAD CSV` opens files (none: it is refused).
+    pub(crate) files: Option<Arc<dyn crate::FileSource>>,
+    /// How `CALL { } IN TRANSACTIONS` commits its batches (none: refused).
+    pub(crate) inner_transactions: Option<Arc<dyn crate::InnerTransactions>>,
     /// The transaction's metadata (`tx.getMetaData()`), from the server.
     pub(crate) tx_metadata: Option<Arc<crate::TxMetadata>>,
     /// The cancel flag (set from another thread: RESET, a client that
@@ -80,6 +84,8 @@ impl ExecContext {
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
             checkpoint_hook: None,
+            files: None,
+            inner_transactions: None,
             tx_metadata: None,
             stop: StopSignals::default(),
             memory: MemoryBudget::new(0),

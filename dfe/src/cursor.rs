@@ -96,6 +96,24 @@ impl Cursor {
         self
     }
 
+    /// Lets `LOAD CSV` in this query open files through `files` (the
+    /// server's, which confines them to its import directory).
+    pub fn with_file_source(mut self, files: Arc<dyn crate::FileSource>) -> Cursor {
+        self.ctx.files = Some(files);
+        self
+    }
+
+    /// Lets `CALL { } IN TRANSACTIONS` in this query begin and commit its
+    /// batches' transactions through `transactions` (given for auto-commit
+    /// queries only).
+    pub fn with_inner_transactions(
+        mut self,
+        transactions: Arc<dyn crate::InnerTransactions>,
+    ) -> Cursor {
+        self.ctx.inner_transactions = Some(transactions);
+        self
+    }
+
     /// Lets `tx.getMetaData()` / `tx.setMetaData()` in this query read and
     /// replace `metadata`, the running transaction's (shared by its
     /// statements; the server keeps it with the transaction).

@@ -46,6 +46,18 @@ pub enum ExecError {
     /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.
     #[error("{}", storage_message(.0))]
     Storage(#[from] StorageError),
+    /// `LOAD CSV` could not read its source: not found, outside the import
+    /// directory, or not CSV (the message names file, line and column).
+    #[error("{0}")]
+    ExternalResource(String),
+    /// An inner transaction of `CALL { } IN TRANSACTIONS` could not be
+    /// committed; the engine, which committed it, has already decided the
+    /// status (from the store's or the log's error).
+    #[error("{message}")]
+    Commit {
+        status: nereid_errors::Status,
+        message: String,
+    },
     /// The query was cancelled through [`crate::Cursor::cancel_handle`].
     #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
     Cancelled,

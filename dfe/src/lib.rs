@@ -19,6 +19,7 @@ mod context;
 mod cursor;
 mod error;
 mod eval;
+mod external;
 mod graph;
 mod memory;
 mod operators;
@@ -30,6 +31,7 @@ pub use context::OperatorStats;
 pub use cursor::Cursor;
 pub use error::{ExecError, ExecResult};
 pub use eval::{Evaluator, IntRange, RegexCache};
+pub use external::{FileSource, InnerTransactions};
 pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};
 pub use procedures::{

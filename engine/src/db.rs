@@ -75,6 +75,9 @@ pub struct DbConfig {
     /// Bytes one query may hold (0: no limit): its parameters, the values
     /// it builds and the rows its operators buffer (`nereid_dfe::MemoryBudget`).
     pub query_max_memory: usize,
+    /// Where `LOAD CSV` reads `file:///` URLs (Neo4j's
+    /// `server.directories.import`).
+    pub import_dir: PathBuf,
 }
 
 impl DbConfig {
@@ -82,10 +85,11 @@ impl DbConfig {
     /// their defaults.
     pub fn new(data_dir: PathBuf, partitions: usize) -> Self {
         DbConfig {
-            data_dir,
             partitions,
             statistics_update_percent: DEFAULT_STATISTICS_UPDATE_PERCENT,
             query_max_memory: DEFAULT_QUERY_MAX_MEMORY as usize,
+            import_dir: data_dir.join("import"),
+            data_dir,
         }
     }
 }
@@ -135,6 +139,8 @@ pub struct Database {
     query_max_memory: usize,
     /// Queries, transactions and conflicts counted (see `metrics.rs`).
     metrics: Arc<EngineMetrics>,
+    /// Where `LOAD CSV` opens files.
+    files: Arc<crate::batches::ImportFiles>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -174,6 +180,8 @@ pub struct QueryResult {
     summary: Option<Summary>,
     /// The auto-commit transaction's place in the counts.
     tally: Option<TxTally>,
+    /// `CALL { } IN TRANSACTIONS`: its committed batches' writes.
+    batches: Option<Arc<crate::batches::BatchTransactions>>,
     /// When `run` was called; `None` once the query's end was counted.
     started: Option<Instant>,
     metrics: Arc<EngineMetrics>,
@@ -277,6 +285,9 @@ impl Database {
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
             metrics: EngineMetrics::new(),
+            files: Arc::new(crate::batches::ImportFiles {
+                dir: config.import_dir.clone(),
+            }),
         });
         durable::spawn_background(
             Arc::downgrade(&db),
@@ -413,6 +424,17 @@ impl Database {
         } = self.plan(query).map_err(failed)?;
         nereid_dfe::check_call_parameters(&plan, &params)
             .map_err(|e| failed(status::from_exec(e)))?;
+        let batched = plan.commits_in_batches();
+        if batched && tx.is_some() {
+            return Err(failed(DbError {
+                status: Status::TransactionStartFailed,
+                message: "A query with 'CALL { ... } IN TRANSACTIONS' can only be executed in an \
+                          implicit transaction, but tried to execute in an explicit transaction."
+                    .to_string(),
+            }));
+        }
+        let batches =
+            batched.then(|| Arc::new(crate::batches::BatchTransactions::new(self.clone())));
         let (txn, auto_commit, metadata, tally) = match tx {
             Some(t) => (t.txn.clone(), None, Arc::clone(&t.metadata), None),
             None => (
@@ -440,10 +462,15 @@ impl Database {
             } else {
                 cursor
             };
+            let cursor = match &batches {
+                Some(batches) => cursor.with_inner_transactions(batches.clone()),
+                None => cursor,
+            };
             Some(
                 cursor
                     .with_procedures(Arc::clone(&self.procedures))
                     .with_checkpoint_hook(self.checkpoint_hook.clone())
+                    .with_file_source(self.files.clone())
                     .with_tx_metadata(metadata)
                     .with_deadline(deadline)
                     .with_memory_limit(self.query_max_memory)
@@ -463,6 +490,7 @@ impl Database {
             notifications,
             summary: None,
             tally,
+            batches,
             started: Some(started),
             metrics: Arc::clone(&self.metrics),
         })
@@ -573,6 +601,19 @@ impl Database {
 
     pub fn rollback(&self, tx: Transaction) {
         tx.txn.rollback();
+    }
+
+    /// A transaction for one batch of `CALL { } IN TRANSACTIONS`.
+    pub(crate) fn begin_inner(&self) -> Arc<Txn> {
+        Arc::new(self.store.begin())
+    }
+
+    /// Commits an inner transaction as a client's commit is: through the
+    /// log, published once durable, counted.
+    pub(crate) fn commit_inner(&self, txn: &Txn) -> Result<(), DbError> {
+        self.commit_txn(txn)
+            .inspect_err(|e| self.metrics.failed_with(e.status))?;
+        Ok(())
     }
 
     /// Commits through the log and publishes once durable.
@@ -698,6 +739,23 @@ fn log_failed(why: &str) -> DbError {
 
 fn bookmark(commit_ts: u64) -> String {
     format!("FB:nereid:{commit_ts}")
+}
+
+/// The writes of two transactions together.
+pub(crate) fn stats_sum(a: &WriteStats, b: &WriteStats) -> WriteStats {
+    WriteStats {
+        nodes_created: a.nodes_created + b.nodes_created,
+        nodes_deleted: a.nodes_deleted + b.nodes_deleted,
+        relationships_created: a.relationships_created + b.relationships_created,
+        relationships_deleted: a.relationships_deleted + b.relationships_deleted,
+        properties_set: a.properties_set + b.properties_set,
+        labels_added: a.labels_added + b.labels_added,
+        labels_removed: a.labels_removed + b.labels_removed,
+        indexes_added: a.indexes_added + b.indexes_added,
+        indexes_removed: a.indexes_removed + b.indexes_removed,
+        constraints_added: a.constraints_added + b.constraints_added,
+        constraints_removed: a.constraints_removed + b.constraints_removed,
+    }
 }
 
 fn stats_delta(after: &WriteStats, before: &WriteStats) -> WriteStats {
@@ -826,10 +884,15 @@ impl QueryResult {
             _ => None,
         };
         self.cursor = None;
-        let stats = stats_delta(&self.txn.stats(), &self.stats_before);
+        let mut stats = stats_delta(&self.txn.stats(), &self.stats_before);
+        let inner_commits = self.batches.as_ref().is_some_and(|b| b.any_committed());
+        if let Some(batches) = &self.batches {
+            stats = stats_sum(&stats, &batches.written());
+        }
         let mut bookmark = None;
         if let Some(db) = self.auto_commit.take() {
-            let writes = stats != WriteStats::default() || !self.txn.is_read_only();
+            let writes =
+                stats != WriteStats::default() || !self.txn.is_read_only() || inner_commits;
             let b = db.commit_txn(&self.txn)?;
             if let Some(tally) = self.tally.as_mut() {
                 tally.committed();

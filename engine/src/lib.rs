@@ -14,6 +14,7 @@
 //!
 //! The modules are private; what front ends need is re-exported below.
 
+mod batches;
 mod db;
 mod durable;
 mod loader;

@@ -64,6 +64,8 @@ pub fn from_exec(e: ExecError) -> DbError {
         ExecError::IndexFailed(_) => Status::IndexCreationFailed,
         ExecError::ProcedureTimedOut(_) => Status::ProcedureTimedOut,
         ExecError::Cancelled => Status::General,
+        ExecError::ExternalResource(_) => Status::ExternalResourceFailed,
+        ExecError::Commit { status, .. } => *status,
         ExecError::TimedOut { origin, .. } => return timed_out(*origin, e.to_string()),
         ExecError::MemoryLimit { .. } => return memory_limit(e.to_string()),
         // The store decides the status; the executor's message adds the openCypher

@@ -19,6 +19,7 @@
 mod compression;
 mod error;
 mod header;
+mod plain;
 mod reader;
 mod record;
 mod split;
@@ -27,6 +28,7 @@ mod value_type;
 
 pub use error::Error;
 pub use header::{Cardinality, FileKind, Header, PropertyColumn};
+pub use plain::PlainRecords;
 pub use reader::Reader;
 pub use record::{NodeRecord, Record, RelationshipRecord};
 pub use value_type::ValueType;

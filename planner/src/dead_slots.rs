@@ -186,7 +186,21 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         }
         Op::Skip { count, .. } | Op::Limit { count, .. } => reads_of_expr(count, live),
         Op::Optional { nullable, .. } => nullable.iter().for_each(|s| mark(live, *s)),
-        Op::Apply { returned, .. } => returned.iter().for_each(|s| mark(live, *s)),
+        Op::Apply {
+            returned,
+            transactions,
+            ..
+        } => {
+            returned.iter().for_each(|s| mark(live, *s));
+            if let Some(batches) = transactions {
+                reads_of_expr(&batches.rows, live);
+                batches.status.iter().for_each(|s| mark(live, *s));
+            }
+        }
+        Op::LoadCsv { spec, .. } => {
+            mark(live, spec.out);
+            reads_of_expr(&spec.source, live);
+        }
         Op::Create { items, .. } => create_items(items, live),
         Op::SetProperties { items, .. } => set_items(items, live),
         Op::Delete { items, .. } => exprs(live, items),

@@ -215,10 +215,32 @@ fn describe(op: &Op) -> String {
         Op::Limit { count, .. } => format!("Limit {}", expr(count)),
         Op::Unwind { expr: e, out, .. } => format!("Unwind {} AS ${out}", expr(e)),
         Op::Optional { nullable, .. } => format!("Optional nullable {}", slot_list(nullable)),
-        Op::Apply { returned, unit, .. } => match unit {
-            true => "Apply unit".into(),
-            false => format!("Apply returning {}", slot_list(returned)),
-        },
+        Op::Apply {
+            returned,
+            unit,
+            transactions,
+            ..
+        } => {
+            let apply = match unit {
+                true => "Apply unit".into(),
+                false => format!("Apply returning {}", slot_list(returned)),
+            };
+            match transactions {
+                None => apply,
+                Some(t) => format!(
+                    "{apply} in transactions of {} rows on error {:?}{}",
+                    expr(&t.rows),
+                    t.on_error,
+                    t.status.map_or(String::new(), |s| format!(" status ${s}"))
+                ),
+            }
+        }
+        Op::LoadCsv { spec, .. } => format!(
+            "LoadCsv{} {} AS ${}",
+            if spec.headers { " with headers" } else { "" },
+            expr(&spec.source),
+            spec.out
+        ),
         Op::Eager { .. } => "Eager".into(),
         Op::VarExpand { spec, .. } => var_expand(spec),
         Op::ShortestPath { spec, .. } => shortest_path(spec),

@@ -36,8 +36,8 @@ pub use index_query::{
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind};
 pub use plan::{
-    Aggregate, CreateItem, ExpandSpec, Op, OwnedPlan, PhysicalPlan, PropertyPredicate,
-    PropertyTest, SetItem, SortKey, VarExpandSpec,
+    Aggregate, CreateItem, ExpandSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
+    PropertyPredicate, PropertyTest, SetItem, SortKey, TransactionBatches, VarExpandSpec,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};

@@ -45,6 +45,10 @@ pub enum Status {
     /// help until an operator frees space or replaces the disk, and drivers
     /// retry transient errors for as long as they are allowed to.
     TransactionCommitFailed,
+    /// `CALL { } IN TRANSACTIONS` sent in an explicit transaction: the
+    /// code and text langchain and LlamaIndex watch for to retry the query
+    /// in an auto-commit transaction.
+    TransactionStartFailed,
     /// A query would hold more memory than its budget
     /// (`--query-max-memory`); Neo4j's code for its transaction memory limit.
     MemoryPoolOutOfMemoryError,
@@ -118,6 +122,9 @@ impl Status {
             Status::TransactionCommitFailed => {
                 "Neo.DatabaseError.Transaction.TransactionCommitFailed"
             }
+            Status::TransactionStartFailed => {
+                "Neo.DatabaseError.Transaction.TransactionStartFailed"
+            }
             Status::MemoryPoolOutOfMemoryError => {
                 "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
             }
@@ -183,6 +190,8 @@ impl Status {
             Status::TransactionTimedOut | Status::TransactionTimedOutClientConfiguration => "50N00",
             Status::DatabaseUnavailable => "51N00",
             Status::TransactionCommitFailed => "40N00",
+            // "invalid transaction state - implicit transaction required".
+            Status::TransactionStartFailed => "25N17",
             Status::MemoryPoolOutOfMemoryError => "50N00",
             // As Neo4j 5.26 sends them (most schema errors: 50N42).
             Status::IndexWithNameAlreadyExists => "22N71",

@@ -136,6 +136,8 @@ impl Parser<'_> {
             Clause::Remove(self.remove_clause()?)
         } else if self.at_kw("DELETE") || self.at_kw("DETACH") {
             Clause::Delete(self.delete_clause()?)
+        } else if self.at_kw("LOAD") {
+            Clause::LoadCsv(self.load_csv_clause()?)
         } else if self.at_kw("FOREACH") {
             Clause::Foreach(self.foreach_clause()?)
         } else if self.at_kw("CALL") && matches!(self.peek_at(1).kind, Tok::LBrace | Tok::LParen) {

@@ -70,7 +70,7 @@ impl Parser<'_> {
         })
     }
 
-    /// `CALL [( * | variable, ... )] { query }`
+    /// `CALL [( * | variable, ... )] { query } [IN TRANSACTIONS ...]`
     pub(super) fn call_subquery(&mut self) -> PResult<CallSubquery> {
         let start = self.bump().span;
         let scope = if self.eat(Tok::LParen) {
@@ -81,9 +81,11 @@ impl Parser<'_> {
         self.expect(Tok::LBrace)?;
         let query = self.nested(|p| p.query_body())?;
         self.expect(Tok::RBrace)?;
+        let in_transactions = self.in_transactions()?;
         Ok(CallSubquery {
             query: Box::new(query),
             scope,
+            in_transactions,
             span: self.span_from(start),
         })
     }

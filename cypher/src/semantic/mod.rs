@@ -3,6 +3,7 @@
 
 mod expr;
 mod grouping;
+mod in_transactions;
 mod pattern_placement;
 mod patterns;
 mod projection;
@@ -45,6 +46,7 @@ pub(crate) fn check_statement(statement: &Statement) -> Result<(), CypherError> 
     match &statement.query {
         Query::Single(query) => analyzer.check_single_query(query).map(|_| ()),
         Query::Union { queries, .. } => {
+            analyzer.check_no_transactions_in_union(queries)?;
             let mut first_columns: Option<Vec<String>> = None;
             for query in queries {
                 let columns = analyzer.check_single_query(query)?;
@@ -170,6 +172,11 @@ impl Analyzer<'_> {
                 Clause::Call(call) => self.check_call(call, &mut scope, query.clauses.len())?,
                 Clause::CallSubquery(call) => self.check_call_subquery(call, &mut scope)?,
                 Clause::Foreach(foreach) => self.check_foreach(foreach, &scope)?,
+                Clause::LoadCsv(load) => {
+                    self.check_expr(&load.source, &scope, AggregationRule::Forbidden)?;
+                    self.check_pattern_placement(&load.source, Position::Value)?;
+                    self.bind_fresh(&mut scope, &load.alias, VarType::Value)?;
+                }
             }
         }
         Ok((columns, scope))
@@ -257,6 +264,7 @@ impl Analyzer<'_> {
         let name = match last {
             Clause::Match(_) => "MATCH",
             Clause::Unwind(_) => "UNWIND",
+            Clause::LoadCsv(_) => "LOAD CSV",
             Clause::With(_) => "WITH",
             Clause::Call(call) if call.yields.is_some() && query.clauses.len() > 1 => {
                 return Err(self.error(

@@ -60,6 +60,7 @@ impl Analyzer<'_> {
             Query::Single(single) => std::slice::from_ref(single),
             Query::Union { queries, .. } => queries.as_slice(),
         };
+        self.check_no_nested_transactions(call)?;
         let imported = match &call.scope {
             Some(import) => Some(self.imported_scope(import, scope)?),
             None => None,
@@ -112,6 +113,9 @@ impl Analyzer<'_> {
                 ));
             }
             scope.bind(&column, ty);
+        }
+        if let Some(spec) = &call.in_transactions {
+            self.check_in_transactions(spec, scope)?;
         }
         Ok(())
     }

@@ -7,6 +7,7 @@
 
 use super::aggregate::Aggregate;
 use super::apply::Apply;
+use super::apply_in_transactions::ApplyInTransactions;
 use super::argument::Argument;
 use super::count_from_store::{CountFromStore, Counted as CountedKind};
 use super::create::Create;
@@ -18,6 +19,7 @@ use super::filter::Filter;
 use super::flat_map::FlatMap;
 use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
+use super::load_csv::LoadCsv;
 use super::merge::Merge;
 use super::node_index_seek::NodeIndexSeek;
 use super::node_property_scan::NodePropertyScan;
@@ -69,7 +71,12 @@ fn name(op: &Op) -> &'static str {
         Op::Limit { .. } => "Limit",
         Op::Unwind { .. } => "Unwind",
         Op::Optional { .. } => "Optional",
+        Op::Apply {
+            transactions: Some(_),
+            ..
+        } => "TransactionApply",
         Op::Apply { .. } => "Apply",
+        Op::LoadCsv { .. } => "LoadCSV",
         Op::Eager { .. } => "Eager",
         Op::Create { .. } => "Create",
         Op::SetProperties { .. } => "SetProperties",
@@ -334,6 +341,22 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             inner,
             returned,
             unit,
+            transactions: Some(batches),
+        } => Box::new(ApplyInTransactions::new(
+            input(i),
+            (**inner).clone(),
+            input_id + subtree_size(i),
+            returned.clone(),
+            *unit,
+            (**batches).clone(),
+        )),
+        Op::LoadCsv { input: i, spec } => Box::new(LoadCsv::new(input(i), (**spec).clone())),
+        Op::Apply {
+            input: i,
+            inner,
+            returned,
+            unit,
+            transactions: None,
         } => Box::new(Apply::new(
             input(i),
             (**inner).clone(),

@@ -8,6 +8,7 @@
 
 mod aggregate;
 mod apply;
+mod apply_in_transactions;
 mod argument;
 mod build;
 mod count_from_store;
@@ -22,6 +23,7 @@ mod flat_map;
 mod id_seek;
 mod index_query;
 mod limit;
+mod load_csv;
 mod merge;
 mod node_index_seek;
 mod node_property_scan;

@@ -25,6 +25,7 @@ mod tests;
 pub use jobs::Loader;
 pub use nereid_loader_formats::Format;
 pub use progress::{LoadErrorEntry, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
+pub(crate) use source::resolve as resolve_source;
 pub use user_id::user_key;
 
 /// What to load.

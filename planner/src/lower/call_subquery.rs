@@ -11,7 +11,8 @@
 
 use super::scope::{Scope, Slots};
 use crate::error::PlanError;
-use crate::plan::Op;
+use crate::expr::Expr;
+use crate::plan::{Op, TransactionBatches};
 use crate::Catalog;
 use nereid_cypher::ast::{self, Clause, Query, SingleQuery};
 
@@ -58,7 +59,15 @@ pub(super) fn lower_call_subquery(
     for ((name, slot), kind) in columns.iter().zip(kinds) {
         scope.bind(name, *slot, kind);
     }
-    let input = if writes {
+    let transactions = match &call.in_transactions {
+        Some(spec) => Some(Box::new(transaction_batches(spec, scope, slots)?)),
+        None => None,
+    };
+    // Under IN TRANSACTIONS the input is read in the outer transaction,
+    // whose snapshot the inner transactions' commits never change: no
+    // Eager is needed to keep the body's writes from feeding its input
+    // (and a LOAD CSV is not held in memory whole).
+    let input = if writes && transactions.is_none() {
         Op::Eager {
             input: Box::new(plan),
         }
@@ -75,6 +84,7 @@ pub(super) fn lower_call_subquery(
                 columns.iter().map(|(_, s)| *s).collect()
             },
             unit,
+            transactions,
         },
         writes,
     ))
@@ -104,6 +114,33 @@ pub(super) fn lower_foreach(
         inner: Box::new(inner),
         returned: Vec::new(),
         unit: true,
+        transactions: None,
+    })
+}
+
+/// Rows per inner transaction when `OF n ROWS` is absent (Neo4j's default).
+const DEFAULT_BATCH_ROWS: i64 = 1000;
+
+/// The batching of `CALL { } IN TRANSACTIONS`, its status variable bound
+/// to a fresh slot in `scope`.
+fn transaction_batches(
+    spec: &ast::InTransactions,
+    scope: &mut Scope,
+    slots: &mut Slots,
+) -> Result<TransactionBatches, PlanError> {
+    let rows = match &spec.batch_size {
+        Some(rows) => super::lower_expr(rows, &scope.emptied(), &mut None)?,
+        None => Expr::Literal(nereid_values::Value::Int(DEFAULT_BATCH_ROWS)),
+    };
+    let status = spec.report_status.as_ref().map(|variable| {
+        let slot = slots.fresh();
+        scope.bind(&variable.name, slot, super::scope::VarKind::Value);
+        slot
+    });
+    Ok(TransactionBatches {
+        rows,
+        on_error: spec.on_error,
+        status,
     })
 }
 

@@ -187,6 +187,25 @@ fn lower_single(
                     dead: Vec::new(),
                 };
             }
+            Clause::LoadCsv(l) => {
+                let source = lower_expr(&l.source, &scope, &mut None)?;
+                let out = slots.fresh();
+                scope.bind(&l.alias.name, out, VarKind::Value);
+                let field_terminator = l
+                    .field_terminator
+                    .as_deref()
+                    .and_then(|t| t.chars().next())
+                    .unwrap_or(',');
+                plan = Op::LoadCsv {
+                    input: Box::new(plan),
+                    spec: Box::new(crate::plan::LoadCsvSpec {
+                        source,
+                        out,
+                        headers: l.with_headers,
+                        field_terminator,
+                    }),
+                };
+            }
             Clause::With(w) => {
                 let projected = lower_projection(plan, &w.projection, &scope, slots)?;
                 plan = projected.plan;

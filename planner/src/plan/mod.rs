@@ -22,10 +22,12 @@
 //! product and the right side of [`Op::Optional`] sees the outer row through
 //! its own `Argument` leaf.
 
+mod batches;
 mod expand;
 mod items;
 mod tree;
 
+pub use batches::{LoadCsvSpec, OnError, TransactionBatches};
 pub use expand::{ExpandSpec, VarExpandSpec};
 pub use items::{Aggregate, CreateItem, PropertyPredicate, PropertyTest, SetItem, SortKey};
 pub use tree::OwnedPlan;
@@ -261,6 +263,14 @@ pub enum Op {
         inner: Box<Op>,
         returned: Vec<Slot>,
         unit: bool,
+        /// `IN TRANSACTIONS`: the body runs batch by batch, each batch in a
+        /// transaction of its own (only in an auto-commit query).
+        transactions: Option<Box<TransactionBatches>>,
+    },
+    /// For each input row, one row per record of a CSV file (`LOAD CSV`).
+    LoadCsv {
+        input: Box<Op>,
+        spec: Box<LoadCsvSpec>,
     },
     /// Creates nodes and relationships for each input row (after draining the
     /// input: updating operators are eager).

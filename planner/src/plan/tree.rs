@@ -31,6 +31,7 @@ macro_rules! input_of {
             | Op::Skip { input, .. }
             | Op::Limit { input, .. }
             | Op::Unwind { input, .. }
+            | Op::LoadCsv { input, .. }
             | Op::Optional { input, .. }
             | Op::Apply { input, .. }
             | Op::Eager { input }
@@ -56,6 +57,38 @@ macro_rules! nested_of {
             _ => None,
         }
     };
+}
+
+impl PhysicalPlan {
+    /// True when the plan holds a `CALL { } IN TRANSACTIONS`, which
+    /// commits transactions of its own and so runs only in an auto-commit
+    /// query.
+    pub fn commits_in_batches(&self) -> bool {
+        commits_in_batches(&self.root)
+    }
+}
+
+fn commits_in_batches(op: &Op) -> bool {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if matches!(
+            op,
+            Op::Apply {
+                transactions: Some(_),
+                ..
+            }
+        ) {
+            return true;
+        }
+        if op
+            .nested()
+            .is_some_and(|nested| nereid_stack::deeper(|| commits_in_batches(nested)))
+        {
+            return true;
+        }
+        current = op.input();
+    }
+    false
 }
 
 impl Op {
@@ -115,7 +148,16 @@ impl Op {
                 .chain(aggregates.iter().map(|(s, _)| *s))
                 .collect(),
             Optional { nullable, .. } => nullable.clone(),
-            Apply { returned, .. } => returned.clone(),
+            Apply {
+                returned,
+                transactions,
+                ..
+            } => returned
+                .iter()
+                .copied()
+                .chain(transactions.as_ref().and_then(|t| t.status))
+                .collect(),
+            LoadCsv { spec, .. } => vec![spec.out],
             Create { items, .. } => created(items),
             ProcedureCall { yields, .. } => yields.iter().map(|(_, s)| *s).collect(),
             VarExpand { spec, .. } => spec.bound_here(),
@@ -131,7 +173,7 @@ impl Op {
         self.matches_entities()
             || matches!(
                 self,
-                Op::Unwind { .. } | Op::Project { .. } | Op::Filter { .. }
+                Op::Unwind { .. } | Op::LoadCsv { .. } | Op::Project { .. } | Op::Filter { .. }
             )
     }
 

@@ -1,0 +1,86 @@
+//! What the executor reaches through the engine for imports written in
+//! Cypher: files for `LOAD CSV`, confined to the import directory as the
+//! HTTP loader's sources are, and the inner transactions of `CALL { } IN
+//! TRANSACTIONS`, each committed through the log as a client's commit is.
+
+use crate::db::{Database, DbError};
+use nereid_dfe::{ExecError, ExecResult, Txn};
+use nereid_storage::WriteStats;
+use std::fs::File;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// `LOAD CSV`'s files: `file:///x.csv` is `x.csv` in the import directory
+/// (or that absolute path when it lies inside it), as in Neo4j.
+pub(crate) struct ImportFiles {
+    pub(crate) dir: PathBuf,
+}
+
+impl nereid_dfe::FileSource for ImportFiles {
+    fn open(&self, url: &str) -> Result<(String, Box<dyn Read + Send>), String> {
+        let path = crate::loader::resolve_source(url, &self.dir).map_err(|e| e.message)?;
+        if !path.is_file() {
+            return Err(format!("{} is not a file", path.display()));
+        }
+        let file = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((url.to_string(), Box::new(file)))
+    }
+}
+
+/// The inner transactions of one auto-commit query, and what they wrote
+/// (the query's summary counts it with the outer transaction's writes).
+pub(crate) struct BatchTransactions {
+    db: Arc<Database>,
+    written: Mutex<WriteStats>,
+    /// Inner transactions committed (for the summary's bookmark).
+    committed: AtomicU64,
+}
+
+/// Ids shown by `REPORT STATUS`, unique in the process.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl BatchTransactions {
+    pub(crate) fn new(db: Arc<Database>) -> BatchTransactions {
+        BatchTransactions {
+            db,
+            written: Mutex::new(WriteStats::default()),
+            committed: AtomicU64::new(0),
+        }
+    }
+
+    /// What the committed inner transactions wrote.
+    pub(crate) fn written(&self) -> WriteStats {
+        self.written
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub(crate) fn any_committed(&self) -> bool {
+        self.committed.load(Ordering::Relaxed) > 0
+    }
+}
+
+impl nereid_dfe::InnerTransactions for BatchTransactions {
+    fn begin(&self) -> (Arc<Txn>, String) {
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        (self.db.begin_inner(), format!("nereid-transaction-{id}"))
+    }
+
+    fn commit(&self, txn: &Txn) -> ExecResult<()> {
+        let stats = txn.stats();
+        self.db
+            .commit_inner(txn)
+            .map_err(|DbError { status, message }| ExecError::Commit { status, message })?;
+        self.committed.fetch_add(1, Ordering::Relaxed);
+        let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+        *written = crate::db::stats_sum(&written, &stats);
+        Ok(())
+    }
+
+    fn rollback(&self, txn: &Txn) {
+        txn.rollback();
+    }
+}
