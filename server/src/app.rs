@@ -97,7 +97,7 @@ pub async fn start_with_loader<B: Backend>(
         transaction_timeout: config.transaction_timeout,
         ..BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits)
     };
-    let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth);
+    let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth.clone());
     let scraped = ctx.clone();
     let metrics: http::MetricsFn = Arc::new(move || crate::metrics_text::render(&scraped));
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
@@ -107,18 +107,18 @@ pub async fn start_with_loader<B: Backend>(
         checkpoint,
         own_origins: own_origins.clone(),
     };
-    let router = http::router_with_admin(
-        http::HealthInfo {
-            bolt_address: advertised,
-            problem: Some(problem),
-        },
-        Some(admin),
-    );
-    let router = http::with_metrics(router, metrics);
-    let router = match loader {
-        Some(loader) => crate::http_loader::with_loader(router, loader, own_origins),
-        None => router,
+    // What acts on the database takes the Bolt users' credentials.
+    let protected = http::admin_routes(admin);
+    let protected = match loader {
+        Some(loader) => crate::http_loader::with_loader(protected, loader, own_origins),
+        None => protected,
     };
+    let router = http::router(http::HealthInfo {
+        bolt_address: advertised,
+        problem: Some(problem),
+    })
+    .merge(crate::http_auth::require_user(protected, auth));
+    let router = http::with_metrics(router, metrics);
     let http_task = tokio::spawn(async move {
         if let Err(e) = http::serve(http_listener, router, watcher).await {
             tracing::error!("HTTP server failed: {e}");

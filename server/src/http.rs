@@ -1,9 +1,11 @@
 //! The HTTP front end (axum): health, Prometheus metrics, admin, and the
 //! bulk-load routes of `http_loader.rs`.
 //!
-//! The admin endpoint has no authentication yet (the operable-server issue
-//! adds it). Until then it is guarded against the one caller a loopback
-//! listener cannot keep out, a web page in the operator's browser: a
+//! The admin and loader endpoints take the Bolt users' credentials when
+//! the server has users (`http_auth.rs`). Without users the server only
+//! listens on loopback, and they are guarded against the one caller a
+//! loopback listener cannot keep out, a web page in the operator's
+//! browser: a
 //! request that carries an `Origin` other than this server's own (every
 //! browser sends one with a POST, even a "simple" `text/plain` form), or
 //! that a browser marks as cross-site, is refused with 403. Its answers
@@ -53,12 +55,17 @@ pub fn router_with_admin(info: HealthInfo, admin: Option<Admin>) -> Router {
         .route("/health", get(health))
         .with_state(Arc::new(info));
     match admin {
-        Some(admin) => router.route(
-            "/admin/checkpoint",
-            post(admin_checkpoint).with_state(Arc::new(admin)),
-        ),
+        Some(admin) => router.merge(admin_routes(admin)),
         None => router,
     }
+}
+
+/// `POST /admin/checkpoint` alone (to put behind authentication).
+pub fn admin_routes(admin: Admin) -> Router {
+    Router::new().route(
+        "/admin/checkpoint",
+        post(admin_checkpoint).with_state(Arc::new(admin)),
+    )
 }
 
 /// Renders the metrics text (see `metrics_text.rs`).
@@ -165,7 +172,10 @@ pub async fn serve(
     router: Router,
     mut shutdown: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router)
+    // The peer address reaches handlers (the credential check's per-address
+    // lock-out reads it).
+    let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(async move {
             while !*shutdown.borrow() {
                 if shutdown.changed().await.is_err() {

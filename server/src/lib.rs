@@ -10,6 +10,7 @@ pub mod bolt;
 pub mod config;
 pub mod healthcheck;
 pub mod http;
+mod http_auth;
 mod http_loader;
 mod metrics_text;
 mod protocol_status;

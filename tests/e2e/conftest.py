@@ -38,6 +38,18 @@ def server():
 
 
 @pytest.fixture
+def secured():
+    """A server with the user neo4j / s3cret-pw (NEREID_AUTH)."""
+    with tempfile.TemporaryDirectory(prefix="nereid-e2e-auth-") as tmp:
+        srv = Server(os.path.join(tmp, "data"), extra_env={"NEREID_AUTH": "neo4j/s3cret-pw"})
+        srv.start()
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+@pytest.fixture
 def driver(server):
     drv = GraphDatabase.driver(server.uri, auth=("neo4j", "any-password"))
     try:

@@ -11,16 +11,6 @@ from neo4j.exceptions import AuthError, ClientError
 from conftest import Server
 
 
-@pytest.fixture
-def secured():
-    with tempfile.TemporaryDirectory(prefix="nereid-e2e-auth-") as tmp:
-        srv = Server(os.path.join(tmp, "data"), extra_env={"NEREID_AUTH": "neo4j/s3cret-pw"})
-        srv.start()
-        try:
-            yield srv
-        finally:
-            srv.stop()
-
 
 def _value(uri, auth, query="RETURN 1 AS x"):
     with GraphDatabase.driver(uri, auth=auth) as drv:

@@ -1,0 +1,58 @@
+"""The HTTP endpoints that act on the database (/admin/checkpoint, /loader) take the Bolt users'
+credentials (issues 25 and 29): without them, or with wrong ones, 401 with a Basic challenge
+and Neo4j's Unauthorized code; with them, the request runs. /health and /metrics stay open.
+Without users (loopback only) they stay open to local tools."""
+
+import base64
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+
+def call(server, method, path, user=None, password=None, body=None):
+    headers = {"Content-Type": "application/json"}
+    if user is not None:
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        headers["Authorization"] = f"Basic {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{server.http_port}{path}", method=method,
+                                 data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.headers, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+@pytest.mark.parametrize("method, path", [("POST", "/admin/checkpoint"), ("GET", "/loader"),
+                                          ("POST", "/loader"), ("GET", "/loader/1"),
+                                          ("DELETE", "/loader/1")])
+def test_acting_endpoints_refuse_missing_and_wrong_credentials(secured, method, path):
+    for user, password in [(None, None), ("neo4j", "wrong"), ("nobody", "s3cret-pw")]:
+        code, headers, body = call(secured, method, path, user, password)
+        assert code == 401, (user, body)
+        assert headers.get("WWW-Authenticate", "").startswith("Basic")
+        error = json.loads(body)["errors"][0]
+        assert error["code"] == "Neo.ClientError.Security.Unauthorized"
+
+
+def test_the_users_credentials_open_them(secured):
+    code, _, body = call(secured, "POST", "/admin/checkpoint", "neo4j", "s3cret-pw")
+    assert code == 200, body
+    code, _, body = call(secured, "GET", "/loader", "neo4j", "s3cret-pw")
+    assert code == 200, body
+    code, _, body = call(secured, "POST", "/loader", "neo4j", "s3cret-pw",
+                         {"source": "file:///absent", "format": "opencypher"})
+    assert code != 401, body
+
+
+def test_health_and_metrics_stay_open(secured):
+    assert call(secured, "GET", "/health")[0] == 200
+    assert call(secured, "GET", "/metrics")[0] == 200
+
+
+def test_without_users_local_tools_need_no_credentials(server):
+    assert call(server, "GET", "/loader")[0] == 200
+    assert call(server, "POST", "/admin/checkpoint")[0] == 200
