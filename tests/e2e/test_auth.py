@@ -2,13 +2,10 @@
 by the official driver over Bolt 5.x (LOGON), and kept across restarts."""
 
 import os
-import tempfile
 
 import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError
-
-from conftest import Server
 
 
 
