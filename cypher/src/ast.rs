@@ -374,10 +374,12 @@ pub enum SetItem {
         value: Expr,
         span: Span,
     },
-    /// `n:L:M`: add labels.
+    /// `n:L:M`: add labels; `n:$(expr)` adds those `expr` names.
     Labels {
         variable: Ident,
         labels: Vec<String>,
+        /// Dynamic labels (Cypher 5.26): each a string or list of strings.
+        dynamic: Vec<Expr>,
         span: Span,
     },
 }
@@ -398,10 +400,12 @@ pub enum RemoveItem {
         key: String,
         span: Span,
     },
-    /// `n:L:M`.
+    /// `n:L:M`, `n:$(expr)`.
     Labels {
         variable: Ident,
         labels: Vec<String>,
+        /// Dynamic labels (Cypher 5.26): each a string or list of strings.
+        dynamic: Vec<Expr>,
         span: Span,
     },
 }

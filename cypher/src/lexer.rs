@@ -50,6 +50,9 @@ pub(crate) enum Tok {
     /// `<scheme:...>` (OneGraph IRI); `value` is the IRI without the angle brackets.
     #[regex(r#"<[A-Za-z][A-Za-z0-9+.\-]*:[^<>"{}|^`\\ \t\r\n]*>"#)]
     Iri,
+    /// `$(`: opens a dynamic label or type (`SET n:$(expr)`).
+    #[token("$(")]
+    DynamicOpen,
     #[token("(")]
     LParen,
     #[token(")")]

@@ -305,8 +305,14 @@ fn set_items(items: &[SetItem], live: &mut Vec<bool>) {
                 reads_of_expr(target, live);
                 reads_of_expr(map, live);
             }
-            SetItem::AddLabels { target, .. } | SetItem::RemoveLabels { target, .. } => {
-                reads_of_expr(target, live)
+            SetItem::AddLabels {
+                target, dynamic, ..
+            }
+            | SetItem::RemoveLabels {
+                target, dynamic, ..
+            } => {
+                reads_of_expr(target, live);
+                dynamic.iter().for_each(|e| reads_of_expr(e, live));
             }
         }
     }

@@ -411,11 +411,29 @@ fn set_items(items: &[SetItem]) -> String {
             SetItem::MergeProperties { target, map } => {
                 format!("{} += {}", expr(target), expr(map))
             }
-            SetItem::AddLabels { target, labels } => {
-                format!("{}{}", expr(target), labels_text(labels))
+            SetItem::AddLabels {
+                target,
+                labels,
+                dynamic,
+            } => {
+                format!(
+                    "{}{}{}",
+                    expr(target),
+                    labels_text(labels),
+                    dynamic_text(dynamic)
+                )
             }
-            SetItem::RemoveLabels { target, labels } => {
-                format!("REMOVE {}{}", expr(target), labels_text(labels))
+            SetItem::RemoveLabels {
+                target,
+                labels,
+                dynamic,
+            } => {
+                format!(
+                    "REMOVE {}{}{}",
+                    expr(target),
+                    labels_text(labels),
+                    dynamic_text(dynamic)
+                )
             }
         })
         .collect();
@@ -432,6 +450,11 @@ fn props(p: &[(String, Expr)]) -> String {
     }
     let parts: Vec<String> = p.iter().map(|(k, v)| format!("{k}: {}", expr(v))).collect();
     format!(" {{{}}}", parts.join(", "))
+}
+
+/// `:$(expr)` for each dynamic label.
+fn dynamic_text(dynamic: &[Expr]) -> String {
+    dynamic.iter().map(|e| format!(":$({})", expr(e))).collect()
 }
 
 fn slot_list(slots: &[usize]) -> String {

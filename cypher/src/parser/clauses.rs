@@ -206,10 +206,11 @@ impl Parser<'_> {
                 span: target.span,
             };
             if self.at(Tok::Colon) {
-                let labels = self.node_labels()?;
+                let (labels, dynamic) = self.updated_labels()?;
                 return Ok(SetItem::Labels {
                     variable,
                     labels,
+                    dynamic,
                     span: self.span_from(start),
                 });
             }
@@ -270,13 +271,14 @@ impl Parser<'_> {
             let target = self.property_target()?;
             let item = match target.kind {
                 ExprKind::Variable(name) => {
-                    let labels = self.node_labels()?;
+                    let (labels, dynamic) = self.updated_labels()?;
                     RemoveItem::Labels {
                         variable: Ident {
                             name,
                             span: target.span,
                         },
                         labels,
+                        dynamic,
                         span: self.span_from(item_start),
                     }
                 }

@@ -314,6 +314,7 @@ fn describe(kind: Tok) -> &'static str {
         Tok::Parameter => "a parameter",
         Tok::Iri => "an IRI",
         Tok::LParen => "'('",
+        Tok::DynamicOpen => "'$('",
         Tok::RParen => "')'",
         Tok::LBracket => "'['",
         Tok::RBracket => "']'",

@@ -85,6 +85,24 @@ impl Parser<'_> {
         Ok(labels)
     }
 
+    /// The labels of SET and REMOVE: `:L`, or `:$(expr)` naming them at run
+    /// time (Cypher 5.26), in any mix (`n:A:$(x)`).
+    pub(super) fn updated_labels(&mut self) -> PResult<(Vec<String>, Vec<crate::ast::Expr>)> {
+        self.expect(Tok::Colon)?;
+        let (mut labels, mut dynamic) = (Vec::new(), Vec::new());
+        loop {
+            if self.eat(Tok::DynamicOpen) {
+                dynamic.push(self.expression()?);
+                self.expect(Tok::RParen)?;
+            } else {
+                labels.push(self.schema_name()?.0);
+            }
+            if !self.eat(Tok::Colon) {
+                return Ok((labels, dynamic));
+            }
+        }
+    }
+
     /// `a.b.c` for functions and procedures, original case, with its span.
     pub(super) fn dotted_name(&mut self) -> PResult<(String, Span)> {
         let first = self.peek().clone();

@@ -156,8 +156,13 @@ impl Analyzer<'_> {
                             RemoveItem::Property { target, .. } => {
                                 self.check_expr(target, &scope, AggregationRule::Forbidden)?
                             }
-                            RemoveItem::Labels { variable, .. } => {
-                                self.check_defined(variable, &scope)?
+                            RemoveItem::Labels {
+                                variable, dynamic, ..
+                            } => {
+                                self.check_defined(variable, &scope)?;
+                                for expr in dynamic {
+                                    self.check_expr(expr, &scope, AggregationRule::Forbidden)?;
+                                }
                             }
                         }
                     }
@@ -223,7 +228,15 @@ impl Analyzer<'_> {
                 self.check_expr(value, scope, AggregationRule::Forbidden)?;
                 self.check_pattern_placement(value, Position::Value)
             }
-            SetItem::Labels { variable, .. } => self.check_defined(variable, scope),
+            SetItem::Labels {
+                variable, dynamic, ..
+            } => {
+                self.check_defined(variable, scope)?;
+                for expr in dynamic {
+                    self.check_expr(expr, scope, AggregationRule::Forbidden)?;
+                }
+                Ok(())
+            }
         }
     }
 

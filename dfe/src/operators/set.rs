@@ -5,7 +5,7 @@
 use super::writes::{check_storable, RowWriter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
-use crate::error::{type_mismatch, ExecResult};
+use crate::error::{type_mismatch, ExecError, ExecResult};
 use nereid_planner::SetItem;
 use nereid_storage::Txn;
 use nereid_values::{NodeId, RelId, Value};
@@ -77,6 +77,37 @@ fn source_map(value: Value, txn: &Txn) -> ExecResult<BTreeMap<String, Value>> {
     }
 }
 
+/// The static labels and those the dynamic expressions name for this row
+/// (`SET n:$(expr)`): each a string or a list of strings, as in Neo4j 5.26;
+/// null, an empty name or anything else is refused before any is written.
+fn with_dynamic(
+    labels: &[String],
+    dynamic: &[nereid_planner::Expr],
+    ctx: &mut ExecContext,
+    batch: &Batch,
+    row: usize,
+) -> ExecResult<Vec<String>> {
+    let mut all = labels.to_vec();
+    for expr in dynamic {
+        let names = match ctx.evaluator().eval_row(expr, batch, row)? {
+            Value::List(items) => items.into_iter().collect(),
+            single => vec![single],
+        };
+        for name in names {
+            match name {
+                Value::String(label) if !label.is_empty() => all.push(label),
+                Value::String(_) => {
+                    return Err(ExecError::Argument(
+                        "A dynamic label or type must not be the empty string".to_string(),
+                    ))
+                }
+                other => return Err(type_mismatch("String or List<String>", &other)),
+            }
+        }
+    }
+    Ok(all)
+}
+
 fn node_target(value: &Value) -> ExecResult<Option<NodeId>> {
     match value {
         Value::Null => Ok(None),
@@ -131,18 +162,28 @@ impl RowWriter for SetProperties {
                     }
                     entity.set_all(&ctx.txn, new)?;
                 }
-                SetItem::AddLabels { target, labels } => {
+                SetItem::AddLabels {
+                    target,
+                    labels,
+                    dynamic,
+                } => {
                     let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    let labels = with_dynamic(labels, dynamic, ctx, batch, row)?;
                     if let Some(id) = node_target(&target)? {
-                        for label in labels {
+                        for label in &labels {
                             ctx.txn.add_label(id, label)?;
                         }
                     }
                 }
-                SetItem::RemoveLabels { target, labels } => {
+                SetItem::RemoveLabels {
+                    target,
+                    labels,
+                    dynamic,
+                } => {
                     let target = ctx.evaluator().eval_row(target, batch, row)?;
+                    let labels = with_dynamic(labels, dynamic, ctx, batch, row)?;
                     if let Some(id) = node_target(&target)? {
-                        for label in labels {
+                        for label in &labels {
                             ctx.txn.remove_label(id, label)?;
                         }
                     }

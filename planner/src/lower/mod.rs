@@ -513,10 +513,12 @@ fn lower_set_item(item: &ast::SetItem, scope: &Scope) -> Result<SetItem, PlanErr
         ast::SetItem::Labels {
             variable: v,
             labels,
+            dynamic,
             ..
         } => SetItem::AddLabels {
             target: variable(scope, v)?,
             labels: labels.clone(),
+            dynamic: lower_exprs(dynamic, scope)?,
         },
     })
 }
@@ -531,10 +533,19 @@ fn lower_remove_item(item: &ast::RemoveItem, scope: &Scope) -> Result<SetItem, P
         ast::RemoveItem::Labels {
             variable: v,
             labels,
+            dynamic,
             ..
         } => SetItem::RemoveLabels {
             target: variable(scope, v)?,
             labels: labels.clone(),
+            dynamic: lower_exprs(dynamic, scope)?,
         },
     })
+}
+
+fn lower_exprs(exprs: &[ast::Expr], scope: &Scope) -> Result<Vec<Expr>, PlanError> {
+    exprs
+        .iter()
+        .map(|e| lower_expr(e, scope, &mut None))
+        .collect()
 }

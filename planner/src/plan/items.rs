@@ -65,10 +65,19 @@ pub enum SetItem {
     ReplaceProperties { target: Expr, map: Expr },
     /// `SET t += map`: adds/overwrites properties (null values remove).
     MergeProperties { target: Expr, map: Expr },
-    /// `SET t:A:B`
-    AddLabels { target: Expr, labels: Vec<String> },
-    /// `REMOVE t:A:B`
-    RemoveLabels { target: Expr, labels: Vec<String> },
+    /// `SET t:A:B:$(expr)`: `dynamic` each evaluate to a label name or a
+    /// list of them.
+    AddLabels {
+        target: Expr,
+        labels: Vec<String>,
+        dynamic: Vec<Expr>,
+    },
+    /// `REMOVE t:A:B:$(expr)`
+    RemoveLabels {
+        target: Expr,
+        labels: Vec<String>,
+        dynamic: Vec<Expr>,
+    },
 }
 
 /// An aggregate call.

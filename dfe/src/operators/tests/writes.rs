@@ -106,10 +106,12 @@ fn set_and_remove_properties_and_labels() {
         SetItem::AddLabels {
             target: node(),
             labels: labels(&["B"]),
+            dynamic: Vec::new(),
         },
         SetItem::RemoveLabels {
             target: node(),
             labels: labels(&["A"]),
+            dynamic: Vec::new(),
         },
         SetItem::Property {
             target: lit(Value::Null),
