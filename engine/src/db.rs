@@ -522,8 +522,11 @@ impl Database {
             ));
         }
         let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
-        let options = query_options::decide(&stmt, query).map_err(status::from_option)?;
+        let mut options = query_options::decide(&stmt, query).map_err(status::from_option)?;
         nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
+        options
+            .notifications
+            .extend(crate::cartesian::notifications(&stmt, query));
         let catalog = DbCatalog {
             store: &self.store,
             procedures: &self.procedures,

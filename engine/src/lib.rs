@@ -15,6 +15,7 @@
 //! The modules are private; what front ends need is re-exported below.
 
 mod batches;
+mod cartesian;
 mod db;
 mod durable;
 mod loader;

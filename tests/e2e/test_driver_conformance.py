@@ -27,6 +27,19 @@ def test_cypher_options_run_and_an_ignored_runtime_is_a_warning(driver):
     assert "Unsupported options: nonsense" in e.value.message
 
 
+def test_disconnected_patterns_carry_the_cartesian_product_notification(driver):
+    _, summary, _ = driver.execute_query("EXPLAIN MATCH (n), (m) RETURN n, m")
+    notes = [s for s in summary.gql_status_objects if s.is_notification]
+    assert [s.gql_status for s in notes] == ["03N90"]
+    assert notes[0].position.offset == 8 and notes[0].position.line == 1
+    assert notes[0].severity == neo4j.NotificationSeverity.INFORMATION
+    assert notes[0].classification == neo4j.NotificationClassification.PERFORMANCE
+    legacy = summary.summary_notifications
+    assert [n.code for n in legacy] == ["Neo.ClientNotification.Statement.CartesianProduct"]
+    _, summary, _ = driver.execute_query("MATCH (n)-->(m), (m)-->(o) RETURN n")
+    assert not [s for s in summary.gql_status_objects if s.is_notification]
+
+
 def test_duration_fractions_are_exact(driver):
     records, _, _ = driver.execute_query(
         "RETURN duration('P1234M567890DT123456789123.999S') AS d"
