@@ -46,6 +46,13 @@ pub enum ExecError {
     /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.
     #[error("{}", storage_message(.0))]
     Storage(#[from] StorageError),
+    /// A procedure refused its arguments (Neo4j's `ProcedureCallFailed`).
+    #[error("{0}")]
+    ProcedureCallFailed(String),
+    /// A value that cannot serve as a vector where one is required (the
+    /// vector functions, vector indexes and their procedures).
+    #[error("{0}")]
+    Vector(#[from] nereid_vector::VectorError),
     /// The query was cancelled through [`crate::Cursor::cancel_handle`].
     #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
     Cancelled,

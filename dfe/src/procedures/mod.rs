@@ -18,6 +18,8 @@ mod schema_show;
 mod show;
 mod table;
 mod tx;
+mod vector;
+mod vector_options;
 
 pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
 pub use checkpoint::CheckpointHook;
@@ -86,6 +88,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_show::PROCEDURES,
     show::PROCEDURES,
     tx::PROCEDURES,
+    vector::PROCEDURES,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).
