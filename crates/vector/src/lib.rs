@@ -6,10 +6,12 @@
 //! conversion from a Cypher list to packed `f32`s and the one definition of
 //! each score live here, below both.
 
+mod ann;
 mod error;
 mod similarity;
 mod vector;
 
+pub use ann::{hnsw, AnnGraph, CONNECTIONS, EF_CONSTRUCTION};
 pub use error::VectorError;
 pub use similarity::Similarity;
 pub use vector::{Vector, MAX_DIMENSIONS};

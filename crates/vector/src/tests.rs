@@ -74,3 +74,13 @@ fn names_parse_case_insensitively() {
     );
     assert_eq!(Similarity::from_name("dot"), None);
 }
+
+#[test]
+fn the_graph_finds_near_points() {
+    let graph = crate::hnsw(Similarity::Euclidean, 100);
+    for i in 0..200 {
+        graph.insert(i, &[i as f32, 0.0]);
+    }
+    let found = graph.search(&[50.2, 0.0], 3, 50);
+    assert_eq!(found, vec![50, 51, 49]);
+}

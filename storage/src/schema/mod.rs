@@ -13,6 +13,7 @@ mod key;
 mod populate;
 mod seek;
 mod stale;
+mod vector_ann;
 mod vector_search;
 
 pub(crate) use catalog::{backing_index, Catalog, Constraint, Schema};

@@ -206,13 +206,16 @@ impl Writer<'_> {
             if !affects(&def.label, &def.keys) {
                 continue;
             }
-            let Some(key) = image
-                .values_of(&def.keys)
-                .and_then(|v| key_of(def.kind, &v))
-            else {
+            let Some(values) = image.values_of(&def.keys) else {
+                continue;
+            };
+            let Some(key) = key_of(def.kind, &values) else {
                 continue;
             };
             index.insert(&key.bytes, id, key.wide);
+            if let (Some(ann), Ok(vector)) = (&index.ann, check_vector(def.kind, &values[0])) {
+                ann.insert(id, vector.as_slice());
+            }
             if index.owning_constraint.is_some() {
                 self.st.unique_keys.push((index.clone(), id));
             }
