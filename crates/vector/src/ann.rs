@@ -8,7 +8,7 @@
 //! store at start-up.
 
 use crate::Similarity;
-use hnsw_rs::anndists::dist::{DistCosine, DistL2, Distance};
+use hnsw_rs::anndists::dist::{DistDot, DistL2, Distance};
 use hnsw_rs::hnsw::Hnsw;
 
 /// Neighbours per node per layer (`M`; Neo4j's default for `vector.hnsw.m`).
@@ -31,18 +31,23 @@ pub trait AnnGraph: Send + Sync {
 /// points (a hint; it grows past it).
 pub fn hnsw(similarity: Similarity, expected: usize) -> Box<dyn AnnGraph> {
     match similarity {
-        Similarity::Cosine => Box::new(HnswGraph::new(DistCosine {}, expected)),
-        Similarity::Euclidean => Box::new(HnswGraph::new(DistL2 {}, expected)),
+        Similarity::Cosine => Box::new(HnswGraph::new(DistDot {}, true, expected)),
+        Similarity::Euclidean => Box::new(HnswGraph::new(DistL2 {}, false, expected)),
     }
 }
 
+/// Under cosine, points and queries are normalised once and ranked by
+/// their dot product: the same order as the cosine, without computing two
+/// norms per distance.
 struct HnswGraph<D: Distance<f32> + Send + Sync> {
     graph: Hnsw<'static, f32, D>,
+    normalise: bool,
 }
 
 impl<D: Distance<f32> + Send + Sync> HnswGraph<D> {
-    fn new(distance: D, expected: usize) -> Self {
+    fn new(distance: D, normalise: bool, expected: usize) -> Self {
         HnswGraph {
+            normalise,
             graph: Hnsw::new(
                 CONNECTIONS,
                 expected.max(1024),
@@ -56,14 +61,31 @@ impl<D: Distance<f32> + Send + Sync> HnswGraph<D> {
 
 impl<D: Distance<f32> + Send + Sync> AnnGraph for HnswGraph<D> {
     fn insert(&self, point: usize, vector: &[f32]) {
-        self.graph.insert_slice((vector, point));
+        if self.normalise {
+            self.graph.insert_slice((&normalised(vector), point));
+        } else {
+            self.graph.insert_slice((vector, point));
+        }
     }
 
     fn search(&self, query: &[f32], k: usize, ef: usize) -> Vec<usize> {
+        let normal;
+        let query = if self.normalise {
+            normal = normalised(query);
+            &normal
+        } else {
+            query
+        };
         self.graph
             .search(query, k, ef.max(k))
             .into_iter()
             .map(|n| n.d_id)
             .collect()
     }
+}
+
+/// `v / |v|` (a vector a cosine index holds is never zero).
+fn normalised(v: &[f32]) -> Vec<f32> {
+    let norm = v.iter().map(|x| *x as f64 * *x as f64).sum::<f64>().sqrt();
+    v.iter().map(|x| (*x as f64 / norm) as f32).collect()
 }

@@ -10,7 +10,7 @@
 
 use super::image::{check_vector, resolved_values, Resolved};
 use super::index::PropertyIndex;
-use super::vector_ann::fingerprint;
+use super::vector_ann::{fingerprint, VectorAnn};
 use crate::txn::Reader;
 use nereid_vector::{Similarity, Vector};
 use std::cmp::Ordering;
@@ -49,70 +49,87 @@ pub(crate) fn nearest(
     k: usize,
     query: &Vector,
 ) -> Vec<(u64, f64)> {
-    let Some(ann) = &index.ann else {
-        return exact(reader, index, similarity, k, query);
+    let search = Search {
+        reader,
+        index,
+        resolved: Resolved::of(reader.store, index),
+        similarity,
+        k,
+        query,
     };
-    let resolved = Resolved::of(reader.store, index);
-    let points = ann.len();
-    let mut wanted = k;
-    loop {
-        // Every vector a reader can see is a point of the graph; the
-        // graph's nearest points are decided and scored in the reader's
-        // view, and the search widened while stale points crowd out `k`
-        // visible ones.
-        let mut best = Best::new(k);
-        let ef = (2 * wanted).max(SEARCH_WIDTH);
-        for (entity, point) in ann.candidates(query.as_slice(), wanted, ef) {
-            let Some(vector) = vector_of(reader, index, &resolved, entity) else {
-                continue;
-            };
-            // A stale point (the entity's vector replaced since) is
-            // skipped: the current vector has a point of its own.
-            if vector.len() == query.len() && fingerprint(vector.as_slice()) == point {
-                best.offer(
-                    similarity.score(vector.as_slice(), query.as_slice()),
-                    entity,
-                );
-            }
-        }
-        if best.len() >= k {
-            return best.into_sorted();
-        }
-        if wanted >= points {
-            // Fewer than `k` visible, or the graph missed some: be exact.
-            return exact(reader, index, similarity, k, query);
-        }
-        wanted = (wanted * 4).min(points);
+    match &index.ann {
+        Some(ann) => search.through(ann),
+        None => search.exact(),
     }
 }
 
 /// Candidates the graph's search keeps at the bottom layer at least
-/// (`ef`); measured to give recall@10 above 0.95 on clustered data
-/// (benches/RESULTS.md).
+/// (`ef`); recall@10 at such widths: benches/RESULTS.md.
 const SEARCH_WIDTH: usize = 100;
 
-/// Every entry decided and scored.
-fn exact(
-    reader: &Reader<'_>,
-    index: &PropertyIndex,
+/// One query's inputs.
+struct Search<'a> {
+    reader: &'a Reader<'a>,
+    index: &'a PropertyIndex,
+    resolved: Resolved,
     similarity: Similarity,
     k: usize,
-    query: &Vector,
-) -> Vec<(u64, f64)> {
-    let resolved = Resolved::of(reader.store, index);
-    let mut best = Best::new(k);
-    index.scan(Bound::Unbounded, Bound::Unbounded, false, |_, entity| {
-        if let Some(vector) = vector_of(reader, index, &resolved, entity) {
-            if vector.len() == query.len() {
-                best.offer(
-                    similarity.score(vector.as_slice(), query.as_slice()),
-                    entity,
-                );
+    query: &'a Vector,
+}
+
+impl Search<'_> {
+    /// Every vector a reader can see is a point of the graph; the graph's
+    /// nearest points are decided and scored in the reader's view, and the
+    /// search widened while stale points crowd out `k` visible ones.
+    fn through(&self, ann: &VectorAnn) -> Vec<(u64, f64)> {
+        let points = ann.len();
+        let mut wanted = self.k;
+        loop {
+            let mut best = Best::new(self.k);
+            let ef = (2 * wanted).max(SEARCH_WIDTH);
+            for (entity, point) in ann.candidates(self.query.as_slice(), wanted, ef) {
+                // A stale point (the entity's vector replaced since) is
+                // skipped: the current vector has a point of its own.
+                self.offer(&mut best, entity, Some(point));
             }
+            if best.len() >= self.k {
+                return best.into_sorted();
+            }
+            if wanted >= points {
+                // Fewer than `k` visible, or the graph missed some: be exact.
+                return self.exact();
+            }
+            wanted = (wanted * 4).min(points);
         }
-        true
-    });
-    best.into_sorted()
+    }
+
+    /// Every entry decided and scored.
+    fn exact(&self) -> Vec<(u64, f64)> {
+        let mut best = Best::new(self.k);
+        self.index
+            .scan(Bound::Unbounded, Bound::Unbounded, false, |_, entity| {
+                self.offer(&mut best, entity, None);
+                true
+            });
+        best.into_sorted()
+    }
+
+    /// Scores `entity` into `best` if it has a vector in the reader's view
+    /// (with the fingerprint `point`, when given).
+    fn offer(&self, best: &mut Best, entity: u64, point: Option<u64>) {
+        let Some(vector) = vector_of(self.reader, self.index, &self.resolved, entity) else {
+            return;
+        };
+        if vector.len() != self.query.len()
+            || point.is_some_and(|p| p != fingerprint(vector.as_slice()))
+        {
+            return;
+        }
+        let score = self
+            .similarity
+            .score(vector.as_slice(), self.query.as_slice());
+        best.offer(score, entity);
+    }
 }
 
 /// `entity`'s vector as `reader` sees it; `None` unless it has the index's
