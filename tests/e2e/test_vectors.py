@@ -338,3 +338,28 @@ def test_recall_at_ten_against_brute_force(driver, similarity):
         got = [i for i, _ in top(driver, 10, q)]
         found += len(set(truth) & set(got))
     assert found / (10 * len(queries)) >= 0.95
+
+
+def test_neptune_top_k_by_embedding(driver):
+    driver.execute_query(
+        "CREATE VECTOR INDEX docs FOR (d:Doc) ON d.embedding "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'euclidean'}}"
+    )
+    driver.execute_query("CALL db.awaitIndexes(60)")
+    driver.execute_query(
+        "UNWIND $docs AS d CREATE (:Doc {id: d[0], embedding: d[1]})",
+        docs=[[1, [0.0, 0.0]], [2, [1.0, 1.0]], [3, [3.0, 4.0]]],
+    )
+    records, _, _ = driver.execute_query(
+        "CALL neptune.algo.vectors.topK.byEmbedding({embedding: [1.0, 1.0], topK: 2}) YIELD node, score "
+        "RETURN node.id AS id, score"
+    )
+    # Neptune's score: the squared L2 distance, nearest first.
+    assert [(r["id"], r["score"]) for r in records] == [(2, 0.0), (1, 2.0)]
+    records, _, _ = driver.execute_query(
+        "CALL neptune.algo.vectors.topK.byEmbedding({embedding: [3.0, 3.0]}) YIELD node RETURN collect(node.id) AS ids"
+    )
+    assert records[0]["ids"] == [3, 2, 1]
+    with pytest.raises(ClientError) as err:
+        driver.execute_query("CALL neptune.algo.vectors.topK.byEmbedding({embedding: [1.0]})")
+    assert err.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"

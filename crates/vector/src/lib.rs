@@ -13,7 +13,7 @@ mod vector;
 
 pub use ann::{hnsw, AnnGraph, CONNECTIONS, EF_CONSTRUCTION};
 pub use error::VectorError;
-pub use similarity::Similarity;
+pub use similarity::{squared_distance, Similarity};
 pub use vector::{Vector, MAX_DIMENSIONS};
 
 #[cfg(test)]

@@ -94,7 +94,8 @@ fn squared_norm(a: &[f32]) -> f64 {
     dot(a, a)
 }
 
-fn squared_distance(a: &[f32], b: &[f32]) -> f64 {
+/// `|a - b|²`, summed in `f64` (Neptune's default distance, `L2Squared`).
+pub fn squared_distance(a: &[f32], b: &[f32]) -> f64 {
     a.iter()
         .zip(b)
         .map(|(x, y)| {

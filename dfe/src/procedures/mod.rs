@@ -8,6 +8,7 @@
 mod checkpoint;
 mod db;
 mod dbms;
+mod neptune_vectors;
 mod parameters;
 mod registry;
 mod schema;
@@ -89,6 +90,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     show::PROCEDURES,
     tx::PROCEDURES,
     vector::PROCEDURES,
+    neptune_vectors::PROCEDURES,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).
