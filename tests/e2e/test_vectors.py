@@ -363,3 +363,22 @@ def test_neptune_top_k_by_embedding(driver):
     with pytest.raises(ClientError) as err:
         driver.execute_query("CALL neptune.algo.vectors.topK.byEmbedding({embedding: [1.0]})")
     assert err.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"
+
+
+def test_labels_added_and_removed_move_entities_in_and_out(driver):
+    seed(driver)
+    driver.execute_query("CREATE (:Draft {id: 40, embedding: [1.0, 0.0]})")
+    assert 40 not in ids(driver, 10, [1.0, 0.0])
+    driver.execute_query("MATCH (d:Draft {id: 40}) SET d:Doc")
+    assert ids(driver, 1, [1.0, 0.0])[0] in (1, 40) and 40 in ids(driver, 2, [1.0, 0.0])
+    driver.execute_query("MATCH (d:Doc {id: 40}) REMOVE d:Doc")
+    assert 40 not in ids(driver, 10, [1.0, 0.0])
+    driver.execute_query("MATCH (d:Doc {id: 1}) REMOVE d.embedding")
+    assert ids(driver, 10, [1.0, 0.0]) == [2, 3]
+    # A label that would index an invalid vector is refused, nothing applied.
+    driver.execute_query("CREATE (:Draft {id: 41, embedding: [1.0, 2.0, 3.0]})")
+    with pytest.raises(ClientError) as err:
+        driver.execute_query("MATCH (d:Draft {id: 41}) SET d:Doc")
+    assert err.value.code == "Neo.ClientError.Statement.ArgumentError"
+    records, _, _ = driver.execute_query("MATCH (d:Doc {id: 41}) RETURN count(d) AS c")
+    assert records[0]["c"] == 0
