@@ -58,6 +58,13 @@ pub enum ExecError {
         status: nereid_errors::Status,
         message: String,
     },
+    /// A procedure refused its arguments (Neo4j's `ProcedureCallFailed`).
+    #[error("{0}")]
+    ProcedureCallFailed(String),
+    /// A value that cannot serve as a vector where one is required (the
+    /// vector functions, vector indexes and their procedures).
+    #[error("{0}")]
+    Vector(#[from] nereid_vector::VectorError),
     /// The query was cancelled through [`crate::Cursor::cancel_handle`].
     #[error("The transaction has been terminated. Retry your operation in a new transaction, and you should see a successful result. Explicitly terminated by the user.")]
     Cancelled,

@@ -228,12 +228,19 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
             .indexes
             .iter()
             .filter(|i| i.state == IndexState::Online)
-            .map(|i| nereid_planner::IndexDescriptor {
-                name: i.def.name.clone(),
-                kind: match i.def.kind {
+            .filter_map(|i| {
+                // Vector indexes answer only their procedures, never a
+                // property predicate.
+                let kind = match i.def.kind {
                     IndexKind::Range => nereid_planner::IndexKind::Range,
                     IndexKind::Text => nereid_planner::IndexKind::Text,
-                },
+                    IndexKind::Vector { .. } => return None,
+                };
+                Some((i, kind))
+            })
+            .map(|(i, kind)| nereid_planner::IndexDescriptor {
+                name: i.def.name.clone(),
+                kind,
                 entity: match i.def.entity {
                     EntityKind::Node => nereid_planner::IndexEntity::Node,
                     EntityKind::Relationship => nereid_planner::IndexEntity::Relationship,

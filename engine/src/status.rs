@@ -12,6 +12,7 @@ use nereid_dfe::{ExecError, TimeoutOrigin};
 use nereid_errors::Status;
 use nereid_planner::PlanError;
 use nereid_storage::StorageError;
+use nereid_vector::VectorError;
 use nereid_wal::WalError;
 
 pub(crate) fn from_cypher(e: CypherError) -> DbError {
@@ -63,6 +64,9 @@ pub fn from_exec(e: ExecError) -> DbError {
         ExecError::IndexNotFound(_) => Status::IndexNotFound,
         ExecError::IndexFailed(_) => Status::IndexCreationFailed,
         ExecError::ProcedureTimedOut(_) => Status::ProcedureTimedOut,
+        ExecError::ProcedureCallFailed(_) => Status::ProcedureCallFailed,
+        ExecError::Vector(VectorError::NotNumeric(_)) => Status::TypeError,
+        ExecError::Vector(_) => Status::ArgumentError,
         ExecError::Cancelled => Status::General,
         ExecError::ExternalResource(_) => Status::ExternalResourceFailed,
         ExecError::Commit { status, .. } => *status,
@@ -145,6 +149,8 @@ pub(crate) fn from_storage(e: StorageError) -> DbError {
         StorageError::ConstraintNotFound(_) => Status::ConstraintDropFailed,
         StorageError::ConstraintCreationFailed(_) => Status::ConstraintCreationFailed,
         StorageError::SchemaAndDataInOneTransaction(_) => Status::ForbiddenDueToTransactionType,
+        StorageError::InvalidVector(_) => Status::ArgumentError,
+        StorageError::VectorQueryRefused(_) => Status::ProcedureCallFailed,
         #[allow(unreachable_patterns)]
         _ => Status::General,
     };

@@ -34,7 +34,7 @@ pub use index_query::{
     SeekArg,
 };
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
-pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind};
+pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
 pub use plan::{
     Aggregate, CreateItem, ExpandSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
     PropertyPredicate, PropertyTest, SetItem, SortKey, TransactionBatches, VarExpandSpec,

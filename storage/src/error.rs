@@ -58,6 +58,15 @@ pub enum StorageError {
     /// Schema and data changes in one transaction.
     #[error("{0}")]
     SchemaAndDataInOneTransaction(String),
+    /// A write of a vector-indexed property whose value the index cannot
+    /// hold (wrong length, not numbers, NaN or infinite, a zero vector
+    /// under cosine); nothing of the write is applied.
+    #[error("{0}")]
+    InvalidVector(String),
+    /// A vector query refused: no vector index of that name and entity
+    /// kind, `k` not positive, or a query vector the index cannot compare.
+    #[error("{0}")]
+    VectorQueryRefused(String),
 }
 
 pub type Result<T> = std::result::Result<T, StorageError>;

@@ -452,6 +452,26 @@ mod tests {
             Change::DropIndex {
                 name: "by_name".into(),
             },
+            Change::CreateIndex(nereid_storage::IndexDef {
+                name: "docs".into(),
+                kind: nereid_storage::IndexKind::Vector {
+                    dimensions: Some(768),
+                    similarity: nereid_vector::Similarity::Euclidean,
+                },
+                entity: nereid_storage::EntityKind::Node,
+                label: "Doc".into(),
+                keys: vec!["embedding".into()],
+            }),
+            Change::CreateIndex(nereid_storage::IndexDef {
+                name: "any_length".into(),
+                kind: nereid_storage::IndexKind::Vector {
+                    dimensions: None,
+                    similarity: nereid_vector::Similarity::Cosine,
+                },
+                entity: nereid_storage::EntityKind::Relationship,
+                label: "CITES".into(),
+                keys: vec!["embedding".into()],
+            }),
             Change::CreateConstraint(nereid_storage::ConstraintDef {
                 name: "typed".into(),
                 kind: nereid_storage::ConstraintKind::PropertyType(vec![

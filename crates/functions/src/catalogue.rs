@@ -6,7 +6,7 @@
 //! is added by adding its row (and its variant, and its implementation in
 //! the executor).
 
-use crate::{AggregateFunction, ScalarFunction, SpatialFunction, TemporalFunction};
+use crate::{AggregateFunction, ScalarFunction, SpatialFunction, TemporalFunction, VectorFunction};
 
 /// What a function name stands for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,7 @@ pub enum Category {
     String,
     Temporal,
     Trigonometric,
+    Vector,
 }
 
 impl Category {
@@ -51,6 +52,7 @@ impl Category {
             Category::String => "String",
             Category::Temporal => "Temporal",
             Category::Trigonometric => "Trigonometric",
+            Category::Vector => "Vector",
         }
     }
 }
@@ -138,6 +140,10 @@ const fn temporal(f: TemporalFunction) -> Option<Implementation> {
 
 const fn spatial(f: SpatialFunction) -> Option<Implementation> {
     Some(Implementation::Scalar(ScalarFunction::Spatial(f)))
+}
+
+const fn vector(f: VectorFunction) -> Option<Implementation> {
+    Some(Implementation::Scalar(ScalarFunction::Vector(f)))
 }
 
 const fn aggregate(f: AggregateFunction) -> Option<Implementation> {
@@ -281,4 +287,6 @@ pub static CATALOGUE: &[Signature] = &[
     row("type", C::Scalar, (1, 1), scalar(S::Type), "Returns the type of a relationship."),
     row("upper", C::String, (1, 1), UNIMPLEMENTED, "Returns a string in uppercase."),
     row("valueType", C::Scalar, (1, 1), UNIMPLEMENTED, "Returns the name of the type of a value."),
+    row("vector.similarity.cosine", C::Vector, (2, 2), vector(VectorFunction::Cosine), "Returns the cosine similarity of two vectors, mapped into [0, 1]: (1 + cos) / 2."),
+    row("vector.similarity.euclidean", C::Vector, (2, 2), vector(VectorFunction::Euclidean), "Returns the Euclidean similarity of two vectors, mapped into (0, 1]: 1 / (1 + squared distance)."),
 ];

@@ -13,12 +13,14 @@ mod catalogue;
 mod scalar;
 mod spatial;
 mod temporal;
+mod vector;
 
 pub use aggregate::AggregateFunction;
 pub use catalogue::{implemented, resolve, Category, Implementation, Signature, CATALOGUE};
 pub use scalar::ScalarFunction;
 pub use spatial::SpatialFunction;
 pub use temporal::{TemporalFunction, TemporalKind};
+pub use vector::VectorFunction;
 
 /// Whether `name` (case-insensitive) is an aggregating function.
 pub fn is_aggregate(name: &str) -> bool {

@@ -5,7 +5,7 @@
 //! plan snapshots.
 
 use crate::catalogue::{arity_of, resolve, Implementation};
-use crate::{SpatialFunction, TemporalFunction};
+use crate::{SpatialFunction, TemporalFunction, VectorFunction};
 
 /// A scalar (per-row) function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,6 +69,7 @@ pub enum ScalarFunction {
     IsEmpty,
     Temporal(TemporalFunction),
     Spatial(SpatialFunction),
+    Vector(VectorFunction),
 }
 
 impl ScalarFunction {

@@ -21,6 +21,7 @@ mod scoped;
 mod spatial;
 mod temporal;
 mod text;
+mod vector;
 
 pub use temporal::StatementTime;
 

@@ -8,6 +8,7 @@
 mod checkpoint;
 mod db;
 mod dbms;
+mod neptune_vectors;
 mod parameters;
 mod registry;
 mod schema;
@@ -18,6 +19,8 @@ mod schema_show;
 mod show;
 mod table;
 mod tx;
+mod vector;
+mod vector_options;
 
 pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
 pub use checkpoint::CheckpointHook;
@@ -86,6 +89,8 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_show::PROCEDURES,
     show::PROCEDURES,
     tx::PROCEDURES,
+    vector::PROCEDURES,
+    neptune_vectors::PROCEDURES,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).

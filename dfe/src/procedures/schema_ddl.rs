@@ -4,13 +4,14 @@
 //! definitions and hand them to the transaction; the store checks names
 //! and equivalence, and applies the change at commit.
 //!
-//! Range and text indexes are what the store keeps. Lookup indexes exist
-//! as the store's label and type relations (see `schema_show.rs`): they
-//! cannot be created again or dropped. Point, vector and full-text indexes
+//! Range, text and vector indexes are what the store keeps. Lookup indexes
+//! exist as the store's label and type relations (see `schema_show.rs`):
+//! they cannot be created again or dropped. Point and full-text indexes
 //! parse but are refused here as not supported yet, never silently
 //! accepted.
 
 use super::schema_names::{self, LOOKUP_INDEXES};
+use super::vector_options::vector_kind;
 use super::Procedure;
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::ProcedureType;
@@ -92,11 +93,12 @@ fn create_index(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let kind = match kind {
         "RANGE" => IndexKind::Range,
         "TEXT" => IndexKind::Text,
+        "VECTOR" => vector_kind(&args[6])?,
         "LOOKUP" => return create_lookup_index(entity, if_not_exists),
         other => {
             return Err(ExecError::ExecutionFailed(format!(
-                "{other} indexes are not supported yet: Nereid keeps RANGE and TEXT indexes \
-                 (and the two LOOKUP indexes, which always exist)"
+                "{other} indexes are not supported yet: Nereid keeps RANGE, TEXT and VECTOR \
+                 indexes (and the two LOOKUP indexes, which always exist)"
             )))
         }
     };

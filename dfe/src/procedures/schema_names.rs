@@ -4,6 +4,8 @@
 //! procedures.
 
 use nereid_storage::{ConstraintDef, ConstraintKind, EntityKind, IndexDef, IndexKind, ValueType};
+use nereid_values::Value;
+use std::collections::BTreeMap;
 
 /// One of the two lookup indexes every Neo4j database has. Nereid answers
 /// label and type scans from the store's own label and type relations,
@@ -45,6 +47,7 @@ pub(super) fn index_type(kind: IndexKind) -> &'static str {
     match kind {
         IndexKind::Range => "RANGE",
         IndexKind::Text => "TEXT",
+        IndexKind::Vector { .. } => "VECTOR",
     }
 }
 
@@ -52,6 +55,7 @@ pub(super) fn index_provider(kind: IndexKind) -> &'static str {
     match kind {
         IndexKind::Range => "range-1.0",
         IndexKind::Text => "text-2.0",
+        IndexKind::Vector { .. } => "vector-2.0",
     }
 }
 
@@ -97,12 +101,45 @@ fn properties(var: &str, keys: &[String]) -> String {
 
 pub(super) fn index_create_statement(def: &IndexDef) -> String {
     let (pattern, var) = pattern(def.entity, &def.label);
-    format!(
+    let mut statement = format!(
         "CREATE {} INDEX {} {pattern} ON ({})",
         index_type(def.kind),
         quoted(&def.name),
         properties(var, &def.keys)
-    )
+    );
+    let config = index_config(def.kind);
+    if !config.is_empty() {
+        let entries: Vec<String> = config.iter().map(|(k, v)| format!("`{k}`: {v}")).collect();
+        statement.push_str(&format!(
+            " OPTIONS {{indexConfig: {{{}}}, indexProvider: '{}'}}",
+            entries.join(", "),
+            index_provider(def.kind)
+        ));
+    }
+    statement
+}
+
+/// `options.indexConfig` of `SHOW INDEXES`: a vector index's dimensions
+/// (null when not given) and similarity function, as Neo4j names them;
+/// empty for the other kinds.
+pub(super) fn index_config(kind: IndexKind) -> BTreeMap<String, Value> {
+    let IndexKind::Vector {
+        dimensions,
+        similarity,
+    } = kind
+    else {
+        return BTreeMap::new();
+    };
+    BTreeMap::from([
+        (
+            "vector.dimensions".to_string(),
+            dimensions.map_or(Value::Null, |d| Value::Int(i64::from(d))),
+        ),
+        (
+            "vector.similarity_function".to_string(),
+            Value::from(similarity.name()),
+        ),
+    ])
 }
 
 pub(super) fn constraint_create_statement(def: &ConstraintDef) -> String {

@@ -9,8 +9,8 @@
 //! seeks and scans since start-up.
 
 use super::schema_names::{
-    constraint_create_statement, constraint_type, entity_name, index_create_statement,
-    index_provider, index_type, property_types, shown_id, LOOKUP_INDEXES,
+    constraint_create_statement, constraint_type, entity_name, index_config,
+    index_create_statement, index_provider, index_type, property_types, shown_id, LOOKUP_INDEXES,
 };
 use super::Procedure;
 use crate::error::ExecResult;
@@ -131,8 +131,12 @@ fn indexes(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 }
 
 fn options(provider: &str) -> Value {
+    options_with(provider, BTreeMap::new())
+}
+
+fn options_with(provider: &str, config: BTreeMap<String, Value>) -> Value {
     Value::Map(BTreeMap::from([
-        ("indexConfig".to_string(), Value::Map(BTreeMap::new())),
+        ("indexConfig".to_string(), Value::Map(config)),
         ("indexProvider".to_string(), Value::from(provider)),
     ]))
 }
@@ -194,7 +198,7 @@ fn index_row(index: &IndexInfo, constraint: Option<&ConstraintInfo>) -> Vec<Valu
         Value::Null,
         Value::Int(i64::try_from(index.read_count).unwrap_or(i64::MAX)),
         Value::Null,
-        options(index_provider(def.kind)),
+        options_with(index_provider(def.kind), index_config(def.kind)),
         Value::from(failure.as_str()),
         Value::from(create.as_str()),
     ]

@@ -10,13 +10,29 @@ pub enum EntityKind {
     Relationship,
 }
 
-/// The kinds of property index the store keeps. Both are ordered by the
-/// value order of module `key`; a text index holds string values only and
-/// serves `STARTS WITH` / `ENDS WITH` / `CONTAINS`.
+/// The kinds of property index the store keeps. Range and text indexes are
+/// ordered by the value order of module `key`; a text index holds string
+/// values only and serves `STARTS WITH` / `ENDS WITH` / `CONTAINS`. A
+/// vector index holds one entry per entity with a vector valid for it (its
+/// key is empty: the entry says only that the entity may have one) and is
+/// read by nearest-neighbour queries (module `txn::vector_query`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IndexKind {
     Range,
     Text,
+    Vector {
+        /// `vector.dimensions`; `None`: any length (Neo4j allows leaving
+        /// it out), every vector of one query then compared by its own.
+        dimensions: Option<u32>,
+        similarity: nereid_vector::Similarity,
+    },
+}
+
+impl IndexKind {
+    /// Whether this is a vector index.
+    pub fn is_vector(self) -> bool {
+        matches!(self, IndexKind::Vector { .. })
+    }
 }
 
 /// An index as declared: one label (or relationship type) and one or more
@@ -35,7 +51,7 @@ impl IndexDef {
     /// Whether `other` indexes the same thing (Neo4j's "equivalent"
     /// schema rule: same kind, entity, label and keys, whatever the name).
     pub fn equivalent(&self, other: &IndexDef) -> bool {
-        self.kind == other.kind
+        std::mem::discriminant(&self.kind) == std::mem::discriminant(&other.kind)
             && self.entity == other.entity
             && self.label == other.label
             && self.keys == other.keys

@@ -120,6 +120,9 @@ pub(crate) struct Key {
 
 /// The key of `values` (one per index key) in an index of `kind`.
 pub(crate) fn key_of(kind: IndexKind, values: &[Value]) -> Option<Key> {
+    if let IndexKind::Vector { .. } = kind {
+        return vector_key(kind, values);
+    }
     let mut bytes = Vec::new();
     let mut wide = false;
     for value in values {
@@ -132,4 +135,42 @@ pub(crate) fn key_of(kind: IndexKind, values: &[Value]) -> Option<Key> {
         }
     }
     Some(Key { bytes, wide })
+}
+
+/// A vector index's key: empty for a vector the index accepts (entries say
+/// only which entities may have one; the query reads and scores the value),
+/// none for anything else, which the index leaves out as Neo4j does for
+/// data written before the index existed.
+fn vector_key(kind: IndexKind, values: &[Value]) -> Option<Key> {
+    let [value] = values else { return None };
+    check_vector(kind, value).ok()?;
+    Some(Key {
+        bytes: Vec::new(),
+        wide: false,
+    })
+}
+
+/// Whether `value` may be stored under a vector index of `kind`: a list of
+/// numbers of the index's dimensions, valid for its similarity. Writes of
+/// indexed properties are refused otherwise (module `txn::schema_writes`).
+pub(crate) fn check_vector(
+    kind: IndexKind,
+    value: &Value,
+) -> Result<nereid_vector::Vector, nereid_vector::VectorError> {
+    let IndexKind::Vector {
+        dimensions,
+        similarity,
+    } = kind
+    else {
+        return Err(nereid_vector::VectorError::NotNumeric(
+            value.type_name().to_string(),
+        ));
+    };
+    let vector = nereid_vector::Vector::from_value(value)?
+        .ok_or_else(|| nereid_vector::VectorError::NotNumeric("Null".to_string()))?;
+    if let Some(d) = dimensions {
+        vector.expect_dimensions(d as usize)?;
+    }
+    similarity.check(&vector)?;
+    Ok(vector)
 }

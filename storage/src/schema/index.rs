@@ -10,6 +10,7 @@
 //! Why a `BTreeSet` of boxed byte strings: docs/adr/0086-ordered-property-indexes.md.
 
 use super::defs::{IndexDef, IndexState};
+use super::vector_ann::VectorAnn;
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -87,18 +88,21 @@ pub(crate) struct PropertyIndex {
     /// Entries of class `WIDE` ever added: ranges over dates are then not
     /// served (such dates sort apart from the others).
     pub(crate) wide: AtomicU64,
+    /// A vector index's approximate graph (module `vector_ann`).
+    pub(crate) ann: Option<VectorAnn>,
 }
 
 impl PropertyIndex {
     pub(crate) fn new(id: u64, def: IndexDef, owning_constraint: Option<String>) -> Self {
         PropertyIndex {
             id,
-            def,
             owning_constraint,
             state: Mutex::new(IndexState::Populating { percent: 0.0 }),
             entries: RwLock::new(BTreeSet::new()),
             reads: AtomicU64::new(0),
             wide: AtomicU64::new(0),
+            ann: VectorAnn::for_kind(def.kind),
+            def,
         }
     }
 

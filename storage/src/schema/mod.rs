@@ -13,15 +13,18 @@ mod key;
 mod populate;
 mod seek;
 mod stale;
+mod vector_ann;
+mod vector_search;
 
 pub(crate) use catalog::{backing_index, Catalog, Constraint, Schema};
 pub use defs::{
     ConstraintDef, ConstraintInfo, ConstraintKind, EntityKind, IndexDef, IndexInfo, IndexKind,
     IndexState, SchemaView, ValueType,
 };
-pub(crate) use image::{entity_key, entity_values, key_of};
+pub(crate) use image::{check_vector, entity_key, entity_values, key_of};
 pub(crate) use index::PropertyIndex;
 pub(crate) use populate::{entities_of, populate};
 pub(crate) use seek::seek;
 pub use seek::{IndexSeek, KeyPredicate};
 pub(crate) use stale::StaleEntry;
+pub(crate) use vector_search::nearest;

@@ -5,7 +5,7 @@
 //! together cover every version a later snapshot can read.
 
 use super::defs::{EntityKind, IndexState};
-use super::image::{entity_values, key_of, resolved_values, Resolved};
+use super::image::{check_vector, entity_values, key_of, resolved_values, Resolved};
 use super::index::PropertyIndex;
 use super::key;
 use crate::apl::{Apl, EdgePattern, Endpoint, ModeChoice};
@@ -54,6 +54,11 @@ pub(crate) fn populate(
                             .filter_map(|&e| {
                                 let values = resolved_values(&reader, index, resolved, e)?;
                                 let k = key_of(index.def.kind, &values)?;
+                                if let (Some(ann), Ok(vector)) =
+                                    (&index.ann, check_vector(index.def.kind, &values[0]))
+                                {
+                                    ann.insert(e, vector.as_slice());
+                                }
                                 Some((k.bytes, e, k.wide))
                             })
                             .collect()

@@ -16,6 +16,7 @@ mod schema_wait;
 mod schema_writes;
 mod state;
 mod validate;
+mod vector_query;
 mod write;
 
 pub(crate) use commit::stamp_committed;

@@ -277,13 +277,10 @@ fn dropped(earlier: &[Change], name: &str) -> bool {
 }
 
 fn describe_index(def: &IndexDef) -> String {
-    let kind = match def.kind {
-        IndexKind::Range => "RANGE",
-        IndexKind::Text => "TEXT",
-    };
-    let provider = match def.kind {
-        IndexKind::Range => "range-1.0",
-        IndexKind::Text => "text-2.0",
+    let (kind, provider) = match def.kind {
+        IndexKind::Range => ("RANGE", "range-1.0"),
+        IndexKind::Text => ("TEXT", "text-2.0"),
+        IndexKind::Vector { .. } => ("VECTOR", "vector-2.0"),
     };
     format!(
         "Index( name='{}', type='{kind}', schema={}, indexProvider='{provider}' )",

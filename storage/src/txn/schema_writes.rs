@@ -12,7 +12,8 @@ use super::write::Writer;
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
 use crate::schema::{
-    entity_values, key_of, Catalog, ConstraintKind, EntityKind, IndexSeek, PropertyIndex, ValueType,
+    check_vector, entity_values, key_of, Catalog, ConstraintKind, EntityKind, IndexSeek,
+    PropertyIndex, ValueType,
 };
 use crate::store::Store;
 use nereid_values::{NodeId, RelId, Value};
@@ -196,6 +197,7 @@ impl Writer<'_> {
                 ConstraintKind::Exists => {}
             }
         }
+        check_vectors(&catalog, entity, &image, &affects)?;
         let result = write(self)?;
         let id = id.unwrap_or_else(|| created(&result));
         let mut after_keys = Vec::new();
@@ -204,13 +206,16 @@ impl Writer<'_> {
             if !affects(&def.label, &def.keys) {
                 continue;
             }
-            let Some(key) = image
-                .values_of(&def.keys)
-                .and_then(|v| key_of(def.kind, &v))
-            else {
+            let Some(values) = image.values_of(&def.keys) else {
+                continue;
+            };
+            let Some(key) = key_of(def.kind, &values) else {
                 continue;
             };
             index.insert(&key.bytes, id, key.wide);
+            if let (Some(ann), Ok(vector)) = (&index.ann, check_vector(def.kind, &values[0])) {
+                ann.insert(id, vector.as_slice());
+            }
             if index.owning_constraint.is_some() {
                 self.st.unique_keys.push((index.clone(), id));
             }
@@ -262,6 +267,38 @@ impl Writer<'_> {
 }
 
 /// Whether the catalog has anything to say about the write.
+/// Refuses a write that would give an entity under a vector index a value
+/// the index cannot hold, before anything is written (Neo4j refuses writes
+/// of indexed vectors of the wrong dimension; a silently unindexed vector
+/// would vanish from searches).
+fn check_vectors(
+    catalog: &Catalog,
+    entity: EntityKind,
+    image: &Image,
+    affects: &impl Fn(&str, &[String]) -> bool,
+) -> Result<()> {
+    for index in catalog.indexes_on(entity, &image.labels) {
+        let def = &index.def;
+        if !def.kind.is_vector() || !affects(&def.label, &def.keys) {
+            continue;
+        }
+        let Some(value) = image.values.get(&def.keys[0]) else {
+            continue;
+        };
+        if let Err(e) = check_vector(def.kind, value) {
+            return Err(StorageError::InvalidVector(format!(
+                "The property `{}` of {} with {} `{}` is indexed by vector index `{}` and cannot be set: {e}",
+                def.keys[0],
+                entity_name(entity, None),
+                label_word(entity),
+                def.label,
+                def.name,
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn relevant(catalog: &Catalog, entity: EntityKind, prospect: &Prospect<'_>) -> bool {
     match prospect {
         Prospect::Create { labels, .. } => labels.iter().any(|l| catalog.covers(entity, l)),

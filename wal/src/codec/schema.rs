@@ -1,17 +1,30 @@
 //! The encoding of schema changes (format version 1, tags 9-12 of
 //! `codec`): names and keys as length-prefixed strings, kinds as one byte
-//! each; property types as a tag per type, a list's element type after
+//! each (a vector index's followed by its dimensions, 0 for none, and its
+//! similarity); property types as a tag per type, a list's element type after
 //! its tag.
 
 use super::{put_str, put_varint, Reader};
 use nereid_storage::{ConstraintDef, ConstraintKind, EntityKind, IndexDef, IndexKind, ValueType};
+use nereid_vector::Similarity;
 
 pub(super) fn put_index(out: &mut Vec<u8>, def: &IndexDef) {
     put_str(out, &def.name);
-    out.push(match def.kind {
-        IndexKind::Range => 0,
-        IndexKind::Text => 1,
-    });
+    match def.kind {
+        IndexKind::Range => out.push(0),
+        IndexKind::Text => out.push(1),
+        IndexKind::Vector {
+            dimensions,
+            similarity,
+        } => {
+            out.push(2);
+            put_varint(out, dimensions.map_or(0, u64::from));
+            out.push(match similarity {
+                Similarity::Cosine => 0,
+                Similarity::Euclidean => 1,
+            });
+        }
+    }
     put_target(out, def.entity, &def.label, &def.keys);
 }
 
@@ -71,6 +84,21 @@ pub(super) fn index(r: &mut Reader<'_>) -> Result<IndexDef, String> {
     let kind = match r.byte()? {
         0 => IndexKind::Range,
         1 => IndexKind::Text,
+        2 => {
+            let dimensions = match r.varint()? {
+                0 => None,
+                d => Some(u32::try_from(d).map_err(|_| format!("vector dimensions {d}"))?),
+            };
+            let similarity = match r.byte()? {
+                0 => Similarity::Cosine,
+                1 => Similarity::Euclidean,
+                other => return Err(format!("unknown vector similarity {other}")),
+            };
+            IndexKind::Vector {
+                dimensions,
+                similarity,
+            }
+        }
         other => return Err(format!("unknown index kind {other}")),
     };
     let (entity, label, keys) = target(r)?;

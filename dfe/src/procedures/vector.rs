@@ -1,0 +1,111 @@
+//! Neo4j's vector procedures: `db.index.vector.queryNodes` /
+//! `queryRelationships` (the `k` nearest entities of a vector index in the
+//! transaction's view, best first, with their scores) and
+//! `db.create.setNodeVectorProperty` (a checked vector write). Refusals are
+//! the store's (`StorageError::VectorQueryRefused`) or
+//! `ExecError::ProcedureCallFailed`, before anything is read or written.
+
+use super::Procedure;
+use crate::error::{ExecError, ExecResult};
+use nereid_planner::ProcedureType;
+use nereid_storage::{EntityKind, Txn};
+use nereid_values::{NodeId, RelId, Value};
+use nereid_vector::Vector;
+
+const QUERY_INPUTS: &[(&str, ProcedureType)] = &[
+    ("indexName", ProcedureType::String),
+    ("numberOfNearestNeighbours", ProcedureType::Integer),
+    ("query", ProcedureType::List),
+];
+
+pub(super) const PROCEDURES: &[Procedure] = &[
+    Procedure {
+        name: "db.index.vector.queryNodes",
+        inputs: QUERY_INPUTS,
+        outputs: &["node", "score"],
+        description: "Query the given node vector index: its k nodes nearest the query vector, best first, with their similarity scores.",
+        mode: "READ",
+        body: query_nodes,
+    },
+    Procedure {
+        name: "db.index.vector.queryRelationships",
+        inputs: QUERY_INPUTS,
+        outputs: &["relationship", "score"],
+        description: "Query the given relationship vector index: its k relationships nearest the query vector, best first, with their similarity scores.",
+        mode: "READ",
+        body: query_relationships,
+    },
+    Procedure {
+        name: "db.create.setNodeVectorProperty",
+        inputs: &[
+            ("node", ProcedureType::Node),
+            ("key", ProcedureType::String),
+            ("vector", ProcedureType::List),
+        ],
+        outputs: &[],
+        description: "Set a vector property on a node, checked to be a list of finite numbers and stored as 32-bit floats.",
+        mode: "WRITE",
+        body: set_node_vector_property,
+    },
+];
+
+fn query_nodes(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    query(txn, args, EntityKind::Node, |id| Value::Node(NodeId(id)))
+}
+
+fn query_relationships(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    query(txn, args, EntityKind::Relationship, |id| {
+        Value::Relationship(RelId(id))
+    })
+}
+
+fn query(
+    txn: &Txn,
+    args: &[Value],
+    entity: EntityKind,
+    value_of: fn(u64) -> Value,
+) -> ExecResult<Vec<Vec<Value>>> {
+    let name = match &args[0] {
+        Value::String(s) => s.as_str(),
+        other => return Err(call_failed(format!("Invalid index name: {other}"))),
+    };
+    let k = match &args[1] {
+        Value::Int(k) => *k,
+        other => {
+            return Err(call_failed(format!(
+                "Invalid input for 'numberOfNearestNeighbours': {other}"
+            )))
+        }
+    };
+    Ok(txn
+        .vector_query(name, entity, k, &args[2])?
+        .into_iter()
+        .map(|(id, score)| vec![value_of(id), Value::Float(score)])
+        .collect())
+}
+
+fn set_node_vector_property(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let Value::Node(node) = &args[0] else {
+        return Err(call_failed(format!("Expected a node, was {}", args[0])));
+    };
+    let Value::String(key) = &args[1] else {
+        return Err(call_failed(format!(
+            "Expected a property key, was {}",
+            args[1]
+        )));
+    };
+    let vector = Vector::from_value(&args[2])
+        .map_err(|e| call_failed(format!("Invalid vector: {e}")))?
+        .ok_or_else(|| call_failed("Invalid vector: null".into()))?;
+    if vector.is_empty() || vector.as_slice().iter().any(|x| !x.is_finite()) {
+        return Err(call_failed(
+            "Invalid vector: it must hold at least one element, each finite and within the range of a 32-bit float".into(),
+        ));
+    }
+    txn.set_node_property(*node, key, vector.to_value())?;
+    Ok(Vec::new())
+}
+
+fn call_failed(message: String) -> ExecError {
+    ExecError::ProcedureCallFailed(message)
+}
