@@ -52,10 +52,17 @@ pub fn bfs(graph: &Graph, source: u32, dir: Direction, max_depth: Option<u32>) -
         } else {
             frontier_edges > unexplored / ALPHA
         };
+        let step = Step {
+            graph,
+            dir,
+            parent: &parent,
+            level: &level,
+            depth,
+        };
         frontier = if bottom_up {
-            step_bottom_up(graph, dir, &frontier, &parent, &level, depth)
+            step.bottom_up(&frontier)
         } else {
-            step_top_down(graph, dir, &frontier, &parent, &level, depth)
+            step.top_down(&frontier)
         };
     }
     BfsTree {
@@ -71,72 +78,80 @@ fn edges_in(graph: &Graph, dir: Direction) -> usize {
     }
 }
 
-/// Every frontier vertex claims its unvisited neighbours.
-fn step_top_down(
-    graph: &Graph,
+/// One level of a search: what both kinds of step read and write.
+struct Step<'a> {
+    graph: &'a Graph,
     dir: Direction,
-    frontier: &[u32],
-    parent: &[AtomicU32],
-    level: &[AtomicU32],
+    parent: &'a [AtomicU32],
+    level: &'a [AtomicU32],
     depth: u32,
-) -> Vec<u32> {
-    frontier
-        .par_iter()
-        .fold(Vec::new, |mut next, &v| {
-            for w in graph.neighbours(v, dir) {
-                let slot = &parent[w as usize];
-                if slot.load(Ordering::Relaxed) == UNREACHED
-                    && slot
-                        .compare_exchange(UNREACHED, v, Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok()
-                {
-                    level[w as usize].store(depth, Ordering::Relaxed);
-                    next.push(w);
-                }
-            }
-            next
-        })
-        .reduce(Vec::new, |mut a, mut b| {
-            a.append(&mut b);
-            a
-        })
 }
 
-/// Every unvisited vertex looks for a neighbour (against `dir`) in the
-/// frontier; only its own slot is written, so no claim can race.
-fn step_bottom_up(
-    graph: &Graph,
-    dir: Direction,
-    frontier: &[u32],
-    parent: &[AtomicU32],
-    level: &[AtomicU32],
-    depth: u32,
-) -> Vec<u32> {
-    let n = graph.vertex_count();
-    let mut in_frontier = vec![0u64; n.div_ceil(64)];
-    for &v in frontier {
-        in_frontier[v as usize / 64] |= 1 << (v % 64);
-    }
-    let back = dir.reverse();
-    (0..n as u32)
-        .into_par_iter()
-        .filter(|&v| {
-            if parent[v as usize].load(Ordering::Relaxed) != UNREACHED {
-                return false;
-            }
-            let found = graph
-                .neighbours(v, back)
-                .find(|&u| in_frontier[u as usize / 64] & (1 << (u % 64)) != 0);
-            match found {
-                Some(u) => {
-                    parent[v as usize].store(u, Ordering::Relaxed);
-                    level[v as usize].store(depth, Ordering::Relaxed);
-                    true
+impl Step<'_> {
+    /// Every frontier vertex claims its unvisited neighbours.
+    fn top_down(&self, frontier: &[u32]) -> Vec<u32> {
+        let Step {
+            graph,
+            dir,
+            parent,
+            level,
+            depth,
+        } = *self;
+        frontier
+            .par_iter()
+            .fold(Vec::new, |mut next, &v| {
+                for w in graph.neighbours(v, dir) {
+                    let slot = &parent[w as usize];
+                    if slot.load(Ordering::Relaxed) == UNREACHED
+                        && slot
+                            .compare_exchange(UNREACHED, v, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                    {
+                        level[w as usize].store(depth, Ordering::Relaxed);
+                        next.push(w);
+                    }
                 }
-                None => false,
-            }
-        })
-        .collect()
+                next
+            })
+            .reduce(Vec::new, crate::concat)
+    }
+
+    /// Every unvisited vertex looks for a neighbour (against `dir`) in the
+    /// frontier; only its own slot is written, so no claim can race.
+    fn bottom_up(&self, frontier: &[u32]) -> Vec<u32> {
+        let Step {
+            graph,
+            dir,
+            parent,
+            level,
+            depth,
+        } = *self;
+        let n = graph.vertex_count();
+        let mut in_frontier = vec![0u64; n.div_ceil(64)];
+        for &v in frontier {
+            in_frontier[v as usize / 64] |= 1 << (v % 64);
+        }
+        let back = dir.reverse();
+        (0..n as u32)
+            .into_par_iter()
+            .filter(|&v| {
+                if parent[v as usize].load(Ordering::Relaxed) != UNREACHED {
+                    return false;
+                }
+                let found = graph
+                    .neighbours(v, back)
+                    .find(|&u| in_frontier[u as usize / 64] & (1 << (u % 64)) != 0);
+                match found {
+                    Some(u) => {
+                        parent[v as usize].store(u, Ordering::Relaxed);
+                        level[v as usize].store(depth, Ordering::Relaxed);
+                        true
+                    }
+                    None => false,
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -163,15 +178,7 @@ mod tests {
     fn agrees_with_a_queue_on_a_dense_random_graph() {
         // A graph dense enough that the search goes bottom-up.
         let n = 2000u32;
-        let mut state = 12345u64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32
-        };
-        let edges: Vec<(u32, u32)> = (0..40_000).map(|_| (next() % n, next() % n)).collect();
-        let g = Graph::from_edges(n as usize, &edges, None);
+        let g = crate::random_graph(n, 40_000, 12345);
         for dir in [Direction::Out, Direction::In, Direction::Both] {
             let tree = bfs(&g, 7, dir, None);
             assert_eq!(tree.level, levels_by_queue(&g, 7, dir));

@@ -33,3 +33,25 @@ pub use sssp::{bellman_ford, delta_stepping, ShortestPaths};
 pub use triangles::{local_clustering, triangle_count};
 pub use view::{GraphView, ViewSpec};
 pub use wcc::wcc;
+
+/// Joins the per-thread vectors of a parallel fold.
+fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
+    a.append(&mut b);
+    a
+}
+
+/// A random multigraph of `m` edges over `n` vertices with weights in
+/// `[0, 27)`, from a fixed seed: the kernels' model tests run on it.
+#[cfg(test)]
+fn random_graph(n: u32, m: usize, seed: u64) -> Graph {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    let edges: Vec<(u32, u32)> = (0..m).map(|_| (next() % n, next() % n)).collect();
+    let weights: Vec<f64> = (0..m).map(|_| (next() % 1000) as f64 / 37.0).collect();
+    Graph::from_edges(n as usize, &edges, Some(&weights))
+}

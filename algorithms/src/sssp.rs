@@ -102,10 +102,7 @@ fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) ->
             }
             improved
         })
-        .reduce(Vec::new, |mut a, mut b| {
-            a.append(&mut b);
-            a
-        })
+        .reduce(Vec::new, crate::concat)
 }
 
 /// Final distances, and for each reached vertex an in-neighbour whose
@@ -159,18 +156,7 @@ mod tests {
     #[test]
     fn both_agree_with_dijkstra_on_a_random_graph() {
         let n = 500u32;
-        let mut state = 99u64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state >> 33
-        };
-        let edges: Vec<(u32, u32)> = (0..4000)
-            .map(|_| ((next() % 500) as u32, (next() % 500) as u32))
-            .collect();
-        let weights: Vec<f64> = (0..4000).map(|_| (next() % 1000) as f64 / 37.0).collect();
-        let g = Graph::from_edges(n as usize, &edges, Some(&weights));
+        let g = crate::random_graph(n, 4000, 99);
         for dir in [Direction::Out, Direction::Both] {
             let expected = dijkstra(&g, 3, dir);
             for paths in [delta_stepping(&g, 3, dir, 2.0), bellman_ford(&g, 3, dir)] {

@@ -89,6 +89,15 @@ fn edge_list(vertices: &str, edges: &str, directed: bool) -> Loaded {
     Loaded::new(ids, &list)
 }
 
+/// One of the two example graphs, `directed` or `undirected`.
+fn example(name: &str) -> Loaded {
+    edge_list(
+        &format!("example/example-{name}.v"),
+        &format!("example/example-{name}.e"),
+        name == "directed",
+    )
+}
+
 fn expected(path: &str) -> BTreeMap<u64, String> {
     data(path)
         .lines()
@@ -136,11 +145,7 @@ fn bfs_levels() {
         check_ints(&g, &want, &tree.level, false);
     }
     for (name, source) in [("directed", 1), ("undirected", 2)] {
-        let g = edge_list(
-            &format!("example/example-{name}.v"),
-            &format!("example/example-{name}.e"),
-            name == "directed",
-        );
+        let g = example(name);
         let tree = bfs(&g.graph, g.index(source), Direction::Out, None);
         check_ints(
             &g,
@@ -158,11 +163,7 @@ fn weakly_connected_components() {
         check_ints(&g, &want, &wcc(&g.graph), true);
     }
     for name in ["directed", "undirected"] {
-        let g = edge_list(
-            &format!("example/example-{name}.v"),
-            &format!("example/example-{name}.e"),
-            name == "directed",
-        );
+        let g = example(name);
         check_ints(
             &g,
             &expected(&format!("example/example-{name}-WCC")),
@@ -189,11 +190,7 @@ fn community_detection_by_label_propagation() {
     }
     for name in ["directed", "undirected"] {
         let directed = name == "directed";
-        let g = edge_list(
-            &format!("example/example-{name}.v"),
-            &format!("example/example-{name}.e"),
-            directed,
-        );
+        let g = example(name);
         let labels = label_propagation(&g.graph, cdlp_direction(directed), 2);
         check_ints(
             &g,
@@ -222,11 +219,7 @@ fn pagerank_ranks() {
         check_floats(&g, &want, &pagerank(&g.graph, &options), PAGERANK_EPSILON);
     }
     for name in ["directed", "undirected"] {
-        let g = edge_list(
-            &format!("example/example-{name}.v"),
-            &format!("example/example-{name}.e"),
-            name == "directed",
-        );
+        let g = example(name);
         let options = PageRankOptions {
             direction: Direction::Out,
             damping: 0.85,
@@ -249,11 +242,7 @@ fn local_clustering_coefficient() {
         check_floats(&g, &want, &local_clustering(&g.graph, Direction::Out), 1e-9);
     }
     for name in ["directed", "undirected"] {
-        let g = edge_list(
-            &format!("example/example-{name}.v"),
-            &format!("example/example-{name}.e"),
-            name == "directed",
-        );
+        let g = example(name);
         check_floats(
             &g,
             &expected(&format!("example/example-{name}-LCC")),
