@@ -90,24 +90,17 @@ struct Step<'a> {
 impl Step<'_> {
     /// Every frontier vertex claims its unvisited neighbours.
     fn top_down(&self, frontier: &[u32]) -> Vec<u32> {
-        let Step {
-            graph,
-            dir,
-            parent,
-            level,
-            depth,
-        } = *self;
         frontier
             .par_iter()
             .fold(Vec::new, |mut next, &v| {
-                for w in graph.neighbours(v, dir) {
-                    let slot = &parent[w as usize];
+                for w in self.graph.neighbours(v, self.dir) {
+                    let slot = &self.parent[w as usize];
                     if slot.load(Ordering::Relaxed) == UNREACHED
                         && slot
                             .compare_exchange(UNREACHED, v, Ordering::Relaxed, Ordering::Relaxed)
                             .is_ok()
                     {
-                        level[w as usize].store(depth, Ordering::Relaxed);
+                        self.level[w as usize].store(self.depth, Ordering::Relaxed);
                         next.push(w);
                     }
                 }
@@ -119,13 +112,8 @@ impl Step<'_> {
     /// Every unvisited vertex looks for a neighbour (against `dir`) in the
     /// frontier; only its own slot is written, so no claim can race.
     fn bottom_up(&self, frontier: &[u32]) -> Vec<u32> {
-        let Step {
-            graph,
-            dir,
-            parent,
-            level,
-            depth,
-        } = *self;
+        let (graph, parent, level) = (self.graph, self.parent, self.level);
+        let (dir, depth) = (self.dir, self.depth);
         let n = graph.vertex_count();
         let mut in_frontier = vec![0u64; n.div_ceil(64)];
         for &v in frontier {

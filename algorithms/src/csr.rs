@@ -127,6 +127,20 @@ impl Graph {
         first.iter().chain(second).copied()
     }
 
+    /// The neighbours of `v` in `dir` as at most two slices (the second
+    /// empty unless `dir` is `Both`): a tight loop over a slice is much
+    /// faster than one over a chained iterator.
+    pub fn slices(&self, v: u32, dir: Direction) -> [(&[u32], &[f64]); 2] {
+        fn of(csr: &Csr, v: u32) -> (&[u32], &[f64]) {
+            (csr.neighbours(v), csr.weights(v))
+        }
+        match dir {
+            Direction::Out => [of(&self.out, v), (&[], &[])],
+            Direction::In => [of(&self.inc, v), (&[], &[])],
+            Direction::Both => [of(&self.out, v), of(&self.inc, v)],
+        }
+    }
+
     /// [`Graph::neighbours`] with each edge's weight.
     pub fn weighted(&self, v: u32, dir: Direction) -> impl Iterator<Item = (u32, f64)> + '_ {
         fn pair(csr: &Csr, v: u32) -> impl Iterator<Item = (u32, f64)> + '_ {

@@ -52,8 +52,9 @@ pub fn pagerank(graph: &Graph, options: &PageRankOptions) -> Vec<f64> {
             .into_par_iter()
             .map(|v| {
                 let pulled: f64 = graph
-                    .neighbours(v, back)
-                    .map(|u| contribution[u as usize])
+                    .slices(v, back)
+                    .iter()
+                    .map(|(from, _)| from.iter().map(|&u| contribution[u as usize]).sum::<f64>())
                     .sum();
                 base + d * pulled
             })

@@ -93,11 +93,13 @@ fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) ->
         .par_iter()
         .fold(Vec::new, |mut improved, &u| {
             let du = load(dist, u);
-            for (w, weight) in graph.weighted(u, dir) {
-                let candidate = du + weight;
-                let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
-                if candidate.to_bits() < before {
-                    improved.push((candidate, w));
+            for (targets, weights) in graph.slices(u, dir) {
+                for (&w, &weight) in targets.iter().zip(weights) {
+                    let candidate = du + weight;
+                    let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
+                    if candidate.to_bits() < before {
+                        improved.push((candidate, w));
+                    }
                 }
             }
             improved
