@@ -86,24 +86,33 @@ fn load(dist: &[AtomicU64], v: u32) -> f64 {
     f64::from_bits(dist[v as usize].load(Ordering::Relaxed))
 }
 
+/// Frontiers smaller than this are relaxed on the calling thread: with a
+/// small delta most buckets hold a handful of vertices, and splitting them
+/// over the pool would cost more than the work.
+const SEQUENTIAL_BELOW: usize = 256;
+
 /// Relaxes every edge out of `frontier`; the vertices whose distance went
 /// down, with the distance they got.
 fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) -> Vec<(f64, u32)> {
-    frontier
-        .par_iter()
-        .fold(Vec::new, |mut improved, &u| {
-            let du = load(dist, u);
-            for (targets, weights) in graph.slices(u, dir) {
-                for (&w, &weight) in targets.iter().zip(weights) {
-                    let candidate = du + weight;
-                    let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
-                    if candidate.to_bits() < before {
-                        improved.push((candidate, w));
-                    }
+    let relax_from = |mut improved: Vec<(f64, u32)>, &u: &u32| {
+        let du = load(dist, u);
+        for (targets, weights) in graph.slices(u, dir) {
+            for (&w, &weight) in targets.iter().zip(weights) {
+                let candidate = du + weight;
+                let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
+                if candidate.to_bits() < before {
+                    improved.push((candidate, w));
                 }
             }
-            improved
-        })
+        }
+        improved
+    };
+    if frontier.len() < SEQUENTIAL_BELOW {
+        return frontier.iter().fold(Vec::new(), relax_from);
+    }
+    frontier
+        .par_iter()
+        .fold(Vec::new, relax_from)
         .reduce(Vec::new, crate::concat)
 }
 

@@ -9,7 +9,8 @@
 //! threads of both (default 2). The graph is bulk-loaded into a store; the
 //! CSR view is built from a snapshot of it (timed apart: GAPBS's figures
 //! exclude its graph build too); then each kernel runs as many trials as
-//! GAPBS's and the mean is reported, next to GAPBS's `Average Time`.
+//! GAPBS's and the mean is reported, next to GAPBS's `Average Time`; the
+//! best of three interleaved rounds of both, the machine being shared.
 
 use nereid_algorithms::{
     bfs, delta_stepping, pagerank, run_with_threads, triangle_count, wcc, Direction, GraphView,
@@ -20,6 +21,9 @@ use nereid_values::Value;
 use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
+
+/// Rounds of the whole comparison.
+const ROUNDS: usize = 3;
 
 #[global_allocator]
 static ALLOCATOR: nereid_alloc::Allocator = nereid_alloc::Allocator;
@@ -63,57 +67,74 @@ fn main() {
     let sources = sources(g, 64);
     let gapbs = |kernel: &str, args: &[&str]| gapbs_average(kernel, args, threads);
     let s = scale.to_string();
-    let rows = [
-        (
-            "bfs",
-            time(threads, 16, |i| {
-                black_box(bfs(g, sources[i], Direction::Out, None));
-            }),
-            gapbs("bfs", &["-g", &s, "-n", "16"]),
-        ),
-        (
-            "pr",
-            time(threads, 4, |_| {
-                let options = PageRankOptions {
-                    direction: Direction::Out,
-                    damping: 0.85,
-                    iterations: 20,
-                    tolerance: 1e-4,
-                };
-                black_box(pagerank(g, &options));
-            }),
-            gapbs("pr", &["-g", &s, "-n", "4"]),
-        ),
-        (
-            "cc",
-            time(threads, 4, |_| {
-                black_box(wcc(g));
-            }),
-            gapbs("cc", &["-g", &s, "-n", "4"]),
-        ),
-        (
-            "sssp",
-            time(threads, 16, |i| {
-                black_box(delta_stepping(
-                    weighted.graph(),
-                    sources[i],
-                    Direction::Out,
-                    1.0,
-                ));
-            }),
-            gapbs("sssp", &["-f", &path, "-n", "16", "-d", "1"]),
-        ),
-        (
-            "tc",
-            time(threads, 4, |_| {
-                black_box(triangle_count(g));
-            }),
-            gapbs("tc", &["-g", &s, "-n", "4"]),
-        ),
-    ];
+    // The machine is shared: each figure is the best of `ROUNDS`
+    // interleaved rounds of both.
+    let mut best: Vec<(&str, f64, Option<f64>)> = Vec::new();
+    for _ in 0..ROUNDS {
+        let rows = [
+            (
+                "bfs",
+                time(threads, 16, |i| {
+                    black_box(bfs(g, sources[i], Direction::Out, None));
+                }),
+                gapbs("bfs", &["-g", &s, "-n", "16"]),
+            ),
+            (
+                "pr",
+                time(threads, 4, |_| {
+                    let options = PageRankOptions {
+                        direction: Direction::Out,
+                        damping: 0.85,
+                        iterations: 20,
+                        tolerance: 1e-4,
+                    };
+                    black_box(pagerank(g, &options));
+                }),
+                gapbs("pr", &["-g", &s, "-n", "4"]),
+            ),
+            (
+                "cc",
+                time(threads, 4, |_| {
+                    black_box(wcc(g));
+                }),
+                gapbs("cc", &["-g", &s, "-n", "4"]),
+            ),
+            (
+                "sssp",
+                time(threads, 16, |i| {
+                    black_box(delta_stepping(
+                        weighted.graph(),
+                        sources[i],
+                        Direction::Out,
+                        1.0,
+                    ));
+                }),
+                gapbs("sssp", &["-f", &path, "-n", "16", "-d", "1"]),
+            ),
+            (
+                "tc",
+                time(threads, 4, |_| {
+                    black_box(triangle_count(g));
+                }),
+                gapbs("tc", &["-g", &s, "-n", "4"]),
+            ),
+        ];
+        for (i, (kernel, ours, theirs)) in rows.into_iter().enumerate() {
+            match best.get_mut(i) {
+                None => best.push((kernel, ours, theirs)),
+                Some(b) => {
+                    b.1 = b.1.min(ours);
+                    b.2 = match (b.2, theirs) {
+                        (Some(x), Some(y)) => Some(x.min(y)),
+                        (x, y) => x.or(y),
+                    };
+                }
+            }
+        }
+    }
     println!("| kernel | nereid mean (s) | GAPBS average (s) | ratio |");
     println!("|---|---:|---:|---:|");
-    for (kernel, ours, theirs) in rows {
+    for (kernel, ours, theirs) in best {
         match theirs {
             Some(t) => println!("| {kernel} | {ours:.4} | {t:.4} | {:.2} |", ours / t),
             None => println!("| {kernel} | {ours:.4} | — | — |"),
