@@ -210,3 +210,42 @@ def test_show_procedures_lists_the_algorithms(session):
     names = {r["name"] for r in session.run("SHOW PROCEDURES YIELD name")}
     assert {"neptune.algo.bfs.levels", "neptune.algo.pageRank", "neptune.algo.wcc",
             "neptune.algo.sssp.deltaStepping", "neptune.algo.labelPropagation"} <= names
+
+
+def neighbourhoods(name):
+    out = defaultdict(set)
+    for s_, d, _ in read(f"example-{name}.e"):
+        out[int(s_)].add(int(d))
+    return out
+
+
+def test_degree_counts_out_edges_by_default_and_both_ways_when_asked(session):
+    out = neighbourhoods("directed")
+    inbound = defaultdict(int)
+    for targets in out.values():
+        for d in targets:
+            inbound[d] += 1
+    rows = session.run("CALL neptune.algo.degree({vertexLabel: 'D', edgeLabels: ['ED']}) "
+                       "YIELD node, degree RETURN node.id AS id, degree").data()
+    assert {r["id"]: r["degree"] for r in rows} == {v: len(out[v]) for v in expected("directed", "BFS")}
+    both = session.run("MATCH (n:D {id: 5}) CALL neptune.algo.degree(n, {traversalDirection: 'both'}) "
+                       "YIELD degree RETURN degree").single()[0]
+    assert both == len(out[5]) + inbound[5]
+
+
+def test_neighbour_similarity_pair_by_pair(session):
+    out = neighbourhoods("directed")
+    pairs = [(1, 3), (2, 5), (4, 9)]
+    rows = session.run("UNWIND $pairs AS p MATCH (a:D {id: p[0]}), (b:D {id: p[1]}) "
+                       "WITH collect(a) AS first, collect(b) AS second "
+                       "CALL neptune.algo.jaccardSimilarity(first, second, {edgeLabels: ['ED']}) YIELD score "
+                       "RETURN score", pairs=[list(p) for p in pairs]).data()
+    want = [len(out[a] & out[b]) / len(out[a] | out[b]) if out[a] | out[b] else 0.0 for a, b in pairs]
+    assert [r["score"] for r in rows] == want
+    common = session.run("MATCH (a:D {id: 1}), (b:D {id: 3}) "
+                         "CALL neptune.algo.neighbors.common(a, b) YIELD common RETURN common").single()[0]
+    assert common == len(out[1] & out[3]) and common > 0
+    with pytest.raises(ClientError) as failure:
+        session.run("MATCH (a:D {id: 1}) CALL neptune.algo.neighbors.total([a], [a, a]) "
+                    "YIELD total RETURN total").consume()
+    assert failure.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"

@@ -94,6 +94,8 @@ const NAMESPACES: &[&[Procedure]] = &[
     algo::LABEL_PROPAGATION,
     algo::LOCAL_CLUSTERING,
     algo::TRIANGLE_COUNT,
+    algo::DEGREE,
+    algo::SIMILARITY,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).

@@ -11,9 +11,11 @@
 mod bfs;
 mod config;
 mod context;
+mod degree;
 mod label_propagation;
 mod local_clustering;
 mod page_rank;
+mod similarity;
 mod sources;
 mod sssp;
 mod triangle_count;
@@ -22,9 +24,11 @@ mod wcc;
 pub(crate) use context::with_views;
 
 pub(super) use bfs::PROCEDURES as BFS;
+pub(super) use degree::PROCEDURES as DEGREE;
 pub(super) use label_propagation::PROCEDURES as LABEL_PROPAGATION;
 pub(super) use local_clustering::PROCEDURES as LOCAL_CLUSTERING;
 pub(super) use page_rank::PROCEDURES as PAGE_RANK;
+pub(super) use similarity::PROCEDURES as SIMILARITY;
 pub(super) use sssp::PROCEDURES as SSSP;
 pub(super) use triangle_count::PROCEDURES as TRIANGLE_COUNT;
 pub(super) use wcc::PROCEDURES as WCC;
