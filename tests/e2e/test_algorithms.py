@@ -249,3 +249,24 @@ def test_neighbour_similarity_pair_by_pair(session):
         session.run("MATCH (a:D {id: 1}) CALL neptune.algo.neighbors.total([a], [a, a]) "
                     "YIELD total RETURN total").consume()
     assert failure.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"
+
+
+def test_scc_groups_mutually_reachable_nodes(session):
+    out = neighbourhoods("directed")
+    vertices = list(expected("directed", "BFS"))
+
+    def reach(s_):
+        seen, todo = {s_}, [s_]
+        while todo:
+            for w in out[todo.pop()]:
+                if w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        return seen
+
+    reachable = {v: reach(v) for v in vertices}
+    want = {v: min(u for u in vertices if u in reachable[v] and v in reachable[u]) for v in vertices}
+    rows = session.run("CALL neptune.algo.scc({vertexLabel: 'D', edgeLabels: ['ED']}) "
+                       "YIELD node, component RETURN node.id AS id, component").data()
+    assert same_partition({r["id"]: r["component"] for r in rows}, {v: str(c) for v, c in want.items()})
+    assert len(set(want.values())) < len(vertices)

@@ -7,24 +7,19 @@
 use super::config::Config;
 use super::context::on_view;
 use super::sources::source_nodes;
+use super::SOURCES_AND_CONFIG;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
 use nereid_algorithms::{bfs, Direction, UNREACHED};
-use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
 use nereid_values::Value;
-
-const INPUTS: &[(&str, ProcedureType)] = &[
-    ("sourceNodes", ProcedureType::Any),
-    ("config = {}", ProcedureType::Map),
-];
 
 const KEYS: &[&str] = &["maxDepth", "traversalDirection"];
 
 pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
     Procedure {
         name: "neptune.algo.bfs",
-        inputs: INPUTS,
+        inputs: SOURCES_AND_CONFIG,
         outputs: &["source", "node"],
         description: "Breadth-first search from each source node: every node it reaches.",
         mode: "READ",
@@ -32,7 +27,7 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "neptune.algo.bfs.parents",
-        inputs: INPUTS,
+        inputs: SOURCES_AND_CONFIG,
         outputs: &["source", "node", "parent"],
         description:
             "Breadth-first search from each source node: every node reached and its parent.",
@@ -41,7 +36,7 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "neptune.algo.bfs.levels",
-        inputs: INPUTS,
+        inputs: SOURCES_AND_CONFIG,
         outputs: &["source", "node", "level"],
         description:
             "Breadth-first search from each source node: every node reached and its hop count.",

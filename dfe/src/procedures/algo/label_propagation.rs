@@ -4,21 +4,17 @@
 //! whose label it carries.
 
 use super::config::Config;
-use super::context::on_view;
-use super::sources::{per_node_rows, sources_or_all};
+use super::sources::per_node;
+use super::SOURCES_AND_CONFIG;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
 use nereid_algorithms::{label_propagation, Direction};
-use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
 use nereid_values::Value;
 
 pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "neptune.algo.labelPropagation",
-    inputs: &[
-        ("sourceNodes", ProcedureType::Any),
-        ("config = {}", ProcedureType::Map),
-    ],
+    inputs: SOURCES_AND_CONFIG,
     outputs: &["node", "community"],
     description: "Community of every node (or of the source nodes given) by label propagation.",
     mode: "READ",
@@ -28,18 +24,24 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[Procedure {
 const KEYS: &[&str] = &["maxIterations", "traversalDirection"];
 
 fn communities(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let name = PROCEDURES[0].name;
-    let (sources, config) = sources_or_all(name, args)?;
-    let config = Config::parse(name, config, KEYS)?;
-    let direction = config.direction(Direction::Out)?;
-    let iterations = config
-        .integer("maxIterations", 1)?
-        .map_or(10, |i| i.min(u32::MAX as i64) as u32);
-    let spec = config.view_spec(None)?;
-    on_view(txn, &config, &spec, |view| {
-        let label = label_propagation(view.graph(), direction, iterations);
-        per_node_rows(view, sources.as_deref(), |v| {
-            Value::Int(view.node(label[v as usize]).external())
-        })
-    })
+    let options = |config: &Config| {
+        let iterations = config.integer("maxIterations", 1)?;
+        Ok((
+            config.direction(Direction::Out)?,
+            iterations.map_or(10, |i| i.min(u32::MAX as i64) as u32),
+        ))
+    };
+    per_node(
+        PROCEDURES[0].name,
+        txn,
+        args,
+        KEYS,
+        options,
+        |view, (direction, iterations)| {
+            label_propagation(view.graph(), direction, iterations)
+                .into_iter()
+                .map(|label| Value::Int(view.node(label).external()))
+                .collect()
+        },
+    )
 }

@@ -23,6 +23,16 @@ mod wcc;
 
 pub(crate) use context::with_views;
 
+use nereid_planner::ProcedureType;
+
+/// The inputs of every algorithm run from source nodes: the nodes (or,
+/// for a whole-graph algorithm, the configuration map) and the
+/// configuration map, empty when left out.
+const SOURCES_AND_CONFIG: &[(&str, ProcedureType)] = &[
+    ("sourceNodes", ProcedureType::Any),
+    ("config = {}", ProcedureType::Map),
+];
+
 pub(super) use bfs::PROCEDURES as BFS;
 pub(super) use degree::PROCEDURES as DEGREE;
 pub(super) use label_propagation::PROCEDURES as LABEL_PROPAGATION;

@@ -3,21 +3,17 @@
 //! source nodes given.
 
 use super::config::Config;
-use super::context::on_view;
-use super::sources::{per_node_rows, sources_or_all};
+use super::sources::per_node;
+use super::SOURCES_AND_CONFIG;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
 use nereid_algorithms::{pagerank, Direction, PageRankOptions};
-use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
 use nereid_values::Value;
 
 pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "neptune.algo.pageRank",
-    inputs: &[
-        ("sourceNodes", ProcedureType::Any),
-        ("config = {}", ProcedureType::Map),
-    ],
+    inputs: SOURCES_AND_CONFIG,
     outputs: &["node", "rank"],
     description: "PageRank of every node (or of the source nodes given).",
     mode: "READ",
@@ -32,20 +28,27 @@ const KEYS: &[&str] = &[
 ];
 
 fn page_rank(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let name = PROCEDURES[0].name;
-    let (sources, config) = sources_or_all(name, args)?;
-    let config = Config::parse(name, config, KEYS)?;
-    let options = PageRankOptions {
-        direction: config.direction(Direction::Out)?,
-        damping: config.number("dampingFactor", 0.0..=1.0)?.unwrap_or(0.85),
-        iterations: config
-            .integer("numOfIterations", 1)?
-            .map_or(20, |i| i.min(u32::MAX as i64) as u32),
-        tolerance: config.number("tolerance", 0.0..=1.0)?.unwrap_or(0.0),
+    let options = |config: &Config| {
+        Ok(PageRankOptions {
+            direction: config.direction(Direction::Out)?,
+            damping: config.number("dampingFactor", 0.0..=1.0)?.unwrap_or(0.85),
+            iterations: config
+                .integer("numOfIterations", 1)?
+                .map_or(20, |i| i.min(u32::MAX as i64) as u32),
+            tolerance: config.number("tolerance", 0.0..=1.0)?.unwrap_or(0.0),
+        })
     };
-    let spec = config.view_spec(None)?;
-    on_view(txn, &config, &spec, |view| {
-        let rank = pagerank(view.graph(), &options);
-        per_node_rows(view, sources.as_deref(), |v| Value::Float(rank[v as usize]))
-    })
+    per_node(
+        PROCEDURES[0].name,
+        txn,
+        args,
+        KEYS,
+        options,
+        |view, options| {
+            pagerank(view.graph(), &options)
+                .into_iter()
+                .map(Value::Float)
+                .collect()
+        },
+    )
 }

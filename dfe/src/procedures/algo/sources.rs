@@ -2,9 +2,12 @@
 //! nodes, null for none), or, for an algorithm over the whole graph, the
 //! configuration map itself.
 
+use super::config::Config;
 use super::context::call_failed;
+use super::context::on_view;
 use crate::error::ExecResult;
 use nereid_algorithms::GraphView;
+use nereid_storage::Txn;
 use nereid_values::{NodeId, Value};
 
 /// The source nodes of `value`, in order, nulls skipped.
@@ -61,4 +64,26 @@ pub(super) fn per_node_rows(
             .map(row)
             .collect(),
     }
+}
+
+/// The shape of every per-node algorithm: `f(config)` or
+/// `f(sourceNodes, config)`; `options` reads the algorithm's own options
+/// (checked before any work), `kernel` computes one value per vertex of
+/// the view, reported for every node or for the sources given.
+pub(super) fn per_node<T: Send>(
+    name: &'static str,
+    txn: &Txn,
+    args: &[Value],
+    keys: &[&str],
+    options: impl FnOnce(&Config) -> ExecResult<T>,
+    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+) -> ExecResult<Vec<Vec<Value>>> {
+    let (sources, config) = sources_or_all(name, args)?;
+    let config = Config::parse(name, config, keys)?;
+    let options = options(&config)?;
+    let spec = config.view_spec(None)?;
+    on_view(txn, &config, &spec, |view| {
+        let values = kernel(view, options);
+        per_node_rows(view, sources.as_deref(), |v| values[v as usize].clone())
+    })
 }

@@ -6,17 +6,12 @@
 use super::config::Config;
 use super::context::on_view;
 use super::sources::source_nodes;
+use super::SOURCES_AND_CONFIG;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
 use nereid_algorithms::{bellman_ford, delta_stepping, Direction, ShortestPaths};
-use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
 use nereid_values::Value;
-
-const INPUTS: &[(&str, ProcedureType)] = &[
-    ("sourceNodes", ProcedureType::Any),
-    ("config = {}", ProcedureType::Map),
-];
 
 /// `delta` when the call gives none.
 const DEFAULT_DELTA: f64 = 1.0;
@@ -27,7 +22,7 @@ const WEIGHT_TYPES: &[&str] = &["int", "long", "float", "double"];
 pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
     Procedure {
         name: "neptune.algo.sssp.deltaStepping",
-        inputs: INPUTS,
+        inputs: SOURCES_AND_CONFIG,
         outputs: &["source", "node", "distance"],
         description: "Weighted shortest-path distances from each source node (delta-stepping).",
         mode: "READ",
@@ -35,7 +30,7 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "neptune.algo.sssp.bellmanFord",
-        inputs: INPUTS,
+        inputs: SOURCES_AND_CONFIG,
         outputs: &["source", "node", "distance"],
         description: "Weighted shortest-path distances from each source node (Bellman-Ford).",
         mode: "READ",
