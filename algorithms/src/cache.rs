@@ -6,6 +6,7 @@
 //! are built for it alone and never cached.
 
 use crate::error::AlgorithmError;
+use crate::pool::Pools;
 use crate::view::{GraphView, ViewSpec};
 use nereid_storage::Txn;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,11 +15,12 @@ use std::sync::{Arc, Mutex};
 /// Views kept at most; the oldest is dropped first.
 const CAPACITY: usize = 4;
 
-/// One database's cached views.
+/// One database's cached views (and the worker pools its calls use).
 #[derive(Default)]
 pub struct ViewCache {
     entries: Mutex<Vec<(u64, ViewSpec, Arc<GraphView>)>>,
     builds: AtomicU64,
+    pools: Pools,
 }
 
 impl ViewCache {
@@ -47,6 +49,11 @@ impl ViewCache {
             entries.push((key, spec.clone(), view.clone()));
         }
         Ok(view)
+    }
+
+    /// The worker pools this database's algorithm calls run on.
+    pub fn pools(&self) -> &Pools {
+        &self.pools
     }
 
     /// Views built so far (cached or not): a cache hit does not count.

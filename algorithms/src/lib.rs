@@ -30,7 +30,7 @@ pub use cdlp::label_propagation;
 pub use csr::{distinct_neighbours, Csr, Direction, Graph};
 pub use error::AlgorithmError;
 pub use pagerank::{pagerank, PageRankOptions};
-pub use pool::run_with_threads;
+pub use pool::{run_with_threads, Pools};
 pub use scc::scc;
 pub use similarity::neighbourhood_overlap;
 pub use sssp::{bellman_ford, delta_stepping, ShortestPaths};

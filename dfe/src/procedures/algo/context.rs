@@ -4,7 +4,7 @@
 
 use super::config::Config;
 use crate::error::{ExecError, ExecResult};
-use nereid_algorithms::{run_with_threads, AlgorithmError, GraphView, ViewCache, ViewSpec};
+use nereid_algorithms::{AlgorithmError, GraphView, ViewCache, ViewSpec};
 use nereid_storage::Txn;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -44,7 +44,7 @@ pub(super) fn on_view<R: Send>(
         .with(|current| current.borrow().clone())
         .unwrap_or_default();
     let threads = config.concurrency()?;
-    let result = run_with_threads(threads, || -> Result<R, AlgorithmError> {
+    let result = views.pools().run(threads, || -> Result<R, AlgorithmError> {
         let view = views.view(txn, spec)?;
         Ok(work(&view))
     });
