@@ -185,3 +185,35 @@ fn the_input_formats_use_only_the_value_model() {
         "nereid-loader-formats depends on workspace crates beyond nereid-values: {offending:?}"
     );
 }
+
+/// Graph kernels know CSR arrays and read the store for their views; they
+/// know nothing of Cypher, plans, the executor, the log or the engine
+/// (the procedures that expose them live in the executor), in any table.
+#[test]
+fn the_algorithms_know_no_query_layer() {
+    const QUERY_LAYERS: &[&str] = &[
+        "nereid-cypher",
+        "nereid-planner",
+        "nereid-dfe",
+        "nereid-functions",
+        "nereid-wal",
+        "nereid-engine",
+    ];
+    let crates = workspace_with("nereid-algorithms");
+    let mut offending: Vec<String> = shipped_closure(&crates, "nereid-algorithms")
+        .into_iter()
+        .filter(|(name, _)| QUERY_LAYERS.contains(&name.as_str()))
+        .map(|(name, by)| format!("{name} (declared by {by})"))
+        .collect();
+    offending.extend(
+        crates["nereid-algorithms"]
+            .all
+            .iter()
+            .filter(|name| QUERY_LAYERS.contains(&name.as_str()))
+            .map(|name| format!("{name} (a dev-dependency)")),
+    );
+    assert!(
+        offending.is_empty(),
+        "nereid-algorithms depends on query layers: {offending:?}"
+    );
+}

@@ -1,109 +1,184 @@
-//! Level-synchronous breadth-first search: the distance (in hops) from a set
-//! of source nodes to every reachable node.
-//!
-//! The frontier is expanded one level at a time through `Txn::expand`, the
-//! index-driven access path (the paper's hybrid switch to relation scans for
-//! large frontiers is future work).
+//! Direction-optimising breadth-first search (Beamer, Asanović and
+//! Patterson, SC 2012): each level either pushes from the frontier
+//! (top-down) or, once the frontier's edges outnumber a fraction of the
+//! unexplored ones, lets every unvisited vertex look for a parent in the
+//! frontier (bottom-up), which stops at the first hit.
 
-use nereid_storage::Txn;
-use nereid_values::{Direction, NodeId};
-use std::collections::HashMap;
+use crate::csr::{Direction, Graph};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Which relationships a BFS follows and how far.
-#[derive(Clone, Debug)]
-pub struct BfsOptions {
-    pub direction: Direction,
-    /// Relationship types to follow; any type when empty.
-    pub types: Vec<String>,
-    /// Stop after this many levels (`None`: until no new node is reached).
-    pub max_depth: Option<u32>,
+/// Marks a vertex no search reached (level and parent).
+pub const UNREACHED: u32 = u32::MAX;
+
+/// Switch to bottom-up when the frontier's edges exceed the unexplored
+/// edges divided by this (the paper's alpha).
+const ALPHA: usize = 15;
+/// Switch back to top-down when the frontier holds fewer than `n / BETA`
+/// vertices (the paper's beta).
+const BETA: usize = 18;
+
+/// Hop distance and BFS-tree parent of every vertex ([`UNREACHED`] where
+/// the search did not get; a source is its own parent at level 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BfsTree {
+    pub level: Vec<u32>,
+    pub parent: Vec<u32>,
 }
 
-impl Default for BfsOptions {
-    fn default() -> Self {
-        BfsOptions {
-            direction: Direction::Outgoing,
-            types: Vec::new(),
-            max_depth: None,
-        }
-    }
-}
-
-/// Distance from the nearest source to every node reached (sources are at
-/// level 0). Each node is visited once, so the cost is O(nodes + edges
-/// reached).
-pub fn bfs_levels(txn: &Txn, sources: &[NodeId], options: &BfsOptions) -> HashMap<NodeId, u32> {
-    let mut levels = HashMap::new();
-    let mut frontier = Vec::new();
-    for &source in sources {
-        if txn.node_exists(source) && levels.insert(source, 0).is_none() {
-            frontier.push(source);
-        }
-    }
+/// Searches from `source` along `dir`, at most `max_depth` levels deep.
+pub fn bfs(graph: &Graph, source: u32, dir: Direction, max_depth: Option<u32>) -> BfsTree {
+    let n = graph.vertex_count();
+    let parent: Vec<AtomicU32> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicU32::new(UNREACHED))
+        .collect();
+    let level: Vec<AtomicU32> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicU32::new(UNREACHED))
+        .collect();
+    parent[source as usize].store(source, Ordering::Relaxed);
+    level[source as usize].store(0, Ordering::Relaxed);
+    let mut frontier = vec![source];
+    let mut unexplored = edges_in(graph, dir);
     let mut depth = 0u32;
-    while !frontier.is_empty() && options.max_depth.is_none_or(|max| depth < max) {
+    let mut bottom_up = false;
+    while !frontier.is_empty() && max_depth.is_none_or(|max| depth < max) {
         depth += 1;
-        let mut next = Vec::new();
-        for node in frontier {
-            for (_, neighbour) in txn.expand(node, options.direction, &options.types) {
-                if let std::collections::hash_map::Entry::Vacant(slot) = levels.entry(neighbour) {
-                    slot.insert(depth);
-                    next.push(neighbour);
-                }
-            }
-        }
-        frontier = next;
+        let frontier_edges: usize = frontier.par_iter().map(|&v| graph.degree(v, dir)).sum();
+        unexplored = unexplored.saturating_sub(frontier_edges);
+        bottom_up = if bottom_up {
+            frontier.len() >= n / BETA
+        } else {
+            frontier_edges > unexplored / ALPHA
+        };
+        let step = Step {
+            graph,
+            dir,
+            parent: &parent,
+            level: &level,
+            depth,
+        };
+        frontier = if bottom_up {
+            step.bottom_up(&frontier)
+        } else {
+            step.top_down(&frontier)
+        };
     }
-    levels
+    BfsTree {
+        level: level.into_iter().map(AtomicU32::into_inner).collect(),
+        parent: parent.into_iter().map(AtomicU32::into_inner).collect(),
+    }
+}
+
+fn edges_in(graph: &Graph, dir: Direction) -> usize {
+    match dir {
+        Direction::Both => 2 * graph.edge_count(),
+        _ => graph.edge_count(),
+    }
+}
+
+/// One level of a search: what both kinds of step read and write.
+struct Step<'a> {
+    graph: &'a Graph,
+    dir: Direction,
+    parent: &'a [AtomicU32],
+    level: &'a [AtomicU32],
+    depth: u32,
+}
+
+impl Step<'_> {
+    /// Every frontier vertex claims its unvisited neighbours.
+    fn top_down(&self, frontier: &[u32]) -> Vec<u32> {
+        frontier
+            .par_iter()
+            .fold(Vec::new, |mut next, &v| {
+                for w in self.graph.neighbours(v, self.dir) {
+                    let slot = &self.parent[w as usize];
+                    if slot.load(Ordering::Relaxed) == UNREACHED
+                        && slot
+                            .compare_exchange(UNREACHED, v, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                    {
+                        self.level[w as usize].store(self.depth, Ordering::Relaxed);
+                        next.push(w);
+                    }
+                }
+                next
+            })
+            .reduce(Vec::new, crate::concat)
+    }
+
+    /// Every unvisited vertex looks for a neighbour (against `dir`) in the
+    /// frontier; only its own slot is written, so no claim can race.
+    fn bottom_up(&self, frontier: &[u32]) -> Vec<u32> {
+        let (graph, parent, level) = (self.graph, self.parent, self.level);
+        let (dir, depth) = (self.dir, self.depth);
+        let n = graph.vertex_count();
+        let mut in_frontier = vec![0u64; n.div_ceil(64)];
+        for &v in frontier {
+            in_frontier[v as usize / 64] |= 1 << (v % 64);
+        }
+        let back = dir.reverse();
+        (0..n as u32)
+            .into_par_iter()
+            .filter(|&v| {
+                if parent[v as usize].load(Ordering::Relaxed) != UNREACHED {
+                    return false;
+                }
+                let found = graph
+                    .neighbours(v, back)
+                    .find(|&u| in_frontier[u as usize / 64] & (1 << (u % 64)) != 0);
+                match found {
+                    Some(u) => {
+                        parent[v as usize].store(u, Ordering::Relaxed);
+                        level[v as usize].store(depth, Ordering::Relaxed);
+                        true
+                    }
+                    None => false,
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nereid_storage::{Store, StoreConfig};
-    use std::collections::BTreeMap;
 
-    /// a -> b -> c -> d, a -> c, and e isolated; `x` edges: d -[X]-> a.
-    fn chain(txn: &Txn) -> Vec<NodeId> {
-        let ids: Vec<NodeId> = (0..5)
-            .map(|_| txn.create_node(&[], &BTreeMap::new()).unwrap())
-            .collect();
-        for (from, to, t) in [
-            (0, 1, "R"),
-            (1, 2, "R"),
-            (2, 3, "R"),
-            (0, 2, "R"),
-            (3, 0, "X"),
-        ] {
-            txn.create_rel(ids[from], ids[to], t, &BTreeMap::new())
-                .unwrap();
+    /// A sequential BFS, the model the parallel one must agree with.
+    fn levels_by_queue(graph: &Graph, source: u32, dir: Direction) -> Vec<u32> {
+        let mut level = vec![UNREACHED; graph.vertex_count()];
+        level[source as usize] = 0;
+        let mut queue = std::collections::VecDeque::from([source]);
+        while let Some(v) = queue.pop_front() {
+            for w in graph.neighbours(v, dir) {
+                if level[w as usize] == UNREACHED {
+                    level[w as usize] = level[v as usize] + 1;
+                    queue.push_back(w);
+                }
+            }
         }
-        ids
+        level
     }
 
     #[test]
-    fn levels_are_shortest_hop_counts() {
-        let store = Store::new(StoreConfig::default());
-        let txn = store.begin();
-        let ids = chain(&txn);
-        let options = BfsOptions {
-            types: vec!["R".to_string()],
-            ..BfsOptions::default()
-        };
-        let levels = bfs_levels(&txn, &ids[..1], &options);
-        let expected: HashMap<NodeId, u32> =
-            [(ids[0], 0), (ids[1], 1), (ids[2], 1), (ids[3], 2)].into();
-        assert_eq!(levels, expected);
-
-        let incoming = BfsOptions {
-            direction: Direction::Incoming,
-            max_depth: Some(1),
-            ..BfsOptions::default()
-        };
-        let levels = bfs_levels(&txn, &ids[..1], &incoming);
-        let expected: HashMap<NodeId, u32> = [(ids[0], 0), (ids[3], 1)].into();
-        assert_eq!(levels, expected);
-
-        assert_eq!(bfs_levels(&txn, &ids[4..5], &options).len(), 1);
+    fn agrees_with_a_queue_on_a_dense_random_graph() {
+        // A graph dense enough that the search goes bottom-up.
+        let n = 2000u32;
+        let g = crate::random_graph(n, 40_000, 12345);
+        for dir in [Direction::Out, Direction::In, Direction::Both] {
+            let tree = bfs(&g, 7, dir, None);
+            assert_eq!(tree.level, levels_by_queue(&g, 7, dir));
+            for v in 0..n {
+                let p = tree.parent[v as usize];
+                if p != UNREACHED && v != 7 {
+                    assert_eq!(tree.level[p as usize] + 1, tree.level[v as usize]);
+                    assert!(g.neighbours(p, dir).any(|w| w == v));
+                }
+            }
+        }
+        let shallow = bfs(&g, 7, Direction::Out, Some(1));
+        assert!(shallow.level.iter().all(|&l| l == UNREACHED || l <= 1));
     }
 }

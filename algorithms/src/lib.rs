@@ -1,10 +1,61 @@
-//! Graph kernels over consistent store snapshots (Poseidon paper, §7).
+//! Graph kernels over CSR views of consistent store snapshots (Poseidon
+//! paper, §7).
 //!
-//! Kernels read through a storage [`Txn`](nereid_storage::Txn) so they see
-//! exactly the snapshot (plus own writes) of the query that calls them.
-//! For now there is one kernel, level-synchronous BFS; procedures that
-//! expose kernels to Cypher live in the dfe's procedure registry.
+//! A call reads one snapshot (`nereid_storage::Txn`) into a [`GraphView`]:
+//! the nodes it covers in id order and their edges as a [`Graph`] in both
+//! CSR directions. [`ViewCache`] keeps views per (snapshot, spec), so
+//! repeated calls on an unchanged graph build once. Kernels know only the
+//! CSR arrays and dense `u32` vertex indices; nothing here knows Cypher
+//! (the procedures that call them live in the dfe).
+//!
+//! Every kernel is parallel on the current rayon pool ([`run_with_threads`]).
 
 mod bfs;
+mod cache;
+mod cdlp;
+mod csr;
+mod error;
+mod pagerank;
+mod pool;
+mod scc;
+mod similarity;
+mod sssp;
+mod triangles;
+mod view;
+mod wcc;
 
-pub use bfs::{bfs_levels, BfsOptions};
+pub use bfs::{bfs, BfsTree, UNREACHED};
+pub use cache::ViewCache;
+pub use cdlp::label_propagation;
+pub use csr::{distinct_neighbours, Csr, Direction, Graph};
+pub use error::AlgorithmError;
+pub use pagerank::{pagerank, PageRankOptions};
+pub use pool::{run_with_threads, Pools};
+pub use scc::scc;
+pub use similarity::neighbourhood_overlap;
+pub use sssp::{bellman_ford, delta_stepping, ShortestPaths};
+pub use triangles::{local_clustering, triangle_count};
+pub use view::{GraphView, ViewSpec};
+pub use wcc::wcc;
+
+/// Joins the per-thread vectors of a parallel fold.
+fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
+    a.append(&mut b);
+    a
+}
+
+/// A random multigraph of `m` edges over `n` vertices with weights in
+/// `[0, 27)`, from a fixed seed: the kernels' model tests run on it.
+#[cfg(test)]
+fn random_graph(n: u32, m: usize, seed: u64) -> Graph {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    let edges: Vec<(u32, u32)> = (0..m).map(|_| (next() % n, next() % n)).collect();
+    let weights: Vec<f64> = (0..m).map(|_| (next() % 1000) as f64 / 37.0).collect();
+    Graph::from_edges(n as usize, &edges, Some(&weights))
+}

@@ -42,6 +42,10 @@ pub enum ExecError {
     /// (`db.awaitIndexes(timeOutSeconds)`).
     #[error("{0}")]
     ProcedureTimedOut(String),
+    /// A procedure refused its arguments (a graph algorithm's unknown or
+    /// ill-typed option) or could not finish (a missing edge weight).
+    #[error("{0}")]
+    ProcedureCallFailed(String),
     /// A store error; its message gets the openCypher detail it stands for
     /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.
     #[error("{}", storage_message(.0))]

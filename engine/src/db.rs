@@ -551,6 +551,12 @@ impl Database {
         Ok(cached)
     }
 
+    /// CSR views the graph algorithms have built since start (a call that
+    /// reused a cached view of an unchanged graph built none).
+    pub fn algorithm_views_built(&self) -> u64 {
+        self.procedures.views_built()
+    }
+
     /// Plan cache `(hits, misses, entries)` since start.
     pub fn plan_cache_counters(&self) -> (u64, u64, usize) {
         self.plans.counters()

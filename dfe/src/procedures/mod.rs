@@ -5,6 +5,7 @@
 //! A procedure declares its inputs and output columns and returns its result
 //! rows in that column order; `YIELD` picks columns by name.
 
+mod algo;
 mod checkpoint;
 mod db;
 mod dbms;
@@ -91,6 +92,15 @@ const NAMESPACES: &[&[Procedure]] = &[
     tx::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,
+    algo::BFS,
+    algo::SSSP,
+    algo::PAGE_RANK,
+    algo::WCC,
+    algo::LABEL_PROPAGATION,
+    algo::LOCAL_CLUSTERING,
+    algo::TRIANGLE_COUNT,
+    algo::DEGREE,
+    algo::SIMILARITY,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).
@@ -101,9 +111,13 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {
         .find(|p| p.name == name)
 }
 
-/// A declared input, `name` or `name = <integer default>`.
+/// A declared input, `name`, `name = <integer default>` or `name = {}`
+/// (an empty map: an algorithm's configuration left out).
 fn input_field(declared: &str, ty: ProcedureType) -> ProcedureField {
     match declared.split_once(" = ") {
+        Some((name, "{}")) => {
+            ProcedureField::new(name, ty).with_default(Some(Value::Map(Default::default())))
+        }
         Some((name, default)) => {
             let default = default.parse::<i64>().map(Value::Int).ok();
             ProcedureField::new(name, ty).with_default(default)

@@ -6,8 +6,10 @@
 //! Invariant: a name resolves to at most one procedure; a registered
 //! procedure never shadows a built-in.
 
+use super::algo::with_views;
 use super::{lookup, show, Procedure, TableProcedure};
 use crate::error::{ExecError, ExecResult};
+use nereid_algorithms::ViewCache;
 use nereid_planner::ProcedureSignature;
 use nereid_storage::Txn;
 use nereid_values::Value;
@@ -25,6 +27,8 @@ pub enum RegistryError {
 #[derive(Default)]
 pub struct ProcedureRegistry {
     registered: RwLock<BTreeMap<String, Arc<TableProcedure>>>,
+    /// CSR views the graph algorithms reuse while the graph is unchanged.
+    views: Arc<ViewCache>,
 }
 
 /// A procedure found by name, ready to call.
@@ -71,7 +75,7 @@ impl ProcedureRegistry {
         txn: &Txn,
         args: &[Value],
     ) -> ExecResult<Vec<Vec<Value>>> {
-        let mut rows = procedure.call(txn, args)?;
+        let mut rows = with_views(&self.views, || procedure.call(txn, args))?;
         if matches!(procedure, Resolved::Builtin(p) if p.name == show::LIST_PROCEDURES) {
             rows.extend(self.registered_listing());
             rows.sort_by(|a, b| listed_name(a).cmp(listed_name(b)));
@@ -98,6 +102,12 @@ impl ProcedureRegistry {
                 ]
             })
             .collect()
+    }
+
+    /// CSR views built so far for this database's algorithm calls (a
+    /// call served from the cache builds none).
+    pub fn views_built(&self) -> u64 {
+        self.views.builds()
     }
 
     pub(crate) fn resolve(&self, name: &str) -> Option<Resolved> {

@@ -1,0 +1,187 @@
+//! Single-source shortest paths over non-negative weights: delta-stepping
+//! (Meyer and Sanders, 2003) and a frontier-driven Bellman-Ford, both
+//! label-correcting and parallel. A distance is an `f64` kept as its bits
+//! in an `AtomicU64`: for non-negative floats the bit patterns order as the
+//! numbers do, so `fetch_min` on the bits is a minimum on the distances.
+//!
+//! Both compute, for every vertex, the least sum along any path, each sum
+//! taken edge by edge from the source, so they agree bit for bit with
+//! Dijkstra's algorithm.
+
+use crate::csr::{Direction, Graph};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The distance of every vertex from `source` (`f64::INFINITY` where no
+/// path leads); a predecessor on one shortest path (`u32::MAX` for the
+/// unreached and for the source).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShortestPaths {
+    pub distance: Vec<f64>,
+    pub parent: Vec<u32>,
+}
+
+/// Delta-stepping: vertices wait in buckets of width `delta` by tentative
+/// distance; the lowest non-empty bucket is relaxed in parallel until it
+/// stays empty, then the next. The graph must carry weights.
+pub fn delta_stepping(graph: &Graph, source: u32, dir: Direction, delta: f64) -> ShortestPaths {
+    let dist = distances(graph.vertex_count(), source);
+    let bucket_of = |d: f64| (d / delta) as u64;
+    // Sparse: distances far beyond `delta` would make a dense list huge.
+    let mut buckets: BTreeMap<u64, Vec<u32>> = BTreeMap::from([(0, vec![source])]);
+    while let Some((current, waiting)) = buckets.pop_first() {
+        let frontier: Vec<u32> = waiting
+            .into_iter()
+            .filter(|&v| bucket_of(load(&dist, v)) == current)
+            .collect();
+        if frontier.is_empty() {
+            continue;
+        }
+        // Relaxing can refill the current bucket: it comes back first.
+        for (d, v) in relax(graph, dir, &frontier, &dist) {
+            buckets
+                .entry(bucket_of(d).max(current))
+                .or_default()
+                .push(v);
+        }
+    }
+    finish(graph, dir, source, dist)
+}
+
+/// Bellman-Ford restricted to the vertices whose distance changed in the
+/// previous round.
+pub fn bellman_ford(graph: &Graph, source: u32, dir: Direction) -> ShortestPaths {
+    let n = graph.vertex_count();
+    let dist = distances(n, source);
+    let queued: Vec<AtomicBool> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicBool::new(false))
+        .collect();
+    let mut frontier = vec![source];
+    while !frontier.is_empty() {
+        let improved = relax(graph, dir, &frontier, &dist);
+        frontier = improved
+            .into_iter()
+            .filter(|&(_, v)| !queued[v as usize].swap(true, Ordering::Relaxed))
+            .map(|(_, v)| v)
+            .collect();
+        frontier
+            .par_iter()
+            .for_each(|&v| queued[v as usize].store(false, Ordering::Relaxed));
+    }
+    finish(graph, dir, source, dist)
+}
+
+fn distances(n: usize, source: u32) -> Vec<AtomicU64> {
+    let dist: Vec<AtomicU64> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicU64::new(f64::INFINITY.to_bits()))
+        .collect();
+    dist[source as usize].store(0f64.to_bits(), Ordering::Relaxed);
+    dist
+}
+
+fn load(dist: &[AtomicU64], v: u32) -> f64 {
+    f64::from_bits(dist[v as usize].load(Ordering::Relaxed))
+}
+
+/// Frontiers smaller than this are relaxed on the calling thread: with a
+/// small delta most buckets hold a handful of vertices, and splitting them
+/// over the pool would cost more than the work.
+const SEQUENTIAL_BELOW: usize = 256;
+
+/// Relaxes every edge out of `frontier`; the vertices whose distance went
+/// down, with the distance they got.
+fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) -> Vec<(f64, u32)> {
+    let relax_from = |mut improved: Vec<(f64, u32)>, &u: &u32| {
+        let du = load(dist, u);
+        for (targets, weights) in graph.slices(u, dir) {
+            for (&w, &weight) in targets.iter().zip(weights) {
+                let candidate = du + weight;
+                let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
+                if candidate.to_bits() < before {
+                    improved.push((candidate, w));
+                }
+            }
+        }
+        improved
+    };
+    if frontier.len() < SEQUENTIAL_BELOW {
+        return frontier.iter().fold(Vec::new(), relax_from);
+    }
+    frontier
+        .par_iter()
+        .fold(Vec::new, relax_from)
+        .reduce(Vec::new, crate::concat)
+}
+
+/// Final distances, and for each reached vertex an in-neighbour whose
+/// distance plus the edge's weight gives its own.
+fn finish(graph: &Graph, dir: Direction, source: u32, dist: Vec<AtomicU64>) -> ShortestPaths {
+    let distance: Vec<f64> = dist
+        .into_par_iter()
+        .map(|d| f64::from_bits(d.into_inner()))
+        .collect();
+    let back = dir.reverse();
+    let parent = (0..distance.len() as u32)
+        .into_par_iter()
+        .map(|v| {
+            if v == source || distance[v as usize].is_infinite() {
+                return u32::MAX;
+            }
+            graph
+                .weighted(v, back)
+                .find(|&(u, w)| distance[u as usize] + w == distance[v as usize])
+                .map_or(u32::MAX, |(u, _)| u)
+        })
+        .collect();
+    ShortestPaths { distance, parent }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dijkstra with a binary heap, the model both must agree with.
+    fn dijkstra(graph: &Graph, source: u32, dir: Direction) -> Vec<f64> {
+        use std::cmp::Reverse;
+        let mut dist = vec![f64::INFINITY; graph.vertex_count()];
+        let mut heap = std::collections::BinaryHeap::from([Reverse((0u64, source))]);
+        dist[source as usize] = 0.0;
+        while let Some(Reverse((bits, v))) = heap.pop() {
+            if f64::from_bits(bits) > dist[v as usize] {
+                continue;
+            }
+            for (w, weight) in graph.weighted(v, dir) {
+                let candidate = dist[v as usize] + weight;
+                if candidate < dist[w as usize] {
+                    dist[w as usize] = candidate;
+                    heap.push(Reverse((candidate.to_bits(), w)));
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn both_agree_with_dijkstra_on_a_random_graph() {
+        let n = 500u32;
+        let g = crate::random_graph(n, 4000, 99);
+        for dir in [Direction::Out, Direction::Both] {
+            let expected = dijkstra(&g, 3, dir);
+            for paths in [delta_stepping(&g, 3, dir, 2.0), bellman_ford(&g, 3, dir)] {
+                assert_eq!(paths.distance, expected);
+                for v in 0..n as usize {
+                    let p = paths.parent[v];
+                    if p != u32::MAX {
+                        assert!(g
+                            .weighted(p, dir)
+                            .any(|(w, wt)| w as usize == v
+                                && expected[p as usize] + wt == expected[v]));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! The graph kernels against GAPBS (the GAP Benchmark Suite) on the same
+//! Kronecker graph, in one run, on the same number of threads.
+//!
+//! `NEREID_ALGO_GRAPH` names a weighted edge list written by GAPBS's
+//! `converter -g <scale> -w -e <file>` (each undirected edge both ways);
+//! `NEREID_GAPBS_DIR` the directory of the built GAPBS binaries, run on
+//! `-g <scale>` (the same generator and seed: the same graph), and on the
+//! file for SSSP; `NEREID_ALGO_SCALE` that scale; `NEREID_ALGO_THREADS` the
+//! threads of both (default 2). The graph is bulk-loaded into a store; the
+//! CSR view is built from a snapshot of it (timed apart: GAPBS's figures
+//! exclude its graph build too); then each kernel runs as many trials as
+//! GAPBS's and the mean is reported, next to GAPBS's `Average Time`; the
+//! best of three interleaved rounds of both, the machine being shared.
+
+use nereid_algorithms::{
+    bfs, delta_stepping, pagerank, run_with_threads, triangle_count, wcc, Direction, GraphView,
+    PageRankOptions, ViewSpec,
+};
+use nereid_storage::{BulkNode, BulkRel, Store, StoreConfig};
+use nereid_values::Value;
+use std::hint::black_box;
+use std::process::Command;
+use std::time::Instant;
+
+/// Rounds of the whole comparison.
+const ROUNDS: usize = 3;
+
+#[global_allocator]
+static ALLOCATOR: nereid_alloc::Allocator = nereid_alloc::Allocator;
+
+fn main() {
+    let Ok(path) = std::env::var("NEREID_ALGO_GRAPH") else {
+        eprintln!("algorithms bench: set NEREID_ALGO_GRAPH (see the module doc); skipped");
+        return;
+    };
+    nereid_alloc::prefer_huge_pages();
+    let threads: usize = env_or("NEREID_ALGO_THREADS", 2);
+    let scale: u32 = env_or("NEREID_ALGO_SCALE", 18);
+    let (n, edges) = read_edges(&path);
+    println!(
+        "graph: {n} vertices, {} directed edges, {threads} threads",
+        edges.len()
+    );
+
+    let started = Instant::now();
+    let store = load(n, &edges);
+    println!(
+        "bulk load into the store: {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    let txn = store.begin();
+    let (view, weighted) = run_with_threads(threads, || {
+        let plain = GraphView::build(&txn, &ViewSpec::default()).expect("view");
+        let spec = ViewSpec::new(Vec::new(), None, Some("w".to_string()));
+        let weighted = GraphView::build(&txn, &spec).expect("weighted view");
+        (plain, weighted)
+    })
+    .expect("pool");
+    for (name, v) in [("view", &view), ("weighted view", &weighted)] {
+        println!(
+            "{name} build: {:.3} s, {:.1} bytes per edge",
+            v.build_time().as_secs_f64(),
+            v.graph().bytes() as f64 / v.graph().edge_count() as f64
+        );
+    }
+    let g = view.graph();
+    let sources = sources(g, 64);
+    let gapbs = |kernel: &str, args: &[&str]| gapbs_average(kernel, args, threads);
+    let s = scale.to_string();
+    // The machine is shared: each figure is the best of `ROUNDS`
+    // interleaved rounds of both.
+    let mut best: Vec<(&str, f64, Option<f64>)> = Vec::new();
+    for _ in 0..ROUNDS {
+        let rows = [
+            (
+                "bfs",
+                time(threads, 16, |i| {
+                    black_box(bfs(g, sources[i], Direction::Out, None));
+                }),
+                gapbs("bfs", &["-g", &s, "-n", "16"]),
+            ),
+            (
+                "pr",
+                time(threads, 4, |_| {
+                    let options = PageRankOptions {
+                        direction: Direction::Out,
+                        damping: 0.85,
+                        iterations: 20,
+                        tolerance: 1e-4,
+                    };
+                    black_box(pagerank(g, &options));
+                }),
+                gapbs("pr", &["-g", &s, "-n", "4"]),
+            ),
+            (
+                "cc",
+                time(threads, 4, |_| {
+                    black_box(wcc(g));
+                }),
+                gapbs("cc", &["-g", &s, "-n", "4"]),
+            ),
+            (
+                "sssp",
+                time(threads, 16, |i| {
+                    black_box(delta_stepping(
+                        weighted.graph(),
+                        sources[i],
+                        Direction::Out,
+                        1.0,
+                    ));
+                }),
+                gapbs("sssp", &["-f", &path, "-n", "16", "-d", "1"]),
+            ),
+            (
+                "tc",
+                time(threads, 4, |_| {
+                    black_box(triangle_count(g));
+                }),
+                gapbs("tc", &["-g", &s, "-n", "4"]),
+            ),
+        ];
+        for (i, (kernel, ours, theirs)) in rows.into_iter().enumerate() {
+            match best.get_mut(i) {
+                None => best.push((kernel, ours, theirs)),
+                Some(b) => {
+                    b.1 = b.1.min(ours);
+                    b.2 = match (b.2, theirs) {
+                        (Some(x), Some(y)) => Some(x.min(y)),
+                        (x, y) => x.or(y),
+                    };
+                }
+            }
+        }
+    }
+    println!("| kernel | nereid mean (s) | GAPBS average (s) | ratio |");
+    println!("|---|---:|---:|---:|");
+    for (kernel, ours, theirs) in best {
+        match theirs {
+            Some(t) => println!("| {kernel} | {ours:.4} | {t:.4} | {:.2} |", ours / t),
+            None => println!("| {kernel} | {ours:.4} | — | — |"),
+        }
+    }
+}
+
+fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `src dst weight` lines; vertices are `0..=max id`.
+fn read_edges(path: &str) -> (usize, Vec<(u32, u32, i64)>) {
+    let text = std::fs::read_to_string(path).expect("the edge list");
+    let edges: Vec<(u32, u32, i64)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut t = line.split_whitespace().map(|x| x.parse::<i64>().ok());
+            Some((
+                t.next()?? as u32,
+                t.next()?? as u32,
+                t.next().flatten().unwrap_or(1),
+            ))
+        })
+        .collect();
+    let n = edges
+        .iter()
+        .map(|&(s, d, _)| s.max(d))
+        .max()
+        .map_or(0, |m| m as usize + 1);
+    (n, edges)
+}
+
+fn load(n: usize, edges: &[(u32, u32, i64)]) -> std::sync::Arc<Store> {
+    let store = Store::new(StoreConfig::default());
+    let nodes: Vec<BulkNode<'_>> = (0..n)
+        .map(|_| BulkNode {
+            labels: &[],
+            properties: &[],
+        })
+        .collect();
+    let ids = store.bulk_load_nodes(&nodes).expect("nodes");
+    let weights: Vec<[(&str, Value); 1]> = edges
+        .iter()
+        .map(|&(_, _, w)| [("w", Value::Int(w))])
+        .collect();
+    for (chunk, weights) in edges.chunks(1 << 20).zip(weights.chunks(1 << 20)) {
+        let rels: Vec<BulkRel<'_>> = chunk
+            .iter()
+            .zip(weights)
+            .map(|(&(s, d, _), w)| BulkRel {
+                src: ids[s as usize],
+                dst: ids[d as usize],
+                rel_type: "E",
+                properties: w,
+            })
+            .collect();
+        store.bulk_load_rels(&rels).expect("edges");
+    }
+    store
+}
+
+/// `count` vertices with edges, from a fixed seed.
+fn sources(g: &nereid_algorithms::Graph, count: usize) -> Vec<u32> {
+    let mut state = 27491095u64;
+    let mut picked = Vec::new();
+    while picked.len() < count {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let v = ((state >> 33) % g.vertex_count() as u64) as u32;
+        if g.out().degree(v) > 0 {
+            picked.push(v);
+        }
+    }
+    picked
+}
+
+/// Mean seconds of `trials` runs of `kernel(trial)` on `threads` workers
+/// (the pool is built once, outside the timing).
+fn time(threads: usize, trials: usize, kernel: impl Fn(usize) + Send + Sync) -> f64 {
+    run_with_threads(threads, || {
+        let started = Instant::now();
+        for trial in 0..trials {
+            kernel(trial);
+        }
+        started.elapsed().as_secs_f64() / trials as f64
+    })
+    .expect("pool")
+}
+
+/// GAPBS's `Average Time` for `kernel args`, if its binaries are there.
+fn gapbs_average(kernel: &str, args: &[&str], threads: usize) -> Option<f64> {
+    let dir = std::env::var("NEREID_GAPBS_DIR").ok()?;
+    let output = Command::new(format!("{dir}/{kernel}"))
+        .args(args)
+        .env("OMP_NUM_THREADS", threads.to_string())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("Average Time:"))
+        .and_then(|t| t.trim().parse().ok())
+}

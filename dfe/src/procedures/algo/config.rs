@@ -1,0 +1,153 @@
+//! The configuration map every algorithm takes, checked against the keys
+//! the algorithm knows: an unknown key, a value of the wrong type or out
+//! of range fails the call with a message naming the option, before any
+//! work starts.
+
+use super::context::call_failed;
+use crate::error::{ExecError, ExecResult};
+use nereid_algorithms::{Direction, ViewSpec};
+use nereid_values::Value;
+use std::collections::BTreeMap;
+
+/// Keys every algorithm accepts.
+pub(super) const COMMON_KEYS: &[&str] = &["edgeLabels", "vertexLabel", "concurrency"];
+
+/// A validated configuration of one call.
+pub(super) struct Config {
+    procedure: &'static str,
+    map: BTreeMap<String, Value>,
+}
+
+impl Config {
+    /// Checks `value` (a map, or null for none) against `COMMON_KEYS` and
+    /// the algorithm's own `keys`.
+    pub(super) fn parse(
+        procedure: &'static str,
+        value: Option<&Value>,
+        keys: &[&str],
+    ) -> ExecResult<Config> {
+        let map = match value {
+            None | Some(Value::Null) => BTreeMap::new(),
+            Some(Value::Map(map)) => map.clone(),
+            Some(other) => {
+                return Err(call_failed(
+                    procedure,
+                    &format!("the configuration must be a map, not {}", other.type_name()),
+                ))
+            }
+        };
+        let config = Config { procedure, map };
+        if let Some(unknown) = config
+            .map
+            .keys()
+            .find(|k| !COMMON_KEYS.contains(&k.as_str()) && !keys.contains(&k.as_str()))
+        {
+            let mut known: Vec<&str> = COMMON_KEYS.iter().chain(keys).copied().collect();
+            known.sort_unstable();
+            return Err(config.failed(&format!(
+                "unknown configuration key `{unknown}` (known keys: {})",
+                known.join(", ")
+            )));
+        }
+        Ok(config)
+    }
+
+    pub(super) fn failed(&self, why: &str) -> ExecError {
+        call_failed(self.procedure, why)
+    }
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.map.get(key).filter(|v| !matches!(v, Value::Null))
+    }
+
+    pub(super) fn string(&self, key: &str) -> ExecResult<Option<String>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(self.wrong_type(key, "a string", other)),
+        }
+    }
+
+    fn strings(&self, key: &str) -> ExecResult<Vec<String>> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::List(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) => Ok(s.clone()),
+                    other => Err(self.wrong_type(key, "a list of strings", other)),
+                })
+                .collect(),
+            Some(other) => Err(self.wrong_type(key, "a list of strings", other)),
+        }
+    }
+
+    /// An integer option at least `min`.
+    pub(super) fn integer(&self, key: &str, min: i64) -> ExecResult<Option<i64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Int(i)) if *i >= min => Ok(Some(*i)),
+            Some(Value::Int(i)) => Err(self.failed(&format!(
+                "configuration key `{key}` must be at least {min}, not {i}"
+            ))),
+            Some(other) => Err(self.wrong_type(key, "an integer", other)),
+        }
+    }
+
+    /// A number option within `range` (integers are widened).
+    pub(super) fn number(
+        &self,
+        key: &str,
+        range: std::ops::RangeInclusive<f64>,
+    ) -> ExecResult<Option<f64>> {
+        let value = match self.get(key) {
+            None => return Ok(None),
+            Some(Value::Int(i)) => *i as f64,
+            Some(Value::Float(f)) => *f,
+            Some(other) => return Err(self.wrong_type(key, "a number", other)),
+        };
+        if !range.contains(&value) {
+            return Err(self.failed(&format!(
+                "configuration key `{key}` must be between {} and {}, not {value}",
+                range.start(),
+                range.end()
+            )));
+        }
+        Ok(Some(value))
+    }
+
+    /// `traversalDirection`: `outbound`, `inbound` or `both`.
+    pub(super) fn direction(&self, default: Direction) -> ExecResult<Direction> {
+        match self.string("traversalDirection")?.as_deref() {
+            None => Ok(default),
+            Some("outbound") => Ok(Direction::Out),
+            Some("inbound") => Ok(Direction::In),
+            Some("both") => Ok(Direction::Both),
+            Some(other) => Err(self.failed(&format!(
+                "configuration key `traversalDirection` must be \"outbound\", \"inbound\" or \"both\", not \"{other}\""
+            ))),
+        }
+    }
+
+    /// `concurrency`: worker threads, 0 (the default) for one per core.
+    pub(super) fn concurrency(&self) -> ExecResult<usize> {
+        Ok(self.integer("concurrency", 0)?.unwrap_or(0) as usize)
+    }
+
+    /// The view the options `edgeLabels` and `vertexLabel` ask for, with
+    /// `weight` as the edge weight property.
+    pub(super) fn view_spec(&self, weight: Option<String>) -> ExecResult<ViewSpec> {
+        Ok(ViewSpec::new(
+            self.strings("edgeLabels")?,
+            self.string("vertexLabel")?,
+            weight,
+        ))
+    }
+
+    fn wrong_type(&self, key: &str, expected: &str, found: &Value) -> ExecError {
+        self.failed(&format!(
+            "configuration key `{key}` must be {expected}, not {}",
+            found.type_name()
+        ))
+    }
+}

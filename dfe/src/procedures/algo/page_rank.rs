@@ -1,0 +1,54 @@
+//! `neptune.algo.pageRank`: PageRank over the whole graph (or its
+//! `vertexLabel`/`edgeLabels` view), reported for every node or for the
+//! source nodes given.
+
+use super::config::Config;
+use super::sources::per_node;
+use super::SOURCES_AND_CONFIG;
+use crate::error::ExecResult;
+use crate::procedures::Procedure;
+use nereid_algorithms::{pagerank, Direction, PageRankOptions};
+use nereid_storage::Txn;
+use nereid_values::Value;
+
+pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[Procedure {
+    name: "neptune.algo.pageRank",
+    inputs: SOURCES_AND_CONFIG,
+    outputs: &["node", "rank"],
+    description: "PageRank of every node (or of the source nodes given).",
+    mode: "READ",
+    body: page_rank,
+}];
+
+const KEYS: &[&str] = &[
+    "numOfIterations",
+    "dampingFactor",
+    "tolerance",
+    "traversalDirection",
+];
+
+fn page_rank(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let options = |config: &Config| {
+        Ok(PageRankOptions {
+            direction: config.direction(Direction::Out)?,
+            damping: config.number("dampingFactor", 0.0..=1.0)?.unwrap_or(0.85),
+            iterations: config
+                .integer("numOfIterations", 1)?
+                .map_or(20, |i| i.min(u32::MAX as i64) as u32),
+            tolerance: config.number("tolerance", 0.0..=1.0)?.unwrap_or(0.0),
+        })
+    };
+    per_node(
+        PROCEDURES[0].name,
+        txn,
+        args,
+        KEYS,
+        options,
+        |view, options| {
+            pagerank(view.graph(), &options)
+                .into_iter()
+                .map(Value::Float)
+                .collect()
+        },
+    )
+}

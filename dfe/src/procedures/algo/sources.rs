@@ -1,0 +1,89 @@
+//! The first argument of an algorithm: the source nodes (a node, a list of
+//! nodes, null for none), or, for an algorithm over the whole graph, the
+//! configuration map itself.
+
+use super::config::Config;
+use super::context::call_failed;
+use super::context::on_view;
+use crate::error::ExecResult;
+use nereid_algorithms::GraphView;
+use nereid_storage::Txn;
+use nereid_values::{NodeId, Value};
+
+/// The source nodes of `value`, in order, nulls skipped.
+pub(super) fn source_nodes(procedure: &str, value: &Value) -> ExecResult<Vec<NodeId>> {
+    let one = |v: &Value| match v {
+        Value::Node(id) => Ok(Some(*id)),
+        Value::Null => Ok(None),
+        other => Err(call_failed(
+            procedure,
+            &format!("a source must be a node, not {}", other.type_name()),
+        )),
+    };
+    match value {
+        Value::List(items) => items.iter().filter_map(|v| one(v).transpose()).collect(),
+        other => Ok(one(other)?.into_iter().collect()),
+    }
+}
+
+/// `(sources, config)` of a whole-graph algorithm: `f(config)` runs over
+/// every node (`None`), `f(sources, config)` reports the given ones.
+pub(super) fn sources_or_all<'a>(
+    procedure: &str,
+    args: &'a [Value],
+) -> ExecResult<(Option<Vec<NodeId>>, Option<&'a Value>)> {
+    match args {
+        [Value::Map(_), rest @ ..] if rest.iter().all(is_empty_config) => Ok((None, args.first())),
+        [first, rest @ ..] => Ok((Some(source_nodes(procedure, first)?), rest.first())),
+        [] => Ok((None, None)),
+    }
+}
+
+fn is_empty_config(value: &Value) -> bool {
+    match value {
+        Value::Map(map) => map.is_empty(),
+        Value::Null => true,
+        _ => false,
+    }
+}
+
+/// One row `[node, value]` per vertex of the view, or per source the view
+/// holds (a source it does not hold, filtered out by `vertexLabel`, has no
+/// value).
+pub(super) fn per_node_rows(
+    view: &GraphView,
+    sources: Option<&[NodeId]>,
+    value: impl Fn(u32) -> Value,
+) -> Vec<Vec<Value>> {
+    let row = |index: u32| vec![Value::Node(view.node(index)), value(index)];
+    match sources {
+        None => (0..view.graph().vertex_count() as u32).map(row).collect(),
+        Some(nodes) => nodes
+            .iter()
+            .filter_map(|&node| view.index_of(node))
+            .map(row)
+            .collect(),
+    }
+}
+
+/// The shape of every per-node algorithm: `f(config)` or
+/// `f(sourceNodes, config)`; `options` reads the algorithm's own options
+/// (checked before any work), `kernel` computes one value per vertex of
+/// the view, reported for every node or for the sources given.
+pub(super) fn per_node<T: Send>(
+    name: &'static str,
+    txn: &Txn,
+    args: &[Value],
+    keys: &[&str],
+    options: impl FnOnce(&Config) -> ExecResult<T>,
+    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+) -> ExecResult<Vec<Vec<Value>>> {
+    let (sources, config) = sources_or_all(name, args)?;
+    let config = Config::parse(name, config, keys)?;
+    let options = options(&config)?;
+    let spec = config.view_spec(None)?;
+    on_view(txn, &config, &spec, |view| {
+        let values = kernel(view, options);
+        per_node_rows(view, sources.as_deref(), |v| values[v as usize].clone())
+    })
+}
