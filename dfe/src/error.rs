@@ -46,6 +46,9 @@ pub enum ExecError {
     /// (see [`storage_message`]), the storage crate knowing nothing of Cypher.
     #[error("{}", storage_message(.0))]
     Storage(#[from] StorageError),
+    /// A procedure refused its arguments (Neo4j's `ProcedureCallFailed`).
+    #[error("{0}")]
+    ProcedureCallFailed(String),
     /// `LOAD CSV` could not read its source: not found, outside the import
     /// directory, or not CSV (the message names file, line and column).
     #[error("{0}")]

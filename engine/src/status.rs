@@ -63,6 +63,7 @@ pub fn from_exec(e: ExecError) -> DbError {
         ExecError::IndexNotFound(_) => Status::IndexNotFound,
         ExecError::IndexFailed(_) => Status::IndexCreationFailed,
         ExecError::ProcedureTimedOut(_) => Status::ProcedureTimedOut,
+        ExecError::ProcedureCallFailed(_) => Status::ProcedureCallFailed,
         ExecError::Cancelled => Status::General,
         ExecError::ExternalResource(_) => Status::ExternalResourceFailed,
         ExecError::Commit { status, .. } => *status,

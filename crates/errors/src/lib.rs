@@ -20,6 +20,8 @@ pub enum Status {
     ParameterMissing,
     ConstraintValidationFailed,
     ProcedureNotFound,
+    /// A procedure refused its arguments or failed while running.
+    ProcedureCallFailed,
     RequestInvalid,
     Unauthorized,
     /// Too many failed logins from one address in a row.
@@ -106,6 +108,7 @@ impl Status {
                 "Neo.ClientError.Schema.ConstraintValidationFailed"
             }
             Status::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
+            Status::ProcedureCallFailed => "Neo.ClientError.Procedure.ProcedureCallFailed",
             Status::RequestInvalid => "Neo.ClientError.Request.Invalid",
             Status::Unauthorized => "Neo.ClientError.Security.Unauthorized",
             Status::AuthenticationRateLimit => "Neo.ClientError.Security.AuthenticationRateLimit",
@@ -177,6 +180,7 @@ impl Status {
             Status::ParameterMissing => "42N51",
             Status::ConstraintValidationFailed => "22N00",
             Status::ProcedureNotFound => "42N08",
+            Status::ProcedureCallFailed => "52N37",
             Status::RequestInvalid => "08N06",
             Status::Unauthorized => "42NFF",
             Status::AuthenticationRateLimit => "42NFF",

@@ -9,12 +9,14 @@
 //! each without a dependency cycle (docs/adr/0089-one-function-catalogue.md).
 
 mod aggregate;
+mod apoc;
 mod catalogue;
 mod scalar;
 mod spatial;
 mod temporal;
 
 pub use aggregate::AggregateFunction;
+pub use apoc::ApocFunction;
 pub use catalogue::{implemented, resolve, Category, Implementation, Signature, CATALOGUE};
 pub use scalar::ScalarFunction;
 pub use spatial::SpatialFunction;

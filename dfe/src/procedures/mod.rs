@@ -5,6 +5,10 @@
 //! A procedure declares its inputs and output columns and returns its result
 //! rows in that column order; `YIELD` picks columns by name.
 
+mod apoc_args;
+mod apoc_create;
+mod apoc_merge;
+mod apoc_meta;
 mod checkpoint;
 mod db;
 mod dbms;
@@ -15,6 +19,7 @@ mod schema_await;
 mod schema_ddl;
 mod schema_names;
 mod schema_show;
+mod schema_types;
 mod show;
 mod table;
 mod tx;
@@ -77,6 +82,9 @@ impl Procedure {
 
 /// Every namespace's procedures.
 const NAMESPACES: &[&[Procedure]] = &[
+    apoc_create::PROCEDURES,
+    apoc_merge::PROCEDURES,
+    apoc_meta::PROCEDURES,
     db::PROCEDURES,
     checkpoint::PROCEDURES,
     dbms::PROCEDURES,
@@ -84,6 +92,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_await::PROCEDURES,
     schema_ddl::PROCEDURES,
     schema_show::PROCEDURES,
+    schema_types::PROCEDURES,
     show::PROCEDURES,
     tx::PROCEDURES,
 ];
@@ -96,9 +105,13 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {
         .find(|p| p.name == name)
 }
 
-/// A declared input, `name` or `name = <integer default>`.
+/// A declared input, `name`, `name = <integer default>` or `name = {}`
+/// (the empty map, APOC's default config).
 fn input_field(declared: &str, ty: ProcedureType) -> ProcedureField {
     match declared.split_once(" = ") {
+        Some((name, "{}")) => {
+            ProcedureField::new(name, ty).with_default(Some(Value::Map(Default::default())))
+        }
         Some((name, default)) => {
             let default = default.parse::<i64>().map(Value::Int).ok();
             ProcedureField::new(name, ty).with_default(default)
