@@ -15,8 +15,8 @@ use super::apoc_args::{arg, failed, names, node, properties};
 use super::Procedure;
 use crate::error::ExecResult;
 use nereid_planner::ProcedureType;
-use nereid_storage::Txn;
-use nereid_values::{Direction, Value};
+use nereid_storage::{EntityKind, IndexKind, IndexSeek, IndexState, KeyPredicate, Txn};
+use nereid_values::{Direction, NodeId, Value};
 use std::collections::BTreeMap;
 
 const NODE_INPUTS: &[(&str, ProcedureType)] = &[
@@ -122,8 +122,7 @@ fn merge_node_as(procedure: &str, txn: &Txn, args: &[Value]) -> ExecResult<Vec<V
     }
     let on_create = properties(procedure, arg(args, 2))?;
     let on_match = properties(procedure, arg(args, 3))?;
-    let found: Vec<_> = txn
-        .scan_nodes(labels.first().map(String::as_str))
+    let found: Vec<_> = candidates(txn, &labels, &ident)
         .into_iter()
         .filter(|&id| labels.iter().all(|label| txn.node_has_label(id, label)))
         .filter(|&id| matches(&txn.node_properties(id), &ident))
@@ -138,6 +137,37 @@ fn merge_node_as(procedure: &str, txn: &Txn, args: &[Value]) -> ExecResult<Vec<V
         }
     }
     Ok(found.into_iter().map(|id| vec![Value::Node(id)]).collect())
+}
+
+/// The nodes that may match: an online range index's answer for one of
+/// the labels and identifying keys when there is one (O(log n): bulk
+/// upserts of GraphRAG writers merge entity by entity under a uniqueness
+/// constraint), else the first label's scan (all nodes without labels).
+fn candidates(txn: &Txn, labels: &[String], ident: &BTreeMap<String, Value>) -> Vec<NodeId> {
+    let schema = txn.schema();
+    for index in &schema.indexes {
+        let def = &index.def;
+        let usable = index.state == IndexState::Online
+            && def.kind == IndexKind::Range
+            && def.entity == EntityKind::Node
+            && labels.contains(&def.label);
+        let Some(value) = def.keys.first().and_then(|key| ident.get(key)) else {
+            continue;
+        };
+        if !usable {
+            continue;
+        }
+        let seek = IndexSeek {
+            equal: vec![value.clone()],
+            next: KeyPredicate::All,
+            descending: false,
+            limit: None,
+        };
+        if let Some(ids) = txn.seek_nodes(&def.name, &seek) {
+            return ids;
+        }
+    }
+    txn.scan_nodes(labels.first().map(String::as_str))
 }
 
 fn merge_relationship(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
