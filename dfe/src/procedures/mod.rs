@@ -9,6 +9,7 @@ mod apoc_args;
 mod apoc_create;
 mod apoc_merge;
 mod apoc_meta;
+mod apoc_meta_stats;
 mod checkpoint;
 mod db;
 mod dbms;
@@ -85,6 +86,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     apoc_create::PROCEDURES,
     apoc_merge::PROCEDURES,
     apoc_meta::PROCEDURES,
+    apoc_meta_stats::PROCEDURES,
     db::PROCEDURES,
     checkpoint::PROCEDURES,
     dbms::PROCEDURES,
