@@ -159,3 +159,27 @@ def test_functions_and_schema_procedures(driver):
     assert [r.data() for r in records] == [
         {"relType": ":`R`", "propertyName": "w", "propertyTypes": ["Double"], "mandatory": True}
     ]
+
+
+# langchain-neo4j's refresh_schema reads constraints and RANGE indexes so.
+INDEX_QUERY = (
+    "CALL apoc.schema.nodes() YIELD label, properties, type, size, "
+    "valuesSelectivity WHERE type IN ['RANGE'] RETURN *, "
+    "size * valuesSelectivity as distinctValues"
+)
+
+
+def test_langchain_constraint_and_index_queries(driver):
+    driver.execute_query("CREATE CONSTRAINT doc_id FOR (d:Document) REQUIRE d.id IS UNIQUE")
+    driver.execute_query("CREATE INDEX chunk_kind FOR (c:Chunk) ON (c.kind)")
+    driver.execute_query("CALL db.awaitIndexes()")
+    driver.execute_query("UNWIND range(1, 4) AS i CREATE (:Chunk {kind: i % 2}), (:Document {id: i})")
+    constraints, _, _ = driver.execute_query("SHOW CONSTRAINTS")
+    assert [(c["name"], c["labelsOrTypes"], c["properties"]) for c in constraints] == [
+        ("doc_id", ["Document"], ["id"])
+    ]
+    records, _, _ = driver.execute_query(INDEX_QUERY)
+    assert [r.data() for r in records] == [{
+        "label": "Chunk", "properties": ["kind"], "type": "RANGE", "size": 4,
+        "valuesSelectivity": 0.5, "distinctValues": 2.0,
+    }]

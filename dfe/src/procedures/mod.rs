@@ -10,6 +10,7 @@ mod apoc_create;
 mod apoc_merge;
 mod apoc_meta;
 mod apoc_meta_stats;
+mod apoc_schema;
 mod apoc_util;
 mod checkpoint;
 mod db;
@@ -88,6 +89,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     apoc_merge::PROCEDURES,
     apoc_meta::PROCEDURES,
     apoc_meta_stats::PROCEDURES,
+    apoc_schema::PROCEDURES,
     apoc_util::PROCEDURES,
     db::PROCEDURES,
     checkpoint::PROCEDURES,
