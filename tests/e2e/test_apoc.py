@@ -84,6 +84,7 @@ def test_langchain_graph_documents_and_schema(driver):
     ]
     records, summary, _ = driver.execute_query(NODE_IMPORT_QUERY, data=nodes)
     assert [r["result"] for r in records] == ["done"]
+    assert summary.query_type == "rw"
     assert summary.counters.nodes_created == 2
     assert summary.counters.labels_added == 2
     rels = [
@@ -140,6 +141,11 @@ def test_refused_call_is_procedure_call_failed_and_writes_nothing(driver):
 
 
 def test_functions_and_schema_procedures(driver):
+    _, summary, _ = driver.execute_query("CALL apoc.meta.data() YIELD label RETURN label")
+    assert summary.query_type == "r"
+    _, summary, _ = driver.execute_query("CALL apoc.merge.node(['A'], {x: 1})")
+    assert summary.query_type == "rw"
+    driver.execute_query("MATCH (a:A) DELETE a")
     driver.execute_query("CREATE (:A {x: 1, y: 'a'})-[:R {w: 0.5}]->(:B)")
     records, _, _ = driver.execute_query(
         "RETURN apoc.coll.flatten([[1], [2, [3]]]) AS f, apoc.coll.toSet([1, 1, 2]) AS s, "

@@ -111,6 +111,12 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {
         .find(|p| p.name == name)
 }
 
+/// Whether `name` is a built-in procedure of mode `WRITE` (its calls make
+/// a statement's query type `w`/`rw`, as Neo4j reports them).
+pub fn is_write_procedure(name: &str) -> bool {
+    lookup(name).is_some_and(|p| p.mode == "WRITE")
+}
+
 /// A declared input, `name`, `name = <integer default>` or `name = {}`
 /// (the empty map, APOC's default config).
 fn input_field(declared: &str, ty: ProcedureType) -> ProcedureField {
