@@ -62,9 +62,6 @@ pub enum ExecError {
         status: nereid_errors::Status,
         message: String,
     },
-    /// A procedure refused its arguments (Neo4j's `ProcedureCallFailed`).
-    #[error("{0}")]
-    ProcedureCallFailed(String),
     /// A value that cannot serve as a vector where one is required (the
     /// vector functions, vector indexes and their procedures).
     #[error("{0}")]

@@ -16,11 +16,28 @@ pub(crate) fn of(plan: &PhysicalPlan) -> &'static str {
     if is_schema_statement(plan) {
         return "s";
     }
-    match (plan.writes, plan.outputs.is_empty()) {
+    let writes = plan.writes || calls_write_procedure(&plan.root);
+    match (writes, plan.outputs.is_empty()) {
         (false, _) => "r",
         (true, true) => "w",
         (true, false) => "rw",
     }
+}
+
+/// Whether the plan calls a WRITE procedure (`apoc.merge.node`, ...)
+/// anywhere: the planner's write flag knows the writing operators only.
+/// Walked with a work list: plans can be deep (long UNION chains).
+fn calls_write_procedure(root: &nereid_planner::Op) -> bool {
+    let mut pending = vec![root];
+    while let Some(op) = pending.pop() {
+        if let nereid_planner::Op::ProcedureCall { name, .. } = op {
+            if nereid_dfe::is_write_procedure(name) {
+                return true;
+            }
+        }
+        pending.extend(op.input().into_iter().chain(op.nested()));
+    }
+    false
 }
 
 /// Whether the statement is a schema command (the parser makes each a

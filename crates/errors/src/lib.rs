@@ -70,9 +70,6 @@ pub enum Status {
     IndexCreationFailed,
     /// A procedure waited longer than allowed (`db.awaitIndexes(t)`).
     ProcedureTimedOut,
-    /// A procedure refused its arguments or failed while running (a graph
-    /// algorithm's unknown option, a missing edge weight).
-    ProcedureCallFailed,
     /// `DROP INDEX` of a name that is no (droppable) index.
     IndexDropFailed,
     /// `DROP CONSTRAINT` of a name that is no constraint.
@@ -151,7 +148,6 @@ impl Status {
             Status::IndexNotFound => "Neo.ClientError.Schema.IndexNotFound",
             Status::IndexCreationFailed => "Neo.DatabaseError.Schema.IndexCreationFailed",
             Status::ProcedureTimedOut => "Neo.ClientError.Procedure.ProcedureTimedOut",
-            Status::ProcedureCallFailed => "Neo.ClientError.Procedure.ProcedureCallFailed",
             Status::ForbiddenDueToTransactionType => {
                 "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
             }
@@ -213,7 +209,6 @@ impl Status {
             Status::ConstraintCreationFailed => "50N11",
             Status::IndexCreationFailed => "50N00",
             Status::ProcedureTimedOut => "50N00",
-            Status::ProcedureCallFailed => "52N37",
             Status::ForbiddenDueToTransactionType => "25N01",
             Status::ExternalResourceFailed => "42N00",
             Status::NotSupported => "50N00",

@@ -6,6 +6,7 @@
 //! is added by adding its row (and its variant, and its implementation in
 //! the executor).
 
+use crate::ApocFunction;
 use crate::{AggregateFunction, ScalarFunction, SpatialFunction, TemporalFunction, VectorFunction};
 
 /// What a function name stands for.
@@ -25,6 +26,9 @@ pub enum Implementation {
 /// FUNCTIONS`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Category {
+    /// APOC's functions: Neo4j lists user-defined functions without a
+    /// category.
+    UserDefined,
     Aggregating,
     List,
     Logarithmic,
@@ -42,6 +46,7 @@ impl Category {
     /// The name `SHOW FUNCTIONS` prints.
     pub fn name(self) -> &'static str {
         match self {
+            Category::UserDefined => "",
             Category::Aggregating => "Aggregating",
             Category::List => "List",
             Category::Logarithmic => "Logarithmic",
@@ -107,6 +112,14 @@ pub(crate) fn arity_of(implementation: Implementation) -> (usize, usize) {
         .unwrap_or((0, 0))
 }
 
+/// The name of an implementation's first catalogue row.
+pub(crate) fn name_of(implementation: Implementation) -> &'static str {
+    CATALOGUE
+        .iter()
+        .find(|s| s.implementation == Some(implementation))
+        .map_or("", |s| s.name)
+}
+
 /// The signatures nereid implements, in the catalogue's order (by name;
 /// overloads fewest arguments first).
 pub fn implemented() -> impl Iterator<Item = &'static Signature> {
@@ -146,6 +159,10 @@ const fn vector(f: VectorFunction) -> Option<Implementation> {
     Some(Implementation::Scalar(ScalarFunction::Vector(f)))
 }
 
+const fn apoc(f: ApocFunction) -> Option<Implementation> {
+    Some(Implementation::Scalar(ScalarFunction::Apoc(f)))
+}
+
 const fn aggregate(f: AggregateFunction) -> Option<Implementation> {
     Some(Implementation::Aggregate(f))
 }
@@ -155,6 +172,7 @@ const UNIMPLEMENTED: Option<Implementation> = None;
 
 use crate::TemporalKind as K;
 use AggregateFunction as A;
+use ApocFunction as X;
 use Category as C;
 use ScalarFunction as S;
 use SpatialFunction as P;
@@ -168,6 +186,14 @@ pub static CATALOGUE: &[Signature] = &[
     row("acos", C::Trigonometric, (1, 1), scalar(S::Acos), "Returns the arccosine of a number."),
     row("all", C::Predicate, (1, 1), SYNTAX, "Returns true if the predicate holds for every element of a list."),
     row("any", C::Predicate, (1, 1), SYNTAX, "Returns true if the predicate holds for at least one element of a list."),
+    row("apoc.coll.flatten", C::UserDefined, (1, 2), apoc(X::CollFlatten), "Flattens the given LIST (to flatten nested LIST values, set recursive to true)."),
+    row("apoc.coll.sort", C::UserDefined, (1, 1), apoc(X::CollSort), "Sorts the given LIST into ascending order."),
+    row("apoc.coll.sum", C::UserDefined, (1, 1), apoc(X::CollSum), "Returns the sum of all the INTEGER | FLOAT in the LIST."),
+    row("apoc.coll.toSet", C::UserDefined, (1, 1), apoc(X::CollToSet), "Returns a unique LIST from the given LIST."),
+    row("apoc.map.clean", C::UserDefined, (3, 3), apoc(X::MapClean), "Filters the keys and values contained in the given LIST values."),
+    row("apoc.map.fromPairs", C::UserDefined, (1, 1), apoc(X::MapFromPairs), "Creates a MAP from the given LIST<LIST<ANY>> of key-value pairs."),
+    row("apoc.map.merge", C::UserDefined, (2, 2), apoc(X::MapMerge), "Merges the two given MAP values into one MAP."),
+    row("apoc.text.join", C::UserDefined, (2, 2), apoc(X::TextJoin), "Joins the given STRING values using the given delimiter."),
     row("asin", C::Trigonometric, (1, 1), scalar(S::Asin), "Returns the arcsine of a number."),
     row("atan", C::Trigonometric, (1, 1), scalar(S::Atan), "Returns the arctangent of a number."),
     row("atan2", C::Trigonometric, (2, 2), scalar(S::Atan2), "Returns the arctangent2 of a set of coordinates in radians."),

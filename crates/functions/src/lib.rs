@@ -9,6 +9,7 @@
 //! each without a dependency cycle (docs/adr/0089-one-function-catalogue.md).
 
 mod aggregate;
+mod apoc;
 mod catalogue;
 mod scalar;
 mod spatial;
@@ -16,6 +17,7 @@ mod temporal;
 mod vector;
 
 pub use aggregate::AggregateFunction;
+pub use apoc::ApocFunction;
 pub use catalogue::{implemented, resolve, Category, Implementation, Signature, CATALOGUE};
 pub use scalar::ScalarFunction;
 pub use spatial::SpatialFunction;

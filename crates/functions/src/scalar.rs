@@ -5,11 +5,12 @@
 //! plan snapshots.
 
 use crate::catalogue::{arity_of, resolve, Implementation};
-use crate::{SpatialFunction, TemporalFunction, VectorFunction};
+use crate::{ApocFunction, SpatialFunction, TemporalFunction, VectorFunction};
 
 /// A scalar (per-row) function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ScalarFunction {
+    Apoc(ApocFunction),
     Id,
     ElementId,
     Labels,

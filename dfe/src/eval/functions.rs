@@ -5,7 +5,7 @@
 
 use super::conversions::{map_string, to_boolean, to_float, to_integer, to_string};
 use super::range::IntRange;
-use super::{math, spatial, temporal, text, vector};
+use super::{apoc, math, spatial, temporal, text, vector};
 use crate::error::{deleted_entity, invalid_argument_value, overflow, ExecError, ExecResult};
 use crate::graph::GraphRead;
 use nereid_planner::ScalarFunction;
@@ -40,6 +40,7 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         F::Temporal(t) => return temporal::call(t, &args, temporal::StatementTime::now()),
         F::Spatial(s) => return spatial::call(s, &args),
         F::Vector(v) => return vector::call(v, &args),
+        F::Apoc(a) => return apoc::call(a, &args),
         F::Substring => return text::substring(&args),
         F::Replace => return text::replace(&args),
         F::Split => return text::split(&args),
@@ -116,7 +117,8 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         | F::Rand
         | F::Temporal(_)
         | F::Spatial(_)
-        | F::Vector(_) => Ok(Value::Null),
+        | F::Vector(_)
+        | F::Apoc(_) => Ok(Value::Null),
     }
 }
 

@@ -6,6 +6,7 @@
 //! `CASE WHEN x = 0 THEN 0 ELSE 1 / x END` never divides by zero.
 
 mod access;
+mod apoc;
 mod arithmetic;
 mod budgeted;
 pub(crate) mod compare;

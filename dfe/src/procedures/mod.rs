@@ -6,6 +6,13 @@
 //! rows in that column order; `YIELD` picks columns by name.
 
 mod algo;
+mod apoc_args;
+mod apoc_create;
+mod apoc_merge;
+mod apoc_meta;
+mod apoc_meta_stats;
+mod apoc_schema;
+mod apoc_util;
 mod checkpoint;
 mod db;
 mod dbms;
@@ -17,6 +24,7 @@ mod schema_await;
 mod schema_ddl;
 mod schema_names;
 mod schema_show;
+mod schema_types;
 mod show;
 mod table;
 mod tx;
@@ -81,6 +89,12 @@ impl Procedure {
 
 /// Every namespace's procedures.
 const NAMESPACES: &[&[Procedure]] = &[
+    apoc_create::PROCEDURES,
+    apoc_merge::PROCEDURES,
+    apoc_meta::PROCEDURES,
+    apoc_meta_stats::PROCEDURES,
+    apoc_schema::PROCEDURES,
+    apoc_util::PROCEDURES,
     db::PROCEDURES,
     checkpoint::PROCEDURES,
     dbms::PROCEDURES,
@@ -88,6 +102,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_await::PROCEDURES,
     schema_ddl::PROCEDURES,
     schema_show::PROCEDURES,
+    schema_types::PROCEDURES,
     show::PROCEDURES,
     tx::PROCEDURES,
     vector::PROCEDURES,
@@ -111,8 +126,14 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Procedure> {
         .find(|p| p.name == name)
 }
 
+/// Whether `name` is a built-in procedure of mode `WRITE` (its calls make
+/// a statement's query type `w`/`rw`, as Neo4j reports them).
+pub fn is_write_procedure(name: &str) -> bool {
+    lookup(name).is_some_and(|p| p.mode == "WRITE")
+}
+
 /// A declared input, `name`, `name = <integer default>` or `name = {}`
-/// (an empty map: an algorithm's configuration left out).
+/// (the empty map, APOC's default config).
 fn input_field(declared: &str, ty: ProcedureType) -> ProcedureField {
     match declared.split_once(" = ") {
         Some((name, "{}")) => {

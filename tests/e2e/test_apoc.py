@@ -1,0 +1,191 @@
+"""The APOC core subset through the official Python driver, as the GraphRAG
+libraries send it (issue 31): langchain-neo4j's `refresh_schema` queries and
+`add_graph_documents` writes, LlamaIndex's entity upsert, written out here
+verbatim (the libraries themselves are not installed), plus the error
+contract clients see for a refused call."""
+
+import pytest
+from neo4j.exceptions import ClientError
+
+EXCLUDED_LABELS = ["_Bloom_Perspective_", "_Bloom_Scene_", "__Entity__"]
+
+# langchain-neo4j's refresh_schema, verbatim.
+NODE_PROPERTIES_QUERY = """
+CALL apoc.meta.data()
+YIELD label, other, elementType, type, property
+WHERE NOT type = "RELATIONSHIP" AND elementType = "node"
+  AND NOT label IN $EXCLUDED_LABELS
+WITH label AS nodeLabels, collect({property:property, type:type}) AS properties
+RETURN {labels: nodeLabels, properties: properties} AS output
+
+"""
+
+REL_PROPERTIES_QUERY = """
+CALL apoc.meta.data()
+YIELD label, other, elementType, type, property
+WHERE NOT type = "RELATIONSHIP" AND elementType = "relationship"
+      AND NOT label in $EXCLUDED_LABELS
+WITH label AS nodeLabels, collect({property:property, type:type}) AS properties
+RETURN {type: nodeLabels, properties: properties} AS output
+"""
+
+REL_QUERY = """
+CALL apoc.meta.data()
+YIELD label, other, elementType, type, property
+WHERE type = "RELATIONSHIP" AND elementType = "node"
+UNWIND other AS other_node
+WITH * WHERE NOT label IN $EXCLUDED_LABELS
+    AND NOT other_node IN $EXCLUDED_LABELS
+RETURN {start: label, type: property, end: toString(other_node)} AS output
+"""
+
+# langchain-neo4j's add_graph_documents (no base entity label), verbatim.
+NODE_IMPORT_QUERY = (
+    "UNWIND $data AS row "
+    "CALL apoc.merge.node([row.type], {id: row.id}, "
+    "row.properties, {}) YIELD node "
+    "RETURN distinct 'done' AS result"
+)
+
+REL_IMPORT_QUERY = (
+    "UNWIND $data AS row "
+    "CALL apoc.merge.node([row.source_label], {id: row.source},"
+    "{}, {}) YIELD node as source "
+    "CALL apoc.merge.node([row.target_label], {id: row.target},"
+    "{}, {}) YIELD node as target "
+    "CALL apoc.merge.relationship(source, row.type, "
+    "{}, row.properties, target) YIELD rel "
+    "RETURN distinct 'done'"
+)
+
+# LlamaIndex's property graph store entity upsert.
+LLAMA_UPSERT = """
+UNWIND $data AS row
+MERGE (e:__Node__ {id: row.id})
+SET e += apoc.map.clean(row.properties, [], [])
+SET e.name = row.name, e:`__Entity__`
+WITH e, row
+CALL apoc.create.addLabels(e, [row.label])
+YIELD node
+RETURN count(*) AS n
+"""
+
+
+def outputs(driver, query):
+    records, _, _ = driver.execute_query(query, EXCLUDED_LABELS=EXCLUDED_LABELS)
+    return [r["output"] for r in records]
+
+
+def test_langchain_graph_documents_and_schema(driver):
+    nodes = [
+        {"id": "Ann", "type": "Person", "properties": {"age": 42, "born": "1980"}},
+        {"id": "Acme", "type": "Company", "properties": {"founded": 1999, "public": True}},
+        {"id": "Ann", "type": "Person", "properties": {"age": 42, "born": "1980"}},
+    ]
+    records, summary, _ = driver.execute_query(NODE_IMPORT_QUERY, data=nodes)
+    assert [r["result"] for r in records] == ["done"]
+    assert summary.query_type == "rw"
+    assert summary.counters.nodes_created == 2
+    assert summary.counters.labels_added == 2
+    rels = [
+        {"source": "Ann", "source_label": "Person", "target": "Acme",
+         "target_label": "Company", "type": "WORKS_AT", "properties": {"since": 2020}},
+        {"source": "Ann", "source_label": "Person", "target": "Acme",
+         "target_label": "Company", "type": "WORKS_AT", "properties": {"since": 2021}},
+    ]
+    _, summary, _ = driver.execute_query(REL_IMPORT_QUERY, data=rels)
+    assert summary.counters.relationships_created == 1
+    assert summary.counters.nodes_created == 0
+
+    node_props = sorted(outputs(driver, NODE_PROPERTIES_QUERY), key=lambda o: o["labels"])
+    assert node_props == [
+        {"labels": "Company", "properties": [
+            {"property": "founded", "type": "INTEGER"},
+            {"property": "id", "type": "STRING"},
+            {"property": "public", "type": "BOOLEAN"},
+        ]},
+        {"labels": "Person", "properties": [
+            {"property": "age", "type": "INTEGER"},
+            {"property": "born", "type": "STRING"},
+            {"property": "id", "type": "STRING"},
+        ]},
+    ]
+    assert outputs(driver, REL_PROPERTIES_QUERY) == [
+        {"type": "WORKS_AT", "properties": [{"property": "since", "type": "INTEGER"}]}
+    ]
+    assert outputs(driver, REL_QUERY) == [
+        {"start": "Person", "type": "WORKS_AT", "end": "Company"}
+    ]
+
+
+def test_excluded_labels_stay_out_of_the_schema(driver):
+    driver.execute_query(LLAMA_UPSERT, data=[
+        {"id": "e1", "name": "Oslo", "label": "City", "properties": {"pop": 700000, "note": None}},
+    ])
+    labels = {o["labels"] for o in outputs(driver, NODE_PROPERTIES_QUERY)}
+    assert labels == {"__Node__", "City"}
+    records, _, _ = driver.execute_query("MATCH (n:City) RETURN labels(n) AS l, n.pop AS pop")
+    assert sorted(records[0]["l"]) == ["City", "__Entity__", "__Node__"]
+    assert records[0]["pop"] == 700000
+
+
+def test_refused_call_is_procedure_call_failed_and_writes_nothing(driver):
+    with pytest.raises(ClientError) as err:
+        driver.execute_query(
+            "UNWIND [1, 2] AS i CALL apoc.merge.node(['T'], {id: CASE i WHEN 2 THEN null ELSE i END}) "
+            "YIELD node RETURN node"
+        )
+    assert err.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"
+    records, _, _ = driver.execute_query("MATCH (n:T) RETURN count(n) AS c")
+    assert records[0]["c"] == 0
+
+
+def test_functions_and_schema_procedures(driver):
+    _, summary, _ = driver.execute_query("CALL apoc.meta.data() YIELD label RETURN label")
+    assert summary.query_type == "r"
+    _, summary, _ = driver.execute_query("CALL apoc.merge.node(['A'], {x: 1})")
+    assert summary.query_type == "rw"
+    driver.execute_query("MATCH (a:A) DELETE a")
+    driver.execute_query("CREATE (:A {x: 1, y: 'a'})-[:R {w: 0.5}]->(:B)")
+    records, _, _ = driver.execute_query(
+        "RETURN apoc.coll.flatten([[1], [2, [3]]]) AS f, apoc.coll.toSet([1, 1, 2]) AS s, "
+        "apoc.map.merge({a: 1}, {b: 2}) AS m, apoc.text.join(['x', 'y'], '-') AS j"
+    )
+    assert records[0].data() == {"f": [1, 2, [3]], "s": [1, 2], "m": {"a": 1, "b": 2}, "j": "x-y"}
+    records, _, _ = driver.execute_query(
+        "CALL db.schema.nodeTypeProperties() YIELD nodeType, propertyName, propertyTypes, mandatory "
+        "RETURN nodeType, propertyName, propertyTypes, mandatory ORDER BY nodeType, propertyName"
+    )
+    assert [r.values() for r in records] == [
+        [":`A`", "x", ["Long"], True],
+        [":`A`", "y", ["String"], True],
+        [":`B`", None, None, False],
+    ]
+    records, _, _ = driver.execute_query("CALL db.schema.relTypeProperties()")
+    assert [r.data() for r in records] == [
+        {"relType": ":`R`", "propertyName": "w", "propertyTypes": ["Double"], "mandatory": True}
+    ]
+
+
+# langchain-neo4j's refresh_schema reads constraints and RANGE indexes so.
+INDEX_QUERY = (
+    "CALL apoc.schema.nodes() YIELD label, properties, type, size, "
+    "valuesSelectivity WHERE type IN ['RANGE'] RETURN *, "
+    "size * valuesSelectivity as distinctValues"
+)
+
+
+def test_langchain_constraint_and_index_queries(driver):
+    driver.execute_query("CREATE CONSTRAINT doc_id FOR (d:Document) REQUIRE d.id IS UNIQUE")
+    driver.execute_query("CREATE INDEX chunk_kind FOR (c:Chunk) ON (c.kind)")
+    driver.execute_query("CALL db.awaitIndexes()")
+    driver.execute_query("UNWIND range(1, 4) AS i CREATE (:Chunk {kind: i % 2}), (:Document {id: i})")
+    constraints, _, _ = driver.execute_query("SHOW CONSTRAINTS")
+    assert [(c["name"], c["labelsOrTypes"], c["properties"]) for c in constraints] == [
+        ("doc_id", ["Document"], ["id"])
+    ]
+    records, _, _ = driver.execute_query(INDEX_QUERY)
+    assert [r.data() for r in records] == [{
+        "label": "Chunk", "properties": ["kind"], "type": "RANGE", "size": 4,
+        "valuesSelectivity": 0.5, "distinctValues": 2.0,
+    }]
