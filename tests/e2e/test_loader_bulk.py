@@ -4,12 +4,15 @@ and is durable by a checkpoint: kill -9 during a load leaves the graph as it was
 after LOAD_COMPLETED keeps all of it."""
 
 import os
+import subprocess
 import threading
 import time
 
+import pytest
 from neo4j import GraphDatabase
 
-from test_loader import import_dir, load, request, single
+from conftest import Server
+from test_loader import ROOT, SNB_TEST, import_dir, load, request, single
 
 PEOPLE = 60_000
 
@@ -121,3 +124,50 @@ def test_kill9_during_a_load_leaves_the_graph_as_before_it(server):
         assert single(driver, "MATCH (:Person {name: 'before'})-[:KNOWS]->(p) RETURN p.name") == "too"
     finally:
         driver.close()
+
+
+SNB_QUERIES = [
+    "MATCH (p:Person)-[:KNOWS]->(f:Person) RETURN p.id AS id, count(f) AS n ORDER BY n DESC, id LIMIT 5",
+    "MATCH (m:Comment)-[:HAS_CREATOR]->(p:Person) RETURN p.id AS id, count(m) AS n, max(m.length) AS l "
+    "ORDER BY n DESC, id LIMIT 5",
+    "MATCH (p:Person)-[:KNOWS]->()-[:KNOWS]->(ff:Person) WHERE p.id = $person RETURN count(DISTINCT ff)",
+    "MATCH (t:Tag)<-[:HAS_TAG]-(m:Post) RETURN t.name AS name, count(m) AS n ORDER BY n DESC, name LIMIT 5",
+    "MATCH (c:Comment)-[:REPLY_OF]->(post:Post)<-[:CONTAINER_OF]-(f:Forum) "
+    "RETURN f.title AS title, count(c) AS n ORDER BY n DESC, title LIMIT 3",
+    "MATCH (p:Person)-[:IS_LOCATED_IN]->(c:City)-[:IS_PART_OF]->(co:Country) "
+    "RETURN co.name AS name, count(p) AS n ORDER BY n DESC, name LIMIT 5",
+    "MATCH (n) RETURN labels(n) AS labels, count(n) AS n ORDER BY n DESC, labels",
+    "MATCH ()-[r]->() RETURN type(r) AS type, count(r) AS n ORDER BY type",
+]
+
+
+@pytest.mark.skipif(not os.path.isdir(SNB_TEST), reason="the SNB test data set is not in ../shared/data")
+def test_the_bulk_path_answers_as_the_transactional_one(tmp_path):
+    """The same SNB data loaded by the bulk path and by the transactional path (taken while a
+    constraint exists) gives the same answers to a few SNB-shaped queries."""
+    answers = []
+    for constrained in (False, True):
+        home = tmp_path / f"constrained-{constrained}"
+        home.mkdir()
+        srv = Server(str(home / "data"))
+        srv.start()
+        try:
+            snb = os.path.join(import_dir(srv), "snb")
+            subprocess.run([os.path.join(ROOT, "scripts", "snb-to-opencypher-csv"), snb, "--data",
+                            SNB_TEST], check=True, capture_output=True)
+            with GraphDatabase.driver(srv.uri, auth=("neo4j", "x")) as driver:
+                if constrained:
+                    driver.execute_query("CREATE CONSTRAINT unused FOR (n:Unused) REQUIRE n.x IS UNIQUE")
+                status = load(srv, "file:///snb")
+                assert status["overallStatus"]["status"] == "LOAD_COMPLETED", status
+                with open(srv.log_path, errors="replace") as log:
+                    assert ("bulk load committed" in log.read()) is not constrained
+                person = single(driver, "MATCH (p:Person) RETURN min(p.id)")
+                answers.append([driver.execute_query(q, {"person": person}).records
+                                for q in SNB_QUERIES])
+        finally:
+            srv.stop()
+    bulk, transactional = answers
+    for query, a, b in zip(SNB_QUERIES, bulk, transactional):
+        assert [r.values() for r in a] == [r.values() for r in b], query
+        assert a, query
