@@ -54,6 +54,8 @@ pub(crate) fn run(
     cancel: &AtomicBool,
 ) -> Result<(), Ended> {
     Progress::add(&progress.files_total, files.len() as u64);
+    let sizes = files.iter().filter_map(|f| std::fs::metadata(f).ok());
+    Progress::add(&progress.bytes_total, sizes.map(|m| m.len()).sum());
     let inputs = match source::open_all(files, request.format, &progress.bytes) {
         Ok(inputs) => inputs,
         Err(failed) => {
@@ -77,6 +79,7 @@ pub(crate) fn run(
         return Err(ended);
     }
     let applied_in = started.elapsed();
+    progress.committing();
     db.commit(tx).map_err(Ended::Failed)?;
     tracing::info!(
         source = %request.source,

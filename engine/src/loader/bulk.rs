@@ -61,6 +61,7 @@ pub(crate) fn run(
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let parsed = parse_all(inputs, threads, cancel)?;
     let parsed_in = started.elapsed();
+    progress.committing();
     // Ids of committed nodes are looked up in a snapshot; the store checks
     // them again under its commit lock.
     let tx = db.begin();

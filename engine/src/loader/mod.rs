@@ -28,7 +28,7 @@ mod tests;
 
 pub use jobs::Loader;
 pub use nereid_loader_formats::Format;
-pub use progress::{LoadErrorEntry, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
+pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
 pub use user_id::user_key;
 
 /// What to load.
