@@ -20,7 +20,9 @@ use crate::status;
 use nereid_dfe::{ProcedureRegistry, TableProcedure};
 use nereid_errors::Status;
 use nereid_storage::stats::{DistinctEstimate, Staleness};
-use nereid_storage::{CommitError, Store, StoreConfig, Txn, WriteStats};
+use nereid_storage::{
+    CommitError, GraphLoaded, GraphRel, KeyedNode, Store, StoreConfig, Txn, WriteStats,
+};
 use nereid_values::{EntityResolver, Value};
 use nereid_wal::{CheckpointInfo, Lsn, Wal};
 use std::collections::BTreeMap;
@@ -355,6 +357,44 @@ impl Database {
         self.checkpoints
             .take(&self.store, &self.wal, "on demand")
             .map_err(status::from_wal)
+    }
+
+    /// True when a load may take the store's bulk path (no constraints).
+    pub(crate) fn bulk_allowed(&self) -> bool {
+        self.store.bulk_allowed()
+    }
+
+    /// Applies a whole load through the store's unlogged bulk path as one
+    /// published commit and makes it durable by a checkpoint taken before
+    /// any later commit can be logged (docs/adr/0096-bulk-load-by-checkpoint.md).
+    pub(crate) fn bulk_load_graph<K: AsRef<str>>(
+        &self,
+        nodes: &[KeyedNode<'_, K>],
+        rels: &[GraphRel<'_, K>],
+    ) -> Result<GraphLoaded, DbError> {
+        let started = Instant::now();
+        let outcome = self
+            .store
+            .bulk_load_graph(nodes, rels, |commit_ts| {
+                let applied = started.elapsed();
+                let taken = self.checkpoints.take(&self.store, &self.wal, "bulk load");
+                tracing::info!(
+                    commit_ts,
+                    applied_ms = applied.as_millis() as u64,
+                    checkpoint_ms = (started.elapsed() - applied).as_millis() as u64,
+                    "bulk load applied and checkpointed"
+                );
+                taken.map(drop)
+            })
+            .map_err(status::from_storage)?;
+        outcome.map_err(|e| {
+            let mut error = status::from_wal(e);
+            error.message = format!(
+                "the load is applied but not durable (a restart loses it): its checkpoint failed: {}",
+                error.message
+            );
+            error
+        })
     }
 
     /// Clean shutdown: stops the background checkpointer and takes a final

@@ -25,18 +25,21 @@ use crate::typed_value::{dict_error, Encoded, TypedValue};
 use nereid_values::{NodeId, RelId, Value};
 use std::collections::HashMap;
 
-/// One vertex of a bulk load. Null property values are skipped.
-pub struct BulkNode<'a> {
-    pub labels: &'a [&'a str],
-    pub properties: &'a [(&'a str, Value)],
+/// One vertex of a bulk load. Null property values are skipped. `K` is
+/// how names are held (`&str`, or the `Arc<str>` a file reader shares
+/// between rows), so a loader passes its records without copying names.
+pub struct BulkNode<'a, K = &'a str> {
+    pub labels: &'a [K],
+    pub properties: &'a [(K, Value)],
 }
 
-/// One edge of a bulk load between existing (committed) vertices.
-pub struct BulkRel<'a> {
+/// One edge of a bulk load between existing (committed) vertices, or
+/// vertices of the same load ([`Store::bulk_load_graph`]).
+pub struct BulkRel<'a, K = &'a str> {
     pub src: NodeId,
     pub dst: NodeId,
     pub rel_type: &'a str,
-    pub properties: &'a [(&'a str, Value)],
+    pub properties: &'a [(K, Value)],
 }
 
 /// Vertices (or relationships) per held dictionary writer: its new records
@@ -44,7 +47,7 @@ pub struct BulkRel<'a> {
 /// enough that readers resolving strings meanwhile wait at most a few
 /// milliseconds (4,096 held it 12 ms on average and up to 42 ms, with
 /// page faults of a growing arena; bench `reader_latency`).
-const BULK_CHUNK: usize = 1024;
+pub(crate) const BULK_CHUNK: usize = 1024;
 
 /// How many vertices ahead a bulk load prefetches the dictionary slots of
 /// the forms it will intern (vertex keys, string values): far enough for
@@ -54,7 +57,7 @@ pub(crate) const INTERN_AHEAD: usize = 8;
 
 /// Prefetches the literal dictionary's slots for the string values among
 /// `properties` (other values are inline or rare).
-fn prefetch_strings(literals: &DictWriter<'_>, properties: &[(&str, Value)]) {
+fn prefetch_strings<K>(literals: &DictWriter<'_>, properties: &[(K, Value)]) {
     for (_, value) in properties {
         if let Value::String(s) = value {
             literals.prefetch(s.as_bytes());
@@ -63,7 +66,22 @@ fn prefetch_strings(literals: &DictWriter<'_>, properties: &[(&str, Value)]) {
 }
 
 /// `(S, P, O)` triples bound for one partition.
-type Batch = Vec<Staged>;
+pub(crate) type Batch = Vec<Staged>;
+
+/// The vertices of a load, staged per partition and not yet appended.
+pub(crate) struct StagedNodes {
+    per_part: Vec<Batch>,
+    pub(crate) ids: Vec<NodeId>,
+    deltas: Deltas,
+}
+
+/// The edges of a load, staged per grid cell and not yet appended.
+pub(crate) struct StagedRels {
+    edges: Vec<Batch>,
+    edge_props: Vec<Vec<(usize, u32, Encoded)>>,
+    origin: Vec<Vec<usize>>,
+    count: usize,
+}
 
 impl Store {
     /// Creates `nodes` as one commit; returns their ids in input order.
@@ -73,6 +91,44 @@ impl Store {
         self.refuse_bulk_under_constraints()?;
         let mut last = self.commit_lock.lock();
         let commit_ts = *last + 1;
+        self.vertices
+            .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
+        let staged = self.stage_nodes(nodes, |store, _, n| store.fresh_vertices(n))?;
+        self.append_nodes(&staged, commit_ts)?;
+        *last = commit_ts;
+        self.publish(commit_ts);
+        drop(last);
+        self.after_bulk();
+        Ok(staged.ids)
+    }
+
+    /// Creates `rels` as one commit; returns their ids in input order. Fails
+    /// (creating nothing) when an endpoint is not a committed node.
+    /// Indexes and constraints as for [`Store::bulk_load_nodes`].
+    pub fn bulk_load_rels(&self, rels: &[BulkRel<'_>]) -> Result<Vec<RelId>> {
+        self.refuse_bulk_under_constraints()?;
+        let mut last = self.commit_lock.lock();
+        let commit_ts = *last + 1;
+        let reader = Reader {
+            store: self,
+            view: View::committed(*last),
+        };
+        let staged = self.stage_rels(rels, |node| reader.node_exists(node))?;
+        let ids = self.append_rels(staged, commit_ts)?;
+        *last = commit_ts;
+        self.publish(commit_ts);
+        drop(last);
+        self.after_bulk();
+        Ok(ids)
+    }
+
+    /// Stages `nodes` by partition; `guis(store, first, n)` gives the
+    /// vertex ids of `nodes[first..first + n]` (fresh or keyed).
+    pub(crate) fn stage_nodes<K: AsRef<str>>(
+        &self,
+        nodes: &[BulkNode<'_, K>],
+        mut guis: impl FnMut(&Store, usize, usize) -> Result<Vec<u64>>,
+    ) -> Result<StagedNodes> {
         let mut names = NameCache::default();
         let parts = self.vp.partitions();
         // Vertices spread uniformly over partitions (their hash bits pick
@@ -88,10 +144,8 @@ impl Store {
         let mut deltas = Deltas::default();
         let mut label_runs = LabelRuns::default();
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
-        self.vertices
-            .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
-        for chunk in nodes.chunks(BULK_CHUNK) {
-            let guis = self.fresh_vertices(chunk.len())?;
+        for (first, chunk) in (0..).step_by(BULK_CHUNK).zip(nodes.chunks(BULK_CHUNK)) {
+            let guis = guis(self, first, chunk.len())?;
             let mut literals = self.literals.writer();
             for ((k, node), gui) in chunk.iter().enumerate().zip(guis) {
                 if let Some(later) = chunk.get(k + INTERN_AHEAD) {
@@ -102,8 +156,8 @@ impl Store {
                 batch.push(Staged::new(gui, PRED_EXISTS, TypedValue::NONE));
                 let labels_from = batch.len();
                 for (position, label) in node.labels.iter().enumerate() {
-                    let label =
-                        TypedValue::string_gui(names.label(&mut literals, position, label)?);
+                    let label = names.label(&mut literals, position, label.as_ref())?;
+                    let label = TypedValue::string_gui(label);
                     if !batch[labels_from..].iter().any(|t| t.o() == label) {
                         batch.push(Staged::new(gui, PRED_LABEL, label));
                         label_runs.count(position, label.payload, &mut deltas);
@@ -115,44 +169,47 @@ impl Store {
         }
         label_runs.flush(&mut deltas);
         *deltas.entry(CountKey::Nodes).or_insert(0) += nodes.len() as i64;
-        append_all(&self.vp, &per_part, commit_ts)?;
-        self.apply_counts(commit_ts, deltas);
-        self.bulk_statistics(RelKind::Vp, &per_part);
-        *last = commit_ts;
-        self.publish(commit_ts);
-        drop(last);
-        // Freeze the loaded zones (module `gc`): nothing older can read them.
-        self.collect_garbage();
-        self.rebuild_indexes_after_bulk();
-        Ok(ids)
+        Ok(StagedNodes {
+            per_part,
+            ids,
+            deltas,
+        })
     }
 
-    /// Creates `rels` as one commit; returns their ids in input order. Fails
-    /// (creating nothing) when an endpoint is not a committed node.
-    /// Indexes and constraints as for [`Store::bulk_load_nodes`].
-    pub fn bulk_load_rels(&self, rels: &[BulkRel<'_>]) -> Result<Vec<RelId>> {
-        self.refuse_bulk_under_constraints()?;
-        let mut last = self.commit_lock.lock();
-        let commit_ts = *last + 1;
-        let reader = Reader {
-            store: self,
-            view: View::committed(*last),
-        };
+    /// Appends staged vertices at `commit_ts` (the caller holds the commit
+    /// mutex and publishes).
+    pub(crate) fn append_nodes(&self, staged: &StagedNodes, commit_ts: u64) -> Result<()> {
+        append_all(&self.vp, &staged.per_part, commit_ts)?;
+        self.apply_counts(commit_ts, staged.deltas.clone());
+        self.bulk_statistics(RelKind::Vp, &staged.per_part);
+        Ok(())
+    }
+
+    /// Stages `rels` by grid cell; fails (staging nothing) when an
+    /// endpoint is not a node by `exists`.
+    pub(crate) fn stage_rels<K: AsRef<str>>(
+        &self,
+        rels: &[BulkRel<'_, K>],
+        exists: impl Fn(u64) -> bool,
+    ) -> Result<StagedRels> {
         let mut names = NameCache::default();
         let cells = self.e.partitions();
-        let mut edges: Vec<Batch> = vec![Vec::new(); cells];
-        let mut edge_props: Vec<Vec<(usize, u32, Encoded)>> = vec![Vec::new(); cells];
-        let mut origin: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        // Edges spread uniformly over cells, as vertices over partitions.
+        let share = rels.len() / cells + rels.len() / cells / 8 + 64;
+        let props_share = share * rels.first().map_or(0, |r| r.properties.len());
+        let mut edges: Vec<Batch> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
+        let mut edge_props: Vec<Vec<(usize, u32, Encoded)>> = (0..cells)
+            .map(|_| Vec::with_capacity(props_share))
+            .collect();
+        let mut origin: Vec<Vec<usize>> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
         let mut known: HashMap<u64, bool, foldhash::fast::RandomState> = HashMap::default();
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
+        let mut types: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
         for (first, chunk) in (0..).step_by(BULK_CHUNK).zip(rels.chunks(BULK_CHUNK)) {
             // Endpoints first, outside the dictionary writer: random reads
             // of the vertex partitions would lengthen its hold.
             for end in chunk.iter().flat_map(|rel| [rel.src, rel.dst]) {
-                let exists = *known
-                    .entry(end.0)
-                    .or_insert_with(|| reader.node_exists(end.0));
-                if !exists {
+                if !*known.entry(end.0).or_insert_with(|| exists(end.0)) {
                     return Err(StorageError::EntityNotFound(format!(
                         "node {}",
                         end.external()
@@ -162,7 +219,9 @@ impl Store {
             let mut literals = self.literals.writer();
             for (n, rel) in (first..).zip(chunk) {
                 names.properties(self, &mut literals, rel.properties, &mut encoded)?;
-                let type_id = self.types.intern(rel.rel_type);
+                let type_id = *types
+                    .entry(rel.rel_type)
+                    .or_insert_with(|| self.types.intern(rel.rel_type));
                 let cell = edge_cell(rel.src.0, rel.dst.0, self.partitions);
                 let position = edges[cell].len();
                 edges[cell].push(Staged::new(
@@ -175,6 +234,23 @@ impl Store {
             }
         }
         cluster_by_type_source_and_target(&mut edges, &mut edge_props, &mut origin);
+        Ok(StagedRels {
+            edges,
+            edge_props,
+            origin,
+            count: rels.len(),
+        })
+    }
+
+    /// Appends staged edges and their properties at `commit_ts`; returns
+    /// their ids in input order (the caller holds the commit mutex).
+    pub(crate) fn append_rels(&self, staged: StagedRels, commit_ts: u64) -> Result<Vec<RelId>> {
+        let StagedRels {
+            edges,
+            edge_props,
+            origin,
+            count,
+        } = staged;
         let firsts = append_all(&self.e, &edges, commit_ts)?;
         let props: Vec<Batch> = edge_props
             .into_iter()
@@ -194,22 +270,23 @@ impl Store {
             commit_ts,
             counted.flat_map(|t| count_keys(RelKind::E, t.p, 0).map(|key| (key, 1))),
         );
-        let mut ids = vec![RelId(0); rels.len()];
+        let mut ids = vec![RelId(0); count];
         for (&first, cell_origin) in firsts.iter().zip(&origin) {
             for (sid, &n) in (first..).zip(cell_origin) {
                 ids[n] = RelId(sid);
             }
         }
-        *last = commit_ts;
-        self.publish(commit_ts);
-        drop(last);
-        // Freeze the loaded zones (module `gc`): nothing older can read them.
-        self.collect_garbage();
-        self.rebuild_indexes_after_bulk();
         Ok(ids)
     }
 
-    fn refuse_bulk_under_constraints(&self) -> Result<()> {
+    /// After a bulk commit is published: freeze the loaded zones (module
+    /// `gc`: nothing older can read them) and rebuild the indexes.
+    pub(crate) fn after_bulk(&self) {
+        self.collect_garbage();
+        self.rebuild_indexes_after_bulk();
+    }
+
+    pub(crate) fn refuse_bulk_under_constraints(&self) -> Result<()> {
         if self.schema.catalog().constraints.is_empty() {
             return Ok(());
         }
@@ -402,11 +479,11 @@ impl NameCache {
     }
 
     /// Encodes `properties` into `out` (cleared first), by key id.
-    fn properties(
+    fn properties<K: AsRef<str>>(
         &mut self,
         store: &Store,
         literals: &mut DictWriter<'_>,
-        properties: &[(&str, Value)],
+        properties: &[(K, Value)],
         out: &mut Vec<(u32, Encoded)>,
     ) -> Result<()> {
         out.clear();
@@ -414,7 +491,7 @@ impl NameCache {
             if value.is_null() {
                 continue;
             }
-            let key = self.key(store, position, name);
+            let key = self.key(store, position, name.as_ref());
             let o = TypedValue::encode_with(value, &mut |form| literals.intern(form))?;
             // A repeated key keeps its last value, as in a map literal.
             match out.iter_mut().find(|(k, _)| *k == key) {

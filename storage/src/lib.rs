@@ -29,6 +29,7 @@ mod adjacency;
 pub mod apl;
 mod atomic_pages;
 mod bulk;
+mod bulk_graph;
 mod change;
 mod counts;
 mod dictionary;
@@ -57,6 +58,7 @@ mod typed_value;
 mod value_test;
 
 pub use bulk::{BulkNode, BulkRel};
+pub use bulk_graph::{BulkEnd, GraphLoaded, GraphRel, KeyedNode};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;

@@ -108,6 +108,9 @@ def test_snb_test_data_loads_over_http_and_survives_kill9(server):
     assert overall["filesDone"] == overall["filesTotal"] == len(os.listdir(snb))
     assert overall["totalRecords"] == rows
     assert overall["errorCount"] == 0
+    sizes = sum(os.path.getsize(os.path.join(snb, name)) for name in os.listdir(snb))
+    assert overall["bytesRead"] == overall["bytesTotal"] == sizes
+    assert overall["phase"] == "COMMITTING" and overall["estimatedReadingTimeLeft"] is None
     code, listed = request(server, "GET", "/loader")
     assert code == 200 and overall["loadId"] in listed["payload"]["loadIds"]
 

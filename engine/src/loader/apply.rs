@@ -1,6 +1,8 @@
-//! One load, applied as one transaction: every record becomes a node or a
-//! relationship of the same store transaction, committed through the log
-//! (and so durable) at the end, or rolled back.
+//! One load, applied as one commit: through the store's bulk path
+//! (`bulk.rs`) unless constraints exist, else as one ordinary transaction
+//! whose records each become a node or a relationship, committed through
+//! the log (and so durable) at the end, or rolled back. Both read records
+//! through [`each_record`], which carries the load's error policy.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,7 +15,7 @@ use nereid_storage::Txn;
 use nereid_values::{NodeId, Value};
 
 use super::progress::{LoadErrorEntry, Progress};
-use super::source::{self, Input};
+use super::source;
 use super::user_id::user_key;
 use super::LoadRequest;
 use crate::db::{Database, DbError};
@@ -26,10 +28,21 @@ pub(crate) enum Ended {
 }
 
 /// A row that could not be applied: where and why.
-struct RowError {
+pub(crate) struct RowError {
     line: u64,
     column: u64,
     error: DbError,
+}
+
+impl RowError {
+    /// Makes an error of the row starting on `line`.
+    pub(crate) fn at(line: u64) -> impl Fn(DbError) -> RowError + Copy {
+        move |error| RowError {
+            line,
+            column: 1,
+            error,
+        }
+    }
 }
 
 /// Runs `request` (its source already resolved to `path`) to the end.
@@ -41,6 +54,8 @@ pub(crate) fn run(
     cancel: &AtomicBool,
 ) -> Result<(), Ended> {
     Progress::add(&progress.files_total, files.len() as u64);
+    let sizes = files.iter().filter_map(|f| std::fs::metadata(f).ok());
+    Progress::add(&progress.bytes_total, sizes.map(|m| m.len()).sum());
     let inputs = match source::open_all(files, request.format, &progress.bytes) {
         Ok(inputs) => inputs,
         Err(failed) => {
@@ -50,20 +65,21 @@ pub(crate) fn run(
             return Err(Ended::Failed(error));
         }
     };
+    if db.bulk_allowed() {
+        return super::bulk::run(db, inputs, request.fail_on_error, progress, cancel);
+    }
     let started = Instant::now();
     let tx = db.begin();
-    let applied = apply_all(
-        tx.store_txn(),
-        inputs,
-        request.fail_on_error,
-        progress,
-        cancel,
-    );
+    let files = inputs.into_iter().map(|input| (input.name, input.reader));
+    let applied = each_record(files, request.fail_on_error, progress, cancel, |record| {
+        apply(tx.store_txn(), record, progress)
+    });
     if let Err(ended) = applied {
         db.rollback(tx);
         return Err(ended);
     }
     let applied_in = started.elapsed();
+    progress.committing();
     db.commit(tx).map_err(Ended::Failed)?;
     tracing::info!(
         source = %request.source,
@@ -74,21 +90,27 @@ pub(crate) fn run(
     Ok(())
 }
 
-fn apply_all(
-    txn: &Txn,
-    inputs: Vec<Input>,
+/// Feeds every record of `files` (name, items) in order to `apply`; a bad
+/// row ends the load (`fail_on_error`) or is reported and skipped, a broken
+/// file ends the load or that file.
+pub(crate) fn each_record<I>(
+    files: impl IntoIterator<Item = (String, I)>,
     fail_on_error: bool,
     progress: &Progress,
     cancel: &AtomicBool,
-) -> Result<(), Ended> {
-    for Input { name, reader } in inputs {
-        for item in reader {
+    mut apply: impl FnMut(Record) -> Result<(), RowError>,
+) -> Result<(), Ended>
+where
+    I: IntoIterator<Item = Result<Record, nereid_loader_formats::Error>>,
+{
+    for (name, items) in files {
+        for item in items {
             if cancel.load(Ordering::Relaxed) {
                 return Err(Ended::Cancelled);
             }
             Progress::add(&progress.records, 1);
             let failed = match item {
-                Ok(record) => match apply(txn, record, progress) {
+                Ok(record) => match apply(record) {
                     Ok(()) => continue,
                     Err(row) => {
                         let mut error = row.error;
@@ -121,11 +143,7 @@ fn apply(txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError>
 }
 
 fn create_node(txn: &Txn, node: NodeRecord, progress: &Progress) -> Result<(), RowError> {
-    let at = |error| RowError {
-        line: node.line,
-        column: 1,
-        error,
-    };
+    let at = RowError::at(node.line);
     let key = user_key(node.id_space.as_deref(), &node.id).map_err(at)?;
     let labels: Vec<String> = node.labels.iter().map(|l| l.to_string()).collect();
     let properties = property_map(node.properties);
@@ -136,11 +154,7 @@ fn create_node(txn: &Txn, node: NodeRecord, progress: &Progress) -> Result<(), R
 }
 
 fn create_rel(txn: &Txn, rel: RelationshipRecord, progress: &Progress) -> Result<(), RowError> {
-    let at = |error| RowError {
-        line: rel.line,
-        column: 1,
-        error,
-    };
+    let at = RowError::at(rel.line);
     let start = endpoint(txn, rel.start_space.as_deref(), &rel.start).map_err(at)?;
     let end = endpoint(txn, rel.end_space.as_deref(), &rel.end).map_err(at)?;
     let properties = property_map(rel.properties);
@@ -153,8 +167,17 @@ fn create_rel(txn: &Txn, rel: RelationshipRecord, progress: &Progress) -> Result
 /// The node with user id `id` in `space`: a dictionary lookup, seeing the
 /// nodes this load created.
 fn endpoint(txn: &Txn, space: Option<&str>, id: &str) -> Result<NodeId, DbError> {
-    let key = user_key(space, id)?;
-    txn.node_by_element_id(&key).ok_or_else(|| DbError {
+    endpoint_by_key(txn, &user_key(space, id)?, space, id)
+}
+
+/// The node whose vertex key is `key` (`id` in `space`), visible to `txn`.
+pub(crate) fn endpoint_by_key(
+    txn: &Txn,
+    key: &str,
+    space: Option<&str>,
+    id: &str,
+) -> Result<NodeId, DbError> {
+    txn.node_by_element_id(key).ok_or_else(|| DbError {
         status: Status::EntityNotFound,
         message: format!("no node with id `{id}` in id space {}", space_name(space)),
     })

@@ -11,7 +11,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use parking_lot::{Condvar, Mutex};
 
 use super::apply::{self, Ended};
-use super::progress::{LoadState, LoadStatus, Progress};
+use super::progress::{LoadPhase, LoadState, LoadStatus, Progress};
 use super::source;
 use super::LoadRequest;
 use crate::db::{Database, DbError};
@@ -217,6 +217,8 @@ impl Job {
             files_done: 0,
             records: 0,
             bytes: 0,
+            bytes_total: 0,
+            phase: LoadPhase::Reading,
             property_values: 0,
             elapsed: state.ended.unwrap_or_else(Instant::now) - state.since,
             errors: Vec::new(),

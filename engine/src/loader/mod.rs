@@ -2,11 +2,13 @@
 //! applied as one transaction through the store, with each load's state
 //! kept for the front ends that ask (`POST /loader`, later `neptune.load`).
 //!
-//! Why one transaction through the store's ordinary write path, and not
-//! the unlogged bulk path: readers never see part of a load, a bad row
-//! with `failOnError` leaves nothing behind, constraints are checked as
-//! for any write, and the load is durable (in the log) before it is
-//! reported complete (docs/adr/0094-user-ids-and-the-http-loader.md).
+//! Why the store's bulk path with a checkpoint, and not one logged
+//! transaction: a load's rows are applied column-wise per partition as one
+//! commit (readers see none or all of it, a bad row with `failOnError`
+//! leaves nothing), and made durable by a checkpoint taken before any later
+//! commit is logged, instead of a log record holding every row
+//! (docs/adr/0096-bulk-load-by-checkpoint.md). While constraints exist the
+//! load is one ordinary logged transaction, which checks them (ADR 0094).
 //!
 //! Invariant: loads run one at a time, on the loader's own thread, in the
 //! order they were submitted. Two transactions creating nodes with the same
@@ -14,7 +16,9 @@
 //! must not run in parallel.
 
 mod apply;
+mod bulk;
 mod jobs;
+mod parse;
 mod progress;
 mod source;
 mod user_id;
@@ -24,7 +28,7 @@ mod tests;
 
 pub use jobs::Loader;
 pub use nereid_loader_formats::Format;
-pub use progress::{LoadErrorEntry, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
+pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
 pub(crate) use source::resolve as resolve_source;
 pub use user_id::user_key;
 

@@ -1,7 +1,7 @@
 //! What a load has done so far, updated by the loader's thread with
 //! relaxed atomics and read by status requests at any time.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,6 +43,24 @@ impl LoadState {
     }
 }
 
+/// What a running load is doing: reading its files (the part whose end
+/// can be estimated from the bytes read), or applying and committing what
+/// it read (which ends with the load).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LoadPhase {
+    Reading,
+    Committing,
+}
+
+impl LoadPhase {
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadPhase::Reading => "READING",
+            LoadPhase::Committing => "COMMITTING",
+        }
+    }
+}
+
 /// One bad row (or unreadable file): where, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadErrorEntry {
@@ -67,6 +85,9 @@ pub struct LoadStatus {
     pub records: u64,
     /// Bytes read from the files (compressed bytes for `.gz`/`.zst`).
     pub bytes: u64,
+    /// The files' sizes on disk.
+    pub bytes_total: u64,
+    pub phase: LoadPhase,
     /// Property values of the rows loaded.
     pub property_values: u64,
     /// Since the load started (or queued, while in the queue).
@@ -86,6 +107,9 @@ pub(crate) struct Progress {
     pub(crate) records: AtomicU64,
     /// Shared with the counting reader of the file being read.
     pub(crate) bytes: Arc<AtomicU64>,
+    pub(crate) bytes_total: AtomicU64,
+    /// 0 reading, 1 committing.
+    phase: AtomicU8,
     pub(crate) property_values: AtomicU64,
     errors: Mutex<Vec<LoadErrorEntry>>,
     error_count: AtomicU64,
@@ -104,6 +128,11 @@ impl Progress {
         }
     }
 
+    /// The load has read its files and now applies and commits them.
+    pub(crate) fn committing(&self) {
+        self.phase.store(1, Ordering::Relaxed);
+    }
+
     /// Fills the counters of `status`.
     pub(crate) fn read_into(&self, status: &mut LoadStatus) {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
@@ -111,8 +140,26 @@ impl Progress {
         status.files_done = get(&self.files_done);
         status.records = get(&self.records);
         status.bytes = get(&self.bytes);
+        status.bytes_total = get(&self.bytes_total);
+        status.phase = match self.phase.load(Ordering::Relaxed) {
+            0 => LoadPhase::Reading,
+            _ => LoadPhase::Committing,
+        };
         status.property_values = get(&self.property_values);
         status.errors = self.errors.lock().clone();
         status.error_count = get(&self.error_count);
+    }
+}
+
+impl LoadStatus {
+    /// Time left to read the files, at the rate bytes were read so far;
+    /// `None` before the first byte and once reading is over (applying and
+    /// committing have no progress to extrapolate from).
+    pub fn reading_time_left(&self) -> Option<Duration> {
+        if self.phase != LoadPhase::Reading || self.bytes == 0 || self.state.is_final() {
+            return None;
+        }
+        let left = self.bytes_total.saturating_sub(self.bytes) as f64 / self.bytes as f64;
+        Some(self.elapsed.mul_f64(left))
     }
 }

@@ -1,0 +1,184 @@
+//! A whole graph load as one bulk commit: vertices with the ids their
+//! files give them (interned in the vertex dictionary, REL_VERT) and the
+//! edges between them and already committed vertices, appended column-wise
+//! per partition at one commit timestamp, which is published at once (a
+//! reader sees none or all of the load).
+//!
+//! Why a durability hook instead of a log record: the load is not logged
+//! (its rows would be a log record of hundreds of megabytes); the caller
+//! makes it durable by a checkpoint of the published load, taken while the
+//! commit mutex is still held, so that no logged commit can follow the
+//! load's timestamp (or read the load) before the checkpoint covering it
+//! is stored. A crash before that leaves the log and the older checkpoint
+//! without the load: the graph as it was before it.
+//!
+//! Invariants: every commit below the load's timestamp is published
+//! (hence durable) before the load is appended, so publishing the load
+//! publishes nothing that a crash could lose from the log; every check
+//! (endpoints, duplicate or taken ids, capacity) runs before the first
+//! append.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use crate::bulk::{BulkNode, BulkRel, BULK_CHUNK};
+use crate::error::{Result, StorageError};
+use crate::mvcc::View;
+use crate::store::Store;
+use crate::txn::Reader;
+use crate::typed_value::dict_error;
+use nereid_values::{NodeId, RelId};
+
+/// One keyed vertex of a graph load: its REL_VERT form and its content.
+pub struct KeyedNode<'a, K> {
+    pub key: &'a str,
+    pub node: BulkNode<'a, K>,
+}
+
+/// An edge end in a graph load: a vertex of the same load (by position)
+/// or a committed one.
+#[derive(Clone, Copy, Debug)]
+pub enum BulkEnd {
+    Loaded(usize),
+    Existing(NodeId),
+}
+
+/// One edge of a graph load.
+pub struct GraphRel<'a, K> {
+    pub src: BulkEnd,
+    pub dst: BulkEnd,
+    pub rel_type: &'a str,
+    pub properties: &'a [(K, nereid_values::Value)],
+}
+
+/// What a graph load created, and at which commit timestamp.
+pub struct GraphLoaded {
+    pub commit_ts: u64,
+    pub nodes: Vec<NodeId>,
+    pub rels: Vec<RelId>,
+}
+
+/// How long a load waits for the commits before it to become durable (a
+/// log that stopped accepting them makes it wait in vain).
+const EARLIER_COMMITS_WAIT: Duration = Duration::from_secs(60);
+
+impl Store {
+    /// Loads `nodes` and `rels` as one published commit, then calls
+    /// `durable(commit_ts)` with the commit mutex still held. Fails,
+    /// creating nothing, on a duplicate or taken key, a missing endpoint or
+    /// a full partition; a failing `durable` leaves the load published (the
+    /// caller reports it as not durable). Refused under constraints, as
+    /// every bulk path.
+    pub fn bulk_load_graph<K: AsRef<str>, E>(
+        &self,
+        nodes: &[KeyedNode<'_, K>],
+        rels: &[GraphRel<'_, K>],
+        durable: impl FnOnce(u64) -> std::result::Result<(), E>,
+    ) -> Result<std::result::Result<GraphLoaded, E>> {
+        self.refuse_bulk_under_constraints()?;
+        let mut last = self.commit_lock.lock();
+        self.wait_published(*last)?;
+        let commit_ts = *last + 1;
+        let reader = Reader {
+            store: self,
+            view: View::committed(*last),
+        };
+        let contents: Vec<BulkNode<'_, K>> = nodes
+            .iter()
+            .map(|n| BulkNode {
+                labels: n.node.labels,
+                properties: n.node.properties,
+            })
+            .collect();
+        self.vertices.reserve(nodes.len(), 0);
+        let mut loaded: HashSet<u64, foldhash::fast::RandomState> =
+            HashSet::with_capacity_and_hasher(nodes.len(), Default::default());
+        let staged_nodes = self.stage_nodes(&contents, |store, first, n| {
+            store.keyed_vertices(&nodes[first..first + n], &reader, &mut loaded)
+        })?;
+        drop(contents);
+        let ids = &staged_nodes.ids;
+        let end = |end: BulkEnd| -> Result<NodeId> {
+            match end {
+                BulkEnd::Loaded(i) => ids
+                    .get(i)
+                    .copied()
+                    .ok_or_else(|| StorageError::EntityNotFound(format!("node {i} of the load"))),
+                BulkEnd::Existing(id) => Ok(id),
+            }
+        };
+        let mut resolved = Vec::with_capacity(rels.len());
+        for rel in rels {
+            resolved.push(BulkRel {
+                src: end(rel.src)?,
+                dst: end(rel.dst)?,
+                rel_type: rel.rel_type,
+                properties: rel.properties,
+            });
+        }
+        let staged_rels = self.stage_rels(&resolved, |node| {
+            loaded.contains(&node) || reader.node_exists(node)
+        })?;
+        drop(resolved);
+        self.append_nodes(&staged_nodes, commit_ts)?;
+        let rel_ids = self.append_rels(staged_rels, commit_ts)?;
+        *last = commit_ts;
+        self.publish(commit_ts);
+        let outcome = durable(commit_ts);
+        drop(last);
+        self.after_bulk();
+        Ok(outcome.map(|()| GraphLoaded {
+            commit_ts,
+            nodes: staged_nodes.ids,
+            rels: rel_ids,
+        }))
+    }
+
+    /// True when the bulk paths may run: no constraints exist (they check
+    /// none), so a loader picks the transactional path otherwise.
+    pub fn bulk_allowed(&self) -> bool {
+        self.refuse_bulk_under_constraints().is_ok()
+    }
+
+    /// Waits until every commit up to `last` is published (durable), so
+    /// that publishing a bulk load publishes no commit still in the log's
+    /// queue. The caller holds the commit mutex, so none is added.
+    fn wait_published(&self, last: u64) -> Result<()> {
+        let started = Instant::now();
+        while self.visible_ts() < last {
+            if started.elapsed() > EARLIER_COMMITS_WAIT {
+                return Err(StorageError::Replay(format!(
+                    "commit {last} did not become durable: the bulk load is not applied"
+                )));
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        Ok(())
+    }
+
+    /// The guis of `nodes`' keys, interned in REL_VERT under one writer. A
+    /// key some visible node (or an earlier vertex of this load) holds is
+    /// refused; a key left by a deleted node or a failed load is reused.
+    fn keyed_vertices<K>(
+        &self,
+        nodes: &[KeyedNode<'_, K>],
+        reader: &Reader<'_>,
+        loaded: &mut HashSet<u64, foldhash::fast::RandomState>,
+    ) -> Result<Vec<u64>> {
+        debug_assert!(nodes.len() <= BULK_CHUNK);
+        let mut vertices = self.vertices.writer();
+        let mut guis = Vec::with_capacity(nodes.len());
+        for node in nodes {
+            let interned = vertices.intern(node.key.as_bytes()).map_err(dict_error)?;
+            let taken = !interned.fresh && reader.node_exists(interned.gui);
+            if taken || !loaded.insert(interned.gui) {
+                return Err(StorageError::ConstraintViolation(format!(
+                    "a node with id `{}` already exists",
+                    node.key
+                )));
+            }
+            guis.push(interned.gui);
+        }
+        Ok(guis)
+    }
+}

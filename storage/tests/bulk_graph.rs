@@ -1,0 +1,102 @@
+//! A keyed graph load (`Store::bulk_load_graph`): one commit for vertices
+//! and edges, ends among the load's own vertices and committed ones, keys
+//! interned as element ids, and every refusal leaving nothing behind.
+
+mod common;
+
+use common::{commit, labels, store};
+use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, StorageError};
+use nereid_values::{Direction, Value};
+use std::collections::BTreeMap;
+
+fn keyed<'a>(key: &'a str, props: &'a [(&'a str, Value)]) -> KeyedNode<'a, &'a str> {
+    KeyedNode {
+        key,
+        node: BulkNode {
+            labels: &["P"],
+            properties: props,
+        },
+    }
+}
+
+#[test]
+fn a_graph_load_is_one_commit_with_keyed_vertices() {
+    let s = store();
+    let old = s.begin();
+    let before = old.create_node(&labels(&["P"]), &BTreeMap::new()).unwrap();
+    commit(&old).unwrap();
+    let reader = s.begin();
+    let props = [("name", Value::from("a"))];
+    let nodes = [keyed("(P)1", &props), keyed("(P)2", &[])];
+    let rels = [
+        GraphRel {
+            src: BulkEnd::Loaded(0),
+            dst: BulkEnd::Loaded(1),
+            rel_type: "KNOWS",
+            properties: &[("since", Value::Int(2020))][..],
+        },
+        GraphRel {
+            src: BulkEnd::Loaded(1),
+            dst: BulkEnd::Existing(before),
+            rel_type: "KNOWS",
+            properties: &[],
+        },
+    ];
+    let mut published_at_hook = 0;
+    let loaded = s
+        .bulk_load_graph(&nodes, &rels, |ts| {
+            published_at_hook = s.visible_ts();
+            assert_eq!(published_at_hook, ts);
+            Ok::<(), ()>(())
+        })
+        .unwrap()
+        .unwrap();
+    assert_eq!(published_at_hook, loaded.commit_ts);
+    // A reader from before the load sees none of it.
+    assert_eq!(reader.scan_nodes(Some("P")).len(), 1);
+    let t = s.begin();
+    assert_eq!(t.scan_nodes(Some("P")).len(), 3);
+    let first = t.node_by_element_id("(P)1").unwrap();
+    assert_eq!(first, loaded.nodes[0]);
+    assert_eq!(t.node_property(first, "name"), Some(Value::from("a")));
+    assert_eq!(
+        t.expand(loaded.nodes[1], Direction::Outgoing, &[]),
+        vec![(loaded.rels[1], before)]
+    );
+    assert_eq!(
+        t.rel_property(loaded.rels[0], "since"),
+        Some(Value::Int(2020))
+    );
+}
+
+#[test]
+fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
+    let s = store();
+    let hook = |_| Ok::<(), ()>(());
+    s.bulk_load_graph::<&str, ()>(&[keyed("k1", &[])], &[], hook)
+        .unwrap()
+        .unwrap();
+    let count = |s: &std::sync::Arc<nereid_storage::Store>| s.begin().scan_nodes(None).len();
+    let taken = s.bulk_load_graph::<&str, ()>(&[keyed("k2", &[]), keyed("k1", &[])], &[], hook);
+    assert!(matches!(taken, Err(StorageError::ConstraintViolation(_))));
+    let repeated = s.bulk_load_graph::<&str, ()>(&[keyed("k3", &[]), keyed("k3", &[])], &[], hook);
+    assert!(matches!(
+        repeated,
+        Err(StorageError::ConstraintViolation(_))
+    ));
+    let dangling = [GraphRel {
+        src: BulkEnd::Loaded(0),
+        dst: BulkEnd::Loaded(7),
+        rel_type: "R",
+        properties: &[],
+    }];
+    let missing = s.bulk_load_graph(&[keyed("k4", &[])], &dangling, hook);
+    assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
+    assert_eq!(count(&s), 1);
+    // A key a failed load interned is free for the next one.
+    s.bulk_load_graph::<&str, ()>(&[keyed("k2", &[])], &[], hook)
+        .unwrap()
+        .unwrap();
+    assert_eq!(count(&s), 2);
+    assert!(s.begin().node_by_element_id("k2").is_some());
+}
