@@ -284,7 +284,7 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             },
         )),
         Op::Expand { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), Expand { spec: spec.clone() }))
+            Box::new(FlatMap::new(input(i), Expand::new(spec.clone())))
         }
         Op::Filter {
             input: i,

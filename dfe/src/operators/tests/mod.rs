@@ -1,5 +1,6 @@
 //! Operator tests on a real in-memory store, with plans built by hand.
 
+mod expand_batched;
 mod laziness;
 mod reads;
 mod writes;
