@@ -316,6 +316,7 @@ fn lower_match(
             input: Box::new(plan),
             inner: Box::new(inner),
             nullable: st.bound,
+            origin: None,
         });
     }
     let mut st = MatchState {

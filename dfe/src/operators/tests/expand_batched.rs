@@ -10,7 +10,7 @@ use nereid_values::RelId;
 /// A small multigraph with committed and uncommitted parts: parallel
 /// edges, self-loops, two types, a deleted relationship, and start rows
 /// with repeated nodes and nulls.
-fn graph() -> (Arc<Txn>, Vec<NodeId>) {
+pub(super) fn graph() -> (Arc<Txn>, Vec<NodeId>) {
     let store = Store::new(StoreConfig::default());
     let setup = store.begin();
     let nodes: Vec<NodeId> = (0..40)

@@ -2,6 +2,7 @@
 
 mod expand_batched;
 mod laziness;
+mod optional_batched;
 mod reads;
 mod writes;
 
