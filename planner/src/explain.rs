@@ -214,7 +214,12 @@ fn describe(op: &Op) -> String {
         Op::Skip { count, .. } => format!("Skip {}", expr(count)),
         Op::Limit { count, .. } => format!("Limit {}", expr(count)),
         Op::Unwind { expr: e, out, .. } => format!("Unwind {} AS ${out}", expr(e)),
-        Op::Optional { nullable, .. } => format!("Optional nullable {}", slot_list(nullable)),
+        Op::Optional {
+            nullable, origin, ..
+        } => match origin {
+            Some(slot) => format!("Optional nullable {} by batch ${slot}", slot_list(nullable)),
+            None => format!("Optional nullable {}", slot_list(nullable)),
+        },
         Op::Apply {
             returned,
             unit,

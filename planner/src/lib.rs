@@ -11,6 +11,7 @@
 //! catalog's statistics (module `cardinality`); the first cost-based choice
 //! is which end of a pattern to start from (rule `start_from_smaller_end`).
 
+mod batch_optional;
 mod cardinality;
 mod dead_slots;
 mod error;
@@ -194,6 +195,7 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
         reads,
     };
     dead_slots::mark_dead_slots(&mut plan);
+    batch_optional::mark_batched_optionals(&mut plan);
     Ok(plan)
 }
 

@@ -8,7 +8,7 @@
 use super::aggregate::Aggregate;
 use super::apply::Apply;
 use super::apply_in_transactions::ApplyInTransactions;
-use super::argument::Argument;
+use super::argument::{Argument, Leaf};
 use super::count_from_store::{CountFromStore, Counted as CountedKind};
 use super::create::Create;
 use super::delete::Delete;
@@ -24,6 +24,7 @@ use super::merge::Merge;
 use super::node_index_seek::NodeIndexSeek;
 use super::node_property_scan::NodePropertyScan;
 use super::optional::Optional;
+use super::optional_batched::BatchedOptional;
 use super::procedure_call::ProcedureCall;
 use super::project::Project;
 use super::property_seek::NodePropertySeek;
@@ -151,7 +152,7 @@ pub(crate) fn plan_stats(root: &Op) -> Vec<OperatorStats> {
 /// parts (8,000 parts: seconds before the first row). The chain's row
 /// counts are kept by the operator itself (`Union::new`), not by a
 /// `Counted` wrapper.
-fn build_union_chain(top: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn Operator> {
+fn build_union_chain(top: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator> {
     let mut others = Vec::new();
     let mut bottom = top;
     while let Op::Union { input, other } = bottom {
@@ -162,11 +163,11 @@ fn build_union_chain(top: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<d
     // part, then the other branches from the deepest union up.
     let mut next_id = id + others.len();
     let mut parts = Vec::with_capacity(others.len() + 1);
-    parts.push(build(bottom, next_id, argument.clone()));
+    parts.push(build_on(bottom, next_id, argument));
     next_id += subtree_size(bottom);
     for other in others.iter().rev() {
         // Each other branch starts from its own (top-level) argument.
-        parts.push(build(other, next_id, argument.clone()));
+        parts.push(build_on(other, next_id, argument));
         next_id += subtree_size(other);
     }
     Box::new(Union::new(parts, id..id + others.len()))
@@ -175,8 +176,14 @@ fn build_union_chain(top: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<d
 /// Builds the pipeline for `op`, numbered from `id`. `argument` is the row
 /// the `Argument` leaf emits (`None`: a row of nulls).
 pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn Operator> {
+    build_on(op, id, &argument.map_or(Leaf::Nulls, Leaf::Row))
+}
+
+/// [`build`] with what the `Argument` leaf emits, copied only into the
+/// leaf (a batched `Optional`'s argument is a whole batch).
+pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator> {
     let input_id = id + 1;
-    let input = |input: &Op| nereid_stack::deeper(|| build(input, input_id, argument.clone()));
+    let input = |input: &Op| nereid_stack::deeper(|| build_on(input, input_id, argument));
     if let Some(choice) = op.unresolved() {
         return Box::new(Counted {
             id,
@@ -291,7 +298,7 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             },
         )),
         Op::Expand { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), Expand { spec: spec.clone() }))
+            Box::new(FlatMap::new(input(i), Expand::new(spec.clone())))
         }
         Op::Filter {
             input: i,
@@ -330,12 +337,22 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
             input: i,
             inner,
             nullable,
-        } => Box::new(Optional::new(
-            input(i),
-            (**inner).clone(),
-            input_id + subtree_size(i),
-            nullable.clone(),
-        )),
+            origin,
+        } => match origin {
+            Some(origin) => Box::new(BatchedOptional::new(
+                input(i),
+                (**inner).clone(),
+                input_id + subtree_size(i),
+                nullable.clone(),
+                *origin,
+            )),
+            None => Box::new(Optional::new(
+                input(i),
+                (**inner).clone(),
+                input_id + subtree_size(i),
+                nullable.clone(),
+            )),
+        },
         Op::Apply {
             input: i,
             inner,

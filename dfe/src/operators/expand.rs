@@ -1,6 +1,18 @@
 //! `Expand`: each input row extended with every relationship of the node in
 //! `from` (and the relationship's other end). With `into`, the other end is
 //! already bound and only relationships reaching it are kept.
+//!
+//! A batch with many rows of few relationships each is read set-at-a-time:
+//! the first rows of a batch are read row by row, and when they had few
+//! relationships on average, the start nodes of all the remaining rows go
+//! to the store in one call (`Txn::expand_column`, through the APL), which
+//! visits each grid cell once for them all instead of every cell of a
+//! node's row once per row; each row then takes its node's range of the
+//! answer. Rows with many relationships each gain nothing from it (the
+//! per-row cost is spread over their outputs) and would hold a whole
+//! batch's relationships at once, so they stay row by row, as do small
+//! batches (a nested plan's argument row) and `into` (a binary search per
+//! row).
 
 use super::endpoints::endpoints;
 use super::flat_map::{Expander, Extensions};
@@ -8,34 +20,112 @@ use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
 use nereid_planner::ExpandSpec;
-use nereid_values::Value;
+use nereid_storage::apl::Neighbour;
+use nereid_values::{NodeId, Value};
+use std::sync::Arc;
+
+/// Fewest remaining start nodes in a batch for which one set-at-a-time
+/// read beats a store call per row (building the APL's vertex set has a
+/// fixed cost).
+const SET_AT_A_TIME_MIN: usize = 16;
+
+/// Rows of each batch read row by row to measure the relationships per row.
+const PROBE_ROWS: usize = 8;
+
+/// Most relationships per probed row for which the rest of the batch is read
+/// set-at-a-time.
+const SET_AT_A_TIME_MAX_FAN_OUT: usize = 8;
 
 pub(crate) struct Expand {
-    pub(crate) spec: ExpandSpec,
+    spec: ExpandSpec,
+    /// The relationships of the current batch's remaining start nodes,
+    /// grouped by node in ascending id order; `None` while (or when) the
+    /// batch is read row by row.
+    batch_edges: Option<Arc<Vec<Neighbour>>>,
+    /// Relationships found for the current batch's probed rows.
+    probed: usize,
+}
+
+impl Expand {
+    pub(crate) fn new(spec: ExpandSpec) -> Expand {
+        Expand {
+            spec,
+            batch_edges: None,
+            probed: 0,
+        }
+    }
+
+    /// At the end of the probe rows, reads the rest of the batch
+    /// set-at-a-time when the probed rows had few relationships each.
+    /// Rows whose start is null or not a node are left to `expand`, which
+    /// skips or refuses them as row by row.
+    fn read_rest(&mut self, batch: &Batch, position: usize, ctx: &ExecContext) -> ExecResult<()> {
+        let rest = &batch.selection()[position..];
+        if self.spec.into
+            || rest.len() < SET_AT_A_TIME_MIN
+            || self.probed > PROBE_ROWS * SET_AT_A_TIME_MAX_FAN_OUT
+        {
+            return Ok(());
+        }
+        let starts: Vec<NodeId> = rest
+            .iter()
+            .filter_map(|&row| match batch.value(self.spec.from, row) {
+                Value::Node(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        let edges = ctx
+            .txn
+            .expand_column(&starts, self.spec.dir, &self.spec.types);
+        ctx.memory
+            .check(edges.len().saturating_mul(std::mem::size_of::<Neighbour>()))?;
+        self.batch_edges = Some(Arc::new(edges));
+        Ok(())
+    }
 }
 
 impl Expander for Expand {
+    fn start_batch(&mut self, _batch: &Batch, _ctx: &mut ExecContext) -> ExecResult<()> {
+        self.batch_edges = None;
+        self.probed = 0;
+        Ok(())
+    }
+
     fn expand(
         &mut self,
         batch: &Batch,
-        _position: usize,
+        position: usize,
         row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
+        if position == PROBE_ROWS {
+            self.read_rest(batch, position, ctx)?;
+        }
         let spec = &self.spec;
         let Some((from, bound_to)) = endpoints(batch, row, spec.from, spec.to, spec.into)? else {
             return Ok(Box::new(std::iter::empty()));
         };
         let (rel_slot, to_slot) = (spec.rel, spec.to);
-        let neighbours = match bound_to {
-            Some(to) => ctx.txn.expand_into(from, to, spec.dir, &spec.types),
-            None => ctx.txn.expand(from, spec.dir, &spec.types),
-        };
-        Ok(Box::new(neighbours.into_iter().map(move |(rel, other)| {
+        let extension = move |(rel, other)| {
             smallvec::smallvec![
                 (rel_slot, Value::Relationship(rel)),
                 (to_slot, Value::Node(other)),
             ]
-        })))
+        };
+        if let (Some(edges), None) = (&self.batch_edges, bound_to) {
+            let start = edges.partition_point(|&(node, _, _)| node.0 < from.0);
+            let len = edges[start..].partition_point(|&(node, _, _)| node == from);
+            let edges = Arc::clone(edges);
+            return Ok(Box::new((start..start + len).map(move |i| {
+                let (_, rel, other) = edges[i];
+                extension((rel, other))
+            })));
+        }
+        let neighbours = match bound_to {
+            Some(to) => ctx.txn.expand_into(from, to, spec.dir, &spec.types),
+            None => ctx.txn.expand(from, spec.dir, &spec.types),
+        };
+        self.probed += neighbours.len();
+        Ok(Box::new(neighbours.into_iter().map(extension)))
     }
 }

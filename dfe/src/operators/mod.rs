@@ -28,6 +28,7 @@ mod merge;
 mod node_index_seek;
 mod node_property_scan;
 mod optional;
+mod optional_batched;
 mod procedure_call;
 mod project;
 mod property_seek;

@@ -335,6 +335,7 @@ fn lower_match(
             input: Box::new(plan),
             inner: Box::new(inner),
             nullable: st.bound,
+            origin: None,
         });
     }
     let mut st = MatchState {

@@ -247,6 +247,12 @@ pub enum Op {
         input: Box<Op>,
         inner: Box<Op>,
         nullable: Vec<Slot>,
+        /// Set (by `crate::batch_optional`) when `inner` keeps each
+        /// argument row's outputs together and in argument order: the
+        /// executor then runs it once per input batch, each argument row
+        /// carrying its position in the batch in this scratch slot, which
+        /// tells whose rows come out (EXPLAIN: `by batch`).
+        origin: Option<Slot>,
     },
     /// Materialises all input rows before emitting any: separates reads from
     /// later writes so a query never sees its own writes half-way.

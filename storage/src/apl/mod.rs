@@ -16,12 +16,14 @@
 mod bfs;
 mod choose;
 mod estimate;
+mod expand_many;
 mod property_scan;
 mod vertex_set;
 
 pub use crate::value_test::{Comparison, ValueTest};
 pub use bfs::{BfsLevel, BfsReport};
 pub use choose::{AccessMode, ModeChoice};
+pub use expand_many::Neighbour;
 pub use vertex_set::VertexSet;
 
 use crate::relation::{GuiBits, Partition, PartitionScan, ScanFilter, Tuple};

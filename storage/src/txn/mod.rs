@@ -189,6 +189,19 @@ impl Txn {
     pub fn expand(&self, id: NodeId, dir: Direction, types: &[String]) -> Vec<(RelId, NodeId)> {
         self.reader().expand(id.0, dir, types)
     }
+    /// [`Txn::expand`] of each of `ids` (a batch of rows' start nodes),
+    /// read set-at-a-time through the APL: `(node, relationship, other)`
+    /// grouped by node in ascending id order, each node once (see
+    /// [`crate::apl::Apl::expand_many`]). Counted as one store call per id.
+    pub fn expand_column(
+        &self,
+        ids: &[NodeId],
+        dir: Direction,
+        types: &[String],
+    ) -> Vec<crate::apl::Neighbour> {
+        self.count_batched(ids.len());
+        self.apl().expand_many(ids, dir, types)
+    }
     /// [`Txn::expand`] of `id` kept to the relationships whose other end
     /// is `other` (each `(relationship, other)`), without listing the rest
     /// of `id`'s relationships: a binary search in the source's adjacency.

@@ -1,6 +1,8 @@
 //! Operator tests on a real in-memory store, with plans built by hand.
 
+mod expand_batched;
 mod laziness;
+mod optional_batched;
 mod reads;
 mod writes;
 

@@ -401,6 +401,7 @@ fn optional_emits_inner_rows_or_the_row_with_nulls() {
                     spec: knows_out(),
                 }),
                 nullable: vec![1, 2],
+                origin: None,
             }),
             items: vec![(3, prop(0, "name")), (4, prop(2, "name"))],
         }),
