@@ -4,8 +4,10 @@
 //! TRANSACTIONS`, each committed through the log as a client's commit is.
 
 use crate::db::{Database, DbError};
+use crate::metrics::TxTally;
 use nereid_dfe::{ExecError, ExecResult, Txn};
 use nereid_storage::WriteStats;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
@@ -36,6 +38,9 @@ pub(crate) struct BatchTransactions {
     written: Mutex<WriteStats>,
     /// Inner transactions committed (for the summary's bookmark).
     committed: AtomicU64,
+    /// The metrics tally of each inner transaction still open, keyed by
+    /// its address (the executor hands back the transaction it was given).
+    open: Mutex<HashMap<usize, TxTally>>,
 }
 
 /// Ids shown by `REPORT STATUS`, unique in the process.
@@ -47,6 +52,7 @@ impl BatchTransactions {
             db,
             written: Mutex::new(WriteStats::default()),
             committed: AtomicU64::new(0),
+            open: Mutex::new(HashMap::new()),
         }
     }
 
@@ -66,21 +72,37 @@ impl BatchTransactions {
 impl nereid_dfe::InnerTransactions for BatchTransactions {
     fn begin(&self) -> (Arc<Txn>, String) {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        (self.db.begin_inner(), format!("nereid-transaction-{id}"))
+        let (txn, tally) = self.db.begin_inner();
+        self.open_tallies().insert(key(&txn), tally);
+        (txn, format!("nereid-transaction-{id}"))
     }
 
     fn commit(&self, txn: &Txn) -> ExecResult<()> {
         let stats = txn.stats();
+        let tally = self.open_tallies().remove(&key(txn));
         self.db
-            .commit_inner(txn)
+            .commit_inner(txn, tally)
             .map_err(|DbError { status, message }| ExecError::Commit { status, message })?;
         self.committed.fetch_add(1, Ordering::Relaxed);
         let mut written = self.written.lock().unwrap_or_else(PoisonError::into_inner);
-        *written = crate::db::stats_sum(&written, &stats);
+        *written = &*written + &stats;
         Ok(())
     }
 
     fn rollback(&self, txn: &Txn) {
         txn.rollback();
+        // Dropping the tally counts the transaction as rolled back.
+        self.open_tallies().remove(&key(txn));
     }
+}
+
+impl BatchTransactions {
+    fn open_tallies(&self) -> std::sync::MutexGuard<'_, HashMap<usize, TxTally>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// An inner transaction's identity while it is open.
+fn key(txn: &Txn) -> usize {
+    txn as *const Txn as usize
 }

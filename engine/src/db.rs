@@ -659,16 +659,21 @@ impl Database {
         tx.txn.rollback();
     }
 
-    /// A transaction for one batch of `CALL { } IN TRANSACTIONS`.
-    pub(crate) fn begin_inner(&self) -> Arc<Txn> {
-        Arc::new(self.store.begin())
+    /// A transaction for one batch of `CALL { } IN TRANSACTIONS`, with its
+    /// place in the transaction counts (committed once its tally is told
+    /// so, else counted as rolled back when dropped).
+    pub(crate) fn begin_inner(&self) -> (Arc<Txn>, TxTally) {
+        (Arc::new(self.store.begin()), self.metrics.transaction())
     }
 
     /// Commits an inner transaction as a client's commit is: through the
     /// log, published once durable, counted.
-    pub(crate) fn commit_inner(&self, txn: &Txn) -> Result<(), DbError> {
+    pub(crate) fn commit_inner(&self, txn: &Txn, tally: Option<TxTally>) -> Result<(), DbError> {
         self.commit_txn(txn)
             .inspect_err(|e| self.metrics.failed_with(e.status))?;
+        if let Some(mut tally) = tally {
+            tally.committed();
+        }
         Ok(())
     }
 
@@ -798,38 +803,6 @@ fn bookmark(commit_ts: u64) -> String {
 }
 
 /// The writes of two transactions together.
-pub(crate) fn stats_sum(a: &WriteStats, b: &WriteStats) -> WriteStats {
-    WriteStats {
-        nodes_created: a.nodes_created + b.nodes_created,
-        nodes_deleted: a.nodes_deleted + b.nodes_deleted,
-        relationships_created: a.relationships_created + b.relationships_created,
-        relationships_deleted: a.relationships_deleted + b.relationships_deleted,
-        properties_set: a.properties_set + b.properties_set,
-        labels_added: a.labels_added + b.labels_added,
-        labels_removed: a.labels_removed + b.labels_removed,
-        indexes_added: a.indexes_added + b.indexes_added,
-        indexes_removed: a.indexes_removed + b.indexes_removed,
-        constraints_added: a.constraints_added + b.constraints_added,
-        constraints_removed: a.constraints_removed + b.constraints_removed,
-    }
-}
-
-fn stats_delta(after: &WriteStats, before: &WriteStats) -> WriteStats {
-    WriteStats {
-        nodes_created: after.nodes_created - before.nodes_created,
-        nodes_deleted: after.nodes_deleted - before.nodes_deleted,
-        relationships_created: after.relationships_created - before.relationships_created,
-        relationships_deleted: after.relationships_deleted - before.relationships_deleted,
-        properties_set: after.properties_set - before.properties_set,
-        labels_added: after.labels_added - before.labels_added,
-        labels_removed: after.labels_removed - before.labels_removed,
-        indexes_added: after.indexes_added - before.indexes_added,
-        indexes_removed: after.indexes_removed - before.indexes_removed,
-        constraints_added: after.constraints_added - before.constraints_added,
-        constraints_removed: after.constraints_removed - before.constraints_removed,
-    }
-}
-
 impl QueryResult {
     pub fn fields(&self) -> &[String] {
         &self.fields
@@ -940,10 +913,10 @@ impl QueryResult {
             _ => None,
         };
         self.cursor = None;
-        let mut stats = stats_delta(&self.txn.stats(), &self.stats_before);
+        let mut stats = &self.txn.stats() - &self.stats_before;
         let inner_commits = self.batches.as_ref().is_some_and(|b| b.any_committed());
         if let Some(batches) = &self.batches {
-            stats = stats_sum(&stats, &batches.written());
+            stats = &stats + &batches.written();
         }
         let mut bookmark = None;
         if let Some(db) = self.auto_commit.take() {

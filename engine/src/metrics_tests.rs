@@ -66,3 +66,30 @@ fn a_write_conflict_is_counted_once() {
     db.commit(first).expect("the first commits");
     assert_eq!(db.metrics().write_conflicts, 1);
 }
+
+#[test]
+fn inner_transactions_of_call_in_transactions_are_counted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2)).expect("opens");
+    run(
+        &db,
+        "UNWIND range(1, 5) AS i CALL { WITH i CREATE (:B {i: i}) } IN TRANSACTIONS OF 2 ROWS",
+    )
+    .expect("writes in batches");
+    let m = db.metrics();
+    // Three batches of at most two rows, then the outer auto-commit one.
+    assert_eq!(m.transactions.committed, 4);
+    assert_eq!(m.transactions.active, 0);
+
+    run(
+        &db,
+        "UNWIND [1, 0, 2] AS i CALL { WITH i CREATE (:C {x: 1 / i}) } \
+         IN TRANSACTIONS OF 1 ROW ON ERROR CONTINUE",
+    )
+    .expect("the failing batch is skipped");
+    let m = db.metrics();
+    // Two more batches and the outer transaction committed, one rolled back.
+    assert_eq!(m.transactions.committed, 7);
+    assert_eq!(m.transactions.rolled_back, 1);
+    assert_eq!(m.transactions.active, 0);
+}

@@ -114,3 +114,42 @@ pub struct WriteStats {
     pub constraints_added: u64,
     pub constraints_removed: u64,
 }
+
+impl WriteStats {
+    /// Every counter of `self` combined with the same counter of `other`:
+    /// the one place that lists the fields, so sums and differences cannot
+    /// forget a counter added later.
+    fn zip_with(&self, other: &WriteStats, f: impl Fn(u64, u64) -> u64) -> WriteStats {
+        WriteStats {
+            nodes_created: f(self.nodes_created, other.nodes_created),
+            nodes_deleted: f(self.nodes_deleted, other.nodes_deleted),
+            relationships_created: f(self.relationships_created, other.relationships_created),
+            relationships_deleted: f(self.relationships_deleted, other.relationships_deleted),
+            properties_set: f(self.properties_set, other.properties_set),
+            labels_added: f(self.labels_added, other.labels_added),
+            labels_removed: f(self.labels_removed, other.labels_removed),
+            indexes_added: f(self.indexes_added, other.indexes_added),
+            indexes_removed: f(self.indexes_removed, other.indexes_removed),
+            constraints_added: f(self.constraints_added, other.constraints_added),
+            constraints_removed: f(self.constraints_removed, other.constraints_removed),
+        }
+    }
+}
+
+/// Counts of two pieces of work together (a statement and the inner
+/// transactions it committed).
+impl std::ops::Add<&WriteStats> for &WriteStats {
+    type Output = WriteStats;
+    fn add(self, other: &WriteStats) -> WriteStats {
+        self.zip_with(other, |a, b| a + b)
+    }
+}
+
+/// What happened between two readings of a transaction's counters (one
+/// statement's share of them); `self` must be the later reading.
+impl std::ops::Sub<&WriteStats> for &WriteStats {
+    type Output = WriteStats;
+    fn sub(self, earlier: &WriteStats) -> WriteStats {
+        self.zip_with(earlier, |a, b| a - b)
+    }
+}
