@@ -71,11 +71,7 @@ impl Operator for Apply {
                     self.current = None;
                 } else if let Some(inner_batch) = inner.next(ctx)? {
                     for &row in inner_batch.selection() {
-                        let values: Vec<(Slot, Value)> = self
-                            .returned
-                            .iter()
-                            .map(|&slot| (slot, inner_batch.value(slot, row).clone()))
-                            .collect();
+                        let values = returned_values(&inner_batch, row, &self.returned);
                         out.push_extended(outer, outer_row, &values);
                     }
                     continue;
@@ -89,4 +85,14 @@ impl Operator for Apply {
         }
         Ok((!out.is_empty()).then_some(out))
     }
+}
+
+/// What one inner row gives its outer row: the values of the `returned`
+/// slots, nothing else (shared by `Apply` and `ApplyInTransactions`, so both
+/// extend outer rows the same way).
+pub(super) fn returned_values(inner: &Batch, row: usize, returned: &[Slot]) -> Vec<(Slot, Value)> {
+    returned
+        .iter()
+        .map(|&slot| (slot, inner.value(slot, row).clone()))
+        .collect()
 }

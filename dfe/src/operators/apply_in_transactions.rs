@@ -17,6 +17,7 @@
 //! the option says. `REPORT STATUS AS s` gives each row the outcome of its
 //! batch: `{started, committed, transactionId, errorMessage}`.
 
+use super::apply::returned_values;
 use super::{build, Operator};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -198,8 +199,8 @@ impl ApplyInTransactions {
                 }
                 for &r in inner.selection() {
                     let mut extended = row.clone();
-                    for &slot in &self.returned {
-                        extended[slot] = inner.value(slot, r).clone();
+                    for (slot, value) in returned_values(&inner, r, &self.returned) {
+                        extended[slot] = value;
                     }
                     held.grow_by_values(extended.iter())?;
                     output.push(extended);
