@@ -42,8 +42,9 @@ pub struct ExecContext {
     pub(crate) statement_time: StatementTime,
     /// The database's procedures (`CALL`).
     pub(crate) procedures: Arc<ProcedureRegistry>,
-    /// How `db.checkpoint()` reaches the server (none in-process without a log).
-    pub(crate) checkpoint_hook: Option<Arc<dyn crate::CheckpointHook>>,
+    /// How `db.checkpoint()` and `neptune.load` reach the engine (none
+    /// in-process without one).
+    pub(crate) database_hook: Option<Arc<dyn crate::DatabaseHook>>,
     /// Where `LOAD CSV` opens files (none: it is refused).
     pub(crate) files: Option<Arc<dyn crate::FileSource>>,
     /// How `CALL { } IN TRANSACTIONS` commits its batches (none: refused).
@@ -83,7 +84,7 @@ impl ExecContext {
             stats,
             statement_time: StatementTime::now(),
             procedures: Arc::new(ProcedureRegistry::new()),
-            checkpoint_hook: None,
+            database_hook: None,
             files: None,
             inner_transactions: None,
             tx_metadata: None,

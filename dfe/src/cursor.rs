@@ -89,10 +89,10 @@ impl Cursor {
         Ok(self)
     }
 
-    /// Lets `CALL db.checkpoint()` in this query take a checkpoint through
-    /// `hook` (the server's; dfe cannot reach the log itself).
-    pub fn with_checkpoint_hook(mut self, hook: Arc<dyn crate::CheckpointHook>) -> Cursor {
-        self.ctx.checkpoint_hook = Some(hook);
+    /// Lets `CALL db.checkpoint()` and `neptune.load` in this query reach
+    /// the engine through `hook` (dfe cannot reach the log or the loader).
+    pub fn with_database_hook(mut self, hook: Arc<dyn crate::DatabaseHook>) -> Cursor {
+        self.ctx.database_hook = Some(hook);
         self
     }
 

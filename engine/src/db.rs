@@ -25,6 +25,7 @@ use nereid_storage::{
 };
 use nereid_values::{EntityResolver, Value};
 use nereid_wal::{CheckpointInfo, Lsn, Wal};
+use parking_lot::Mutex;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -130,9 +131,14 @@ pub struct Database {
     /// This database's procedures: the built-ins plus any registered with
     /// [`Database::register_procedure`] (not persisted).
     procedures: Arc<ProcedureRegistry>,
-    /// How `CALL db.checkpoint()` reaches [`Database::checkpoint`] (holds a
-    /// weak reference: running queries never keep the database open).
-    checkpoint_hook: Arc<dyn nereid_dfe::CheckpointHook>,
+    /// How `CALL db.checkpoint()` and `CALL neptune.load()` reach this
+    /// database (holds a weak reference: running queries never keep the
+    /// database open).
+    database_hook: Arc<dyn nereid_dfe::DatabaseHook>,
+    /// Where loads read files from (`LOAD CSV`, the loader).
+    import_dir: PathBuf,
+    /// The bulk loader, started at its first use (see [`Database::loader`]).
+    loader: Mutex<Option<Arc<crate::loader::Loader>>>,
     /// Plans by query text (see `plan_cache.rs`).
     plans: PlanCache,
     /// The background statistics rebuilder's stop signal.
@@ -289,7 +295,9 @@ impl Database {
             next_handle: AtomicU64::new(1),
             checkpoints: Arc::new(checkpoints),
             procedures: Arc::new(ProcedureRegistry::new()),
-            checkpoint_hook: Arc::new(durable::CheckpointOnDemand::new(me.clone())),
+            database_hook: Arc::new(crate::database_hook::DatabaseCalls::new(me.clone())),
+            import_dir: config.import_dir.clone(),
+            loader: Mutex::new(None),
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
@@ -471,6 +479,16 @@ impl Database {
         } = self.plan(query).map_err(failed)?;
         nereid_dfe::check_call_parameters(&plan, &params)
             .map_err(|e| failed(status::from_exec(e)))?;
+        if tx.is_some() && plan.calls_procedure(nereid_dfe::NEPTUNE_LOAD) {
+            return Err(failed(DbError {
+                status: Status::TransactionStartFailed,
+                message: format!(
+                    "A query calling '{}' can only be executed in an implicit transaction, \
+                     but tried to execute in an explicit transaction (the load commits by itself).",
+                    nereid_dfe::NEPTUNE_LOAD
+                ),
+            }));
+        }
         let batched = plan.commits_in_batches();
         if batched && tx.is_some() {
             return Err(failed(DbError {
@@ -516,7 +534,7 @@ impl Database {
             Some(
                 cursor
                     .with_procedures(Arc::clone(&self.procedures))
-                    .with_checkpoint_hook(self.checkpoint_hook.clone())
+                    .with_database_hook(self.database_hook.clone())
                     .with_file_source(self.files.clone())
                     .with_tx_metadata(metadata)
                     .with_deadline(deadline)
@@ -657,6 +675,33 @@ impl Database {
 
     pub fn rollback(&self, tx: Transaction) {
         tx.txn.rollback();
+    }
+
+    /// The database's bulk loader (`POST /loader`, `neptune.load`), which
+    /// reads sources only inside the import directory; started, and the
+    /// directory created, on first use. One loader per database, so loads
+    /// from every front end run one at a time in submission order.
+    pub fn loader(self: &Arc<Self>) -> Result<Arc<crate::loader::Loader>, DbError> {
+        let mut loader = self.loader.lock();
+        if let Some(loader) = &*loader {
+            return Ok(loader.clone());
+        }
+        let unavailable = |what: &str, e: std::io::Error| DbError {
+            status: Status::ExternalResourceFailed,
+            message: format!("cannot start the loader: {what}: {e}"),
+        };
+        std::fs::create_dir_all(&self.import_dir).map_err(|e| {
+            unavailable(
+                &format!("import directory {}", self.import_dir.display()),
+                e,
+            )
+        })?;
+        let started = Arc::new(
+            crate::loader::Loader::new(self, &self.import_dir)
+                .map_err(|e| unavailable("its thread", e))?,
+        );
+        *loader = Some(started.clone());
+        Ok(started)
     }
 
     /// A transaction for one batch of `CALL { } IN TRANSACTIONS`, with its

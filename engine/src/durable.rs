@@ -423,24 +423,6 @@ pub(crate) fn spawn_background<D: Checkpointable>(
         .map(drop)
 }
 
-/// `CALL db.checkpoint()`'s way to the database (dfe cannot depend on the
-/// engine): takes the same checkpoint as `POST /admin/checkpoint`.
-pub(crate) struct CheckpointOnDemand(Weak<crate::db::Database>);
-
-impl CheckpointOnDemand {
-    pub(crate) fn new(db: Weak<crate::db::Database>) -> Self {
-        CheckpointOnDemand(db)
-    }
-}
-
-impl nereid_dfe::CheckpointHook for CheckpointOnDemand {
-    fn checkpoint(&self) -> Result<String, String> {
-        let db = self.0.upgrade().ok_or("the database is closing")?;
-        let info = db.checkpoint().map_err(|e| e.to_string())?;
-        Ok(describe(&info))
-    }
-}
-
 /// One line about a checkpoint, for `db.checkpoint()` and the HTTP endpoint.
 pub(crate) fn describe(info: &CheckpointInfo) -> String {
     if info.written {

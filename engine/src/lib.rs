@@ -16,6 +16,7 @@
 
 mod batches;
 mod cartesian;
+mod database_hook;
 mod db;
 mod durable;
 mod loader;

@@ -4,11 +4,10 @@
 //! and a non-zero exit code, never a panic trace.
 
 use anyhow::Context;
-use nereid_engine::{Database, DbConfig, Loader};
+use nereid_engine::{Database, DbConfig};
 use nereid_server::app;
 use nereid_server::config::{Command, Config};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// mimalloc on 2 MiB pages (crate `nereid-alloc`, ADR 0066).
 #[global_allocator]
@@ -79,14 +78,11 @@ async fn run(config: Config) -> anyhow::Result<()> {
         .await
         .context("opening the database failed")?
         .with_context(|| format!("cannot open the database in {}", config.data_dir.display()))?;
-    std::fs::create_dir_all(&config.import_dir).with_context(|| {
-        format!(
-            "cannot create the import directory {}",
-            config.import_dir.display()
-        )
-    })?;
-    let loader = Loader::new(&db, &config.import_dir).context("cannot start the loader")?;
-    let server = app::start_with_loader(db.clone(), &config, Some(Arc::new(loader))).await?;
+    let loader = db
+        .loader()
+        .map_err(|e| anyhow::anyhow!("{}", e.message))
+        .context("cannot start the loader")?;
+    let server = app::start_with_loader(db.clone(), &config, Some(loader)).await?;
     tracing::info!("Bolt listening on {}", server.bolt_address);
     tracing::info!("HTTP listening on {}", server.http_address);
     wait_for_shutdown_signal().await?;

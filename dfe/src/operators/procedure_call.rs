@@ -6,7 +6,7 @@ use super::flat_map::{Expander, Extension, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use crate::procedures::{coerce_arguments, with_checkpoint_hook, with_tx_metadata, Resolved};
+use crate::procedures::{coerce_arguments, with_database_hook, with_tx_metadata, Resolved};
 use nereid_planner::{Expr, ProcedureSignature, Slot};
 use nereid_values::Value;
 
@@ -94,7 +94,7 @@ impl Expander for ProcedureCall {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
         let args = coerce_arguments(&call.signature, args)?;
-        let results = with_checkpoint_hook(ctx.checkpoint_hook.as_ref(), || {
+        let results = with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, || {
             with_tx_metadata(ctx.tx_metadata.as_ref(), || {
                 ctx.procedures.call(&call.procedure, &ctx.txn, &args)
             })

@@ -14,8 +14,10 @@ mod apoc_meta_stats;
 mod apoc_schema;
 mod apoc_util;
 mod checkpoint;
+mod database_hook;
 mod db;
 mod dbms;
+mod neptune_load;
 mod neptune_vectors;
 mod parameters;
 mod registry;
@@ -31,8 +33,9 @@ mod tx;
 mod vector;
 mod vector_options;
 
-pub(crate) use checkpoint::with_hook as with_checkpoint_hook;
-pub use checkpoint::CheckpointHook;
+pub(crate) use database_hook::with_hook as with_database_hook;
+pub use database_hook::{DatabaseHook, LoadOutcome};
+pub use neptune_load::NEPTUNE_LOAD;
 pub use parameters::check_call_parameters;
 pub(crate) use registry::{coerce_arguments, Resolved};
 pub use registry::{ProcedureRegistry, RegistryError};
@@ -107,6 +110,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     tx::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,
+    neptune_load::PROCEDURES,
     algo::BFS,
     algo::SSSP,
     algo::PAGE_RANK,

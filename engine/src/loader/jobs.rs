@@ -101,14 +101,32 @@ impl Loader {
         Ok(id)
     }
 
-    /// Runs a load on the calling thread and returns its final status (as
-    /// a one-query front end such as `neptune.load` needs it).
+    /// Runs a load to its end and returns its final status (as a one-query
+    /// front end such as `neptune.load` needs it): queued behind earlier
+    /// loads like any other, waited for on the calling thread.
     pub fn run(&self, request: LoadRequest) -> Result<LoadStatus, DbError> {
+        self.run_until(request, &|| false)
+    }
+
+    /// [`Loader::run`], cancelling the load once `stopped` says so (the
+    /// query that asked for it was cancelled or timed out).
+    pub fn run_until(
+        &self,
+        request: LoadRequest,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<LoadStatus, DbError> {
         let id = self.submit(request)?;
+        let job = self.shared.find(&id).ok_or_else(|| DbError {
+            status: nereid_errors::Status::General,
+            message: format!("load {id} vanished from the loader"),
+        })?;
         loop {
-            let status = self.status(&id).expect("a submitted load is kept");
+            let status = job.status();
             if status.state.is_final() {
                 return Ok(status);
+            }
+            if stopped() {
+                self.cancel(&id);
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }

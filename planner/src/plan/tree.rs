@@ -64,25 +64,37 @@ impl PhysicalPlan {
     /// commits transactions of its own and so runs only in an auto-commit
     /// query.
     pub fn commits_in_batches(&self) -> bool {
-        commits_in_batches(&self.root)
+        any_op(&self.root, &|op| {
+            matches!(
+                op,
+                Op::Apply {
+                    transactions: Some(_),
+                    ..
+                }
+            )
+        })
+    }
+
+    /// True when the plan calls procedure `name` anywhere (subqueries
+    /// included).
+    pub fn calls_procedure(&self, name: &str) -> bool {
+        any_op(
+            &self.root,
+            &|op| matches!(op, Op::ProcedureCall { name: called, .. } if called == name),
+        )
     }
 }
 
-fn commits_in_batches(op: &Op) -> bool {
+/// Whether `test` holds for an operator of the tree under `op`.
+fn any_op(op: &Op, test: &dyn Fn(&Op) -> bool) -> bool {
     let mut current = Some(op);
     while let Some(op) = current {
-        if matches!(
-            op,
-            Op::Apply {
-                transactions: Some(_),
-                ..
-            }
-        ) {
+        if test(op) {
             return true;
         }
         if op
             .nested()
-            .is_some_and(|nested| nereid_stack::deeper(|| commits_in_batches(nested)))
+            .is_some_and(|nested| nereid_stack::deeper(|| any_op(nested, test)))
         {
             return true;
         }

@@ -1,0 +1,113 @@
+//! What procedures ask of the database around the executor and cannot do
+//! themselves: take a checkpoint (`db.checkpoint()`) and run a bulk load
+//! (`neptune.load`). Both belong to the engine (the log, the checkpoint
+//! target and the loader live there) and dfe must not depend on it, so the
+//! engine hands the executor a [`DatabaseHook`]
+//! (`Cursor::with_database_hook`).
+//!
+//! Procedure bodies keep their plain `fn(&Txn, &[Value])` signature: the
+//! procedure-call operator makes the running cursor's hook (and its stop
+//! signals, so a long call notices a RESET) current for the duration of the
+//! call (`with_hook`), and the body reads them from there.
+
+use crate::error::{ExecError, ExecResult};
+use crate::stop::StopSignals;
+use nereid_values::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What the engine provides to procedures that act on the whole database.
+pub trait DatabaseHook: Send + Sync {
+    /// Takes a checkpoint (blocking); a one-line description of what was
+    /// written, or why it failed.
+    fn checkpoint(&self) -> Result<String, String>;
+
+    /// Runs the bulk load `config` describes (`neptune.load`'s map) to its
+    /// end as one transaction of its own, asking `stopped` now and then
+    /// whether the caller went away (the load is then cancelled). A load
+    /// that fails (a bad row under `failOnError`, a refused source) is an
+    /// error with the status the engine chose; nothing of it is applied.
+    fn load(
+        &self,
+        config: &BTreeMap<String, Value>,
+        stopped: &dyn Fn() -> bool,
+    ) -> ExecResult<LoadOutcome>;
+}
+
+/// A finished load, as `neptune.load` yields it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadOutcome {
+    pub load_id: String,
+    /// The loader's final state (`LOAD_COMPLETED`, ...).
+    pub state: String,
+    pub files: u64,
+    /// Rows read, good and bad.
+    pub records: u64,
+    pub property_values: u64,
+    pub error_count: u64,
+    /// The first errors kept, each a map (file, line, column, code,
+    /// message).
+    pub errors: Vec<Value>,
+    pub seconds: f64,
+}
+
+/// The hook and stop signals of the running call.
+struct Current {
+    hook: Option<Arc<dyn DatabaseHook>>,
+    stop: StopSignals,
+}
+
+thread_local! {
+    /// Set only inside [`with_hook`].
+    static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+}
+
+/// Runs `call` with `hook` and `stop` as the current ones of this thread,
+/// restoring the previous ones afterwards (calls may nest through
+/// subqueries).
+pub(crate) fn with_hook<R>(
+    hook: Option<&Arc<dyn DatabaseHook>>,
+    stop: &StopSignals,
+    call: impl FnOnce() -> R,
+) -> R {
+    /// Restores the previous state even when `call` unwinds.
+    struct Restore(Option<Current>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            CURRENT.with(|current| *current.borrow_mut() = previous);
+        }
+    }
+    let now = Current {
+        hook: hook.cloned(),
+        stop: stop.clone(),
+    };
+    let _restore = Restore(CURRENT.with(|current| current.replace(Some(now))));
+    call()
+}
+
+/// The running call's hook, or why there is none.
+pub(super) fn current_hook() -> Result<Arc<dyn DatabaseHook>, &'static str> {
+    CURRENT
+        .with(|current| current.borrow().as_ref().and_then(|c| c.hook.clone()))
+        .ok_or("not available in this context (no database around the executor)")
+}
+
+/// Whether the running call should stop (cancelled or past its deadline).
+pub(super) fn stopped() -> bool {
+    CURRENT.with(|current| {
+        current
+            .borrow()
+            .as_ref()
+            .is_some_and(|c| c.stop.check().is_err())
+    })
+}
+
+/// The error of a call that stopped because its query was stopped.
+pub(super) fn stop_error() -> ExecError {
+    CURRENT
+        .with(|current| current.borrow().as_ref().map(|c| c.stop.check()))
+        .and_then(Result::err)
+        .unwrap_or(ExecError::Cancelled)
+}

@@ -1,0 +1,134 @@
+//! The engine's side of the executor's [`nereid_dfe::DatabaseHook`]: what
+//! `CALL db.checkpoint()` and `CALL neptune.load(...)` reach. It holds the
+//! database weakly, so a running query never keeps a closing database open.
+
+use crate::db::{Database, DbError};
+use crate::loader::{Format, LoadRequest, LoadState, LoadStatus};
+use nereid_dfe::{ExecError, ExecResult, LoadOutcome};
+use nereid_values::Value;
+use std::collections::BTreeMap;
+use std::sync::Weak;
+
+pub(crate) struct DatabaseCalls(Weak<Database>);
+
+impl DatabaseCalls {
+    pub(crate) fn new(db: Weak<Database>) -> Self {
+        DatabaseCalls(db)
+    }
+}
+
+impl nereid_dfe::DatabaseHook for DatabaseCalls {
+    fn checkpoint(&self) -> Result<String, String> {
+        let db = self.0.upgrade().ok_or("the database is closing")?;
+        let info = db.checkpoint().map_err(|e| e.to_string())?;
+        Ok(crate::durable::describe(&info))
+    }
+
+    fn load(
+        &self,
+        config: &BTreeMap<String, Value>,
+        stopped: &dyn Fn() -> bool,
+    ) -> ExecResult<LoadOutcome> {
+        let request = request_of(config).map_err(ExecError::ProcedureCallFailed)?;
+        let db = self
+            .0
+            .upgrade()
+            .ok_or_else(|| ExecError::ProcedureCallFailed("the database is closing".into()))?;
+        let status = db
+            .loader()
+            .and_then(|loader| loader.run_until(request, stopped))
+            .map_err(failed)?;
+        match (status.state, &status.failure) {
+            (LoadState::Failed, Some(failure)) => Err(failed(failure.clone())),
+            (LoadState::Cancelled, _) => Err(ExecError::Cancelled),
+            _ => Ok(outcome(status)),
+        }
+    }
+}
+
+/// The options `neptune.load` takes (Neptune Analytics' names). `region`
+/// and `concurrency` are accepted for compatibility: sources are files in
+/// the import directory, and the loader sizes its parallelism itself.
+const OPTIONS: &[&str] = &["source", "format", "failOnError", "concurrency", "region"];
+
+fn request_of(config: &BTreeMap<String, Value>) -> Result<LoadRequest, String> {
+    if let Some(unknown) = config.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+        return Err(format!(
+            "neptune.load: unknown option `{unknown}` (known: {})",
+            OPTIONS.join(", ")
+        ));
+    }
+    let text = |key: &str| match config.get(key) {
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        None | Some(Value::Null) => Ok(None),
+        Some(other) => Err(format!(
+            "neptune.load: `{key}` must be a string, not {}",
+            other.type_name()
+        )),
+    };
+    let source = text("source")?.ok_or("neptune.load: `source` is required")?;
+    let format_name = text("format")?.ok_or("neptune.load: `format` is required")?;
+    let format = Format::from_name(&format_name)
+        .ok_or_else(|| format!("neptune.load: unknown format `{format_name}`"))?;
+    let fail_on_error = match config.get("failOnError") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(t)) if t.eq_ignore_ascii_case("true") => true,
+        Some(Value::String(t)) if t.eq_ignore_ascii_case("false") => false,
+        Some(other) => {
+            return Err(format!(
+                "neptune.load: `failOnError` must be a boolean, not {other:?}"
+            ))
+        }
+    };
+    match config.get("concurrency") {
+        None | Some(Value::Null) => {}
+        Some(Value::Int(n)) if *n >= 1 => {}
+        Some(other) => {
+            return Err(format!(
+                "neptune.load: `concurrency` must be a positive integer, not {other:?}"
+            ))
+        }
+    }
+    text("region")?;
+    Ok(LoadRequest {
+        source,
+        format,
+        fail_on_error,
+    })
+}
+
+/// A load that failed fails the query with the loader's status.
+fn failed(DbError { status, message }: DbError) -> ExecError {
+    ExecError::Commit { status, message }
+}
+
+fn outcome(status: LoadStatus) -> LoadOutcome {
+    let count = |n: u64| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    let errors = status
+        .errors
+        .iter()
+        .map(|e| {
+            Value::Map(BTreeMap::from([
+                ("file".to_string(), Value::String(e.file.clone())),
+                ("line".to_string(), count(e.line)),
+                ("column".to_string(), count(e.column)),
+                (
+                    "code".to_string(),
+                    Value::String(e.status.code().to_string()),
+                ),
+                ("message".to_string(), Value::String(e.message.clone())),
+            ]))
+        })
+        .collect();
+    LoadOutcome {
+        load_id: status.id,
+        state: status.state.name().to_string(),
+        files: status.files_total,
+        records: status.records,
+        property_values: status.property_values,
+        error_count: status.error_count,
+        errors,
+        seconds: status.elapsed.as_secs_f64(),
+    }
+}
