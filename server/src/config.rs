@@ -45,7 +45,7 @@ pub const DEFAULT_LOG: &str = "info";
 #[command(name = "nereid", version)]
 pub struct Cli {
     /// Directory of the database files [default: ./data]
-    #[arg(long, env = "NEREID_DATA_DIR", value_name = "DIR")]
+    #[arg(long, env = "NEREID_DATA_DIR", value_name = "DIR", global = true)]
     pub data_dir: Option<PathBuf>,
 
     /// Directory `file://` load sources must lie in (Neo4j's
@@ -177,12 +177,35 @@ pub struct Cli {
 }
 
 /// The subcommands; without one, the binary serves.
-#[derive(clap::Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(clap::Subcommand, Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Asks GET /health on the configured HTTP address (0.0.0.0 and :: as
     /// loopback) and exits 0 when the server answers 200, 1 otherwise: a
     /// container HEALTHCHECK for images without curl.
     Healthcheck,
+    /// Loads CSV files into the data directory while no server runs on it
+    /// (neo4j-admin's `database import` habit), with the bulk loader of
+    /// `POST /loader`: one atomic load, durable when the command exits 0.
+    Import(ImportArgs),
+}
+
+/// `nereid import --data-dir D --nodes F... --relationships F...`.
+#[derive(clap::Args, Debug, Clone, PartialEq, Eq)]
+pub struct ImportArgs {
+    /// Node files (repeatable; a comma-separated list is several files)
+    #[arg(long, value_name = "FILES", value_delimiter = ',')]
+    pub nodes: Vec<PathBuf>,
+    /// Relationship files (repeatable; a comma-separated list is several
+    /// files), loaded after every node file
+    #[arg(long, value_name = "FILES", value_delimiter = ',')]
+    pub relationships: Vec<PathBuf>,
+    /// `opencypher` (openCypher / neo4j-admin import CSV) or `csv`
+    /// (Neptune's `~id` CSV)
+    #[arg(long, default_value = "opencypher")]
+    pub format: String,
+    /// Report bad rows and load the rest, instead of loading nothing
+    #[arg(long)]
+    pub skip_bad_rows: bool,
 }
 
 /// The settings a TOML file may hold; anything else is an error.
@@ -275,7 +298,7 @@ impl Config {
     /// bad flags exit the process (clap's way).
     pub fn load() -> Result<(Config, Option<Command>), ConfigError> {
         let cli = Cli::parse();
-        let command = cli.command;
+        let command = cli.command.clone();
         Ok((Config::from_cli(cli)?, command))
     }
 

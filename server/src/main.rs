@@ -1,6 +1,6 @@
 //! The `nereid` binary: configuration, logging, database, listeners, and a
 //! clean exit on SIGINT/SIGTERM (with a final checkpoint); `nereid
-//! healthcheck` probes a running server instead. Startup problems end in a one-line message
+//! healthcheck` probes a running server instead, `nereid import` loads files offline. Startup problems end in a one-line message
 //! and a non-zero exit code, never a panic trace.
 
 use anyhow::Context;
@@ -25,6 +25,9 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             };
+        }
+        Ok((config, Some(Command::Import(args)))) => {
+            return nereid_server::import::run(&config, &args);
         }
         Err(e) => {
             eprintln!("nereid: {e}");

@@ -80,6 +80,45 @@ impl Loader {
         let root = self.shared.root()?;
         let path = source::resolve(&request.source, &self.shared.import_dir)?;
         let files = source::list(&path, &root)?;
+        Ok(self.enqueue(request, files))
+    }
+
+    /// Runs a load of the files named, wherever they are (the offline
+    /// `nereid import`, run by whoever owns the data directory, so not
+    /// confined to the import directory), showing its status to `watch`
+    /// every `every` until it ends.
+    pub fn run_files(
+        &self,
+        files: Vec<PathBuf>,
+        request: LoadRequest,
+        every: std::time::Duration,
+        watch: &mut dyn FnMut(&LoadStatus),
+    ) -> Result<LoadStatus, DbError> {
+        for file in &files {
+            if !file.is_file() {
+                return Err(DbError {
+                    status: nereid_errors::Status::ExternalResourceFailed,
+                    message: format!("{} is not a readable file", file.display()),
+                });
+            }
+        }
+        let id = self.enqueue(request, files);
+        let job = self.shared.find(&id).ok_or_else(|| vanished(&id))?;
+        let mut shown = Instant::now();
+        loop {
+            let status = job.status();
+            if status.state.is_final() {
+                return Ok(status);
+            }
+            if shown.elapsed() >= every {
+                watch(&status);
+                shown = Instant::now();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    fn enqueue(&self, request: LoadRequest, files: Vec<PathBuf>) -> String {
         let seq = self.shared.next.fetch_add(1, Ordering::Relaxed);
         let job = Arc::new(Job {
             id: format!("{:x}-{seq}", self.shared.epoch),
@@ -98,7 +137,7 @@ impl Loader {
         self.shared.jobs.lock().insert(seq, job.clone());
         self.shared.queue.lock().push_back(job);
         self.shared.wake.notify_one();
-        Ok(id)
+        id
     }
 
     /// Runs a load to its end and returns its final status (as a one-query
@@ -116,10 +155,7 @@ impl Loader {
         stopped: &dyn Fn() -> bool,
     ) -> Result<LoadStatus, DbError> {
         let id = self.submit(request)?;
-        let job = self.shared.find(&id).ok_or_else(|| DbError {
-            status: nereid_errors::Status::General,
-            message: format!("load {id} vanished from the loader"),
-        })?;
+        let job = self.shared.find(&id).ok_or_else(|| vanished(&id))?;
         loop {
             let status = job.status();
             if status.state.is_final() {
@@ -153,6 +189,15 @@ impl Loader {
             state.ended = Some(Instant::now());
         }
         Some(state.state)
+    }
+}
+
+/// A load the loader no longer knows (it keeps every load while it lives,
+/// so this is a bug, reported rather than panicked on).
+fn vanished(id: &str) -> DbError {
+    DbError {
+        status: nereid_errors::Status::General,
+        message: format!("load {id} vanished from the loader"),
     }
 }
 
