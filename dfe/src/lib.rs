@@ -30,7 +30,7 @@ pub use batch::Batch;
 pub use context::OperatorStats;
 pub use cursor::Cursor;
 pub use error::{ExecError, ExecResult};
-pub use eval::{Evaluator, IntRange, RegexCache};
+pub use eval::{temporal_from_text, Evaluator, IntRange, RegexCache};
 pub use external::{FileSource, InnerTransactions};
 pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};

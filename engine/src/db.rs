@@ -569,6 +569,14 @@ impl Database {
 
     /// The plan of `query`: from the plan cache, or parsed, analysed and
     /// planned now (and cached when that succeeds).
+    /// The query type `query` would report (`r`, `w`, `rw`, `s`; an
+    /// EXPLAIN reports that of the statement it explains), decided from its
+    /// plan without running it: a front end holding a read-only session
+    /// refuses a writing statement before it runs.
+    pub fn statement_type(&self, query: &str) -> Result<&'static str, DbError> {
+        Ok(crate::query_type::of(&self.plan(query)?.plan))
+    }
+
     fn plan(&self, query: &str) -> Result<CachedPlan, DbError> {
         let nodes = self.store.estimate_nodes(None);
         // Read before planning: an index that comes online while this

@@ -90,6 +90,7 @@ pub async fn start_with_loader<B: Backend>(
     let (shutdown, watcher) = watch::channel(false);
     let admin = backend.clone();
     let watched = backend.clone();
+    let query_backend = backend.clone();
     let problem: http::ProblemFn = Arc::new(move || watched.problem());
     let checkpoint: http::CheckpointFn =
         Arc::new(move || admin.checkpoint().map_err(|e| e.to_string()));
@@ -108,7 +109,11 @@ pub async fn start_with_loader<B: Backend>(
         own_origins: own_origins.clone(),
     };
     // What acts on the database takes the Bolt users' credentials.
-    let protected = http::admin_routes(admin);
+    let protected = http::admin_routes(admin).merge(crate::query_api::routes(
+        query_backend,
+        config.transaction_timeout,
+        own_origins.clone(),
+    ));
     let protected = match loader {
         Some(loader) => crate::http_loader::with_loader(protected, loader, own_origins),
         None => protected,

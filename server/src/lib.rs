@@ -15,4 +15,5 @@ mod http_loader;
 pub mod import;
 mod metrics_text;
 mod protocol_status;
+pub mod query_api;
 pub mod tls;

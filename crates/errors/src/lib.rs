@@ -78,6 +78,8 @@ pub enum Status {
     ConstraintCreationFailed,
     /// Schema and data changes in one transaction.
     ForbiddenDueToTransactionType,
+    /// A statement that writes, sent in read access mode.
+    AccessMode,
     /// A file a load or `LOAD CSV` reads cannot be opened or read, lies
     /// outside the import directory, or holds a row that cannot be read.
     ExternalResourceFailed,
@@ -148,6 +150,7 @@ impl Status {
             Status::IndexNotFound => "Neo.ClientError.Schema.IndexNotFound",
             Status::IndexCreationFailed => "Neo.DatabaseError.Schema.IndexCreationFailed",
             Status::ProcedureTimedOut => "Neo.ClientError.Procedure.ProcedureTimedOut",
+            Status::AccessMode => "Neo.ClientError.Statement.AccessMode",
             Status::ForbiddenDueToTransactionType => {
                 "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
             }
@@ -210,6 +213,8 @@ impl Status {
             Status::IndexCreationFailed => "50N00",
             Status::ProcedureTimedOut => "50N00",
             Status::ForbiddenDueToTransactionType => "25N01",
+            // What Neo4j 5.26 reports for it (a general processing error).
+            Status::AccessMode => "50N42",
             Status::ExternalResourceFailed => "42N00",
             Status::NotSupported => "50N00",
             Status::General => "50N00",

@@ -24,7 +24,7 @@ mod temporal;
 mod text;
 mod vector;
 
-pub use temporal::StatementTime;
+pub use temporal::{from_text as temporal_from_text, StatementTime};
 
 pub use pattern::SubplanEnv;
 pub use pattern_memo::PatternMemo;

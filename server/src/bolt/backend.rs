@@ -33,6 +33,10 @@ pub trait Backend: Send + Sync + 'static {
         metadata: Params,
     ) -> Result<Self::Results, DbError>;
 
+    /// Whether `query` would change data or schema, decided from its plan
+    /// without running it (a read-only request refuses it up front).
+    fn writes(self: &Arc<Self>, query: &str) -> Result<bool, DbError>;
+
     /// Bytes one query may hold (0: no limit), which bounds the decoding
     /// of its parameters too.
     fn query_max_memory(&self) -> usize {
@@ -108,6 +112,10 @@ impl Backend for Database {
         metadata: Params,
     ) -> Result<QueryResult, DbError> {
         Database::run_with_metadata(self, tx, query, params, deadline, metadata)
+    }
+
+    fn writes(self: &Arc<Self>, query: &str) -> Result<bool, DbError> {
+        Ok(Database::statement_type(self, query)? != "r")
     }
 
     fn query_max_memory(&self) -> usize {

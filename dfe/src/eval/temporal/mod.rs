@@ -36,6 +36,17 @@ impl StatementTime {
     }
 }
 
+/// The temporal value `text` spells, as `func(text)` would make it
+/// (`date('2024-01-02')`, `duration('PT1S')`): for front ends that receive
+/// temporals as text (the HTTP Query API's typed JSON).
+pub fn from_text(func: TemporalFunction, text: &str) -> ExecResult<Value> {
+    call(
+        func,
+        &[Value::String(text.to_string())],
+        StatementTime::now(),
+    )
+}
+
 /// Calls a temporal function on evaluated arguments (arity already checked).
 pub fn call(func: TemporalFunction, args: &[Value], now: StatementTime) -> ExecResult<Value> {
     use TemporalFunction as F;

@@ -87,6 +87,13 @@ impl Backend for FakeBackend {
         FakeTx(id)
     }
 
+    /// The fake's writing queries are those whose results say so.
+    fn writes(self: &Arc<Self>, query: &str) -> Result<bool, DbError> {
+        Ok(self
+            .run(None, query, Params::new(), None, Params::new())?
+            .write)
+    }
+
     fn run(
         self: &Arc<Self>,
         tx: Option<&FakeTx>,

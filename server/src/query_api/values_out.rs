@@ -1,0 +1,278 @@
+//! Result values as the Query API writes them: plain JSON (the default:
+//! numbers, strings, lists, maps; entities as objects; temporals, durations
+//! and points as strings) or typed JSON (`Accept:
+//! application/vnd.neo4j.query`: every value `{"$type", "_value"}`, numbers
+//! as strings so none loses precision), in the shapes Neo4j 5's Query API
+//! answers with (checked against the reference Neo4j 5.26).
+
+use base64::Engine;
+use nereid_values::Point;
+use nereid_values::{EntityResolver, NodeData, PathValue, RelData, Value};
+use serde_json::{json, Map, Value as Json};
+
+/// Which of the two result formats a request asked for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    Plain,
+    Typed,
+}
+
+/// One value in `format`; entities are read through `resolver` (the
+/// statement's snapshot). An entity the snapshot no longer has (deleted by
+/// the statement) is null, as a driver would see it.
+pub(crate) fn to_json(value: &Value, resolver: &dyn EntityResolver, format: Format) -> Json {
+    let out = Writer { resolver, format };
+    nereid_stack::deeper(|| out.value(value))
+}
+
+struct Writer<'a> {
+    resolver: &'a dyn EntityResolver,
+    format: Format,
+}
+
+impl Writer<'_> {
+    fn value(&self, value: &Value) -> Json {
+        match value {
+            Value::Null => self.typed("Null", Json::Null, Json::Null),
+            Value::Bool(b) => self.typed("Boolean", json!(b), json!(b)),
+            Value::Int(i) => self.typed("Integer", json!(i), json!(i.to_string())),
+            Value::Float(x) => self.typed("Float", float(*x), json!(float_text(*x))),
+            Value::String(s) => self.typed("String", json!(s), json!(s)),
+            Value::Bytes(b) => {
+                let text = base64::engine::general_purpose::STANDARD.encode(b);
+                self.typed("Base64", json!(text), json!(text))
+            }
+            Value::List(items) => {
+                let items: Vec<Json> = items
+                    .iter()
+                    .map(|v| nereid_stack::deeper(|| self.value(v)))
+                    .collect();
+                self.typed("List", Json::Array(items.clone()), Json::Array(items))
+            }
+            Value::Map(map) => {
+                let map = self.map(map);
+                self.typed("Map", map.clone(), map)
+            }
+            Value::Node(id) => match self.resolver.node(*id) {
+                Some(node) => self.node(&node),
+                None => self.value(&Value::Null),
+            },
+            Value::Relationship(id) => match self.resolver.relationship(*id) {
+                Some(rel) => self.relationship(&rel),
+                None => self.value(&Value::Null),
+            },
+            Value::Path(path) => self.path(path),
+            Value::Date(_) => self.text("Date", value),
+            Value::LocalTime(_) => self.text("LocalTime", value),
+            Value::Time(_) => self.text("Time", value),
+            Value::LocalDateTime(_) => self.text("LocalDateTime", value),
+            Value::WideLocal(wide) => match wide.has_time {
+                true => self.text("LocalDateTime", value),
+                false => self.text("Date", value),
+            },
+            Value::DateTime(zoned) => {
+                let full = with_seconds(&unquoted(value));
+                match &zoned.zone {
+                    // Plain JSON shows the offset only; typed JSON names the zone.
+                    Some(_) => {
+                        let offset_only = full.split('[').next().unwrap_or(&full).to_string();
+                        self.typed("ZonedDateTime", json!(offset_only), json!(full))
+                    }
+                    None => self.typed("OffsetDateTime", json!(full), json!(full)),
+                }
+            }
+            Value::Duration(_) => self.text("Duration", value),
+            Value::Point(point) => {
+                let wkt = wkt(point);
+                self.typed("Point", json!(wkt), json!(wkt))
+            }
+            // Values added to the enum later are written as their text.
+            other => self.text("String", other),
+        }
+    }
+
+    /// `plain` in plain JSON, `{"$type": name, "_value": typed}` in typed.
+    fn typed(&self, name: &str, plain: Json, typed: Json) -> Json {
+        match self.format {
+            Format::Plain => plain,
+            Format::Typed => json!({ "$type": name, "_value": typed }),
+        }
+    }
+
+    /// A value whose both forms are its ISO text.
+    fn text(&self, name: &str, value: &Value) -> Json {
+        let text = with_seconds(&unquoted(value));
+        self.typed(name, json!(text), json!(text))
+    }
+
+    fn map(&self, map: &std::collections::BTreeMap<String, Value>) -> Json {
+        let entries: Map<String, Json> = map
+            .iter()
+            .map(|(k, v)| (k.clone(), nereid_stack::deeper(|| self.value(v))))
+            .collect();
+        Json::Object(entries)
+    }
+
+    fn node(&self, node: &NodeData) -> Json {
+        let properties = self.map(&node.properties);
+        match self.format {
+            Format::Plain => json!({
+                "elementId": node.element_id,
+                "labels": node.labels,
+                "properties": properties,
+            }),
+            Format::Typed => json!({ "$type": "Node", "_value": {
+                "_element_id": node.element_id,
+                "_labels": node.labels,
+                "_properties": properties,
+            }}),
+        }
+    }
+
+    fn relationship(&self, rel: &RelData) -> Json {
+        let properties = self.map(&rel.properties);
+        match self.format {
+            Format::Plain => json!({
+                "elementId": rel.element_id,
+                "startNodeElementId": rel.start_element_id,
+                "endNodeElementId": rel.end_element_id,
+                "type": rel.rel_type,
+                "properties": properties,
+            }),
+            Format::Typed => json!({ "$type": "Relationship", "_value": {
+                "_element_id": rel.element_id,
+                "_start_node_element_id": rel.start_element_id,
+                "_end_node_element_id": rel.end_element_id,
+                "_type": rel.rel_type,
+                "_properties": properties,
+            }}),
+        }
+    }
+
+    /// Nodes and relationships alternating, from the path's start.
+    fn path(&self, path: &PathValue) -> Json {
+        let mut items = Vec::with_capacity(path.nodes.len() + path.rels.len());
+        for (i, node) in path.nodes.iter().enumerate() {
+            if i > 0 {
+                items.push(self.value(&Value::Relationship(path.rels[i - 1])));
+            }
+            items.push(self.value(&Value::Node(*node)));
+        }
+        match self.format {
+            Format::Plain => Json::Array(items),
+            Format::Typed => json!({ "$type": "Path", "_value": items }),
+        }
+    }
+}
+
+/// A float as a JSON number; the non-finite ones (which JSON cannot hold)
+/// as their names.
+fn float(x: f64) -> Json {
+    serde_json::Number::from_f64(x).map_or_else(|| json!(float_text(x)), Json::Number)
+}
+
+/// Java's spelling of a double for typed JSON (`1.0`, `0.5`, `NaN`).
+fn float_text(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else if x == x.trunc() && x.abs() < 1e16 {
+        format!("{x:.1}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A time of day always with its seconds and with no trailing zeros in
+/// their fraction (`10:00` -> `10:00:00`, `32.500` -> `32.5`), as Neo4j's
+/// Query API writes temporals; Cypher's `toString` text drops zero seconds
+/// and keeps millisecond groups. Text without a time is unchanged.
+fn with_seconds(text: &str) -> String {
+    let (text, zone) = text.split_at(text.find('[').unwrap_or(text.len()));
+    let time_from = match text.find('T') {
+        Some(t) => t + 1,
+        None if text.len() > 2 && text.as_bytes()[2] == b':' => 0,
+        None => return format!("{text}{zone}"),
+    };
+    let (date, time) = text.split_at(time_from);
+    let bytes = time.as_bytes();
+    // `HH:MM` then seconds, a fraction, an offset or the end (a duration's
+    // `PT4H` is not a time of day).
+    if text.starts_with('P') || bytes.len() < 5 || bytes[2] != b':' {
+        return format!("{text}{zone}");
+    }
+    let mut out = format!("{date}{}", &time[..5]);
+    let mut rest = &time[5..];
+    if let Some(seconds) = rest.strip_prefix(':') {
+        let digits = seconds.bytes().take_while(u8::is_ascii_digit).count();
+        out.push(':');
+        out.push_str(&seconds[..digits]);
+        rest = &seconds[digits..];
+        if let Some(fraction) = rest.strip_prefix('.') {
+            let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
+            let kept = fraction[..digits].trim_end_matches('0');
+            if !kept.is_empty() {
+                out.push('.');
+                out.push_str(kept);
+            }
+            rest = &fraction[digits..];
+        }
+    } else {
+        out.push_str(":00");
+    }
+    format!("{out}{rest}{zone}")
+}
+
+/// A value's Cypher text without the quotes temporals print with.
+fn unquoted(value: &Value) -> String {
+    let text = value.to_string();
+    text.trim_matches('\'').to_string()
+}
+
+/// Well-known text with the SRID, as Neo4j writes points:
+/// `SRID=7203;POINT (1.0 2.0)`, `SRID=4979;POINT Z (2.0 1.5 3.0)`.
+pub(crate) fn wkt(point: &Point) -> String {
+    let srid = point.crs().srid();
+    match point.z() {
+        Some(z) => format!(
+            "SRID={srid};POINT Z ({} {} {})",
+            float_text(point.x()),
+            float_text(point.y()),
+            float_text(z)
+        ),
+        None => format!(
+            "SRID={srid};POINT ({} {})",
+            float_text(point.x()),
+            float_text(point.y())
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_seconds;
+
+    #[test]
+    fn times_always_show_seconds_and_no_trailing_zeros() {
+        for (cypher, neo4j) in [
+            ("2024-01-02", "2024-01-02"),
+            ("10:00", "10:00:00"),
+            ("10:00+01:00", "10:00:00+01:00"),
+            ("10:00:01", "10:00:01"),
+            (
+                "2024-01-01T00:00+01:00[Europe/Paris]",
+                "2024-01-01T00:00:00+01:00[Europe/Paris]",
+            ),
+            (
+                "2024-01-01T21:40:32.500-01:00",
+                "2024-01-01T21:40:32.5-01:00",
+            ),
+            ("2024-01-01T21:40:32.000Z", "2024-01-01T21:40:32Z"),
+            ("2024-01-01T10:00", "2024-01-01T10:00:00"),
+            ("P1Y2M3DT4H5M6.5S", "P1Y2M3DT4H5M6.5S"),
+        ] {
+            assert_eq!(with_seconds(cypher), neo4j, "{cypher}");
+        }
+    }
+}
