@@ -36,8 +36,8 @@ pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};
 pub use procedures::{
     check_call_parameters, is_schema_command, is_write_procedure, set_advertised_address,
-    DatabaseHook, LoadOutcome, ProcedureRegistry, RegistryError, TableProcedure, TxMetadata,
-    DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
+    DatabaseHook, LoadOutcome, ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction,
+    TableProcedure, TxMetadata, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

@@ -44,6 +44,25 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
             _ => Ok(outcome(status)),
         }
     }
+
+    fn transactions(&self) -> Vec<nereid_dfe::RunningTransaction> {
+        self.database()
+            .map(|db| db.running_transactions())
+            .unwrap_or_default()
+    }
+
+    fn terminate(&self, id: &str) -> bool {
+        self.database()
+            .is_some_and(|db| db.terminate_transaction(id))
+    }
+}
+
+/// Listing and terminating need the database itself; a closing one has
+/// no transactions left to show.
+impl DatabaseCalls {
+    fn database(&self) -> Option<std::sync::Arc<Database>> {
+        self.0.upgrade()
+    }
 }
 
 /// The options `neptune.load` takes (Neptune Analytics' names). `region`

@@ -17,6 +17,7 @@ use crate::plan_cache::{CachedPlan, PlanCache};
 use crate::query_options::{self, Replan};
 use crate::statistics::{self, StatisticsMaintainer};
 use crate::status;
+use crate::transactions::Client;
 use nereid_dfe::{ProcedureRegistry, TableProcedure};
 use nereid_errors::Status;
 use nereid_storage::stats::{DistinctEstimate, Staleness};
@@ -139,6 +140,8 @@ pub struct Database {
     import_dir: PathBuf,
     /// The bulk loader, started at its first use (see [`Database::loader`]).
     loader: Mutex<Option<Arc<crate::loader::Loader>>>,
+    /// The transactions running now (`SHOW`/`TERMINATE TRANSACTIONS`).
+    transactions: Arc<crate::transactions::Registry>,
     /// Plans by query text (see `plan_cache.rs`).
     plans: PlanCache,
     /// The background statistics rebuilder's stop signal.
@@ -159,6 +162,8 @@ pub struct Transaction {
     metadata: Arc<nereid_dfe::TxMetadata>,
     /// Counts it active until it ends (see `metrics.rs`).
     tally: TxTally,
+    /// Listed for `SHOW TRANSACTIONS` until it ends.
+    listed: crate::transactions::Listed,
 }
 
 impl Transaction {
@@ -171,6 +176,11 @@ impl Transaction {
 
 /// The result stream of one RUN. `Send`: it moves between pool threads.
 pub struct QueryResult {
+    /// An auto-commit query's transaction, listed until the result is
+    /// dropped (held for its `Drop`).
+    _listed: Option<crate::transactions::Listed>,
+    /// The query's place as its transaction's current query.
+    mark: Option<crate::transactions::QueryMark>,
     fields: Vec<String>,
     cursor: Option<nereid_dfe::Cursor>,
     /// A row computed ahead to know whether more rows exist.
@@ -298,6 +308,7 @@ impl Database {
             database_hook: Arc::new(crate::database_hook::DatabaseCalls::new(me.clone())),
             import_dir: config.import_dir.clone(),
             loader: Mutex::new(None),
+            transactions: Arc::default(),
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
@@ -422,9 +433,17 @@ impl Database {
     /// Begins a transaction carrying the client's `tx_metadata`
     /// (`CALL tx.getMetaData()` returns it).
     pub fn begin_with_metadata(self: &Arc<Self>, metadata: Params) -> Transaction {
+        self.begin_as(metadata, Client::embedded())
+    }
+
+    /// [`Database::begin_with_metadata`] for `client` (shown by `SHOW
+    /// TRANSACTIONS`).
+    pub fn begin_as(self: &Arc<Self>, metadata: Params, client: Client) -> Transaction {
+        let metadata = Arc::new(nereid_dfe::TxMetadata::new(metadata));
         Transaction {
             txn: Arc::new(self.store.begin()),
-            metadata: Arc::new(nereid_dfe::TxMetadata::new(metadata)),
+            listed: self.transactions.list(client, Arc::clone(&metadata)),
+            metadata,
             tally: self.metrics.transaction(),
         }
     }
@@ -464,6 +483,22 @@ impl Database {
         deadline: Option<nereid_dfe::Deadline>,
         metadata: Params,
     ) -> Result<QueryResult, DbError> {
+        let client = Client::embedded();
+        self.run_as(tx, query, params, deadline, metadata, &client)
+    }
+
+    /// [`Database::run_with_metadata`] for `client`: an auto-commit query's
+    /// transaction is listed as `client`'s (an explicit one was listed by
+    /// [`Database::begin_as`]).
+    pub fn run_as(
+        self: &Arc<Self>,
+        tx: Option<&Transaction>,
+        query: &str,
+        params: Params,
+        deadline: Option<nereid_dfe::Deadline>,
+        metadata: Params,
+        client: &Client,
+    ) -> Result<QueryResult, DbError> {
         let started = Instant::now();
         // A query that fails before its result exists ends here.
         let failed = |e: DbError| {
@@ -489,6 +524,9 @@ impl Database {
                 ),
             }));
         }
+        if tx.is_some_and(|t| t.listed.is_terminated()) {
+            return Err(failed(terminated()));
+        }
         let batched = plan.commits_in_batches();
         if batched && tx.is_some() {
             return Err(failed(DbError {
@@ -509,6 +547,14 @@ impl Database {
                 Some(self.metrics.transaction()),
             ),
         };
+        let listed = match tx {
+            Some(_) => None,
+            None => Some(
+                self.transactions
+                    .list(client.clone(), Arc::clone(&metadata)),
+            ),
+        };
+        let shown_parameters = crate::transactions::shown(&params);
         // `EXPLAIN PROFILE` explains: nothing runs, so nothing is measured.
         let profile = profile && !explain;
         let query_type = crate::query_type::of(&plan);
@@ -542,7 +588,17 @@ impl Database {
                     .map_err(|e| failed(status::from_exec(e)))?,
             )
         };
+        let lister = match (tx, &listed) {
+            (Some(t), _) => Some(&t.listed),
+            (None, listed) => listed.as_ref(),
+        };
+        let mark = lister.map(|l| {
+            let cancel = cursor.as_ref().map(nereid_dfe::Cursor::cancel_handle);
+            l.query_started(query, shown_parameters, cancel)
+        });
         Ok(QueryResult {
+            _listed: listed,
+            mark,
             fields,
             cursor,
             peeked: None,
@@ -674,6 +730,10 @@ impl Database {
 
     /// Commits; returns the bookmark.
     pub fn commit(&self, mut tx: Transaction) -> Result<String, DbError> {
+        if tx.listed.is_terminated() {
+            tx.txn.rollback();
+            return Err(terminated());
+        }
         let committed = self
             .commit_txn(&tx.txn)
             .inspect_err(|e| self.metrics.failed_with(e.status))?;
@@ -710,6 +770,18 @@ impl Database {
         );
         *loader = Some(started.clone());
         Ok(started)
+    }
+
+    /// The transactions running now, oldest first (`SHOW TRANSACTIONS`).
+    pub fn running_transactions(&self) -> Vec<nereid_dfe::RunningTransaction> {
+        self.transactions.views()
+    }
+
+    /// Terminates a running transaction (`TERMINATE TRANSACTIONS`): its
+    /// query stops at its next batch and its next statement or commit
+    /// fails with `Transaction.Terminated`. False when none has that id.
+    pub fn terminate_transaction(&self, id: &str) -> bool {
+        self.transactions.terminate(id)
     }
 
     /// A transaction for one batch of `CALL { } IN TRANSACTIONS`, with its
@@ -851,6 +923,18 @@ fn log_failed(why: &str) -> DbError {
     }
 }
 
+/// What a statement or commit of a terminated transaction gets (Neo4j's
+/// text).
+fn terminated() -> DbError {
+    DbError {
+        status: Status::Terminated,
+        message: "The transaction has been terminated. Retry your operation in a new \
+                  transaction, and you should see a successful result. Explicitly terminated by \
+                  the user. "
+            .to_string(),
+    }
+}
+
 fn bookmark(commit_ts: u64) -> String {
     format!("FB:nereid:{commit_ts}")
 }
@@ -948,6 +1032,12 @@ impl QueryResult {
                 // the session's RESET.)
                 if self.auto_commit.take().is_some() {
                     self.txn.rollback();
+                }
+                // Cancelled because its transaction was terminated.
+                if matches!(e, nereid_dfe::ExecError::Cancelled)
+                    && self.mark.as_ref().is_some_and(|m| m.terminated())
+                {
+                    return Err(terminated());
                 }
                 Err(status::from_exec(e))
             }

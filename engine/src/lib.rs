@@ -28,6 +28,7 @@ mod query_options;
 mod query_type;
 mod statistics;
 mod status;
+mod transactions;
 
 #[cfg(test)]
 mod memory_tests;
@@ -74,3 +75,4 @@ pub use profile::{OperatorProfile, Profile};
 /// refused for the query memory budget while it was being decoded
 /// (`memory_limit`, whose message names the setting).
 pub use status::{from_exec, memory_limit};
+pub use transactions::Client;

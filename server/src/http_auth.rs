@@ -25,7 +25,16 @@ pub fn require_user(router: Router, auth: Arc<Authenticator>) -> Router {
     router.layer(axum::middleware::from_fn_with_state(auth, check))
 }
 
-async fn check(State(auth): State<Arc<Authenticator>>, request: Request, next: Next) -> Response {
+/// The user an authenticated request came from, for the handlers that
+/// show who runs what (`SHOW TRANSACTIONS` of the Query API's queries).
+#[derive(Clone, Debug)]
+pub(crate) struct HttpUser(pub(crate) String);
+
+async fn check(
+    State(auth): State<Arc<Authenticator>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     if !auth.is_enabled() {
         return next.run(request).await;
     }
@@ -51,7 +60,12 @@ async fn check(State(auth): State<Arc<Authenticator>>, request: Request, next: N
     })
     .await;
     match outcome {
-        Ok(Ok(_user)) => next.run(request).await,
+        Ok(Ok(user)) => {
+            request
+                .extensions_mut()
+                .insert(HttpUser(user.unwrap_or_default()));
+            next.run(request).await
+        }
         Ok(Err(e)) => refused(e),
         Err(e) => {
             tracing::error!("verifying HTTP credentials failed: {e}");

@@ -80,6 +80,9 @@ pub enum Status {
     ForbiddenDueToTransactionType,
     /// A statement that writes, sent in read access mode.
     AccessMode,
+    /// A statement or commit of a transaction `TERMINATE TRANSACTIONS`
+    /// ended.
+    Terminated,
     /// A file a load or `LOAD CSV` reads cannot be opened or read, lies
     /// outside the import directory, or holds a row that cannot be read.
     ExternalResourceFailed,
@@ -151,6 +154,7 @@ impl Status {
             Status::IndexCreationFailed => "Neo.DatabaseError.Schema.IndexCreationFailed",
             Status::ProcedureTimedOut => "Neo.ClientError.Procedure.ProcedureTimedOut",
             Status::AccessMode => "Neo.ClientError.Statement.AccessMode",
+            Status::Terminated => "Neo.ClientError.Transaction.Terminated",
             Status::ForbiddenDueToTransactionType => {
                 "Neo.ClientError.Transaction.ForbiddenDueToTransactionType"
             }
@@ -214,7 +218,7 @@ impl Status {
             Status::ProcedureTimedOut => "50N00",
             Status::ForbiddenDueToTransactionType => "25N01",
             // What Neo4j 5.26 reports for it (a general processing error).
-            Status::AccessMode => "50N42",
+            Status::AccessMode | Status::Terminated => "50N42",
             Status::ExternalResourceFailed => "42N00",
             Status::NotSupported => "50N00",
             Status::General => "50N00",

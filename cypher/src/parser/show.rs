@@ -34,12 +34,19 @@ impl Parser<'_> {
     /// recording an expectation, so other errors read as before).
     pub(super) fn at_show_command(&self) -> bool {
         self.is_kw_at(0, "SHOW")
+            || (self.is_kw_at(0, "TERMINATE")
+                && (self.is_kw_at(1, "TRANSACTIONS") || self.is_kw_at(1, "TRANSACTION")))
     }
 
     /// A whole `SHOW ...` command as a query.
     pub(super) fn show_command(&mut self) -> PResult<Query> {
-        let start = self.expect_kw("SHOW")?;
-        let target = self.show_target()?;
+        let (start, target) = if self.at_kw("TERMINATE") {
+            let start = self.expect_kw("TERMINATE")?;
+            (start, self.terminate_target()?)
+        } else {
+            let start = self.expect_kw("SHOW")?;
+            (start, self.show_target()?)
+        };
         let procedure_span = self.span_from(start);
         let mut call = Call {
             procedure: target.procedure.to_string(),
@@ -124,6 +131,14 @@ impl Parser<'_> {
         if !self.eat_kw("ALL") && self.eat_kw("BUILT") {
             self.expect_kw("IN")?;
         }
+        if self.eat_kw("TRANSACTIONS") || self.eat_kw("TRANSACTION") {
+            let ids = self.transaction_ids(false)?;
+            return Ok(ShowTarget {
+                procedure: "internal.show.transactions",
+                default_columns: Some("internal.show.transactionsDefault"),
+                args: vec![ids],
+            });
+        }
         if self.eat_kw("PROCEDURES") || self.eat_kw("PROCEDURE") {
             return Ok(plain("internal.show.procedures", vec![]));
         }
@@ -131,8 +146,58 @@ impl Parser<'_> {
             return Ok(plain("internal.show.functions", vec![]));
         }
         self.fail_expecting(
-            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES, FUNCTIONS, INDEXES or CONSTRAINTS",
+            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES, FUNCTIONS, INDEXES, CONSTRAINTS or TRANSACTIONS",
         )
+    }
+
+    /// `TERMINATE TRANSACTION[S] ids`.
+    fn terminate_target(&mut self) -> PResult<ShowTarget> {
+        if !self.eat_kw("TRANSACTIONS") {
+            self.expect_kw("TRANSACTION")?;
+        }
+        let ids = self.transaction_ids(true)?;
+        Ok(ShowTarget {
+            procedure: "internal.terminate.transactions",
+            default_columns: None,
+            args: vec![ids],
+        })
+    }
+
+    /// The ids after `SHOW`/`TERMINATE TRANSACTIONS`: string literals
+    /// separated by commas (as one list), or one expression (a parameter
+    /// holding a string or a list); null for none (`SHOW` only).
+    fn transaction_ids(&mut self, required: bool) -> PResult<Expr> {
+        let token = self.peek().clone();
+        if token.kind == Tok::String {
+            let mut ids = Vec::new();
+            let mut span: Span = token.span;
+            loop {
+                let id = self.peek().clone();
+                if id.kind != Tok::String {
+                    return self.fail_expecting("a string");
+                }
+                self.bump();
+                span = span.to(id.span);
+                ids.push(Expr::new(
+                    ExprKind::Literal(Literal::String(id.value)),
+                    id.span,
+                ));
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            return Ok(Expr::new(ExprKind::List(ids), span));
+        }
+        let ends = self.at_kw("YIELD")
+            || self.at_kw("WHERE")
+            || matches!(token.kind, Tok::Eof | Tok::Semicolon);
+        if ends && !required {
+            return Ok(Expr::new(ExprKind::Literal(Literal::Null), token.span));
+        }
+        if ends {
+            return self.fail_expecting("a transaction id");
+        }
+        self.expression()
     }
 
     /// A database name: a symbolic name (dots allowed), a string or a

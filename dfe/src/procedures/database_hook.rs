@@ -33,6 +33,43 @@ pub trait DatabaseHook: Send + Sync {
         config: &BTreeMap<String, Value>,
         stopped: &dyn Fn() -> bool,
     ) -> ExecResult<LoadOutcome>;
+
+    /// The database's transactions running now, oldest first.
+    fn transactions(&self) -> Vec<RunningTransaction>;
+
+    /// Terminates the transaction with id `id` (its running query stops,
+    /// its next statement fails); false when none runs with that id.
+    fn terminate(&self, id: &str) -> bool;
+}
+
+/// A running transaction, as `SHOW TRANSACTIONS` shows it.
+#[derive(Clone, Debug)]
+pub struct RunningTransaction {
+    /// `neo4j-transaction-<n>`.
+    pub id: String,
+    pub connection_id: String,
+    pub client_address: String,
+    pub username: String,
+    /// `bolt`, `http` or `embedded`.
+    pub protocol: String,
+    pub request_uri: String,
+    pub metadata: BTreeMap<String, Value>,
+    pub started: std::time::SystemTime,
+    pub elapsed: std::time::Duration,
+    /// The query it runs now.
+    pub query: Option<RunningQuery>,
+    pub terminated: bool,
+}
+
+/// The query a transaction runs now.
+#[derive(Clone, Debug)]
+pub struct RunningQuery {
+    /// `query-<n>`.
+    pub id: String,
+    pub text: String,
+    pub parameters: BTreeMap<String, Value>,
+    pub started: std::time::SystemTime,
+    pub elapsed: std::time::Duration,
 }
 
 /// A finished load, as `neptune.load` yields it.

@@ -29,12 +29,13 @@ mod schema_show;
 mod schema_types;
 mod show;
 mod table;
+mod transactions;
 mod tx;
 mod vector;
 mod vector_options;
 
 pub(crate) use database_hook::with_hook as with_database_hook;
-pub use database_hook::{DatabaseHook, LoadOutcome};
+pub use database_hook::{DatabaseHook, LoadOutcome, RunningQuery, RunningTransaction};
 pub use neptune_load::NEPTUNE_LOAD;
 pub use parameters::check_call_parameters;
 pub(crate) use registry::{coerce_arguments, Resolved};
@@ -107,6 +108,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_show::PROCEDURES,
     schema_types::PROCEDURES,
     show::PROCEDURES,
+    transactions::PROCEDURES,
     tx::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,

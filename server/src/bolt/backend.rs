@@ -7,7 +7,9 @@
 //! a pool job and back.
 
 use nereid_dfe::Deadline;
-use nereid_engine::{Database, DbError, Metrics, Params, QueryResult, Summary, Transaction};
+use nereid_engine::{
+    Client, Database, DbError, Metrics, Params, QueryResult, Summary, Transaction,
+};
 use nereid_values::{EntityResolver, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -17,13 +19,15 @@ pub trait Backend: Send + Sync + 'static {
     type Tx: Send + 'static;
     type Results: ResultStream;
 
-    /// Begins a transaction carrying the client's `tx_metadata`.
-    fn begin(self: &Arc<Self>, metadata: Params) -> Self::Tx;
+    /// Begins a transaction carrying the client's `tx_metadata`, run by
+    /// `client` (as `SHOW TRANSACTIONS` shows it).
+    fn begin(self: &Arc<Self>, metadata: Params, client: &Client) -> Self::Tx;
 
     /// Runs `query` in `tx`, or auto-commit when `tx` is `None` (committed
     /// once the stream is exhausted; its transaction carries `metadata`,
     /// RUN's `tx_metadata`). Past `deadline` (the transaction's) the query
-    /// stops with a timeout failure.
+    /// stops with a timeout failure. `client` runs it (an auto-commit
+    /// transaction is listed as its).
     fn run(
         self: &Arc<Self>,
         tx: Option<&Self::Tx>,
@@ -31,6 +35,7 @@ pub trait Backend: Send + Sync + 'static {
         params: Params,
         deadline: Option<Deadline>,
         metadata: Params,
+        client: &Client,
     ) -> Result<Self::Results, DbError>;
 
     /// Whether `query` would change data or schema, decided from its plan
@@ -99,8 +104,8 @@ impl Backend for Database {
     type Tx = Transaction;
     type Results = QueryResult;
 
-    fn begin(self: &Arc<Self>, metadata: Params) -> Transaction {
-        Database::begin_with_metadata(self, metadata)
+    fn begin(self: &Arc<Self>, metadata: Params, client: &Client) -> Transaction {
+        Database::begin_as(self, metadata, client.clone())
     }
 
     fn run(
@@ -110,8 +115,9 @@ impl Backend for Database {
         params: Params,
         deadline: Option<Deadline>,
         metadata: Params,
+        client: &Client,
     ) -> Result<QueryResult, DbError> {
-        Database::run_with_metadata(self, tx, query, params, deadline, metadata)
+        Database::run_as(self, tx, query, params, deadline, metadata, client)
     }
 
     fn writes(self: &Arc<Self>, query: &str) -> Result<bool, DbError> {

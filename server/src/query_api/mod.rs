@@ -18,16 +18,18 @@ mod values_out;
 
 use crate::bolt::{Backend, ResultStream};
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use nereid_dfe::{Deadline, TimeoutOrigin};
-use nereid_engine::{DbError, Params};
+use nereid_engine::{Client, DbError, Params};
 use nereid_errors::{Classification, Status};
 use open_transactions::OpenTransactions;
 use serde_json::{json, Map, Value as Json};
+use std::net::SocketAddr;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 use values_out::Format;
@@ -86,6 +88,8 @@ async fn sweep<B: Backend>(api: Weak<Api<B>>) {
 
 /// One request's statement and options.
 struct Request {
+    /// Who sent it, as `SHOW TRANSACTIONS` shows it.
+    client: Client,
     statement: Option<String>,
     params: Params,
     counters: bool,
@@ -96,10 +100,10 @@ struct Request {
 async fn auto_commit<B: Backend>(
     State(api): State<Arc<Api<B>>>,
     Path(db): Path<String>,
-    headers: HeaderMap,
+    parts: Parts,
     body: Bytes,
 ) -> Response {
-    let request = match parse(&api, &db, &headers, &body, true) {
+    let request = match parse(&api, &db, &parts, &body, true) {
         Ok(request) => request,
         Err(refused) => return into_response(refused),
     };
@@ -113,15 +117,15 @@ async fn auto_commit<B: Backend>(
 async fn begin<B: Backend>(
     State(api): State<Arc<Api<B>>>,
     Path(db): Path<String>,
-    headers: HeaderMap,
+    parts: Parts,
     body: Bytes,
 ) -> Response {
-    let request = match parse(&api, &db, &headers, &body, false) {
+    let request = match parse(&api, &db, &parts, &body, false) {
         Ok(request) => request,
         Err(refused) => return into_response(refused),
     };
     blocking(move || {
-        let tx = api.backend.begin(Params::new());
+        let tx = api.backend.begin(Params::new(), &request.client);
         api.continue_in(None, tx, &request)
     })
     .await
@@ -130,10 +134,10 @@ async fn begin<B: Backend>(
 async fn run_in<B: Backend>(
     State(api): State<Arc<Api<B>>>,
     Path((db, id)): Path<(String, String)>,
-    headers: HeaderMap,
+    parts: Parts,
     body: Bytes,
 ) -> Response {
-    match in_transaction(&api, &db, &id, &headers, &body, true) {
+    match in_transaction(&api, &db, &id, &parts, &body, true) {
         Ok((request, tx)) => blocking(move || api.continue_in(Some(id), tx, &request)).await,
         Err(refused) => into_response(refused),
     }
@@ -142,10 +146,10 @@ async fn run_in<B: Backend>(
 async fn commit<B: Backend>(
     State(api): State<Arc<Api<B>>>,
     Path((db, id)): Path<(String, String)>,
-    headers: HeaderMap,
+    parts: Parts,
     body: Bytes,
 ) -> Response {
-    let (request, tx) = match in_transaction(&api, &db, &id, &headers, &body, false) {
+    let (request, tx) = match in_transaction(&api, &db, &id, &parts, &body, false) {
         Ok(found) => found,
         Err(refused) => return into_response(refused),
     };
@@ -174,11 +178,11 @@ fn in_transaction<B: Backend>(
     api: &Api<B>,
     db: &str,
     id: &str,
-    headers: &HeaderMap,
+    parts: &Parts,
     body: &[u8],
     needs_statement: bool,
 ) -> Result<(Request, B::Tx), Answer> {
-    let request = parse(api, db, headers, body, needs_statement)?;
+    let request = parse(api, db, parts, body, needs_statement)?;
     let tx = api.open.take(id).ok_or_else(|| no_transaction(id))?;
     Ok((request, tx))
 }
@@ -233,10 +237,14 @@ impl<B: Backend> Api<B> {
             .timeout
             .map(|limit| Deadline::after(Instant::now(), limit, TimeoutOrigin::Server));
         let params = request.params.clone();
-        let mut results = match self
-            .backend
-            .run(tx, statement, params, deadline, Params::new())
-        {
+        let mut results = match self.backend.run(
+            tx,
+            statement,
+            params,
+            deadline,
+            Params::new(),
+            &request.client,
+        ) {
             Ok(results) => results,
             Err(e) => return (failure(&e), false),
         };
@@ -342,10 +350,11 @@ impl<B: Backend> Api<B> {
 fn parse<B: Backend>(
     api: &Api<B>,
     db: &str,
-    headers: &HeaderMap,
+    parts: &Parts,
     body: &[u8],
     needs_statement: bool,
 ) -> Result<Request, Answer> {
+    let headers = &parts.headers;
     if let Some(reason) = crate::http::cross_origin(headers, &api.own_origins) {
         tracing::warn!("Query API request refused: {reason}");
         return Err(refusal(StatusCode::FORBIDDEN, &reason));
@@ -379,6 +388,7 @@ fn parse<B: Backend>(
         return Err(invalid("Bad Request: the body must be a JSON object"));
     };
     let mut request = Request {
+        client: client_of(parts),
         statement: None,
         params: Params::new(),
         counters: false,
@@ -410,6 +420,22 @@ fn parse<B: Backend>(
         return Err(invalid("Bad Request: `statement` is required"));
     }
     Ok(request)
+}
+
+/// The request's sender: its peer address, its user when authenticated.
+fn client_of(parts: &Parts) -> Client {
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.to_string());
+    let user = parts.extensions.get::<crate::http_auth::HttpUser>();
+    Client {
+        connection_id: "http".into(),
+        address: peer.unwrap_or_default(),
+        username: user.map(|u| u.0.clone()).unwrap_or_default(),
+        protocol: "http",
+        request_uri: header_text(&parts.headers, header::HOST),
+    }
 }
 
 /// Only the default database exists; `system` is not served here.

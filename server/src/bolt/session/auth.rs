@@ -102,7 +102,10 @@ impl<B: Backend> Session<B> {
             })
             .await?;
         match outcome {
-            Ok(_user) => Ok(()),
+            Ok(user) => {
+                self.username = user.unwrap_or_default();
+                Ok(())
+            }
             Err(e) => Err(refused(e)),
         }
     }

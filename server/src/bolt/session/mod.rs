@@ -158,6 +158,8 @@ pub struct Session<B: Backend> {
     client_left: Arc<AtomicBool>,
     /// The client's address, for rate limiting failed logins.
     peer: Option<IpAddr>,
+    /// The authenticated user (empty without authentication).
+    username: String,
 }
 
 /// How the connection's reader reaches a session busy with a request: it
@@ -169,6 +171,17 @@ pub struct Interrupts {
 }
 
 impl<B: Backend> Session<B> {
+    /// Who runs this session's transactions, for `SHOW TRANSACTIONS`.
+    fn client(&self) -> nereid_engine::Client {
+        nereid_engine::Client {
+            connection_id: self.connection_id.clone(),
+            address: self.peer.map(|ip| ip.to_string()).unwrap_or_default(),
+            username: self.username.clone(),
+            protocol: "bolt",
+            request_uri: self.ctx.config.advertised_address.clone(),
+        }
+    }
+
     pub fn new(
         ctx: Arc<BoltContext<B>>,
         version: BoltVersion,
@@ -203,6 +216,7 @@ impl<B: Backend> Session<B> {
             reset_signal,
             client_left,
             peer,
+            username: String::new(),
         }
     }
 

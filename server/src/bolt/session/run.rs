@@ -39,6 +39,7 @@ impl<B: Backend> Session<B> {
             deadline
         };
         let backend = self.ctx.backend.clone();
+        let client = self.client();
 
         let (results, fields) = if in_tx {
             let tx = self.tx.take().ok_or_else(|| {
@@ -53,7 +54,7 @@ impl<B: Backend> Session<B> {
                 .run(move || {
                     let outcome = decode_params(&params, &*backend)
                         .and_then(|params| {
-                            backend.run(Some(&tx), &query, params, deadline, metadata)
+                            backend.run(Some(&tx), &query, params, deadline, metadata, &client)
                         })
                         .map(with_fields);
                     (tx, outcome)
@@ -66,7 +67,9 @@ impl<B: Backend> Session<B> {
                 .pool
                 .run(move || {
                     decode_params(&params, &*backend)
-                        .and_then(|params| backend.run(None, &query, params, deadline, metadata))
+                        .and_then(|params| {
+                            backend.run(None, &query, params, deadline, metadata, &client)
+                        })
                         .map(with_fields)
                 })
                 .await?

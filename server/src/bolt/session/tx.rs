@@ -24,7 +24,12 @@ impl<B: Backend> Session<B> {
         let metadata = super::metadata::from_extra(extra)?;
         self.await_bookmarks(extra).await?;
         let backend = self.ctx.backend.clone();
-        let tx = self.ctx.pool.run(move || backend.begin(metadata)).await?;
+        let client = self.client();
+        let tx = self
+            .ctx
+            .pool
+            .run(move || backend.begin(metadata, &client))
+            .await?;
         self.tx = Some(tx);
         self.in_tx = true;
         self.tx_deadline = deadline;

@@ -81,7 +81,7 @@ impl Backend for FakeBackend {
     type Tx = FakeTx;
     type Results = FakeResults;
 
-    fn begin(self: &Arc<Self>, metadata: Params) -> FakeTx {
+    fn begin(self: &Arc<Self>, metadata: Params, _client: &nereid_engine::Client) -> FakeTx {
         let id = self.next_tx.fetch_add(1, Ordering::Relaxed) + 1;
         self.record(format!("begin {id}{}", described(&metadata)));
         FakeTx(id)
@@ -90,7 +90,14 @@ impl Backend for FakeBackend {
     /// The fake's writing queries are those whose results say so.
     fn writes(self: &Arc<Self>, query: &str) -> Result<bool, DbError> {
         Ok(self
-            .run(None, query, Params::new(), None, Params::new())?
+            .run(
+                None,
+                query,
+                Params::new(),
+                None,
+                Params::new(),
+                &nereid_engine::Client::embedded(),
+            )?
             .write)
     }
 
@@ -101,6 +108,7 @@ impl Backend for FakeBackend {
         params: Params,
         deadline: Option<Deadline>,
         metadata: Params,
+        _client: &nereid_engine::Client,
     ) -> Result<FakeResults, DbError> {
         if let Ok(mut last) = self.last_deadline.lock() {
             *last = deadline;
