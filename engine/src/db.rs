@@ -82,6 +82,8 @@ pub struct DbConfig {
     /// Where `LOAD CSV` reads `file:///` URLs (Neo4j's
     /// `server.directories.import`).
     pub import_dir: PathBuf,
+    /// The query log (none by default).
+    pub query_log: Option<crate::query_log::QueryLogConfig>,
 }
 
 impl DbConfig {
@@ -93,6 +95,7 @@ impl DbConfig {
             statistics_update_percent: DEFAULT_STATISTICS_UPDATE_PERCENT,
             query_max_memory: DEFAULT_QUERY_MAX_MEMORY as usize,
             import_dir: data_dir.join("import"),
+            query_log: None,
             data_dir,
         }
     }
@@ -142,6 +145,8 @@ pub struct Database {
     loader: Mutex<Option<Arc<crate::loader::Loader>>>,
     /// The transactions running now (`SHOW`/`TERMINATE TRANSACTIONS`).
     transactions: Arc<crate::transactions::Registry>,
+    /// The query log, when configured.
+    query_log: Option<Arc<crate::query_log::QueryLog>>,
     /// Plans by query text (see `plan_cache.rs`).
     plans: PlanCache,
     /// The background statistics rebuilder's stop signal.
@@ -181,6 +186,10 @@ pub struct QueryResult {
     _listed: Option<crate::transactions::Listed>,
     /// The query's place as its transaction's current query.
     mark: Option<crate::transactions::QueryMark>,
+    /// Where the query is logged when it ends (see `query_log.rs`).
+    query_log: Option<Arc<crate::query_log::QueryLog>>,
+    /// Rows streamed so far.
+    rows: u64,
     fields: Vec<String>,
     cursor: Option<nereid_dfe::Cursor>,
     /// A row computed ahead to know whether more rows exist.
@@ -298,6 +307,14 @@ impl Database {
         let partitions = partitions_of(&config.data_dir, config.partitions)?;
         let store = Store::new(StoreConfig { partitions });
         let (wal, checkpoints) = durable::recover(&store, &config.data_dir, durable_config)?;
+        let query_log = match &config.query_log {
+            Some(log) => Some(Arc::new(
+                crate::query_log::QueryLog::open(log.clone()).map_err(|e| {
+                    anyhow::anyhow!("cannot open the query log {}: {e}", log.path.display())
+                })?,
+            )),
+            None => None,
+        };
         let db = Arc::new_cyclic(|me| Database {
             _lock: lock,
             store,
@@ -309,6 +326,7 @@ impl Database {
             import_dir: config.import_dir.clone(),
             loader: Mutex::new(None),
             transactions: Arc::default(),
+            query_log,
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
@@ -501,8 +519,27 @@ impl Database {
     ) -> Result<QueryResult, DbError> {
         let started = Instant::now();
         // A query that fails before its result exists ends here.
+        // What the log shows of a query that fails here (copied only when
+        // a log is kept: the parameters move into the executor).
+        let logged = self
+            .query_log
+            .as_ref()
+            .map(|log| (log, crate::transactions::shown(&params), metadata.clone()));
         let failed = |e: DbError| {
             self.metrics.query_ended(started, Some(e.status));
+            if let Some((log, parameters, metadata)) = &logged {
+                log.record(&crate::query_log::Entry {
+                    query_id: "-",
+                    transaction_id: "-",
+                    elapsed: started.elapsed(),
+                    rows: 0,
+                    client,
+                    text: query,
+                    parameters,
+                    metadata,
+                    failure: Some((e.status, &e.message)),
+                });
+            }
             e
         };
         let CachedPlan {
@@ -599,6 +636,8 @@ impl Database {
         Ok(QueryResult {
             _listed: listed,
             mark,
+            query_log: self.query_log.clone(),
+            rows: 0,
             fields,
             cursor,
             peeked: None,
@@ -957,15 +996,20 @@ impl QueryResult {
         match &pulled {
             Ok(true) => {}
             Ok(false) => self.ended(None),
-            Err(e) => self.ended(Some(e.status)),
+            Err(e) => self.ended(Some(e)),
         }
         pulled
     }
 
-    /// Counts the query's end once (see `metrics.rs`).
-    fn ended(&mut self, error: Option<Status>) {
+    /// Counts the query's end once (see `metrics.rs`) and logs it (see
+    /// `query_log.rs`).
+    fn ended(&mut self, error: Option<&DbError>) {
         if let Some(started) = self.started.take() {
-            self.metrics.query_ended(started, error);
+            self.metrics.query_ended(started, error.map(|e| e.status));
+            if let (Some(log), Some(mark)) = (&self.query_log, &self.mark) {
+                let failure = error.map(|e| (e.status, e.message.as_str()));
+                mark.log(log, started.elapsed(), self.rows, failure);
+            }
         }
     }
 
@@ -986,6 +1030,7 @@ impl QueryResult {
                 Some(row) => {
                     sink(&row, self.txn.as_ref());
                     sent += 1;
+                    self.rows += 1;
                 }
                 None => {
                     self.finish()?;

@@ -24,6 +24,7 @@ mod metrics;
 mod notification;
 mod plan_cache;
 mod profile;
+mod query_log;
 mod query_options;
 mod query_type;
 mod statistics;
@@ -70,6 +71,7 @@ pub use nereid_metrics::HistogramSnapshot;
 pub use notification::{Notification, Position, Severity};
 /// PROFILE's figures, which front ends render (Bolt's `profile` summary).
 pub use profile::{OperatorProfile, Profile};
+pub use query_log::QueryLogConfig;
 /// Statuses for engine errors a front end meets outside a query: the
 /// executor's deadline check between statements (`from_exec`), and a value
 /// refused for the query memory budget while it was being decoded

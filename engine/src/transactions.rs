@@ -62,8 +62,8 @@ pub(crate) struct Running {
 
 struct Current {
     seq: u64,
-    text: String,
-    parameters: BTreeMap<String, Value>,
+    text: Arc<str>,
+    parameters: Arc<BTreeMap<String, Value>>,
     started_at: SystemTime,
     started: Instant,
     cancel: Option<Arc<AtomicBool>>,
@@ -161,10 +161,12 @@ impl Listed {
     ) -> QueryMark {
         let registry = self.registry.upgrade();
         let seq = registry.map_or(0, |r| r.next_query.fetch_add(1, Ordering::Relaxed) + 1);
+        let text: Arc<str> = Arc::from(text);
+        let parameters = Arc::new(parameters);
         *self.running.query.lock() = Some(Current {
             seq,
-            text: text.to_string(),
-            parameters,
+            text: Arc::clone(&text),
+            parameters: Arc::clone(&parameters),
             started_at: SystemTime::now(),
             started: Instant::now(),
             cancel,
@@ -172,6 +174,8 @@ impl Listed {
         QueryMark {
             running: Arc::clone(&self.running),
             seq,
+            text,
+            parameters,
         }
     }
 }
@@ -189,6 +193,8 @@ impl Drop for Listed {
 pub(crate) struct QueryMark {
     running: Arc<Running>,
     seq: u64,
+    text: Arc<str>,
+    parameters: Arc<BTreeMap<String, Value>>,
 }
 
 impl QueryMark {
@@ -196,6 +202,27 @@ impl QueryMark {
     /// then reports `Transaction.Terminated`).
     pub(crate) fn terminated(&self) -> bool {
         self.running.terminated.load(Ordering::Relaxed)
+    }
+
+    /// Writes the finished query to `log`.
+    pub(crate) fn log(
+        &self,
+        log: &crate::query_log::QueryLog,
+        elapsed: std::time::Duration,
+        rows: u64,
+        failure: Option<(nereid_errors::Status, &str)>,
+    ) {
+        log.record(&crate::query_log::Entry {
+            query_id: &format!("query-{}", self.seq),
+            transaction_id: &format!("{ID_PREFIX}{}", self.running.seq),
+            elapsed,
+            rows,
+            client: &self.running.client,
+            text: &self.text,
+            parameters: &self.parameters,
+            metadata: &self.running.metadata.get(),
+            failure,
+        });
     }
 }
 
@@ -212,8 +239,8 @@ impl Running {
     fn view(&self) -> RunningTransaction {
         let query = self.query.lock().as_ref().map(|q| RunningQuery {
             id: format!("query-{}", q.seq),
-            text: q.text.clone(),
-            parameters: q.parameters.clone(),
+            text: q.text.to_string(),
+            parameters: (*q.parameters).clone(),
             started: q.started_at,
             elapsed: q.started.elapsed(),
         });

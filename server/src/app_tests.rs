@@ -15,6 +15,7 @@ fn config() -> Config {
         exec_threads: 1,
         log: "info".into(),
         statistics_update_percent: 10,
+        query_log: None,
         query_max_memory: 0,
         transaction_timeout: None,
         durable: Default::default(),

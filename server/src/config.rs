@@ -34,6 +34,7 @@ pub const DEFAULT_LOG: &str = "info";
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, import_dir, bolt_address, http_address,
 /// partitions, exec_threads, log, statistics_update_percent, query_max_memory, transaction_timeout,
+/// query_log, slow_query_ms, query_log_redact,
 /// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
 /// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
@@ -83,6 +84,21 @@ pub struct Cli {
     /// deleted or overwritten since the last build (0: never) [default: 10]
     #[arg(long, env = "NEREID_STATISTICS_UPDATE_PERCENT", value_name = "PERCENT")]
     pub statistics_update_percent: Option<u32>,
+
+    /// Append a line per finished query (time, ids, elapsed ms, rows,
+    /// client, user, text, parameters, metadata, failure) to FILE, in the
+    /// shape of Neo4j's query.log [default: no query log]
+    #[arg(long, env = "NEREID_QUERY_LOG", value_name = "FILE")]
+    pub query_log: Option<PathBuf>,
+
+    /// With --query-log, log only queries that took at least this many
+    /// milliseconds (a slow-query log) [default: 0, every query]
+    #[arg(long, env = "NEREID_SLOW_QUERY_MS", value_name = "MS")]
+    pub slow_query_ms: Option<u64>,
+
+    /// With --query-log, write parameter names only, not their values
+    #[arg(long, env = "NEREID_QUERY_LOG_REDACT")]
+    pub query_log_redact: bool,
 
     /// Bytes one query may hold (its parameters, the values it builds, the
     /// rows a sort or aggregation keeps); over it the query fails with
@@ -212,6 +228,9 @@ pub struct ImportArgs {
 #[derive(Deserialize, Debug, Default, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
+    pub query_log: Option<PathBuf>,
+    pub slow_query_ms: Option<u64>,
+    pub query_log_redact: Option<bool>,
     pub data_dir: Option<PathBuf>,
     pub import_dir: Option<PathBuf>,
     pub bolt_address: Option<String>,
@@ -259,6 +278,8 @@ pub struct Config {
     pub log: String,
     /// Background statistics rebuild threshold (see `DbConfig`).
     pub statistics_update_percent: u32,
+    /// The query log (see `DbConfig`).
+    pub query_log: Option<nereid_engine::QueryLogConfig>,
     /// Bytes one query may hold (0: no limit; see `DbConfig`).
     pub query_max_memory: u64,
     /// The server's default transaction timeout (`None`: no limit); a
@@ -378,6 +399,16 @@ impl Config {
                 .query_max_memory
                 .or(file.query_max_memory)
                 .unwrap_or(DEFAULT_QUERY_MAX_MEMORY),
+            query_log: cli
+                .query_log
+                .or(file.query_log)
+                .map(|path| nereid_engine::QueryLogConfig {
+                    path,
+                    threshold: std::time::Duration::from_millis(
+                        cli.slow_query_ms.or(file.slow_query_ms).unwrap_or(0),
+                    ),
+                    parameters: !(cli.query_log_redact || file.query_log_redact.unwrap_or(false)),
+                }),
             transaction_timeout,
             durable,
             auth,

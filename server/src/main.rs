@@ -73,6 +73,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
         statistics_update_percent: config.statistics_update_percent,
         query_max_memory: usize::try_from(config.query_max_memory).unwrap_or(usize::MAX),
         import_dir: config.import_dir.clone(),
+        query_log: config.query_log.clone(),
         ..DbConfig::new(config.data_dir.clone(), config.partitions)
     };
     // Opening recovers from the log: blocking work, off the I/O threads.
