@@ -101,6 +101,10 @@ pub async fn start_with_loader<B: Backend>(
     let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth.clone());
     let scraped = ctx.clone();
     let metrics: http::MetricsFn = Arc::new(move || crate::metrics_text::render(&scraped));
+    let http_tls = match config.http_tls {
+        true => tls.clone(),
+        false => None,
+    };
     let bolt_task = tokio::spawn(bolt::serve(bolt_listener, ctx, tls, watcher.clone()));
     let bound_http = http_address.to_string();
     let own_origins = http::origins_of([config.http_address.as_str(), bound_http.as_str()]);
@@ -125,7 +129,7 @@ pub async fn start_with_loader<B: Backend>(
     .merge(crate::http_auth::require_user(protected, auth));
     let router = http::with_metrics(router, metrics);
     let http_task = tokio::spawn(async move {
-        if let Err(e) = http::serve(http_listener, router, watcher).await {
+        if let Err(e) = http::serve(http_listener, router, http_tls, watcher).await {
             tracing::error!("HTTP server failed: {e}");
         }
     });

@@ -16,6 +16,7 @@ fn config() -> Config {
         log: "info".into(),
         statistics_update_percent: 10,
         query_log: None,
+        http_tls: false,
         query_max_memory: 0,
         transaction_timeout: None,
         durable: Default::default(),

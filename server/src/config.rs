@@ -37,7 +37,7 @@ pub const DEFAULT_LOG: &str = "info";
 /// query_log, slow_query_ms, query_log_redact,
 /// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
-/// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key,
+/// s3_endpoint, s3_region, wal_segment_bytes, log_partitions, auth, no_auth, tls_cert, tls_key, http_tls,
 /// bolt_max_connections, bolt_reserved_connections, bolt_handshake_timeout_ms,
 /// bolt_idle_timeout_ms, bolt_max_message_bytes, bolt_max_buffered_bytes,
 /// auth_file, auth_hash_concurrency, auth_hash_rate). Flags win over the environment, which wins
@@ -184,6 +184,11 @@ pub struct Cli {
     #[arg(long, env = "NEREID_TLS_KEY", value_name = "FILE")]
     pub tls_key: Option<PathBuf>,
 
+    /// Serve HTTPS instead of HTTP on the HTTP address, with --tls-cert
+    /// and --tls-key
+    #[arg(long, env = "NEREID_HTTP_TLS")]
+    pub http_tls: bool,
+
     #[command(flatten)]
     pub bolt_limits: BoltLimitArgs,
 
@@ -257,6 +262,7 @@ pub struct FileConfig {
     pub no_auth: Option<bool>,
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
+    pub http_tls: Option<bool>,
     pub bolt_max_connections: Option<usize>,
     pub bolt_reserved_connections: Option<usize>,
     pub bolt_handshake_timeout_ms: Option<u64>,
@@ -296,6 +302,8 @@ pub struct Config {
     /// Bolt over TLS with this certificate chain and key (both or neither).
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
+    /// HTTPS on the HTTP address (with the TLS certificate and key).
+    pub http_tls: bool,
     /// Connection count, timeouts and message size of the Bolt listener.
     pub bolt_limits: BoltLimits,
 }
@@ -416,6 +424,7 @@ impl Config {
             no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
             tls_cert: cli.tls_cert.or(file.tls_cert),
             tls_key: cli.tls_key.or(file.tls_key),
+            http_tls: cli.http_tls || file.http_tls.unwrap_or(false),
             bolt_limits,
         };
         config.validate()?;
@@ -433,6 +442,13 @@ impl Config {
             return Err(ConfigError::Invalid {
                 name: "tls_cert",
                 message: "tls_cert and tls_key go together: give both or neither".into(),
+            });
+        }
+        if self.http_tls && self.tls_cert.is_none() {
+            return Err(ConfigError::Invalid {
+                name: "http_tls",
+                message: "http_tls serves the certificate of tls_cert and tls_key: give them"
+                    .into(),
             });
         }
         if self.exec_threads == 0 {

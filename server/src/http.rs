@@ -166,22 +166,37 @@ async fn health(State(info): State<Arc<HealthInfo>>) -> (StatusCode, Json<Value>
     (code, Json(body))
 }
 
-/// Serves until `shutdown` turns true.
+/// Serves until `shutdown` turns true; over TLS when `tls` is given
+/// (`--http-tls`).
 pub async fn serve(
     listener: TcpListener,
     router: Router,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     mut shutdown: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     // The peer address reaches handlers (the credential check's per-address
     // lock-out reads it).
     let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, service)
-        .with_graceful_shutdown(async move {
-            while !*shutdown.borrow() {
-                if shutdown.changed().await.is_err() {
-                    return;
-                }
+    let stopped = async move {
+        while !*shutdown.borrow() {
+            if shutdown.changed().await.is_err() {
+                return;
             }
-        })
-        .await
+        }
+    };
+    match tls {
+        None => {
+            axum::serve(listener, service)
+                .with_graceful_shutdown(stopped)
+                .await
+        }
+        Some(acceptor) => {
+            use axum::serve::ListenerExt;
+            // `tap_io` gives the TLS listener the peer address extractor.
+            let listener = crate::https::TlsListener::new(listener, acceptor)?.tap_io(|_| {});
+            axum::serve(listener, service)
+                .with_graceful_shutdown(stopped)
+                .await
+        }
+    }
 }

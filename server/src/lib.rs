@@ -12,6 +12,7 @@ pub mod healthcheck;
 pub mod http;
 mod http_auth;
 mod http_loader;
+mod https;
 pub mod import;
 mod metrics_text;
 mod protocol_status;

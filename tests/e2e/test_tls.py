@@ -40,7 +40,8 @@ def tls_server():
             check=True,
             capture_output=True,
         )
-        srv = Server(os.path.join(tmp, "data"), extra_args=["--tls-cert", cert, "--tls-key", key])
+        srv = Server(os.path.join(tmp, "data"),
+                     extra_args=["--tls-cert", cert, "--tls-key", key, "--http-tls"])
         srv.cert = cert
         srv.start()
         try:
@@ -87,3 +88,27 @@ def test_plaintext_is_refused_by_a_tls_listener(tls_server):
     ) as drv:
         with pytest.raises(HANDSHAKE_ERRORS):
             drv.verify_connectivity()
+
+
+def test_https_on_the_http_port_with_the_same_certificate(tls_server):
+    """`--http-tls`: /health and the Query API over HTTPS, verified against the certificate;
+    plain HTTP on that port gets no answer."""
+    import http.client
+    import json
+    import ssl
+    import urllib.error
+    import urllib.request
+
+    context = ssl.create_default_context(cafile=tls_server.cert)
+    base = f"https://localhost:{tls_server.http_port}"
+    with urllib.request.urlopen(f"{base}/health", context=context, timeout=10) as response:
+        assert response.status == 200
+    request = urllib.request.Request(
+        f"{base}/db/neo4j/query/v2", data=json.dumps({"statement": "RETURN 1 AS x"}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, context=context, timeout=10) as response:
+        assert json.loads(response.read())["data"]["values"] == [[1]]
+    with pytest.raises((urllib.error.URLError, OSError, http.client.HTTPException)):
+        urllib.request.urlopen(f"http://localhost:{tls_server.http_port}/health", timeout=5)
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{base}/health", context=ssl.create_default_context(), timeout=10)
