@@ -15,14 +15,23 @@ use std::time::Duration;
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `Ok(())` when `GET /health` on `http_address` answers 200; otherwise
-/// why not.
-pub fn check(http_address: &str) -> Result<(), String> {
+/// why not. `tls`: the server serves HTTPS there (`--http-tls`).
+pub fn check(http_address: &str, tls: bool) -> Result<(), String> {
     let target = reachable(http_address)?;
-    let mut stream = TcpStream::connect_timeout(&target, TIMEOUT)
+    let stream = TcpStream::connect_timeout(&target, TIMEOUT)
         .map_err(|e| format!("cannot connect to {target}: {e}"))?;
     let io = |e: std::io::Error| format!("{target}: {e}");
     stream.set_read_timeout(Some(TIMEOUT)).map_err(io)?;
     stream.set_write_timeout(Some(TIMEOUT)).map_err(io)?;
+    match tls {
+        false => ask(stream, target),
+        true => ask(probe_tls::wrap(stream, target)?, target),
+    }
+}
+
+/// Sends `GET /health` over `stream` and reads the status line.
+fn ask(mut stream: impl Read + Write, target: SocketAddr) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("{target}: {e}");
     let request = format!("GET /health HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).map_err(io)?;
     // The status line fits in the first bytes; the body does not matter.
@@ -42,6 +51,84 @@ pub fn check(http_address: &str) -> Result<(), String> {
     match status_line.split_whitespace().nth(1) {
         Some("200") => Ok(()),
         _ => Err(format!("GET /health on {target} answered {status_line:?}")),
+    }
+}
+
+/// TLS for the probe. It does not verify the certificate: the probe runs
+/// beside the server (in its container) and asks only whether it answers,
+/// and the certificate names the public host, not loopback.
+mod probe_tls {
+    use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+    use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
+    use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+    use rustls::{ClientConfig, ClientConnection, DigitallySignedStruct, SignatureScheme};
+    use std::net::{SocketAddr, TcpStream};
+    use std::sync::Arc;
+
+    pub(super) fn wrap(
+        stream: TcpStream,
+        target: SocketAddr,
+    ) -> Result<rustls::StreamOwned<ClientConnection, TcpStream>, String> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = ClientConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
+            .with_no_client_auth();
+        let name = ServerName::IpAddress(target.ip().into());
+        let connection =
+            ClientConnection::new(Arc::new(config), name).map_err(|e| e.to_string())?;
+        Ok(rustls::StreamOwned::new(connection, stream))
+    }
+
+    /// Accepts any certificate, checking only the handshake's signatures.
+    #[derive(Debug)]
+    struct AnyCertificate(Arc<CryptoProvider>);
+
+    impl ServerCertVerifier for AnyCertificate {
+        fn verify_server_cert(
+            &self,
+            _end_entity: &CertificateDer<'_>,
+            _intermediates: &[CertificateDer<'_>],
+            _server_name: &ServerName<'_>,
+            _ocsp_response: &[u8],
+            _now: UnixTime,
+        ) -> Result<ServerCertVerified, rustls::Error> {
+            Ok(ServerCertVerified::assertion())
+        }
+
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            verify_tls12_signature(
+                message,
+                cert,
+                dss,
+                &self.0.signature_verification_algorithms,
+            )
+        }
+
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            verify_tls13_signature(
+                message,
+                cert,
+                dss,
+                &self.0.signature_verification_algorithms,
+            )
+        }
+
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.0.signature_verification_algorithms.supported_schemes()
+        }
     }
 }
 
@@ -88,6 +175,6 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let address = listener.local_addr().unwrap().to_string();
         drop(listener);
-        assert!(check(&address).is_err());
+        assert!(check(&address, false).is_err());
     }
 }

@@ -18,7 +18,7 @@ fn main() -> ExitCode {
     let config = match Config::load() {
         Ok((config, None)) => config,
         Ok((config, Some(Command::Healthcheck))) => {
-            return match nereid_server::healthcheck::check(&config.http_address) {
+            return match nereid_server::healthcheck::check(&config.http_address, config.http_tls) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(why) => {
                     eprintln!("nereid healthcheck: {why}");

@@ -43,6 +43,7 @@ def tls_server():
         srv = Server(os.path.join(tmp, "data"),
                      extra_args=["--tls-cert", cert, "--tls-key", key, "--http-tls"])
         srv.cert = cert
+        srv.key = key
         srv.start()
         try:
             yield srv
@@ -112,3 +113,11 @@ def test_https_on_the_http_port_with_the_same_certificate(tls_server):
         urllib.request.urlopen(f"http://localhost:{tls_server.http_port}/health", timeout=5)
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(f"{base}/health", context=ssl.create_default_context(), timeout=10)
+
+
+def test_the_healthcheck_probe_speaks_https(tls_server):
+    """`nereid healthcheck` (the image's HEALTHCHECK) with --http-tls probes over TLS."""
+    args = [os.environ["NEREID_BIN"], "--http-address", f"127.0.0.1:{tls_server.http_port}",
+            "--tls-cert", tls_server.cert, "--tls-key", tls_server.key]
+    assert subprocess.run([*args, "--http-tls", "healthcheck"], timeout=30).returncode == 0
+    assert subprocess.run([*args, "healthcheck"], capture_output=True, timeout=30).returncode == 1
