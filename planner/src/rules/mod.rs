@@ -8,6 +8,7 @@ mod filter_pushdown;
 mod id_seek;
 mod implied_in_list;
 mod index_order;
+mod join_order;
 mod label_scan;
 mod node_index_seek;
 mod node_property_scan;
@@ -39,6 +40,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &filter_pushdown::FilterPushdown,
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
+    &join_order::JoinOrder,
     &id_seek::IdSeek,
     &node_index_seek::NodeIndexSeek,
     &property_seek::PropertySeek,
@@ -101,6 +103,13 @@ pub(crate) fn wrap_filters(plan: Op, filters: Vec<Expr>) -> Op {
             input: Box::new(input),
             predicate,
         })
+}
+
+/// True when `e` reads `slot` and no other slot (a filter on one node).
+pub(crate) fn reads_only(e: &Expr, slot: Slot) -> bool {
+    let mut reads = Vec::new();
+    crate::expr::slots_of(e, &mut reads);
+    !reads.is_empty() && reads.iter().all(|s| *s == slot)
 }
 
 /// Peels the filters off the top of `plan`: (filters bottom-up, the rest).

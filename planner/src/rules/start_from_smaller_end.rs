@@ -15,9 +15,9 @@
 //! The rows are the same multiset; a MATCH defines no row order. In a
 //! longer chain the rule decides the first hop, where the scan is.
 
-use super::{peel_filters as peel, wrap_filters as wrap, RewriteRule};
+use super::{peel_filters as peel, reads_only, wrap_filters as wrap, RewriteRule};
 use crate::cardinality::{fan_out, node_frontier};
-use crate::expr::{slots_of, Expr, Slot};
+use crate::expr::Expr;
 use crate::plan::{ExpandSpec, Op};
 use crate::Catalog;
 
@@ -63,12 +63,6 @@ struct Hop {
     on_a: Vec<Expr>,
     a_labels: Vec<String>,
     base: Op,
-}
-
-fn reads_only(e: &Expr, slot: Slot) -> bool {
-    let mut reads = Vec::new();
-    slots_of(e, &mut reads);
-    !reads.is_empty() && reads.iter().all(|s| *s == slot)
 }
 
 impl Hop {
