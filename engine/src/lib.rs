@@ -29,6 +29,7 @@ mod query_options;
 mod query_type;
 mod statistics;
 mod status;
+mod system_database;
 mod transactions;
 
 #[cfg(test)]
@@ -77,4 +78,5 @@ pub use query_log::QueryLogConfig;
 /// refused for the query memory budget while it was being decoded
 /// (`memory_limit`, whose message names the setting).
 pub use status::{from_exec, memory_limit};
+pub use system_database::check as check_for_system_database;
 pub use transactions::Client;

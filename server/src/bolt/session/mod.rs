@@ -160,6 +160,9 @@ pub struct Session<B: Backend> {
     peer: Option<IpAddr>,
     /// The authenticated user (empty without authentication).
     username: String,
+    /// The database the current statement runs on: the explicit
+    /// transaction's (BEGIN) or the auto-commit RUN's.
+    statement_database: &'static str,
 }
 
 /// How the connection's reader reaches a session busy with a request: it
@@ -217,6 +220,7 @@ impl<B: Backend> Session<B> {
             client_left,
             peer,
             username: String::new(),
+            statement_database: database::DATABASES[0],
         }
     }
 

@@ -32,12 +32,16 @@ impl<B: Backend> Session<B> {
         } else {
             // Inside a transaction BEGIN carried the database, bookmarks
             // and timeout; an auto-commit transaction starts now.
-            super::database::from_extra(extra)?;
+            self.statement_database = super::database::from_extra(extra)?;
             let deadline =
                 super::timeout::deadline_at(extra, self.ctx.config.transaction_timeout, started)?;
             self.await_bookmarks(extra).await?;
             deadline
         };
+        // `system` runs administration commands and procedure calls only.
+        if self.statement_database == "system" {
+            nereid_engine::check_for_system_database(&query).map_err(Failure::from)?;
+        }
         let backend = self.ctx.backend.clone();
         let client = self.client();
 
