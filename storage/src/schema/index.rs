@@ -20,61 +20,55 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// lock only briefly and never while it reads the store.
 const CHUNK: usize = 1024;
 
-/// One entry: its first 16 bytes inline (big-endian, zero-padded), the
-/// rest boxed. The tree compares the inline part first, so a search
-/// reads no key's heap bytes unless two entries share 16 bytes (a number
-/// key and most of an id, a long string's prefix): with every key boxed,
-/// each comparison was a cache miss.
-#[derive(Clone, PartialEq, Eq)]
+/// Bytes of an entry kept inline; the word they share holds the length.
+const INLINE: usize = 23;
+
+/// One entry: up to its first 23 bytes inline (big-endian, zero-padded),
+/// then one byte saying how many of them there are (24 for an entry
+/// longer than that), the rest boxed. The tree compares the inline words
+/// first, so a search reads no key's heap bytes unless two entries share
+/// 23 bytes (a long string's prefix), and an entry of up to 23 bytes (an
+/// integer key's 11 and the entity's 8) has no box at all: copying a hit
+/// out of the tree reads nothing but the node.
+/// docs/adr/0105-index-entries-inline.md.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
-    /// The first 16 bytes as two big-endian words (not a `u128`, whose
-    /// 16-byte alignment would pad the entry to 48 bytes).
-    head: (u64, u64),
+    /// The inline bytes and the length byte as three big-endian words
+    /// (not a `u128` and a `u64`, whose alignment would pad the entry).
+    head: [u64; 3],
     rest: Box<[u8]>,
-    len: u32,
 }
+
+// The derived order is the order of the whole byte strings: the first 23
+// bytes (a shorter entry zero-padded), then the length byte (a prefix
+// before what extends it: lengths up to 23 sort below the 24 of a long
+// entry), then the boxed bytes of two long entries.
 
 impl Entry {
     fn new(bytes: &[u8]) -> Self {
-        let mut head = [0u8; 16];
-        let n = bytes.len().min(16);
+        let mut head = [0u8; 24];
+        let n = bytes.len().min(INLINE);
         head[..n].copy_from_slice(&bytes[..n]);
+        head[INLINE] = bytes.len().min(INLINE + 1) as u8;
         let word = |at: usize| {
             let mut w = [0u8; 8];
             w.copy_from_slice(&head[at..at + 8]);
             u64::from_be_bytes(w)
         };
         Entry {
-            head: (word(0), word(8)),
+            head: [word(0), word(8), word(16)],
             rest: bytes[n..].into(),
-            len: bytes.len() as u32,
         }
     }
 
     fn write_to(&self, out: &mut Vec<u8>) {
-        let mut head = [0u8; 16];
-        head[..8].copy_from_slice(&self.head.0.to_be_bytes());
-        head[8..].copy_from_slice(&self.head.1.to_be_bytes());
-        out.extend_from_slice(&head[..(self.len as usize).min(16)]);
+        let mut head = [0u8; 24];
+        for (at, word) in self.head.iter().enumerate() {
+            head[at * 8..at * 8 + 8].copy_from_slice(&word.to_be_bytes());
+        }
+        let inline = usize::from(head[INLINE]).min(INLINE);
+        out.extend_from_slice(&head[..inline]);
         out.extend_from_slice(&self.rest);
-    }
-}
-
-/// The order of the whole byte strings: the padded heads, then the rests,
-/// then the length (a string and the same string with zeros after it
-/// differ only there).
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.head
-            .cmp(&other.head)
-            .then_with(|| self.rest.cmp(&other.rest))
-            .then_with(|| self.len.cmp(&other.len))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
     }
 }
 
@@ -170,16 +164,28 @@ impl PropertyIndex {
             keys.clear();
             ends.clear();
             {
+                // The tree is searched for the near bound only and the far
+                // one tested per entry: a range of both searches every node
+                // on the way down twice.
+                let (low, high) = (as_entry(&lower), as_entry(&upper));
                 let entries = self.entries.read();
-                let range = entries.range((as_entry(&lower), as_entry(&upper)));
                 let mut copy = |entry: &Entry| {
                     entry.write_to(&mut keys);
                     ends.push(keys.len());
                 };
                 if descending {
-                    range.rev().take(chunk_len).for_each(&mut copy);
+                    entries
+                        .range((Bound::Unbounded, high))
+                        .rev()
+                        .take_while(|e| above(e, &low))
+                        .take(chunk_len)
+                        .for_each(&mut copy);
                 } else {
-                    range.take(chunk_len).for_each(&mut copy);
+                    entries
+                        .range((low, Bound::Unbounded))
+                        .take_while(|e| below(e, &high))
+                        .take(chunk_len)
+                        .for_each(&mut copy);
                 }
             }
             let mut start = 0;
@@ -227,6 +233,24 @@ fn empty_range(lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
             l >= u
         }
         _ => false,
+    }
+}
+
+/// Whether `entry` lies below the upper bound `high`.
+fn below(entry: &Entry, high: &Bound<Entry>) -> bool {
+    match high {
+        Bound::Included(h) => entry <= h,
+        Bound::Excluded(h) => entry < h,
+        Bound::Unbounded => true,
+    }
+}
+
+/// Whether `entry` lies above the lower bound `low`.
+fn above(entry: &Entry, low: &Bound<Entry>) -> bool {
+    match low {
+        Bound::Included(l) => entry >= l,
+        Bound::Excluded(l) => entry > l,
+        Bound::Unbounded => true,
     }
 }
 
