@@ -9,7 +9,8 @@
 //! `seek`), so the set itself needs no versions.
 //! Why a `BTreeSet` of boxed byte strings: docs/adr/0086-ordered-property-indexes.md.
 
-use super::defs::{IndexDef, IndexState};
+use super::defs::{IndexDef, IndexKind, IndexState};
+use super::points::{Point, Points};
 use super::vector_ann::VectorAnn;
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeSet;
@@ -30,7 +31,7 @@ const INLINE: usize = 23;
 /// 23 bytes (a long string's prefix), and an entry of up to 23 bytes (an
 /// integer key's 11 and the entity's 8) has no box at all: copying a hit
 /// out of the tree reads nothing but the node.
-/// docs/adr/0105-index-entries-inline.md.
+/// docs/adr/0105-index-point-lookups.md.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
     /// The inline bytes and the length byte as three big-endian words
@@ -72,12 +73,30 @@ impl Entry {
     }
 }
 
+/// The set and, for a range index, its equality side table (module
+/// `points`), changed together under one lock.
+#[derive(Default)]
+struct Entries {
+    tree: BTreeSet<Entry>,
+    points: Option<Points>,
+}
+
+impl Entries {
+    fn insert(&mut self, key: &[u8], entity: u64) {
+        if self.tree.insert(entry_of(key, entity)) {
+            if let Some(points) = &mut self.points {
+                points.added(key, entity);
+            }
+        }
+    }
+}
+
 pub(crate) struct PropertyIndex {
     pub(crate) id: u64,
     pub(crate) def: IndexDef,
     pub(crate) owning_constraint: Option<String>,
     pub(crate) state: Mutex<IndexState>,
-    entries: RwLock<BTreeSet<Entry>>,
+    entries: RwLock<Entries>,
     pub(crate) reads: AtomicU64,
     /// Entries of class `WIDE` ever added: ranges over dates are then not
     /// served (such dates sort apart from the others).
@@ -92,7 +111,10 @@ impl PropertyIndex {
             id,
             owning_constraint,
             state: Mutex::new(IndexState::Populating { percent: 0.0 }),
-            entries: RwLock::new(BTreeSet::new()),
+            entries: RwLock::new(Entries {
+                tree: BTreeSet::new(),
+                points: (def.kind == IndexKind::Range).then(Points::default),
+            }),
             reads: AtomicU64::new(0),
             wide: AtomicU64::new(0),
             ann: VectorAnn::for_kind(def.kind),
@@ -109,9 +131,7 @@ impl PropertyIndex {
         if wide {
             self.wide.fetch_add(1, Ordering::Relaxed);
         }
-        let entry = entry_of(key, entity);
-        let mut entries = self.entries.write();
-        entries.insert(entry);
+        self.entries.write().insert(key, entity);
     }
 
     /// Adds many `(key, entity, wide)` under one lock acquisition
@@ -122,10 +142,34 @@ impl PropertyIndex {
         // Built apart (a sorted batch is laid out in one pass), then merged
         // in one pass under the lock.
         let mut built: BTreeSet<Entry> = batch
-            .into_iter()
-            .map(|(key, entity, _)| entry_of(&key, entity))
+            .iter()
+            .map(|(key, entity, _)| entry_of(key, *entity))
             .collect();
-        self.entries.write().append(&mut built);
+        let mut entries = self.entries.write();
+        let Entries { tree, points } = &mut *entries;
+        if let Some(points) = points {
+            // Writers may have added entries while the batch was read.
+            let mut seen = None;
+            for (key, entity, _) in &batch {
+                if seen == Some((key, entity)) {
+                    continue;
+                }
+                seen = Some((key, entity));
+                if !tree.contains(&entry_of(key, *entity)) {
+                    points.added(key, *entity);
+                }
+            }
+        }
+        tree.append(&mut built);
+    }
+
+    /// What the equality side table says of `equality_key` (`Shared` for
+    /// an index without one).
+    pub(crate) fn point(&self, equality_key: &[u8]) -> Point {
+        match &self.entries.read().points {
+            Some(points) => points.get(equality_key),
+            None => Point::Shared,
+        }
     }
 
     /// Removes `key ++ entity` if `keep` (asked under the write lock, so
@@ -134,13 +178,16 @@ impl PropertyIndex {
     pub(crate) fn remove_unless(&self, key: &[u8], entity: u64, keep: impl FnOnce() -> bool) {
         let entry = entry_of(key, entity);
         let mut entries = self.entries.write();
-        if entries.contains(&entry) && !keep() {
-            entries.remove(&entry);
+        if entries.tree.contains(&entry) && !keep() {
+            entries.tree.remove(&entry);
+            if let Some(points) = &mut entries.points {
+                points.removed(key, entity);
+            }
         }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.entries.read().len()
+        self.entries.read().tree.len()
     }
 
     /// Visits `(key, entity)` of every entry between the bounds (on whole
@@ -168,7 +215,7 @@ impl PropertyIndex {
                 // one tested per entry: a range of both searches every node
                 // on the way down twice.
                 let (low, high) = (as_entry(&lower), as_entry(&upper));
-                let entries = self.entries.read();
+                let entries = &self.entries.read().tree;
                 let mut copy = |entry: &Entry| {
                     entry.write_to(&mut keys);
                     ends.push(keys.len());
@@ -219,8 +266,9 @@ impl PropertyIndex {
     /// nodes of up to eleven). An estimate for `SHOW INDEXES` and benches.
     pub(crate) fn approximate_bytes(&self) -> usize {
         let entries = self.entries.read();
-        let boxed: usize = entries.iter().map(|e| e.rest.len()).sum();
-        boxed + entries.len() * (std::mem::size_of::<Entry>() + 8)
+        let boxed: usize = entries.tree.iter().map(|e| e.rest.len()).sum();
+        let points = entries.points.as_ref().map_or(0, Points::approximate_bytes);
+        boxed + entries.tree.len() * (std::mem::size_of::<Entry>() + 8) + points
     }
 }
 

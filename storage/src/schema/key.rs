@@ -238,6 +238,33 @@ pub(crate) fn equality_key(key: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Whether no other key shares `key`'s equality key: no top-level number
+/// in it is an integral float at or beyond 2^53, whose group alone holds
+/// several exact parts.
+pub(crate) fn alone_in_group(key: &[u8]) -> bool {
+    let mut at = 0;
+    while at < key.len() {
+        let Some(len) = encoded_len(&key[at..], true) else {
+            return false;
+        };
+        if key[at] == NUMBER {
+            let mut bits = [0u8; 8];
+            bits.copy_from_slice(&key[at + 1..at + 9]);
+            let bits = u64::from_be_bytes(bits);
+            let f = f64::from_bits(if bits >> 63 == 1 {
+                bits ^ 1 << 63
+            } else {
+                !bits
+            });
+            if f.is_finite() && f.abs() >= (1u64 << 53) as f64 {
+                return false;
+            }
+        }
+        at += len;
+    }
+    true
+}
+
 /// The smallest byte string above every string that starts with `prefix`.
 pub(crate) fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
     let mut next = prefix.to_vec();
