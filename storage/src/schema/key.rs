@@ -220,22 +220,23 @@ pub(crate) fn encoded_len(key: &[u8], top: bool) -> Option<usize> {
 /// (and values that are not equal may share one: large integers that
 /// round to the same float, which callers compare again).
 pub(crate) fn equality_key(key: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(key.len());
+    let mut out = key.to_vec();
+    clear_exact(&mut out);
+    out
+}
+
+/// [`equality_key`] in place.
+pub(crate) fn clear_exact(key: &mut [u8]) {
     let mut at = 0;
     while at < key.len() {
         let Some(len) = encoded_len(&key[at..], true) else {
-            out.extend_from_slice(&key[at..]);
             break;
         };
         if key[at] == NUMBER {
-            out.extend_from_slice(&key[at..at + 9]);
-            out.extend_from_slice(&[0; EXACT]);
-        } else {
-            out.extend_from_slice(&key[at..at + len]);
+            key[at + 9..at + 9 + EXACT].fill(0);
         }
         at += len;
     }
-    out
 }
 
 /// Whether no other key shares `key`'s equality key: no top-level number

@@ -118,7 +118,8 @@ fn point_seek(reader: &Reader<'_>, index: &PropertyIndex, seek: &IndexSeek) -> O
             return Some(Vec::new());
         }
     }
-    let entity = match index.point(&key::equality_key(&bytes)) {
+    key::clear_exact(&mut bytes);
+    let entity = match index.point(&bytes) {
         Point::None => return Some(Vec::new()),
         Point::Shared => return None,
         Point::One(entity) => entity,
