@@ -90,9 +90,11 @@ fn fixture() -> &'static Fixture {
         store.bulk_load_nodes(&bulk).expect("bulk load");
         let started = Instant::now();
         create_index(&store, "person_id", "id");
+        let built = started.elapsed();
+        let (entries, bytes) = store.index_memory("person_id").expect("index");
         eprintln!(
-            "index: {nodes} nodes, person_id built in {:.1?}",
-            started.elapsed()
+            "index: {nodes} nodes, person_id built in {built:.1?}, {entries} entries, {:.1} bytes each",
+            bytes as f64 / entries.max(1) as f64
         );
         Fixture { store, nodes }
     })

@@ -9,7 +9,8 @@
 //! `seek`), so the set itself needs no versions.
 //! Why a `BTreeSet` of boxed byte strings: docs/adr/0086-ordered-property-indexes.md.
 
-use super::defs::{IndexDef, IndexState};
+use super::defs::{IndexDef, IndexKind, IndexState};
+use super::points::{Point, Points};
 use super::vector_ann::VectorAnn;
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeSet;
@@ -20,61 +21,73 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// lock only briefly and never while it reads the store.
 const CHUNK: usize = 1024;
 
-/// One entry: its first 16 bytes inline (big-endian, zero-padded), the
-/// rest boxed. The tree compares the inline part first, so a search
-/// reads no key's heap bytes unless two entries share 16 bytes (a number
-/// key and most of an id, a long string's prefix): with every key boxed,
-/// each comparison was a cache miss.
-#[derive(Clone, PartialEq, Eq)]
+/// Bytes of an entry kept inline; the word they share holds the length.
+const INLINE: usize = 23;
+
+/// One entry: up to its first 23 bytes inline (big-endian, zero-padded),
+/// then one byte saying how many of them there are (24 for an entry
+/// longer than that), the rest boxed. The tree compares the inline words
+/// first, so a search reads no key's heap bytes unless two entries share
+/// 23 bytes (a long string's prefix), and an entry of up to 23 bytes (an
+/// integer key's 11 and the entity's 8) has no box at all: copying a hit
+/// out of the tree reads nothing but the node.
+/// docs/adr/0105-index-point-lookups.md.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
-    /// The first 16 bytes as two big-endian words (not a `u128`, whose
-    /// 16-byte alignment would pad the entry to 48 bytes).
-    head: (u64, u64),
+    /// The inline bytes and the length byte as three big-endian words
+    /// (not a `u128` and a `u64`, whose alignment would pad the entry).
+    head: [u64; 3],
     rest: Box<[u8]>,
-    len: u32,
 }
+
+// The derived order is the order of the whole byte strings: the first 23
+// bytes (a shorter entry zero-padded), then the length byte (a prefix
+// before what extends it: lengths up to 23 sort below the 24 of a long
+// entry), then the boxed bytes of two long entries.
 
 impl Entry {
     fn new(bytes: &[u8]) -> Self {
-        let mut head = [0u8; 16];
-        let n = bytes.len().min(16);
+        let mut head = [0u8; 24];
+        let n = bytes.len().min(INLINE);
         head[..n].copy_from_slice(&bytes[..n]);
+        head[INLINE] = bytes.len().min(INLINE + 1) as u8;
         let word = |at: usize| {
             let mut w = [0u8; 8];
             w.copy_from_slice(&head[at..at + 8]);
             u64::from_be_bytes(w)
         };
         Entry {
-            head: (word(0), word(8)),
+            head: [word(0), word(8), word(16)],
             rest: bytes[n..].into(),
-            len: bytes.len() as u32,
         }
     }
 
     fn write_to(&self, out: &mut Vec<u8>) {
-        let mut head = [0u8; 16];
-        head[..8].copy_from_slice(&self.head.0.to_be_bytes());
-        head[8..].copy_from_slice(&self.head.1.to_be_bytes());
-        out.extend_from_slice(&head[..(self.len as usize).min(16)]);
+        let mut head = [0u8; 24];
+        for (at, word) in self.head.iter().enumerate() {
+            head[at * 8..at * 8 + 8].copy_from_slice(&word.to_be_bytes());
+        }
+        let inline = usize::from(head[INLINE]).min(INLINE);
+        out.extend_from_slice(&head[..inline]);
         out.extend_from_slice(&self.rest);
     }
 }
 
-/// The order of the whole byte strings: the padded heads, then the rests,
-/// then the length (a string and the same string with zeros after it
-/// differ only there).
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.head
-            .cmp(&other.head)
-            .then_with(|| self.rest.cmp(&other.rest))
-            .then_with(|| self.len.cmp(&other.len))
-    }
+/// The set and, for a range index, its equality side table (module
+/// `points`), changed together under one lock.
+#[derive(Default)]
+struct Entries {
+    tree: BTreeSet<Entry>,
+    points: Option<Points>,
 }
 
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
+impl Entries {
+    fn insert(&mut self, key: &[u8], entity: u64) {
+        if self.tree.insert(entry_of(key, entity)) {
+            if let Some(points) = &mut self.points {
+                points.added(key, entity);
+            }
+        }
     }
 }
 
@@ -83,7 +96,7 @@ pub(crate) struct PropertyIndex {
     pub(crate) def: IndexDef,
     pub(crate) owning_constraint: Option<String>,
     pub(crate) state: Mutex<IndexState>,
-    entries: RwLock<BTreeSet<Entry>>,
+    entries: RwLock<Entries>,
     pub(crate) reads: AtomicU64,
     /// Entries of class `WIDE` ever added: ranges over dates are then not
     /// served (such dates sort apart from the others).
@@ -98,7 +111,10 @@ impl PropertyIndex {
             id,
             owning_constraint,
             state: Mutex::new(IndexState::Populating { percent: 0.0 }),
-            entries: RwLock::new(BTreeSet::new()),
+            entries: RwLock::new(Entries {
+                tree: BTreeSet::new(),
+                points: (def.kind == IndexKind::Range).then(Points::default),
+            }),
             reads: AtomicU64::new(0),
             wide: AtomicU64::new(0),
             ann: VectorAnn::for_kind(def.kind),
@@ -115,9 +131,7 @@ impl PropertyIndex {
         if wide {
             self.wide.fetch_add(1, Ordering::Relaxed);
         }
-        let entry = entry_of(key, entity);
-        let mut entries = self.entries.write();
-        entries.insert(entry);
+        self.entries.write().insert(key, entity);
     }
 
     /// Adds many `(key, entity, wide)` under one lock acquisition
@@ -128,10 +142,34 @@ impl PropertyIndex {
         // Built apart (a sorted batch is laid out in one pass), then merged
         // in one pass under the lock.
         let mut built: BTreeSet<Entry> = batch
-            .into_iter()
-            .map(|(key, entity, _)| entry_of(&key, entity))
+            .iter()
+            .map(|(key, entity, _)| entry_of(key, *entity))
             .collect();
-        self.entries.write().append(&mut built);
+        let mut entries = self.entries.write();
+        let Entries { tree, points } = &mut *entries;
+        if let Some(points) = points {
+            // Writers may have added entries while the batch was read.
+            let mut seen = None;
+            for (key, entity, _) in &batch {
+                if seen == Some((key, entity)) {
+                    continue;
+                }
+                seen = Some((key, entity));
+                if !tree.contains(&entry_of(key, *entity)) {
+                    points.added(key, *entity);
+                }
+            }
+        }
+        tree.append(&mut built);
+    }
+
+    /// What the equality side table says of `equality_key` (`Shared` for
+    /// an index without one).
+    pub(crate) fn point(&self, equality_key: &[u8]) -> Point {
+        match &self.entries.read().points {
+            Some(points) => points.get(equality_key),
+            None => Point::Shared,
+        }
     }
 
     /// Removes `key ++ entity` if `keep` (asked under the write lock, so
@@ -140,13 +178,16 @@ impl PropertyIndex {
     pub(crate) fn remove_unless(&self, key: &[u8], entity: u64, keep: impl FnOnce() -> bool) {
         let entry = entry_of(key, entity);
         let mut entries = self.entries.write();
-        if entries.contains(&entry) && !keep() {
-            entries.remove(&entry);
+        if entries.tree.contains(&entry) && !keep() {
+            entries.tree.remove(&entry);
+            if let Some(points) = &mut entries.points {
+                points.removed(key, entity);
+            }
         }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.entries.read().len()
+        self.entries.read().tree.len()
     }
 
     /// Visits `(key, entity)` of every entry between the bounds (on whole
@@ -170,16 +211,28 @@ impl PropertyIndex {
             keys.clear();
             ends.clear();
             {
-                let entries = self.entries.read();
-                let range = entries.range((as_entry(&lower), as_entry(&upper)));
+                // The tree is searched for the near bound only and the far
+                // one tested per entry: a range of both searches every node
+                // on the way down twice.
+                let (low, high) = (as_entry(&lower), as_entry(&upper));
+                let entries = &self.entries.read().tree;
                 let mut copy = |entry: &Entry| {
                     entry.write_to(&mut keys);
                     ends.push(keys.len());
                 };
                 if descending {
-                    range.rev().take(chunk_len).for_each(&mut copy);
+                    entries
+                        .range((Bound::Unbounded, high))
+                        .rev()
+                        .take_while(|e| above(e, &low))
+                        .take(chunk_len)
+                        .for_each(&mut copy);
                 } else {
-                    range.take(chunk_len).for_each(&mut copy);
+                    entries
+                        .range((low, Bound::Unbounded))
+                        .take_while(|e| below(e, &high))
+                        .take(chunk_len)
+                        .for_each(&mut copy);
                 }
             }
             let mut start = 0;
@@ -213,8 +266,9 @@ impl PropertyIndex {
     /// nodes of up to eleven). An estimate for `SHOW INDEXES` and benches.
     pub(crate) fn approximate_bytes(&self) -> usize {
         let entries = self.entries.read();
-        let boxed: usize = entries.iter().map(|e| e.rest.len()).sum();
-        boxed + entries.len() * (std::mem::size_of::<Entry>() + 8)
+        let boxed: usize = entries.tree.iter().map(|e| e.rest.len()).sum();
+        let points = entries.points.as_ref().map_or(0, Points::approximate_bytes);
+        boxed + entries.tree.len() * (std::mem::size_of::<Entry>() + 8) + points
     }
 }
 
@@ -227,6 +281,24 @@ fn empty_range(lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> bool {
             l >= u
         }
         _ => false,
+    }
+}
+
+/// Whether `entry` lies below the upper bound `high`.
+fn below(entry: &Entry, high: &Bound<Entry>) -> bool {
+    match high {
+        Bound::Included(h) => entry <= h,
+        Bound::Excluded(h) => entry < h,
+        Bound::Unbounded => true,
+    }
+}
+
+/// Whether `entry` lies above the lower bound `low`.
+fn above(entry: &Entry, low: &Bound<Entry>) -> bool {
+    match low {
+        Bound::Included(l) => entry >= l,
+        Bound::Excluded(l) => entry > l,
+        Bound::Unbounded => true,
     }
 }
 

@@ -8,12 +8,15 @@
 //! decides each candidate with Cypher's own comparison. So:
 //! - numbers (integers and floats together) are the class byte and the
 //!   order bits of the value as `f64` (the group: `1 = 1.0`, and Cypher
-//!   compares mixed numbers as floats), then, at the top level only, the
-//!   exact integer (an integral float's own) so that large integers that
-//!   share a float still sort. Only integers beyond 2^53 that equal a
-//!   float they are not tell their keys apart from it, so after an
-//!   equality on such a number the next key of a composite index is not
-//!   in order across them;
+//!   compares mixed numbers as floats), then, at the top level only, two
+//!   bytes of exact part: an integer's distance from the float it rounds
+//!   to (at most 512 either way; 0 for every float), so that large
+//!   integers that share a float still sort. Two bytes rather than the
+//!   integer's eight keep an integer's entry (key and entity id) within
+//!   the 24 bytes an index entry holds inline (module `index`). Only
+//!   integers beyond 2^53 that equal a float they are not tell their keys
+//!   apart from it, so after an equality on such a number the next key of
+//!   a composite index is not in order across them;
 //! - strings and byte arrays are escaped (`00` → `00 FF`) and end `00 00`,
 //!   so they delimit themselves inside composite keys and a string's
 //!   encoding without its end is a prefix of every string it starts;
@@ -54,23 +57,19 @@ fn encode_at(value: &Value, out: &mut Vec<u8>, top: bool) -> bool {
             out.push(NUMBER);
             out.extend_from_slice(&float_bits(*i as f64).to_be_bytes());
             if top {
-                out.extend_from_slice(&int_bits(*i).to_be_bytes());
+                out.extend_from_slice(&exact_bits(off_float(*i)).to_be_bytes());
             }
         }
         Value::Float(f) => {
             out.push(NUMBER);
             out.extend_from_slice(&float_bits(*f).to_be_bytes());
             if top {
-                // An integral float's exact part is the integer's, so that
-                // `1.0` and `1` make one key (and what follows them in a
-                // composite key sorts across both); other floats are alone
-                // in their group.
-                let exact = if f.is_finite() && f.fract() == 0.0 {
-                    *f as i64
-                } else {
-                    0
-                };
-                out.extend_from_slice(&int_bits(exact).to_be_bytes());
+                // A float is its own float: exact part 0, so that `1.0`
+                // and `1` make one key (and what follows them in a
+                // composite key sorts across both). A float that shares
+                // its bits with an integer is integral, so the integers of
+                // its group sort around it by their distance.
+                out.extend_from_slice(&exact_bits(0).to_be_bytes());
             }
         }
         Value::String(s) => {
@@ -195,7 +194,7 @@ pub(crate) fn encoded_len(key: &[u8], top: bool) -> Option<usize> {
     let class = *key.first()?;
     let body = &key[1..];
     let len = match class {
-        NUMBER => 8 + if top { 8 } else { 0 },
+        NUMBER => 8 + if top { EXACT } else { 0 },
         BOOLEAN => 1,
         DATE | LOCAL_TIME | TIME => 8,
         LOCAL_DATE_TIME | DATE_TIME => 12,
@@ -221,22 +220,50 @@ pub(crate) fn encoded_len(key: &[u8], top: bool) -> Option<usize> {
 /// (and values that are not equal may share one: large integers that
 /// round to the same float, which callers compare again).
 pub(crate) fn equality_key(key: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(key.len());
+    let mut out = key.to_vec();
+    clear_exact(&mut out);
+    out
+}
+
+/// [`equality_key`] in place.
+pub(crate) fn clear_exact(key: &mut [u8]) {
     let mut at = 0;
     while at < key.len() {
         let Some(len) = encoded_len(&key[at..], true) else {
-            out.extend_from_slice(&key[at..]);
             break;
         };
         if key[at] == NUMBER {
-            out.extend_from_slice(&key[at..at + 9]);
-            out.extend_from_slice(&[0; 8]);
-        } else {
-            out.extend_from_slice(&key[at..at + len]);
+            key[at + 9..at + 9 + EXACT].fill(0);
         }
         at += len;
     }
-    out
+}
+
+/// Whether no other key shares `key`'s equality key: no top-level number
+/// in it is an integral float at or beyond 2^53, whose group alone holds
+/// several exact parts.
+pub(crate) fn alone_in_group(key: &[u8]) -> bool {
+    let mut at = 0;
+    while at < key.len() {
+        let Some(len) = encoded_len(&key[at..], true) else {
+            return false;
+        };
+        if key[at] == NUMBER {
+            let mut bits = [0u8; 8];
+            bits.copy_from_slice(&key[at + 1..at + 9]);
+            let bits = u64::from_be_bytes(bits);
+            let f = f64::from_bits(if bits >> 63 == 1 {
+                bits ^ 1 << 63
+            } else {
+                !bits
+            });
+            if f.is_finite() && f.abs() >= (1u64 << 53) as f64 {
+                return false;
+            }
+        }
+        at += len;
+    }
+    true
 }
 
 /// The smallest byte string above every string that starts with `prefix`.
@@ -293,6 +320,21 @@ fn float_bits(f: f64) -> u64 {
     } else {
         bits | 1 << 63
     }
+}
+
+/// Bytes of a top-level number's exact part.
+const EXACT: usize = 2;
+
+/// How far `i` lies from the `f64` it rounds to: within half the spacing
+/// of floats at 2^63 (1,024), so an `i16`.
+fn off_float(i: i64) -> i16 {
+    let base = i as f64 as i128;
+    (i128::from(i) - base) as i16
+}
+
+/// An exact part's order bits (sign flipped).
+fn exact_bits(off: i16) -> u16 {
+    (off as u16) ^ (1 << 15)
 }
 
 fn int_bits(i: i64) -> u64 {
@@ -387,6 +429,25 @@ mod tests {
         assert_eq!(successor(&[1, 2]), Some(vec![1, 3]));
         assert_eq!(successor(&[1, 0xff]), Some(vec![2]));
         assert_eq!(successor(&[0xff]), None);
+    }
+
+    #[test]
+    fn exact_parts_fit_two_bytes() {
+        for i in [
+            i64::MAX,
+            i64::MAX - 511,
+            i64::MIN,
+            i64::MIN + 513,
+            (1 << 62) + 511,
+        ] {
+            let off = i128::from(i) - (i as f64 as i128);
+            assert!(i16::try_from(off).is_ok(), "{i}");
+            assert_eq!(i128::from(off_float(i)), off);
+        }
+        assert!(key(&Value::Int(i64::MAX)) < key(&Value::Float(9.3e18)));
+        assert!(key(&Value::Int(i64::MAX - 1)) < key(&Value::Int(i64::MAX)));
+        assert_eq!(key(&Value::Int(7)), key(&Value::Float(7.0)));
+        assert_eq!(key(&Value::Int(7)).len(), 11);
     }
 
     #[test]

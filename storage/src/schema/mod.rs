@@ -10,6 +10,7 @@ mod defs;
 mod image;
 mod index;
 mod key;
+mod points;
 mod populate;
 mod seek;
 mod stale;

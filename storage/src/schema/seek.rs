@@ -8,6 +8,7 @@ use super::defs::IndexKind;
 use super::image::{key_of, resolved_values, Resolved};
 use super::index::PropertyIndex;
 use super::key;
+use super::points::Point;
 use crate::txn::Reader;
 use nereid_values::{Comparison, Value};
 use std::cmp::Ordering;
@@ -75,6 +76,9 @@ pub(crate) fn seek(
     if seek.equal.len() > keys || (seek.equal.len() == keys && seek.next != KeyPredicate::All) {
         return None;
     }
+    if let Some(found) = point_seek(reader, index, seek) {
+        return Some(found);
+    }
     let Some((lower, upper)) = byte_range(index, seek)? else {
         return Some(Vec::new());
     };
@@ -94,6 +98,42 @@ pub(crate) fn seek(
         found.len() < limit
     });
     Some(found)
+}
+
+/// An equality on every key of a range index through its side table
+/// (module `points`): `None` when the table cannot answer (other seeks,
+/// a hash several entries share).
+fn point_seek(reader: &Reader<'_>, index: &PropertyIndex, seek: &IndexSeek) -> Option<Vec<u64>> {
+    if index.def.kind != IndexKind::Range
+        || seek.equal.len() != index.def.keys.len()
+        || seek.next != KeyPredicate::All
+        || seek.limit == Some(0)
+    {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(32);
+    for value in &seek.equal {
+        if !key::encode(value, &mut bytes) {
+            // Null, or a value no entry holds.
+            return Some(Vec::new());
+        }
+    }
+    key::clear_exact(&mut bytes);
+    let entity = match index.point(&bytes) {
+        Point::None => return Some(Vec::new()),
+        Point::Shared => return None,
+        Point::One(entity) => entity,
+    };
+    let resolved = Resolved::of(reader.store, index);
+    let values = resolved_values(reader, index, &resolved, entity);
+    // The entity's current key has an entry (the tree is a superset of
+    // every view's keys) whose equality key is this one when its values
+    // equal the seek's: it is the only entity that can match. (Values
+    // equal to the seek's encodable ones are encodable: no key check.)
+    Some(match values {
+        Some(values) if matches(seek, &values) => vec![entity],
+        _ => Vec::new(),
+    })
 }
 
 /// The whole-entry byte range of the candidates; `Some(None)` when nothing
