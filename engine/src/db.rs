@@ -598,6 +598,11 @@ impl Database {
         };
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        options.notifications.extend(
+            plan.missing_hints
+                .iter()
+                .map(Notification::hinted_index_not_found),
+        );
         let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes, schema)
             .profiled(stmt.profile)
             .with_options(options.notifications, options.replan == Replan::Skip);

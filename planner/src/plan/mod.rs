@@ -50,6 +50,9 @@ pub struct PhysicalPlan {
     pub writes: bool,
     /// True when the plan reads the graph.
     pub reads: bool,
+    /// The `USING INDEX` hints naming an index that does not exist, which
+    /// planning ignored (the engine warns of each).
+    pub missing_hints: Vec<crate::MissingHint>,
 }
 
 /// An operator and, through its `input` (and nested plan), the plan under
