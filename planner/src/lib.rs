@@ -205,7 +205,9 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
 fn access(op: &Op) -> (bool, bool) {
     let (mut reads, mut writes) = match op {
         op if op.matches_entities() => (true, false),
-        Op::NodeCountFromStore { .. } | Op::RelCountFromStore { .. } => (true, false),
+        Op::NodeCountFromStore { .. }
+        | Op::RelCountFromStore { .. }
+        | Op::NodeIndexMinMax { .. } => (true, false),
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),
         Op::Merge { .. } => (true, true),
         // Property reads and procedures read the graph too.

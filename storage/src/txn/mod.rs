@@ -7,6 +7,7 @@
 
 mod commit;
 mod counts;
+mod index_ends;
 mod properties;
 mod read;
 mod replay;

@@ -129,6 +129,19 @@ impl Txn {
     }
 
     fn seek(&self, name: &str, entity: EntityKind, seek: &IndexSeek) -> Option<Vec<u64>> {
+        self.read_index(name, entity, |index| {
+            crate::schema::seek(&self.reader(), index, seek)
+        })?
+    }
+
+    /// `read` applied to the online index `name` over `entity` (counted
+    /// as one read of it); `None` when there is no such online index.
+    pub(super) fn read_index<T>(
+        &self,
+        name: &str,
+        entity: EntityKind,
+        read: impl FnOnce(&crate::schema::PropertyIndex) -> T,
+    ) -> Option<T> {
         let catalog = self.store.schema.catalog();
         let index = catalog
             .index_named(name)
@@ -136,7 +149,7 @@ impl Txn {
         index
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        crate::schema::seek(&self.reader(), index, seek)
+        Some(read(index))
     }
 
     /// The transaction's state, refused when it already changed data.
