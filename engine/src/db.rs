@@ -367,11 +367,6 @@ impl Database {
             .map_err(status::from_wal)
     }
 
-    /// True when a load may take the store's bulk path (no constraints).
-    pub(crate) fn bulk_allowed(&self) -> bool {
-        self.store.bulk_allowed()
-    }
-
     /// Applies a whole load through the store's unlogged bulk path as one
     /// published commit and makes it durable by a checkpoint taken before
     /// any later commit can be logged (docs/adr/0096-bulk-load-by-checkpoint.md).

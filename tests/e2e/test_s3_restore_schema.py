@@ -14,7 +14,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import ClientError
 
 import moto_s3
-from test_s3_restore import BUCKET, S3Database, checkpoint
+from test_s3_restore import BUCKET, S3Database, checkpoint, s3  # noqa: F401 (the fixture)
 
 pytest.importorskip("boto3", reason="moto[server] (and boto3) are installed by scripts/test-all")
 
@@ -53,14 +53,6 @@ SEEKS = [
     ("MATCH ()-[r:KNOWS]->() WHERE r.since > 40 RETURN r.since AS v",
      "MATCH (a)-[r:KNOWS]->() WHERE r.since + 0 > 40 RETURN r.since AS v"),
 ]
-
-
-@pytest.fixture(scope="module")
-def s3():
-    if moto_s3.executable() is None:
-        pytest.skip("moto_server is not installed next to this Python")
-    with moto_s3.moto_s3(BUCKET) as endpoint:
-        yield endpoint
 
 
 def people(drv, ids):

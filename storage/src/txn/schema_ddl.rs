@@ -7,7 +7,7 @@
 //! afterwards in the background, maintained by writers meanwhile.
 
 use super::read::Reader;
-use super::schema_writes::{entity_name, has_type, label_word, literal, type_name};
+use super::schema_writes::{described_keys, entity_name, has_type, label_word, type_name};
 use super::state::TxnState;
 use super::Txn;
 use crate::change::Change;
@@ -546,13 +546,7 @@ fn verify(
                 view: View::committed(read_ts),
             };
             let values = crate::schema::entity_values(&reader, index, a).unwrap_or_default();
-            let shown = def
-                .keys
-                .iter()
-                .zip(&values)
-                .map(|(k, v)| format!("`{k}` = {}", literal(v)))
-                .collect::<Vec<_>>()
-                .join(" and property ");
+            let shown = described_keys(&def.keys, &values);
             return fail(format!(
                 "Both {} and {} have the {} `{}` and property {shown}",
                 entity_name(def.entity, Some(a)),
