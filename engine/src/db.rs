@@ -396,11 +396,6 @@ impl Database {
             .map_err(status::from_wal)
     }
 
-    /// True when a load may take the store's bulk path (no constraints).
-    pub(crate) fn bulk_allowed(&self) -> bool {
-        self.store.bulk_allowed()
-    }
-
     /// Applies a whole load through the store's unlogged bulk path as one
     /// published commit and makes it durable by a checkpoint taken before
     /// any later commit can be logged (docs/adr/0096-bulk-load-by-checkpoint.md).
@@ -701,6 +696,11 @@ impl Database {
         };
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        options.notifications.extend(
+            plan.missing_hints
+                .iter()
+                .map(Notification::hinted_index_not_found),
+        );
         let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes, schema)
             .profiled(stmt.profile)
             .with_options(options.notifications, options.replan == Replan::Skip);

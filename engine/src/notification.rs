@@ -62,6 +62,31 @@ pub struct Notification {
     pub position: Option<Position>,
 }
 
+impl Notification {
+    /// Neo4j's warning for a `USING INDEX` hint whose index does not
+    /// exist (planned as if the hint were not written).
+    pub(crate) fn hinted_index_not_found(hint: &nereid_planner::MissingHint) -> Notification {
+        Notification {
+            code: "Neo.ClientNotification.Schema.HintedIndexNotFound",
+            title: "The request (directly or indirectly) referred to an index that does not exist."
+                .into(),
+            description: format!(
+                "The hinted index does not exist, please check the schema (index is: {})",
+                hint.described
+            ),
+            severity: Severity::Warning,
+            category: "HINT",
+            gql_status: "01N31",
+            status_description: format!(
+                "warn: hinted index does not exist. Unable to create a plan with '{}' because \
+                 the index does not exist.",
+                hint.short
+            ),
+            position: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -193,6 +193,7 @@ mod tests {
             outputs: Vec::new(),
             writes: false,
             reads: false,
+            missing_hints: Vec::new(),
         })
     }
 

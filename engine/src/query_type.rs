@@ -62,6 +62,7 @@ mod tests {
                 .map(|(i, c)| (c.to_string(), i))
                 .collect(),
             writes,
+            missing_hints: Vec::new(),
             reads,
         }
     }

@@ -41,7 +41,6 @@ pub(crate) fn from_plan(e: PlanError, query: &str) -> DbError {
         PlanError::Semantic { .. } => Status::SyntaxError,
         PlanError::Unsupported { .. } => Status::NotSupported,
         PlanError::ProcedureNotFound { .. } => Status::ProcedureNotFound,
-        PlanError::IndexNotFound { .. } => Status::IndexNotFound,
     };
     let message = match e.offset() {
         Some(offset) => format!("{e} {}", position(query, offset)),

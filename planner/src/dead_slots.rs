@@ -92,6 +92,7 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         | Op::AllNodesScan { out, .. }
         | Op::NodeByLabelScan { out, .. }
         | Op::NodeCountFromStore { out, .. }
+        | Op::NodeIndexMinMax { out, .. }
         | Op::RelCountFromStore { out, .. } => mark(live, *out),
         Op::NodeByIdSeek { out, ids: e, .. }
         | Op::NodeByPropertySeek { out, value: e, .. }

@@ -15,12 +15,6 @@ pub enum PlanError {
     /// `CALL` of a procedure the database does not have.
     #[error("ProcedureNotFound: There is no procedure with the name `{name}` registered for this database instance. Please ensure you've spelled the procedure name correctly and that the procedure is properly deployed.")]
     ProcedureNotFound { name: String, offset: Option<usize> },
-    /// A `USING INDEX` hint naming an index the database does not have.
-    #[error("{message}")]
-    IndexNotFound {
-        message: String,
-        offset: Option<usize>,
-    },
     /// A valid openCypher construct the engine does not execute yet.
     #[error("{message} is not supported yet")]
     Unsupported {
@@ -56,8 +50,7 @@ impl PlanError {
         match self {
             PlanError::Semantic { offset, .. }
             | PlanError::Unsupported { offset, .. }
-            | PlanError::ProcedureNotFound { offset, .. }
-            | PlanError::IndexNotFound { offset, .. } => *offset,
+            | PlanError::ProcedureNotFound { offset, .. } => *offset,
         }
     }
 }

@@ -110,6 +110,22 @@ fn describe(op: &Op) -> String {
             let label = label.as_ref().map(|l| format!(":{l}")).unwrap_or_default();
             format!("NodeCountFromCountStore ${out}=count(({label}))")
         }
+        Op::NodeIndexMinMax {
+            out,
+            node,
+            index,
+            max,
+            ..
+        } => {
+            let f = if *max { "max" } else { "min" };
+            format!(
+                "NodeIndexScan ${out}={f}(${node}.{}) RANGE INDEX {} :{} from the {} end",
+                index.keys.join(", "),
+                index.name,
+                index.label,
+                if *max { "high" } else { "low" }
+            )
+        }
         Op::RelCountFromStore { out, types, .. } => {
             let t = types_text(types);
             format!("RelationshipCountFromCountStore ${out}=count(()-[{t}]->())")

@@ -152,6 +152,16 @@ impl IndexQuery {
     }
 }
 
+/// A `USING INDEX` hint whose index does not exist, as Neo4j's
+/// `HintedIndexNotFound` warning spells it: `described` in the pre-GQL
+/// description (`INDEX FOR (`n`:`L`) ON (`n`.`q`)`), `short` in the GQL
+/// status (`INDEX :L(q)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingHint {
+    pub described: String,
+    pub short: String,
+}
+
 /// A MATCH's `USING` hint, resolved to the slot of its variable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexHint {
@@ -178,6 +188,19 @@ impl IndexHint {
                     && index.kind == *kind
             }
             None => false,
+        }
+    }
+
+    /// The warning's two spellings of this hint's index.
+    pub fn missing(&self) -> MissingHint {
+        let (keys, kind) = match &self.index {
+            Some((keys, IndexKind::Text)) => (keys.join(", "), "TEXT INDEX"),
+            Some((keys, IndexKind::Range)) => (keys.join(", "), "INDEX"),
+            None => (String::new(), "SCAN"),
+        };
+        MissingHint {
+            described: self.describe(),
+            short: format!("{kind} :{}({keys})", self.label),
         }
     }
 

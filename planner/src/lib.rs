@@ -31,8 +31,8 @@ pub use error::PlanError;
 pub use explain::{explain, plan_tree, PlanNode};
 pub use expr::{slots_of, BinaryOp, Expr, Quantifier, Slot};
 pub use index_query::{
-    IndexCondition, IndexDescriptor, IndexEntity, IndexHint, IndexKind, IndexQuery, RangeEnd,
-    SeekArg,
+    IndexCondition, IndexDescriptor, IndexEntity, IndexHint, IndexKind, IndexQuery, MissingHint,
+    RangeEnd, SeekArg,
 };
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
@@ -116,18 +116,11 @@ impl Catalog for Hinted<'_> {
     }
 }
 
-/// Fails unless every `USING INDEX` hint names an index the catalog has
-/// (Neo4j's `IndexNotFound`) and the plan reads its variable through that
-/// index (else Neo4j's error for a hint that cannot be used).
-fn check_hints(hints: &[IndexHint], catalog: &dyn Catalog, plan: &mut Op) -> Result<(), PlanError> {
-    let indexes = catalog.indexes();
+/// Fails unless the plan reads the variable of every `USING INDEX` hint
+/// (each naming an index the catalog has) through that index (Neo4j's
+/// error for a hint that cannot be used).
+fn check_hints(hints: &[IndexHint], plan: &mut Op) -> Result<(), PlanError> {
     for hint in hints.iter().filter(|h| h.index.is_some()) {
-        if !indexes.iter().any(|i| hint.names(i)) {
-            return Err(PlanError::IndexNotFound {
-                message: format!("No such index: {}", hint.describe()),
-                offset: Some(hint.offset),
-            });
-        }
         if !seeks_through(plan, hint) {
             let (keys, _) = hint.index.as_ref().expect("an index hint");
             return Err(PlanError::semantic(
@@ -180,12 +173,20 @@ pub struct RelStatistics {
 /// Plans an analysed statement.
 pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, PlanError> {
     let lowered = lower::lower(stmt, catalog)?;
+    // A hint naming an index the catalog lacks is dropped with a warning,
+    // as Neo4j 5 does (`HintedIndexNotFound`): the query is planned as if
+    // it were not written.
+    let indexes = catalog.indexes();
+    let (hints, missing): (Vec<IndexHint>, Vec<IndexHint>) = lowered
+        .hints
+        .into_iter()
+        .partition(|h| h.index.is_none() || indexes.iter().any(|i| h.names(i)));
     let hinted = Hinted {
         catalog,
-        hints: &lowered.hints,
+        hints: &hints,
     };
     let mut root = rules::apply_all(lowered.plan, &hinted);
-    check_hints(&lowered.hints, catalog, &mut root)?;
+    check_hints(&hints, &mut root)?;
     let (reads, writes) = access(&root);
     let mut plan = PhysicalPlan {
         root,
@@ -193,6 +194,7 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
         outputs: lowered.outputs,
         writes,
         reads,
+        missing_hints: missing.iter().map(IndexHint::missing).collect(),
     };
     dead_slots::mark_dead_slots(&mut plan);
     batch_optional::mark_batched_optionals(&mut plan);
@@ -203,7 +205,9 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
 fn access(op: &Op) -> (bool, bool) {
     let (mut reads, mut writes) = match op {
         op if op.matches_entities() => (true, false),
-        Op::NodeCountFromStore { .. } | Op::RelCountFromStore { .. } => (true, false),
+        Op::NodeCountFromStore { .. }
+        | Op::RelCountFromStore { .. }
+        | Op::NodeIndexMinMax { .. } => (true, false),
         Op::Create { .. } | Op::SetProperties { .. } | Op::Delete { .. } => (false, true),
         Op::Merge { .. } => (true, true),
         // Property reads and procedures read the graph too.

@@ -15,8 +15,8 @@
 //! Invariants: every commit below the load's timestamp is published
 //! (hence durable) before the load is appended, so publishing the load
 //! publishes nothing that a crash could lose from the log; every check
-//! (endpoints, duplicate or taken ids, capacity) runs before the first
-//! append.
+//! (constraints, endpoints, duplicate or taken ids, capacity) runs before
+//! the first append.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -24,8 +24,9 @@ use std::time::{Duration, Instant};
 use crate::bulk::{BulkNode, BulkRel, BULK_CHUNK};
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
+use crate::schema::EntityKind;
 use crate::store::Store;
-use crate::txn::Reader;
+use crate::txn::{Loaded, Reader};
 use crate::typed_value::dict_error;
 use nereid_values::{NodeId, RelId};
 
@@ -66,16 +67,16 @@ impl Store {
     /// Loads `nodes` and `rels` as one published commit, then calls
     /// `durable(commit_ts)` with the commit mutex still held. Fails,
     /// creating nothing, on a duplicate or taken key, a missing endpoint or
-    /// a full partition; a failing `durable` leaves the load published (the
-    /// caller reports it as not durable). Refused under constraints, as
-    /// every bulk path.
+    /// a full partition, or an entity that breaks a constraint (checked
+    /// against the load and the committed graph under the commit lock,
+    /// module `txn::bulk_constraints`); a failing `durable` leaves the load
+    /// published (the caller reports it as not durable).
     pub fn bulk_load_graph<K: AsRef<str>, E>(
         &self,
         nodes: &[KeyedNode<'_, K>],
         rels: &[GraphRel<'_, K>],
         durable: impl FnOnce(u64) -> std::result::Result<(), E>,
     ) -> Result<std::result::Result<GraphLoaded, E>> {
-        self.refuse_bulk_under_constraints()?;
         let mut last = self.commit_lock.lock();
         self.wait_published(*last)?;
         let commit_ts = *last + 1;
@@ -83,6 +84,23 @@ impl Store {
             store: self,
             view: View::committed(*last),
         };
+        if !self.schema.catalog().constraints.is_empty() {
+            let node_rows: Vec<Loaded<'_>> = nodes
+                .iter()
+                .map(|n| {
+                    Loaded::new(
+                        n.node.labels.iter().map(K::as_ref).collect(),
+                        n.node.properties,
+                    )
+                })
+                .collect();
+            self.check_bulk_constraints(&reader, EntityKind::Node, &node_rows)?;
+            let rel_rows: Vec<Loaded<'_>> = rels
+                .iter()
+                .map(|r| Loaded::new(vec![r.rel_type], r.properties))
+                .collect();
+            self.check_bulk_constraints(&reader, EntityKind::Relationship, &rel_rows)?;
+        }
         let contents: Vec<BulkNode<'_, K>> = nodes
             .iter()
             .map(|n| BulkNode {
@@ -132,12 +150,6 @@ impl Store {
             nodes: staged_nodes.ids,
             rels: rel_ids,
         }))
-    }
-
-    /// True when the bulk paths may run: no constraints exist (they check
-    /// none), so a loader picks the transactional path otherwise.
-    pub fn bulk_allowed(&self) -> bool {
-        self.refuse_bulk_under_constraints().is_ok()
     }
 
     /// Waits until every commit up to `last` is published (durable), so

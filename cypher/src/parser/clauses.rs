@@ -84,6 +84,18 @@ impl Parser<'_> {
                 }
             }
         }
+        let ordering = self.ordering_body(start)?;
+        Ok(Projection {
+            distinct,
+            star,
+            items,
+            ..ordering
+        })
+    }
+
+    /// `[ORDER BY ...] [SKIP e] [LIMIT e]`, as a projection without items
+    /// (also what follows the items of an ordered `SHOW ... YIELD`).
+    pub(super) fn ordering_body(&mut self, start: Span) -> PResult<Projection> {
         let mut order_by = Vec::new();
         if self.eat_kw("ORDER") {
             self.expect_kw("BY")?;
@@ -105,9 +117,9 @@ impl Parser<'_> {
             None
         };
         Ok(Projection {
-            distinct,
-            star,
-            items,
+            distinct: false,
+            star: false,
+            items: Vec::new(),
             order_by,
             skip,
             limit,

@@ -6,8 +6,14 @@
 //! SHOW DATABASES | SHOW DATABASE name | SHOW DEFAULT DATABASE | SHOW HOME DATABASE
 //!    | SHOW [ALL | BUILT IN] PROCEDURES | SHOW [ALL | BUILT IN] FUNCTIONS
 //!    | SHOW [type] INDEXES | SHOW [type] CONSTRAINTS  (show_schema.rs)
-//!   [YIELD * | YIELD item, ... [WHERE expr] [RETURN ...] | WHERE expr]
+//!   [YIELD * | YIELD item, ... [ORDER BY ...] [SKIP n] [LIMIT n] [WHERE expr] [RETURN ...]
+//!    | WHERE expr]
 //! ```
+//!
+//! An ordered `YIELD` (`ORDER BY`, `SKIP` or `LIMIT` after its items, as
+//! Neo4j 5 accepts) becomes `CALL ... YIELD items WITH * ORDER BY ...
+//! SKIP ... LIMIT ... WHERE ...` followed by the `RETURN` written, or by
+//! one of the yielded columns in their order.
 //!
 //! `SHOW DATABASES WHERE p` becomes `CALL internal.show.databases() YIELD *`
 //! filtered by `p`; `YIELD a, b ... RETURN ...` keeps the `RETURN` clause.
@@ -16,7 +22,10 @@
 //! column lists live only with the procedures.
 
 use super::{PResult, Parser};
-use crate::ast::{Call, Clause, Expr, ExprKind, Literal, Query, SingleQuery, Span, YieldItem};
+use crate::ast::{
+    Call, Clause, Expr, ExprKind, Literal, Projection, Query, ReturnItem, SingleQuery, Span, With,
+    YieldItem,
+};
 use crate::lexer::Tok;
 
 /// The procedure a `SHOW` command calls.
@@ -79,9 +88,31 @@ impl Parser<'_> {
                 }
                 call.yields = Some(items);
             }
-            call.where_ = self.optional_show_where()?;
+            let ordering = self.show_ordering()?;
+            let where_ = self.optional_show_where()?;
             if call.yields.is_some() && self.at_kw("RETURN") {
                 tail = Some(Clause::Return(self.return_clause()?));
+            }
+            match ordering {
+                Some(ordering) => {
+                    let Some(items) = &call.yields else {
+                        return self.fail_expecting("YIELD items (`YIELD *` cannot be ordered)");
+                    };
+                    let span = self.span_from(start);
+                    if tail.is_none() {
+                        tail = Some(Clause::Return(yielded_columns(items, span)));
+                    }
+                    clauses.push(Clause::With(With {
+                        projection: Projection {
+                            star: true,
+                            span,
+                            ..ordering
+                        },
+                        where_,
+                        span,
+                    }));
+                }
+                None => call.where_ = where_,
             }
         } else if let Some(predicate) = self.optional_show_where()? {
             call.yield_star = true;
@@ -91,12 +122,22 @@ impl Parser<'_> {
             call.procedure = brief.to_string();
         }
         call.span = self.span_from(start);
-        clauses.push(Clause::Call(call));
+        clauses.insert(0, Clause::Call(call));
         clauses.extend(tail);
         Ok(Query::Single(SingleQuery {
             clauses,
             span: self.span_from(start),
         }))
+    }
+
+    /// `[ORDER BY ...] [SKIP n] [LIMIT n]` after a `YIELD`'s items, as the
+    /// body of the `WITH *` they become (`None` when none is written).
+    fn show_ordering(&mut self) -> PResult<Option<Projection>> {
+        if !(self.at_kw("ORDER") || self.at_kw("SKIP") || self.at_kw("LIMIT")) {
+            return Ok(None);
+        }
+        let start = self.peek().span;
+        Ok(Some(self.ordering_body(start)?))
     }
 
     fn optional_show_where(&mut self) -> PResult<Option<Expr>> {
@@ -233,6 +274,31 @@ impl Parser<'_> {
             }
             _ => self.fail_expecting("a database name"),
         }
+    }
+}
+
+/// `RETURN a, b` over the yielded columns in their order: what a `SHOW`
+/// whose `YIELD` is ordered returns when no `RETURN` follows.
+fn yielded_columns(items: &[YieldItem], span: Span) -> Projection {
+    let items = items
+        .iter()
+        .map(|item| {
+            let binding = item.binding();
+            ReturnItem {
+                expr: Expr::new(ExprKind::Variable(binding.name.clone()), binding.span),
+                alias: None,
+                text: binding.name.clone(),
+            }
+        })
+        .collect();
+    Projection {
+        distinct: false,
+        star: false,
+        items,
+        order_by: Vec::new(),
+        skip: None,
+        limit: None,
+        span,
     }
 }
 

@@ -21,6 +21,7 @@ use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
 use super::load_csv::LoadCsv;
 use super::merge::Merge;
+use super::node_index_min_max::NodeIndexMinMax;
 use super::node_index_seek::NodeIndexSeek;
 use super::node_property_scan::NodePropertyScan;
 use super::optional::Optional;
@@ -59,6 +60,7 @@ fn name(op: &Op) -> &'static str {
         Op::NodeIndexSeek { query, .. } => query.node_operator(),
         Op::RelIndexSeek { .. } => "RelationshipIndexSeek",
         Op::NodeCountFromStore { .. } => "NodeCountFromCountStore",
+        Op::NodeIndexMinMax { .. } => "NodeIndexScan",
         Op::RelCountFromStore { .. } => "RelationshipCountFromCountStore",
         Op::RelTypeScan { .. } => "RelationshipTypeScan",
         Op::Expand { .. } => "Expand",
@@ -248,6 +250,13 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             *out,
             CountedKind::Nodes(label.clone()),
         )),
+        Op::NodeIndexMinMax {
+            input: i,
+            out,
+            index,
+            max,
+            ..
+        } => Box::new(NodeIndexMinMax::new(input(i), *out, index.clone(), *max)),
         Op::RelCountFromStore {
             input: i,
             out,

@@ -25,6 +25,7 @@ mod index_query;
 mod limit;
 mod load_csv;
 mod merge;
+mod node_index_min_max;
 mod node_index_seek;
 mod node_property_scan;
 mod optional;

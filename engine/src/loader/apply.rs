@@ -1,25 +1,20 @@
-//! One load, applied as one commit: through the store's bulk path
-//! (`bulk.rs`) unless constraints exist, else as one ordinary transaction
-//! whose records each become a node or a relationship, committed through
-//! the log (and so durable) at the end, or rolled back. Both read records
-//! through [`each_record`], which carries the load's error policy.
+//! One load, applied as one commit through the store's bulk path
+//! (`bulk.rs`, which checks the constraints against the load and the
+//! graph); records are read through [`each_record`], which carries the
+//! load's error policy.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{NodeRecord, Record, RelationshipRecord};
+use nereid_loader_formats::Record;
 use nereid_storage::Txn;
-use nereid_values::{NodeId, Value};
+use nereid_values::NodeId;
 
 use super::progress::{LoadErrorEntry, Progress};
 use super::source;
-use super::user_id::user_key;
 use super::LoadRequest;
 use crate::db::{Database, DbError};
-use crate::status::from_storage;
 
 /// How a load that did not complete ended.
 pub(crate) enum Ended {
@@ -65,29 +60,7 @@ pub(crate) fn run(
             return Err(Ended::Failed(error));
         }
     };
-    if db.bulk_allowed() {
-        return super::bulk::run(db, inputs, request.fail_on_error, progress, cancel);
-    }
-    let started = Instant::now();
-    let tx = db.begin();
-    let files = inputs.into_iter().map(|input| (input.name, input.reader));
-    let applied = each_record(files, request.fail_on_error, progress, cancel, |record| {
-        apply(tx.store_txn(), record, progress)
-    });
-    if let Err(ended) = applied {
-        db.rollback(tx);
-        return Err(ended);
-    }
-    let applied_in = started.elapsed();
-    progress.committing();
-    db.commit(tx).map_err(Ended::Failed)?;
-    tracing::info!(
-        source = %request.source,
-        applied_ms = applied_in.as_millis() as u64,
-        committed_ms = (started.elapsed() - applied_in).as_millis() as u64,
-        "load committed"
-    );
-    Ok(())
+    super::bulk::run(db, inputs, request.fail_on_error, progress, cancel)
 }
 
 /// Feeds every record of `files` (name, items) in order to `apply`; a bad
@@ -135,41 +108,6 @@ where
     Ok(())
 }
 
-fn apply(txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
-    match record {
-        Record::Node(node) => create_node(txn, node, progress),
-        Record::Relationship(rel) => create_rel(txn, rel, progress),
-    }
-}
-
-fn create_node(txn: &Txn, node: NodeRecord, progress: &Progress) -> Result<(), RowError> {
-    let at = RowError::at(node.line);
-    let key = user_key(node.id_space.as_deref(), &node.id).map_err(at)?;
-    let labels: Vec<String> = node.labels.iter().map(|l| l.to_string()).collect();
-    let properties = property_map(node.properties);
-    Progress::add(&progress.property_values, properties.len() as u64);
-    txn.create_node_with_key(&key, &labels, &properties)
-        .map_err(|e| at(from_storage(e)))?;
-    Ok(())
-}
-
-fn create_rel(txn: &Txn, rel: RelationshipRecord, progress: &Progress) -> Result<(), RowError> {
-    let at = RowError::at(rel.line);
-    let start = endpoint(txn, rel.start_space.as_deref(), &rel.start).map_err(at)?;
-    let end = endpoint(txn, rel.end_space.as_deref(), &rel.end).map_err(at)?;
-    let properties = property_map(rel.properties);
-    Progress::add(&progress.property_values, properties.len() as u64);
-    txn.create_rel(start, end, &rel.rel_type, &properties)
-        .map_err(|e| at(from_storage(e)))?;
-    Ok(())
-}
-
-/// The node with user id `id` in `space`: a dictionary lookup, seeing the
-/// nodes this load created.
-fn endpoint(txn: &Txn, space: Option<&str>, id: &str) -> Result<NodeId, DbError> {
-    endpoint_by_key(txn, &user_key(space, id)?, space, id)
-}
-
 /// The node whose vertex key is `key` (`id` in `space`), visible to `txn`.
 pub(crate) fn endpoint_by_key(
     txn: &Txn,
@@ -188,13 +126,6 @@ fn space_name(space: Option<&str>) -> String {
         Some(space) => format!("`{space}`"),
         None => "global".into(),
     }
-}
-
-fn property_map(properties: Vec<(Arc<str>, Value)>) -> BTreeMap<String, Value> {
-    properties
-        .into_iter()
-        .map(|(key, value)| (key.to_string(), value))
-        .collect()
 }
 
 fn reader_error(e: &nereid_loader_formats::Error) -> DbError {

@@ -7,8 +7,8 @@
 //! commit (readers see none or all of it, a bad row with `failOnError`
 //! leaves nothing), and made durable by a checkpoint taken before any later
 //! commit is logged, instead of a log record holding every row
-//! (docs/adr/0096-bulk-load-by-checkpoint.md). While constraints exist the
-//! load is one ordinary logged transaction, which checks them (ADR 0094).
+//! (docs/adr/0096-bulk-load-by-checkpoint.md). The bulk path checks the
+//! constraints against the load and the graph (ADR 0106).
 //!
 //! Invariant: loads run one at a time, on the loader's own thread, in the
 //! order they were submitted. Two transactions creating nodes with the same

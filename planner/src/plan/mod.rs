@@ -33,7 +33,7 @@ pub use items::{Aggregate, CreateItem, PropertyPredicate, PropertyTest, SetItem,
 pub use tree::OwnedPlan;
 
 use crate::expr::{Expr, Slot};
-use crate::index_query::IndexQuery;
+use crate::index_query::{IndexDescriptor, IndexQuery};
 use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;
 
@@ -50,6 +50,9 @@ pub struct PhysicalPlan {
     pub writes: bool,
     /// True when the plan reads the graph.
     pub reads: bool,
+    /// The `USING INDEX` hints naming an index that does not exist, which
+    /// planning ignored (the engine warns of each).
+    pub missing_hints: Vec<crate::MissingHint>,
 }
 
 /// An operator and, through its `input` (and nested plan), the plan under
@@ -157,6 +160,20 @@ pub enum Op {
         input: Box<Op>,
         out: Slot,
         label: Option<String>,
+    },
+    /// `min(node.key)` (`max` when `max`) over the nodes of the label of
+    /// the range `index` on that one key, read from the index's end when
+    /// the values there decide it exactly, else aggregated over a scan of
+    /// the label (planner rule `min_max_from_index`); one row holding it in
+    /// `out`, like an aggregation without keys. `node` is the scanned
+    /// variable's slot (for EXPLAIN; never bound). Its input is the plan's
+    /// `Argument`. EXPLAIN: `NodeIndexScan`.
+    NodeIndexMinMax {
+        input: Box<Op>,
+        out: Slot,
+        node: Slot,
+        index: IndexDescriptor,
+        max: bool,
     },
     /// [`Op::NodeCountFromStore`] for the relationships of one of `types`
     /// (any type when empty). EXPLAIN: `RelationshipCountFromCountStore`.

@@ -19,6 +19,7 @@ macro_rules! input_of {
             | Op::NodeIndexSeek { input, .. }
             | Op::RelIndexSeek { input, .. }
             | Op::NodeCountFromStore { input, .. }
+            | Op::NodeIndexMinMax { input, .. }
             | Op::RelCountFromStore { input, .. }
             | Op::RelTypeScan { input, .. }
             | Op::Expand { input, .. }
@@ -145,6 +146,7 @@ impl Op {
             | NodePropertyScan { out, .. }
             | NodeIndexSeek { out, .. }
             | NodeCountFromStore { out, .. }
+            | NodeIndexMinMax { out, .. }
             | RelCountFromStore { out, .. }
             | Unwind { out, .. } => vec![*out],
             RelTypeScan { from, rel, to, .. } | RelIndexSeek { from, rel, to, .. } => {

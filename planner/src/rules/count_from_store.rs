@@ -20,7 +20,7 @@
 //! differently). The label must run first (`label_into_scan`), so this rule
 //! comes after it in [`super::RULES`].
 
-use super::{transform_up, RewriteRule};
+use super::{rewrite_single_aggregate, RewriteRule};
 use crate::expr::{Expr, Slot};
 use crate::plan::{Aggregate, Op};
 use crate::Catalog;
@@ -35,24 +35,7 @@ impl RewriteRule for CountFromStore {
     }
 
     fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
-        transform_up(plan, &|op| match op {
-            Op::Aggregate {
-                input,
-                keys,
-                aggregates,
-            } if keys.is_empty() && aggregates.len() == 1 => {
-                let (out, aggregate) = &aggregates[0];
-                match from_store(&input, aggregate, *out) {
-                    Some(count) => count,
-                    None => Op::Aggregate {
-                        input,
-                        keys,
-                        aggregates,
-                    },
-                }
-            }
-            other => other,
-        })
+        rewrite_single_aggregate(plan, &from_store)
     }
 }
 

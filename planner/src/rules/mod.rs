@@ -10,6 +10,7 @@ mod implied_in_list;
 mod index_order;
 mod join_order;
 mod label_scan;
+mod min_max_from_index;
 mod node_index_seek;
 mod node_property_scan;
 mod project_after_top;
@@ -46,6 +47,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &property_seek::PropertySeek,
     &node_property_scan::NodePropertyScan,
     &count_from_store::CountFromStore,
+    &min_max_from_index::MinMaxFromIndex,
     &rel_index_seek::RelIndexSeek,
     &rel_type_scan::RelTypeScan,
     &sort_limit_to_top::SortLimitToTop,
@@ -93,6 +95,31 @@ pub(crate) fn replace_scan_under_filters(
 /// inputs (including nested plans: Optional, Merge, Union) were rewritten.
 pub(crate) fn transform_up(plan: Op, f: &dyn Fn(Op) -> Op) -> Op {
     f(walk_children(plan, &|child| transform_up(child, f)))
+}
+
+/// Rewrites, bottom-up, every aggregation without grouping keys whose one
+/// aggregate is `(out, aggregate)` over `input` into `f(input, aggregate,
+/// out)` when that gives an operator (the rules that answer an aggregate
+/// from the store or an index).
+pub(crate) fn rewrite_single_aggregate(
+    plan: Op,
+    f: &dyn Fn(&Op, &crate::plan::Aggregate, Slot) -> Option<Op>,
+) -> Op {
+    transform_up(plan, &|op| match op {
+        Op::Aggregate {
+            input,
+            keys,
+            aggregates,
+        } if keys.is_empty() && aggregates.len() == 1 => {
+            let (out, aggregate) = &aggregates[0];
+            f(&input, aggregate, *out).unwrap_or(Op::Aggregate {
+                input,
+                keys,
+                aggregates,
+            })
+        }
+        other => other,
+    })
 }
 
 /// Wraps `plan` in a filter per predicate, the first innermost.

@@ -7,6 +7,7 @@
 
 mod catalog;
 mod defs;
+mod ends;
 mod image;
 mod index;
 mod key;
@@ -22,6 +23,7 @@ pub use defs::{
     ConstraintDef, ConstraintInfo, ConstraintKind, EntityKind, IndexDef, IndexInfo, IndexKind,
     IndexState, SchemaView, ValueType,
 };
+pub(crate) use ends::from_end;
 pub(crate) use image::{check_vector, entity_key, entity_values, key_of};
 pub(crate) use index::PropertyIndex;
 pub(crate) use populate::{entities_of, populate};

@@ -5,8 +5,10 @@
 //! then partition locks (one at a time). Partition locks are never held
 //! while acquiring either mutex.
 
+mod bulk_constraints;
 mod commit;
 mod counts;
+mod index_ends;
 mod properties;
 mod read;
 mod replay;
@@ -19,6 +21,7 @@ mod validate;
 mod vector_query;
 mod write;
 
+pub(crate) use bulk_constraints::Loaded;
 pub(crate) use commit::stamp_committed;
 pub(crate) use read::Reader;
 pub(crate) use replay::replay_changes;

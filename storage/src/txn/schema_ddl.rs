@@ -7,7 +7,7 @@
 //! afterwards in the background, maintained by writers meanwhile.
 
 use super::read::Reader;
-use super::schema_writes::{entity_name, has_type, label_word, literal, type_name};
+use super::schema_writes::{described_keys, entity_name, has_type, label_word, type_name};
 use super::state::TxnState;
 use super::Txn;
 use crate::change::Change;
@@ -129,6 +129,19 @@ impl Txn {
     }
 
     fn seek(&self, name: &str, entity: EntityKind, seek: &IndexSeek) -> Option<Vec<u64>> {
+        self.read_index(name, entity, |index| {
+            crate::schema::seek(&self.reader(), index, seek)
+        })?
+    }
+
+    /// `read` applied to the online index `name` over `entity` (counted
+    /// as one read of it); `None` when there is no such online index.
+    pub(super) fn read_index<T>(
+        &self,
+        name: &str,
+        entity: EntityKind,
+        read: impl FnOnce(&crate::schema::PropertyIndex) -> T,
+    ) -> Option<T> {
         let catalog = self.store.schema.catalog();
         let index = catalog
             .index_named(name)
@@ -136,7 +149,7 @@ impl Txn {
         index
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        crate::schema::seek(&self.reader(), index, seek)
+        Some(read(index))
     }
 
     /// The transaction's state, refused when it already changed data.
@@ -533,13 +546,7 @@ fn verify(
                 view: View::committed(read_ts),
             };
             let values = crate::schema::entity_values(&reader, index, a).unwrap_or_default();
-            let shown = def
-                .keys
-                .iter()
-                .zip(&values)
-                .map(|(k, v)| format!("`{k}` = {}", literal(v)))
-                .collect::<Vec<_>>()
-                .join(" and property ");
+            let shown = described_keys(&def.keys, &values);
             return fail(format!(
                 "Both {} and {} have the {} `{}` and property {shown}",
                 entity_name(def.entity, Some(a)),

@@ -309,7 +309,7 @@ fn relevant(catalog: &Catalog, entity: EntityKind, prospect: &Prospect<'_>) -> b
 
 /// Another entity than `me` whose keys in `index` equal `values` in the
 /// reader's view.
-fn holder(
+pub(super) fn holder(
     reader: &Reader<'_>,
     index: &PropertyIndex,
     values: &[Value],
@@ -322,24 +322,29 @@ fn holder(
         .find(|&e| Some(e) != me)
 }
 
-fn violation(
+pub(super) fn violation(
     entity: EntityKind,
     other: u64,
     label: &str,
     keys: &[String],
     values: &[Value],
 ) -> StorageError {
-    let described = keys
-        .iter()
-        .zip(values)
-        .map(|(k, v)| format!("`{k}` = {}", literal(v)))
-        .collect::<Vec<_>>()
-        .join(" and property ");
+    let described = described_keys(keys, values);
     StorageError::ConstraintViolation(format!(
         "{} already exists with {} `{label}` and property {described}",
         entity_name(entity, Some(other)),
         label_word(entity),
     ))
+}
+
+/// `` `k` = 'v' and property `q` = 2 ``: keys and values as Neo4j's
+/// constraint messages name them.
+pub(super) fn described_keys(keys: &[String], values: &[Value]) -> String {
+    keys.iter()
+        .zip(values)
+        .map(|(k, v)| format!("`{k}` = {}", literal(v)))
+        .collect::<Vec<_>>()
+        .join(" and property ")
 }
 
 /// A value as Neo4j prints it in constraint messages: strings quoted.

@@ -352,6 +352,21 @@ def schema_ddl(driver):
         {"name": "index_f7700477", "entityType": "RELATIONSHIP",
          "createStatement": "CREATE LOOKUP INDEX `index_f7700477` FOR ()-[r]-() ON EACH type(r)"},
     ]
+    # An ordered YIELD: ORDER BY, SKIP, LIMIT, then WHERE and RETURN.
+    ordered, _, keys = driver.execute_query(
+        "SHOW INDEXES YIELD name, type ORDER BY name DESC SKIP 1 LIMIT 2 WHERE name STARTS WITH 'sc_'")
+    assert keys == ["name", "type"], keys
+    assert [r.data() for r in ordered] == [
+        {"name": "sc_rel", "type": "RANGE"}, {"name": "sc_name", "type": "RANGE"}], ordered
+    # A hint naming a missing index: a warning, and the query runs.
+    driver.execute_query("CREATE (:ScPerson {name: 'h'})")
+    hinted, summary, _ = driver.execute_query(
+        "MATCH (n:ScPerson) USING INDEX n:ScPerson(nick) WHERE n.nick = 'x' OR n.name = 'h' "
+        "RETURN n.name AS name")
+    assert [r["name"] for r in hinted] == ["h"], hinted
+    assert [s.status_description for s in summary.gql_status_objects if s.gql_status == "01N31"] == [
+        "warn: hinted index does not exist. Unable to create a plan with 'INDEX :ScPerson(nick)' "
+        "because the index does not exist."], summary.gql_status_objects
     records, _, keys = driver.execute_query("SHOW CONSTRAINTS YIELD * WHERE name = 'sc_email'")
     assert keys == ["id", "name", "type", "entityType", "labelsOrTypes", "properties",
                     "ownedIndex", "propertyType", "options", "createStatement"], keys

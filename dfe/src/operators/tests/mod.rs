@@ -27,6 +27,7 @@ pub(super) fn plan(root: Op, slot_count: usize, outputs: &[(&str, usize)]) -> Ar
         outputs: outputs.iter().map(|(n, s)| (n.to_string(), *s)).collect(),
         writes: false,
         reads: true,
+        missing_hints: Vec::new(),
     })
 }
 
