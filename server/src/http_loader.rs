@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use axum::{Json, Router};
-use nereid_engine::{DbError, Format, LoadRequest, LoadStatus, Loader};
+use nereid_engine::{DbError, InputFormat, LoadRequest, LoadStatus, Loader, FORMAT_NAMES};
 use nereid_errors::{Classification, Status};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -97,11 +97,8 @@ async fn submit(
         Ok(body) => body,
         Err(e) => return bad_request(e.body_text()),
     };
-    let Some(format) = Format::from_name(&body.format) else {
-        return bad_request(format!(
-            "format `{}`: expected `opencypher` or `csv`",
-            body.format
-        ));
+    let Some(format) = InputFormat::from_name(&body.format) else {
+        return bad_request(format!("format `{}`: expected {FORMAT_NAMES}", body.format));
     };
     let fail_on_error = match body.fail_on_error {
         FlexBool::Bool(b) => b,

@@ -174,8 +174,19 @@ pub fn add_value(properties: &mut Vec<(Arc<str>, Value)>, key: Arc<str>, value: 
 }
 
 /// Merges `value` into `existing` as [`add_value`] does: equal values
-/// (compared as stored, so `1` and `1.0` stay two) are kept once.
+/// (compared as stored, so `1` and `1.0` stay two) are kept once. A list
+/// `value` (the values one document gave a key) merges element by element.
 pub fn merge_value(existing: &mut Value, value: Value) {
+    if let Value::List(values) = value {
+        for value in values {
+            merge_one(existing, value);
+        }
+        return;
+    }
+    merge_one(existing, value);
+}
+
+fn merge_one(existing: &mut Value, value: Value) {
     let list = match existing {
         Value::List(list) => list,
         same if *same == value => return,
