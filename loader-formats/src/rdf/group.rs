@@ -25,6 +25,9 @@ pub const GRAPH_KEY: &str = "~graph";
 
 type Fast = foldhash::fast::RandomState;
 
+/// An edge as (subject, type, object, graph), the vertices by position.
+type Edge = (usize, Arc<str>, usize, Option<Arc<str>>);
+
 /// The records of one document, built quad by quad.
 pub(crate) struct Grouped {
     /// Prefix of blank-node ids, unique per load.
@@ -32,8 +35,8 @@ pub(crate) struct Grouped {
     nodes: Vec<NodeRecord>,
     vertex: HashMap<String, usize, Fast>,
     rels: Vec<RelationshipRecord>,
-    /// (subject, type, object, graph) of every edge so far: RDF is a set.
-    edges: HashSet<(usize, Arc<str>, usize, Option<Arc<str>>), Fast>,
+    /// Every edge so far: RDF is a set.
+    edges: HashSet<Edge, Fast>,
     names: HashMap<String, Arc<str>, Fast>,
 }
 
@@ -196,7 +199,7 @@ fn merge_one(existing: &mut Value, value: Value) {
             return;
         }
     };
-    if !list.iter().any(|v| *v == value) {
+    if !list.contains(&value) {
         list.make_mut().push(value);
     }
 }
