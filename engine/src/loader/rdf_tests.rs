@@ -49,6 +49,13 @@ fn load(
     loader.run(request).unwrap()
 }
 
+/// Loads a file that must load.
+fn load_ok(loader: &Loader, import: &Path, name: &str, text: &str, format: InputFormat) {
+    let status = load(loader, import, name, text, format);
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+}
+
+const CSV: InputFormat = InputFormat::Csv(Format::OpenCypher);
 const NT: InputFormat = InputFormat::Rdf(RdfSyntax::NTriples);
 
 const PEOPLE: &str = r#"<http://example.org/alice> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Person> .
@@ -64,8 +71,7 @@ const PREFIX: &str = "PREFIX ex: <http://example.org/> ";
 #[test]
 fn rdf_then_csv_share_iris_and_are_found_by_iri() {
     let (_dir, db, loader, import) = setup();
-    let status = load(&loader, &import, "people.nt", PEOPLE, NT);
-    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    load_ok(&loader, &import, "people.nt", PEOPLE, NT);
     let q = format!("{PREFIX}MATCH (n:ex::Person) WHERE id(n) = ex::alice RETURN n.ex::name");
     assert_eq!(one(&db, &q), Value::String("Alice".into()));
     let q = "MATCH (n) WHERE id(n) = <http://example.org/bob> RETURN n.`http://example.org/name`";
@@ -75,14 +81,7 @@ fn rdf_then_csv_share_iris_and_are_found_by_iri() {
     );
     // A CSV relationship file joins RDF vertices by IRI.
     let csv = ":START_ID,:END_ID,:TYPE,since:Int\nhttp://example.org/bob,http://example.org/alice,KNOWS,2020\n";
-    let status = load(
-        &loader,
-        &import,
-        "knows.csv",
-        csv,
-        InputFormat::Csv(Format::OpenCypher),
-    );
-    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    load_ok(&loader, &import, "knows.csv", csv, CSV);
     let q = format!("{PREFIX}MATCH (b)-[k:KNOWS]->(a)-[:ex::worksFor]->(c) RETURN b.ex::name, k.since, id(c) = ex::acme");
     let row = rows(&db, &q).remove(0);
     assert_eq!(row[1], Value::Int(2020));
@@ -94,16 +93,8 @@ fn rdf_then_csv_share_iris_and_are_found_by_iri() {
 fn rdf_adds_to_vertices_a_csv_created() {
     let (_dir, db, loader, import) = setup();
     let csv = ":ID,:LABEL,name:String\nhttp://example.org/alice,Employee,Alice\n";
-    let status = load(
-        &loader,
-        &import,
-        "staff.csv",
-        csv,
-        InputFormat::Csv(Format::OpenCypher),
-    );
-    assert_eq!(status.state, LoadState::Completed, "{status:?}");
-    let status = load(&loader, &import, "people.nt", PEOPLE, NT);
-    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    load_ok(&loader, &import, "staff.csv", csv, CSV);
+    load_ok(&loader, &import, "people.nt", PEOPLE, NT);
     let q = format!("{PREFIX}MATCH (n:Employee:ex::Person) RETURN n.name, n.ex::name, n.ex::born");
     let row = rows(&db, &q).remove(0);
     assert_eq!(row[0], Value::String("Alice".into()));
@@ -111,8 +102,7 @@ fn rdf_adds_to_vertices_a_csv_created() {
     assert!(matches!(row[2], Value::Date(_)), "{row:?}");
     assert_eq!(one(&db, "MATCH (n) RETURN count(n)"), Value::Int(3));
     // Loading the same facts again changes no value (RDF is a set).
-    let status = load(&loader, &import, "people.nt", PEOPLE, NT);
-    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    load_ok(&loader, &import, "people.nt", PEOPLE, NT);
     let q = format!("{PREFIX}MATCH (n) WHERE id(n) = ex::bob RETURN size(n.ex::name)");
     assert_eq!(one(&db, &q), Value::Int(2));
 }
