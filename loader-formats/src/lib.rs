@@ -15,6 +15,8 @@
 //! [`Record`]s whose properties are already [`nereid_values::Value`]s.
 //! Every error names file, physical line and column.
 //!
+//! [`RdfWriter`] is the RDF mapping backwards, for the export.
+//!
 //! Invariant: this crate knows nothing of storage, the engine or Cypher.
 //! It turns bytes into records; what a load does with them (ids, merging,
 //! transactions, `failOnError`) is the loader's business.
@@ -33,7 +35,7 @@ mod value_type;
 pub use error::Error;
 pub use header::{Cardinality, FileKind, Header, PropertyColumn};
 pub use plain::PlainRecords;
-pub use rdf::{add_value, merge_value, RdfReader, RdfSyntax, GRAPH_KEY};
+pub use rdf::{add_value, merge_value, RdfReader, RdfSyntax, RdfWriter, GRAPH_KEY};
 pub use reader::Reader;
 pub use record::{NodeRecord, Record, RelationshipRecord};
 pub use value_type::ValueType;

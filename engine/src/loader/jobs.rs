@@ -168,6 +168,11 @@ impl Loader {
         }
     }
 
+    /// The database loaded into, while it is open.
+    pub(crate) fn database(&self) -> Option<Arc<Database>> {
+        self.shared.db.upgrade()
+    }
+
     pub fn status(&self, id: &str) -> Option<LoadStatus> {
         self.shared.find(id).map(|job| job.status())
     }

@@ -17,6 +17,7 @@
 
 mod apply;
 mod bulk;
+mod export;
 mod jobs;
 mod parse;
 mod progress;
@@ -29,7 +30,7 @@ mod rdf_tests;
 mod tests;
 
 pub use jobs::Loader;
-pub use nereid_loader_formats::{Format, InputFormat, FORMAT_NAMES};
+pub use nereid_loader_formats::{Format, InputFormat, RdfSyntax, FORMAT_NAMES};
 pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
 pub(crate) use source::resolve as resolve_source;
 pub use user_id::user_key;

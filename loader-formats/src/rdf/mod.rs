@@ -14,6 +14,7 @@
 
 mod group;
 mod literal;
+mod write;
 
 use std::io::Read;
 
@@ -21,6 +22,7 @@ use oxrdf::Quad;
 use oxttl::{NQuadsParser, NTriplesParser, TurtleParseError, TurtleParser};
 
 pub use group::{add_value, merge_value, GRAPH_KEY};
+pub use write::RdfWriter;
 
 use crate::compression::{decoder, Compression};
 use crate::record::Record;

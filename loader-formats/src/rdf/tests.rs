@@ -159,3 +159,56 @@ fn compressed_documents_are_read() {
     let reader = RdfReader::new("doc.nt.gz", &bytes[..], RdfSyntax::NTriples, "L").unwrap();
     assert_eq!(reader.count(), 1);
 }
+
+#[test]
+fn written_values_read_back_equal() {
+    use std::collections::BTreeMap;
+    let doc = r#"
+<http://example.org/a> <http://example.org/i> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<http://example.org/a> <http://example.org/f> "-INF"^^<http://www.w3.org/2001/XMLSchema#double> .
+<http://example.org/a> <http://example.org/f> "0.1"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+<http://example.org/a> <http://example.org/d> "2024-02-29"^^<http://www.w3.org/2001/XMLSchema#date> .
+<http://example.org/a> <http://example.org/t> "2024-02-29T10:00:00.5-03:30"^^<http://www.w3.org/2001/XMLSchema#dateTime> .
+<http://example.org/a> <http://example.org/l> "2024-02-29T10:00:00"^^<http://www.w3.org/2001/XMLSchema#dateTime> .
+<http://example.org/a> <http://example.org/s> "say \"hi\"\n"@en-GB .
+<http://example.org/a> <http://example.org/y> "2024"^^<http://www.w3.org/2001/XMLSchema#gYear> .
+<http://example.org/a> <http://example.org/p> "\"quoted\" plain" .
+"#;
+    let (nodes, _) = read(RdfSyntax::NTriples, doc).unwrap();
+    let mut writer = super::RdfWriter::new(Vec::new(), RdfSyntax::NTriples).unwrap();
+    let properties: BTreeMap<String, Value> = nodes[0]
+        .properties
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    writer.vertex(&nodes[0].id, &[], &properties).unwrap();
+    let text = String::from_utf8(writer.finish()).unwrap();
+    let (again, _) = read(RdfSyntax::NTriples, &text).unwrap();
+    assert_eq!(again[0].properties.len(), nodes[0].properties.len());
+    for (key, value) in &nodes[0].properties {
+        assert_eq!(&prop(&again[0], key), value, "{key}: {text}");
+    }
+}
+
+#[test]
+fn names_that_are_not_iris_are_written_as_urns() {
+    use std::collections::BTreeMap;
+    let mut writer = super::RdfWriter::new(Vec::new(), RdfSyntax::NQuads).unwrap();
+    let properties = BTreeMap::from([
+        ("name".to_string(), Value::String("Acme".into())),
+        (
+            "~graph".to_string(),
+            Value::String("http://example.org/g".into()),
+        ),
+    ]);
+    writer
+        .vertex("(Company)7", &["Company".into()], &properties)
+        .unwrap();
+    let text = String::from_utf8(writer.finish()).unwrap();
+    assert!(text.contains("<urn:nereid:%28Company%297> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <urn:nereid:Company> <http://example.org/g> ."), "{text}");
+    assert!(
+        text.contains("<urn:nereid:name> \"Acme\" <http://example.org/g> ."),
+        "{text}"
+    );
+    assert!(!text.contains("~graph"), "{text}");
+}
