@@ -1,6 +1,7 @@
 //! The bulk-load endpoint, shaped after Neptune's loader: `POST /loader`
 //! queues a load and answers its id at once, `GET /loader/{id}` reports
-//! its state, `GET /loader` lists loads, `DELETE /loader/{id}` cancels.
+//! its state, `GET /loader` lists loads, `DELETE /loader/{id}` cancels;
+//! `GET /export?format=ntriples|nquads` writes the graph back as RDF.
 //! The loads themselves (files, transaction, import-directory checks) are
 //! the engine's [`Loader`]; this module only maps JSON and HTTP statuses.
 //!
