@@ -3,7 +3,7 @@
 //! database weakly, so a running query never keeps a closing database open.
 
 use crate::db::{Database, DbError};
-use crate::loader::{Format, LoadRequest, LoadState, LoadStatus};
+use crate::loader::{InputFormat, LoadRequest, LoadState, LoadStatus};
 use nereid_dfe::{ExecError, ExecResult, LoadOutcome};
 use nereid_values::Value;
 use std::collections::BTreeMap;
@@ -87,7 +87,7 @@ fn request_of(config: &BTreeMap<String, Value>) -> Result<LoadRequest, String> {
     };
     let source = text("source")?.ok_or("neptune.load: `source` is required")?;
     let format_name = text("format")?.ok_or("neptune.load: `format` is required")?;
-    let format = Format::from_name(&format_name)
+    let format = InputFormat::from_name(&format_name)
         .ok_or_else(|| format!("neptune.load: unknown format `{format_name}`"))?;
     let fail_on_error = match config.get("failOnError") {
         None | Some(Value::Null) => true,

@@ -87,6 +87,13 @@ pub enum Error {
         line: u64,
         column_name: &'static str,
     },
+    #[error("{file}:{line}:{column}: {message}")]
+    RdfSyntax {
+        file: String,
+        line: u64,
+        column: u64,
+        message: String,
+    },
     #[error("{file}: the file is empty (no header)")]
     NoHeader { file: String },
 }
@@ -118,7 +125,8 @@ impl Error {
             | Error::BadUtf8 { line, column, .. }
             | Error::MissingValue { line, column, .. }
             | Error::UnknownType { line, column, .. }
-            | Error::BadHeader { line, column, .. } => Some((*line, *column)),
+            | Error::BadHeader { line, column, .. }
+            | Error::RdfSyntax { line, column, .. } => Some((*line, *column)),
         }
     }
 }

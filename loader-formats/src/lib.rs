@@ -6,11 +6,16 @@
 //!   `:START_ID(space)`, `:END_ID(space)`, `:TYPE`, `:IGNORE` and differ
 //!   only in type names (`age:Int` / `age:int`; both are read);
 //! - `csv`: Neptune's Gremlin CSV (`~id`, `~label`, `~from`, `~to`,
-//!   `name:Type(cardinality)[]`).
+//!   `name:Type(cardinality)[]`);
+//! - `ntriples`, `nquads`, `turtle`: RDF documents, read by [`RdfReader`]
+//!   into the same records (an IRI is a vertex id, `rdf:type` objects
+//!   labels, literals properties, other objects relationships).
 //!
 //! A [`Reader`] streams one file (decompressing `.gz` / `.zst`) and yields
 //! [`Record`]s whose properties are already [`nereid_values::Value`]s.
 //! Every error names file, physical line and column.
+//!
+//! [`RdfWriter`] is the RDF mapping backwards, for the export.
 //!
 //! Invariant: this crate knows nothing of storage, the engine or Cypher.
 //! It turns bytes into records; what a load does with them (ids, merging,
@@ -20,6 +25,7 @@ mod compression;
 mod error;
 mod header;
 mod plain;
+mod rdf;
 mod reader;
 mod record;
 mod split;
@@ -29,6 +35,7 @@ mod value_type;
 pub use error::Error;
 pub use header::{Cardinality, FileKind, Header, PropertyColumn};
 pub use plain::PlainRecords;
+pub use rdf::{add_value, merge_value, RdfReader, RdfSyntax, RdfWriter, GRAPH_KEY};
 pub use reader::Reader;
 pub use record::{NodeRecord, Record, RelationshipRecord};
 pub use value_type::ValueType;
@@ -55,6 +62,44 @@ impl Format {
         }
     }
 }
+
+/// Any input format a load may name: a CSV format or an RDF syntax.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    Csv(Format),
+    Rdf(RdfSyntax),
+}
+
+impl InputFormat {
+    /// The CSV names of [`Format::from_name`], and `ntriples`, `nquads`,
+    /// `turtle` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<InputFormat> {
+        if let Some(csv) = Format::from_name(name) {
+            return Some(InputFormat::Csv(csv));
+        }
+        let syntax = match name.to_ascii_lowercase().as_str() {
+            "ntriples" => RdfSyntax::NTriples,
+            "nquads" => RdfSyntax::NQuads,
+            "turtle" => RdfSyntax::Turtle,
+            _ => return None,
+        };
+        Some(InputFormat::Rdf(syntax))
+    }
+
+    /// The file extensions (before any `.gz` / `.zst`) a directory source
+    /// of this format is listed by.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            InputFormat::Csv(_) => &[".csv"],
+            InputFormat::Rdf(RdfSyntax::NTriples) => &[".nt"],
+            InputFormat::Rdf(RdfSyntax::NQuads) => &[".nq"],
+            InputFormat::Rdf(RdfSyntax::Turtle) => &[".ttl"],
+        }
+    }
+}
+
+/// The names [`InputFormat::from_name`] accepts, for error messages.
+pub const FORMAT_NAMES: &str = "opencypher, csv, ntriples, nquads or turtle";
 
 /// How fields are separated. Single bytes: both tools take one character.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@
 //! its progress on stderr, and closes the database cleanly.
 
 use crate::config::{Config, ImportArgs};
-use nereid_engine::{Database, DbConfig, Format, LoadRequest, LoadState, LoadStatus};
+use nereid_engine::{Database, DbConfig, InputFormat, LoadRequest, LoadState, LoadStatus};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -26,7 +26,7 @@ pub fn run(config: &Config, args: &ImportArgs) -> ExitCode {
 }
 
 fn import(config: &Config, args: &ImportArgs) -> Result<LoadStatus, String> {
-    let format = Format::from_name(&args.format)
+    let format = InputFormat::from_name(&args.format)
         .ok_or_else(|| format!("unknown format `{}`", args.format))?;
     if args.nodes.is_empty() && args.relationships.is_empty() {
         return Err("nothing to import: give --nodes and/or --relationships files".into());

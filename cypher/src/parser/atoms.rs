@@ -76,6 +76,9 @@ impl Parser<'_> {
 
     /// One atom (no postfix operators).
     pub(super) fn atom(&mut self) -> PResult<Expr> {
+        if let Some(iri) = self.iri_value()? {
+            return Ok(iri);
+        }
         let token = self.peek().clone();
         let span = token.span;
         let literal = |kind| Ok(Expr::new(ExprKind::Literal(kind), span));

@@ -93,6 +93,8 @@ impl Parser<'_> {
             } else {
                 Expr::new(ExprKind::Literal(Literal::Null), right.span)
             };
+            let mut right = right;
+            self.id_equals_iri(op, &mut left, &mut right);
             let comparison = binary(op, left, right);
             combined = Some(match combined.take() {
                 None => comparison,

@@ -13,6 +13,7 @@ mod atoms;
 mod clauses;
 mod expr;
 mod hints;
+mod iri;
 mod load_csv;
 mod names;
 mod options;

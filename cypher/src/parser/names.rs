@@ -56,7 +56,7 @@ impl Parser<'_> {
             Tok::Ident | Tok::EscapedIdent => {
                 self.bump();
                 if self.peek().kind != Tok::ColonColon {
-                    return Ok((token.value, token.span));
+                    return Ok((self.prefixed_in_backticks(token.value), token.span));
                 }
                 self.bump();
                 let local = self.peek().clone();
@@ -72,6 +72,22 @@ impl Parser<'_> {
                 }
             }
             _ => self.fail_expecting("a name"),
+        }
+    }
+
+    /// A backticked `prefix::local` names the IRI when `prefix` is declared
+    /// (`n.`ex::name``), and itself otherwise.
+    fn prefixed_in_backticks(&self, name: String) -> String {
+        let Some((prefix, local)) = name.split_once("::") else {
+            return name;
+        };
+        match self
+            .prefixes
+            .iter()
+            .find(|(declared, _)| declared == prefix)
+        {
+            Some((_, iri)) => format!("{iri}{local}"),
+            None => name,
         }
     }
 

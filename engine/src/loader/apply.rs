@@ -2,19 +2,29 @@
 //! (`bulk.rs`, which checks the constraints against the load and the
 //! graph); records are read through [`each_record`], which carries the
 //! load's error policy.
+//!
+//! An RDF load *merges*: a vertex record whose IRI is already a vertex
+//! (of the load, or committed) adds its labels and property values to it
+//! (docs/adr/0108-onegraph-rdf.md). The bulk path cannot add to committed
+//! vertices, so a load that would is run as one ordinary transaction
+//! instead, committed through the log (and so durable) at the end.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use nereid_errors::Status;
-use nereid_loader_formats::Record;
+use nereid_loader_formats::{merge_value, InputFormat, NodeRecord, Record, RelationshipRecord};
 use nereid_storage::Txn;
-use nereid_values::NodeId;
+use nereid_values::{NodeId, Value};
 
 use super::progress::{LoadErrorEntry, Progress};
 use super::source;
+use super::user_id::user_key;
 use super::LoadRequest;
 use crate::db::{Database, DbError};
+use crate::status::from_storage;
 
 /// How a load that did not complete ended.
 pub(crate) enum Ended {
@@ -40,27 +50,56 @@ impl RowError {
     }
 }
 
-/// Runs `request` (its source already resolved to `path`) to the end.
+/// Runs `request` (its source already resolved to `files`) to the end;
+/// `scope` (the load's id) keeps its blank nodes apart from other loads'.
 pub(crate) fn run(
     db: &Arc<Database>,
     request: &LoadRequest,
     files: &[std::path::PathBuf],
+    scope: &str,
     progress: &Progress,
     cancel: &AtomicBool,
 ) -> Result<(), Ended> {
     Progress::add(&progress.files_total, files.len() as u64);
     let sizes = files.iter().filter_map(|f| std::fs::metadata(f).ok());
     Progress::add(&progress.bytes_total, sizes.map(|m| m.len()).sum());
-    let inputs = match source::open_all(files, request.format, &progress.bytes) {
-        Ok(inputs) => inputs,
+    let open = || match source::open_all(files, request.format, scope, &progress.bytes) {
+        Ok(inputs) => Ok(inputs),
         Err(failed) => {
             let (file, e) = *failed;
             let error = reader_error(&e);
             progress.error(entry(&file, e.location(), &error));
-            return Err(Ended::Failed(error));
+            Err(Ended::Failed(error))
         }
     };
-    super::bulk::run(db, inputs, request.fail_on_error, progress, cancel)
+    let merge = matches!(request.format, InputFormat::Rdf(_));
+    let inputs = open()?;
+    let fail_on_error = request.fail_on_error;
+    match super::bulk::run(db, inputs, fail_on_error, merge, progress, cancel)? {
+        super::bulk::Outcome::Applied => return Ok(()),
+        super::bulk::Outcome::AddsToCommitted => progress.restart(),
+    }
+    let inputs = open()?;
+    let started = Instant::now();
+    let tx = db.begin();
+    let files = inputs.into_iter().map(|input| (input.name, input.reader));
+    let applied = each_record(files, request.fail_on_error, progress, cancel, |record| {
+        apply(tx.store_txn(), record, merge, progress)
+    });
+    if let Err(ended) = applied {
+        db.rollback(tx);
+        return Err(ended);
+    }
+    let applied_in = started.elapsed();
+    progress.committing();
+    db.commit(tx).map_err(Ended::Failed)?;
+    tracing::info!(
+        source = %request.source,
+        applied_ms = applied_in.as_millis() as u64,
+        committed_ms = (started.elapsed() - applied_in).as_millis() as u64,
+        "load committed"
+    );
+    Ok(())
 }
 
 /// Feeds every record of `files` (name, items) in order to `apply`; a bad
@@ -108,6 +147,70 @@ where
     Ok(())
 }
 
+fn apply(txn: &Txn, record: Record, merge: bool, progress: &Progress) -> Result<(), RowError> {
+    match record {
+        Record::Node(node) if merge => merge_node(txn, node, progress),
+        Record::Node(node) => create_node(txn, node, progress),
+        Record::Relationship(rel) => create_rel(txn, rel, progress),
+    }
+}
+
+fn create_node(txn: &Txn, node: NodeRecord, progress: &Progress) -> Result<(), RowError> {
+    let at = RowError::at(node.line);
+    let key = user_key(node.id_space.as_deref(), &node.id).map_err(at)?;
+    let labels: Vec<String> = node.labels.iter().map(|l| l.to_string()).collect();
+    let properties = property_map(node.properties);
+    Progress::add(&progress.property_values, properties.len() as u64);
+    txn.create_node_with_key(&key, &labels, &properties)
+        .map_err(|e| at(from_storage(e)))?;
+    Ok(())
+}
+
+/// An RDF vertex: created, or its labels and values added to the vertex
+/// of the same IRI (a second value of a key makes a list).
+fn merge_node(txn: &Txn, node: NodeRecord, progress: &Progress) -> Result<(), RowError> {
+    let at = RowError::at(node.line);
+    let key = user_key(node.id_space.as_deref(), &node.id).map_err(at)?;
+    let Some(id) = txn.node_by_element_id(&key) else {
+        return create_node(txn, node, progress);
+    };
+    let stored = |e| at(from_storage(e));
+    for label in &node.labels {
+        if !txn.node_has_label(id, label) {
+            txn.add_label(id, label).map_err(stored)?;
+        }
+    }
+    Progress::add(&progress.property_values, node.properties.len() as u64);
+    for (key, value) in node.properties {
+        let merged = match txn.node_property(id, &key) {
+            Some(mut old) => {
+                merge_value(&mut old, value);
+                old
+            }
+            None => value,
+        };
+        txn.set_node_property(id, &key, merged).map_err(stored)?;
+    }
+    Ok(())
+}
+
+fn create_rel(txn: &Txn, rel: RelationshipRecord, progress: &Progress) -> Result<(), RowError> {
+    let at = RowError::at(rel.line);
+    let start = endpoint(txn, rel.start_space.as_deref(), &rel.start).map_err(at)?;
+    let end = endpoint(txn, rel.end_space.as_deref(), &rel.end).map_err(at)?;
+    let properties = property_map(rel.properties);
+    Progress::add(&progress.property_values, properties.len() as u64);
+    txn.create_rel(start, end, &rel.rel_type, &properties)
+        .map_err(|e| at(from_storage(e)))?;
+    Ok(())
+}
+
+/// The node with user id `id` in `space`: a dictionary lookup, seeing the
+/// nodes this load created.
+fn endpoint(txn: &Txn, space: Option<&str>, id: &str) -> Result<NodeId, DbError> {
+    endpoint_by_key(txn, &user_key(space, id)?, space, id)
+}
+
 /// The node whose vertex key is `key` (`id` in `space`), visible to `txn`.
 pub(crate) fn endpoint_by_key(
     txn: &Txn,
@@ -126,6 +229,13 @@ fn space_name(space: Option<&str>) -> String {
         Some(space) => format!("`{space}`"),
         None => "global".into(),
     }
+}
+
+fn property_map(properties: Vec<(Arc<str>, Value)>) -> BTreeMap<String, Value> {
+    properties
+        .into_iter()
+        .map(|(key, value)| (key.to_string(), value))
+        .collect()
 }
 
 fn reader_error(e: &nereid_loader_formats::Error) -> DbError {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use nereid_errors::Status;
-use nereid_loader_formats::Record;
+use nereid_loader_formats::{add_value, NodeRecord, Record};
 use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, Txn};
 use nereid_values::Value;
 
@@ -47,16 +47,30 @@ struct Rows {
     rels: Vec<RelRow>,
     /// The key being looked up (one buffer for all rows).
     scratch: String,
+    /// Records of one id merge (RDF) instead of being refused.
+    merge: bool,
+    /// A merging record found a committed vertex to add to.
+    adds_to_committed: bool,
 }
 
-/// Runs a load whose files are `inputs` through the bulk path.
+/// What the bulk path did with a load that did not fail.
+pub(crate) enum Outcome {
+    Applied,
+    /// Nothing: the (RDF) load adds labels or properties to committed
+    /// vertices, which the bulk path cannot; it must run as a transaction.
+    AddsToCommitted,
+}
+
+/// Runs a load whose files are `inputs` through the bulk path; with
+/// `merge` (RDF), vertex records of one id are merged, not refused.
 pub(crate) fn run(
     db: &Arc<Database>,
     inputs: Vec<Input>,
     fail_on_error: bool,
+    merge: bool,
     progress: &Progress,
     cancel: &AtomicBool,
-) -> Result<(), Ended> {
+) -> Result<Outcome, Ended> {
     let started = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let parsed = parse_all(inputs, threads, cancel)?;
@@ -65,7 +79,10 @@ pub(crate) fn run(
     // Ids of committed nodes are looked up in a snapshot; the store checks
     // them again under its commit lock.
     let tx = db.begin();
-    let mut rows = Rows::default();
+    let mut rows = Rows {
+        merge,
+        ..Rows::default()
+    };
     rows.reserve(&parsed);
     let files = parsed.into_iter().map(|p| (p.name, p.items));
     let read = each_record(files, fail_on_error, progress, cancel, |record| {
@@ -73,6 +90,9 @@ pub(crate) fn run(
     });
     db.rollback(tx);
     read?;
+    if rows.adds_to_committed {
+        return Ok(Outcome::AddsToCommitted);
+    }
     let resolved_in = started.elapsed();
     let nodes: Vec<KeyedNode<'_, Arc<str>>> = rows
         .nodes
@@ -105,7 +125,7 @@ pub(crate) fn run(
         relationships = loaded.rels.len(),
         "bulk load committed"
     );
-    Ok(())
+    Ok(Outcome::Applied)
 }
 
 impl Rows {
@@ -124,6 +144,10 @@ impl Rows {
             Record::Node(node) => {
                 let at = RowError::at(node.line);
                 let key = user_key(node.id_space.as_deref(), &node.id).map_err(at)?;
+                if self.merge {
+                    self.merge_node(txn, key, node);
+                    return Ok(());
+                }
                 if self.keys.contains_key(&key) || txn.node_by_element_id(&key).is_some() {
                     return Err(at(DbError {
                         status: Status::ConstraintValidationFailed,
@@ -156,6 +180,35 @@ impl Rows {
             }
         }
         Ok(())
+    }
+
+    /// An RDF vertex: merged into the load's vertex of the same IRI, or
+    /// nothing when it is a committed vertex it adds nothing to (an edge
+    /// end), or a new vertex.
+    fn merge_node(&mut self, txn: &Txn, key: String, node: NodeRecord) {
+        if let Some(&at) = self.keys.get(&key) {
+            let row = &mut self.nodes[at];
+            for label in node.labels {
+                if !row.labels.contains(&label) {
+                    row.labels.push(label);
+                }
+            }
+            for (k, v) in node.properties {
+                add_value(&mut row.properties, k, v);
+            }
+            return;
+        }
+        if txn.node_by_element_id(&key).is_some() {
+            let adds = !node.labels.is_empty() || !node.properties.is_empty();
+            self.adds_to_committed |= adds;
+            return;
+        }
+        self.keys.insert(key.clone(), self.nodes.len());
+        self.nodes.push(NodeRow {
+            key,
+            labels: node.labels,
+            properties: node.properties,
+        });
     }
 
     /// A relationship end: a node of this load, else a committed one.

@@ -79,7 +79,7 @@ impl Loader {
     pub fn submit(&self, request: LoadRequest) -> Result<String, DbError> {
         let root = self.shared.root()?;
         let path = source::resolve(&request.source, &self.shared.import_dir)?;
-        let files = source::list(&path, &root)?;
+        let files = source::list(&path, &root, request.format)?;
         Ok(self.enqueue(request, files))
     }
 
@@ -166,6 +166,11 @@ impl Loader {
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
+    }
+
+    /// The database loaded into, while it is open.
+    pub(crate) fn database(&self) -> Option<Arc<Database>> {
+        self.shared.db.upgrade()
     }
 
     pub fn status(&self, id: &str) -> Option<LoadStatus> {
@@ -256,7 +261,14 @@ impl Job {
             state.state = LoadState::InProgress;
             state.since = Instant::now();
         }
-        let outcome = apply::run(db, &self.request, &self.files, &self.progress, &self.cancel);
+        let outcome = apply::run(
+            db,
+            &self.request,
+            &self.files,
+            &self.id,
+            &self.progress,
+            &self.cancel,
+        );
         let mut state = self.state.lock();
         state.ended = Some(Instant::now());
         match outcome {

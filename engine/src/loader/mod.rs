@@ -17,6 +17,7 @@
 
 mod apply;
 mod bulk;
+mod export;
 mod jobs;
 mod parse;
 mod progress;
@@ -24,10 +25,12 @@ mod source;
 mod user_id;
 
 #[cfg(test)]
+mod rdf_tests;
+#[cfg(test)]
 mod tests;
 
 pub use jobs::Loader;
-pub use nereid_loader_formats::Format;
+pub use nereid_loader_formats::{Format, InputFormat, RdfSyntax, FORMAT_NAMES};
 pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
 pub(crate) use source::resolve as resolve_source;
 pub use user_id::user_key;
@@ -35,11 +38,12 @@ pub use user_id::user_key;
 /// What to load.
 #[derive(Clone, Debug)]
 pub struct LoadRequest {
-    /// `file:///absolute/path` (a file, or a directory whose `*.csv`,
-    /// `*.csv.gz` and `*.csv.zst` files are loaded), inside the import
-    /// directory; or `file:///relative` under it, as Neo4j's `LOAD CSV`.
+    /// `file:///absolute/path` (a file, or a directory whose files of the
+    /// format's extension, `*.csv` / `*.nt` / `*.nq` / `*.ttl`, plain or
+    /// `.gz` / `.zst`, are loaded), inside the import directory; or
+    /// `file:///relative` under it, as Neo4j's `LOAD CSV`.
     pub source: String,
-    pub format: Format,
+    pub format: InputFormat,
     /// Stop at the first bad row and keep nothing (`true`), or report bad
     /// rows and load the rest (`false`).
     pub fail_on_error: bool,

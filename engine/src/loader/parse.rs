@@ -58,7 +58,7 @@ pub(crate) fn parse_all(
         Mutex::new(inputs.into_iter().enumerate().collect());
     let done: Mutex<Vec<Option<Parsed>>> = Mutex::new((0..count).map(|_| None).collect());
     let work = || loop {
-        let Some((at, Input { name, reader })) = queue.lock().pop_front() else {
+        let Some((at, Input { name, reader, .. })) = queue.lock().pop_front() else {
             return;
         };
         let mut items = Vec::with_capacity(rows_to_reserve(&name));

@@ -133,6 +133,21 @@ impl Progress {
         self.phase.store(1, Ordering::Relaxed);
     }
 
+    /// The load reads its files again from the start (an RDF load the bulk
+    /// path handed back): the reading counters start over; errors were
+    /// none, or the load would have ended.
+    pub(crate) fn restart(&self) {
+        for counter in [
+            &self.files_done,
+            &self.records,
+            &*self.bytes,
+            &self.property_values,
+        ] {
+            counter.store(0, Ordering::Relaxed);
+        }
+        self.phase.store(0, Ordering::Relaxed);
+    }
+
     /// Fills the counters of `status`.
     pub(crate) fn read_into(&self, status: &mut LoadStatus) {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);

@@ -10,7 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{FileKind, Format, Options, Reader};
+use nereid_loader_formats::{
+    Error, FileKind, Format, InputFormat, Options, RdfReader, Reader, Record,
+};
 
 use crate::db::DbError;
 
@@ -58,10 +60,11 @@ fn outside(source: &str) -> DbError {
     ))
 }
 
-/// The files of a source: the file itself, or a directory's `*.csv`,
-/// `*.csv.gz` and `*.csv.zst` files by name (not recursing), each of which
-/// must itself resolve inside `root` (a symlink out is refused).
-pub(crate) fn list(path: &Path, root: &Path) -> Result<Vec<PathBuf>, DbError> {
+/// The files of a source: the file itself, or a directory's files of the
+/// format's extension (`*.csv`, `*.nt`, ...), plain, `.gz` or `.zst`, by
+/// name (not recursing), each of which must itself resolve inside `root`
+/// (a symlink out is refused).
+pub(crate) fn list(path: &Path, root: &Path, format: InputFormat) -> Result<Vec<PathBuf>, DbError> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
@@ -71,10 +74,11 @@ pub(crate) fn list(path: &Path, root: &Path) -> Result<Vec<PathBuf>, DbError> {
     for entry in entries {
         let entry = entry.map_err(|e| refused(format!("{}: {e}", path.display())))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if ![".csv", ".csv.gz", ".csv.zst"]
-            .iter()
-            .any(|s| name.ends_with(s))
-        {
+        let listed = |ext: &&str| {
+            let stem = name.trim_end_matches(".gz").trim_end_matches(".zst");
+            stem.ends_with(ext)
+        };
+        if !format.extensions().iter().any(listed) {
             continue;
         }
         let file = entry
@@ -88,8 +92,9 @@ pub(crate) fn list(path: &Path, root: &Path) -> Result<Vec<PathBuf>, DbError> {
     }
     if files.is_empty() {
         return Err(refused(format!(
-            "{}: no *.csv, *.csv.gz or *.csv.zst files",
-            path.display()
+            "{}: no *{} files (plain, .gz or .zst)",
+            path.display(),
+            format.extensions().join(", *")
         )));
     }
     files.sort();
@@ -110,23 +115,31 @@ impl Read for Counted {
     }
 }
 
-/// An opened input file, its header read.
+/// The records of one input file.
+pub(crate) type Records = Box<dyn Iterator<Item = Result<Record, Error>> + Send>;
+
+/// An opened input file (a CSV file's header read).
 pub(crate) struct Input {
     pub(crate) name: String,
-    pub(crate) reader: Reader<'static>,
+    pub(crate) reader: Records,
+    /// Whether its records are nodes only (CSV node files go first).
+    nodes_only: bool,
 }
 
 /// Opens every file and orders them node files first (each group by
-/// name), so relationships find endpoints created by the same load.
+/// name), so relationships find endpoints created by the same load. An
+/// RDF document yields its vertices before its edges, so it needs no
+/// order; its blank nodes are scoped by `blank_scope`.
 pub(crate) fn open_all(
     files: &[PathBuf],
-    format: Format,
+    format: InputFormat,
+    blank_scope: &str,
     bytes: &Arc<AtomicU64>,
-) -> Result<Vec<Input>, Box<(String, nereid_loader_formats::Error)>> {
+) -> Result<Vec<Input>, Box<(String, Error)>> {
     let mut inputs = Vec::with_capacity(files.len());
     for path in files {
         let name = path.display().to_string();
-        let io = |source| nereid_loader_formats::Error::Io {
+        let io = |source| Error::Io {
             file: name.clone(),
             source,
         };
@@ -135,10 +148,28 @@ pub(crate) fn open_all(
             file,
             bytes: bytes.clone(),
         };
-        let reader = Reader::new(&name, counted, format, &Options::default())
-            .map_err(|e| Box::new((name.clone(), e)))?;
-        inputs.push(Input { name, reader });
+        let failed = |e| Box::new((name.clone(), e));
+        let input = match format {
+            InputFormat::Csv(csv) => csv_input(&name, counted, csv).map_err(failed)?,
+            InputFormat::Rdf(syntax) => Input {
+                reader: Box::new(
+                    RdfReader::new(&name, counted, syntax, blank_scope).map_err(failed)?,
+                ),
+                name,
+                nodes_only: false,
+            },
+        };
+        inputs.push(input);
     }
-    inputs.sort_by_key(|input| input.reader.header().kind() != FileKind::Nodes);
+    inputs.sort_by_key(|input| !input.nodes_only);
     Ok(inputs)
+}
+
+fn csv_input(name: &str, input: Counted, format: Format) -> Result<Input, Error> {
+    let reader = Reader::new(name, input, format, &Options::default())?;
+    Ok(Input {
+        name: name.to_owned(),
+        nodes_only: reader.header().kind() == FileKind::Nodes,
+        reader: Box::new(reader),
+    })
 }

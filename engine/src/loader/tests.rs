@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Format, LoadRequest, LoadState, Loader};
+use super::{Format, InputFormat, LoadRequest, LoadState, Loader};
 use crate::db::{Database, DbConfig};
 use nereid_values::Value;
 
@@ -36,7 +36,7 @@ fn setup() -> (tempfile::TempDir, Arc<Database>, Loader, std::path::PathBuf) {
 fn request(source: String, fail_on_error: bool) -> LoadRequest {
     LoadRequest {
         source,
-        format: Format::OpenCypher,
+        format: InputFormat::Csv(Format::OpenCypher),
         fail_on_error,
     }
 }

@@ -1,0 +1,145 @@
+//! RDF documents (N-Triples, N-Quads, Turtle) read with oxttl into the
+//! same node and relationship records as the CSV formats
+//! (docs/adr/0108-onegraph-rdf.md).
+//!
+//! A document is read whole before its first record is yielded: the
+//! triples of one subject may lie anywhere in it, and one vertex record
+//! per subject (with every label and property) is what a loader needs.
+//! Reading starts at the first `next()`, so a loader that iterates files
+//! on several threads parses them in parallel.
+//!
+//! Any syntax error (with its line and column), undefined prefix or
+//! invalid IRI ends the document with that error and no records: a
+//! document is loaded whole or not at all.
+
+mod group;
+mod literal;
+mod write;
+
+use std::io::Read;
+
+use oxrdf::Quad;
+use oxttl::{NQuadsParser, NTriplesParser, TurtleParseError, TurtleParser};
+
+pub use group::{add_value, merge_value, GRAPH_KEY};
+pub use write::RdfWriter;
+
+use crate::compression::{decoder, Compression};
+use crate::record::Record;
+use crate::Error;
+
+/// An RDF syntax.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RdfSyntax {
+    NTriples,
+    NQuads,
+    Turtle,
+}
+
+/// Reads one RDF document into records. Iterate it.
+pub struct RdfReader<'a> {
+    file: String,
+    pending: Option<(Box<dyn Read + Send + 'a>, Compression)>,
+    syntax: RdfSyntax,
+    blank_scope: String,
+    records: Box<dyn Iterator<Item = Result<Record, Error>> + Send + 'a>,
+}
+
+impl<'a> RdfReader<'a> {
+    /// A reader of `input` (named `file` in errors), decompressed when its
+    /// name or first bytes say so; blank nodes become vertices whose ids
+    /// start with `_:<blank_scope>_`.
+    pub fn new<R: Read + Send + 'a>(
+        file: &str,
+        input: R,
+        syntax: RdfSyntax,
+        blank_scope: &str,
+    ) -> Result<RdfReader<'a>, Error> {
+        let io = |source| Error::Io {
+            file: file.to_owned(),
+            source,
+        };
+        let (input, compression) = decoder(file, input).map_err(io)?;
+        Ok(RdfReader {
+            file: file.to_owned(),
+            pending: Some((input, compression)),
+            syntax,
+            blank_scope: blank_scope.to_owned(),
+            records: Box::new(std::iter::empty()),
+        })
+    }
+
+    fn read(&mut self, input: Box<dyn Read + Send + 'a>, compression: Compression) {
+        let mut grouped = group::Grouped::new(&self.blank_scope);
+        let mut add = |quad: Result<Quad, TurtleParseError>, line: u64| match quad {
+            Ok(quad) => {
+                grouped.add(quad, line);
+                Ok(())
+            }
+            Err(e) => Err(self.error(e, compression)),
+        };
+        let outcome = match self.syntax {
+            RdfSyntax::NTriples => {
+                let parser = NTriplesParser::new().for_reader(input);
+                parser
+                    .into_iter()
+                    .try_for_each(|t| add(t.map(in_default_graph), 0))
+            }
+            RdfSyntax::NQuads => {
+                let parser = NQuadsParser::new().for_reader(input);
+                parser.into_iter().try_for_each(|q| add(q, 0))
+            }
+            RdfSyntax::Turtle => {
+                let parser = TurtleParser::new().for_reader(input);
+                parser
+                    .into_iter()
+                    .try_for_each(|t| add(t.map(in_default_graph), 0))
+            }
+        };
+        self.records = match outcome {
+            Ok(()) => Box::new(grouped.into_records().map(Ok)),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        };
+    }
+
+    fn error(&self, e: TurtleParseError, compression: Compression) -> Error {
+        match e {
+            TurtleParseError::Syntax(e) => {
+                let at = e.location().start;
+                Error::RdfSyntax {
+                    file: self.file.clone(),
+                    line: at.line + 1,
+                    column: at.column + 1,
+                    message: e.message().to_owned(),
+                }
+            }
+            TurtleParseError::Io(source) if compression != Compression::None => Error::Truncated {
+                file: self.file.clone(),
+                line: 0,
+                source,
+            },
+            TurtleParseError::Io(source) => Error::Io {
+                file: self.file.clone(),
+                source,
+            },
+        }
+    }
+}
+
+fn in_default_graph(triple: oxrdf::Triple) -> Quad {
+    triple.in_graph(oxrdf::GraphName::DefaultGraph)
+}
+
+impl Iterator for RdfReader<'_> {
+    type Item = Result<Record, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some((input, compression)) = self.pending.take() {
+            self.read(input, compression);
+        }
+        self.records.next()
+    }
+}
+
+#[cfg(test)]
+mod tests;
