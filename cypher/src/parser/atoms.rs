@@ -76,8 +76,8 @@ impl Parser<'_> {
 
     /// One atom (no postfix operators).
     pub(super) fn atom(&mut self) -> PResult<Expr> {
-        if let Some(iri) = self.iri_value()? {
-            return Ok(iri);
+        if self.at_iri_value() {
+            return self.iri_value();
         }
         let token = self.peek().clone();
         let span = token.span;

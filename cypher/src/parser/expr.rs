@@ -83,7 +83,7 @@ impl Parser<'_> {
                 break Err(fail);
             }
             grown += 2;
-            let right = match self.predicate_expr() {
+            let mut right = match self.predicate_expr() {
                 Ok(right) => right,
                 Err(fail) => break Err(fail),
             };
@@ -93,7 +93,6 @@ impl Parser<'_> {
             } else {
                 Expr::new(ExprKind::Literal(Literal::Null), right.span)
             };
-            let mut right = right;
             self.id_equals_iri(op, &mut left, &mut right);
             let comparison = binary(op, left, right);
             combined = Some(match combined.take() {

@@ -9,20 +9,21 @@ use crate::ast::{BinaryOp, Expr, ExprKind, Literal};
 use crate::lexer::Tok;
 
 impl Parser<'_> {
-    /// An IRI written as a value: `<iri>`, or `prefix::local` when the
-    /// next tokens are a word and `::`. `None` when neither starts here.
-    pub(super) fn iri_value(&mut self) -> PResult<Option<Expr>> {
-        let iri_token = self.peek().kind == Tok::Iri;
-        let prefixed = matches!(self.peek().kind, Tok::Ident | Tok::EscapedIdent)
-            && self.peek_at(1).kind == Tok::ColonColon;
-        if !iri_token && !prefixed {
-            return Ok(None);
-        }
+    /// Whether an IRI written as a value starts here: `<iri>`, or
+    /// `prefix::local` (a word and `::`). Checked apart from
+    /// [`Parser::iri_value`] so that `atom`, which recurses as deep as the
+    /// query nests, keeps a small stack frame.
+    pub(super) fn at_iri_value(&self) -> bool {
+        self.peek().kind == Tok::Iri
+            || (matches!(self.peek().kind, Tok::Ident | Tok::EscapedIdent)
+                && self.peek_at(1).kind == Tok::ColonColon)
+    }
+
+    /// The IRI written as a value here (see [`Parser::at_iri_value`]).
+    #[inline(never)]
+    pub(super) fn iri_value(&mut self) -> PResult<Expr> {
         let (iri, span) = self.schema_name()?;
-        Ok(Some(Expr::new(
-            ExprKind::Literal(Literal::String(iri)),
-            span,
-        )))
+        Ok(Expr::new(ExprKind::Literal(Literal::String(iri)), span))
     }
 
     /// Whether `expr` is an IRI written as a value: a string literal not
