@@ -546,27 +546,24 @@ impl Database {
         } = self.plan(query).map_err(failed)?;
         nereid_dfe::check_call_parameters(&plan, &params)
             .map_err(|e| failed(status::from_exec(e)))?;
-        if tx.is_some() && plan.calls_procedure(nereid_dfe::NEPTUNE_LOAD) {
-            return Err(failed(DbError {
-                status: Status::TransactionStartFailed,
-                message: format!(
-                    "A query calling '{}' can only be executed in an implicit transaction, \
-                     but tried to execute in an explicit transaction (the load commits by itself).",
-                    nereid_dfe::NEPTUNE_LOAD
-                ),
-            }));
-        }
         if tx.is_some_and(|t| t.listed.is_terminated()) {
             return Err(failed(terminated()));
         }
         let batched = plan.commits_in_batches();
-        if batched && tx.is_some() {
-            return Err(failed(DbError {
-                status: Status::TransactionStartFailed,
-                message: "A query with 'CALL { ... } IN TRANSACTIONS' can only be executed in an \
-                          implicit transaction, but tried to execute in an explicit transaction."
-                    .to_string(),
-            }));
+        if tx.is_some() {
+            if plan.calls_procedure(nereid_dfe::NEPTUNE_LOAD) {
+                let load = format!("calling '{}'", nereid_dfe::NEPTUNE_LOAD);
+                return Err(failed(implicit_only(
+                    &load,
+                    " (the load commits by itself)",
+                )));
+            }
+            if batched {
+                return Err(failed(implicit_only(
+                    "with 'CALL { ... } IN TRANSACTIONS'",
+                    "",
+                )));
+            }
         }
         let batches =
             batched.then(|| Arc::new(crate::batches::BatchTransactions::new(self.clone())));
@@ -958,6 +955,19 @@ fn log_failed(why: &str) -> DbError {
         message: format!(
             "the database refuses writes while the transaction log cannot be written \
              (a full disk?): {why}; reads go on, and writes resume once the log can be written"
+        ),
+    }
+}
+
+/// The refusal of a query that commits work of its own (`what` it does)
+/// inside an explicit transaction, in Neo4j's words for `IN TRANSACTIONS`;
+/// `why` is added before the final period.
+fn implicit_only(what: &str, why: &str) -> DbError {
+    DbError {
+        status: Status::TransactionStartFailed,
+        message: format!(
+            "A query {what} can only be executed in an implicit transaction, but tried to \
+             execute in an explicit transaction{why}."
         ),
     }
 }
