@@ -57,6 +57,10 @@ pub struct Statement {
     /// OneGraph `PREFIX name: <iri>` declarations, in source order, as `(name, iri)`.
     /// They are already applied to the names in `query`; kept for tooling and EXPLAIN output.
     pub prefixes: Vec<(String, String)>,
+    /// The names of the parameters the text reads (`$name`), each once, in
+    /// order of first use: a missing one fails the query before it runs,
+    /// as Neo4j reports it when the query is compiled.
+    pub parameters: Vec<String>,
     pub query: Query,
     /// The original query text; spans index into it, and [`crate::analyze`] uses it to
     /// render line/column and the caret excerpt of semantic errors.

@@ -31,8 +31,9 @@ pub struct Cursor {
 
 impl Cursor {
     /// Starts executing `plan` inside `txn`. Nothing is computed until rows
-    /// are pulled.
-    pub fn new(plan: Arc<PhysicalPlan>, txn: Arc<Txn>, params: Params) -> Cursor {
+    /// are pulled. `params` may be shared (`Arc<Params>`): the caller can
+    /// show them while the query runs without copying them.
+    pub fn new(plan: Arc<PhysicalPlan>, txn: Arc<Txn>, params: impl Into<Arc<Params>>) -> Cursor {
         Cursor::with_batch_size(plan, txn, params, BATCH_SIZE)
     }
 
@@ -40,13 +41,13 @@ impl Cursor {
     pub fn with_batch_size(
         plan: Arc<PhysicalPlan>,
         txn: Arc<Txn>,
-        params: Params,
+        params: impl Into<Arc<Params>>,
         batch_size: usize,
     ) -> Cursor {
         let root = build(&plan.root, 0, None);
         let mut ctx = ExecContext::new(
             txn,
-            Arc::new(params),
+            params.into(),
             plan.slot_count,
             batch_size,
             plan_stats(&plan.root),

@@ -23,6 +23,7 @@ mod external;
 mod graph;
 mod memory;
 mod operators;
+mod parameters;
 mod procedures;
 mod stop;
 
@@ -34,10 +35,11 @@ pub use eval::{temporal_from_text, Evaluator, IntRange, RegexCache};
 pub use external::{FileSource, InnerTransactions};
 pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};
+pub use parameters::check_parameters;
 pub use procedures::{
-    check_call_parameters, is_schema_command, is_write_procedure, set_advertised_address,
-    DatabaseHook, LoadOutcome, ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction,
-    TableProcedure, TxMetadata, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
+    is_schema_command, is_write_procedure, set_advertised_address, DatabaseHook, LoadOutcome,
+    ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction, TableProcedure, TxMetadata,
+    DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

@@ -544,8 +544,7 @@ impl Database {
             notifications,
             ..
         } = self.plan(query).map_err(failed)?;
-        nereid_dfe::check_call_parameters(&plan, &params)
-            .map_err(|e| failed(status::from_exec(e)))?;
+        nereid_dfe::check_parameters(&plan, &params).map_err(|e| failed(status::from_exec(e)))?;
         if tx.is_some_and(|t| t.listed.is_terminated()) {
             return Err(failed(terminated()));
         }
@@ -583,7 +582,8 @@ impl Database {
                     .list(client.clone(), Arc::clone(&metadata)),
             ),
         };
-        let shown_parameters = crate::transactions::shown(&params);
+        // Shared with the executor: listing the query copies nothing.
+        let params = Arc::new(params);
         // `EXPLAIN PROFILE` explains: nothing runs, so nothing is measured.
         let profile = profile && !explain;
         let query_type = crate::query_type::of(&plan);
@@ -596,7 +596,7 @@ impl Database {
         let cursor = if explain {
             None
         } else {
-            let cursor = nereid_dfe::Cursor::new(plan, txn.clone(), params);
+            let cursor = nereid_dfe::Cursor::new(plan, txn.clone(), Arc::clone(&params));
             let cursor = if profile {
                 cursor.with_profiling()
             } else {
@@ -623,7 +623,7 @@ impl Database {
         };
         let mark = lister.map(|l| {
             let cancel = cursor.as_ref().map(nereid_dfe::Cursor::cancel_handle);
-            l.query_started(query, shown_parameters, cancel)
+            l.query_started(query, Arc::clone(&params), cancel)
         });
         Ok(QueryResult {
             _listed: listed,

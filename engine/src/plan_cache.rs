@@ -194,6 +194,7 @@ mod tests {
             writes: false,
             reads: false,
             missing_hints: Vec::new(),
+            parameters: Vec::new(),
         })
     }
 

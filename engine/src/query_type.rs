@@ -63,6 +63,7 @@ mod tests {
                 .collect(),
             writes,
             missing_hints: Vec::new(),
+            parameters: Vec::new(),
             reads,
         }
     }

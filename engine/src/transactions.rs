@@ -80,7 +80,9 @@ pub(crate) struct Listed {
 /// listing a query never copies a large parameter.
 const SHOWN_VALUE_BYTES: usize = 4096;
 
-/// The parameters as `SHOW TRANSACTIONS` shows them.
+/// The parameters as `SHOW TRANSACTIONS` and the query log show them.
+/// Applied when they are shown, not when a query starts: a running query's
+/// entry shares the executor's parameters instead of copying them.
 pub(crate) fn shown(params: &BTreeMap<String, Value>) -> BTreeMap<String, Value> {
     params
         .iter()
@@ -156,13 +158,12 @@ impl Listed {
     pub(crate) fn query_started(
         &self,
         text: &str,
-        parameters: BTreeMap<String, Value>,
+        parameters: Arc<BTreeMap<String, Value>>,
         cancel: Option<Arc<AtomicBool>>,
     ) -> QueryMark {
         let registry = self.registry.upgrade();
         let seq = registry.map_or(0, |r| r.next_query.fetch_add(1, Ordering::Relaxed) + 1);
         let text: Arc<str> = Arc::from(text);
-        let parameters = Arc::new(parameters);
         *self.running.query.lock() = Some(Current {
             seq,
             text: Arc::clone(&text),
@@ -219,7 +220,7 @@ impl QueryMark {
             rows,
             client: &self.running.client,
             text: &self.text,
-            parameters: &self.parameters,
+            parameters: &shown(&self.parameters),
             metadata: &self.running.metadata.get(),
             failure,
         });
@@ -240,7 +241,7 @@ impl Running {
         let query = self.query.lock().as_ref().map(|q| RunningQuery {
             id: format!("query-{}", q.seq),
             text: q.text.to_string(),
-            parameters: (*q.parameters).clone(),
+            parameters: shown(&q.parameters),
             started: q.started_at,
             elapsed: q.started.elapsed(),
         });

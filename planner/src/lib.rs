@@ -195,6 +195,7 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
         writes,
         reads,
         missing_hints: missing.iter().map(IndexHint::missing).collect(),
+        parameters: stmt.parameters.clone(),
     };
     dead_slots::mark_dead_slots(&mut plan);
     batch_optional::mark_batched_optionals(&mut plan);

@@ -110,6 +110,12 @@ def test_errors_and_refusals(server):
     assert answer["errors"][0]["code"] == "Neo.ClientError.Statement.ArithmeticError"
     code, answer = query(server, "RETURN nope AS x")
     assert code == 400 and answer["errors"][0]["code"] == "Neo.ClientError.Statement.SyntaxError"
+    # A missing parameter fails before the statement runs, nothing written (400, as Neo4j).
+    code, answer = query(server, "CREATE (:Missing) RETURN $p AS p, $q AS q", parameters={"q": 1})
+    assert code == 400, answer
+    assert answer["errors"][0]["code"] == "Neo.ClientError.Statement.ParameterMissing"
+    assert "Expected parameter(s): p" in answer["errors"][0]["message"]
+    assert query(server, "MATCH (n:Missing) RETURN count(n) AS c")[1]["data"]["values"] == [[0]]
     code, answer = query(server, "CREATE ()", accessMode="READ")
     assert code == 400 and answer["errors"][0]["code"] == "Neo.ClientError.Statement.AccessMode"
     assert query(server, "MATCH (n) RETURN count(n) AS c")[1]["data"]["values"] == [[0]]

@@ -39,9 +39,21 @@ impl Parser<'_> {
             cypher_version,
             options,
             prefixes: self.prefixes.clone(),
+            parameters: self.parameter_names(),
             query,
             source: self.query.to_string(),
         })
+    }
+
+    /// Every `$name` of the text, each once, in order of first use.
+    fn parameter_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for token in self.tokens.iter().filter(|t| t.kind == Tok::Parameter) {
+            if !names.contains(&token.value) {
+                names.push(token.value.clone());
+            }
+        }
+        names
     }
 
     /// `PREFIX name: <iri>`; redeclaring a name with a different IRI is an error.

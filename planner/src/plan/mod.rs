@@ -53,6 +53,8 @@ pub struct PhysicalPlan {
     /// The `USING INDEX` hints naming an index that does not exist, which
     /// planning ignored (the engine warns of each).
     pub missing_hints: Vec<crate::MissingHint>,
+    /// The parameters the query text reads (see `Statement::parameters`).
+    pub parameters: Vec<String>,
 }
 
 /// An operator and, through its `input` (and nested plan), the plan under

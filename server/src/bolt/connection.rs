@@ -23,7 +23,7 @@ use super::slots::Slot;
 use super::{BoltContext, BoltVersion};
 use nereid_errors::Status;
 use std::future::Future;
-use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -61,9 +61,10 @@ struct AuthProgress {
 }
 
 /// Serves one connection until the client leaves or breaks the protocol.
-/// `peer` is the client's address, for rate limiting failed logins.
+/// `peer` is the client's address, for rate limiting failed logins (by
+/// its IP) and for `SHOW TRANSACTIONS` (`ip:port`, as Neo4j shows it).
 /// Never panics on input; every error ends only this connection.
-pub async fn serve_connection<B, S>(stream: S, peer: Option<IpAddr>, ctx: Arc<BoltContext<B>>)
+pub async fn serve_connection<B, S>(stream: S, peer: Option<SocketAddr>, ctx: Arc<BoltContext<B>>)
 where
     B: Backend,
     S: AsyncRead + AsyncWrite + Send + 'static,
@@ -75,7 +76,7 @@ where
 /// TLS handshake, which counts against the same deadlines).
 pub(super) async fn serve_accepted<B, S>(
     stream: S,
-    peer: Option<IpAddr>,
+    peer: Option<SocketAddr>,
     ctx: Arc<BoltContext<B>>,
     accepted: Instant,
 ) where

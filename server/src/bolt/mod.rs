@@ -179,7 +179,7 @@ async fn serve_tls_connection<B: Backend>(
     let accepted = tokio::time::Instant::now();
     match tokio::time::timeout(ctx.config.handshake_timeout, acceptor.accept(stream)).await {
         Ok(Ok(tls_stream)) => {
-            connection::serve_accepted(tls_stream, Some(peer.ip()), ctx, accepted).await
+            connection::serve_accepted(tls_stream, Some(peer), ctx, accepted).await
         }
         Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
         Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
@@ -202,7 +202,7 @@ pub async fn serve<B: Backend>(
                     tracing::trace!(%peer, "bolt connection");
                     match &tls {
                         None => {
-                            tokio::spawn(serve_connection(stream, Some(peer.ip()), ctx.clone()));
+                            tokio::spawn(serve_connection(stream, Some(peer), ctx.clone()));
                         }
                         Some(acceptor) => {
                             tokio::spawn(serve_tls_connection(

@@ -28,6 +28,7 @@ pub(super) fn plan(root: Op, slot_count: usize, outputs: &[(&str, usize)]) -> Ar
         writes: false,
         reads: true,
         missing_hints: Vec::new(),
+        parameters: Vec::new(),
     })
 }
 

@@ -86,7 +86,7 @@ impl<B: Backend> Session<B> {
             principal: text("principal"),
             credentials: text("credentials"),
         };
-        let peer = self.peer;
+        let peer = self.peer.map(|p| p.ip());
         let refused = |e| HandlerError::Failure(Failure::from(protocol_status::from_auth(e)));
         auth.precheck(&token, peer).map_err(refused)?;
         // Waits here, on the I/O side, so that a flood of logins queues

@@ -27,7 +27,7 @@ use super::BoltContext;
 use nereid_errors::Status;
 use nereid_packstream::{EncodeError, PackMap, StructFormat};
 use std::fmt;
-use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
@@ -157,7 +157,7 @@ pub struct Session<B: Backend> {
     /// Set by the reader once the client closed the connection.
     client_left: Arc<AtomicBool>,
     /// The client's address, for rate limiting failed logins.
-    peer: Option<IpAddr>,
+    peer: Option<SocketAddr>,
     /// The authenticated user (empty without authentication).
     username: String,
     /// The database the current statement runs on: the explicit
@@ -178,7 +178,7 @@ impl<B: Backend> Session<B> {
     fn client(&self) -> nereid_engine::Client {
         nereid_engine::Client {
             connection_id: self.connection_id.clone(),
-            address: self.peer.map(|ip| ip.to_string()).unwrap_or_default(),
+            address: self.peer.map(|p| p.to_string()).unwrap_or_default(),
             username: self.username.clone(),
             protocol: "bolt",
             request_uri: self.ctx.config.advertised_address.clone(),
@@ -191,7 +191,7 @@ impl<B: Backend> Session<B> {
         manifest: bool,
         connection_id: String,
         interrupts: Interrupts,
-        peer: Option<IpAddr>,
+        peer: Option<SocketAddr>,
     ) -> Self {
         let Interrupts {
             pending_resets,

@@ -129,7 +129,7 @@ async fn without_users_any_token_passes() {
 #[tokio::test]
 async fn repeated_failures_are_rate_limited_with_their_own_status() {
     let (ctx, _dir) = secured();
-    let peer = Some(std::net::IpAddr::from([127, 0, 0, 9]));
+    let peer = Some(std::net::SocketAddr::from(([127, 0, 0, 9], 50123)));
     let connect_from = || async {
         let (io, server_side) = tokio::io::duplex(1 << 20);
         let server = tokio::spawn(crate::bolt::serve_connection(
