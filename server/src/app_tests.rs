@@ -14,6 +14,7 @@ fn config() -> Config {
         partitions: 1,
         exec_threads: 1,
         log: "info".into(),
+        log_format: crate::config::LogFormat::Text,
         statistics_update_percent: 10,
         query_log: None,
         http_tls: false,

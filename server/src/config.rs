@@ -29,11 +29,22 @@ pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:7474";
 pub const DEFAULT_PARTITIONS: usize = 4;
 pub const DEFAULT_LOG: &str = "info";
 
+/// The shape of the server's log lines (`--log-format`).
+#[derive(clap::ValueEnum, Deserialize, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    #[default]
+    Text,
+    /// One JSON object per event (`timestamp`, `level`, `target`, `fields`).
+    Json,
+}
+
 /// Nereid: a graph database server speaking Bolt and openCypher.
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, import_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, statistics_update_percent, query_max_memory, transaction_timeout,
+/// partitions, exec_threads, log, log_format, statistics_update_percent, query_max_memory, transaction_timeout,
 /// query_log, slow_query_ms, query_log_redact,
 /// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
@@ -78,6 +89,11 @@ pub struct Cli {
     /// Log filter, e.g. `info` or `nereid_server=debug,info` [default: info]
     #[arg(long, env = "NEREID_LOG", value_name = "FILTER")]
     pub log: Option<String>,
+
+    /// How log lines are written to standard output: `text` for people,
+    /// `json` (one JSON object per line) for log collectors [default: text]
+    #[arg(long, env = "NEREID_LOG_FORMAT", value_name = "FORMAT")]
+    pub log_format: Option<LogFormat>,
 
     /// Rebuild the optimizer statistics in the background once this many
     /// percent of the property values and relationships they count were
@@ -243,6 +259,7 @@ pub struct FileConfig {
     pub partitions: Option<usize>,
     pub exec_threads: Option<usize>,
     pub log: Option<String>,
+    pub log_format: Option<LogFormat>,
     pub statistics_update_percent: Option<u32>,
     pub query_max_memory: Option<u64>,
     pub transaction_timeout: Option<String>,
@@ -282,6 +299,7 @@ pub struct Config {
     pub partitions: usize,
     pub exec_threads: usize,
     pub log: String,
+    pub log_format: LogFormat,
     /// Background statistics rebuild threshold (see `DbConfig`).
     pub statistics_update_percent: u32,
     /// The query log (see `DbConfig`).
@@ -399,6 +417,7 @@ impl Config {
                 .log
                 .or(file.log)
                 .unwrap_or_else(|| DEFAULT_LOG.to_string()),
+            log_format: cli.log_format.or(file.log_format).unwrap_or_default(),
             statistics_update_percent: cli
                 .statistics_update_percent
                 .or(file.statistics_update_percent)

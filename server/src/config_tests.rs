@@ -4,7 +4,7 @@ use std::sync::Mutex;
 /// Tests that touch NEREID_* variables run one at a time.
 static ENV: Mutex<()> = Mutex::new(());
 
-const VARS: [&str; 9] = [
+const VARS: [&str; 10] = [
     "NEREID_DATA_DIR",
     "NEREID_BOLT_ADDRESS",
     "NEREID_HTTP_ADDRESS",
@@ -12,6 +12,7 @@ const VARS: [&str; 9] = [
     "NEREID_PARTITIONS",
     "NEREID_EXEC_THREADS",
     "NEREID_LOG",
+    "NEREID_LOG_FORMAT",
     "NEREID_STATISTICS_UPDATE_PERCENT",
     "NEREID_TRANSACTION_TIMEOUT",
 ];
@@ -156,6 +157,7 @@ fn help_documents_every_setting() {
         "--partitions",
         "--exec-threads",
         "NEREID_LOG",
+        "NEREID_LOG_FORMAT",
         "--transaction-timeout",
         "NEREID_TRANSACTION_TIMEOUT",
         "127.0.0.1:7687",
@@ -241,6 +243,24 @@ fn the_statistics_threshold_comes_from_the_flag_or_the_file() {
         25
     );
     assert!(Cli::try_parse_from(["nereid", "--statistics-update-percent", "-1"]).is_err());
+}
+
+#[test]
+fn the_log_format_comes_from_the_flag_or_the_file_and_is_checked() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let defaults = Config::resolve(parse(&[]), FileConfig::default()).unwrap();
+    assert_eq!(defaults.log_format, LogFormat::Text);
+    let file = parse_file("log_format = 'json'\n", Path::new("n.toml")).unwrap();
+    let from_file = Config::resolve(parse(&[]), file.clone()).unwrap();
+    assert_eq!(from_file.log_format, LogFormat::Json);
+    let cli = parse(&["--log-format", "text"]);
+    assert_eq!(
+        Config::resolve(cli, file).unwrap().log_format,
+        LogFormat::Text
+    );
+    assert!(Cli::try_parse_from(["nereid", "--log-format", "xml"]).is_err());
+    assert!(parse_file("log_format = 'xml'\n", Path::new("n.toml")).is_err());
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use anyhow::Context;
 use nereid_engine::{Database, DbConfig};
 use nereid_server::app;
-use nereid_server::config::{Command, Config};
+use nereid_server::config::{Command, Config, LogFormat};
 use std::process::ExitCode;
 
 /// mimalloc on 2 MiB pages (crate `nereid-alloc`, ADR 0066).
@@ -43,10 +43,11 @@ fn main() -> ExitCode {
     };
     // Colours only for a terminal: log files and CI output stay plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(ansi)
-        .init();
+    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    match config.log_format {
+        LogFormat::Text => logs.with_ansi(ansi).init(),
+        LogFormat::Json => logs.json().init(),
+    }
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
