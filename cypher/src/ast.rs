@@ -43,6 +43,23 @@ pub struct Ident {
     pub span: Span,
 }
 
+/// What a [`NameUse`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NameKind {
+    Label,
+    RelationshipType,
+    PropertyKey,
+}
+
+/// A label, relationship type or property key where the text reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameUse {
+    pub kind: NameKind,
+    /// Resolved (prefixed names expanded to IRIs).
+    pub name: String,
+    pub span: Span,
+}
+
 /// A whole statement: optional `EXPLAIN`/`PROFILE`, `PREFIX` declarations, then the query.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Statement {
@@ -61,6 +78,11 @@ pub struct Statement {
     /// order of first use: a missing one fails the query before it runs,
     /// as Neo4j reports it when the query is compiled.
     pub parameters: Vec<String>,
+    /// The labels, relationship types and property keys the text reads
+    /// (pattern labels and types, label predicates, property lookups, keys of
+    /// pattern property maps), in text order: Neo4j warns of those the
+    /// database has never seen.
+    pub names: Vec<NameUse>,
     pub query: Query,
     /// The original query text; spans index into it, and [`crate::analyze`] uses it to
     /// render line/column and the caret excerpt of semantic errors.

@@ -542,6 +542,7 @@ impl Database {
             explain,
             profile,
             notifications,
+            names_read,
             ..
         } = self.plan(query).map_err(failed)?;
         nereid_dfe::check_parameters(&plan, &params).map_err(|e| failed(status::from_exec(e)))?;
@@ -575,6 +576,8 @@ impl Database {
                 Some(self.metrics.transaction()),
             ),
         };
+        let notifications =
+            crate::unknown_names::with_unknown(&notifications, &names_read, &txn, query);
         let listed = match tx {
             Some(_) => None,
             None => Some(
@@ -700,7 +703,8 @@ impl Database {
         );
         let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes, schema)
             .profiled(stmt.profile)
-            .with_options(options.notifications, options.replan == Replan::Skip);
+            .with_options(options.notifications, options.replan == Replan::Skip)
+            .warning_of_unknown(stmt.names);
         // `replan=force` plans every time: its plan is never cached, so no
         // later run finds it.
         if options.replan != Replan::Force {

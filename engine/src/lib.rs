@@ -31,6 +31,7 @@ mod statistics;
 mod status;
 mod system_database;
 mod transactions;
+mod unknown_names;
 
 #[cfg(test)]
 mod memory_tests;

@@ -38,6 +38,9 @@ pub(crate) struct CachedPlan {
     /// What its `CYPHER` options made of it: notifications to report, and
     /// whether it is used however the store moved (`replan=skip`).
     pub(crate) notifications: Arc<[Notification]>,
+    /// The names a read-only statement reads, checked against the store at
+    /// every run (`unknown_names.rs`); empty for a statement that writes.
+    pub(crate) names_read: Arc<[nereid_cypher::ast::NameUse]>,
     keep_when_stale: bool,
 }
 
@@ -55,6 +58,7 @@ impl CachedPlan {
             nodes_at_planning,
             schema_at_planning,
             notifications: Arc::from([]),
+            names_read: Arc::from([]),
             keep_when_stale: false,
         }
     }
@@ -74,6 +78,19 @@ impl CachedPlan {
     ) -> CachedPlan {
         self.notifications = Arc::from(notifications);
         self.keep_when_stale = keep_when_stale;
+        self
+    }
+
+    /// Keeps `names` to warn of those the store lacks when the statement
+    /// only reads (Neo4j warns neither where a query may create the name
+    /// nor in schema commands).
+    pub(crate) fn warning_of_unknown(
+        mut self,
+        names: Vec<nereid_cypher::ast::NameUse>,
+    ) -> CachedPlan {
+        if crate::query_type::of(&self.plan) == "r" {
+            self.names_read = Arc::from(names);
+        }
         self
     }
 }

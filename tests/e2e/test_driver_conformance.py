@@ -40,6 +40,33 @@ def test_disconnected_patterns_carry_the_cartesian_product_notification(driver):
     assert not [s for s in summary.gql_status_objects if s.is_notification]
 
 
+def test_names_the_database_never_saw_are_warned_of_in_read_only_queries(driver):
+    """As the reference Neo4j 5.26 answers (recorded from it): one warning per unknown label,
+    relationship type or property key a read-only query reads, at the name's position."""
+    def warnings(query):
+        _, summary, _ = driver.execute_query(query)
+        return [(n.code.rsplit(".", 1)[-1], n.position.offset, n.description.rsplit(": ", 1)[-1])
+                for n in summary.summary_notifications]
+
+    assert warnings("MATCH (n:Nope)-[:NOPE {nope: 1}]->(m) RETURN m") == [
+        ("UnknownLabelWarning", 9, "Nope)"), ("UnknownRelationshipTypeWarning", 17, "NOPE)"),
+        ("UnknownPropertyKeyWarning", 23, "nope)")]
+    assert warnings("MATCH (n) WHERE n:Nope RETURN n.nope2, n {.nope3}") == [
+        ("UnknownLabelWarning", 18, "Nope)"), ("UnknownPropertyKeyWarning", 32, "nope2)"),
+        ("UnknownPropertyKeyWarning", 43, "nope3)")]
+    _, summary, _ = driver.execute_query("EXPLAIN MATCH (n:Nope) RETURN n")
+    note = [s for s in summary.gql_status_objects if s.is_notification][0]
+    assert (note.gql_status, note.severity, note.classification) == (
+        "01N50", neo4j.NotificationSeverity.WARNING, neo4j.NotificationClassification.UNRECOGNIZED)
+    assert note.status_description == ("warn: label does not exist. The label `Nope` does not "
+                                       "exist. Verify that the spelling is correct.")
+    # A query that may create the name is not warned; once it exists, nothing is (no replan).
+    assert warnings("MATCH (n:Nope) SET n.nope = 1") == []
+    assert warnings("MERGE (n:Nope)-[:NOPE]->(m {nope: 1})") == []
+    assert warnings("MATCH (n:Nope)-[:NOPE {nope: 1}]->(m) RETURN m") == []
+    assert warnings("CREATE INDEX IF NOT EXISTS FOR (n:Unseen) ON (n.unseen)") == []
+
+
 def test_duration_fractions_are_exact(driver):
     records, _, _ = driver.execute_query(
         "RETURN duration('P1234M567890DT123456789123.999S') AS d"

@@ -4,7 +4,8 @@
 
 use super::{Fail, PResult, Parser};
 use crate::ast::{
-    Expr, ExprKind, Ident, Literal, MapProjectionItem, PatternElement, QuantifierKind, Reduce,
+    Expr, ExprKind, Ident, Literal, MapProjectionItem, NameKind, PatternElement, QuantifierKind,
+    Reduce,
 };
 use crate::lexer::Tok;
 
@@ -33,7 +34,7 @@ impl Parser<'_> {
         loop {
             if self.at(Tok::Dot) {
                 self.bump();
-                let (key, _) = self.schema_name()?;
+                let key = self.name_read(NameKind::PropertyKey)?;
                 let span = self.span_from(expr.span);
                 wrap_in_place(expr, |inner| {
                     Expr::new(ExprKind::Property(Box::new(inner), key), span)
@@ -385,11 +386,20 @@ impl Parser<'_> {
 
     /// `{key: expr, ...}` with resolved keys.
     pub(super) fn map_literal(&mut self) -> PResult<Expr> {
+        self.map_literal_of(None)
+    }
+
+    /// A map literal whose keys the query reads as `keys` names (a
+    /// pattern's property map: its keys are property keys) when given.
+    pub(super) fn map_literal_of(&mut self, keys: Option<NameKind>) -> PResult<Expr> {
         let start = self.expect(Tok::LBrace)?.span;
         let mut entries = Vec::new();
         if !self.eat(Tok::RBrace) {
             loop {
-                let (key, _) = self.schema_name()?;
+                let key = match keys {
+                    Some(kind) => self.name_read(kind)?,
+                    None => self.schema_name()?.0,
+                };
                 self.expect(Tok::Colon)?;
                 let value = self.expression()?;
                 entries.push((key, value));
@@ -426,7 +436,9 @@ impl Parser<'_> {
             if self.eat(Tok::Star) {
                 return Ok(MapProjectionItem::AllProperties);
             }
-            return Ok(MapProjectionItem::Property(self.schema_name()?.0));
+            return Ok(MapProjectionItem::Property(
+                self.name_read(NameKind::PropertyKey)?,
+            ));
         }
         if self.peek_at(1).kind == Tok::Colon || self.peek_at(1).kind == Tok::ColonColon {
             let (key, _) = self.schema_name()?;

@@ -28,7 +28,7 @@ mod show;
 mod show_schema;
 mod subquery;
 
-use crate::ast::{Span, Statement};
+use crate::ast::{NameUse, Span, Statement};
 use crate::error::{CypherError, ErrorKind};
 use crate::lexer::{tokenize, Tok, Token};
 
@@ -66,6 +66,10 @@ pub(crate) struct Parser<'q> {
     expected: Vec<Expected>,
     nesting: usize,
     tree_depth: usize,
+    /// Labels, types and keys read so far (see `Statement::names`); a
+    /// branch tried and abandoned may have recorded the same token, which
+    /// `names_read` removes.
+    names: Vec<NameUse>,
 }
 
 /// Parses one statement; see [`crate::parse`].
@@ -79,6 +83,7 @@ pub(crate) fn parse_statement(query: &str) -> Result<Statement, CypherError> {
         expected: Vec::new(),
         nesting: 0,
         tree_depth: 0,
+        names: Vec::new(),
     };
     match parser.statement() {
         Ok(statement) => Ok(statement),

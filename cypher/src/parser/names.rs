@@ -2,7 +2,7 @@
 //! resolution, and dotted function/procedure names.
 
 use super::{PResult, Parser};
-use crate::ast::{Ident, Span};
+use crate::ast::{Ident, NameKind, NameUse, Span};
 use crate::lexer::Tok;
 
 /// Words that cannot name a variable (they always mean their keyword). Kept to the words
@@ -94,11 +94,31 @@ impl Parser<'_> {
     /// `:A:B...` (at least one label), resolved.
     pub(super) fn node_labels(&mut self) -> PResult<Vec<String>> {
         self.expect(Tok::Colon)?;
-        let mut labels = vec![self.schema_name()?.0];
+        let mut labels = vec![self.name_read(NameKind::Label)?];
         while self.eat(Tok::Colon) {
-            labels.push(self.schema_name()?.0);
+            labels.push(self.name_read(NameKind::Label)?);
         }
         Ok(labels)
+    }
+
+    /// A [`Self::schema_name`] the query reads as `kind`, recorded for
+    /// `Statement::names`.
+    pub(super) fn name_read(&mut self, kind: NameKind) -> PResult<String> {
+        let (name, span) = self.schema_name()?;
+        self.names.push(NameUse {
+            kind,
+            name: name.clone(),
+            span,
+        });
+        Ok(name)
+    }
+
+    /// The names recorded, each token once, in text order.
+    pub(super) fn names_read(&self) -> Vec<NameUse> {
+        let mut names = self.names.clone();
+        names.sort_by_key(|n| (n.span.start, n.kind));
+        names.dedup_by_key(|n| (n.span.start, n.kind));
+        names
     }
 
     /// The labels of SET and REMOVE: `:L`, or `:$(expr)` naming them at run

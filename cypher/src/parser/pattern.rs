@@ -3,7 +3,7 @@
 use nereid_values::Direction;
 
 use super::{PResult, Parser};
-use crate::ast::{Expr, NodePattern, PathKind, PatternElement, PatternPart, RelPattern};
+use crate::ast::{Expr, NameKind, NodePattern, PathKind, PatternElement, PatternPart, RelPattern};
 use crate::lexer::Tok;
 
 impl Parser<'_> {
@@ -97,7 +97,7 @@ impl Parser<'_> {
     /// `[{map} | $param]` inside a node or relationship pattern.
     fn pattern_properties(&mut self) -> PResult<Option<Expr>> {
         if self.at(Tok::LBrace) {
-            return Ok(Some(self.map_literal()?));
+            return Ok(Some(self.map_literal_of(Some(NameKind::PropertyKey))?));
         }
         if self.at(Tok::Parameter) {
             return Ok(Some(self.atom()?));
@@ -141,10 +141,10 @@ impl Parser<'_> {
             self.record("an identifier");
         }
         if self.eat(Tok::Colon) {
-            rel.types.push(self.schema_name()?.0);
+            rel.types.push(self.name_read(NameKind::RelationshipType)?);
             while self.eat(Tok::Pipe) {
                 self.eat(Tok::Colon);
-                rel.types.push(self.schema_name()?.0);
+                rel.types.push(self.name_read(NameKind::RelationshipType)?);
             }
         }
         if self.eat(Tok::Star) {

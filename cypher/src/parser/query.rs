@@ -40,6 +40,7 @@ impl Parser<'_> {
             options,
             prefixes: self.prefixes.clone(),
             parameters: self.parameter_names(),
+            names: self.names_read(),
             query,
             source: self.query.to_string(),
         })

@@ -151,6 +151,23 @@ impl Txn {
     pub fn node_exists(&self, id: NodeId) -> bool {
         self.reader().node_exists(id.0)
     }
+    /// Whether `label` was ever written, as Neo4j's label token exists once
+    /// created (even after no node carries it). Labels share the literal
+    /// dictionary with string values, so a string value spelled like the
+    /// label counts too: a caller warning of unknown names warns less, never
+    /// wrongly.
+    pub fn label_known(&self, label: &str) -> bool {
+        self.store.literals.lookup(label.as_bytes()).is_some()
+    }
+    /// Whether relationship type `rel_type` was ever written.
+    pub fn rel_type_known(&self, rel_type: &str) -> bool {
+        self.store.types.lookup(rel_type).is_some()
+    }
+    /// Whether property key `key` was ever written (on a node or a
+    /// relationship).
+    pub fn property_key_known(&self, key: &str) -> bool {
+        self.store.keys.lookup(key).is_some()
+    }
     /// Labels in the order they were added.
     pub fn node_labels(&self, id: NodeId) -> Vec<String> {
         self.reader().node_labels(id.0)
