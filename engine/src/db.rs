@@ -741,7 +741,22 @@ impl Database {
                 misses,
                 entries: entries as u64,
             },
+            loads: self.load_metrics(),
         }
+    }
+
+    /// The loader's loads, if it was started (a scrape never starts it).
+    fn load_metrics(&self) -> crate::metrics::Loads {
+        let mut loads = crate::metrics::Loads::default();
+        let loader = self.loader.lock().clone();
+        if let Some(loader) = loader {
+            for id in loader.list() {
+                if let Some(status) = loader.status(&id) {
+                    loads.add(&status);
+                }
+            }
+        }
+        loads
     }
 
     /// Why the log cannot take commits, while it cannot (for `/health`).

@@ -65,7 +65,7 @@ pub use loader::{
 
 /// What [`Database::metrics`] reports, for a front end to render.
 pub use metrics::{
-    Checkpoints, LastCheckpoint, LogMetrics, Metrics, PlanCache, Queries, Transactions,
+    Checkpoints, LastCheckpoint, Loads, LogMetrics, Metrics, PlanCache, Queries, Transactions,
 };
 pub use nereid_metrics::HistogramSnapshot;
 

@@ -185,6 +185,46 @@ pub struct Metrics {
     pub log: LogMetrics,
     pub checkpoints: Checkpoints,
     pub plan_cache: PlanCache,
+    pub loads: Loads,
+}
+
+/// The bulk loader's loads (every load it keeps since start; none before
+/// its first use).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loads {
+    /// Loads by state: queued, running, completed, failed, cancelled.
+    pub in_queue: u64,
+    pub in_progress: u64,
+    pub completed: u64,
+    pub failed: u64,
+    pub cancelled: u64,
+    /// Rows read by every load (good and bad).
+    pub records: u64,
+    /// Property values of the rows loaded, every load.
+    pub property_values: u64,
+    /// Of the loads running now: bytes read so far, and the size of their
+    /// files (their ratio is the reading progress).
+    pub running_bytes_read: u64,
+    pub running_bytes_total: u64,
+}
+
+impl Loads {
+    pub(crate) fn add(&mut self, load: &crate::loader::LoadStatus) {
+        use crate::loader::LoadState;
+        match load.state {
+            LoadState::InQueue => self.in_queue += 1,
+            LoadState::InProgress => {
+                self.in_progress += 1;
+                self.running_bytes_read += load.bytes;
+                self.running_bytes_total += load.bytes_total;
+            }
+            LoadState::Completed => self.completed += 1,
+            LoadState::Failed => self.failed += 1,
+            LoadState::Cancelled => self.cancelled += 1,
+        }
+        self.records += load.records;
+        self.property_values += load.property_values;
+    }
 }
 
 /// Queries by how they ended (a result dropped before its end is not

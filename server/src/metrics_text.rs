@@ -129,6 +129,44 @@ fn engine(out: &mut Text, m: &Metrics) {
         "Plans in the plan cache.",
         m.plan_cache.entries,
     );
+    loads(out, &m.loads);
+}
+
+fn loads(out: &mut Text, loads: &nereid_engine::Loads) {
+    out.family(
+        "nereid_loads",
+        "gauge",
+        "Bulk loads the loader keeps, by state (Neptune's LOAD_* names).",
+    );
+    for (state, n) in [
+        ("LOAD_IN_QUEUE", loads.in_queue),
+        ("LOAD_IN_PROGRESS", loads.in_progress),
+        ("LOAD_COMPLETED", loads.completed),
+        ("LOAD_FAILED", loads.failed),
+        ("LOAD_CANCELLED", loads.cancelled),
+    ] {
+        out.sample("nereid_loads", &[("state", state)], n);
+    }
+    out.counter(
+        "nereid_load_records_total",
+        "Rows read by bulk loads since start (good and bad).",
+        loads.records,
+    );
+    out.counter(
+        "nereid_load_property_values_total",
+        "Property values of the rows bulk loads loaded since start.",
+        loads.property_values,
+    );
+    out.gauge(
+        "nereid_load_running_read_bytes",
+        "Bytes the running loads have read of their files.",
+        loads.running_bytes_read,
+    );
+    out.gauge(
+        "nereid_load_running_file_bytes",
+        "Size of the running loads' files (read bytes / file bytes is their progress).",
+        loads.running_bytes_total,
+    );
 }
 
 /// The process's resident set from `/proc/self/status` (Linux only).

@@ -2,6 +2,7 @@
 Python client's parser, names follow the conventions, and the numbers move
 with the work done."""
 
+import os
 import urllib.request
 
 import pytest
@@ -107,3 +108,22 @@ def test_a_write_conflict_is_counted(server, driver):
             t2.commit()
         t1.commit()
     assert value(scrape(server), "nereid_write_conflicts_total") == before + 1
+
+
+def test_loads_are_counted_by_state_with_their_rows(server, driver):
+    families = scrape(server)
+    assert value(families, "nereid_loads", state="LOAD_COMPLETED") == 0
+    source = os.path.join(server.data_dir, "import", "people")
+    os.makedirs(source, exist_ok=True)
+    with open(os.path.join(source, "people.csv"), "w") as f:
+        f.write(":ID(P),:LABEL,name,age:int\n1,Person,Ann,31\n2,Person,Bob,42\n")
+    with driver.session() as session:
+        session.run("CALL neptune.load({source: 'file:///people', format: 'opencypher'}) "
+                    "YIELD state RETURN state").consume()
+    families = scrape(server)
+    assert families["nereid_loads"].type == "gauge"
+    assert value(families, "nereid_loads", state="LOAD_COMPLETED") == 1
+    assert value(families, "nereid_loads", state="LOAD_IN_PROGRESS") == 0
+    assert value(families, "nereid_load_records_total") == 2
+    assert value(families, "nereid_load_property_values_total") == 4
+    assert value(families, "nereid_load_running_read_bytes") == 0
