@@ -140,6 +140,13 @@ async fn submit(
     }
     let Json(body) = match body {
         Ok(body) => body,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            let e = DbError {
+                status: Status::RequestInvalid,
+                message: e.body_text(),
+            };
+            return error(StatusCode::PAYLOAD_TOO_LARGE, &e);
+        }
         Err(e) => return bad_request(e.body_text()),
     };
     let Some(format) = InputFormat::from_name(&body.format) else {

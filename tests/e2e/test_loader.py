@@ -179,6 +179,9 @@ def test_sources_outside_the_import_dir_are_refused(server, tmp_path):
         assert answer["code"] == "Neo.ClientError.Statement.ExternalResourceFailed", answer
     code, answer = request(server, "POST", "/loader", {"source": "file:///x", "format": "rdfxml"})
     assert code == 400
+    code, answer = request(server, "POST", "/loader", {"source": "file:///x" + "x" * (3 << 20),
+                                                      "format": "opencypher"})
+    assert code == 413, answer
     code, _ = request(server, "GET", "/loader/nope-1")
     assert code == 404
 

@@ -124,6 +124,13 @@ def test_errors_and_refusals(server):
                  {"statement": "RETURN $x", "parameters": {"x": 12345678901234567890}}):
         code, answer = post(server, "/db/neo4j/query/v2", body)
         assert code == 400 and answer["errors"][0]["code"] == "Neo.ClientError.Request.Invalid", body
+    # An oversized body: 413 in the API's error shape (64 MiB at most are read).
+    code, answer = post(server, "/db/neo4j/query/v2",
+                        {"statement": "RETURN size($x) AS n", "parameters": {"x": "a" * (65 << 20)}})
+    assert code == 413 and answer["errors"][0]["code"] == "Neo.ClientError.Request.Invalid"
+    code, answer = post(server, "/db/neo4j/query/v2",
+                        {"statement": "RETURN size($x) AS n", "parameters": {"x": "a" * (3 << 20)}})
+    assert code == 202 and answer["data"]["values"] == [[3 << 20]]
     code, answer = post(server, "/db/nope/query/v2", {"statement": "RETURN 1"})
     assert code == 404 and answer["errors"][0]["code"] == "Neo.ClientError.Database.DatabaseNotFound"
     assert post(server, "/db/neo4j/query/v2", {"statement": "RETURN 1"},

@@ -70,7 +70,27 @@ pub fn routes<B: Backend>(
             post(run_in::<B>).delete(rollback::<B>),
         )
         .route("/db/{db}/query/v2/tx/{id}/commit", post(commit::<B>))
+        .layer(axum::middleware::map_response(too_large_in_neo4j_shape))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(api)
+}
+
+/// The largest request body the Query API reads: room for `UNWIND $rows`
+/// batches of parameters, bounded so that a client cannot make the server
+/// buffer without end (the parameters then count against the query's
+/// memory limit).
+pub const MAX_BODY_BYTES: usize = 64 << 20;
+
+/// A body over [`MAX_BODY_BYTES`] is refused by the extractor with a plain
+/// text 413; clients of this API parse `{"errors": [...]}`.
+async fn too_large_in_neo4j_shape(response: Response) -> Response {
+    if response.status() != StatusCode::PAYLOAD_TOO_LARGE {
+        return response;
+    }
+    into_response(refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("The request body is larger than {MAX_BODY_BYTES} bytes"),
+    ))
 }
 
 /// Rolls back transactions left idle, while the routes live.
