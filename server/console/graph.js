@@ -38,6 +38,59 @@ function short(text, length) {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
 
+/**
+ * Gives each link its `bend`: relationships between the same two nodes
+ * (either way) curve apart instead of lying on one line.
+ */
+function bend(links) {
+  const pairs = new Map();
+  for (const link of links) {
+    const [a, b] = [link.entity.start, link.entity.end].sort();
+    const key = `${a} ${b}`;
+    if (!pairs.has(key)) pairs.set(key, []);
+    pairs.get(key).push(link);
+  }
+  for (const group of pairs.values()) {
+    group.forEach((link, k) => {
+      const offset = (k - (group.length - 1) / 2) * 36;
+      // The normal of a reversed link points the other way.
+      link.bend = link.entity.start <= link.entity.end ? offset : -offset;
+    });
+  }
+}
+
+/** Draws a link from circle edge to circle edge (a loop for a node to itself). */
+function curve({ source, target, bend: offset, line, label }) {
+  if (source === target) {
+    const { x } = source;
+    const y = source.y - RADIUS;
+    const lift = 50 + Math.abs(offset);
+    line.setAttribute('d', `M${x - 8},${y} C${x - 40},${y - lift} ${x + 40},${y - lift} ${x + 8},${y}`);
+    label.setAttribute('x', x);
+    label.setAttribute('y', y - lift * 0.75 - 4);
+    return;
+  }
+  const dx = target.x - source.x;
+  const dy = target.y - source.y;
+  const d = Math.hypot(dx, dy) || 1;
+  const cx = (source.x + target.x) / 2 - (dy / d) * offset;
+  const cy = (source.y + target.y) / 2 + (dx / d) * offset;
+  const edge = (node) => {
+    const ex = cx - node.x;
+    const ey = cy - node.y;
+    const e = Math.hypot(ex, ey) || 1;
+    return [node.x + (ex * RADIUS) / e, node.y + (ey * RADIUS) / e];
+  };
+  const [x1, y1] = edge(source);
+  const [x2, y2] = edge(target);
+  line.setAttribute('d', `M${x1},${y1} Q${cx},${cy} ${x2},${y2}`);
+  label.setAttribute('x', 0.25 * x1 + 0.5 * cx + 0.25 * x2);
+  label.setAttribute('y', 0.25 * y1 + 0.5 * cy + 0.25 * y2 - 4);
+}
+
+/** Stops the previous drawing's animation. */
+let stopLast = () => {};
+
 /** Lists an entity's labels or type and its properties in `panel`. */
 function describe(panel, entity) {
   panel.replaceChildren();
@@ -60,6 +113,7 @@ function describe(panel, entity) {
  * a click shows an entity's properties in `panel`.
  */
 export function drawGraph(container, panel, graph) {
+  stopLast();
   container.replaceChildren();
   panel.hidden = true;
   const showDetails = (entity) => describe(panel, entity);
@@ -76,16 +130,23 @@ export function drawGraph(container, panel, graph) {
   element('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow-head' }, marker);
 
   const nodes = [...graph.nodes.values()].slice(0, MAX_NODES).map((entity) => ({ entity }));
+  if (graph.nodes.size > MAX_NODES) {
+    const note = document.createElement('p');
+    note.className = 'note';
+    note.textContent = `Drawing the first ${MAX_NODES} of ${graph.nodes.size} nodes.`;
+    container.appendChild(note);
+  }
   const byId = new Map(nodes.map((n) => [n.entity.id, n]));
   const links = [...graph.relationships.values()]
     .filter((r) => byId.has(r.start) && byId.has(r.end))
     .map((entity) => ({ entity, source: byId.get(entity.start), target: byId.get(entity.end) }));
+  bend(links);
 
   const linkLayer = element('g', { class: 'links' }, svg);
   const nodeLayer = element('g', { class: 'nodes' }, svg);
   for (const link of links) {
     link.g = element('g', { class: 'rel', 'data-type': link.entity.type }, linkLayer);
-    link.line = element('line', { 'marker-end': 'url(#arrow)' }, link.g);
+    link.line = element('path', { 'marker-end': 'url(#arrow)' }, link.g);
     link.label = element('text', { 'text-anchor': 'middle' }, link.g);
     link.label.textContent = link.entity.type;
     link.g.addEventListener('click', () => showDetails(link.entity));
@@ -102,18 +163,7 @@ export function drawGraph(container, panel, graph) {
   const layout = new ForceLayout(nodes, links, width, height);
   const place = () => {
     for (const node of nodes) node.g.setAttribute('transform', `translate(${node.x},${node.y})`);
-    for (const { source, target, line, label } of links) {
-      const dx = target.x - source.x;
-      const dy = target.y - source.y;
-      const d = Math.hypot(dx, dy) || 1;
-      // From circle edge to circle edge, so the arrow head shows.
-      line.setAttribute('x1', source.x + (dx * RADIUS) / d);
-      line.setAttribute('y1', source.y + (dy * RADIUS) / d);
-      line.setAttribute('x2', target.x - (dx * RADIUS) / d);
-      line.setAttribute('y2', target.y - (dy * RADIUS) / d);
-      label.setAttribute('x', (source.x + target.x) / 2);
-      label.setAttribute('y', (source.y + target.y) / 2 - 4);
-    }
+    for (const link of links) curve(link);
   };
   // Once settled, the view widens to show every node (it never shrinks).
   const fit = () => {
@@ -142,6 +192,7 @@ export function drawGraph(container, panel, graph) {
   };
   place();
   wake();
+  stopLast = () => cancelAnimationFrame(frame);
   dragging(svg, nodes, showDetails, wake);
 }
 

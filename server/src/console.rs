@@ -14,41 +14,45 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-/// One file of the console.
-struct Asset {
-    path: &'static str,
-    content_type: &'static str,
-    body: &'static [u8],
-}
-
-const HTML: &str = "text/html; charset=utf-8";
-const JS: &str = "text/javascript; charset=utf-8";
-const CSS: &str = "text/css; charset=utf-8";
-
-macro_rules! asset {
-    ($path:literal, $file:literal, $type:expr) => {
-        Asset {
-            path: $path,
-            content_type: $type,
-            body: include_bytes!(concat!("../console/", $file)),
-        }
+macro_rules! files {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_bytes!(concat!("../console/", $name)))),*]
     };
 }
 
-const ASSETS: &[Asset] = &[
-    asset!("/", "index.html", HTML),
-    asset!("/console/console.css", "console.css", CSS),
-    asset!("/console/main.js", "main.js", JS),
-    asset!("/console/api.js", "api.js", JS),
-    asset!("/console/login.js", "login.js", JS),
-    asset!("/console/editor.js", "editor.js", JS),
-    asset!("/console/values.js", "values.js", JS),
-    asset!("/console/table.js", "table.js", JS),
-    asset!("/console/graph.js", "graph.js", JS),
-    asset!("/console/layout.js", "layout.js", JS),
-    asset!("/console/plan.js", "plan.js", JS),
-    asset!("/console/sidebar.js", "sidebar.js", JS),
+/// The console's files by name: `index.html` is served at `/`, the others
+/// under `/console/`.
+const FILES: &[(&str, &[u8])] = files![
+    "index.html",
+    "console.css",
+    "main.js",
+    "api.js",
+    "login.js",
+    "editor.js",
+    "values.js",
+    "table.js",
+    "graph.js",
+    "layout.js",
+    "plan.js",
+    "sidebar.js",
 ];
+
+/// Where a file is served.
+fn path_of(name: &str) -> String {
+    match name {
+        "index.html" => "/".into(),
+        _ => format!("/console/{name}"),
+    }
+}
+
+/// A file's content type, by its extension.
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        _ => "text/javascript; charset=utf-8",
+    }
+}
 
 /// What the page may load and call: this origin only, nothing inline.
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
@@ -57,14 +61,18 @@ const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 
 /// The console's routes (unauthenticated: see the module comment).
 pub(crate) fn routes() -> Router {
-    ASSETS.iter().fold(Router::new(), |router, asset| {
-        router.route(asset.path, get(move || async move { serve(asset) }))
+    FILES.iter().fold(Router::new(), |router, &(name, body)| {
+        let kind = content_type(name);
+        router.route(
+            &path_of(name),
+            get(move || async move { serve(kind, body) }),
+        )
     })
 }
 
-fn serve(asset: &'static Asset) -> Response {
+fn serve(content_type: &'static str, body: &'static [u8]) -> Response {
     let headers = [
-        (header::CONTENT_TYPE, asset.content_type),
+        (header::CONTENT_TYPE, content_type),
         (header::CONTENT_SECURITY_POLICY, POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "no-referrer"),
@@ -72,7 +80,7 @@ fn serve(asset: &'static Asset) -> Response {
         (header::CACHE_CONTROL, "no-cache"),
     ]
     .map(|(name, value)| (name, HeaderValue::from_static(value)));
-    (headers, asset.body).into_response()
+    (headers, body).into_response()
 }
 
 #[cfg(test)]

@@ -222,3 +222,15 @@ def test_console_logs_in_queries_and_draws_tables_graphs_and_plans(secured, brow
     problems = [entry["message"] for entry in browser.get_log("browser")
                 if "Content Security Policy" in entry["message"] or "Uncaught" in entry["message"]]
     assert not problems, problems
+
+
+def test_console_without_users_asks_for_no_login(server, browser):
+    """A server without users (loopback only): the page runs queries at once; opened under the
+    configured address, its origin is the listed one."""
+    browser.get(f"http://127.0.0.1:{server.http_port}/")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#sidebar-labels")[0].text,
+         "the sidebar")
+    assert not browser.find_element(By.ID, "login").is_displayed()
+    assert not browser.find_element(By.ID, "logout").is_displayed()
+    run(browser, "UNWIND [1, 2, 3] AS i RETURN i, i * i AS square")
+    assert table(browser) == (["i", "square"], [["1", "1"], ["2", "4"], ["3", "9"]])
