@@ -5,7 +5,7 @@ use super::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-async fn get(address: std::net::SocketAddr, path: &str) -> (String, String) {
+async fn fetch(address: std::net::SocketAddr, path: &str) -> (String, String) {
     let mut stream = TcpStream::connect(address).await.unwrap();
     let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -31,7 +31,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_the_policy() {
         ("/console/graph.js", "text/javascript"),
         ("/console/console.css", "text/css"),
     ] {
-        let (head, body) = get(address, path).await;
+        let (head, body) = fetch(address, path).await;
         assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
         assert!(
             head.contains(&format!("content-type: {kind}; charset=utf-8")),
@@ -44,7 +44,7 @@ async fn the_page_and_its_files_are_served_with_their_types_and_the_policy() {
         assert!(head.contains("x-content-type-options: nosniff"), "{head}");
         assert!(!body.is_empty(), "{path}");
     }
-    let (head, _) = get(address, "/console/missing.js").await;
+    let (head, _) = fetch(address, "/console/missing.js").await;
     assert!(head.starts_with("http/1.1 404"), "{head}");
 }
 
