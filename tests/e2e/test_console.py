@@ -72,16 +72,23 @@ def run(browser, statement, button="run", parameters=""):
     return status.text
 
 
+def texts(browser, selector):
+    """The text of every element `selector` matches, read at one instant (a view may be redrawn
+    between two WebDriver calls)."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", selector)
+
+
 def table(browser):
     browser.find_element(By.ID, "tab-table").click()
-    head = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#view-table th")]
-    rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
-            for tr in browser.find_elements(By.CSS_SELECTOR, "#view-table tbody tr")]
-    return head, rows
+    head = texts(browser, "#view-table th")
+    width = max(len(head), 1)
+    cells = texts(browser, "#view-table tbody td")
+    return head, [cells[i:i + width] for i in range(0, len(cells), width)]
 
 
 def sidebar(browser, section):
-    return [b.text for b in browser.find_elements(By.CSS_SELECTOR, f"#sidebar-{section} button")]
+    return texts(browser, f"#sidebar-{section} button")
 
 
 def translate(element):
