@@ -126,6 +126,7 @@ pub async fn start_with_loader<B: Backend>(
         bolt_address: advertised,
         problem: Some(problem),
     })
+    .merge(crate::console::routes())
     .merge(crate::http_auth::require_user(protected, auth));
     let router = http::with_metrics(router, metrics);
     let http_task = tokio::spawn(async move {

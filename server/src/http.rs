@@ -9,10 +9,11 @@
 //! request that carries an `Origin` other than this server's own (every
 //! browser sends one with a POST, even a "simple" `text/plain` form), or
 //! that a browser marks as cross-site, is refused with 403. Its answers
-//! name no paths.
+//! name no paths. The web console (`console.rs`, served at `/`) is such a
+//! page of the server's own origin.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
@@ -94,10 +95,10 @@ pub fn with_metrics(router: Router, metrics: MetricsFn) -> Router {
 pub(crate) fn cross_origin(headers: &HeaderMap, own_origins: &[String]) -> Option<String> {
     if let Some(origin) = headers.get("origin") {
         let origin = origin.to_str().unwrap_or_default();
-        if !own_origins
+        let listed = own_origins
             .iter()
-            .any(|own| own.eq_ignore_ascii_case(origin))
-        {
+            .any(|own| own.eq_ignore_ascii_case(origin));
+        if !listed && !named_by_its_address(origin, headers) {
             return Some("cross-origin requests are refused".into());
         }
     }
@@ -105,6 +106,30 @@ pub(crate) fn cross_origin(headers: &HeaderMap, own_origins: &[String]) -> Optio
         None | Some(Ok("same-origin" | "none")) => None,
         Some(_) => Some("cross-site requests are refused".into()),
     }
+}
+
+/// Whether `origin` is the page the request's `Host` names, when that host
+/// is an address (an IP literal) or `localhost`: the web console opened as
+/// `http://localhost:7474` or `http://10.0.0.5:7474` while the server
+/// listens on `0.0.0.0:7474`. Such an origin is a page this very listener
+/// served (an address resolves only to itself), so it may call the API. A
+/// host *name* is not enough: a DNS-rebinding page is served under its own
+/// name and would match its own `Host`.
+fn named_by_its_address(origin: &str, headers: &HeaderMap) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let page = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    if !page.is_some_and(|page| page.eq_ignore_ascii_case(host)) {
+        return false;
+    }
+    let name = match host.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(name, _port)| name),
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
 }
 
 /// `POST /admin/checkpoint`: 200 with the checkpoint's description, 403
@@ -197,6 +222,51 @@ pub async fn serve(
             axum::serve(listener, service)
                 .with_graceful_shutdown(stopped)
                 .await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cross_origin;
+    use axum::http::{HeaderMap, HeaderValue};
+
+    fn request(origin: &str, host: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("origin", HeaderValue::from_str(origin).unwrap());
+        headers.insert("host", HeaderValue::from_str(host).unwrap());
+        headers
+    }
+
+    #[test]
+    fn a_page_served_under_an_address_or_localhost_is_its_own_origin() {
+        let listed = vec!["http://0.0.0.0:7474".to_string()];
+        for (origin, host) in [
+            ("http://localhost:7474", "localhost:7474"),
+            ("http://127.0.0.1:7474", "127.0.0.1:7474"),
+            ("https://10.0.0.5:7474", "10.0.0.5:7474"),
+            ("http://[::1]:7474", "[::1]:7474"),
+            ("http://0.0.0.0:7474", "elsewhere:1"),
+        ] {
+            assert_eq!(
+                cross_origin(&request(origin, host), &listed),
+                None,
+                "{origin}"
+            );
+        }
+        for (origin, host) in [
+            // DNS rebinding: the attacker's name, pointed at this server.
+            ("http://rebound.example:7474", "rebound.example:7474"),
+            // Another service on the same machine.
+            ("http://localhost:8080", "localhost:7474"),
+            ("http://evil.example", "localhost:7474"),
+            ("null", "localhost:7474"),
+            ("ftp://localhost:7474", "localhost:7474"),
+        ] {
+            assert!(
+                cross_origin(&request(origin, host), &listed).is_some(),
+                "{origin}"
+            );
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod app;
 pub mod auth;
 pub mod bolt;
 pub mod config;
+mod console;
 pub mod healthcheck;
 pub mod http;
 mod http_auth;
