@@ -38,8 +38,8 @@ pub use memory::{MemoryBudget, Reservation};
 pub use parameters::check_parameters;
 pub use procedures::{
     is_schema_command, is_write_procedure, set_advertised_address, DatabaseHook, LoadOutcome,
-    ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction, TableProcedure, TxMetadata,
-    DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
+    ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction, Setting, TableProcedure,
+    TxMetadata, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

@@ -55,6 +55,12 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
         self.database()
             .is_some_and(|db| db.terminate_transaction(id))
     }
+
+    fn settings(&self) -> Vec<nereid_dfe::Setting> {
+        self.database()
+            .map(|db| db.settings.to_vec())
+            .unwrap_or_default()
+    }
 }
 
 /// Listing and terminating need the database itself; a closing one has

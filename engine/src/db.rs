@@ -84,6 +84,9 @@ pub struct DbConfig {
     pub import_dir: PathBuf,
     /// The query log (none by default).
     pub query_log: Option<crate::query_log::QueryLogConfig>,
+    /// What `SHOW SETTINGS` lists: the embedding server's settings (the
+    /// engine does not know the listeners' or the log's).
+    pub settings: Vec<nereid_dfe::Setting>,
 }
 
 impl DbConfig {
@@ -96,6 +99,7 @@ impl DbConfig {
             query_max_memory: DEFAULT_QUERY_MAX_MEMORY as usize,
             import_dir: data_dir.join("import"),
             query_log: None,
+            settings: Vec::new(),
             data_dir,
         }
     }
@@ -147,6 +151,8 @@ pub struct Database {
     transactions: Arc<crate::transactions::Registry>,
     /// The query log, when configured.
     query_log: Option<Arc<crate::query_log::QueryLog>>,
+    /// `SHOW SETTINGS` (see [`DbConfig::settings`]).
+    pub(crate) settings: Arc<[nereid_dfe::Setting]>,
     /// Plans by query text (see `plan_cache.rs`).
     plans: PlanCache,
     /// The background statistics rebuilder's stop signal.
@@ -327,6 +333,7 @@ impl Database {
             loader: Mutex::new(None),
             transactions: Arc::default(),
             query_log,
+            settings: Arc::from(config.settings.clone()),
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,

@@ -18,4 +18,5 @@ pub mod import;
 mod metrics_text;
 mod protocol_status;
 pub mod query_api;
+pub mod settings;
 pub mod tls;

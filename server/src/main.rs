@@ -75,6 +75,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
         query_max_memory: usize::try_from(config.query_max_memory).unwrap_or(usize::MAX),
         import_dir: config.import_dir.clone(),
         query_log: config.query_log.clone(),
+        settings: nereid_server::settings::of(&config),
         ..DbConfig::new(config.data_dir.clone(), config.partitions)
     };
     // Opening recovers from the log: blocking work, off the I/O threads.

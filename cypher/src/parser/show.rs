@@ -6,6 +6,7 @@
 //! SHOW DATABASES | SHOW DATABASE name | SHOW DEFAULT DATABASE | SHOW HOME DATABASE
 //!    | SHOW [ALL | BUILT IN] PROCEDURES | SHOW [ALL | BUILT IN] FUNCTIONS
 //!    | SHOW [type] INDEXES | SHOW [type] CONSTRAINTS  (show_schema.rs)
+//!    | SHOW [ALL] TRANSACTIONS [ids] | SHOW SETTINGS [names]
 //!   [YIELD * | YIELD item, ... [ORDER BY ...] [SKIP n] [LIMIT n] [WHERE expr] [RETURN ...]
 //!    | WHERE expr]
 //! ```
@@ -172,13 +173,30 @@ impl Parser<'_> {
         if !self.eat_kw("ALL") && self.eat_kw("BUILT") {
             self.expect_kw("IN")?;
         }
-        if self.eat_kw("TRANSACTIONS") || self.eat_kw("TRANSACTION") {
-            let ids = self.transaction_ids(false)?;
-            return Ok(ShowTarget {
-                procedure: "internal.show.transactions",
-                default_columns: Some("internal.show.transactionsDefault"),
-                args: vec![ids],
-            });
+        // `SHOW SETTINGS [names]`, `SHOW TRANSACTIONS [ids]`: fewer columns
+        // without a YIELD.
+        for (plural, singular, procedure, default_columns) in [
+            (
+                "SETTINGS",
+                "SETTING",
+                "internal.show.settings",
+                "internal.show.settingsDefault",
+            ),
+            (
+                "TRANSACTIONS",
+                "TRANSACTION",
+                "internal.show.transactions",
+                "internal.show.transactionsDefault",
+            ),
+        ] {
+            if self.eat_kw(plural) || self.eat_kw(singular) {
+                let names = self.listed_names(false)?;
+                return Ok(ShowTarget {
+                    procedure,
+                    default_columns: Some(default_columns),
+                    args: vec![names],
+                });
+            }
         }
         if self.eat_kw("PROCEDURES") || self.eat_kw("PROCEDURE") {
             return Ok(plain("internal.show.procedures", vec![]));
@@ -187,7 +205,7 @@ impl Parser<'_> {
             return Ok(plain("internal.show.functions", vec![]));
         }
         self.fail_expecting(
-            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES, FUNCTIONS, INDEXES, CONSTRAINTS or TRANSACTIONS",
+            "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES, FUNCTIONS, INDEXES, CONSTRAINTS, SETTINGS or TRANSACTIONS",
         )
     }
 
@@ -196,7 +214,7 @@ impl Parser<'_> {
         if !self.eat_kw("TRANSACTIONS") {
             self.expect_kw("TRANSACTION")?;
         }
-        let ids = self.transaction_ids(true)?;
+        let ids = self.listed_names(true)?;
         Ok(ShowTarget {
             procedure: "internal.terminate.transactions",
             default_columns: None,
@@ -204,10 +222,11 @@ impl Parser<'_> {
         })
     }
 
-    /// The ids after `SHOW`/`TERMINATE TRANSACTIONS`: string literals
+    /// The ids after `SHOW`/`TERMINATE TRANSACTIONS` (or the names after
+    /// `SHOW SETTINGS`): string literals
     /// separated by commas (as one list), or one expression (a parameter
     /// holding a string or a list); null for none (`SHOW` only).
-    fn transaction_ids(&mut self, required: bool) -> PResult<Expr> {
+    fn listed_names(&mut self, required: bool) -> PResult<Expr> {
         let token = self.peek().clone();
         if token.kind == Tok::String {
             let mut ids = Vec::new();
@@ -348,6 +367,13 @@ mod tests {
         ));
         let param = call("SHOW DATABASE $db YIELD name");
         assert!(matches!(&param.args.unwrap()[0].kind, ExprKind::Parameter(p) if p == "db"));
+        assert_eq!(
+            call("SHOW SETTINGS").procedure,
+            "internal.show.settingsDefault"
+        );
+        let named = call("SHOW SETTING 'log', 'partitions' YIELD *");
+        assert_eq!(named.procedure, "internal.show.settings");
+        assert!(matches!(&named.args.unwrap()[0].kind, ExprKind::List(names) if names.len() == 2));
     }
 
     #[test]

@@ -40,6 +40,23 @@ pub trait DatabaseHook: Send + Sync {
     /// Terminates the transaction with id `id` (its running query stops,
     /// its next statement fails); false when none runs with that id.
     fn terminate(&self, id: &str) -> bool;
+
+    /// The server's settings, as `SHOW SETTINGS` lists them (the embedder
+    /// gives them to the engine; none when embedded without a server).
+    fn settings(&self) -> Vec<Setting>;
+}
+
+/// One setting of the server, as `SHOW SETTINGS` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// The key of the configuration file (`bolt_address`).
+    pub name: String,
+    /// The value in effect, as text (secrets masked).
+    pub value: String,
+    pub default_value: String,
+    pub description: String,
+    /// Given by a flag, the environment or the file rather than defaulted.
+    pub explicitly_set: bool,
 }
 
 /// A running transaction, as `SHOW TRANSACTIONS` shows it.

@@ -26,6 +26,7 @@ mod schema_ddl;
 mod schema_names;
 mod schema_show;
 mod schema_types;
+mod settings;
 mod show;
 mod table;
 mod transactions;
@@ -34,7 +35,7 @@ mod vector;
 mod vector_options;
 
 pub(crate) use database_hook::with_hook as with_database_hook;
-pub use database_hook::{DatabaseHook, LoadOutcome, RunningQuery, RunningTransaction};
+pub use database_hook::{DatabaseHook, LoadOutcome, RunningQuery, RunningTransaction, Setting};
 pub use neptune_load::NEPTUNE_LOAD;
 pub(crate) use registry::{coerce_arguments, Resolved};
 pub use registry::{ProcedureRegistry, RegistryError};
@@ -107,6 +108,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     schema_types::PROCEDURES,
     show::PROCEDURES,
     transactions::PROCEDURES,
+    settings::PROCEDURES,
     tx::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,

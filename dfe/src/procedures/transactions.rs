@@ -152,9 +152,15 @@ fn terminate(_txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 /// The ids asked for: `None` for all (no ids given), else a string or a
 /// list of strings.
 fn ids(arg: Option<&Value>) -> ExecResult<Option<Vec<String>>> {
+    strings_arg(arg, "Transaction ids")
+}
+
+/// A `SHOW ... [names]` argument: `None` for all (none given), else a
+/// string or a list of strings; `what` names them in the error.
+pub(super) fn strings_arg(arg: Option<&Value>, what: &str) -> ExecResult<Option<Vec<String>>> {
     let bad = |v: &Value| {
         ExecError::Argument(format!(
-            "Transaction ids are strings or a list of strings, not {}",
+            "{what} are strings or a list of strings, not {}",
             v.type_name()
         ))
     };
