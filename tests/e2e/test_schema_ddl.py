@@ -118,6 +118,41 @@ def test_show_constraints_columns_and_values(driver):
     assert sorted(r["name"] for r in rows) == ["r_uniq", "u_key"]
 
 
+def test_yield_star_ordered_filtered_and_returned(driver):
+    """`YIELD *` followed by ORDER BY / SKIP / LIMIT / WHERE / RETURN, as
+    Neo4j 5 accepts it; the columns keep the command's order, also through
+    `RETURN *` (the reference answers the same, checked in this session)."""
+    run(driver, "CREATE INDEX b_idx FOR (n:B) ON (n.p)")
+    run(driver, "CREATE TEXT INDEX a_idx FOR (n:A) ON (n.p)")
+    run(driver, "CREATE CONSTRAINT c_uniq FOR (n:C) REQUIRE n.p IS UNIQUE")
+
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD * ORDER BY name")
+    assert keys == INDEX_ALL
+    assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD * ORDER BY name DESC SKIP 1 LIMIT 2 WHERE type = 'RANGE'")
+    assert keys == INDEX_ALL
+    assert [r["name"] for r in rows] == ["c_uniq"]
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD * WHERE name STARTS WITH 'a' RETURN name, type")
+    assert (keys, rows) == (["name", "type"], [{"name": "a_idx", "type": "TEXT"}])
+    _, _, keys = run(driver, "SHOW INDEXES YIELD * RETURN *")
+    assert keys == INDEX_ALL
+    _, _, keys = run(driver, "SHOW INDEXES YIELD type, name RETURN *")
+    assert keys == ["type", "name"]
+
+    rows, _, keys = run(driver, "SHOW CONSTRAINTS YIELD * ORDER BY name LIMIT 1")
+    assert keys == CONSTRAINT_ALL
+    assert [r["name"] for r in rows] == ["c_uniq"]
+    rows, _, _ = run(driver, "SHOW CONSTRAINTS YIELD * RETURN count(*) AS n")
+    assert rows == [{"n": 1}]
+
+    with pytest.raises(CypherSyntaxError) as raised:
+        run(driver, "SHOW INDEXES YIELD nope")
+    assert raised.value.message.startswith("Trying to YIELD non-existing column: `nope`")
+    with pytest.raises(CypherSyntaxError) as raised:
+        run(driver, "SHOW INDEXES YIELD * ORDER BY nope")
+    assert "Variable `nope` not defined" in raised.value.message
+
+
 def test_names_as_parameters(driver):
     run(driver, "CREATE INDEX $name FOR (n:P) ON (n.p)", name="from_param")
     run(driver, "CREATE CONSTRAINT $name FOR (n:P) REQUIRE n.q IS UNIQUE", name="c_param")
