@@ -201,8 +201,22 @@ def test_violating_write_fails(driver):
     with pytest.raises(ClientError) as raised:
         run(driver, "CREATE (:User {email: 'a@x'})")
     assert raised.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+    assert "already exists with label `User` and property `email` = 'a@x'" in raised.value.message
     rows, _, _ = run(driver, "MATCH (u:User) RETURN count(u) AS n")
     assert rows == [{"n": 1}]
+    # In an explicit transaction the failing statement (its first row
+    # written before the second fails) keeps nothing, and the driver then
+    # treats the transaction as failed: nothing of it commits (the
+    # reference Neo4j 5.26 ends in the same state).
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CREATE (:User {email: 'b@x'})").consume()
+        with pytest.raises(ClientError) as raised:
+            tx.run("UNWIND ['c@x', 'a@x'] AS e CREATE (:User {email: e})").consume()
+        assert raised.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+        tx.close()
+    rows, _, _ = run(driver, "MATCH (u:User) RETURN u.email AS e ORDER BY e")
+    assert rows == [{"e": "a@x"}]
 
 
 def test_schema_and_data_in_one_transaction(driver):
