@@ -460,6 +460,11 @@ pub struct Call {
     pub yield_star: bool,
     /// `WHERE` after `YIELD`.
     pub where_: Option<Expr>,
+    /// Desugared from a `SHOW` command (`parser/show.rs`): its `YIELD *`
+    /// may be followed by the ordering and `RETURN` that Neo4j allows
+    /// there, and a `RETURN *` after it lists the yielded columns in
+    /// yield order rather than by name, as Neo4j does.
+    pub show: bool,
     pub span: Span,
 }
 

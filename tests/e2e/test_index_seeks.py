@@ -155,3 +155,64 @@ def test_hints(people):
     with pytest.raises(ClientError) as unusable:
         driver.execute_query("MATCH (n:Person) USING INDEX n:Person(age) WHERE n.id = 1 RETURN n")
     assert "Cannot use index hint" in unusable.value.message
+
+
+def test_reads_through_the_index_follow_each_transactions_view(people):
+    """MVCC through an index, as two driver sessions see it: a transaction
+    sees its own uncommitted writes through the seek and nobody else does
+    until it commits; in every view the seek answers what the label scan
+    (`USING SCAN`) answers."""
+    driver = people
+    create_indexes(driver)
+    seek = "MATCH (n:Person) WHERE n.id IN [5, 100000] RETURN n.name AS name ORDER BY name"
+    scan = "MATCH (n:Person) USING SCAN n:Person WHERE n.id IN [5, 100000] RETURN n.name AS name ORDER BY name"
+    assert "NodeIndexSeek" in explain(driver, seek)
+
+    def names(run, query):
+        return [r["name"] for r in run(query)]
+
+    def auto(query):
+        records, _, _ = driver.execute_query(query)
+        return records
+
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        mine = lambda query: list(tx.run(query))  # noqa: E731
+        tx.run("MATCH (n:Person {id: 5}) SET n.id = 6").consume()
+        tx.run("CREATE (:Person {id: 100000, name: 'new'})").consume()
+        # Its own writes, through the index and through the scan alike.
+        assert names(mine, seek) == names(mine, scan) == ["new"]
+        # Another session's view is the committed one.
+        assert names(auto, seek) == names(auto, scan) == ["p5"]
+        tx.commit()
+    assert names(auto, seek) == names(auto, scan) == ["new"]
+
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("MATCH (n:Person {id: 100000}) DELETE n").consume()
+        assert list(tx.run(seek)) == []
+        tx.rollback()
+    assert names(auto, seek) == ["new"]
+
+
+@pytest.mark.parametrize(
+    "predicate, operator",
+    [
+        ("n.name STARTS WITH 'p12'", "NodeIndexSeekByRange"),
+        ("n.name ENDS WITH '99'", "NodeIndexEndsWithScan"),
+        ("n.name CONTAINS '77'", "NodeIndexContainsScan"),
+    ],
+)
+def test_text_index_serves_string_predicates(people, predicate, operator):
+    """A TEXT index answers STARTS WITH, ENDS WITH and CONTAINS with the
+    operators the reference Neo4j 5.26 plans for them, and the answers of
+    the label scan."""
+    driver = people
+    driver.execute_query("CREATE TEXT INDEX person_name FOR (n:Person) ON (n.name)")
+    driver.execute_query("CALL db.awaitIndexes(60)")
+    query = f"MATCH (n:Person) WHERE {predicate} RETURN n.id AS id ORDER BY id"
+    assert operator in explain(driver, query)
+    seek, _, _ = driver.execute_query(query)
+    scan, _, _ = driver.execute_query(query.replace("MATCH (n:Person)", "MATCH (n:Person) USING SCAN n:Person"))
+    assert [r["id"] for r in seek] == [r["id"] for r in scan]
+    assert len(seek) > 0

@@ -118,6 +118,41 @@ def test_show_constraints_columns_and_values(driver):
     assert sorted(r["name"] for r in rows) == ["r_uniq", "u_key"]
 
 
+def test_yield_star_ordered_filtered_and_returned(driver):
+    """`YIELD *` followed by ORDER BY / SKIP / LIMIT / WHERE / RETURN, as
+    Neo4j 5 accepts it; the columns keep the command's order, also through
+    `RETURN *` (the reference answers the same, checked in this session)."""
+    run(driver, "CREATE INDEX b_idx FOR (n:B) ON (n.p)")
+    run(driver, "CREATE TEXT INDEX a_idx FOR (n:A) ON (n.p)")
+    run(driver, "CREATE CONSTRAINT c_uniq FOR (n:C) REQUIRE n.p IS UNIQUE")
+
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD * ORDER BY name")
+    assert keys == INDEX_ALL
+    assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD * ORDER BY name DESC SKIP 1 LIMIT 2 WHERE type = 'RANGE'")
+    assert keys == INDEX_ALL
+    assert [r["name"] for r in rows] == ["c_uniq"]
+    rows, _, keys = run(driver, "SHOW INDEXES YIELD * WHERE name STARTS WITH 'a' RETURN name, type")
+    assert (keys, rows) == (["name", "type"], [{"name": "a_idx", "type": "TEXT"}])
+    _, _, keys = run(driver, "SHOW INDEXES YIELD * RETURN *")
+    assert keys == INDEX_ALL
+    _, _, keys = run(driver, "SHOW INDEXES YIELD type, name RETURN *")
+    assert keys == ["type", "name"]
+
+    rows, _, keys = run(driver, "SHOW CONSTRAINTS YIELD * ORDER BY name LIMIT 1")
+    assert keys == CONSTRAINT_ALL
+    assert [r["name"] for r in rows] == ["c_uniq"]
+    rows, _, _ = run(driver, "SHOW CONSTRAINTS YIELD * RETURN count(*) AS n")
+    assert rows == [{"n": 1}]
+
+    with pytest.raises(CypherSyntaxError) as raised:
+        run(driver, "SHOW INDEXES YIELD nope")
+    assert raised.value.message.startswith("Trying to YIELD non-existing column: `nope`")
+    with pytest.raises(CypherSyntaxError) as raised:
+        run(driver, "SHOW INDEXES YIELD * ORDER BY nope")
+    assert "Variable `nope` not defined" in raised.value.message
+
+
 def test_names_as_parameters(driver):
     run(driver, "CREATE INDEX $name FOR (n:P) ON (n.p)", name="from_param")
     run(driver, "CREATE CONSTRAINT $name FOR (n:P) REQUIRE n.q IS UNIQUE", name="c_param")
@@ -166,8 +201,22 @@ def test_violating_write_fails(driver):
     with pytest.raises(ClientError) as raised:
         run(driver, "CREATE (:User {email: 'a@x'})")
     assert raised.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+    assert "already exists with label `User` and property `email` = 'a@x'" in raised.value.message
     rows, _, _ = run(driver, "MATCH (u:User) RETURN count(u) AS n")
     assert rows == [{"n": 1}]
+    # In an explicit transaction the failing statement (its first row
+    # written before the second fails) keeps nothing, and the driver then
+    # treats the transaction as failed: nothing of it commits (the
+    # reference Neo4j 5.26 ends in the same state).
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CREATE (:User {email: 'b@x'})").consume()
+        with pytest.raises(ClientError) as raised:
+            tx.run("UNWIND ['c@x', 'a@x'] AS e CREATE (:User {email: e})").consume()
+        assert raised.value.code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+        tx.close()
+    rows, _, _ = run(driver, "MATCH (u:User) RETURN u.email AS e ORDER BY e")
+    assert rows == [{"e": "a@x"}]
 
 
 def test_schema_and_data_in_one_transaction(driver):

@@ -368,6 +368,7 @@ impl Parser<'_> {
             yields,
             yield_star,
             where_,
+            show: false,
             span: self.span_from(start),
         })
     }

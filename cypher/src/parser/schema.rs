@@ -338,6 +338,7 @@ pub(super) fn internal_call(procedure: &str, args: Vec<Expr>, span: Span) -> Que
             yields: None,
             yield_star: false,
             where_: None,
+            show: false,
             span,
         })],
         span,

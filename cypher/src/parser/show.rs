@@ -11,21 +11,21 @@
 //!    | WHERE expr]
 //! ```
 //!
-//! An ordered `YIELD` (`ORDER BY`, `SKIP` or `LIMIT` after its items, as
-//! Neo4j 5 accepts) becomes `CALL ... YIELD items WITH * ORDER BY ...
-//! SKIP ... LIMIT ... WHERE ...` followed by the `RETURN` written, or by
-//! one of the yielded columns in their order.
+//! An ordered `YIELD` (`ORDER BY`, `SKIP` or `LIMIT` after its items or
+//! `*`, as Neo4j 5 accepts) becomes `CALL ... YIELD items WITH * ORDER BY
+//! ... SKIP ... LIMIT ... WHERE ...` followed by the `RETURN` written, or
+//! by `RETURN *`; the call is marked `show`, so that its `YIELD *` may be
+//! followed by clauses and `RETURN *` keeps the yield order.
 //!
 //! `SHOW DATABASES WHERE p` becomes `CALL internal.show.databases() YIELD *`
-//! filtered by `p`; `YIELD a, b ... RETURN ...` keeps the `RETURN` clause.
+//! filtered by `p`; `YIELD ... RETURN ...` keeps the `RETURN` clause.
 //! A command whose default columns are fewer than its `YIELD *` columns
 //! calls a second procedure with just those when it has no `YIELD`, so the
 //! column lists live only with the procedures.
 
 use super::{PResult, Parser};
 use crate::ast::{
-    Call, Clause, Expr, ExprKind, Literal, Projection, Query, ReturnItem, SingleQuery, Span, With,
-    YieldItem,
+    Call, Clause, Expr, ExprKind, Literal, Projection, Query, SingleQuery, Span, With, YieldItem,
 };
 use crate::lexer::Tok;
 
@@ -65,6 +65,7 @@ impl Parser<'_> {
             yields: None,
             yield_star: false,
             where_: None,
+            show: true,
             span: procedure_span,
         };
         let mut clauses = Vec::new();
@@ -91,17 +92,14 @@ impl Parser<'_> {
             }
             let ordering = self.show_ordering()?;
             let where_ = self.optional_show_where()?;
-            if call.yields.is_some() && self.at_kw("RETURN") {
+            if self.at_kw("RETURN") {
                 tail = Some(Clause::Return(self.return_clause()?));
             }
             match ordering {
                 Some(ordering) => {
-                    let Some(items) = &call.yields else {
-                        return self.fail_expecting("YIELD items (`YIELD *` cannot be ordered)");
-                    };
                     let span = self.span_from(start);
                     if tail.is_none() {
-                        tail = Some(Clause::Return(yielded_columns(items, span)));
+                        tail = Some(Clause::Return(every_column(span)));
                     }
                     clauses.push(Clause::With(With {
                         projection: Projection {
@@ -296,24 +294,14 @@ impl Parser<'_> {
     }
 }
 
-/// `RETURN a, b` over the yielded columns in their order: what a `SHOW`
-/// whose `YIELD` is ordered returns when no `RETURN` follows.
-fn yielded_columns(items: &[YieldItem], span: Span) -> Projection {
-    let items = items
-        .iter()
-        .map(|item| {
-            let binding = item.binding();
-            ReturnItem {
-                expr: Expr::new(ExprKind::Variable(binding.name.clone()), binding.span),
-                alias: None,
-                text: binding.name.clone(),
-            }
-        })
-        .collect();
+/// `RETURN *`: what a `SHOW` whose `YIELD` is ordered returns when no
+/// `RETURN` follows (the yielded columns in yield order, see
+/// `Call::show`).
+fn every_column(span: Span) -> Projection {
     Projection {
         distinct: false,
-        star: false,
-        items,
+        star: true,
+        items: Vec::new(),
         order_by: Vec::new(),
         skip: None,
         limit: None,

@@ -251,7 +251,7 @@ impl Analyzer<'_> {
             self.check_pattern_placement(arg, Position::Value)?;
         }
         if call.yield_star {
-            if clause_count > 1 {
+            if clause_count > 1 && !call.show {
                 return Err(self.error(
                     Detail::UnexpectedSyntax,
                     "Cannot use `YIELD *` outside standalone call",

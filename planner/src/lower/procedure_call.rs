@@ -8,8 +8,9 @@
 //! fits its input type (`InvalidArgumentType`; INTEGER is accepted for
 //! FLOAT and widened at run time); arguments without parentheses come from
 //! the parameters named like the inputs, which only a standalone call may
-//! do (`InvalidArgumentPassingMode`); `YIELD *` only in a standalone call;
-//! every yielded column exists.
+//! do (`InvalidArgumentPassingMode`); `YIELD *` only in a standalone call
+//! (or one a `SHOW` command became, which also keeps its columns' order
+//! for `RETURN *`); every yielded column exists.
 
 use super::expr::lower_expr;
 use super::scope::{Scope, Slots, VarKind};
@@ -40,7 +41,7 @@ pub(super) fn lower_call(
     };
     let standalone = query.clauses.len() == 1;
     let args = lower_arguments(c, &signature, scope, standalone)?;
-    if c.yield_star && !standalone {
+    if c.yield_star && !standalone && !c.show {
         return Err(PlanError::semantic(
             "UnexpectedSyntax: `YIELD *` is only allowed in a standalone procedure call",
             c.span.start,
@@ -53,10 +54,14 @@ pub(super) fn lower_call(
         Some(items) => {
             for item in items {
                 if !outputs.iter().any(|o| o == &item.name.name) {
-                    return Err(PlanError::semantic(
-                        format!("Unknown procedure output: `{}`", item.name.name),
-                        item.name.span.start,
-                    ));
+                    // A SHOW command's columns are no procedure's to the
+                    // user: Neo4j's words for them.
+                    let message = if c.show {
+                        format!("Trying to YIELD non-existing column: `{}`", item.name.name)
+                    } else {
+                        format!("Unknown procedure output: `{}`", item.name.name)
+                    };
+                    return Err(PlanError::semantic(message, item.name.span.start));
                 }
                 let binding = item.binding();
                 if columns.iter().any(|(name, _)| name == &binding.name) {
@@ -81,6 +86,9 @@ pub(super) fn lower_call(
                 columns.push((name.clone(), s));
             }
         }
+    }
+    if c.show {
+        scope.keep_star_order(columns.iter().map(|(name, _)| name.clone()).collect());
     }
     let mut plan = Op::ProcedureCall {
         input: Box::new(plan),

@@ -32,10 +32,11 @@ pub(crate) fn lower_projection(
     // (`MATCH () CREATE () WITH * CREATE ()`); only `RETURN *` needs a
     // variable, which the caller checks.
     if proj.star {
-        for (name, slot) in scope.names() {
-            columns.push((name.clone(), slot));
-            let kind = scope.get(name).map(|(_, k)| k).unwrap_or(VarKind::Value);
-            new_scope.bind(name, slot, kind);
+        new_scope.inherit_star_order(scope);
+        for (name, slot) in scope.star_columns() {
+            let kind = scope.get(&name).map(|(_, k)| k).unwrap_or(VarKind::Value);
+            new_scope.bind(&name, slot, kind);
+            columns.push((name, slot));
         }
     }
 

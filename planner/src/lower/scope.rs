@@ -25,6 +25,9 @@ pub(crate) struct Scope {
     slots: Slots,
     /// The statement's procedures, shared like the allocator.
     procedures: ProcedureSnapshot,
+    /// The column order of `RETURN *` when not by name: a `SHOW`
+    /// command's yielded columns (see [`Scope::star_columns`]).
+    star_order: Vec<String>,
 }
 
 impl Scope {
@@ -35,6 +38,7 @@ impl Scope {
             vars: BTreeMap::new(),
             slots: slots.clone(),
             procedures: procedures.clone(),
+            star_order: Vec::new(),
         }
     }
 
@@ -71,9 +75,35 @@ impl Scope {
         self.vars.insert(name.to_string(), (slot, kind));
     }
 
-    /// Variables in name order (the column order of `RETURN *`).
+    /// Variables in name order.
     pub(crate) fn names(&self) -> impl Iterator<Item = (&String, Slot)> {
         self.vars.iter().map(|(n, (s, _))| (n, *s))
+    }
+
+    /// The columns of `RETURN *` / `WITH *`: by name, except that the
+    /// columns a `SHOW` command yielded come first in yield order (Neo4j
+    /// lists `SHOW INDEXES YIELD * RETURN *` in the procedure's order).
+    pub(crate) fn star_columns(&self) -> Vec<(String, Slot)> {
+        let ordered = self
+            .star_order
+            .iter()
+            .filter_map(|name| self.vars.get(name).map(|(s, _)| (name.clone(), *s)));
+        let rest = self
+            .names()
+            .filter(|(name, _)| !self.star_order.contains(name))
+            .map(|(name, s)| (name.clone(), s));
+        ordered.chain(rest).collect()
+    }
+
+    /// Makes `columns` (bound in this scope) the leading columns of
+    /// `RETURN *`, in this order.
+    pub(crate) fn keep_star_order(&mut self, columns: Vec<String>) {
+        self.star_order = columns;
+    }
+
+    /// Carries `other`'s `RETURN *` order into this scope (a `WITH *`).
+    pub(crate) fn inherit_star_order(&mut self, other: &Scope) {
+        self.star_order = other.star_order.clone();
     }
 
     pub(crate) fn is_empty(&self) -> bool {

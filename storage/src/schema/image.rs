@@ -11,26 +11,89 @@ use crate::store::Store;
 use crate::txn::Reader;
 use crate::typed_value::{Encoded, TypedValue};
 use nereid_values::Value;
+use std::borrow::Cow;
 
 /// An index's label and keys as the store names them, resolved once for
 /// many entities (a seek's candidates, a build's nodes): `None` where the
 /// name was never stored, so that no entity can have it.
+#[derive(Clone)]
 pub(crate) struct Resolved {
     label: Option<u64>,
     keys: Option<Vec<u32>>,
 }
 
 impl Resolved {
-    pub(crate) fn of(store: &Store, index: &PropertyIndex) -> Self {
+    /// The index's names resolved in `store`: kept in the index once every
+    /// name is known (dictionaries only grow, so a known name's id never
+    /// changes), looked up again while one is not, since a later write may
+    /// store it. A point seek then spends no dictionary probe on names.
+    pub(crate) fn of<'i>(store: &Store, index: &'i PropertyIndex) -> Cow<'i, Resolved> {
+        if let Some(known) = index.resolved.get() {
+            return Cow::Borrowed(known);
+        }
         let def = &index.def;
-        Resolved {
+        let resolved = Resolved {
             label: match def.entity {
                 EntityKind::Node => store.literals.lookup(def.label.as_bytes()),
                 EntityKind::Relationship => store.types.lookup(&def.label).map(u64::from),
             },
             keys: def.keys.iter().map(|k| store.keys.lookup(k)).collect(),
+        };
+        if resolved.label.is_some() && resolved.keys.is_some() {
+            return Cow::Borrowed(index.resolved.get_or_init(|| resolved));
+        }
+        Cow::Owned(resolved)
+    }
+}
+
+/// Whether `entity` is visible in `reader`'s view with the index's label
+/// and, for each key, a value Cypher-equal to `want`'s (one per key): what
+/// [`resolved_values`] and an equality test decide, without collecting
+/// the values (a point seek's one candidate; docs/adr/0105).
+pub(crate) fn resolved_equals(
+    reader: &Reader<'_>,
+    index: &PropertyIndex,
+    resolved: &Resolved,
+    entity: u64,
+    want: &[Value],
+) -> bool {
+    let (Some(label), Some(keys)) = (resolved.label, resolved.keys.as_deref()) else {
+        return false;
+    };
+    if index.def.entity == EntityKind::Relationship || keys.len() > 64 || keys.len() != want.len() {
+        return resolved_values(reader, index, resolved, entity).is_some_and(|values| {
+            values.len() == want.len()
+                && values
+                    .iter()
+                    .zip(want)
+                    .all(|(have, w)| have.cypher_eq(w) == Some(true))
+        });
+    }
+    let store = reader.store;
+    let label_o = TypedValue::string_gui(label);
+    let mut has_label = false;
+    // Keys whose first visible value was read (and was equal).
+    let mut seen = 0u64;
+    let Some(part) = store.vp.read(vertex_partition(entity, store.partitions)) else {
+        return false;
+    };
+    for (_, t) in part.by_subject(entity) {
+        if t.p == PRED_LABEL {
+            has_label = has_label || (t.o == label_o && t.visible(&reader.view));
+        } else if let Some(at) = keys.iter().position(|&k| k == t.p) {
+            if seen & (1 << at) == 0 && t.visible(&reader.view) {
+                let equal = t
+                    .encoded()
+                    .decode(&store.literals)
+                    .is_some_and(|have| have.cypher_eq(&want[at]) == Some(true));
+                if !equal {
+                    return false;
+                }
+                seen |= 1 << at;
+            }
         }
     }
+    has_label && seen.count_ones() as usize == keys.len()
 }
 
 /// [`entity_values`] with the names resolved: a node's tuples are walked

@@ -10,12 +10,14 @@
 //! Why a `BTreeSet` of boxed byte strings: docs/adr/0086-ordered-property-indexes.md.
 
 use super::defs::{IndexDef, IndexKind, IndexState};
+use super::image::Resolved;
 use super::points::{Point, Points};
 use super::vector_ann::VectorAnn;
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeSet;
 use std::ops::Bound;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// Candidates are copied out this many at a time, so a long scan holds the
 /// lock only briefly and never while it reads the store.
@@ -103,6 +105,9 @@ pub(crate) struct PropertyIndex {
     pub(crate) wide: AtomicU64,
     /// A vector index's approximate graph (module `vector_ann`).
     pub(crate) ann: Option<VectorAnn>,
+    /// Its label and keys as the store names them, once all are known
+    /// (`image::Resolved::of`).
+    pub(crate) resolved: OnceLock<Resolved>,
 }
 
 impl PropertyIndex {
@@ -118,6 +123,7 @@ impl PropertyIndex {
             reads: AtomicU64::new(0),
             wide: AtomicU64::new(0),
             ann: VectorAnn::for_kind(def.kind),
+            resolved: OnceLock::new(),
             def,
         }
     }

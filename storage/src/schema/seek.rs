@@ -5,7 +5,7 @@
 //! what a scan of the label with the same predicate would return.
 
 use super::defs::IndexKind;
-use super::image::{key_of, resolved_values, Resolved};
+use super::image::{key_of, resolved_equals, resolved_values, Resolved};
 use super::index::PropertyIndex;
 use super::key;
 use super::points::Point;
@@ -125,15 +125,17 @@ fn point_seek(reader: &Reader<'_>, index: &PropertyIndex, seek: &IndexSeek) -> O
         Point::One(entity) => entity,
     };
     let resolved = Resolved::of(reader.store, index);
-    let values = resolved_values(reader, index, &resolved, entity);
     // The entity's current key has an entry (the tree is a superset of
     // every view's keys) whose equality key is this one when its values
     // equal the seek's: it is the only entity that can match. (Values
     // equal to the seek's encodable ones are encodable: no key check.)
-    Some(match values {
-        Some(values) if matches(seek, &values) => vec![entity],
-        _ => Vec::new(),
-    })
+    Some(
+        if resolved_equals(reader, index, &resolved, entity, &seek.equal) {
+            vec![entity]
+        } else {
+            Vec::new()
+        },
+    )
 }
 
 /// The whole-entry byte range of the candidates; `Some(None)` when nothing

@@ -52,7 +52,7 @@ pub(crate) fn nearest(
     let search = Search {
         reader,
         index,
-        resolved: Resolved::of(reader.store, index),
+        resolved: Resolved::of(reader.store, index).into_owned(),
         similarity,
         k,
         query,
