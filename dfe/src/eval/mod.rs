@@ -15,6 +15,7 @@ mod functions;
 mod logic;
 mod math;
 mod pattern;
+mod pattern_batch;
 mod pattern_memo;
 mod range;
 mod regex_cache;

@@ -7,6 +7,7 @@
 //! reported: the nested plan is part of an expression, not of the operator
 //! tree.
 
+use super::pattern_batch::{batchable, run_batched, BATCHED_MIN_ROWS};
 use super::pattern_memo::{key_of, PatternMemo};
 use super::{Evaluator, StatementTime};
 use crate::batch::Batch;
@@ -17,6 +18,7 @@ use crate::procedures::ProcedureRegistry;
 use nereid_planner::{Expr, Op, Slot};
 use nereid_storage::Txn;
 use nereid_values::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What an evaluator needs to run a nested plan.
@@ -41,7 +43,10 @@ pub struct SubplanEnv {
 
 impl Evaluator<'_> {
     /// Per row: the projections of the nested plan's rows, or with `exists`
-    /// whether it has any row (it stops at the first).
+    /// whether it has any row. Rows whose answer is remembered take it;
+    /// the others run the nested plan over all of them at once when it is
+    /// a row-by-row chain (`pattern_batch.rs`), else once per row (with
+    /// `exists`, stopping at the first row).
     pub(super) fn eval_pattern_list(
         &mut self,
         plan: &Op,
@@ -56,41 +61,112 @@ impl Evaluator<'_> {
                 "A pattern expression cannot be evaluated outside a query".into(),
             ));
         };
-        let mut ctx = ExecContext::new(
-            env.txn,
-            env.params,
-            batch.slot_count(),
-            env.batch_size,
-            plan_stats(plan),
-        );
-        ctx.statement_time = env.statement_time;
-        ctx.procedures = env.procedures;
-        ctx.stop = env.stop;
-        ctx.memory = env.memory;
-        ctx.memo = env.memo.clone();
         let plan_id = plan as *const Op as usize;
-        let mut out = Vec::with_capacity(rows.len());
+        let mut out: Vec<Option<Value>> = Vec::with_capacity(rows.len());
+        let mut keys = Vec::with_capacity(rows.len());
         for &row in rows {
             let key = env
                 .memo
                 .as_ref()
                 .and_then(|_| key_of(reads.iter().map(|&s| batch.value(s, row).clone()).collect()));
-            if let (Some(memo), Some(key)) = (&env.memo, &key) {
-                if let Some(answer) = memo.get(plan_id, exists, key) {
-                    out.push(answer);
-                    continue;
+            let known = match (&env.memo, &key) {
+                (Some(memo), Some(key)) => memo.get(plan_id, exists, key),
+                _ => None,
+            };
+            out.push(known);
+            keys.push(key);
+        }
+        // Rows asking what an earlier row asks are answered with its answer.
+        let mut first_asker: HashMap<&[Value], usize> = HashMap::new();
+        let mut twin_of = vec![None; rows.len()];
+        let mut missing = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            if out[i].is_some() {
+                continue;
+            }
+            match key.as_deref().map(|k| (k, first_asker.get(k))) {
+                Some((_, Some(&j))) => twin_of[i] = Some(j),
+                Some((k, None)) => {
+                    first_asker.insert(k, i);
+                    missing.push(i);
                 }
+                None => missing.push(i),
+            }
+        }
+        drop(first_asker);
+        if missing.len() >= BATCHED_MIN_ROWS && batchable(plan, exists) {
+            let started = env.memo.as_ref().map_or(0, |memo| memo.start());
+            let arguments = missing
+                .iter()
+                .map(|&i| batch.row_of(rows[i], reads))
+                .collect();
+            let mut ctx = nested_context(&env, plan, batch.slot_count() + 1);
+            let answers = run_batched(plan, projection, exists, arguments, &mut ctx)?;
+            for (&i, answer) in missing.iter().zip(answers) {
+                if let (Some(memo), Some(answer)) = (&env.memo, &answer) {
+                    if let Some(key) = keys[i].take() {
+                        memo.put(plan_id, exists, key, answer, started);
+                    }
+                }
+                out[i] = answer;
+            }
+            // Unless `rand()` ran: then each row gets its own answer.
+            if env
+                .memo
+                .as_ref()
+                .is_some_and(|memo| memo.start() == started)
+            {
+                for i in 0..rows.len() {
+                    if let Some(j) = twin_of[i] {
+                        out[i] = out[j].clone();
+                    }
+                }
+            }
+        }
+        if out.iter().all(Option::is_some) {
+            return Ok(out.into_iter().flatten().collect());
+        }
+        let mut ctx = nested_context(&env, plan, batch.slot_count());
+        for (i, &row) in rows.iter().enumerate() {
+            if out[i].is_some() {
+                continue;
+            }
+            let remembered = match (&env.memo, &keys[i]) {
+                (Some(memo), Some(key)) if twin_of[i].is_some() => memo.get(plan_id, exists, key),
+                _ => None,
+            };
+            if remembered.is_some() {
+                out[i] = remembered;
+                continue;
             }
             let started = env.memo.as_ref().map_or(0, |memo| memo.start());
             let argument = batch.row_of(row, reads);
             let answer = run_once(plan, projection, exists, argument, &mut ctx)?;
-            if let (Some(memo), Some(key)) = (&env.memo, key) {
+            if let (Some(memo), Some(key)) = (&env.memo, keys[i].take()) {
                 memo.put(plan_id, exists, key, &answer, started);
             }
-            out.push(answer);
+            out[i] = Some(answer);
         }
-        Ok(out)
+        Ok(out.into_iter().map(|v| v.unwrap_or(Value::Null)).collect())
     }
+}
+
+/// An execution context for a nested plan of rows `slot_count` wide, over
+/// the statement's transaction, parameters, procedures, limits and memo.
+fn nested_context(env: &SubplanEnv, plan: &Op, slot_count: usize) -> ExecContext {
+    let mut ctx = ExecContext::new(
+        env.txn.clone(),
+        env.params.clone(),
+        slot_count,
+        env.batch_size,
+        plan_stats(plan),
+    );
+    ctx.statement_time = env.statement_time;
+    ctx.procedures = env.procedures.clone();
+    ctx.stop = env.stop.clone();
+    ctx.memory = env.memory.clone();
+    ctx.memo = env.memo.clone();
+    ctx
 }
 
 /// The answer of the nested plan for one argument row: the list of its
@@ -110,12 +186,21 @@ fn run_once(
         if exists {
             break;
         }
-        let selection = inner.selection().to_vec();
-        values.extend(ctx.evaluator().eval(projection, &inner, &selection)?);
+        values.extend(run_once_rows(projection, &inner, ctx)?);
     }
     Ok(if exists {
         Value::Bool(matched)
     } else {
         Value::List(values.into())
     })
+}
+
+/// `projection` over the active rows of a batch of the nested plan's rows.
+pub(super) fn run_once_rows(
+    projection: &Expr,
+    inner: &Batch,
+    ctx: &mut ExecContext,
+) -> ExecResult<Vec<Value>> {
+    let selection = inner.selection().to_vec();
+    ctx.evaluator().eval(projection, inner, &selection)
 }

@@ -43,6 +43,7 @@ use super::unwind::Unwind;
 use super::var_expand::VarExpand;
 use super::writes::Updating;
 use super::{Counted, Operator};
+use crate::batch::Batch;
 use crate::context::OperatorStats;
 use nereid_planner::Op;
 use nereid_values::Value;
@@ -179,6 +180,16 @@ fn build_union_chain(top: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator> 
 /// the `Argument` leaf emits (`None`: a row of nulls).
 pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn Operator> {
     build_on(op, id, &argument.map_or(Leaf::Nulls, Leaf::Row))
+}
+
+/// [`build`] over a batch of argument rows, each `slot_count` wide (a
+/// pattern expression's nested plan run for many rows at once).
+pub(crate) fn build_on_rows(
+    op: &Op,
+    slot_count: usize,
+    rows: impl IntoIterator<Item = Vec<Value>>,
+) -> Box<dyn Operator> {
+    build_on(op, 0, &Leaf::Batch(Batch::from_rows(slot_count, rows)))
 }
 
 /// [`build`] with what the `Argument` leaf emits, copied only into the

@@ -12,9 +12,11 @@
 //! per-row cost is spread over their outputs) and would hold a whole
 //! batch's relationships at once, so they stay row by row, as do small
 //! batches (a nested plan's argument row) and `into` (a binary search per
-//! row).
+//! row, or a lookup in the table of an end many rows share:
+//! `expand_into_table.rs`).
 
 use super::endpoints::endpoints;
+use super::expand_into_table::IntoTable;
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -44,6 +46,8 @@ pub(crate) struct Expand {
     batch_edges: Option<Arc<Vec<Neighbour>>>,
     /// Relationships found for the current batch's probed rows.
     probed: usize,
+    /// With `into`: the table of an end many rows share.
+    into_table: IntoTable,
 }
 
 impl Expand {
@@ -52,6 +56,7 @@ impl Expand {
             spec,
             batch_edges: None,
             probed: 0,
+            into_table: IntoTable::default(),
         }
     }
 
@@ -85,9 +90,10 @@ impl Expand {
 }
 
 impl Expander for Expand {
-    fn start_batch(&mut self, _batch: &Batch, _ctx: &mut ExecContext) -> ExecResult<()> {
+    fn start_batch(&mut self, _batch: &Batch, ctx: &mut ExecContext) -> ExecResult<()> {
         self.batch_edges = None;
         self.probed = 0;
+        self.into_table.start_batch(ctx);
         Ok(())
     }
 
@@ -122,7 +128,7 @@ impl Expander for Expand {
             })));
         }
         let neighbours = match bound_to {
-            Some(to) => ctx.txn.expand_into(from, to, spec.dir, &spec.types),
+            Some(to) => self.into_table.expand_into(from, to, spec, ctx)?,
             None => ctx.txn.expand(from, spec.dir, &spec.types),
         };
         self.probed += neighbours.len();

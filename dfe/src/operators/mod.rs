@@ -18,6 +18,7 @@ mod distinct;
 mod eager;
 mod endpoints;
 mod expand;
+mod expand_into_table;
 mod filter;
 mod flat_map;
 mod id_seek;
@@ -50,7 +51,7 @@ mod unwind;
 mod var_expand;
 mod writes;
 
-pub(crate) use build::{build, calls_procedures, plan_stats};
+pub(crate) use build::{build, build_on_rows, calls_procedures, plan_stats};
 
 use crate::batch::Batch;
 use crate::context::ExecContext;

@@ -4,6 +4,7 @@
 
 mod choose_operators;
 mod count_from_store;
+mod expand_into_known;
 mod filter_pushdown;
 mod id_seek;
 mod implied_in_list;
@@ -42,6 +43,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &join_order::JoinOrder,
+    &expand_into_known::ExpandIntoKnown,
     &id_seek::IdSeek,
     &node_index_seek::NodeIndexSeek,
     &property_seek::PropertySeek,

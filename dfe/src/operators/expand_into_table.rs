@@ -1,0 +1,88 @@
+//! `ExpandInto` towards a node that many rows share: the relationships are
+//! read once from that node's side into a table sorted by their other end,
+//! and each row looks its start node up in it, instead of a binary search
+//! in every start node's adjacency in the store.
+//!
+//! Why: when the planner pins an expand's end to one node known before the
+//! expand (rule `expand_into_known`, SNB IC6's known tag), every row asks
+//! for the same end: a table of that node's relationships (a few thousand
+//! for a popular tag) answers each row with a lookup in memory, and
+//! reading it costs less than the first few dozen store probes.
+//!
+//! When: after [`BUILD_AFTER`] consecutive rows with the same end. The
+//! table is kept across batches only in a statement that writes nothing
+//! (the one that may remember pattern answers: `ExecContext::memo`), whose
+//! snapshot cannot change under it; otherwise it lives for one batch. A
+//! row whose start is its end (a self-loop) is asked of the store, which
+//! decides how often a loop counts.
+
+use crate::context::ExecContext;
+use crate::error::ExecResult;
+use nereid_planner::ExpandSpec;
+use nereid_values::{NodeId, RelId};
+
+/// Consecutive rows with the same end after which its table is read.
+const BUILD_AFTER: usize = 32;
+
+#[derive(Default)]
+pub(crate) struct IntoTable {
+    /// The end the current run of rows asks for, and how many asked.
+    end: Option<NodeId>,
+    repeats: usize,
+    /// `(other end, relationship)` of `end`'s relationships, by other end.
+    table: Option<Vec<(NodeId, RelId)>>,
+}
+
+impl IntoTable {
+    /// At a new input batch: forgets the table unless the statement's
+    /// snapshot is fixed.
+    pub(crate) fn start_batch(&mut self, ctx: &ExecContext) {
+        if ctx.memo.is_none() {
+            *self = IntoTable::default();
+        }
+    }
+
+    /// The relationships of `from` (as `spec` asks) that reach `to`, each
+    /// `(relationship, to)`.
+    pub(crate) fn expand_into(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        spec: &ExpandSpec,
+        ctx: &mut ExecContext,
+    ) -> ExecResult<Vec<(RelId, NodeId)>> {
+        if self.end != Some(to) {
+            *self = IntoTable {
+                end: Some(to),
+                ..IntoTable::default()
+            };
+        }
+        self.repeats += 1;
+        if self.table.is_none() && self.repeats > BUILD_AFTER {
+            let mut table: Vec<(NodeId, RelId)> = ctx
+                .txn
+                .expand(to, spec.dir.reversed(), &spec.types)
+                .into_iter()
+                .map(|(rel, other)| (other, rel))
+                .collect();
+            ctx.memory.check(
+                table
+                    .len()
+                    .saturating_mul(std::mem::size_of::<(NodeId, RelId)>()),
+            )?;
+            table.sort_by_key(|&(other, _)| other);
+            self.table = Some(table);
+        }
+        match &self.table {
+            Some(table) if from != to => {
+                let start = table.partition_point(|&(other, _)| other < from);
+                let len = table[start..].partition_point(|&(other, _)| other == from);
+                Ok(table[start..start + len]
+                    .iter()
+                    .map(|&(_, rel)| (rel, to))
+                    .collect())
+            }
+            _ => Ok(ctx.txn.expand_into(from, to, spec.dir, &spec.types)),
+        }
+    }
+}
