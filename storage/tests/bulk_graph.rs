@@ -9,6 +9,8 @@ use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, StorageError};
 use nereid_values::{Direction, Value};
 use std::collections::BTreeMap;
 
+const NO_PROPERTIES: &[(&str, Value)] = &[];
+
 fn keyed<'a>(key: &'a str, props: &'a [(&'a str, Value)]) -> KeyedNode<'a, &'a str> {
     KeyedNode {
         key,
@@ -39,7 +41,7 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
             src: BulkEnd::Loaded(1),
             dst: BulkEnd::Existing(before),
             rel_type: "KNOWS",
-            properties: &[],
+            properties: NO_PROPERTIES,
         },
     ];
     let mut published_at_hook = 0;
@@ -88,7 +90,7 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
         src: BulkEnd::Loaded(0),
         dst: BulkEnd::Loaded(7),
         rel_type: "R",
-        properties: &[],
+        properties: NO_PROPERTIES,
     }];
     let missing = s.bulk_load_graph(&[keyed("k4", &[])], &dangling, hook);
     assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
