@@ -75,13 +75,21 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
 fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     let s = store();
     let hook = |_| Ok::<(), ()>(());
-    s.bulk_load_graph::<&str, ()>(&[keyed("k1", &[])], &[], hook)
+    s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(&[keyed("k1", &[])], &[], hook)
         .unwrap()
         .unwrap();
     let count = |s: &std::sync::Arc<nereid_storage::Store>| s.begin().scan_nodes(None).len();
-    let taken = s.bulk_load_graph::<&str, ()>(&[keyed("k2", &[]), keyed("k1", &[])], &[], hook);
+    let taken = s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(
+        &[keyed("k2", &[]), keyed("k1", &[])],
+        &[],
+        hook,
+    );
     assert!(matches!(taken, Err(StorageError::ConstraintViolation(_))));
-    let repeated = s.bulk_load_graph::<&str, ()>(&[keyed("k3", &[]), keyed("k3", &[])], &[], hook);
+    let repeated = s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(
+        &[keyed("k3", &[]), keyed("k3", &[])],
+        &[],
+        hook,
+    );
     assert!(matches!(
         repeated,
         Err(StorageError::ConstraintViolation(_))
@@ -96,7 +104,7 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
     // A key a failed load interned is free for the next one.
-    s.bulk_load_graph::<&str, ()>(&[keyed("k2", &[])], &[], hook)
+    s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(&[keyed("k2", &[])], &[], hook)
         .unwrap()
         .unwrap();
     assert_eq!(count(&s), 2);

@@ -139,7 +139,7 @@ impl Rows {
     ) -> Result<(), Ended> {
         let (node_files, others): (Vec<Input>, Vec<Input>) =
             inputs.into_iter().partition(|input| input.nodes_only);
-        let parsed = parse_all(node_files, threads, cancel, || Item::Record)?;
+        let parsed = parse_all(node_files, threads, cancel, || Item::record)?;
         self.reserve(&parsed);
         let files = parsed.into_iter().map(|p| (p.name, p.items));
         each_record(files, fail_on_error, progress, cancel, |item| {
@@ -154,7 +154,7 @@ impl Rows {
             let mut scratch = String::new();
             move |record| match record {
                 Record::Relationship(rel) if !merge => Item::Rel(ends.resolve(rel, &mut scratch)),
-                record => Item::Record(record),
+                record => Item::record(record),
             }
         })?;
         self.rels
@@ -174,7 +174,7 @@ impl Rows {
 
     fn add(&mut self, txn: &Txn, item: Item, progress: &Progress) -> Result<(), RowError> {
         let record = match item {
-            Item::Record(record) => record,
+            Item::Record(record) => *record,
             Item::Rel(rel) => {
                 let rel = rel?;
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
@@ -248,10 +248,18 @@ impl Rows {
 }
 
 /// What a parse worker hands on: a record to add on the loader's thread,
-/// or a relationship it resolved itself.
+/// or a relationship it resolved itself. The record is boxed: a file's
+/// items are one vector, sized by the largest variant, and a record is
+/// twice the size of a resolved row.
 enum Item {
-    Record(Record),
+    Record(Box<Record>),
     Rel(Result<RelRow, RowError>),
+}
+
+impl Item {
+    fn record(record: Record) -> Item {
+        Item::Record(Box::new(record))
+    }
 }
 
 /// Resolves relationship ends: a node of this load, else a committed one.
