@@ -406,11 +406,16 @@ impl Database {
     /// Applies a whole load through the store's unlogged bulk path as one
     /// published commit and makes it durable by a checkpoint taken before
     /// any later commit can be logged (docs/adr/0096-bulk-load-by-checkpoint.md).
-    pub(crate) fn bulk_load_graph<K: AsRef<str>>(
+    pub(crate) fn bulk_load_graph<K, T, P>(
         &self,
         nodes: &[KeyedNode<'_, K>],
-        rels: &[GraphRel<'_, K>],
-    ) -> Result<GraphLoaded, DbError> {
+        rels: &[GraphRel<T, P>],
+    ) -> Result<GraphLoaded, DbError>
+    where
+        K: AsRef<str>,
+        T: AsRef<str>,
+        P: AsRef<[(K, Value)]>,
+    {
         let started = Instant::now();
         let outcome = self
             .store

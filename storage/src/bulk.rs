@@ -113,7 +113,16 @@ impl Store {
             store: self,
             view: View::committed(*last),
         };
-        let staged = self.stage_rels(rels, |node| reader.node_exists(node))?;
+        let rel = |i: usize| -> Result<BulkRel<'_>> {
+            let rel = &rels[i];
+            Ok(BulkRel {
+                src: rel.src,
+                dst: rel.dst,
+                rel_type: rel.rel_type,
+                properties: rel.properties,
+            })
+        };
+        let staged = self.stage_rels(rels.len(), rel, |node| reader.node_exists(node))?;
         let ids = self.append_rels(staged, commit_ts)?;
         *last = commit_ts;
         self.publish(commit_ts);
@@ -185,18 +194,27 @@ impl Store {
         Ok(())
     }
 
-    /// Stages `rels` by grid cell; fails (staging nothing) when an
-    /// endpoint is not a node by `exists`.
-    pub(crate) fn stage_rels<K: AsRef<str>>(
+    /// Stages the `count` edges `rel(0..count)` by grid cell; fails
+    /// (staging nothing) when an endpoint is not a node by `exists`. The
+    /// edges are asked for a chunk at a time, so a caller whose rows name
+    /// their ends otherwise (a graph load's positions) builds no second
+    /// copy of them all.
+    pub(crate) fn stage_rels<'r, K: AsRef<str> + 'r>(
         &self,
-        rels: &[BulkRel<'_, K>],
+        count: usize,
+        rel: impl Fn(usize) -> Result<BulkRel<'r, K>>,
         exists: impl Fn(u64) -> bool,
     ) -> Result<StagedRels> {
         let mut names = NameCache::default();
         let cells = self.e.partitions();
         // Edges spread uniformly over cells, as vertices over partitions.
-        let share = rels.len() / cells + rels.len() / cells / 8 + 64;
-        let props_share = share * rels.first().map_or(0, |r| r.properties.len());
+        let share = count / cells + count / cells / 8 + 64;
+        let first_props = if count > 0 {
+            rel(0)?.properties.len()
+        } else {
+            0
+        };
+        let props_share = share * first_props;
         let mut edges: Vec<Batch> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
         let mut edge_props: Vec<Vec<(usize, u32, Encoded)>> = (0..cells)
             .map(|_| Vec::with_capacity(props_share))
@@ -205,7 +223,12 @@ impl Store {
         let mut known: HashMap<u64, bool, foldhash::fast::RandomState> = HashMap::default();
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
         let mut types: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
-        for (first, chunk) in (0..).step_by(BULK_CHUNK).zip(rels.chunks(BULK_CHUNK)) {
+        let mut chunk = Vec::with_capacity(BULK_CHUNK.min(count));
+        for first in (0..count).step_by(BULK_CHUNK) {
+            chunk.clear();
+            for i in first..(first + BULK_CHUNK).min(count) {
+                chunk.push(rel(i)?);
+            }
             // Endpoints first, outside the dictionary writer: random reads
             // of the vertex partitions would lengthen its hold.
             for end in chunk.iter().flat_map(|rel| [rel.src, rel.dst]) {
@@ -217,7 +240,7 @@ impl Store {
                 }
             }
             let mut literals = self.literals.writer();
-            for (n, rel) in (first..).zip(chunk) {
+            for (n, rel) in (first..).zip(&chunk) {
                 names.properties(self, &mut literals, rel.properties, &mut encoded)?;
                 let type_id = *types
                     .entry(rel.rel_type)
@@ -238,7 +261,7 @@ impl Store {
             edges,
             edge_props,
             origin,
-            count: rels.len(),
+            count,
         })
     }
 

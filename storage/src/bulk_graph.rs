@@ -44,12 +44,15 @@ pub enum BulkEnd {
     Existing(NodeId),
 }
 
-/// One edge of a graph load.
-pub struct GraphRel<'a, K> {
+/// One edge of a graph load. `T` holds its type name and `P` its
+/// properties, owned (a loader's rows, passed as they are: a load of
+/// millions of edges copied into borrowing views costs as much fresh
+/// memory as the views) or borrowed.
+pub struct GraphRel<T, P> {
     pub src: BulkEnd,
     pub dst: BulkEnd,
-    pub rel_type: &'a str,
-    pub properties: &'a [(K, nereid_values::Value)],
+    pub rel_type: T,
+    pub properties: P,
 }
 
 /// What a graph load created, and at which commit timestamp.
@@ -71,12 +74,17 @@ impl Store {
     /// against the load and the committed graph under the commit lock,
     /// module `txn::bulk_constraints`); a failing `durable` leaves the load
     /// published (the caller reports it as not durable).
-    pub fn bulk_load_graph<K: AsRef<str>, E>(
+    pub fn bulk_load_graph<K, T, P, E>(
         &self,
         nodes: &[KeyedNode<'_, K>],
-        rels: &[GraphRel<'_, K>],
+        rels: &[GraphRel<T, P>],
         durable: impl FnOnce(u64) -> std::result::Result<(), E>,
-    ) -> Result<std::result::Result<GraphLoaded, E>> {
+    ) -> Result<std::result::Result<GraphLoaded, E>>
+    where
+        K: AsRef<str>,
+        T: AsRef<str>,
+        P: AsRef<[(K, nereid_values::Value)]>,
+    {
         let mut last = self.commit_lock.lock();
         self.wait_published(*last)?;
         let commit_ts = *last + 1;
@@ -97,7 +105,7 @@ impl Store {
             self.check_bulk_constraints(&reader, EntityKind::Node, &node_rows)?;
             let rel_rows: Vec<Loaded<'_>> = rels
                 .iter()
-                .map(|r| Loaded::new(vec![r.rel_type], r.properties))
+                .map(|r| Loaded::new(vec![r.rel_type.as_ref()], r.properties.as_ref()))
                 .collect();
             self.check_bulk_constraints(&reader, EntityKind::Relationship, &rel_rows)?;
         }
@@ -125,19 +133,18 @@ impl Store {
                 BulkEnd::Existing(id) => Ok(id),
             }
         };
-        let mut resolved = Vec::with_capacity(rels.len());
-        for rel in rels {
-            resolved.push(BulkRel {
+        let rel = |i: usize| -> Result<BulkRel<'_, K>> {
+            let rel = &rels[i];
+            Ok(BulkRel {
                 src: end(rel.src)?,
                 dst: end(rel.dst)?,
-                rel_type: rel.rel_type,
-                properties: rel.properties,
-            });
-        }
-        let staged_rels = self.stage_rels(&resolved, |node| {
+                rel_type: rel.rel_type.as_ref(),
+                properties: rel.properties.as_ref(),
+            })
+        };
+        let staged_rels = self.stage_rels(rels.len(), rel, |node| {
             loaded.contains(&node) || reader.node_exists(node)
         })?;
-        drop(resolved);
         self.append_nodes(&staged_nodes, commit_ts)?;
         let rel_ids = self.append_rels(staged_rels, commit_ts)?;
         *last = commit_ts;

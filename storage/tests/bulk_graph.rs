@@ -9,6 +9,8 @@ use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, StorageError};
 use nereid_values::{Direction, Value};
 use std::collections::BTreeMap;
 
+const NO_PROPERTIES: &[(&str, Value)] = &[];
+
 fn keyed<'a>(key: &'a str, props: &'a [(&'a str, Value)]) -> KeyedNode<'a, &'a str> {
     KeyedNode {
         key,
@@ -39,7 +41,7 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
             src: BulkEnd::Loaded(1),
             dst: BulkEnd::Existing(before),
             rel_type: "KNOWS",
-            properties: &[],
+            properties: NO_PROPERTIES,
         },
     ];
     let mut published_at_hook = 0;
@@ -73,13 +75,21 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
 fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     let s = store();
     let hook = |_| Ok::<(), ()>(());
-    s.bulk_load_graph::<&str, ()>(&[keyed("k1", &[])], &[], hook)
+    s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(&[keyed("k1", &[])], &[], hook)
         .unwrap()
         .unwrap();
     let count = |s: &std::sync::Arc<nereid_storage::Store>| s.begin().scan_nodes(None).len();
-    let taken = s.bulk_load_graph::<&str, ()>(&[keyed("k2", &[]), keyed("k1", &[])], &[], hook);
+    let taken = s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(
+        &[keyed("k2", &[]), keyed("k1", &[])],
+        &[],
+        hook,
+    );
     assert!(matches!(taken, Err(StorageError::ConstraintViolation(_))));
-    let repeated = s.bulk_load_graph::<&str, ()>(&[keyed("k3", &[]), keyed("k3", &[])], &[], hook);
+    let repeated = s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(
+        &[keyed("k3", &[]), keyed("k3", &[])],
+        &[],
+        hook,
+    );
     assert!(matches!(
         repeated,
         Err(StorageError::ConstraintViolation(_))
@@ -88,13 +98,13 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
         src: BulkEnd::Loaded(0),
         dst: BulkEnd::Loaded(7),
         rel_type: "R",
-        properties: &[],
+        properties: NO_PROPERTIES,
     }];
     let missing = s.bulk_load_graph(&[keyed("k4", &[])], &dangling, hook);
     assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
     // A key a failed load interned is free for the next one.
-    s.bulk_load_graph::<&str, ()>(&[keyed("k2", &[])], &[], hook)
+    s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(&[keyed("k2", &[])], &[], hook)
         .unwrap()
         .unwrap();
     assert_eq!(count(&s), 2);

@@ -104,16 +104,17 @@ pub(crate) fn run(
 
 /// Feeds every record of `files` (name, items) in order to `apply`; a bad
 /// row ends the load (`fail_on_error`) or is reported and skipped, a broken
-/// file ends the load or that file.
-pub(crate) fn each_record<I>(
+/// file ends the load or that file. `R` is a record as read, or what a
+/// parse worker made of it.
+pub(crate) fn each_record<I, R>(
     files: impl IntoIterator<Item = (String, I)>,
     fail_on_error: bool,
     progress: &Progress,
     cancel: &AtomicBool,
-    mut apply: impl FnMut(Record) -> Result<(), RowError>,
+    mut apply: impl FnMut(R) -> Result<(), RowError>,
 ) -> Result<(), Ended>
 where
-    I: IntoIterator<Item = Result<Record, nereid_loader_formats::Error>>,
+    I: IntoIterator<Item = Result<R, nereid_loader_formats::Error>>,
 {
     for (name, items) in files {
         for item in items {

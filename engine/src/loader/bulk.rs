@@ -1,8 +1,11 @@
-//! A load through the store's bulk path: files parsed in parallel, node
-//! ids resolved (against the load's own nodes, then the committed graph),
+//! A load through the store's bulk path: node files parsed in parallel
+//! and their ids checked and keyed on this thread, then the other files
+//! parsed in parallel with their relationships' ends resolved by the
+//! parse workers (against the load's own nodes, then the committed graph),
 //! and the whole load applied as one bulk commit that a checkpoint makes
 //! durable before the load reports completion
-//! (docs/adr/0096-bulk-load-by-checkpoint.md).
+//! (docs/adr/0096-bulk-load-by-checkpoint.md). The resolved rows are what
+//! the store takes, so no copy of them is made on the way in.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -10,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{add_value, NodeRecord, Record};
+use nereid_loader_formats::{add_value, NodeRecord, Record, RelationshipRecord};
 use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, Txn};
 use nereid_values::Value;
 
@@ -23,6 +26,9 @@ use crate::db::{Database, DbError};
 
 type Properties = Vec<(Arc<str>, Value)>;
 
+/// Vertex key -> position in the load's nodes.
+type Keys = HashMap<String, usize, foldhash::fast::RandomState>;
+
 /// A node row, its id spelled as its vertex key.
 struct NodeRow {
     key: String,
@@ -30,20 +36,15 @@ struct NodeRow {
     properties: Properties,
 }
 
-/// A relationship row, its ends resolved.
-struct RelRow {
-    src: BulkEnd,
-    dst: BulkEnd,
-    rel_type: Arc<str>,
-    properties: Properties,
-}
+/// A relationship row, its ends resolved: what the store takes.
+type RelRow = GraphRel<Arc<str>, Properties>;
 
 /// The rows of a load, checked and resolved, ready for the store.
 #[derive(Default)]
 struct Rows {
     nodes: Vec<NodeRow>,
     /// Vertex key -> position in `nodes`.
-    keys: HashMap<String, usize, foldhash::fast::RandomState>,
+    keys: Keys,
     rels: Vec<RelRow>,
     /// The key being looked up (one buffer for all rows).
     scratch: String,
@@ -73,9 +74,6 @@ pub(crate) fn run(
 ) -> Result<Outcome, Ended> {
     let started = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parsed = parse_all(inputs, threads, cancel)?;
-    let parsed_in = started.elapsed();
-    progress.committing();
     // Ids of committed nodes are looked up in a snapshot; the store checks
     // them again under its commit lock.
     let tx = db.begin();
@@ -83,13 +81,17 @@ pub(crate) fn run(
         merge,
         ..Rows::default()
     };
-    rows.reserve(&parsed);
-    let files = parsed.into_iter().map(|p| (p.name, p.items));
-    let read = each_record(files, fail_on_error, progress, cancel, |record| {
-        rows.add(tx.store_txn(), record, progress)
-    });
+    let read = rows.read_all(
+        tx.store_txn(),
+        inputs,
+        threads,
+        fail_on_error,
+        progress,
+        cancel,
+    );
     db.rollback(tx);
     read?;
+    progress.committing();
     if rows.adds_to_committed {
         return Ok(Outcome::AddsToCommitted);
     }
@@ -105,20 +107,11 @@ pub(crate) fn run(
             },
         })
         .collect();
-    let rels: Vec<GraphRel<'_, Arc<str>>> = rows
-        .rels
-        .iter()
-        .map(|r| GraphRel {
-            src: r.src,
-            dst: r.dst,
-            rel_type: &r.rel_type,
-            properties: &r.properties,
-        })
-        .collect();
-    let loaded = db.bulk_load_graph(&nodes, &rels).map_err(Ended::Failed)?;
+    let loaded = db
+        .bulk_load_graph(&nodes, &rows.rels)
+        .map_err(Ended::Failed)?;
     tracing::info!(
-        parsed_ms = parsed_in.as_millis() as u64,
-        resolved_ms = (resolved_in - parsed_in).as_millis() as u64,
+        read_and_resolved_ms = resolved_in.as_millis() as u64,
         applied_and_checkpointed_ms = (started.elapsed() - resolved_in).as_millis() as u64,
         commit_ts = loaded.commit_ts,
         nodes = loaded.nodes.len(),
@@ -129,17 +122,66 @@ pub(crate) fn run(
 }
 
 impl Rows {
-    /// Room for every record of `parsed` at once (no regrowth).
-    fn reserve(&mut self, parsed: &[Parsed]) {
-        let records = parsed.iter().flat_map(|p| p.items.iter()).flatten();
-        let nodes = records.filter(|r| matches!(r, Record::Node(_))).count();
-        let all: usize = parsed.iter().map(|p| p.items.len()).sum();
-        self.nodes.reserve(nodes);
-        self.keys.reserve(nodes);
-        self.rels.reserve(all - nodes);
+    /// Reads the node files, then the others, each group parsed in
+    /// parallel; the relationships of the second are resolved by the
+    /// parse workers against the nodes of the first (and the committed
+    /// graph), so only their ends, type and values are kept. An RDF load
+    /// (`merge`) resolves on this thread: its documents mix vertices and
+    /// edges, and the vertices merge.
+    fn read_all(
+        &mut self,
+        txn: &Txn,
+        inputs: Vec<Input>,
+        threads: usize,
+        fail_on_error: bool,
+        progress: &Progress,
+        cancel: &AtomicBool,
+    ) -> Result<(), Ended> {
+        let (node_files, others): (Vec<Input>, Vec<Input>) =
+            inputs.into_iter().partition(|input| input.nodes_only);
+        let parsed = parse_all(node_files, threads, cancel, || Item::record)?;
+        self.reserve(&parsed);
+        let files = parsed.into_iter().map(|p| (p.name, p.items));
+        each_record(files, fail_on_error, progress, cancel, |item| {
+            self.add(txn, item, progress)
+        })?;
+        let ends = Ends {
+            keys: &self.keys,
+            txn,
+        };
+        let merge = self.merge;
+        let parsed = parse_all(others, threads, cancel, || {
+            let mut scratch = String::new();
+            move |record| match record {
+                Record::Relationship(rel) if !merge => Item::Rel(ends.resolve(rel, &mut scratch)),
+                record => Item::record(record),
+            }
+        })?;
+        self.rels
+            .reserve(parsed.iter().map(|p| p.items.len()).sum());
+        let files = parsed.into_iter().map(|p| (p.name, p.items));
+        each_record(files, fail_on_error, progress, cancel, |item| {
+            self.add(txn, item, progress)
+        })
     }
 
-    fn add(&mut self, txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
+    /// Room for the nodes of `parsed` at once (no regrowth).
+    fn reserve(&mut self, parsed: &[Parsed<Item>]) {
+        let nodes = parsed.iter().map(|p| p.items.len()).sum();
+        self.nodes.reserve(nodes);
+        self.keys.reserve(nodes);
+    }
+
+    fn add(&mut self, txn: &Txn, item: Item, progress: &Progress) -> Result<(), RowError> {
+        let record = match item {
+            Item::Record(record) => *record,
+            Item::Rel(rel) => {
+                let rel = rel?;
+                Progress::add(&progress.property_values, rel.properties.len() as u64);
+                self.rels.push(rel);
+                return Ok(());
+            }
+        };
         match record {
             Record::Node(node) => {
                 let at = RowError::at(node.line);
@@ -163,20 +205,13 @@ impl Rows {
                 });
             }
             Record::Relationship(rel) => {
-                let at = RowError::at(rel.line);
-                let src = self
-                    .end(txn, rel.start_space.as_deref(), &rel.start)
-                    .map_err(at)?;
-                let dst = self
-                    .end(txn, rel.end_space.as_deref(), &rel.end)
-                    .map_err(at)?;
+                let ends = Ends {
+                    keys: &self.keys,
+                    txn,
+                };
+                let rel = ends.resolve(rel, &mut self.scratch)?;
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
-                self.rels.push(RelRow {
-                    src,
-                    dst,
-                    rel_type: rel.rel_type,
-                    properties: rel.properties,
-                });
+                self.rels.push(rel);
             }
         }
         Ok(())
@@ -210,13 +245,49 @@ impl Rows {
             properties: node.properties,
         });
     }
+}
 
-    /// A relationship end: a node of this load, else a committed one.
-    fn end(&mut self, txn: &Txn, space: Option<&str>, id: &str) -> Result<BulkEnd, DbError> {
-        user_key_into(space, id, &mut self.scratch)?;
-        if let Some(&at) = self.keys.get(self.scratch.as_str()) {
+/// What a parse worker hands on: a record to add on the loader's thread,
+/// or a relationship it resolved itself. The record is boxed: a file's
+/// items are one vector, sized by the largest variant, and a record is
+/// twice the size of a resolved row.
+enum Item {
+    Record(Box<Record>),
+    Rel(Result<RelRow, RowError>),
+}
+
+impl Item {
+    fn record(record: Record) -> Item {
+        Item::Record(Box::new(record))
+    }
+}
+
+/// Resolves relationship ends: a node of this load, else a committed one.
+#[derive(Clone, Copy)]
+struct Ends<'a> {
+    keys: &'a Keys,
+    txn: &'a Txn,
+}
+
+impl Ends<'_> {
+    /// `rel` with its ends resolved (`scratch` holds the key looked up).
+    fn resolve(self, rel: RelationshipRecord, scratch: &mut String) -> Result<RelRow, RowError> {
+        let at = RowError::at(rel.line);
+        let src = self.end(rel.start_space.as_deref(), &rel.start, scratch);
+        let dst = self.end(rel.end_space.as_deref(), &rel.end, scratch);
+        Ok(RelRow {
+            src: src.map_err(at)?,
+            dst: dst.map_err(at)?,
+            rel_type: rel.rel_type,
+            properties: rel.properties,
+        })
+    }
+
+    fn end(self, space: Option<&str>, id: &str, key: &mut String) -> Result<BulkEnd, DbError> {
+        user_key_into(space, id, key)?;
+        if let Some(&at) = self.keys.get(key.as_str()) {
             return Ok(BulkEnd::Loaded(at));
         }
-        super::apply::endpoint_by_key(txn, &self.scratch, space, id).map(BulkEnd::Existing)
+        super::apply::endpoint_by_key(self.txn, key, space, id).map(BulkEnd::Existing)
     }
 }

@@ -123,7 +123,7 @@ pub(crate) struct Input {
     pub(crate) name: String,
     pub(crate) reader: Records,
     /// Whether its records are nodes only (CSV node files go first).
-    nodes_only: bool,
+    pub(crate) nodes_only: bool,
 }
 
 /// Opens every file and orders them node files first (each group by

@@ -155,3 +155,44 @@ fn user_keys_are_unambiguous() {
     assert_eq!(user_key(None, "(P)1").unwrap(), "()(P)1");
     assert!(user_key(Some("a)b"), "1").is_err());
 }
+
+/// Relationship files are resolved by the parse workers, several at once:
+/// each bad row is still reported with its own file and line, in file
+/// order, and ends found among committed nodes (an earlier load) as well
+/// as the load's own.
+#[test]
+fn relationship_files_resolved_in_parallel_report_each_bad_row() {
+    let (_dir, db, loader, import) = setup();
+    write(&import, "people.csv", PEOPLE);
+    let status = loader
+        .run(request("file:///people.csv".into(), true))
+        .unwrap();
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    let dir = import.join("g");
+    write(&dir, "c.csv", ":ID(Person),:LABEL\n3,Person\n");
+    let header = ":START_ID(Person),:END_ID(Person),:TYPE\n";
+    write(&dir, "a.csv", &format!("{header}1,3,R\n1,9,R\n"));
+    write(&dir, "b.csv", &format!("{header}3,2,R\n7,1,R\n2,1,R\n"));
+    let source = format!("file://{}", dir.display());
+    let status = loader.run(request(source, false)).unwrap();
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    let places: Vec<(bool, u64)> = status
+        .errors
+        .iter()
+        .map(|e| (e.file.ends_with("a.csv"), e.line))
+        .collect();
+    assert_eq!(places, [(true, 3), (false, 3)]);
+    assert_eq!(count(&db, "MATCH ()-[r:R]->() RETURN count(r)"), 3);
+    // With failOnError the first bad row in file order ends the load.
+    let again = import.join("h");
+    std::fs::create_dir_all(&again).unwrap();
+    for name in ["a.csv", "b.csv"] {
+        std::fs::copy(dir.join(name), again.join(name)).unwrap();
+    }
+    let source = format!("file://{}", again.display());
+    let status = loader.run(request(source, true)).unwrap();
+    assert_eq!(status.state, LoadState::Failed);
+    assert_eq!(status.errors.len(), 1, "{status:?}");
+    assert!(status.errors[0].file.ends_with("a.csv"), "{status:?}");
+    assert_eq!(count(&db, "MATCH ()-[r:R]->() RETURN count(r)"), 3);
+}
