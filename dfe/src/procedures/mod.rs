@@ -30,6 +30,9 @@ mod show;
 mod table;
 mod transactions;
 mod tx;
+mod user_admin;
+mod users;
+mod users_show;
 mod vector;
 mod vector_options;
 
@@ -43,6 +46,9 @@ pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 pub use table::TableProcedure;
 pub(crate) use tx::with_metadata as with_tx_metadata;
 pub use tx::TxMetadata;
+pub use user_admin::{
+    is_self_service, is_user_command, Password, UserCommand, UserInfo, BUILT_IN_ROLES,
+};
 
 use crate::error::ExecResult;
 use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
@@ -108,6 +114,8 @@ const NAMESPACES: &[&[Procedure]] = &[
     show::PROCEDURES,
     transactions::PROCEDURES,
     tx::PROCEDURES,
+    users::PROCEDURES,
+    users_show::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,
     neptune_load::PROCEDURES,
