@@ -94,9 +94,9 @@ fn allowed(path: &str, user: &str, access: &Access) -> Result<(), DbError> {
     if !(admin_only || reads) {
         return Ok(());
     }
-    let roles = match access {
+    let roles: &[String] = match access {
         Access::Unrestricted => return Ok(()),
-        Access::PasswordChangeRequired => &Vec::new(),
+        Access::PasswordChangeRequired => &[],
         Access::Roles(roles) => roles,
     };
     let has = |wanted: &[&str]| roles.iter().any(|r| wanted.contains(&r.as_str()));

@@ -12,7 +12,8 @@ use nereid_engine::{DbError, Password, UserCommand, UserDirectory, UserInfo, BUI
 use std::sync::Arc;
 use thiserror::Error;
 
-/// Neo4j's default `dbms.security.auth_minimum_password_length`.
+/// Neo4j's default `dbms.security.auth_minimum_password_length` (also in
+/// [`AdminError::ShortPassword`]'s text).
 const MIN_PASSWORD_CHARS: usize = 8;
 
 /// Why a user command was refused.
@@ -34,7 +35,7 @@ pub enum AdminError {
         user: String,
         reason: &'static str,
     },
-    #[error("A password must be at least {MIN_PASSWORD_CHARS} characters.")]
+    #[error("A password must be at least 8 characters.")]
     ShortPassword,
     #[error("Incorrect format of encrypted password. Correct format is an Argon2id PHC string ('$argon2id$v=19$m=...,t=...,p=...$<salt>$<hash>').")]
     EncryptedFormat,
