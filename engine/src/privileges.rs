@@ -49,9 +49,11 @@ pub(crate) fn check(plan: &PhysicalPlan, query_type: &str, client: &Client) -> R
             message: "Writing in read access mode not allowed. Attempted write to neo4j".into(),
         });
     }
+    let changes_password = matches!(&plan.root, nereid_planner::Op::ProcedureCall { name, .. }
+        if name == "internal.users.changeOwnPassword");
     let roles = match &client.access {
         Access::Unrestricted => return Ok(()),
-        Access::PasswordChangeRequired if self_service => return Ok(()),
+        Access::PasswordChangeRequired if changes_password => return Ok(()),
         Access::PasswordChangeRequired => {
             return Err(DbError {
                 status: Status::CredentialsExpired,
