@@ -37,9 +37,10 @@ pub use graph::GraphRead;
 pub use memory::{MemoryBudget, Reservation};
 pub use parameters::check_parameters;
 pub use procedures::{
-    is_schema_command, is_write_procedure, set_advertised_address, DatabaseHook, LoadOutcome,
-    ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction, Setting, TableProcedure,
-    TxMetadata, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
+    is_schema_command, is_self_service, is_user_command, is_write_procedure,
+    set_advertised_address, DatabaseHook, LoadOutcome, Password, ProcedureRegistry, RegistryError,
+    RunningQuery, RunningTransaction, Setting, TableProcedure, TxMetadata, UserCommand, UserInfo,
+    BUILT_IN_ROLES, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

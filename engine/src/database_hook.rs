@@ -1,25 +1,32 @@
 //! The engine's side of the executor's [`nereid_dfe::DatabaseHook`]: what
-//! `CALL db.checkpoint()` and `CALL neptune.load(...)` reach. It holds the
+//! `CALL db.checkpoint()`, `CALL neptune.load(...)`, the transaction
+//! listings and the user commands reach. It holds the
 //! database weakly, so a running query never keeps a closing database open.
 
 use crate::db::{Database, DbError};
 use crate::loader::{InputFormat, LoadRequest, LoadState, LoadStatus};
-use nereid_dfe::{ExecError, ExecResult, LoadOutcome};
+use nereid_dfe::{ExecError, ExecResult, LoadOutcome, UserCommand, UserInfo};
 use nereid_values::Value;
 use std::collections::BTreeMap;
 use std::sync::Weak;
 
-pub(crate) struct DatabaseCalls(Weak<Database>);
+pub(crate) struct DatabaseCalls {
+    db: Weak<Database>,
+    /// Who runs the query (empty without authentication): the user that
+    /// `SHOW CURRENT USER` shows and user commands act as.
+    caller: String,
+}
 
 impl DatabaseCalls {
-    pub(crate) fn new(db: Weak<Database>) -> Self {
-        DatabaseCalls(db)
+    /// The hook of one query, run by `caller`.
+    pub(crate) fn for_caller(db: Weak<Database>, caller: String) -> Self {
+        DatabaseCalls { db, caller }
     }
 }
 
 impl nereid_dfe::DatabaseHook for DatabaseCalls {
     fn checkpoint(&self) -> Result<String, String> {
-        let db = self.0.upgrade().ok_or("the database is closing")?;
+        let db = self.db.upgrade().ok_or("the database is closing")?;
         let info = db.checkpoint().map_err(|e| e.to_string())?;
         Ok(crate::durable::describe(&info))
     }
@@ -31,7 +38,7 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
     ) -> ExecResult<LoadOutcome> {
         let request = request_of(config).map_err(ExecError::ProcedureCallFailed)?;
         let db = self
-            .0
+            .db
             .upgrade()
             .ok_or_else(|| ExecError::ProcedureCallFailed("the database is closing".into()))?;
         let status = db
@@ -56,6 +63,23 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
             .is_some_and(|db| db.terminate_transaction(id))
     }
 
+    fn users(&self) -> ExecResult<Vec<UserInfo>> {
+        Ok(self.directory()?.users())
+    }
+
+    fn current_user(&self) -> ExecResult<Option<UserInfo>> {
+        if self.caller.is_empty() {
+            return Ok(None);
+        }
+        Ok(self.directory()?.user(&self.caller))
+    }
+
+    fn administer_users(&self, command: UserCommand) -> ExecResult<()> {
+        self.directory()?
+            .administer(&self.caller, command)
+            .map_err(failed)
+    }
+
     fn settings(&self) -> Vec<nereid_dfe::Setting> {
         self.database()
             .map(|db| db.settings.to_vec())
@@ -67,7 +91,18 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
 /// no transactions left to show.
 impl DatabaseCalls {
     fn database(&self) -> Option<std::sync::Arc<Database>> {
-        self.0.upgrade()
+        self.db.upgrade()
+    }
+
+    /// The server's users; an embedded database has none to administer.
+    fn directory(&self) -> ExecResult<std::sync::Arc<dyn crate::users::UserDirectory>> {
+        self.database()
+            .and_then(|db| db.user_directory())
+            .ok_or_else(|| {
+                ExecError::ProcedureCallFailed(
+                    "user administration needs the server's users: this database has none".into(),
+                )
+            })
     }
 }
 

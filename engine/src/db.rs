@@ -139,10 +139,6 @@ pub struct Database {
     /// This database's procedures: the built-ins plus any registered with
     /// [`Database::register_procedure`] (not persisted).
     procedures: Arc<ProcedureRegistry>,
-    /// How `CALL db.checkpoint()` and `CALL neptune.load()` reach this
-    /// database (holds a weak reference: running queries never keep the
-    /// database open).
-    database_hook: Arc<dyn nereid_dfe::DatabaseHook>,
     /// Where loads read files from (`LOAD CSV`, the loader).
     import_dir: PathBuf,
     /// The bulk loader, started at its first use (see [`Database::loader`]).
@@ -163,6 +159,8 @@ pub struct Database {
     metrics: Arc<EngineMetrics>,
     /// Where `LOAD CSV` opens files.
     files: Arc<crate::batches::ImportFiles>,
+    /// The server's users, once it registers them (`users.rs`).
+    users: std::sync::OnceLock<Arc<dyn crate::users::UserDirectory>>,
 }
 
 /// An explicit transaction (BEGIN ... COMMIT/ROLLBACK).
@@ -321,14 +319,13 @@ impl Database {
             )),
             None => None,
         };
-        let db = Arc::new_cyclic(|me| Database {
+        let db = Arc::new(Database {
             _lock: lock,
             store,
             wal,
             next_handle: AtomicU64::new(1),
             checkpoints: Arc::new(checkpoints),
             procedures: Arc::new(ProcedureRegistry::new()),
-            database_hook: Arc::new(crate::database_hook::DatabaseCalls::new(me.clone())),
             import_dir: config.import_dir.clone(),
             loader: Mutex::new(None),
             transactions: Arc::default(),
@@ -338,6 +335,7 @@ impl Database {
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
             metrics: EngineMetrics::new(),
+            users: std::sync::OnceLock::new(),
             files: Arc::new(crate::batches::ImportFiles {
                 dir: config.import_dir.clone(),
             }),
@@ -602,6 +600,7 @@ impl Database {
         // `EXPLAIN PROFILE` explains: nothing runs, so nothing is measured.
         let profile = profile && !explain;
         let query_type = crate::query_type::of(&plan);
+        crate::privileges::check(&plan, query_type, client).map_err(failed)?;
         let fields: Vec<String> = if explain {
             Vec::new()
         } else {
@@ -624,7 +623,13 @@ impl Database {
             Some(
                 cursor
                     .with_procedures(Arc::clone(&self.procedures))
-                    .with_database_hook(self.database_hook.clone())
+                    // How `CALL db.checkpoint()`, `neptune.load()` and the
+                    // user commands reach this database, as this client
+                    // (weakly: running queries never keep it open).
+                    .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_caller(
+                        Arc::downgrade(self),
+                        client.username.clone(),
+                    )))
                     .with_file_source(self.files.clone())
                     .with_tx_metadata(metadata)
                     .with_deadline(deadline)
@@ -661,6 +666,19 @@ impl Database {
             started: Some(started),
             metrics: Arc::clone(&self.metrics),
         })
+    }
+
+    /// Registers the server's users, which user commands administer
+    /// (once; a second directory is ignored and returned).
+    pub fn set_user_directory(
+        &self,
+        directory: Arc<dyn crate::users::UserDirectory>,
+    ) -> Result<(), Arc<dyn crate::users::UserDirectory>> {
+        self.users.set(directory)
+    }
+
+    pub(crate) fn user_directory(&self) -> Option<Arc<dyn crate::users::UserDirectory>> {
+        self.users.get().cloned()
     }
 
     /// Bytes one query may hold (0: no limit): what decoding its

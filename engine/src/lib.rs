@@ -23,6 +23,7 @@ mod loader;
 mod metrics;
 mod notification;
 mod plan_cache;
+mod privileges;
 mod profile;
 mod query_log;
 mod query_options;
@@ -32,6 +33,7 @@ mod status;
 mod system_database;
 mod transactions;
 mod unknown_names;
+mod users;
 
 #[cfg(test)]
 mod memory_tests;
@@ -69,6 +71,7 @@ pub use metrics::{
 };
 pub use nereid_metrics::HistogramSnapshot;
 
+pub use nereid_dfe::{Password, UserCommand, UserInfo, BUILT_IN_ROLES};
 /// The warnings a [`Summary`] carries, which each protocol encodes its way.
 pub use notification::{Notification, Position, Severity};
 /// PROFILE's figures, which front ends render (Bolt's `profile` summary).
@@ -80,4 +83,5 @@ pub use query_log::QueryLogConfig;
 /// (`memory_limit`, whose message names the setting).
 pub use status::{from_exec, memory_limit};
 pub use system_database::check as check_for_system_database;
-pub use transactions::Client;
+pub use transactions::{Access, Client};
+pub use users::UserDirectory;

@@ -16,7 +16,7 @@ pub(crate) fn of(plan: &PhysicalPlan) -> &'static str {
     if is_schema_statement(plan) {
         return "s";
     }
-    let writes = plan.writes || calls_write_procedure(&plan.root);
+    let writes = plan.writes || calls_procedure(&plan.root, nereid_dfe::is_write_procedure);
     match (writes, plan.outputs.is_empty()) {
         (false, _) => "r",
         (true, true) => "w",
@@ -24,14 +24,15 @@ pub(crate) fn of(plan: &PhysicalPlan) -> &'static str {
     }
 }
 
-/// Whether the plan calls a WRITE procedure (`apoc.merge.node`, ...)
-/// anywhere: the planner's write flag knows the writing operators only.
-/// Walked with a work list: plans can be deep (long UNION chains).
-fn calls_write_procedure(root: &nereid_planner::Op) -> bool {
+/// Whether the plan calls a procedure `wanted` picks anywhere (a WRITE
+/// procedure such as `apoc.merge.node`: the planner's write flag knows the
+/// writing operators only). Walked with a work list: plans can be deep
+/// (long UNION chains).
+pub(crate) fn calls_procedure(root: &nereid_planner::Op, wanted: impl Fn(&str) -> bool) -> bool {
     let mut pending = vec![root];
     while let Some(op) = pending.pop() {
         if let nereid_planner::Op::ProcedureCall { name, .. } = op {
-            if nereid_dfe::is_write_procedure(name) {
+            if wanted(name) {
                 return true;
             }
         }
@@ -40,11 +41,12 @@ fn calls_write_procedure(root: &nereid_planner::Op) -> bool {
     false
 }
 
-/// Whether the statement is a schema command (the parser makes each a
-/// standalone call of an `internal.schema` procedure).
+/// Whether the statement is a schema command or a user administration
+/// command or listing (the parser makes each a standalone call of an
+/// internal procedure); Neo4j reports both as `s`.
 fn is_schema_statement(plan: &PhysicalPlan) -> bool {
     matches!(&plan.root, nereid_planner::Op::ProcedureCall { name, .. }
-        if nereid_dfe::is_schema_command(name))
+        if nereid_dfe::is_schema_command(name) || nereid_dfe::is_user_command(name))
 }
 
 #[cfg(test)]

@@ -114,6 +114,9 @@ mod tests {
             "CALL dbms.components()",
             "CALL db.labels() YIELD label RETURN label",
             "TERMINATE TRANSACTIONS 'neo4j-transaction-1'",
+            "CREATE USER alice SET PASSWORD 'password1'",
+            "SHOW USERS",
+            "GRANT ROLE reader TO alice",
         ] {
             assert!(check(allowed).is_ok(), "{allowed}");
         }

@@ -29,6 +29,24 @@ pub struct Client {
     pub protocol: &'static str,
     /// The server address the client connected to.
     pub request_uri: String,
+    /// What the client may run (`privileges.rs`).
+    pub access: Access,
+    /// The session is in read access mode: a statement that writes is
+    /// refused before it runs.
+    pub read_only: bool,
+}
+
+/// What an authenticated client may run, as the front end found it when
+/// the statement arrived.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Access {
+    /// Authentication is off (or the caller is in the same process).
+    #[default]
+    Unrestricted,
+    /// A user with these granted roles (`PUBLIC` is implied).
+    Roles(Vec<String>),
+    /// A user whose password must be changed before anything else.
+    PasswordChangeRequired,
 }
 
 impl Client {

@@ -98,6 +98,7 @@ pub async fn start_with_loader<B: Backend>(
         transaction_timeout: config.transaction_timeout,
         ..BoltConfig::new(advertised.clone()).with_limits(&config.bolt_limits)
     };
+    backend.administer_users_with(Arc::new(crate::auth::admin::UserAdmin::new(auth.clone())));
     let ctx = BoltContext::with_auth(backend, pool, bolt_config, auth.clone());
     let scraped = ctx.clone();
     let metrics: http::MetricsFn = Arc::new(move || crate::metrics_text::render(&scraped));

@@ -1,8 +1,9 @@
 //! HTTP Basic authentication for the endpoints that act on the database
-//! (`/admin/*`, `/loader*`): when the server has users, these take the same
-//! credentials as Bolt, checked by the same [`Authenticator`] (its hashing
-//! budget and per-address lock-out included), so the HTTP port is no way
-//! around them. `/health` and `/metrics` stay open: they show states and
+//! (`/admin/*`, `/loader*`, `/export`, the Query API): when the server has
+//! users, these take the same credentials as Bolt, checked by the same
+//! [`Authenticator`] (its hashing budget and per-address lock-out
+//! included), so the HTTP port is no way around them; the administration
+//! and loader endpoints are an administrator's. `/health` and `/metrics` stay open: they show states and
 //! counts, never data, and load balancers and scrapers call them.
 //!
 //! Refusals answer in the shape of Neo4j's HTTP API errors
@@ -16,6 +17,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
 use base64::Engine;
+use nereid_engine::{Access, DbError};
+use nereid_errors::Status;
 use serde_json::json;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -26,9 +29,13 @@ pub fn require_user(router: Router, auth: Arc<Authenticator>) -> Router {
 }
 
 /// The user an authenticated request came from, for the handlers that
-/// show who runs what (`SHOW TRANSACTIONS` of the Query API's queries).
+/// show who runs what (`SHOW TRANSACTIONS` of the Query API's queries),
+/// with what the user may run.
 #[derive(Clone, Debug)]
-pub(crate) struct HttpUser(pub(crate) String);
+pub(crate) struct HttpUser {
+    pub(crate) name: String,
+    pub(crate) access: Access,
+}
 
 async fn check(
     State(auth): State<Arc<Authenticator>>,
@@ -61,9 +68,12 @@ async fn check(
     .await;
     match outcome {
         Ok(Ok(user)) => {
-            request
-                .extensions_mut()
-                .insert(HttpUser(user.unwrap_or_default()));
+            let name = user.unwrap_or_default();
+            let access = auth.access_of(&name);
+            if let Err(refusal) = allowed(request.uri().path(), &name, &access) {
+                return forbidden(refusal);
+            }
+            request.extensions_mut().insert(HttpUser { name, access });
             next.run(request).await
         }
         Ok(Err(e)) => refused(e),
@@ -72,6 +82,53 @@ async fn check(
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
+}
+
+/// Whether a user with `access` may call `path`: the administration and
+/// loader endpoints are an administrator's (as `db.checkpoint` and
+/// `neptune.load` are), `/export` a reader's; the Query API's statements
+/// are checked by the engine like Bolt's.
+fn allowed(path: &str, user: &str, access: &Access) -> Result<(), DbError> {
+    let admin_only = path.starts_with("/admin/") || path.starts_with("/loader");
+    let reads = path.starts_with("/export");
+    if !(admin_only || reads) {
+        return Ok(());
+    }
+    let roles: &[String] = match access {
+        Access::Unrestricted => return Ok(()),
+        Access::PasswordChangeRequired => &[],
+        Access::Roles(roles) => roles,
+    };
+    let has = |wanted: &[&str]| roles.iter().any(|r| wanted.contains(&r.as_str()));
+    let ok = if admin_only {
+        has(&["admin"])
+    } else {
+        has(&["admin", "architect", "publisher", "editor", "reader"])
+    };
+    if ok {
+        return Ok(());
+    }
+    let shown = std::iter::once("PUBLIC")
+        .chain(roles.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let what = if admin_only {
+        "Executing admin procedure is"
+    } else {
+        "Read operations are"
+    };
+    Err(DbError {
+        status: Status::Forbidden,
+        message: format!("{what} not allowed for user '{user}' with roles [{shown}]."),
+    })
+}
+
+/// 403 in Neo4j's error shape.
+fn forbidden(e: DbError) -> Response {
+    let body = Json(json!({
+        "errors": [{ "code": e.status.code(), "message": e.message }]
+    }));
+    (StatusCode::FORBIDDEN, body).into_response()
 }
 
 /// The `Authorization: Basic base64(user:password)` header as a token;

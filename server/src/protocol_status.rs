@@ -1,9 +1,10 @@
-//! The errors only a protocol front end meets (authentication, decoding a
-//! client's parameters) as Neo4j statuses. Everything the engine raises
+//! The errors only a protocol front end meets (authentication, user
+//! administration, decoding a client's parameters) as Neo4j statuses. Everything the engine raises
 //! arrives already mapped, by the engine's `status.rs`; this is the other
 //! half of that mapping, kept here because the engine knows neither
 //! authentication nor PackStream (docs/adr/0088-the-engine-crate.md).
 
+use crate::auth::admin::AdminError;
 use crate::auth::AuthError;
 use nereid_engine::DbError;
 use nereid_errors::Status;
@@ -17,6 +18,20 @@ pub(crate) fn from_auth(e: AuthError) -> DbError {
     let status = match e {
         AuthError::RateLimited | AuthError::Busy => Status::AuthenticationRateLimit,
         _ => Status::Unauthorized,
+    };
+    DbError {
+        status,
+        message: e.to_string(),
+    }
+}
+
+/// A refused user command is an `ArgumentError`, as Neo4j 5 reports each
+/// of them; a user file that cannot be written is the server's failure.
+pub(crate) fn from_admin(e: AdminError) -> DbError {
+    let status = match e {
+        AdminError::NoUsers => Status::NotSupported,
+        AdminError::Store(_) => Status::General,
+        _ => Status::ArgumentError,
     };
     DbError {
         status,

@@ -10,9 +10,12 @@ import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 
 /**
  * The reference server for differential tests: embedded Neo4j Community with plaintext Bolt on
- * loopback and authentication off (so any credentials, and an empty LOGON, are accepted).
+ * loopback and authentication off (so any credentials, and an empty LOGON, are accepted), or on
+ * when the third argument is {@code auth} (then the initial user is {@code neo4j}/{@code neo4j},
+ * whose password must be changed first, as in a fresh installation: for comparing the user
+ * commands' answers and security failures).
  *
- * <p>Arguments: data directory, Bolt port. Prints one {@code READY bolt://...} line once the
+ * <p>Arguments: data directory, Bolt port, optionally {@code auth}. Prints one {@code READY bolt://...} line once the
  * default database is available (scripts wait for it) and shuts the DBMS down on SIGTERM through
  * a shutdown hook, so the store is left clean.
  */
@@ -22,13 +25,14 @@ public final class RefServer {
     public static void main(String[] args) throws InterruptedException {
         Path home = Path.of(args.length > 0 ? args[0] : "refdb");
         int port = args.length > 1 ? Integer.parseInt(args[1]) : 7687;
+        boolean auth = args.length > 2 && args[2].equals("auth");
 
         DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
                 .setConfig(BoltConnector.enabled, Boolean.TRUE)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
-                .setConfig(GraphDatabaseSettings.auth_enabled, Boolean.FALSE)
+                .setConfig(GraphDatabaseSettings.auth_enabled, auth)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, 256L * 1024 * 1024)
                 .build();
 

@@ -26,6 +26,11 @@ pub enum Status {
     Unauthorized,
     /// Too many failed logins from one address in a row.
     AuthenticationRateLimit,
+    /// The user's roles do not allow the statement (a reader's write, a
+    /// non-administrator's user command).
+    Forbidden,
+    /// The user logged in with a password that must be changed first.
+    CredentialsExpired,
     /// A bookmark that this server did not issue or cannot parse.
     InvalidBookmark,
     /// A request naming a database other than `neo4j` and `system`.
@@ -117,6 +122,8 @@ impl Status {
             Status::RequestInvalid => "Neo.ClientError.Request.Invalid",
             Status::Unauthorized => "Neo.ClientError.Security.Unauthorized",
             Status::AuthenticationRateLimit => "Neo.ClientError.Security.AuthenticationRateLimit",
+            Status::Forbidden => "Neo.ClientError.Security.Forbidden",
+            Status::CredentialsExpired => "Neo.ClientError.Security.CredentialsExpired",
             Status::InvalidBookmark => "Neo.ClientError.Transaction.InvalidBookmark",
             Status::DatabaseNotFound => "Neo.ClientError.Database.DatabaseNotFound",
             Status::NoThreadsAvailable => "Neo.TransientError.Request.NoThreadsAvailable",
@@ -191,6 +198,8 @@ impl Status {
             Status::RequestInvalid => "08N06",
             Status::Unauthorized => "42NFF",
             Status::AuthenticationRateLimit => "42NFF",
+            // "permission/access denied".
+            Status::Forbidden | Status::CredentialsExpired => "42NFF",
             Status::InvalidBookmark => "08N12",
             Status::DatabaseNotFound => "22N51",
             Status::NoThreadsAvailable => "50N00",

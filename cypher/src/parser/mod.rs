@@ -27,6 +27,7 @@ mod schema_tests;
 mod show;
 mod show_schema;
 mod subquery;
+mod users;
 
 use crate::ast::{NameUse, Span, Statement};
 use crate::error::{CypherError, ErrorKind};

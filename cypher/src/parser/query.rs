@@ -24,7 +24,9 @@ impl Parser<'_> {
                 break;
             }
         }
-        let query = if self.at_show_command() {
+        let query = if self.at_user_command() {
+            self.user_command()?
+        } else if self.at_show_command() {
             self.show_command()?
         } else if self.at_schema_command() {
             self.schema_command()?

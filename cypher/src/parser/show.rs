@@ -7,6 +7,7 @@
 //!    | SHOW [ALL | BUILT IN] PROCEDURES | SHOW [ALL | BUILT IN] FUNCTIONS
 //!    | SHOW [type] INDEXES | SHOW [type] CONSTRAINTS  (show_schema.rs)
 //!    | SHOW [ALL] TRANSACTIONS [ids] | SHOW SETTINGS [names]
+//!    | SHOW USERS | SHOW CURRENT USER | SHOW [ALL | POPULATED] ROLES [WITH USERS]
 //!   [YIELD * | YIELD item, ... [ORDER BY ...] [SKIP n] [LIMIT n] [WHERE expr] [RETURN ...]
 //!    | WHERE expr]
 //! ```
@@ -168,6 +169,9 @@ impl Parser<'_> {
         if let Some(target) = self.attempt(Self::show_schema_target)? {
             return Ok(target);
         }
+        if let Some(target) = self.show_security_target()? {
+            return Ok(target);
+        }
         if !self.eat_kw("ALL") && self.eat_kw("BUILT") {
             self.expect_kw("IN")?;
         }
@@ -205,6 +209,55 @@ impl Parser<'_> {
         self.fail_expecting(
             "DATABASES, DATABASE, DEFAULT DATABASE, HOME DATABASE, PROCEDURES, FUNCTIONS, INDEXES, CONSTRAINTS, SETTINGS or TRANSACTIONS",
         )
+    }
+
+    /// `USERS`, `CURRENT USER`, `[ALL | POPULATED] ROLES [WITH USERS]`
+    /// (dfe `procedures/users_show.rs`); `None` when the command shows
+    /// something else.
+    fn show_security_target(&mut self) -> PResult<Option<ShowTarget>> {
+        let plain = |procedure: &'static str, args: Vec<Expr>| {
+            Some(ShowTarget {
+                procedure,
+                default_columns: None,
+                args,
+            })
+        };
+        if self.eat_kw("USERS") {
+            return Ok(plain("internal.show.users", vec![]));
+        }
+        if self.eat_kw("CURRENT") {
+            self.expect_kw("USER")?;
+            return Ok(plain("internal.show.currentUser", vec![]));
+        }
+        let roles_at = |n: usize| self.is_kw_at(n, "ROLES") || self.is_kw_at(n, "ROLE");
+        let qualified = (self.is_kw_at(0, "ALL") || self.is_kw_at(0, "POPULATED")) && roles_at(1);
+        if !(qualified || roles_at(0)) {
+            return Ok(None);
+        }
+        let start = self.peek().span;
+        let populated = self.eat_kw("POPULATED");
+        if !populated {
+            self.eat_kw("ALL");
+        }
+        if !self.eat_kw("ROLES") {
+            self.expect_kw("ROLE")?;
+        }
+        let with_users = self.eat_kw("WITH");
+        if with_users && !self.eat_kw("USERS") {
+            self.expect_kw("USER")?;
+        }
+        let procedure = if with_users {
+            "internal.show.rolesWithUsers"
+        } else {
+            "internal.show.roles"
+        };
+        Ok(plain(
+            procedure,
+            vec![Expr::new(
+                ExprKind::Literal(Literal::Bool(populated)),
+                self.span_from(start),
+            )],
+        ))
     }
 
     /// `TERMINATE TRANSACTION[S] ids`.

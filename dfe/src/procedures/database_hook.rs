@@ -1,6 +1,6 @@
 //! What procedures ask of the database around the executor and cannot do
-//! themselves: take a checkpoint (`db.checkpoint()`) and run a bulk load
-//! (`neptune.load`). Both belong to the engine (the log, the checkpoint
+//! themselves: take a checkpoint (`db.checkpoint()`), run a bulk load
+//! (`neptune.load`), list and terminate transactions, and administer users. Both belong to the engine (the log, the checkpoint
 //! target and the loader live there) and dfe must not depend on it, so the
 //! engine hands the executor a [`DatabaseHook`]
 //! (`Cursor::with_database_hook`).
@@ -40,6 +40,17 @@ pub trait DatabaseHook: Send + Sync {
     /// Terminates the transaction with id `id` (its running query stops,
     /// its next statement fails); false when none runs with that id.
     fn terminate(&self, id: &str) -> bool;
+
+    /// Every user, by name (`SHOW USERS`, `SHOW ROLES`).
+    fn users(&self) -> ExecResult<Vec<super::UserInfo>>;
+
+    /// The user running the query (`SHOW CURRENT USER`; none without
+    /// authentication).
+    fn current_user(&self) -> ExecResult<Option<super::UserInfo>>;
+
+    /// Applies a user or role command as the user running the query,
+    /// durably before it returns; a refused command changes nothing.
+    fn administer_users(&self, command: super::UserCommand) -> ExecResult<()>;
 
     /// The server's settings, as `SHOW SETTINGS` lists them (the embedder
     /// gives them to the engine; none when embedded without a server).

@@ -31,6 +31,9 @@ mod show;
 mod table;
 mod transactions;
 mod tx;
+mod user_admin;
+mod users;
+mod users_show;
 mod vector;
 mod vector_options;
 
@@ -44,6 +47,9 @@ pub use show::{set_advertised_address, DEFAULT_DATABASE, SYSTEM_DATABASE};
 pub use table::TableProcedure;
 pub(crate) use tx::with_metadata as with_tx_metadata;
 pub use tx::TxMetadata;
+pub use user_admin::{
+    is_self_service, is_user_command, Password, UserCommand, UserInfo, BUILT_IN_ROLES,
+};
 
 use crate::error::ExecResult;
 use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};
@@ -110,6 +116,8 @@ const NAMESPACES: &[&[Procedure]] = &[
     transactions::PROCEDURES,
     settings::PROCEDURES,
     tx::PROCEDURES,
+    users::PROCEDURES,
+    users_show::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,
     neptune_load::PROCEDURES,

@@ -16,12 +16,14 @@
 //! [`Authenticator::hash_budget`], and run [`Authenticator::authenticate`]
 //! on the execution pool.
 
+pub mod admin;
 pub mod hashing;
 pub mod limiter;
 pub mod users;
 
 use hashing::HashBudget;
 use limiter::FailureLimiter;
+use nereid_engine::Access;
 use parking_lot::Mutex;
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
@@ -62,24 +64,21 @@ pub enum AuthSetupError {
 }
 
 #[derive(Debug)]
-enum Mode {
-    /// Every client is accepted.
-    Disabled,
-    Users(UserStore),
-}
-
-#[derive(Debug)]
 pub struct Authenticator {
-    mode: Mode,
+    /// Whether credentials are checked; the users are kept (and
+    /// administered) either way.
+    enabled: bool,
+    users: Option<UserStore>,
     limiter: Mutex<FailureLimiter>,
     hashing: HashBudget,
 }
 
 impl Authenticator {
-    /// Accepts every client: for tests and `--no-auth`.
+    /// Accepts every client and has no users: for tests.
     pub fn disabled() -> Self {
         Authenticator {
-            mode: Mode::Disabled,
+            enabled: false,
+            users: None,
             limiter: Mutex::new(FailureLimiter::default()),
             hashing: HashBudget::default(),
         }
@@ -88,7 +87,8 @@ impl Authenticator {
     /// Authentication against `users`.
     pub fn with_users(users: UserStore, limiter: FailureLimiter) -> Self {
         Authenticator {
-            mode: Mode::Users(users),
+            enabled: true,
+            users: Some(users),
             limiter: Mutex::new(limiter),
             hashing: HashBudget::default(),
         }
@@ -117,28 +117,55 @@ impl Authenticator {
         bolt: &str,
         resolved: &[SocketAddr],
     ) -> Result<Authenticator, AuthSetupError> {
-        let mut users = UserStore::open(data_dir)?;
+        let users = UserStore::open(data_dir)?;
         if let Some(spec) = user_spec {
             let (name, password) = users::parse_user_spec(spec)?;
             users.set_password(name, password)?;
         }
+        let open = |users| Authenticator {
+            enabled: false,
+            users: Some(users),
+            ..Authenticator::disabled()
+        };
         if no_auth {
             tracing::warn!("authentication is disabled (--no-auth): any client is accepted");
-            return Ok(Authenticator::disabled());
+            return Ok(open(users));
         }
         if !users.is_empty() {
-            tracing::info!("authentication enabled ({} user(s))", users.names().count());
+            tracing::info!("authentication enabled ({} user(s))", users.len());
             return Ok(Authenticator::with_users(users, FailureLimiter::default()));
         }
         if !resolved.is_empty() && resolved.iter().all(|a| a.ip().is_loopback()) {
             tracing::info!("no users configured: accepting any credentials on loopback {bolt}");
-            return Ok(Authenticator::disabled());
+            return Ok(open(users));
         }
         Err(AuthSetupError::OpenOnNetwork(bolt.to_string()))
     }
 
     pub fn is_enabled(&self) -> bool {
-        matches!(self.mode, Mode::Users(_))
+        self.enabled
+    }
+
+    /// The users, administered through `admin.rs` (none in tests that
+    /// build a disabled authenticator).
+    pub fn users(&self) -> Option<&UserStore> {
+        self.users.as_ref()
+    }
+
+    /// What `user` (authenticated earlier) may run now: the account is
+    /// read again for every statement, so a role granted or revoked, a
+    /// password changed or an account suspended or dropped takes effect
+    /// on sessions already open.
+    pub fn access_of(&self, user: &str) -> Access {
+        if !self.enabled {
+            return Access::Unrestricted;
+        }
+        match self.users.as_ref().and_then(|users| users.get(user)) {
+            Some(account) if account.suspended => Access::Roles(Vec::new()),
+            Some(account) if account.change_required => Access::PasswordChangeRequired,
+            Some(account) => Access::Roles(account.roles),
+            None => Access::Roles(Vec::new()),
+        }
     }
 
     /// The cheap refusals (scheme, per-address lock-out), which need no
@@ -167,14 +194,17 @@ impl Authenticator {
         token: &AuthToken,
         peer: Option<IpAddr>,
     ) -> Result<Option<String>, AuthError> {
-        let users = match &self.mode {
-            Mode::Disabled => return Ok(None),
-            Mode::Users(users) => users,
+        let users = match (&self.users, self.enabled) {
+            (Some(users), true) => users,
+            _ => return Ok(None),
         };
         self.precheck(token, peer)?;
         let principal = token.principal.as_deref().unwrap_or_default();
         let credentials = token.credentials.as_deref().unwrap_or_default();
-        let ok = users.verify(principal, credentials);
+        // A suspended user is refused as a wrong password is (Neo4j says
+        // no more).
+        let ok = users.verify(principal, credentials)
+            && users.get(principal).is_some_and(|u| !u.suspended);
         if let Some(peer) = peer {
             let mut limiter = self.limiter.lock();
             if ok {
@@ -260,7 +290,7 @@ mod tests {
     #[test]
     fn repeated_failures_from_one_address_are_refused_even_with_the_right_password() {
         let dir = tempfile::tempdir().unwrap();
-        let mut users = UserStore::open(dir.path()).unwrap();
+        let users = UserStore::open(dir.path()).unwrap();
         users.set_password("u", "pw").unwrap();
         // A lock time far longer than the test: no timing dependence.
         let auth =

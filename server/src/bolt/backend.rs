@@ -8,7 +8,7 @@
 
 use nereid_dfe::Deadline;
 use nereid_engine::{
-    Client, Database, DbError, Metrics, Params, QueryResult, Summary, Transaction,
+    Client, Database, DbError, Metrics, Params, QueryResult, Summary, Transaction, UserDirectory,
 };
 use nereid_values::{EntityResolver, Value};
 use std::sync::atomic::AtomicBool;
@@ -67,6 +67,11 @@ pub trait Backend: Send + Sync + 'static {
             message: "this backend takes no checkpoints".into(),
         })
     }
+
+    /// Hands the backend the server's users, which its user commands
+    /// (`CREATE USER`, `SHOW USERS`, ...) administer. A backend that runs
+    /// no Cypher has no such commands and keeps nothing.
+    fn administer_users_with(self: &Arc<Self>, _directory: Arc<dyn UserDirectory>) {}
 
     /// Every commit up to this timestamp is visible to new transactions
     /// (what bookmarks wait for). Cheap: callable on the I/O threads.
@@ -153,6 +158,12 @@ impl Backend for Database {
             // must not tell anyone where the data lives.
             "elapsed_ms": info.elapsed.as_millis() as u64,
         }))
+    }
+
+    fn administer_users_with(self: &Arc<Self>, directory: Arc<dyn UserDirectory>) {
+        // Registered once, at start; a second server on the same database
+        // (tests) keeps the first one's users.
+        let _ = self.set_user_directory(directory);
     }
 
     fn visible_commit_ts(&self) -> u64 {

@@ -452,9 +452,11 @@ fn client_of(parts: &Parts) -> Client {
     Client {
         connection_id: "http".into(),
         address: peer.unwrap_or_default(),
-        username: user.map(|u| u.0.clone()).unwrap_or_default(),
+        username: user.map(|u| u.name.clone()).unwrap_or_default(),
         protocol: "http",
         request_uri: header_text(&parts.headers, header::HOST),
+        access: user.map(|u| u.access.clone()).unwrap_or_default(),
+        read_only: false,
     }
 }
 

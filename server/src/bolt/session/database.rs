@@ -1,4 +1,5 @@
-//! Which database a request names (`db` in RUN, BEGIN and ROUTE).
+//! Which database a request names (`db` in RUN, BEGIN and ROUTE), and in
+//! which access mode (`mode`).
 //!
 //! Nereid serves one graph, `neo4j`, plus `system`, which answers the
 //! administration commands drivers and cypher-shell send to it (SHOW
@@ -41,6 +42,12 @@ pub fn from_extra(extra: &PackMap) -> Result<&'static str, Failure> {
             other.type_name()
         ))),
     }
+}
+
+/// Whether a RUN or BEGIN asks for read access mode (`mode: "r"`; write
+/// is the default): the engine then refuses a statement that writes.
+pub fn read_mode(extra: &PackMap) -> bool {
+    extra.get("mode").and_then(PackValue::as_str) == Some("r")
 }
 
 #[cfg(test)]

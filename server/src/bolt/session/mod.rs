@@ -163,6 +163,8 @@ pub struct Session<B: Backend> {
     /// The database the current statement runs on: the explicit
     /// transaction's (BEGIN) or the auto-commit RUN's.
     statement_database: &'static str,
+    /// Whether that transaction is in read access mode (`mode: "r"`).
+    read_only: bool,
 }
 
 /// How the connection's reader reaches a session busy with a request: it
@@ -182,6 +184,8 @@ impl<B: Backend> Session<B> {
             username: self.username.clone(),
             protocol: "bolt",
             request_uri: self.ctx.config.advertised_address.clone(),
+            access: self.ctx.auth.access_of(&self.username),
+            read_only: self.read_only,
         }
     }
 
@@ -221,6 +225,7 @@ impl<B: Backend> Session<B> {
             peer,
             username: String::new(),
             statement_database: database::DATABASES[0],
+            read_only: false,
         }
     }
 

@@ -33,6 +33,7 @@ impl<B: Backend> Session<B> {
             // Inside a transaction BEGIN carried the database, bookmarks
             // and timeout; an auto-commit transaction starts now.
             self.statement_database = super::database::from_extra(extra)?;
+            self.read_only = super::database::read_mode(extra);
             let deadline =
                 super::timeout::deadline_at(extra, self.ctx.config.transaction_timeout, started)?;
             self.await_bookmarks(extra).await?;

@@ -15,6 +15,7 @@ const BOOKMARK_POLL: Duration = Duration::from_millis(5);
 impl<B: Backend> Session<B> {
     pub(super) async fn begin(&mut self, extra: &PackMap) -> Handled {
         self.statement_database = super::database::from_extra(extra)?;
+        self.read_only = super::database::read_mode(extra);
         // The transaction's time counts from BEGIN, as with Neo4j.
         let deadline = super::timeout::deadline_at(
             extra,

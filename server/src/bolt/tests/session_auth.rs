@@ -12,7 +12,7 @@ use std::time::Duration;
 
 fn secured() -> (Arc<BoltContext<FakeBackend>>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let mut users = UserStore::open(dir.path()).unwrap();
+    let users = UserStore::open(dir.path()).unwrap();
     users.set_password("neo4j", "secret").unwrap();
     let auth = Authenticator::with_users(users, FailureLimiter::new(3, Duration::from_secs(3600)));
     let ctx = BoltContext::with_auth(

@@ -152,7 +152,7 @@ async fn unauthenticated_connections_cannot_take_the_reserve() {
 #[tokio::test]
 async fn logins_beyond_the_hashing_budget_are_rate_limited() {
     let dir = tempfile::tempdir().unwrap();
-    let mut users = UserStore::open(dir.path()).unwrap();
+    let users = UserStore::open(dir.path()).unwrap();
     users.set_password("neo4j", "secret").unwrap();
     // No per-address lock-out (the test clients have no address): only
     // the server-wide budget of one hash per second, without queueing.
