@@ -11,6 +11,7 @@ pub mod config;
 pub mod healthcheck;
 pub mod http;
 mod http_auth;
+mod http_export;
 mod http_loader;
 mod https;
 pub mod import;

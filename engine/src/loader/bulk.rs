@@ -51,6 +51,8 @@ struct Rows {
     merge: bool,
     /// A merging record found a committed vertex to add to.
     adds_to_committed: bool,
+    /// The load's RDF edges (`merge`): a triple loaded twice is one edge.
+    rdf_edges: super::rdf_edges::LoadEdges,
 }
 
 /// What the bulk path did with a load that did not fail.
@@ -170,6 +172,13 @@ impl Rows {
                 let dst = self
                     .end(txn, rel.end_space.as_deref(), &rel.end)
                     .map_err(at)?;
+                if self.merge
+                    && !self
+                        .rdf_edges
+                        .is_new(txn, src, dst, &rel.rel_type, &rel.properties)
+                {
+                    return Ok(());
+                }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
                 self.rels.push(RelRow {
                     src,
