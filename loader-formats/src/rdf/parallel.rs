@@ -63,7 +63,7 @@ pub(super) fn parse(
     let chunks: Vec<&[u8]> = starts.zip(&ends).map(|(s, &e)| &bytes[s..e]).collect();
     let parse_one = |chunk: &[u8]| parse_chunk(chunk, quads, blank_scope);
     let results: Vec<Result<Grouped, TurtleSyntaxError>> = match chunks.as_slice() {
-        [one] => vec![parse_one(*one)],
+        [one] => vec![parse_one(one)],
         _ => std::thread::scope(|scope| {
             let running: Vec<_> = chunks
                 .iter()
