@@ -53,10 +53,13 @@ pub(super) fn already_there(txn: &Txn, rel: &RelationshipRecord) -> Result<bool,
     ))
 }
 
+/// An edge of a load: its ends ([`end_key`]), type and named graph.
+type EdgeKey = (u64, u64, Arc<str>, Option<Box<str>>);
+
 /// The RDF edges of a bulk load so far, by resolved ends.
 #[derive(Default)]
 pub(super) struct LoadEdges {
-    seen: HashSet<(u64, u64, Arc<str>, Option<Box<str>>), foldhash::fast::RandomState>,
+    seen: HashSet<EdgeKey, foldhash::fast::RandomState>,
 }
 
 impl LoadEdges {
