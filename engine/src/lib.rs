@@ -62,7 +62,7 @@ pub use nereid_wal::{Durability, S3Location};
 /// spelling of loaded user ids (`elementId`; ADR 0094).
 pub use loader::{
     user_key, Format, InputFormat, LoadErrorEntry, LoadPhase, LoadRequest, LoadState, LoadStatus,
-    Loader, RdfSyntax, FORMAT_NAMES, LOAD_ERRORS_KEPT,
+    Loader, RdfExport, RdfSyntax, FORMAT_NAMES, LOAD_ERRORS_KEPT,
 };
 
 /// What [`Database::metrics`] reports, for a front end to render.

@@ -1,7 +1,7 @@
 //! The bulk-load endpoint, shaped after Neptune's loader: `POST /loader`
 //! queues a load and answers its id at once, `GET /loader/{id}` reports
 //! its state, `GET /loader` lists loads, `DELETE /loader/{id}` cancels;
-//! `GET /export?format=ntriples|nquads` writes the graph back as RDF.
+//! `GET /export?format=ntriples|nquads` writes the graph back as RDF (`http_export.rs`).
 //! The loads themselves (files, transaction, import-directory checks) are
 //! the engine's [`Loader`]; this module only maps JSON and HTTP statuses.
 //!
@@ -14,9 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use axum::{Json, Router};
-use nereid_engine::{
-    DbError, InputFormat, LoadRequest, LoadStatus, Loader, RdfSyntax, FORMAT_NAMES,
-};
+use nereid_engine::{DbError, InputFormat, LoadRequest, LoadStatus, Loader, FORMAT_NAMES};
 use nereid_errors::{Classification, Status};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -30,17 +28,23 @@ struct LoaderState {
 
 /// `router` plus the `/loader` routes.
 pub fn with_loader(router: Router, loader: Arc<Loader>, own_origins: Vec<String>) -> Router {
+    let export_loader = loader.clone();
     let state = Arc::new(LoaderState {
         loader,
         own_origins,
     });
-    router.merge(
-        Router::new()
-            .route("/loader", get(list).post(submit))
-            .route("/loader/{id}", get(status).delete(cancel))
-            .route("/export", get(export))
-            .with_state(state),
-    )
+    router
+        .merge(
+            Router::new()
+                .route("/loader", get(list).post(submit))
+                .route("/loader/{id}", get(status).delete(cancel))
+                .with_state(state),
+        )
+        .merge(
+            Router::new()
+                .route("/export", get(crate::http_export::export))
+                .with_state(export_loader),
+        )
 }
 
 /// The request body; unknown fields (Neptune's `region`, `iamRoleArn`,
@@ -73,47 +77,6 @@ fn error(code: StatusCode, e: &DbError) -> Answer {
         code,
         Json(json!({ "code": e.status.code(), "message": e.message })),
     )
-}
-
-/// `GET /export?format=ntriples|nquads` (default `nquads`): the graph as
-/// RDF (docs/adr/0108-onegraph-rdf.md), written on a blocking thread.
-async fn export(
-    State(state): State<Arc<LoaderState>>,
-    uri: axum::http::Uri,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let asked = uri.query().unwrap_or("").split('&');
-    let name = asked
-        .filter_map(|pair| pair.strip_prefix("format="))
-        .next_back();
-    let name = name.unwrap_or("nquads").to_owned();
-    let (syntax, content_type) = match InputFormat::from_name(&name) {
-        Some(InputFormat::Rdf(RdfSyntax::NTriples)) => {
-            (RdfSyntax::NTriples, "application/n-triples")
-        }
-        Some(InputFormat::Rdf(RdfSyntax::NQuads)) => (RdfSyntax::NQuads, "application/n-quads"),
-        _ => {
-            let message = format!("format `{name}`: expected ntriples or nquads");
-            return bad_request(message).into_response();
-        }
-    };
-    let loader = state.loader.clone();
-    let written = tokio::task::spawn_blocking(move || {
-        let mut out = Vec::new();
-        loader.export_rdf(syntax, &mut out).map(|_| out)
-    })
-    .await;
-    match written {
-        Ok(Ok(body)) => ([(axum::http::header::CONTENT_TYPE, content_type)], body).into_response(),
-        Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, &e).into_response(),
-        Err(e) => {
-            let e = DbError {
-                status: Status::General,
-                message: format!("export: {e}"),
-            };
-            error(StatusCode::INTERNAL_SERVER_ERROR, &e).into_response()
-        }
-    }
 }
 
 fn bad_request(message: String) -> Answer {

@@ -12,6 +12,7 @@ mod console;
 pub mod healthcheck;
 pub mod http;
 mod http_auth;
+mod http_export;
 mod http_loader;
 mod https;
 pub mod import;

@@ -70,4 +70,4 @@ pub use schema::{
 };
 pub use snapshot::IdCounters;
 pub use store::{CommitTicket, Store};
-pub use txn::{CommitError, Txn};
+pub use txn::{CommitError, NodeCursor, Txn};

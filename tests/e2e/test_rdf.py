@@ -2,12 +2,16 @@
 IRIs loaded through POST /loader are one graph; vertices are found by IRI (`id(n) = <iri>`,
 `prefix::local` after PREFIX) and RDF facts join CSV facts in one query, through the official
 Python driver; a Turtle file with an undeclared prefix fails with its line and leaves nothing;
-GET /export writes N-Quads that, loaded into an empty server, give the same graph."""
+GET /export writes N-Quads that, loaded into an empty server, give the same graph; the export
+streams (chunked transfer) and refuses relationship properties before its first byte; a triple
+loaded twice is one edge (ADR 0113)."""
 
+import json
 import os
 import re
 import shutil
 import tempfile
+import urllib.error
 import urllib.request
 
 from neo4j import GraphDatabase
@@ -22,6 +26,11 @@ PREFIX = "PREFIX ex: <http://example.org/> "
 def load(server, name, fmt):
     """Copies a data file into the import directory and loads it to a final state."""
     shutil.copy(os.path.join(HERE, name), import_dir(server))
+    return run_load(server, name, fmt)
+
+
+def run_load(server, name, fmt):
+    """Loads `name` of the import directory to a final state; answers the status payload."""
     code, answer = request(server, "POST", "/loader",
                            {"source": f"file:///{name}", "format": fmt, "failOnError": True})
     assert code == 200, answer
@@ -131,3 +140,57 @@ def test_export_then_load_into_an_empty_server_gives_the_same_graph(server):
                 driver.close()
         finally:
             other.stop()
+
+
+def test_export_streams_a_graph_larger_than_a_chunk(server):
+    """More than the server's 64 KiB chunk: sent with chunked transfer, every statement once."""
+    lines = []
+    for i in range(3000):
+        s = f"<http://example.org/person/{i}>"
+        lines.append(f'{s} <http://example.org/name> "Person number {i}" .')
+        lines.append(f"{s} <http://example.org/knows> <http://example.org/person/{(i * 7) % 3000}> .")
+    text = "\n".join(lines) + "\n"
+    assert len(text) > 4 * 65536
+    with open(os.path.join(import_dir(server), "many.nt"), "w", encoding="utf-8") as f:
+        f.write(text)
+    assert run_load(server, "many.nt", "ntriples")["overallStatus"]["status"] == "LOAD_COMPLETED"
+    url = f"http://127.0.0.1:{server.http_port}/export?format=ntriples"
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        assert resp.status == 200
+        assert resp.headers["Transfer-Encoding"] == "chunked", dict(resp.headers)
+        assert resp.headers["Content-Type"] == "application/n-triples"
+        body = resp.read().decode()
+    assert sorted(body.splitlines()) == sorted(lines)
+
+
+def test_export_refuses_relationship_properties_before_its_first_byte(server):
+    for name, fmt in (("employers.csv", "opencypher"), ("people.nt", "ntriples"),
+                      ("works_for.csv", "opencypher")):
+        assert load(server, name, fmt)["overallStatus"]["status"] == "LOAD_COMPLETED"
+    url = f"http://127.0.0.1:{server.http_port}/export?format=nquads"
+    try:
+        urllib.request.urlopen(url, timeout=30)
+        raise AssertionError("an export with a relationship property must be refused")
+    except urllib.error.HTTPError as e:
+        assert e.code == 400
+        answer = json.loads(e.read())
+    assert answer["code"] == "Neo.ClientError.Statement.ArgumentError", answer
+    assert "[:WORKS_FOR]" in answer["message"] and "`since`" in answer["message"], answer
+    code, answer = request(server, "GET", "/export?format=turtle")
+    assert code == 400 and "expected ntriples or nquads" in answer["message"], answer
+
+
+def test_a_triple_loaded_twice_is_one_edge(server):
+    driver = GraphDatabase.driver(server.uri, auth=("neo4j", "x"))
+    try:
+        for name, fmt in (("people.nt", "ntriples"), ("graphs.nq", "nquads")):
+            assert load(server, name, fmt)["overallStatus"]["status"] == "LOAD_COMPLETED"
+        counts = single(driver, "MATCH ()-[r]->() RETURN count(r)")
+        for name, fmt in (("people.nt", "ntriples"), ("graphs.nq", "nquads")):
+            assert load(server, name, fmt)["overallStatus"]["status"] == "LOAD_COMPLETED"
+        # The blank node `_:team` is a new vertex in every load, so its `member` edge is new
+        # too; every other edge is there once.
+        assert single(driver, "MATCH ()-[r]->() RETURN count(r)") == counts + 1
+        assert single(driver, "MATCH ()-[r:`http://example.org/knows`]->() RETURN count(r)") == 3
+    finally:
+        driver.close()

@@ -5,7 +5,8 @@
 //!
 //! An RDF load *merges*: a vertex record whose IRI is already a vertex
 //! (of the load, or committed) adds its labels and property values to it
-//! (docs/adr/0108-onegraph-rdf.md). The bulk path cannot add to committed
+//! (docs/adr/0108-onegraph-rdf.md), and an edge it already has is not
+//! added again (`rdf_edges.rs`). The bulk path cannot add to committed
 //! vertices, so a load that would is run as one ordinary transaction
 //! instead, committed through the log (and so durable) at the end.
 
@@ -152,6 +153,7 @@ fn apply(txn: &Txn, record: Record, merge: bool, progress: &Progress) -> Result<
     match record {
         Record::Node(node) if merge => merge_node(txn, node, progress),
         Record::Node(node) => create_node(txn, node, progress),
+        Record::Relationship(rel) if merge && super::rdf_edges::already_there(txn, &rel)? => Ok(()),
         Record::Relationship(rel) => create_rel(txn, rel, progress),
     }
 }
@@ -208,7 +210,7 @@ fn create_rel(txn: &Txn, rel: RelationshipRecord, progress: &Progress) -> Result
 
 /// The node with user id `id` in `space`: a dictionary lookup, seeing the
 /// nodes this load created.
-fn endpoint(txn: &Txn, space: Option<&str>, id: &str) -> Result<NodeId, DbError> {
+pub(super) fn endpoint(txn: &Txn, space: Option<&str>, id: &str) -> Result<NodeId, DbError> {
     endpoint_by_key(txn, &user_key(space, id)?, space, id)
 }
 

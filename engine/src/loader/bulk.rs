@@ -52,6 +52,8 @@ struct Rows {
     merge: bool,
     /// A merging record found a committed vertex to add to.
     adds_to_committed: bool,
+    /// The load's RDF edges (`merge`): a triple loaded twice is one edge.
+    rdf_edges: super::rdf_edges::LoadEdges,
 }
 
 /// What the bulk path did with a load that did not fail.
@@ -210,6 +212,13 @@ impl Rows {
                     txn,
                 };
                 let rel = ends.resolve(rel, &mut self.scratch)?;
+                if self.merge
+                    && !self
+                        .rdf_edges
+                        .is_new(txn, rel.src, rel.dst, &rel.rel_type, &rel.properties)
+                {
+                    return Ok(());
+                }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
                 self.rels.push(rel);
             }

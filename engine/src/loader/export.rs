@@ -3,72 +3,146 @@
 //! the load's mapping read backwards (docs/adr/0108-onegraph-rdf.md), so
 //! an RDF load exported and loaded into an empty database gives the same
 //! graph.
+//!
+//! Why two steps ([`Loader::export_rdf`], then [`RdfExport::write_to`]):
+//! what can refuse an export (a closed database, a syntax that is not
+//! written, relationship properties RDF cannot carry) is decided before
+//! the first byte, so a front end can still answer with an error status;
+//! the writing then streams the snapshot in batches of nodes, holding
+//! neither the document nor the list of nodes (ADR 0113).
 
 use std::io::Write;
 use std::sync::Arc;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{RdfSyntax, RdfWriter};
-use nereid_values::Direction;
+use nereid_loader_formats::{RdfSyntax, RdfWriter, GRAPH_KEY};
+use nereid_storage::NodeCursor;
+use nereid_values::{Direction, NodeId};
 
 use super::Loader;
-use crate::db::{Database, DbError};
+use crate::db::{Database, DbError, Transaction};
+
+/// Nodes read from the snapshot at a time.
+pub(super) const NODE_BATCH: usize = 1024;
+
+/// An export checked and pinned to one snapshot; [`RdfExport::write_to`]
+/// writes it. Dropping it unwritten releases the snapshot.
+pub struct RdfExport {
+    db: Arc<Database>,
+    tx: Option<Transaction>,
+    syntax: RdfSyntax,
+}
 
 impl Loader {
-    /// Writes the loader's database's committed graph to `out` in
-    /// `syntax` (N-Triples or N-Quads); answers the statements written.
-    pub fn export_rdf(&self, syntax: RdfSyntax, out: &mut dyn Write) -> Result<u64, DbError> {
+    /// The loader's database's committed graph, to be written in `syntax`
+    /// (N-Triples or N-Quads). Refused: Turtle (read, never written), and
+    /// a graph with a relationship property other than `~graph` (RDF has
+    /// no edge properties and Neptune writes none: ADR 0113).
+    pub fn export_rdf(&self, syntax: RdfSyntax) -> Result<RdfExport, DbError> {
         let db = self.database().ok_or_else(|| DbError {
             status: Status::DatabaseUnavailable,
             message: "export: the database is closed".into(),
         })?;
-        export_rdf(&db, syntax, out)
-    }
-}
-
-fn export_rdf(db: &Arc<Database>, syntax: RdfSyntax, out: &mut dyn Write) -> Result<u64, DbError> {
-    let Some(mut writer) = RdfWriter::new(out, syntax) else {
-        return Err(DbError {
-            status: Status::ArgumentError,
-            message: "export: only ntriples and nquads are written".into(),
-        });
-    };
-    let tx = db.begin();
-    let written = write_graph(tx.store_txn(), &mut writer);
-    db.rollback(tx);
-    written.map_err(|e| DbError {
-        status: Status::ExternalResourceFailed,
-        message: format!("export: {e}"),
-    })?;
-    let count = writer.written();
-    writer.finish().flush().map_err(|e| DbError {
-        status: Status::ExternalResourceFailed,
-        message: format!("export: {e}"),
-    })?;
-    Ok(count)
-}
-
-fn write_graph<W: Write>(
-    txn: &nereid_storage::Txn,
-    writer: &mut RdfWriter<W>,
-) -> std::io::Result<()> {
-    let nodes = txn.scan_nodes(None);
-    let key = |id| txn.node_key(id).unwrap_or_default();
-    for &node in &nodes {
-        writer.vertex(
-            &key(node),
-            &txn.node_labels(node),
-            &txn.node_properties(node),
-        )?;
-    }
-    for &node in &nodes {
-        let start = key(node);
-        for (rel, end) in txn.expand(node, Direction::Outgoing, &[]) {
-            let Some((_, _, rel_type)) = txn.rel_endpoints(rel) else {
-                continue;
-            };
-            writer.edge(&start, &rel_type, &key(end), &txn.rel_properties(rel))?;
+        if syntax == RdfSyntax::Turtle {
+            return Err(DbError {
+                status: Status::ArgumentError,
+                message: "export: only ntriples and nquads are written".into(),
+            });
         }
+        let tx = db.begin();
+        let export = RdfExport {
+            db: db.clone(),
+            tx: Some(tx),
+            syntax,
+        };
+        if let Some((rel, key)) = export.txn().rel_property_other_than(GRAPH_KEY) {
+            let txn = export.txn();
+            let key_of = |n| txn.node_key(n).unwrap_or_default();
+            let shown = match txn.rel_endpoints(rel) {
+                Some((start, end, t)) => format!("({})-[:{t}]->({})", key_of(start), key_of(end)),
+                None => "a relationship".into(),
+            };
+            return Err(DbError {
+                status: Status::ArgumentError,
+                message: format!(
+                    "export: relationship properties have no RDF form, and {shown} has the \
+                     property `{key}`; remove the relationships' properties (all but \
+                     `~graph`) to export the graph as RDF"
+                ),
+            });
+        }
+        Ok(export)
+    }
+}
+
+impl RdfExport {
+    /// Writes the snapshot to `out`, flushing it at the end; answers the
+    /// statements written. An error of `out` (a client gone) ends it.
+    pub fn write_to(self, out: &mut dyn Write) -> Result<u64, DbError> {
+        let failed = |e: std::io::Error| DbError {
+            status: Status::ExternalResourceFailed,
+            message: format!("export: {e}"),
+        };
+        let mut writer = RdfWriter::new(out, self.syntax).expect("checked when opened");
+        self.write_graph(&mut writer).map_err(failed)?;
+        let count = writer.written();
+        writer.finish().flush().map_err(failed)?;
+        Ok(count)
+    }
+
+    fn txn(&self) -> &nereid_storage::Txn {
+        self.tx.as_ref().expect("held until dropped").store_txn()
+    }
+
+    /// Every vertex, then every relationship (from its start vertex), both
+    /// a batch of nodes at a time.
+    fn write_graph<W: Write>(&self, writer: &mut RdfWriter<W>) -> std::io::Result<()> {
+        let txn = self.txn();
+        let key = |id| txn.node_key(id).unwrap_or_default();
+        each_node_batch(txn, |nodes| {
+            for &node in nodes {
+                writer.vertex(
+                    &key(node),
+                    &txn.node_labels(node),
+                    &txn.node_properties(node),
+                )?;
+            }
+            Ok(())
+        })?;
+        each_node_batch(txn, |nodes| {
+            for &node in nodes {
+                let start = key(node);
+                for (rel, end) in txn.expand(node, Direction::Outgoing, &[]) {
+                    let Some((_, _, rel_type)) = txn.rel_endpoints(rel) else {
+                        continue;
+                    };
+                    writer.edge(&start, &rel_type, &key(end), &txn.rel_properties(rel))?;
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Calls `each` with the snapshot's nodes, [`NODE_BATCH`] at a time.
+fn each_node_batch(
+    txn: &nereid_storage::Txn,
+    mut each: impl FnMut(&[NodeId]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut batch = Vec::with_capacity(NODE_BATCH);
+    let mut cursor = Some(NodeCursor::default());
+    while let Some(from) = cursor {
+        batch.clear();
+        cursor = txn.scan_nodes_batch(from, NODE_BATCH, &mut batch);
+        each(&batch)?;
     }
     Ok(())
+}
+
+impl Drop for RdfExport {
+    fn drop(&mut self) {
+        if let Some(tx) = self.tx.take() {
+            self.db.rollback(tx);
+        }
+    }
 }

@@ -21,14 +21,18 @@ mod export;
 mod jobs;
 mod parse;
 mod progress;
+mod rdf_edges;
 mod source;
 mod user_id;
 
+#[cfg(test)]
+mod rdf_set_tests;
 #[cfg(test)]
 mod rdf_tests;
 #[cfg(test)]
 mod tests;
 
+pub use export::RdfExport;
 pub use jobs::Loader;
 pub use nereid_loader_formats::{Format, InputFormat, RdfSyntax, FORMAT_NAMES};
 pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};

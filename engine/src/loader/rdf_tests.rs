@@ -11,7 +11,7 @@ use nereid_values::Value;
 use super::{Format, InputFormat, LoadRequest, LoadState, Loader};
 use crate::db::{Database, DbConfig};
 
-fn rows(db: &Arc<Database>, query: &str) -> Vec<Vec<Value>> {
+pub(super) fn rows(db: &Arc<Database>, query: &str) -> Vec<Vec<Value>> {
     let mut result = db.run(None, query, Default::default()).unwrap();
     let mut rows = Vec::new();
     result
@@ -20,11 +20,11 @@ fn rows(db: &Arc<Database>, query: &str) -> Vec<Vec<Value>> {
     rows
 }
 
-fn one(db: &Arc<Database>, query: &str) -> Value {
+pub(super) fn one(db: &Arc<Database>, query: &str) -> Value {
     rows(db, query).remove(0).remove(0)
 }
 
-fn setup() -> (tempfile::TempDir, Arc<Database>, Loader, std::path::PathBuf) {
+pub(super) fn setup() -> (tempfile::TempDir, Arc<Database>, Loader, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = Database::open(&DbConfig::new(dir.path().join("data"), 2)).unwrap();
     let import = dir.path().join("import");
@@ -33,7 +33,7 @@ fn setup() -> (tempfile::TempDir, Arc<Database>, Loader, std::path::PathBuf) {
     (dir, db, loader, import)
 }
 
-fn load(
+pub(super) fn load(
     loader: &Loader,
     import: &Path,
     name: &str,
@@ -50,15 +50,15 @@ fn load(
 }
 
 /// Loads a file that must load.
-fn load_ok(loader: &Loader, import: &Path, name: &str, text: &str, format: InputFormat) {
+pub(super) fn load_ok(loader: &Loader, import: &Path, name: &str, text: &str, format: InputFormat) {
     let status = load(loader, import, name, text, format);
     assert_eq!(status.state, LoadState::Completed, "{status:?}");
 }
 
-const CSV: InputFormat = InputFormat::Csv(Format::OpenCypher);
-const NT: InputFormat = InputFormat::Rdf(RdfSyntax::NTriples);
+pub(super) const CSV: InputFormat = InputFormat::Csv(Format::OpenCypher);
+pub(super) const NT: InputFormat = InputFormat::Rdf(RdfSyntax::NTriples);
 
-const PEOPLE: &str = r#"<http://example.org/alice> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Person> .
+pub(super) const PEOPLE: &str = r#"<http://example.org/alice> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Person> .
 <http://example.org/alice> <http://example.org/name> "Alice" .
 <http://example.org/alice> <http://example.org/worksFor> <http://example.org/acme> .
 <http://example.org/alice> <http://example.org/born> "1990-05-17"^^<http://www.w3.org/2001/XMLSchema#date> .
@@ -66,7 +66,7 @@ const PEOPLE: &str = r#"<http://example.org/alice> <http://www.w3.org/1999/02/22
 <http://example.org/bob> <http://example.org/name> "Robert" .
 "#;
 
-const PREFIX: &str = "PREFIX ex: <http://example.org/> ";
+pub(super) const PREFIX: &str = "PREFIX ex: <http://example.org/> ";
 
 #[test]
 fn rdf_then_csv_share_iris_and_are_found_by_iri() {

@@ -6,7 +6,8 @@
 //! triples of one subject may lie anywhere in it, and one vertex record
 //! per subject (with every label and property) is what a loader needs.
 //! Reading starts at the first `next()`, so a loader that iterates files
-//! on several threads parses them in parallel.
+//! on several threads parses them in parallel; an N-Triples or N-Quads
+//! document is also cut into chunks parsed on every core (`parallel.rs`).
 //!
 //! Any syntax error (with its line and column), undefined prefix or
 //! invalid IRI ends the document with that error and no records: a
@@ -14,12 +15,12 @@
 
 mod group;
 mod literal;
+mod parallel;
 mod write;
 
 use std::io::Read;
 
-use oxrdf::Quad;
-use oxttl::{NQuadsParser, NTriplesParser, TurtleParseError, TurtleParser};
+use oxttl::{TurtleParseError, TurtleParser};
 
 pub use group::{add_value, merge_value, GRAPH_KEY};
 pub use write::RdfWriter;
@@ -69,36 +70,42 @@ impl<'a> RdfReader<'a> {
         })
     }
 
-    fn read(&mut self, input: Box<dyn Read + Send + 'a>, compression: Compression) {
+    fn read(&mut self, mut input: Box<dyn Read + Send + 'a>, compression: Compression) {
+        let quads = match self.syntax {
+            RdfSyntax::Turtle => return self.read_turtle(input, compression),
+            RdfSyntax::NTriples => false,
+            RdfSyntax::NQuads => true,
+        };
+        let mut bytes = Vec::new();
+        if let Err(e) = input.read_to_end(&mut bytes) {
+            let e = self.error(TurtleParseError::Io(e), compression);
+            self.records = Box::new(std::iter::once(Err(e)));
+            return;
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.records = match parallel::parse(&bytes, quads, &self.blank_scope, threads) {
+            Ok(groups) => Box::new(groups.into_iter().flat_map(|g| g.into_records().map(Ok))),
+            Err(chunk) => {
+                let mut e = self.error(TurtleParseError::Syntax(chunk.error), compression);
+                if let Error::RdfSyntax { line, .. } = &mut e {
+                    *line += chunk.lines_before;
+                }
+                Box::new(std::iter::once(Err(e)))
+            }
+        };
+    }
+
+    /// Turtle, whose statements span lines and whose prefixes are read in
+    /// order: one pass on one thread.
+    fn read_turtle(&mut self, input: Box<dyn Read + Send + 'a>, compression: Compression) {
         let mut grouped = group::Grouped::new(&self.blank_scope);
-        let mut add = |quad: Result<Quad, TurtleParseError>, line: u64| match quad {
-            Ok(quad) => {
-                grouped.add(quad, line);
-                Ok(())
-            }
-            Err(e) => Err(self.error(e, compression)),
-        };
-        let outcome = match self.syntax {
-            RdfSyntax::NTriples => {
-                let parser = NTriplesParser::new().for_reader(input);
-                parser
-                    .into_iter()
-                    .try_for_each(|t| add(t.map(in_default_graph), 0))
-            }
-            RdfSyntax::NQuads => {
-                let parser = NQuadsParser::new().for_reader(input);
-                parser.into_iter().try_for_each(|q| add(q, 0))
-            }
-            RdfSyntax::Turtle => {
-                let parser = TurtleParser::new().for_reader(input);
-                parser
-                    .into_iter()
-                    .try_for_each(|t| add(t.map(in_default_graph), 0))
-            }
-        };
+        let parser = TurtleParser::new().for_reader(input);
+        let outcome = parser
+            .into_iter()
+            .try_for_each(|triple| triple.map(|t| grouped.add(in_default_graph(t), 0)));
         self.records = match outcome {
             Ok(()) => Box::new(grouped.into_records().map(Ok)),
-            Err(e) => Box::new(std::iter::once(Err(e))),
+            Err(e) => Box::new(std::iter::once(Err(self.error(e, compression)))),
         };
     }
 
@@ -126,7 +133,7 @@ impl<'a> RdfReader<'a> {
     }
 }
 
-fn in_default_graph(triple: oxrdf::Triple) -> Quad {
+fn in_default_graph(triple: oxrdf::Triple) -> oxrdf::Quad {
     triple.in_graph(oxrdf::GraphName::DefaultGraph)
 }
 
@@ -141,5 +148,7 @@ impl Iterator for RdfReader<'_> {
     }
 }
 
+#[cfg(test)]
+mod parallel_tests;
 #[cfg(test)]
 mod tests;

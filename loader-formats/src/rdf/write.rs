@@ -6,7 +6,8 @@
 //! relationship's `~graph` names its quads' graph in N-Quads. Names that
 //! are not IRIs (ids, labels, keys and types of property-graph data) are
 //! written as `urn:nereid:<percent-encoded name>`; relationship
-//! properties other than `~graph` have no place in RDF and are left out.
+//! properties other than `~graph` have no place in RDF (the engine's
+//! export refuses a graph that has them: ADR 0113) and are not written.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};

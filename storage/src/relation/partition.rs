@@ -157,6 +157,14 @@ impl Partition {
         (0..zones.len()).filter_map(move |index| self.tuple_in(zones, index).map(|t| (index, t)))
     }
 
+    /// [`Partition::scan`] from slot `start` on: a scan resumed where a
+    /// batch ended.
+    pub(crate) fn scan_from(&self, start: u32) -> impl Iterator<Item = (u32, Tuple<'_>)> {
+        let zones = self.zones_now();
+        (start..zones.len())
+            .filter_map(move |index| self.tuple_in(zones, index).map(|t| (index, t)))
+    }
+
     /// The zones, for a [`PartitionScan`].
     pub(super) fn zones(&self) -> &Arc<Zones> {
         &self.zones

@@ -11,6 +11,7 @@ mod counts;
 mod index_ends;
 mod properties;
 mod read;
+mod read_batches;
 mod replay;
 mod revoke;
 mod schema_ddl;
@@ -31,6 +32,7 @@ use crate::change::{Change, WriteStats};
 use crate::error::{Result, StorageError};
 use crate::store::{CommitTicket, Store};
 use nereid_values::{Direction, NodeId, RelId, Value};
+pub use read_batches::NodeCursor;
 use state::Status;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -122,6 +124,24 @@ impl Txn {
     /// is unspecified (partition by partition).
     pub fn scan_nodes(&self, label: Option<&str>) -> Vec<NodeId> {
         self.reader().scan_nodes(label)
+    }
+    /// Up to `max` visible nodes from `from` on, appended to `out`, and
+    /// where the next batch starts (`None`: none left). Batches walk the
+    /// nodes of one snapshot in [`Txn::scan_nodes`]'s order without
+    /// holding them all.
+    pub fn scan_nodes_batch(
+        &self,
+        from: NodeCursor,
+        max: usize,
+        out: &mut Vec<NodeId>,
+    ) -> Option<NodeCursor> {
+        self.reader().scan_nodes_batch(from, max, out)
+    }
+    /// A visible relationship property whose key is not `except` (the
+    /// relationship and the key), if there is one: one scan of the
+    /// relationship properties, stopping at the first.
+    pub fn rel_property_other_than(&self, except: &str) -> Option<(RelId, String)> {
+        self.reader().rel_property_other_than(except)
     }
     /// Visible nodes whose property `key` equals the string `value`, and
     /// that carry `label` when given: found through the O index of the

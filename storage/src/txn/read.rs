@@ -33,7 +33,7 @@ pub(crate) struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn visible(&self, t: &Tuple) -> bool {
+    pub(super) fn visible(&self, t: &Tuple) -> bool {
         t.visible(&self.view)
     }
 

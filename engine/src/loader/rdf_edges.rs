@@ -1,0 +1,99 @@
+//! RDF's set semantics for edges across files and loads: a triple (or a
+//! quad: the same triple in another named graph is another edge) that is
+//! already an edge of the graph, or of the load, adds nothing. Neptune
+//! keeps one copy of a statement loaded twice; a document alone already
+//! gives one record per triple (`loader-formats`' `rdf/group.rs`), this
+//! module does it for what one document cannot see
+//! (docs/adr/0113-streamed-export-and-rdf-sets.md).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use nereid_loader_formats::{RelationshipRecord, GRAPH_KEY};
+use nereid_storage::{BulkEnd, Txn};
+use nereid_values::{Direction, NodeId, Value};
+
+use super::apply::{endpoint, RowError};
+
+type Properties = [(Arc<str>, Value)];
+
+/// The named graph of an RDF edge record (its `~graph`), if any.
+fn graph_of(properties: &Properties) -> Option<&str> {
+    properties.iter().find_map(|(k, v)| match v {
+        Value::String(g) if &**k == GRAPH_KEY => Some(g.as_str()),
+        _ => None,
+    })
+}
+
+/// Whether the graph `txn` sees (its own writes included) has an edge
+/// `src -[rel_type]-> dst` in `graph`: one binary search in `src`'s
+/// adjacency, then the few parallel edges' `~graph`.
+fn has_edge(txn: &Txn, src: NodeId, dst: NodeId, rel_type: &str, graph: Option<&str>) -> bool {
+    let types = [rel_type.to_owned()];
+    txn.expand_into(src, dst, Direction::Outgoing, &types)
+        .into_iter()
+        .any(|(rel, _)| match txn.rel_property(rel, GRAPH_KEY) {
+            Some(Value::String(g)) => Some(g.as_str()) == graph,
+            _ => graph.is_none(),
+        })
+}
+
+/// Whether an RDF edge record, applied in a transaction, is an edge the
+/// transaction already sees (committed, or written earlier in the load).
+pub(super) fn already_there(txn: &Txn, rel: &RelationshipRecord) -> Result<bool, RowError> {
+    let at = RowError::at(rel.line);
+    let src = endpoint(txn, rel.start_space.as_deref(), &rel.start).map_err(at)?;
+    let dst = endpoint(txn, rel.end_space.as_deref(), &rel.end).map_err(at)?;
+    Ok(has_edge(
+        txn,
+        src,
+        dst,
+        &rel.rel_type,
+        graph_of(&rel.properties),
+    ))
+}
+
+/// An edge of a load: its ends ([`end_key`]), type and named graph.
+type EdgeKey = (u64, u64, Arc<str>, Option<Box<str>>);
+
+/// The RDF edges of a bulk load so far, by resolved ends.
+#[derive(Default)]
+pub(super) struct LoadEdges {
+    seen: HashSet<EdgeKey, foldhash::fast::RandomState>,
+}
+
+impl LoadEdges {
+    /// Whether the edge is new: neither an earlier edge of the load nor,
+    /// when both ends are committed vertices, an edge of the graph.
+    pub(super) fn is_new(
+        &mut self,
+        txn: &Txn,
+        src: BulkEnd,
+        dst: BulkEnd,
+        rel_type: &Arc<str>,
+        properties: &Properties,
+    ) -> bool {
+        let graph = graph_of(properties);
+        if let (BulkEnd::Existing(s), BulkEnd::Existing(d)) = (src, dst) {
+            if has_edge(txn, s, d, rel_type, graph) {
+                return false;
+            }
+        }
+        let key = (
+            end_key(src),
+            end_key(dst),
+            rel_type.clone(),
+            graph.map(Box::from),
+        );
+        self.seen.insert(key)
+    }
+}
+
+/// An end as one number: committed vertices by gui, the load's own by
+/// position with the top bit set (guis never use it).
+fn end_key(end: BulkEnd) -> u64 {
+    match end {
+        BulkEnd::Existing(n) => n.0,
+        BulkEnd::Loaded(at) => at as u64 | 1 << 63,
+    }
+}
