@@ -14,10 +14,12 @@
 //! weighs the store's estimate of the nodes a value names), so the
 //! property is tested on the rewritten plan.
 
-use nereid_engine::{Database, DbConfig, Params};
+mod support;
+
+use nereid_engine::{Database, DbConfig};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use std::sync::Arc;
+use support::{explained, sorted_rows};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -78,24 +80,9 @@ fn query(case: &Case, value: &str) -> String {
     )
 }
 
-fn run(db: &Arc<Database>, query: &str) -> Vec<String> {
-    let mut result = db
-        .run(None, query, Params::new())
-        .unwrap_or_else(|e| panic!("{query}: {e:?}"));
-    let mut out = Vec::new();
-    result
-        .pull(-1, &mut |row, _| out.push(format!("{row:?}")))
-        .unwrap_or_else(|e| panic!("{query}: {e:?}"));
-    out.sort();
-    out
-}
-
-fn plan_of(db: &Arc<Database>, query: &str) -> String {
-    let mut result = db
-        .run(None, &format!("EXPLAIN {query}"), Params::new())
-        .expect("EXPLAIN runs");
-    result.pull(-1, &mut |_, _| {}).expect("EXPLAIN pulls");
-    format!("{:?}", result.summary())
+/// Whether the plan of `query` has an `ExpandInto`.
+fn expands_into(db: &std::sync::Arc<Database>, query: &str) -> bool {
+    format!("{:?}", explained(db, query)).contains("ExpandInto")
 }
 
 #[test]
@@ -112,16 +99,21 @@ fn expand_into_a_known_node_returns_the_rows_of_expand_then_filter() {
             let dir = tempfile::tempdir().expect("temp dir");
             let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2))
                 .expect("database opens");
-            run(&db, "CREATE INDEX t_k FOR (t:T) ON (t.k)");
-            run(&db, &create_query(&case));
+            sorted_rows(&db, "CREATE INDEX t_k FOR (t:T) ON (t.k)");
+            sorted_rows(&db, &create_query(&case));
             let known = query(&case, "v");
             let written = query(&case, "coalesce(v)");
             cases.set(cases.get() + 1);
-            if plan_of(&db, &known).contains("ExpandInto") {
+            if expands_into(&db, &known) {
                 into.set(into.get() + 1);
             }
-            prop_assert!(!plan_of(&db, &written).contains("ExpandInto"));
-            prop_assert_eq!(run(&db, &known), run(&db, &written), "{}", known);
+            prop_assert!(!expands_into(&db, &written));
+            prop_assert_eq!(
+                sorted_rows(&db, &known),
+                sorted_rows(&db, &written),
+                "{}",
+                known
+            );
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));

@@ -12,10 +12,13 @@
 //! start, and fails unless some were reordered and some not: the property
 //! must have been tested on reordered plans.
 
-use nereid_engine::{Database, DbConfig, Params};
+mod support;
+
+use nereid_engine::{Database, DbConfig};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::sync::Arc;
+use support::{explained, sorted_rows};
 
 /// One hop of a pattern: from the node at `parent` (an earlier node) to a
 /// new node, of type `R` or `S`, outgoing or incoming.
@@ -150,27 +153,11 @@ fn pipeline(case: &Case) -> String {
     format!("{q} RETURN {}", returned(case))
 }
 
-fn rows(db: &Arc<Database>, query: &str) -> Vec<String> {
-    let mut result = db
-        .run(None, query, Params::new())
-        .unwrap_or_else(|e| panic!("{query}: {e:?}"));
-    let mut out = Vec::new();
-    result
-        .pull(-1, &mut |row, _| out.push(format!("{row:?}")))
-        .unwrap_or_else(|e| panic!("{query}: {e:?}"));
-    out.sort();
-    out
-}
-
 /// Whether the plan of `query` starts from another node than `v0` (slot
 /// `$0`, the first variable lowered): the operator above the deepest
 /// `Argument` of its first-input chain.
 fn starts_elsewhere(db: &Arc<Database>, query: &str) -> bool {
-    let mut result = db
-        .run(None, &format!("EXPLAIN {query}"), Params::new())
-        .expect("EXPLAIN runs");
-    result.pull(-1, &mut |_, _| {}).expect("EXPLAIN pulls");
-    let summary = result.summary();
+    let summary = explained(db, query);
     let plan = summary.plan.as_ref().expect("EXPLAIN has a plan");
     let mut chain = vec![&**plan];
     while let Some(child) = chain.last().and_then(|n| n.children.first()) {
@@ -202,15 +189,15 @@ fn enumerated_orders_return_the_written_orders_rows() {
             let dir = tempfile::tempdir().expect("temp dir");
             let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2))
                 .expect("database opens");
-            rows(&db, &create_query(&case));
+            sorted_rows(&db, &create_query(&case));
             let single = one_match(&case);
             cases.set(cases.get() + 1);
             if starts_elsewhere(&db, &single) {
                 reordered.set(reordered.get() + 1);
             }
             prop_assert_eq!(
-                rows(&db, &single),
-                rows(&db, &pipeline(&case)),
+                sorted_rows(&db, &single),
+                sorted_rows(&db, &pipeline(&case)),
                 "{}",
                 single
             );
