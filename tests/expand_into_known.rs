@@ -16,10 +16,10 @@
 
 mod support;
 
-use nereid_engine::{Database, DbConfig};
+use nereid_engine::Database;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use support::{explained, sorted_rows};
+use support::{explained, fresh_database, sorted_rows};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -96,9 +96,7 @@ fn expand_into_a_known_node_returns_the_rows_of_expand_then_filter() {
     let cases = std::cell::Cell::new(0usize);
     runner
         .run(&case(), |case| {
-            let dir = tempfile::tempdir().expect("temp dir");
-            let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2))
-                .expect("database opens");
+            let (_dir, db) = fresh_database();
             sorted_rows(&db, "CREATE INDEX t_k FOR (t:T) ON (t.k)");
             sorted_rows(&db, &create_query(&case));
             let known = query(&case, "v");

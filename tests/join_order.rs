@@ -14,11 +14,11 @@
 
 mod support;
 
-use nereid_engine::{Database, DbConfig};
+use nereid_engine::Database;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::sync::Arc;
-use support::{explained, sorted_rows};
+use support::{explained, fresh_database, sorted_rows};
 
 /// One hop of a pattern: from the node at `parent` (an earlier node) to a
 /// new node, of type `R` or `S`, outgoing or incoming.
@@ -186,9 +186,7 @@ fn enumerated_orders_return_the_written_orders_rows() {
     let cases = std::cell::Cell::new(0usize);
     runner
         .run(&case(), |case| {
-            let dir = tempfile::tempdir().expect("temp dir");
-            let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2))
-                .expect("database opens");
+            let (_dir, db) = fresh_database();
             sorted_rows(&db, &create_query(&case));
             let single = one_match(&case);
             cases.set(cases.get() + 1);

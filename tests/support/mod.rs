@@ -1,9 +1,18 @@
 //! What the engine-level property tests share: a query's rows as a sorted
 //! list (a MATCH defines no order, so plans are compared as multisets) and
-//! the summary of its EXPLAIN (the plan tree).
+//! the summary of its EXPLAIN (the plan tree), on an empty database of its
+//! own per case.
 
-use nereid_engine::{Database, Params, Summary};
+use nereid_engine::{Database, DbConfig, Params, Summary};
 use std::sync::Arc;
+
+/// An empty database (two partitions) in a directory that lives as long as
+/// the returned guard.
+pub fn fresh_database() -> (tempfile::TempDir, Arc<Database>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2)).expect("database opens");
+    (dir, db)
+}
 
 /// The rows of `query`, run auto-commit, each as its debug text, sorted.
 pub fn sorted_rows(db: &Arc<Database>, query: &str) -> Vec<String> {
