@@ -12,12 +12,30 @@ fn neighbourhood(graph: &Graph, v: u32, dir: Direction) -> Vec<u32> {
     set
 }
 
-/// `(shared, total)`: the sizes of the intersection and the union of the
-/// neighbourhoods of `a` and `b`.
-pub fn neighbourhood_overlap(graph: &Graph, a: u32, b: u32, dir: Direction) -> (usize, usize) {
+/// The sizes of two neighbourhoods and of their intersection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overlap {
+    pub shared: usize,
+    pub first: usize,
+    pub second: usize,
+}
+
+impl Overlap {
+    /// The size of the union.
+    pub fn total(self) -> usize {
+        self.first + self.second - self.shared
+    }
+}
+
+/// How the neighbourhoods of `a` and `b` overlap.
+pub fn neighbourhood_overlap(graph: &Graph, a: u32, b: u32, dir: Direction) -> Overlap {
     let (x, y) = (neighbourhood(graph, a, dir), neighbourhood(graph, b, dir));
     let shared = x.iter().filter(|v| y.binary_search(v).is_ok()).count();
-    (shared, x.len() + y.len() - shared)
+    Overlap {
+        shared,
+        first: x.len(),
+        second: y.len(),
+    }
 }
 
 #[cfg(test)]
@@ -28,8 +46,12 @@ mod tests {
     fn counts_distinct_neighbours_along_the_direction() {
         // 0 -> {2, 3, 3}, 1 -> {3, 4}, 4 -> 0.
         let g = Graph::from_edges(5, &[(0, 2), (0, 3), (0, 3), (1, 3), (1, 4), (4, 0)], None);
-        assert_eq!(neighbourhood_overlap(&g, 0, 1, Direction::Out), (1, 3));
-        assert_eq!(neighbourhood_overlap(&g, 0, 1, Direction::Both), (2, 3));
-        assert_eq!(neighbourhood_overlap(&g, 2, 2, Direction::Out), (0, 0));
+        let sizes = |a, b, dir| {
+            let o = neighbourhood_overlap(&g, a, b, dir);
+            (o.shared, o.total(), o.first, o.second)
+        };
+        assert_eq!(sizes(0, 1, Direction::Out), (1, 3, 2, 2));
+        assert_eq!(sizes(0, 1, Direction::Both), (2, 3, 3, 2));
+        assert_eq!(sizes(2, 2, Direction::Out), (0, 0, 0, 0));
     }
 }

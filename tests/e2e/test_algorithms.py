@@ -270,3 +270,72 @@ def test_scc_groups_mutually_reachable_nodes(session):
                        "YIELD node, component RETURN node.id AS id, component").data()
     assert same_partition({r["id"]: r["component"] for r in rows}, {v: str(c) for v, c in want.items()})
     assert len(set(want.values())) < len(vertices)
+
+
+def hop_distances(out, source):
+    """Hop distance from `source` to every node it reaches along `out`."""
+    distance, frontier = {source: 0}, [source]
+    while frontier:
+        following = []
+        for v in frontier:
+            for w in out[v]:
+                if w not in distance:
+                    distance[w] = distance[v] + 1
+                    following.append(w)
+        frontier = following
+    return distance
+
+
+def test_closeness_with_every_node_as_source_is_exact(session):
+    out = neighbourhoods("directed")
+    vertices = list(expected("directed", "BFS"))
+    want = {}
+    for v in vertices:
+        others = [d for w, d in hop_distances(out, v).items() if w != v]
+        want[v] = (len(others) / sum(others)) if others else 0.0
+    rows = session.run("CALL neptune.algo.closenessCentrality({vertexLabel: 'D', edgeLabels: ['ED'], "
+                       "numSources: 1000}) YIELD node, score RETURN node.id AS id, score").data()
+    assert {r["id"]: r["score"] for r in rows} == pytest.approx(want, rel=1e-12)
+    raw = session.run("MATCH (n:D {id: 1}) CALL neptune.algo.closenessCentrality(n, {vertexLabel: 'D', "
+                      "edgeLabels: ['ED'], numSources: 1000, normalize: false}) YIELD score "
+                      "RETURN score").single()[0]
+    assert raw == pytest.approx(1 / sum(hop_distances(out, 1).values()), rel=1e-12)
+
+
+def test_closeness_from_a_sample_is_repeatable_and_needs_num_sources(session):
+    query = ("CALL neptune.algo.closenessCentrality({vertexLabel: 'U', numSources: 3, "
+             "traversalDirection: 'both'}) YIELD node, score RETURN node.id AS id, score ORDER BY id")
+    first = session.run(query).data()
+    assert first == session.run(query).data()
+    assert len(first) == len(expected("undirected", "BFS"))
+    assert any(r["score"] > 0 for r in first)
+    with pytest.raises(ClientError) as failure:
+        session.run("CALL neptune.algo.closenessCentrality({}) YIELD node RETURN node").consume()
+    assert failure.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"
+    assert "numSources" in failure.value.message
+
+
+def test_louvain_finds_the_cliques_of_a_ring_of_cliques(session):
+    session.run("UNWIND range(0, 23) AS i CREATE (:R {id: i, clique: i / 6})").consume()
+    session.run("MATCH (a:R), (b:R) WHERE a.clique = b.clique AND a.id < b.id CREATE (a)-[:L]->(b)").consume()
+    session.run("UNWIND range(0, 3) AS c MATCH (a:R {id: c * 6}), (b:R {id: ((c + 1) % 4) * 6 + 1}) "
+                "CREATE (a)-[:L]->(b)").consume()
+    rows = session.run("CALL neptune.algo.louvain({vertexLabel: 'R', edgeLabels: ['L']}) "
+                       "YIELD node, community RETURN node.clique AS clique, community").data()
+    groups = defaultdict(set)
+    for r in rows:
+        groups[r["community"]].add(r["clique"])
+    assert len(rows) == 24 and len(groups) == 4
+    assert all(len(cliques) == 1 for cliques in groups.values())
+    with pytest.raises(ClientError) as failure:
+        session.run("CALL neptune.algo.louvain({maxLevels: 0}) YIELD node RETURN node").consume()
+    assert "maxLevels" in failure.value.message
+
+
+def test_overlap_similarity_divides_by_the_smaller_neighbourhood(session):
+    out = neighbourhoods("directed")
+    rows = session.run("UNWIND [[1, 3], [2, 5]] AS p MATCH (a:D {id: p[0]}), (b:D {id: p[1]}) "
+                       "CALL neptune.algo.overlapSimilarity(a, b, {edgeLabels: ['ED']}) YIELD score "
+                       "RETURN score").data()
+    want = [len(out[a] & out[b]) / min(len(out[a]), len(out[b])) for a, b in [(1, 3), (2, 5)]]
+    assert [r["score"] for r in rows] == want and want[0] > 0

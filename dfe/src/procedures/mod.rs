@@ -130,6 +130,8 @@ const NAMESPACES: &[&[Procedure]] = &[
     algo::TRIANGLE_COUNT,
     algo::DEGREE,
     algo::SIMILARITY,
+    algo::CLOSENESS,
+    algo::LOUVAIN,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).

@@ -9,6 +9,9 @@ use nereid_algorithms::{Direction, ViewSpec};
 use nereid_values::Value;
 use std::collections::BTreeMap;
 
+/// The numeric types Neptune names for `edgeWeightType`.
+const WEIGHT_TYPES: &[&str] = &["int", "long", "float", "double"];
+
 /// Keys every algorithm accepts.
 pub(super) const COMMON_KEYS: &[&str] = &["edgeLabels", "vertexLabel", "concurrency"];
 
@@ -114,6 +117,41 @@ impl Config {
             )));
         }
         Ok(Some(value))
+    }
+
+    /// A boolean option.
+    pub(super) fn boolean(&self, key: &str) -> ExecResult<Option<bool>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.wrong_type(key, "a boolean", other)),
+        }
+    }
+
+    /// `edgeWeightProperty` and its `edgeWeightType` (one of Neptune's
+    /// numeric type names, required with the property): the edge property
+    /// read as weights, or `None` when the call gives none.
+    pub(super) fn edge_weight(&self) -> ExecResult<Option<String>> {
+        let Some(property) = self.string("edgeWeightProperty")? else {
+            return Ok(None);
+        };
+        match self.string("edgeWeightType")? {
+            Some(t) if WEIGHT_TYPES.contains(&t.as_str()) => Ok(Some(property)),
+            Some(t) => Err(self.failed(&format!(
+                "configuration key `edgeWeightType` must be one of {}, not \"{t}\"",
+                WEIGHT_TYPES.join(", ")
+            ))),
+            None => Err(self.failed("configuration key `edgeWeightType` is required")),
+        }
+    }
+
+    /// `writeProperty` of a `.mutate` variant: required, not empty.
+    pub(super) fn write_property(&self) -> ExecResult<String> {
+        match self.string("writeProperty")? {
+            Some(name) if !name.is_empty() => Ok(name),
+            Some(_) => Err(self.failed("configuration key `writeProperty` must not be empty")),
+            None => Err(self.failed("configuration key `writeProperty` is required")),
+        }
     }
 
     /// `traversalDirection`: `outbound`, `inbound` or `both`.

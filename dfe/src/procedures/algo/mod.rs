@@ -9,11 +9,13 @@
 //! own pool of `concurrency` threads (default: every core).
 
 mod bfs;
+mod closeness;
 mod config;
 mod context;
 mod degree;
 mod label_propagation;
 mod local_clustering;
+mod louvain;
 mod page_rank;
 mod similarity;
 mod sources;
@@ -33,10 +35,16 @@ const SOURCES_AND_CONFIG: &[(&str, ProcedureType)] = &[
     ("config = {}", ProcedureType::Map),
 ];
 
+/// What every `.mutate` variant yields: one row, whether the writes
+/// succeeded (a failed write fails the call instead).
+const MUTATE_OUTPUTS: &[&str] = &["success"];
+
 pub(super) use bfs::PROCEDURES as BFS;
+pub(super) use closeness::PROCEDURES as CLOSENESS;
 pub(super) use degree::PROCEDURES as DEGREE;
 pub(super) use label_propagation::PROCEDURES as LABEL_PROPAGATION;
 pub(super) use local_clustering::PROCEDURES as LOCAL_CLUSTERING;
+pub(super) use louvain::PROCEDURES as LOUVAIN;
 pub(super) use page_rank::PROCEDURES as PAGE_RANK;
 pub(super) use similarity::PROCEDURES as SIMILARITY;
 pub(super) use sssp::PROCEDURES as SSSP;

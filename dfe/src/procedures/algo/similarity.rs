@@ -1,6 +1,7 @@
-//! `neptune.algo.neighbors.common`, `.neighbors.total` and
-//! `.jaccardSimilarity`: how much the neighbourhoods (distinct neighbours
-//! along `traversalDirection`, default outbound) of two nodes overlap. The
+//! `neptune.algo.neighbors.common`, `.neighbors.total`,
+//! `.jaccardSimilarity` and `.overlapSimilarity`: how much the
+//! neighbourhoods (distinct neighbours along `traversalDirection`, default
+//! outbound) of two nodes overlap. The
 //! first and second arguments are nodes or lists of nodes taken pair by
 //! pair; one row per pair, in order.
 
@@ -9,7 +10,7 @@ use super::context::on_view;
 use super::sources::source_nodes;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{neighbourhood_overlap, Direction};
+use nereid_algorithms::{neighbourhood_overlap, Direction, Overlap};
 use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
 use nereid_values::Value;
@@ -45,37 +46,56 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
         mode: "READ",
         body: jaccard,
     },
+    Procedure {
+        name: "neptune.algo.overlapSimilarity",
+        inputs: INPUTS,
+        outputs: &["score"],
+        description: "Overlap similarity of two nodes' neighbourhoods (shared over the smaller).",
+        mode: "READ",
+        body: overlap,
+    },
 ];
 
 fn common(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    pairs(PROCEDURES[0].name, txn, args, |shared, _| {
-        Value::Int(shared as i64)
+    pairs(PROCEDURES[0].name, txn, args, |o| {
+        Value::Int(o.shared as i64)
     })
 }
 
 fn total(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    pairs(PROCEDURES[1].name, txn, args, |_, all| {
-        Value::Int(all as i64)
+    pairs(PROCEDURES[1].name, txn, args, |o| {
+        Value::Int(o.total() as i64)
     })
 }
 
 fn jaccard(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    pairs(PROCEDURES[2].name, txn, args, |shared, all| {
-        Value::Float(if all == 0 {
-            0.0
-        } else {
-            shared as f64 / all as f64
-        })
+    pairs(PROCEDURES[2].name, txn, args, |o| {
+        Value::Float(quotient(o.shared, o.total()))
     })
 }
 
-/// One row per (first, second) pair: `score(shared, total)`. A node the
+fn overlap(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    pairs(PROCEDURES[3].name, txn, args, |o| {
+        Value::Float(quotient(o.shared, o.first.min(o.second)))
+    })
+}
+
+/// `shared / of`, 0 for two empty neighbourhoods.
+fn quotient(shared: usize, of: usize) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        shared as f64 / of as f64
+    }
+}
+
+/// One row per (first, second) pair: `score` of their overlap. A node the
 /// view does not hold (`vertexLabel`) has no neighbours.
 fn pairs(
     name: &'static str,
     txn: &Txn,
     args: &[Value],
-    score: impl Fn(usize, usize) -> Value + Sync,
+    score: impl Fn(Overlap) -> Value + Sync,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let config = Config::parse(name, args.get(2), &["traversalDirection"])?;
     let first = source_nodes(name, args.first().unwrap_or(&Value::Null))?;
@@ -94,11 +114,11 @@ fn pairs(
             .iter()
             .zip(&second)
             .map(|(&a, &b)| {
-                let (shared, all) = match (view.index_of(a), view.index_of(b)) {
+                let overlap = match (view.index_of(a), view.index_of(b)) {
                     (Some(a), Some(b)) => neighbourhood_overlap(view.graph(), a, b, direction),
-                    _ => (0, 0),
+                    _ => Overlap::default(),
                 };
-                vec![score(shared, all)]
+                vec![score(overlap)]
             })
             .collect()
     })

@@ -47,29 +47,38 @@ fn is_empty_config(value: &Value) -> bool {
     }
 }
 
-/// One row `[node, value]` per vertex of the view, or per source the view
-/// holds (a source it does not hold, filtered out by `vertexLabel`, has no
-/// value).
-pub(super) fn per_node_rows(
-    view: &GraphView,
+/// The value of every vertex of the view, or of each source the view
+/// holds (a source it does not hold, filtered out by `vertexLabel`, has
+/// no value), with its node: `options` reads the algorithm's own options
+/// (checked before any work), `kernel` computes one value per vertex.
+fn node_values<T: Send>(
+    txn: &Txn,
+    config: &Config,
     sources: Option<&[NodeId]>,
-    value: impl Fn(u32) -> Value,
-) -> Vec<Vec<Value>> {
-    let row = |index: u32| vec![Value::Node(view.node(index)), value(index)];
-    match sources {
-        None => (0..view.graph().vertex_count() as u32).map(row).collect(),
-        Some(nodes) => nodes
-            .iter()
-            .filter_map(|&node| view.index_of(node))
-            .map(row)
-            .collect(),
-    }
+    options: impl FnOnce(&Config) -> ExecResult<T>,
+    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+) -> ExecResult<Vec<(NodeId, Value)>> {
+    let options = options(config)?;
+    let spec = config.view_spec(config.edge_weight()?)?;
+    on_view(txn, config, &spec, |view| {
+        let values = kernel(view, options);
+        let reported: Vec<u32> = match sources {
+            None => (0..view.graph().vertex_count() as u32).collect(),
+            Some(nodes) => nodes
+                .iter()
+                .filter_map(|&node| view.index_of(node))
+                .collect(),
+        };
+        reported
+            .into_iter()
+            .map(|v| (view.node(v), values[v as usize].clone()))
+            .collect()
+    })
 }
 
 /// The shape of every per-node algorithm: `f(config)` or
-/// `f(sourceNodes, config)`; `options` reads the algorithm's own options
-/// (checked before any work), `kernel` computes one value per vertex of
-/// the view, reported for every node or for the sources given.
+/// `f(sourceNodes, config)`, one row `[node, value]` per node (see
+/// [`node_values`]).
 pub(super) fn per_node<T: Send>(
     name: &'static str,
     txn: &Txn,
@@ -80,10 +89,33 @@ pub(super) fn per_node<T: Send>(
 ) -> ExecResult<Vec<Vec<Value>>> {
     let (sources, config) = sources_or_all(name, args)?;
     let config = Config::parse(name, config, keys)?;
-    let options = options(&config)?;
-    let spec = config.view_spec(None)?;
-    on_view(txn, &config, &spec, |view| {
-        let values = kernel(view, options);
-        per_node_rows(view, sources.as_deref(), |v| values[v as usize].clone())
-    })
+    let values = node_values(txn, &config, sources.as_deref(), options, kernel)?;
+    Ok(values
+        .into_iter()
+        .map(|(node, value)| vec![Value::Node(node), value])
+        .collect())
+}
+
+/// The `.mutate` variant of a [`per_node`] algorithm: the same options
+/// plus `writeProperty`; each value is written to its node as that
+/// property, inside the calling transaction (seen by the rest of it,
+/// rolled back with it, logged when it commits). Yields one row,
+/// `success = true`; a failed write fails the call, and the statement
+/// with it.
+pub(super) fn mutate<T: Send>(
+    name: &'static str,
+    txn: &Txn,
+    args: &[Value],
+    keys: &[&str],
+    options: impl FnOnce(&Config) -> ExecResult<T>,
+    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+) -> ExecResult<Vec<Vec<Value>>> {
+    let (sources, config) = sources_or_all(name, args)?;
+    let keys: Vec<&str> = keys.iter().copied().chain(["writeProperty"]).collect();
+    let config = Config::parse(name, config, &keys)?;
+    let property = config.write_property()?;
+    for (node, value) in node_values(txn, &config, sources.as_deref(), options, kernel)? {
+        txn.set_node_property(node, &property, value)?;
+    }
+    Ok(vec![vec![Value::Bool(true)]])
 }

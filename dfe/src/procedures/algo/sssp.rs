@@ -16,9 +16,6 @@ use nereid_values::Value;
 /// `delta` when the call gives none.
 const DEFAULT_DELTA: f64 = 1.0;
 
-/// The numeric types Neptune names for `edgeWeightType`.
-const WEIGHT_TYPES: &[&str] = &["int", "long", "float", "double"];
-
 pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
     Procedure {
         name: "neptune.algo.sssp.deltaStepping",
@@ -72,18 +69,8 @@ fn shortest(
 ) -> ExecResult<Vec<Vec<Value>>> {
     let sources = source_nodes(name, args.first().unwrap_or(&Value::Null))?;
     let weight = config
-        .string("edgeWeightProperty")?
+        .edge_weight()?
         .ok_or_else(|| config.failed("configuration key `edgeWeightProperty` is required"))?;
-    match config.string("edgeWeightType")? {
-        Some(t) if WEIGHT_TYPES.contains(&t.as_str()) => {}
-        Some(t) => {
-            return Err(config.failed(&format!(
-                "configuration key `edgeWeightType` must be one of {}, not \"{t}\"",
-                WEIGHT_TYPES.join(", ")
-            )))
-        }
-        None => return Err(config.failed("configuration key `edgeWeightType` is required")),
-    }
     let direction = config.direction(Direction::Out)?;
     let spec = config.view_spec(Some(weight))?;
     if sources.is_empty() {

@@ -2,8 +2,9 @@
 //! connected components. A component is named by the `id()` of its
 //! smallest node, so the answer does not depend on how the work was split.
 
-use super::sources::per_node;
-use super::SOURCES_AND_CONFIG;
+use super::config::Config;
+use super::sources::{mutate, per_node};
+use super::{MUTATE_OUTPUTS, SOURCES_AND_CONFIG};
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
 use nereid_algorithms::{scc, wcc, Graph, GraphView};
@@ -27,6 +28,22 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
         mode: "READ",
         body: strong,
     },
+    Procedure {
+        name: "neptune.algo.wcc.mutate",
+        inputs: SOURCES_AND_CONFIG,
+        outputs: MUTATE_OUTPUTS,
+        description: "Writes every node's weakly connected component to `writeProperty`.",
+        mode: "WRITE",
+        body: weak_written,
+    },
+    Procedure {
+        name: "neptune.algo.scc.mutate",
+        inputs: SOURCES_AND_CONFIG,
+        outputs: MUTATE_OUTPUTS,
+        description: "Writes every node's strongly connected component to `writeProperty`.",
+        mode: "WRITE",
+        body: strong_written,
+    },
 ];
 
 fn weak(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
@@ -35,7 +52,7 @@ fn weak(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         txn,
         args,
         &[],
-        |_| Ok(()),
+        no_options,
         |view, ()| named(view, wcc),
     )
 }
@@ -46,9 +63,35 @@ fn strong(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         txn,
         args,
         &[],
-        |_| Ok(()),
+        no_options,
         |view, ()| named(view, scc),
     )
+}
+
+fn weak_written(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    mutate(
+        PROCEDURES[2].name,
+        txn,
+        args,
+        &[],
+        no_options,
+        |view, ()| named(view, wcc),
+    )
+}
+
+fn strong_written(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    mutate(
+        PROCEDURES[3].name,
+        txn,
+        args,
+        &[],
+        no_options,
+        |view, ()| named(view, scc),
+    )
+}
+
+fn no_options(_: &Config) -> ExecResult<()> {
+    Ok(())
 }
 
 /// Each vertex's component, as the `id()` of the node naming it.
