@@ -339,3 +339,19 @@ def test_overlap_similarity_divides_by_the_smaller_neighbourhood(session):
                        "RETURN score").data()
     want = [len(out[a] & out[b]) / min(len(out[a]), len(out[b])) for a, b in [(1, 3), (2, 5)]]
     assert [r["score"] for r in rows] == want and want[0] > 0
+
+
+@pytest.mark.parametrize("procedure", ["deltaStepping", "bellmanFord"])
+def test_sssp_parents_form_a_shortest_path_tree(session, procedure):
+    cfg = config("directed", edgeWeightProperty="weight", edgeWeightType="double")
+    weights = {(int(s_), int(d)): float(w) for s_, d, w in read("example-directed.e")}
+    want = expected("directed", "SSSP")
+    rows = session.run("MATCH (s:D {id: 1}) "
+                       f"CALL neptune.algo.sssp.{procedure}.parents(s, $config) YIELD source, node, parent "
+                       "RETURN source.id AS s, node.id AS n, parent.id AS p", config=cfg).data()
+    assert {r["n"] for r in rows} == {v for v, d in want.items() if d != "Infinity"}
+    for r in rows:
+        if r["n"] == 1:
+            assert r["p"] == 1
+        else:
+            assert close(float(want[r["p"]]) + weights[(r["p"], r["n"])], want[r["n"]], 1e-9), r

@@ -1,5 +1,6 @@
-//! `neptune.algo.sssp.deltaStepping` and `.sssp.bellmanFord`: weighted
-//! shortest-path distances from each source node to every node it reaches,
+//! `neptune.algo.sssp.deltaStepping` and `.sssp.bellmanFord` (and their
+//! `.parents`): weighted shortest-path distances (or shortest-path-tree
+//! parents) from each source node to every node it reaches,
 //! over the numeric edge property `edgeWeightProperty` (an edge without it,
 //! or with a negative value, fails the call).
 
@@ -33,7 +34,30 @@ pub(in crate::procedures) const PROCEDURES: &[Procedure] = &[
         mode: "READ",
         body: by_bellman_ford,
     },
+    Procedure {
+        name: "neptune.algo.sssp.deltaStepping.parents",
+        inputs: SOURCES_AND_CONFIG,
+        outputs: &["source", "node", "parent"],
+        description: "Weighted shortest-path tree from each source node: every node reached and its parent (delta-stepping).",
+        mode: "READ",
+        body: parents_by_delta_stepping,
+    },
+    Procedure {
+        name: "neptune.algo.sssp.bellmanFord.parents",
+        inputs: SOURCES_AND_CONFIG,
+        outputs: &["source", "node", "parent"],
+        description: "Weighted shortest-path tree from each source node: every node reached and its parent (Bellman-Ford).",
+        mode: "READ",
+        body: parents_by_bellman_ford,
+    },
 ];
+
+/// What each row carries beside the source and the node reached.
+#[derive(Clone, Copy)]
+enum Report {
+    Distance,
+    Parent,
+}
 
 const KEYS: &[&str] = &[
     "edgeWeightProperty",
@@ -43,21 +67,45 @@ const KEYS: &[&str] = &[
 ];
 
 fn by_delta_stepping(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let name = PROCEDURES[0].name;
+    with_delta_stepping(PROCEDURES[0].name, txn, args, Report::Distance)
+}
+
+fn by_bellman_ford(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    with_bellman_ford(PROCEDURES[1].name, txn, args, Report::Distance)
+}
+
+fn parents_by_delta_stepping(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    with_delta_stepping(PROCEDURES[2].name, txn, args, Report::Parent)
+}
+
+fn parents_by_bellman_ford(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    with_bellman_ford(PROCEDURES[3].name, txn, args, Report::Parent)
+}
+
+fn with_delta_stepping(
+    name: &'static str,
+    txn: &Txn,
+    args: &[Value],
+    report: Report,
+) -> ExecResult<Vec<Vec<Value>>> {
     let config = Config::parse(name, args.get(1), KEYS)?;
     let delta = config
         .number("delta", f64::MIN_POSITIVE..=f64::MAX)?
         .unwrap_or(DEFAULT_DELTA);
-    shortest(name, &config, txn, args, |g, s, dir| {
+    shortest(name, &config, txn, args, report, |g, s, dir| {
         delta_stepping(g, s, dir, delta)
     })
 }
 
-fn by_bellman_ford(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let name = PROCEDURES[1].name;
+fn with_bellman_ford(
+    name: &'static str,
+    txn: &Txn,
+    args: &[Value],
+    report: Report,
+) -> ExecResult<Vec<Vec<Value>>> {
     let keys = &KEYS[..KEYS.len() - 1];
     let config = Config::parse(name, args.get(1), keys)?;
-    shortest(name, &config, txn, args, bellman_ford)
+    shortest(name, &config, txn, args, report, bellman_ford)
 }
 
 fn shortest(
@@ -65,6 +113,7 @@ fn shortest(
     config: &Config,
     txn: &Txn,
     args: &[Value],
+    report: Report,
     kernel: impl Fn(&nereid_algorithms::Graph, u32, Direction) -> ShortestPaths + Sync,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let sources = source_nodes(name, args.first().unwrap_or(&Value::Null))?;
@@ -80,20 +129,30 @@ fn shortest(
         let mut rows = Vec::new();
         for &source in &sources {
             let Some(start) = view.index_of(source) else {
-                rows.push(vec![
-                    Value::Node(source),
-                    Value::Node(source),
-                    Value::Float(0.0),
-                ]);
+                let last = match report {
+                    Report::Distance => Value::Float(0.0),
+                    Report::Parent => Value::Node(source),
+                };
+                rows.push(vec![Value::Node(source), Value::Node(source), last]);
                 continue;
             };
             let paths = kernel(view.graph(), start, direction);
             for (v, &d) in paths.distance.iter().enumerate() {
                 if d.is_finite() {
+                    let last = match report {
+                        Report::Distance => Value::Float(d),
+                        // The source has no parent in the tree: it is its
+                        // own, as in `bfs.parents`.
+                        Report::Parent => match paths.parent[v] {
+                            u32::MAX if v == start as usize => Value::Node(source),
+                            u32::MAX => Value::Null,
+                            p => Value::Node(view.node(p)),
+                        },
+                    };
                     rows.push(vec![
                         Value::Node(source),
                         Value::Node(view.node(v as u32)),
-                        Value::Float(d),
+                        last,
                     ]);
                 }
             }
