@@ -5,6 +5,8 @@
 //! frontier (bottom-up), which stops at the first hit.
 
 use crate::csr::{Direction, Graph};
+use crate::error::AlgorithmError;
+use crate::stop::Stop;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -27,7 +29,13 @@ pub struct BfsTree {
 }
 
 /// Searches from `source` along `dir`, at most `max_depth` levels deep.
-pub fn bfs(graph: &Graph, source: u32, dir: Direction, max_depth: Option<u32>) -> BfsTree {
+pub fn bfs(
+    graph: &Graph,
+    source: u32,
+    dir: Direction,
+    max_depth: Option<u32>,
+    stop: Stop,
+) -> Result<BfsTree, AlgorithmError> {
     let n = graph.vertex_count();
     let parent: Vec<AtomicU32> = (0..n)
         .into_par_iter()
@@ -44,6 +52,7 @@ pub fn bfs(graph: &Graph, source: u32, dir: Direction, max_depth: Option<u32>) -
     let mut depth = 0u32;
     let mut bottom_up = false;
     while !frontier.is_empty() && max_depth.is_none_or(|max| depth < max) {
+        stop.check()?;
         depth += 1;
         let frontier_edges: usize = frontier.par_iter().map(|&v| graph.degree(v, dir)).sum();
         unexplored = unexplored.saturating_sub(frontier_edges);
@@ -65,10 +74,10 @@ pub fn bfs(graph: &Graph, source: u32, dir: Direction, max_depth: Option<u32>) -
             step.top_down(&frontier)
         };
     }
-    BfsTree {
+    Ok(BfsTree {
         level: level.into_iter().map(AtomicU32::into_inner).collect(),
         parent: parent.into_iter().map(AtomicU32::into_inner).collect(),
-    }
+    })
 }
 
 fn edges_in(graph: &Graph, dir: Direction) -> usize {
@@ -168,7 +177,7 @@ mod tests {
         let n = 2000u32;
         let g = crate::random_graph(n, 40_000, 12345);
         for dir in [Direction::Out, Direction::In, Direction::Both] {
-            let tree = bfs(&g, 7, dir, None);
+            let tree = bfs(&g, 7, dir, None, Stop::NEVER).unwrap();
             assert_eq!(tree.level, levels_by_queue(&g, 7, dir));
             for v in 0..n {
                 let p = tree.parent[v as usize];
@@ -178,7 +187,7 @@ mod tests {
                 }
             }
         }
-        let shallow = bfs(&g, 7, Direction::Out, Some(1));
+        let shallow = bfs(&g, 7, Direction::Out, Some(1), Stop::NEVER).unwrap();
         assert!(shallow.level.iter().all(|&l| l == UNREACHED || l <= 1));
     }
 }

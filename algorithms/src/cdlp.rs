@@ -6,14 +6,22 @@
 //! it has no neighbour.
 
 use crate::csr::{Direction, Graph};
+use crate::error::AlgorithmError;
+use crate::stop::Stop;
 use rayon::prelude::*;
 
 /// The label of every vertex after `iterations` rounds (a label is a
 /// vertex index).
-pub fn label_propagation(graph: &Graph, dir: Direction, iterations: u32) -> Vec<u32> {
+pub fn label_propagation(
+    graph: &Graph,
+    dir: Direction,
+    iterations: u32,
+    stop: Stop,
+) -> Result<Vec<u32>, AlgorithmError> {
     let n = graph.vertex_count();
     let mut labels: Vec<u32> = (0..n as u32).collect();
     for _ in 0..iterations {
+        stop.check()?;
         let next: Vec<u32> = (0..n as u32)
             .into_par_iter()
             .map_init(Vec::new, |seen, v| {
@@ -27,7 +35,7 @@ pub fn label_propagation(graph: &Graph, dir: Direction, iterations: u32) -> Vec<
         }
         labels = next;
     }
-    labels
+    Ok(labels)
 }
 
 /// The most frequent value, the smallest among equally frequent ones.

@@ -10,6 +10,8 @@
 //! answer is exact; with fewer it estimates from a sample.
 
 use crate::csr::{Direction, Graph};
+use crate::error::AlgorithmError;
+use crate::stop::Stop;
 use rayon::prelude::*;
 
 /// Sources searched together: one bit of a `u64` each.
@@ -38,19 +40,24 @@ impl Reach {
 
 /// The distances from every vertex to each of `sources` along `dir`,
 /// summed per vertex (a vertex does not count itself).
-pub fn closeness(graph: &Graph, sources: &[u32], dir: Direction) -> Vec<Reach> {
+pub fn closeness(
+    graph: &Graph,
+    sources: &[u32],
+    dir: Direction,
+    stop: Stop,
+) -> Result<Vec<Reach>, AlgorithmError> {
     let n = graph.vertex_count();
     sources
         .par_chunks(LANES)
-        .map(|batch| search_batch(graph, batch, dir))
-        .reduce(
+        .map(|batch| search_batch(graph, batch, dir, stop))
+        .try_reduce(
             || vec![Reach::default(); n],
             |mut a, b| {
                 for (x, y) in a.iter_mut().zip(b) {
                     x.reached += y.reached;
                     x.distance_sum += y.distance_sum;
                 }
-                a
+                Ok(a)
             },
         )
 }
@@ -58,7 +65,12 @@ pub fn closeness(graph: &Graph, sources: &[u32], dir: Direction) -> Vec<Reach> {
 /// One batch of up to 64 searches, level by level. A vertex pulls the
 /// bits of the previous frontier from its neighbours along `dir` (they
 /// are the vertices that reach it against `dir`).
-fn search_batch(graph: &Graph, batch: &[u32], dir: Direction) -> Vec<Reach> {
+fn search_batch(
+    graph: &Graph,
+    batch: &[u32],
+    dir: Direction,
+    stop: Stop,
+) -> Result<Vec<Reach>, AlgorithmError> {
     let n = graph.vertex_count();
     let mut seen = vec![0u64; n];
     let mut frontier = vec![0u64; n];
@@ -69,6 +81,7 @@ fn search_batch(graph: &Graph, batch: &[u32], dir: Direction) -> Vec<Reach> {
     let mut reach = vec![Reach::default(); n];
     let mut level = 0u64;
     loop {
+        stop.check()?;
         level += 1;
         let next: Vec<u64> = (0..n as u32)
             .into_par_iter()
@@ -91,7 +104,7 @@ fn search_batch(graph: &Graph, batch: &[u32], dir: Direction) -> Vec<Reach> {
             }
         }
         if !any {
-            return reach;
+            return Ok(reach);
         }
         frontier = next;
     }
@@ -126,7 +139,7 @@ mod tests {
     fn sequential(graph: &Graph, sources: &[u32], dir: Direction) -> Vec<Reach> {
         let mut reach = vec![Reach::default(); graph.vertex_count()];
         for &s in sources {
-            let tree = bfs(graph, s, dir.reverse(), None);
+            let tree = bfs(graph, s, dir.reverse(), None, Stop::NEVER).unwrap();
             for (v, &d) in tree.level.iter().enumerate() {
                 if d != UNREACHED && d > 0 {
                     reach[v].reached += 1;
@@ -144,14 +157,14 @@ mod tests {
             let sources: Vec<u32> = (0..150).collect();
             for dir in [Direction::Out, Direction::In, Direction::Both] {
                 assert_eq!(
-                    closeness(&g, &sources, dir),
+                    closeness(&g, &sources, dir, Stop::NEVER).unwrap(),
                     sequential(&g, &sources, dir),
                     "seed {seed}, {dir:?}"
                 );
             }
             let sample = sample_sources(150, 70, seed);
             assert_eq!(
-                closeness(&g, &sample, Direction::Out),
+                closeness(&g, &sample, Direction::Out, Stop::NEVER).unwrap(),
                 sequential(&g, &sample, Direction::Out)
             );
         }
@@ -162,7 +175,7 @@ mod tests {
         // 0 - 1 - 2 - 3 - 4, both ways.
         let edges = [(0, 1), (1, 2), (2, 3), (3, 4)];
         let g = Graph::from_edges(5, &edges, None);
-        let reach = closeness(&g, &[0, 1, 2, 3, 4], Direction::Both);
+        let reach = closeness(&g, &[0, 1, 2, 3, 4], Direction::Both, Stop::NEVER).unwrap();
         assert_eq!(
             reach[2],
             Reach {

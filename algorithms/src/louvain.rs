@@ -12,6 +12,8 @@
 //! converge); building the first level's adjacency is parallel.
 
 use crate::csr::{Direction, Graph};
+use crate::error::AlgorithmError;
+use crate::stop::Stop;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -102,7 +104,11 @@ fn merge(row: &mut Vec<(u32, f64)>) {
 
 /// Runs Louvain on `graph` (weights from the view when it has them, 1
 /// otherwise).
-pub fn louvain(graph: &Graph, options: &LouvainOptions) -> Communities {
+pub fn louvain(
+    graph: &Graph,
+    options: &LouvainOptions,
+    stop: Stop,
+) -> Result<Communities, AlgorithmError> {
     let n = graph.vertex_count();
     let mut level = Level::from_graph(graph);
     // `member[v]`: the vertex of the current level that vertex `v` of the
@@ -110,7 +116,7 @@ pub fn louvain(graph: &Graph, options: &LouvainOptions) -> Communities {
     let mut member: Vec<u32> = (0..n as u32).collect();
     let mut modularity = partition_modularity(&level, &(0..n as u32).collect::<Vec<_>>());
     for _ in 0..options.max_levels {
-        let (assignment, gained) = local_moves(&level, options);
+        let (assignment, gained) = local_moves(&level, options, stop)?;
         let (renumbered, count) = renumber(&assignment);
         if count == level.rows.len() {
             break;
@@ -127,21 +133,25 @@ pub fn louvain(graph: &Graph, options: &LouvainOptions) -> Communities {
             break;
         }
     }
-    Communities {
+    Ok(Communities {
         community: name_by_smallest(&member),
         modularity,
-    }
+    })
 }
 
 /// One level's local moves: returns each vertex's community and the
 /// modularity gained.
-fn local_moves(level: &Level, options: &LouvainOptions) -> (Vec<u32>, f64) {
+fn local_moves(
+    level: &Level,
+    options: &LouvainOptions,
+    stop: Stop,
+) -> Result<(Vec<u32>, f64), AlgorithmError> {
     let n = level.rows.len();
     let strength: Vec<f64> = (0..n).map(|v| level.strength(v)).collect();
     let two_m: f64 = strength.iter().sum();
     let mut community: Vec<u32> = (0..n as u32).collect();
     if two_m <= 0.0 {
-        return (community, 0.0);
+        return Ok((community, 0.0));
     }
     // Total strength of each community.
     let mut total: Vec<f64> = strength.clone();
@@ -149,6 +159,7 @@ fn local_moves(level: &Level, options: &LouvainOptions) -> (Vec<u32>, f64) {
     let mut quality = start;
     let mut links: HashMap<u32, f64> = HashMap::new();
     for _ in 0..options.max_iterations {
+        stop.check()?;
         let mut moved = false;
         for v in 0..n {
             let own = community[v];
@@ -186,7 +197,7 @@ fn local_moves(level: &Level, options: &LouvainOptions) -> (Vec<u32>, f64) {
             break;
         }
     }
-    (community, quality - start)
+    Ok((community, quality - start))
 }
 
 /// Modularity of `community` on `level`: the share of weight inside
@@ -260,7 +271,7 @@ mod tests {
     #[test]
     fn finds_each_clique_of_a_ring_of_cliques() {
         let g = ring_of_cliques(6, 5);
-        let found = louvain(&g, &LouvainOptions::default());
+        let found = louvain(&g, &LouvainOptions::default(), Stop::NEVER).unwrap();
         for v in 0..30u32 {
             assert_eq!(found.community[v as usize], (v / 5) * 5, "vertex {v}");
         }
@@ -271,7 +282,7 @@ mod tests {
     fn reported_modularity_is_that_of_the_partition_and_beats_singletons() {
         for seed in 0..5 {
             let g = random_graph(200, 800, seed);
-            let found = louvain(&g, &LouvainOptions::default());
+            let found = louvain(&g, &LouvainOptions::default(), Stop::NEVER).unwrap();
             let level = Level::from_graph(&g);
             let recomputed = partition_modularity(&level, &found.community);
             assert!((recomputed - found.modularity).abs() < 1e-9, "seed {seed}");
@@ -289,14 +300,14 @@ mod tests {
         // A square 0-1-2-3-0; heavy edges 0-1 and 2-3 make two pairs.
         let edges = [(0, 1), (1, 2), (2, 3), (3, 0)];
         let g = Graph::from_edges(4, &edges, Some(&[10.0, 1.0, 10.0, 1.0]));
-        let found = louvain(&g, &LouvainOptions::default());
+        let found = louvain(&g, &LouvainOptions::default(), Stop::NEVER).unwrap();
         assert_eq!(found.community, vec![0, 0, 2, 2]);
     }
 
     #[test]
     fn an_empty_graph_keeps_every_vertex_alone() {
         let g = Graph::from_edges(3, &[], None);
-        let found = louvain(&g, &LouvainOptions::default());
+        let found = louvain(&g, &LouvainOptions::default(), Stop::NEVER).unwrap();
         assert_eq!(found.community, vec![0, 1, 2]);
         assert_eq!(found.modularity, 0.0);
     }

@@ -5,6 +5,8 @@
 //! `D` the dangling vertices' rank, starting from `1 / n`.
 
 use crate::csr::{Direction, Graph};
+use crate::error::AlgorithmError;
+use crate::stop::Stop;
 use rayon::prelude::*;
 
 /// How PageRank runs.
@@ -20,10 +22,14 @@ pub struct PageRankOptions {
 }
 
 /// Every vertex's rank.
-pub fn pagerank(graph: &Graph, options: &PageRankOptions) -> Vec<f64> {
+pub fn pagerank(
+    graph: &Graph,
+    options: &PageRankOptions,
+    stop: Stop,
+) -> Result<Vec<f64>, AlgorithmError> {
     let n = graph.vertex_count();
     if n == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let dir = options.direction;
     let d = options.damping;
@@ -35,6 +41,7 @@ pub fn pagerank(graph: &Graph, options: &PageRankOptions) -> Vec<f64> {
     let mut rank = vec![1.0 / nf; n];
     let mut contribution = vec![0.0; n];
     for _ in 0..options.iterations {
+        stop.check()?;
         contribution
             .par_iter_mut()
             .zip(&rank)
@@ -65,5 +72,5 @@ pub fn pagerank(graph: &Graph, options: &PageRankOptions) -> Vec<f64> {
             break;
         }
     }
-    rank
+    Ok(rank)
 }

@@ -9,6 +9,8 @@
 //! Dijkstra's algorithm.
 
 use crate::csr::{Direction, Graph};
+use crate::error::AlgorithmError;
+use crate::stop::Stop;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,12 +27,19 @@ pub struct ShortestPaths {
 /// Delta-stepping: vertices wait in buckets of width `delta` by tentative
 /// distance; the lowest non-empty bucket is relaxed in parallel until it
 /// stays empty, then the next. The graph must carry weights.
-pub fn delta_stepping(graph: &Graph, source: u32, dir: Direction, delta: f64) -> ShortestPaths {
+pub fn delta_stepping(
+    graph: &Graph,
+    source: u32,
+    dir: Direction,
+    delta: f64,
+    stop: Stop,
+) -> Result<ShortestPaths, AlgorithmError> {
     let dist = distances(graph.vertex_count(), source);
     let bucket_of = |d: f64| (d / delta) as u64;
     // Sparse: distances far beyond `delta` would make a dense list huge.
     let mut buckets: BTreeMap<u64, Vec<u32>> = BTreeMap::from([(0, vec![source])]);
     while let Some((current, waiting)) = buckets.pop_first() {
+        stop.check()?;
         let frontier: Vec<u32> = waiting
             .into_iter()
             .filter(|&v| bucket_of(load(&dist, v)) == current)
@@ -46,12 +55,17 @@ pub fn delta_stepping(graph: &Graph, source: u32, dir: Direction, delta: f64) ->
                 .push(v);
         }
     }
-    finish(graph, dir, source, dist)
+    Ok(finish(graph, dir, source, dist))
 }
 
 /// Bellman-Ford restricted to the vertices whose distance changed in the
 /// previous round.
-pub fn bellman_ford(graph: &Graph, source: u32, dir: Direction) -> ShortestPaths {
+pub fn bellman_ford(
+    graph: &Graph,
+    source: u32,
+    dir: Direction,
+    stop: Stop,
+) -> Result<ShortestPaths, AlgorithmError> {
     let n = graph.vertex_count();
     let dist = distances(n, source);
     let queued: Vec<AtomicBool> = (0..n)
@@ -60,6 +74,7 @@ pub fn bellman_ford(graph: &Graph, source: u32, dir: Direction) -> ShortestPaths
         .collect();
     let mut frontier = vec![source];
     while !frontier.is_empty() {
+        stop.check()?;
         let improved = relax(graph, dir, &frontier, &dist);
         frontier = improved
             .into_iter()
@@ -70,7 +85,7 @@ pub fn bellman_ford(graph: &Graph, source: u32, dir: Direction) -> ShortestPaths
             .par_iter()
             .for_each(|&v| queued[v as usize].store(false, Ordering::Relaxed));
     }
-    finish(graph, dir, source, dist)
+    Ok(finish(graph, dir, source, dist))
 }
 
 fn distances(n: usize, source: u32) -> Vec<AtomicU64> {
@@ -170,7 +185,10 @@ mod tests {
         let g = crate::random_graph(n, 4000, 99);
         for dir in [Direction::Out, Direction::Both] {
             let expected = dijkstra(&g, 3, dir);
-            for paths in [delta_stepping(&g, 3, dir, 2.0), bellman_ford(&g, 3, dir)] {
+            for paths in [
+                delta_stepping(&g, 3, dir, 2.0, Stop::NEVER).unwrap(),
+                bellman_ford(&g, 3, dir, Stop::NEVER).unwrap(),
+            ] {
                 assert_eq!(paths.distance, expected);
                 for v in 0..n as usize {
                     let p = paths.parent[v];

@@ -12,7 +12,7 @@
 
 use nereid_algorithms::{
     bellman_ford, bfs, delta_stepping, label_propagation, local_clustering, pagerank,
-    triangle_count, wcc, Direction, Graph, PageRankOptions, UNREACHED,
+    triangle_count, wcc, Direction, Graph, PageRankOptions, Stop, UNREACHED,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -141,12 +141,12 @@ const KINDS: [(&str, bool); 2] = [("dir", true), ("undir", false)];
 fn bfs_levels() {
     for (kind, _) in KINDS {
         let (g, want) = adjacency("bfs", kind);
-        let tree = bfs(&g.graph, g.index(1), Direction::Out, None);
+        let tree = bfs(&g.graph, g.index(1), Direction::Out, None, Stop::NEVER).unwrap();
         check_ints(&g, &want, &tree.level, false);
     }
     for (name, source) in [("directed", 1), ("undirected", 2)] {
         let g = example(name);
-        let tree = bfs(&g.graph, g.index(source), Direction::Out, None);
+        let tree = bfs(&g.graph, g.index(source), Direction::Out, None, Stop::NEVER).unwrap();
         check_ints(
             &g,
             &expected(&format!("example/example-{name}-BFS")),
@@ -185,13 +185,13 @@ fn cdlp_direction(directed: bool) -> Direction {
 fn community_detection_by_label_propagation() {
     for (kind, directed) in KINDS {
         let (g, want) = adjacency("cdlp", kind);
-        let labels = label_propagation(&g.graph, cdlp_direction(directed), 5);
+        let labels = label_propagation(&g.graph, cdlp_direction(directed), 5, Stop::NEVER).unwrap();
         check_ints(&g, &want, &labels, true);
     }
     for name in ["directed", "undirected"] {
         let directed = name == "directed";
         let g = example(name);
-        let labels = label_propagation(&g.graph, cdlp_direction(directed), 2);
+        let labels = label_propagation(&g.graph, cdlp_direction(directed), 2, Stop::NEVER).unwrap();
         check_ints(
             &g,
             &expected(&format!("example/example-{name}-CDLP")),
@@ -216,7 +216,12 @@ fn pagerank_ranks() {
             iterations,
             tolerance: 0.0,
         };
-        check_floats(&g, &want, &pagerank(&g.graph, &options), PAGERANK_EPSILON);
+        check_floats(
+            &g,
+            &want,
+            &pagerank(&g.graph, &options, Stop::NEVER).unwrap(),
+            PAGERANK_EPSILON,
+        );
     }
     for name in ["directed", "undirected"] {
         let g = example(name);
@@ -229,7 +234,7 @@ fn pagerank_ranks() {
         check_floats(
             &g,
             &expected(&format!("example/example-{name}-PR")),
-            &pagerank(&g.graph, &options),
+            &pagerank(&g.graph, &options, Stop::NEVER).unwrap(),
             PAGERANK_EPSILON,
         );
     }
@@ -308,14 +313,18 @@ fn single_source_shortest_paths() {
             check_floats(
                 &g,
                 &want,
-                &delta_stepping(&g.graph, s, Direction::Out, delta).distance,
+                &delta_stepping(&g.graph, s, Direction::Out, delta, Stop::NEVER)
+                    .unwrap()
+                    .distance,
                 1e-9,
             );
         }
         check_floats(
             &g,
             &want,
-            &bellman_ford(&g.graph, s, Direction::Out).distance,
+            &bellman_ford(&g.graph, s, Direction::Out, Stop::NEVER)
+                .unwrap()
+                .distance,
             1e-9,
         );
     }

@@ -14,7 +14,7 @@
 
 use nereid_algorithms::{
     bfs, delta_stepping, pagerank, run_with_threads, triangle_count, wcc, Direction, GraphView,
-    PageRankOptions, ViewSpec,
+    PageRankOptions, Stop, ViewSpec,
 };
 use nereid_storage::{BulkNode, BulkRel, Store, StoreConfig};
 use nereid_values::Value;
@@ -75,7 +75,7 @@ fn main() {
             (
                 "bfs",
                 time(threads, 16, |i| {
-                    black_box(bfs(g, sources[i], Direction::Out, None));
+                    black_box(bfs(g, sources[i], Direction::Out, None, Stop::NEVER).unwrap());
                 }),
                 gapbs("bfs", &["-g", &s, "-n", "16"]),
             ),
@@ -88,7 +88,7 @@ fn main() {
                         iterations: 20,
                         tolerance: 1e-4,
                     };
-                    black_box(pagerank(g, &options));
+                    black_box(pagerank(g, &options, Stop::NEVER).unwrap());
                 }),
                 gapbs("pr", &["-g", &s, "-n", "4"]),
             ),
@@ -102,12 +102,16 @@ fn main() {
             (
                 "sssp",
                 time(threads, 16, |i| {
-                    black_box(delta_stepping(
-                        weighted.graph(),
-                        sources[i],
-                        Direction::Out,
-                        1.0,
-                    ));
+                    black_box(
+                        delta_stepping(
+                            weighted.graph(),
+                            sources[i],
+                            Direction::Out,
+                            1.0,
+                            Stop::NEVER,
+                        )
+                        .unwrap(),
+                    );
                 }),
                 gapbs("sssp", &["-f", &path, "-n", "16", "-d", "1"]),
             ),

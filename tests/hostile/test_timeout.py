@@ -139,3 +139,31 @@ def test_other_sessions_run_normally_meanwhile(server, driver):
     assert outcome["error"] is not None and outcome["error"].code == CLIENT_TIMEOUT
     assert_alive(server, committed)
 
+
+
+# A path this long makes closeness from every node about 10^11 steps.
+PATH_NODES = 20000
+ENDLESS_ALGORITHM = ("CALL neptune.algo.closenessCentrality({numSources: $n, edgeLabels: ['NEXT']}) "
+                     "YIELD node, score RETURN count(*) AS n")
+
+
+def test_the_drivers_timeout_stops_a_graph_algorithm_between_rounds(server, driver):
+    driver.execute_query("UNWIND range(1, $n) AS i CREATE (:P {i: i})", n=PATH_NODES)
+    driver.execute_query("MATCH (p:P) WITH p ORDER BY p.i WITH collect(p) AS ps "
+                         "UNWIND range(0, size(ps) - 2) AS k WITH ps[k] AS a, ps[k + 1] AS b "
+                         "CREATE (a)-[:NEXT]->(b)")
+    committed = commit_marker(driver)
+    with driver.session() as session:
+        query = Query(ENDLESS_ALGORITHM, timeout=0.5)
+        error = timed_out(server, lambda: session.run(query, n=PATH_NODES).consume())
+        assert error.code == CLIENT_TIMEOUT, error
+        assert session.run("RETURN 1 AS one").single()["one"] == 1
+        # The mutate variant stops the same way and writes nothing.
+        mutate = Query("CALL neptune.algo.closenessCentrality.mutate({numSources: $n, "
+                       "edgeLabels: ['NEXT'], writeProperty: 'c'}) YIELD success RETURN success",
+                       timeout=0.5)
+        error = timed_out(server, lambda: session.run(mutate, n=PATH_NODES).consume())
+        assert error.code == CLIENT_TIMEOUT, error
+        written = session.run("MATCH (p:P) WHERE p.c IS NOT NULL RETURN count(p) AS c").single()["c"]
+        assert written == 0
+    assert_alive(server, committed)

@@ -169,6 +169,14 @@ pub(super) fn stopped() -> bool {
     })
 }
 
+/// The running call's stop signals, for work it hands to other threads
+/// (which do not see this thread's state): none outside a call.
+pub(super) fn current_stop() -> StopSignals {
+    CURRENT
+        .with(|current| current.borrow().as_ref().map(|c| c.stop.clone()))
+        .unwrap_or_default()
+}
+
 /// The error of a call that stopped because its query was stopped.
 pub(super) fn stop_error() -> ExecError {
     CURRENT

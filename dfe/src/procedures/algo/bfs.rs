@@ -81,7 +81,7 @@ fn search(
     if sources.is_empty() {
         return Ok(Vec::new());
     }
-    on_view(txn, &config, &spec, |view| {
+    on_view(txn, &config, &spec, |view, stop| {
         let mut rows = Vec::new();
         for &source in &sources {
             let row = |node, parent, level: u32| {
@@ -98,13 +98,13 @@ fn search(
                 rows.push(row(source, source, 0));
                 continue;
             };
-            let tree = bfs(view.graph(), start, direction, max_depth);
+            let tree = bfs(view.graph(), start, direction, max_depth, stop)?;
             for (v, (&level, &parent)) in tree.level.iter().zip(&tree.parent).enumerate() {
                 if level != UNREACHED {
                     rows.push(row(view.node(v as u32), view.node(parent), level));
                 }
             }
         }
-        rows
+        Ok(rows)
     })
 }

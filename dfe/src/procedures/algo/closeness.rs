@@ -11,7 +11,7 @@ use super::sources::{mutate, per_node};
 use super::{MUTATE_OUTPUTS, SOURCES_AND_CONFIG};
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{closeness, sample_sources, Direction, GraphView};
+use nereid_algorithms::{closeness, sample_sources, AlgorithmError, Direction, GraphView, Stop};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -64,11 +64,11 @@ fn options(config: &Config) -> ExecResult<Options> {
     })
 }
 
-fn kernel(view: &GraphView, options: Options) -> Vec<Value> {
+fn kernel(view: &GraphView, options: Options, stop: Stop) -> Result<Vec<Value>, AlgorithmError> {
     let n = view.graph().vertex_count();
     let sources = sample_sources(n, options.sources, SAMPLE_SEED);
-    closeness(view.graph(), &sources, options.direction)
+    Ok(closeness(view.graph(), &sources, options.direction, stop)?
         .into_iter()
         .map(|reach| Value::Float(reach.score(options.normalize)))
-        .collect()
+        .collect())
 }

@@ -7,7 +7,7 @@ use super::sources::{mutate, per_node};
 use super::{MUTATE_OUTPUTS, SOURCES_AND_CONFIG};
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{Direction, GraphView};
+use nereid_algorithms::{AlgorithmError, Direction, GraphView, Stop};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -44,9 +44,9 @@ fn options(config: &Config) -> ExecResult<Direction> {
     config.direction(Direction::Out)
 }
 
-fn kernel(view: &GraphView, direction: Direction) -> Vec<Value> {
+fn kernel(view: &GraphView, direction: Direction, _: Stop) -> Result<Vec<Value>, AlgorithmError> {
     let g = view.graph();
-    (0..g.vertex_count() as u32)
+    Ok((0..g.vertex_count() as u32)
         .map(|v| Value::Int(g.degree(v, direction) as i64))
-        .collect()
+        .collect())
 }

@@ -8,7 +8,7 @@ use super::sources::{mutate, per_node};
 use super::{MUTATE_OUTPUTS, SOURCES_AND_CONFIG};
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{label_propagation, Direction, GraphView};
+use nereid_algorithms::{label_propagation, AlgorithmError, Direction, GraphView, Stop};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -49,9 +49,15 @@ fn options(config: &Config) -> ExecResult<(Direction, u32)> {
     ))
 }
 
-fn kernel(view: &GraphView, (direction, iterations): (Direction, u32)) -> Vec<Value> {
-    label_propagation(view.graph(), direction, iterations)
-        .into_iter()
-        .map(|label| Value::Int(view.node(label).external()))
-        .collect()
+fn kernel(
+    view: &GraphView,
+    (direction, iterations): (Direction, u32),
+    stop: Stop,
+) -> Result<Vec<Value>, AlgorithmError> {
+    Ok(
+        label_propagation(view.graph(), direction, iterations, stop)?
+            .into_iter()
+            .map(|label| Value::Int(view.node(label).external()))
+            .collect(),
+    )
 }

@@ -27,11 +27,11 @@ fn coefficients(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         args,
         &["traversalDirection"],
         |config| config.direction(Direction::Out),
-        |view, direction| {
-            local_clustering(view.graph(), direction)
+        |view, direction, _| {
+            Ok(local_clustering(view.graph(), direction)
                 .into_iter()
                 .map(Value::Float)
-                .collect()
+                .collect())
         },
     )
 }

@@ -8,7 +8,7 @@ use super::sources::{mutate, per_node};
 use super::{MUTATE_OUTPUTS, SOURCES_AND_CONFIG};
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{louvain, GraphView, LouvainOptions};
+use nereid_algorithms::{louvain, AlgorithmError, GraphView, LouvainOptions, Stop};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -70,10 +70,14 @@ fn options(config: &Config) -> ExecResult<LouvainOptions> {
     })
 }
 
-fn kernel(view: &GraphView, options: LouvainOptions) -> Vec<Value> {
-    louvain(view.graph(), &options)
+fn kernel(
+    view: &GraphView,
+    options: LouvainOptions,
+    stop: Stop,
+) -> Result<Vec<Value>, AlgorithmError> {
+    Ok(louvain(view.graph(), &options, stop)?
         .community
         .into_iter()
         .map(|c| Value::Int(view.node(c).external()))
-        .collect()
+        .collect())
 }

@@ -7,7 +7,7 @@ use super::sources::{mutate, per_node};
 use super::{MUTATE_OUTPUTS, SOURCES_AND_CONFIG};
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{pagerank, Direction, GraphView, PageRankOptions};
+use nereid_algorithms::{pagerank, AlgorithmError, Direction, GraphView, PageRankOptions, Stop};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -56,9 +56,13 @@ fn options(config: &Config) -> ExecResult<PageRankOptions> {
     })
 }
 
-fn kernel(view: &GraphView, options: PageRankOptions) -> Vec<Value> {
-    pagerank(view.graph(), &options)
+fn kernel(
+    view: &GraphView,
+    options: PageRankOptions,
+    stop: Stop,
+) -> Result<Vec<Value>, AlgorithmError> {
+    Ok(pagerank(view.graph(), &options, stop)?
         .into_iter()
         .map(Value::Float)
-        .collect()
+        .collect())
 }

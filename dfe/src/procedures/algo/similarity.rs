@@ -109,8 +109,8 @@ fn pairs(
     }
     let direction = config.direction(Direction::Out)?;
     let spec = config.view_spec(None)?;
-    on_view(txn, &config, &spec, |view| {
-        first
+    on_view(txn, &config, &spec, |view, _| {
+        Ok(first
             .iter()
             .zip(&second)
             .map(|(&a, &b)| {
@@ -120,6 +120,6 @@ fn pairs(
                 };
                 vec![score(overlap)]
             })
-            .collect()
+            .collect())
     })
 }

@@ -6,7 +6,7 @@ use super::config::Config;
 use super::context::call_failed;
 use super::context::on_view;
 use crate::error::ExecResult;
-use nereid_algorithms::GraphView;
+use nereid_algorithms::{AlgorithmError, GraphView, Stop};
 use nereid_storage::Txn;
 use nereid_values::{NodeId, Value};
 
@@ -56,12 +56,12 @@ fn node_values<T: Send>(
     config: &Config,
     sources: Option<&[NodeId]>,
     options: impl FnOnce(&Config) -> ExecResult<T>,
-    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+    kernel: impl FnOnce(&GraphView, T, Stop) -> Result<Vec<Value>, AlgorithmError> + Send,
 ) -> ExecResult<Vec<(NodeId, Value)>> {
     let options = options(config)?;
     let spec = config.view_spec(config.edge_weight()?)?;
-    on_view(txn, config, &spec, |view| {
-        let values = kernel(view, options);
+    on_view(txn, config, &spec, |view, stop| {
+        let values = kernel(view, options, stop)?;
         let reported: Vec<u32> = match sources {
             None => (0..view.graph().vertex_count() as u32).collect(),
             Some(nodes) => nodes
@@ -69,10 +69,10 @@ fn node_values<T: Send>(
                 .filter_map(|&node| view.index_of(node))
                 .collect(),
         };
-        reported
+        Ok(reported
             .into_iter()
             .map(|v| (view.node(v), values[v as usize].clone()))
-            .collect()
+            .collect())
     })
 }
 
@@ -85,7 +85,7 @@ pub(super) fn per_node<T: Send>(
     args: &[Value],
     keys: &[&str],
     options: impl FnOnce(&Config) -> ExecResult<T>,
-    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+    kernel: impl FnOnce(&GraphView, T, Stop) -> Result<Vec<Value>, AlgorithmError> + Send,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let (sources, config) = sources_or_all(name, args)?;
     let config = Config::parse(name, config, keys)?;
@@ -108,7 +108,7 @@ pub(super) fn mutate<T: Send>(
     args: &[Value],
     keys: &[&str],
     options: impl FnOnce(&Config) -> ExecResult<T>,
-    kernel: impl FnOnce(&GraphView, T) -> Vec<Value> + Send,
+    kernel: impl FnOnce(&GraphView, T, Stop) -> Result<Vec<Value>, AlgorithmError> + Send,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let (sources, config) = sources_or_all(name, args)?;
     let keys: Vec<&str> = keys.iter().copied().chain(["writeProperty"]).collect();

@@ -10,7 +10,9 @@ use super::sources::source_nodes;
 use super::SOURCES_AND_CONFIG;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{bellman_ford, delta_stepping, Direction, ShortestPaths};
+use nereid_algorithms::{
+    bellman_ford, delta_stepping, AlgorithmError, Direction, Graph, ShortestPaths, Stop,
+};
 use nereid_storage::Txn;
 use nereid_values::Value;
 
@@ -92,8 +94,8 @@ fn with_delta_stepping(
     let delta = config
         .number("delta", f64::MIN_POSITIVE..=f64::MAX)?
         .unwrap_or(DEFAULT_DELTA);
-    shortest(name, &config, txn, args, report, |g, s, dir| {
-        delta_stepping(g, s, dir, delta)
+    shortest(name, &config, txn, args, report, |g, s, dir, stop| {
+        delta_stepping(g, s, dir, delta, stop)
     })
 }
 
@@ -114,7 +116,7 @@ fn shortest(
     txn: &Txn,
     args: &[Value],
     report: Report,
-    kernel: impl Fn(&nereid_algorithms::Graph, u32, Direction) -> ShortestPaths + Sync,
+    kernel: impl Fn(&Graph, u32, Direction, Stop) -> Result<ShortestPaths, AlgorithmError> + Sync,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let sources = source_nodes(name, args.first().unwrap_or(&Value::Null))?;
     let weight = config
@@ -125,7 +127,7 @@ fn shortest(
     if sources.is_empty() {
         return Ok(Vec::new());
     }
-    on_view(txn, config, &spec, |view| {
+    on_view(txn, config, &spec, |view, stop| {
         let mut rows = Vec::new();
         for &source in &sources {
             let Some(start) = view.index_of(source) else {
@@ -136,7 +138,7 @@ fn shortest(
                 rows.push(vec![Value::Node(source), Value::Node(source), last]);
                 continue;
             };
-            let paths = kernel(view.graph(), start, direction);
+            let paths = kernel(view.graph(), start, direction, stop)?;
             for (v, &d) in paths.distance.iter().enumerate() {
                 if d.is_finite() {
                     let last = match report {
@@ -157,6 +159,6 @@ fn shortest(
                 }
             }
         }
-        rows
+        Ok(rows)
     })
 }

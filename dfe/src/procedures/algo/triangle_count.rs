@@ -31,8 +31,10 @@ fn triangles(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     }
     let config = Config::parse(name, config, &[])?;
     let spec = config.view_spec(None)?;
-    on_view(txn, &config, &spec, |view| {
+    on_view(txn, &config, &spec, |view, _| {
         let total = triangle_count(view.graph());
-        vec![vec![Value::Int(i64::try_from(total).unwrap_or(i64::MAX))]]
+        Ok(vec![vec![Value::Int(
+            i64::try_from(total).unwrap_or(i64::MAX),
+        )]])
     })
 }

@@ -53,7 +53,7 @@ fn weak(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         args,
         &[],
         no_options,
-        |view, ()| named(view, wcc),
+        |view, (), _| Ok(named(view, wcc)),
     )
 }
 
@@ -64,7 +64,7 @@ fn strong(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         args,
         &[],
         no_options,
-        |view, ()| named(view, scc),
+        |view, (), _| Ok(named(view, scc)),
     )
 }
 
@@ -75,7 +75,7 @@ fn weak_written(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         args,
         &[],
         no_options,
-        |view, ()| named(view, wcc),
+        |view, (), _| Ok(named(view, wcc)),
     )
 }
 
@@ -86,7 +86,7 @@ fn strong_written(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         args,
         &[],
         no_options,
-        |view, ()| named(view, scc),
+        |view, (), _| Ok(named(view, scc)),
     )
 }
 
