@@ -8,6 +8,7 @@
 
 mod ann;
 mod error;
+mod hnsw;
 mod similarity;
 mod vector;
 
