@@ -205,8 +205,14 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         Op::Create { items, .. } => create_items(items, live),
         Op::SetProperties { items, .. } => set_items(items, live),
         Op::Delete { items, .. } => exprs(live, items),
-        Op::ProcedureCall { args, yields, .. } => {
+        Op::ProcedureCall {
+            args,
+            yields,
+            filter,
+            ..
+        } => {
             exprs(live, args);
+            filter.iter().for_each(|f| reads_of_expr(f, live));
             yields.iter().for_each(|(_, s)| mark(live, *s));
         }
         Op::ShortestPath { spec, .. } => {

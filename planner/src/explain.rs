@@ -289,15 +289,23 @@ fn describe(op: &Op) -> String {
             format!("{d} {}", parts.join(", "))
         }
         Op::ProcedureCall {
-            name, args, yields, ..
+            name,
+            args,
+            yields,
+            filter,
+            ..
         } => {
             let a: Vec<String> = args.iter().map(expr).collect();
             let y: Vec<String> = yields.iter().map(|(n, s)| format!("{n}=${s}")).collect();
-            format!(
+            let mut text = format!(
                 "ProcedureCall {name}({}) yield {}",
                 a.join(", "),
                 y.join(", ")
-            )
+            );
+            if let Some(f) = filter {
+                text.push_str(&format!(" filtering candidates by {}", expr(f)));
+            }
+            text
         }
     }
 }

@@ -16,6 +16,11 @@ pub struct ProcedureSignature {
     /// Empty for a VOID procedure (`:: ()`): a call passes every input row
     /// through once and yields nothing.
     pub outputs: Vec<ProcedureField>,
+    /// A search whose `YIELD ... WHERE` predicate is tested on its
+    /// candidates inside the call, so that it returns its `k` best rows
+    /// that *match* (the vector index queries, issue 28), instead of
+    /// filtering its `k` best rows afterwards.
+    pub filters_candidates: bool,
 }
 
 impl ProcedureSignature {
@@ -39,6 +44,7 @@ impl ProcedureSignature {
             name,
             inputs,
             outputs,
+            filters_candidates: false,
         })
     }
 

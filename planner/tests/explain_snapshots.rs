@@ -25,6 +25,7 @@ impl Catalog for FixedCatalog {
             name: name.to_string(),
             inputs: Vec::new(),
             outputs: vec![ProcedureField::new("success", ProcedureType::Boolean)],
+            filters_candidates: false,
         })
     }
 }

@@ -382,3 +382,45 @@ def test_labels_added_and_removed_move_entities_in_and_out(driver):
     assert err.value.code == "Neo.ClientError.Statement.ArgumentError"
     records, _, _ = driver.execute_query("MATCH (d:Doc {id: 41}) RETURN count(d) AS c")
     assert records[0]["c"] == 0
+
+
+def test_filtered_search_returns_the_k_best_matching_nodes(driver):
+    """`YIELD ... WHERE` on a vector query filters the candidates inside the search (issue 28):
+    with 5% of the nodes matching, the ten best *matching* nodes come back, not the matching
+    few among the ten best overall."""
+    import random
+
+    rng = random.Random(5)
+    dims = 16
+    data = clustered(rng, 2000, dims, 12)
+    langs = ["en" if i % 20 == 7 else "fr" for i in range(len(data))]
+    create_docs_index(driver, dims=dims)
+    driver.execute_query(
+        "UNWIND range(0, size($data) - 1) AS i CREATE (:Doc {id: i, lang: $langs[i], embedding: $data[i]})",
+        data=data, langs=langs,
+    )
+    found = 0
+    for q in clustered(rng, 10, dims, 12):
+        records, _, _ = driver.execute_query(
+            "CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score "
+            "WHERE node.lang = $lang RETURN node.id AS id, node.lang AS lang, score",
+            q=q, lang="en",
+        )
+        assert len(records) == 10 and all(r["lang"] == "en" for r in records)
+        scores = [r["score"] for r in records]
+        assert scores == sorted(scores, reverse=True)
+        truth = sorted((i for i in range(len(data)) if langs[i] == "en"),
+                       key=lambda i: -cosine_score(data[i], q))[:10]
+        found += len(set(truth) & {r["id"] for r in records})
+    assert found / 100 >= 0.95
+    # A WITH in between is an ordinary filter on the ten best overall, as in Neo4j.
+    records, _, _ = driver.execute_query(
+        "CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score WITH node, score "
+        "WHERE node.lang = 'en' RETURN count(*) AS c", q=data[0],
+    )
+    assert records[0]["c"] < 10
+    summary = driver.execute_query(
+        "EXPLAIN CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score "
+        "WHERE node.lang = 'en' RETURN node", q=data[0],
+    ).summary
+    assert "filtering candidates" in str(summary.plan)

@@ -424,9 +424,15 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             name,
             args,
             yields,
+            filter,
         } => Box::new(FlatMap::new(
             input(i),
-            ProcedureCall::new(name.clone(), args.clone(), yields.clone()),
+            ProcedureCall::new(
+                name.clone(),
+                args.clone(),
+                yields.clone(),
+                filter.as_deref().cloned(),
+            ),
         )),
         Op::VarExpand { input: i, spec } => {
             Box::new(FlatMap::new(input(i), VarExpand { spec: spec.clone() }))

@@ -9,11 +9,16 @@ use crate::error::{ExecError, ExecResult};
 use crate::procedures::{coerce_arguments, with_database_hook, with_tx_metadata, Resolved};
 use nereid_planner::{Expr, ProcedureSignature, Slot};
 use nereid_values::Value;
+use std::sync::Arc;
 
 pub(crate) struct ProcedureCall {
     name: String,
     args: Vec<Expr>,
     yields: Vec<(String, Slot)>,
+    /// The `YIELD ... WHERE` predicate a candidate-filtering procedure
+    /// tests on each candidate row (the input row with the candidate's
+    /// columns in their slots).
+    filter: Option<Expr>,
     /// The procedure, its signature and, per yield, its output column
     /// index; resolved on the first row from the database's registry.
     resolved: Option<ResolvedCall>,
@@ -27,11 +32,17 @@ struct ResolvedCall {
 }
 
 impl ProcedureCall {
-    pub(crate) fn new(name: String, args: Vec<Expr>, yields: Vec<(String, Slot)>) -> Self {
+    pub(crate) fn new(
+        name: String,
+        args: Vec<Expr>,
+        yields: Vec<(String, Slot)>,
+        filter: Option<Expr>,
+    ) -> Self {
         ProcedureCall {
             name,
             args,
             yields,
+            filter,
             resolved: None,
         }
     }
@@ -94,11 +105,14 @@ impl Expander for ProcedureCall {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
         let args = coerce_arguments(&call.signature, args)?;
-        let results = with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, || {
-            with_tx_metadata(ctx.tx_metadata.as_ref(), || {
-                ctx.procedures.call(&call.procedure, &ctx.txn, &args)
-            })
-        })?;
+        let results = match &self.filter {
+            None => with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, || {
+                with_tx_metadata(ctx.tx_metadata.as_ref(), || {
+                    ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+                })
+            })?,
+            Some(filter) => call_filtering(&call, filter, &args, batch, row, ctx)?,
+        };
         if call.signature.is_void() {
             return Ok(Box::new(std::iter::once(Extension::new())));
         }
@@ -110,4 +124,41 @@ impl Expander for ProcedureCall {
                 .collect()
         })))
     }
+}
+
+/// Calls a candidate-filtering procedure with `filter` as its test: each
+/// candidate row is written over a copy of input row `row` and the
+/// predicate evaluated there (true passes; false and null do not).
+fn call_filtering(
+    call: &ResolvedCall,
+    filter: &Expr,
+    args: &[Value],
+    batch: &Batch,
+    row: usize,
+    ctx: &mut ExecContext,
+) -> ExecResult<Vec<Vec<Value>>> {
+    let txn = Arc::clone(&ctx.txn);
+    let procedures = Arc::clone(&ctx.procedures);
+    let hook = ctx.database_hook.clone();
+    let metadata = ctx.tx_metadata.clone();
+    let stop = ctx.stop.clone();
+    let mut evaluator = ctx.evaluator();
+    let mut test = |candidate: &[Value]| -> ExecResult<bool> {
+        let written: Vec<(usize, Value)> = call
+            .columns
+            .iter()
+            .map(|&(index, slot)| (slot, candidate.get(index).cloned().unwrap_or(Value::Null)))
+            .collect();
+        let mut one = Batch::with_capacity(batch.slot_count(), 1);
+        one.push_extended(batch, row, &written);
+        Ok(matches!(
+            evaluator.eval_row(filter, &one, 0)?,
+            Value::Bool(true)
+        ))
+    };
+    with_database_hook(hook.as_ref(), &stop, || {
+        with_tx_metadata(metadata.as_ref(), || {
+            procedures.call_filtered(&call.procedure, &txn, args, &mut test)
+        })
+    })
 }

@@ -92,6 +92,7 @@ impl Procedure {
                 .iter()
                 .map(|&name| ProcedureField::new(name, ProcedureType::Any))
                 .collect(),
+            filters_candidates: vector::filtered_body(self.name).is_some(),
         }
     }
 }

@@ -57,7 +57,7 @@ fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> 
         .map_err(|e| failed(format!("Invalid embedding: {e}")))?
         .ok_or_else(|| failed("Invalid embedding: null".into()))?;
     let mut rows = Vec::new();
-    for (id, _) in txn.vector_query(&index, EntityKind::Node, top_k, embedding)? {
+    for (id, _) in txn.vector_query(&index, EntityKind::Node, top_k, embedding, &mut |_, _| true)? {
         let node = NodeId(id);
         let stored = txn.node_property(node, &key).unwrap_or_default();
         let Ok(Some(vector)) = Vector::from_value(&stored) else {

@@ -7,6 +7,7 @@
 //! procedure never shadows a built-in.
 
 use super::algo::with_views;
+use super::vector::{self, CandidateTest};
 use super::{lookup, show, Procedure, TableProcedure};
 use crate::error::{ExecError, ExecResult};
 use nereid_algorithms::ViewCache;
@@ -81,6 +82,31 @@ impl ProcedureRegistry {
             rows.sort_by(|a, b| listed_name(a).cmp(listed_name(b)));
         }
         Ok(rows)
+    }
+
+    /// Calls a procedure that filters its candidates
+    /// ([`ProcedureSignature::filters_candidates`]) with `test` deciding
+    /// each candidate result row; any other procedure's rows are filtered
+    /// by `test` after the call.
+    pub(crate) fn call_filtered(
+        &self,
+        procedure: &Resolved,
+        txn: &Txn,
+        args: &[Value],
+        test: &mut CandidateTest<'_>,
+    ) -> ExecResult<Vec<Vec<Value>>> {
+        if let Resolved::Builtin(p) = procedure {
+            if let Some(body) = vector::filtered_body(p.name) {
+                return with_views(&self.views, || body(txn, args, test));
+            }
+        }
+        let mut kept = Vec::new();
+        for row in self.call(procedure, txn, args)? {
+            if test(&row)? {
+                kept.push(row);
+            }
+        }
+        Ok(kept)
     }
 
     /// `SHOW PROCEDURES` rows (name, description, mode, worksOnSystem) of

@@ -68,6 +68,7 @@ mod tests {
             name: "test.my.proc".into(),
             inputs: vec![ProcedureField::new("in", ProcedureType::Number)],
             outputs: vec![ProcedureField::new("out", ProcedureType::String)],
+            filters_candidates: false,
         };
         TableProcedure::new(
             signature,

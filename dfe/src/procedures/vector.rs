@@ -49,21 +49,70 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
 ];
 
+/// Decides one candidate result row of a search (true: keep it).
+pub(crate) type CandidateTest<'a> = dyn FnMut(&[Value]) -> ExecResult<bool> + 'a;
+
+/// A search that applies a `YIELD ... WHERE` test to its candidates.
+pub(crate) type FilteredBody =
+    fn(&Txn, &[Value], &mut CandidateTest<'_>) -> ExecResult<Vec<Vec<Value>>>;
+
+/// The filtered form of a vector query procedure, by name: the `k` best
+/// candidates that pass the test (issue 28's filtered search).
+pub(crate) fn filtered_body(name: &str) -> Option<FilteredBody> {
+    match name {
+        "db.index.vector.queryNodes" => Some(query_nodes_filtered),
+        "db.index.vector.queryRelationships" => Some(query_relationships_filtered),
+        _ => None,
+    }
+}
+
+fn node(id: u64) -> Value {
+    Value::Node(NodeId(id))
+}
+
+fn relationship(id: u64) -> Value {
+    Value::Relationship(RelId(id))
+}
+
 fn query_nodes(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    query(txn, args, EntityKind::Node, |id| Value::Node(NodeId(id)))
+    query(txn, args, EntityKind::Node, node, &mut |_| Ok(true))
 }
 
 fn query_relationships(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    query(txn, args, EntityKind::Relationship, |id| {
-        Value::Relationship(RelId(id))
-    })
+    query(
+        txn,
+        args,
+        EntityKind::Relationship,
+        relationship,
+        &mut |_| Ok(true),
+    )
 }
 
+fn query_nodes_filtered(
+    txn: &Txn,
+    args: &[Value],
+    test: &mut CandidateTest<'_>,
+) -> ExecResult<Vec<Vec<Value>>> {
+    query(txn, args, EntityKind::Node, node, test)
+}
+
+fn query_relationships_filtered(
+    txn: &Txn,
+    args: &[Value],
+    test: &mut CandidateTest<'_>,
+) -> ExecResult<Vec<Vec<Value>>> {
+    query(txn, args, EntityKind::Relationship, relationship, test)
+}
+
+/// The `k` best entities of the index that pass `test` (given each
+/// candidate's result row), best first. The store widens its search while
+/// fewer than `k` pass; the first error the test raises fails the call.
 fn query(
     txn: &Txn,
     args: &[Value],
     entity: EntityKind,
     value_of: fn(u64) -> Value,
+    test: &mut CandidateTest<'_>,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let name = match &args[0] {
         Value::String(s) => s.as_str(),
@@ -77,8 +126,24 @@ fn query(
             )))
         }
     };
-    Ok(txn
-        .vector_query(name, entity, k, &args[2])?
+    let mut failure = None;
+    let mut accept = |id: u64, score: f64| {
+        if failure.is_some() {
+            return false;
+        }
+        match test(&[value_of(id), Value::Float(score)]) {
+            Ok(pass) => pass,
+            Err(error) => {
+                failure = Some(error);
+                false
+            }
+        }
+    };
+    let found = txn.vector_query(name, entity, k, &args[2], &mut accept)?;
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    Ok(found
         .into_iter()
         .map(|(id, score)| vec![value_of(id), Value::Float(score)])
         .collect())

@@ -90,16 +90,26 @@ pub(super) fn lower_call(
     if c.show {
         scope.keep_star_order(columns.iter().map(|(name, _)| name.clone()).collect());
     }
+    let predicate = match &c.where_ {
+        Some(pred) => Some(lower_expr(pred, scope, &mut None)?),
+        None => None,
+    };
+    let (filter, after) = if signature.filters_candidates {
+        (predicate.map(Box::new), None)
+    } else {
+        (None, predicate)
+    };
     let mut plan = Op::ProcedureCall {
         input: Box::new(plan),
         name: c.procedure.clone(),
         args,
         yields,
+        filter,
     };
-    if let Some(pred) = &c.where_ {
+    if let Some(predicate) = after {
         plan = Op::Filter {
             input: Box::new(plan),
-            predicate: lower_expr(pred, scope, &mut None)?,
+            predicate,
         };
     }
     Ok((plan, if standalone { Some(columns) } else { None }))

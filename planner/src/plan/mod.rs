@@ -316,12 +316,16 @@ pub enum Op {
         detach: bool,
     },
     /// Calls a procedure for each input row; `yields` maps result columns of
-    /// the procedure to slots.
+    /// the procedure to slots. `filter`, only for a procedure that
+    /// [filters its candidates](crate::ProcedureSignature::filters_candidates):
+    /// the `YIELD ... WHERE` predicate the call applies to each candidate
+    /// row before choosing its results.
     ProcedureCall {
         input: Box<Op>,
         name: String,
         args: Vec<Expr>,
         yields: Vec<(String, Slot)>,
+        filter: Option<Box<Expr>>,
     },
     /// Variable-length expand: for each input row, every path
     /// [`VarExpandSpec`] asks for.

@@ -48,6 +48,7 @@ pub(crate) fn nearest(
     similarity: Similarity,
     k: usize,
     query: &Vector,
+    accept: &mut dyn FnMut(u64, f64) -> bool,
 ) -> Vec<(u64, f64)> {
     let search = Search {
         reader,
@@ -58,8 +59,8 @@ pub(crate) fn nearest(
         query,
     };
     match &index.ann {
-        Some(ann) => search.through(ann),
-        None => search.exact(),
+        Some(ann) => search.through(ann, accept),
+        None => search.exact(accept),
     }
 }
 
@@ -81,7 +82,11 @@ impl Search<'_> {
     /// Every vector a reader can see is a point of the graph; the graph's
     /// nearest points are decided and scored in the reader's view, and the
     /// search widened while stale points crowd out `k` visible ones.
-    fn through(&self, ann: &VectorAnn) -> Vec<(u64, f64)> {
+    fn through(
+        &self,
+        ann: &VectorAnn,
+        accept: &mut dyn FnMut(u64, f64) -> bool,
+    ) -> Vec<(u64, f64)> {
         let points = ann.len();
         let mut wanted = self.k;
         loop {
@@ -90,33 +95,39 @@ impl Search<'_> {
             for (entity, point) in ann.candidates(self.query.as_slice(), wanted, ef) {
                 // A stale point (the entity's vector replaced since) is
                 // skipped: the current vector has a point of its own.
-                self.offer(&mut best, entity, Some(point));
+                self.offer(&mut best, entity, Some(point), accept);
             }
             if best.len() >= self.k {
                 return best.into_sorted();
             }
             if wanted >= points {
                 // Fewer than `k` visible, or the graph missed some: be exact.
-                return self.exact();
+                return self.exact(accept);
             }
             wanted = (wanted * 4).min(points);
         }
     }
 
     /// Every entry decided and scored.
-    fn exact(&self) -> Vec<(u64, f64)> {
+    fn exact(&self, accept: &mut dyn FnMut(u64, f64) -> bool) -> Vec<(u64, f64)> {
         let mut best = Best::new(self.k);
         self.index
             .scan(Bound::Unbounded, Bound::Unbounded, false, |_, entity| {
-                self.offer(&mut best, entity, None);
+                self.offer(&mut best, entity, None, accept);
                 true
             });
         best.into_sorted()
     }
 
     /// Scores `entity` into `best` if it has a vector in the reader's view
-    /// (with the fingerprint `point`, when given).
-    fn offer(&self, best: &mut Best, entity: u64, point: Option<u64>) {
+    /// (with the fingerprint `point`, when given) and `accept` passes it.
+    fn offer(
+        &self,
+        best: &mut Best,
+        entity: u64,
+        point: Option<u64>,
+        accept: &mut dyn FnMut(u64, f64) -> bool,
+    ) {
         let Some(vector) = vector_of(self.reader, self.index, &self.resolved, entity) else {
             return;
         };
@@ -128,7 +139,9 @@ impl Search<'_> {
         let score = self
             .similarity
             .score(vector.as_slice(), self.query.as_slice());
-        best.offer(score, entity);
+        if accept(entity, score) {
+            best.offer(score, entity);
+        }
     }
 }
 

@@ -17,13 +17,16 @@ impl Txn {
     /// vector index `name` most similar to `query`, best first, with their
     /// scores. Refused (nothing read) when there is no such online index,
     /// `k` is not in `1..=MAX_NEIGHBOURS`, or `query` is not a vector of the
-    /// index's dimensions valid for its similarity.
+    /// index's dimensions valid for its similarity. Only entities `accept`
+    /// (given the entity and its score) passes are answers: the search
+    /// widens while fewer than `k` pass (a filtered search).
     pub fn vector_query(
         &self,
         name: &str,
         entity: EntityKind,
         k: i64,
         query: &Value,
+        accept: &mut dyn FnMut(u64, f64) -> bool,
     ) -> Result<Vec<(u64, f64)>> {
         let refused = |m: String| StorageError::VectorQueryRefused(m);
         let catalog = self.store.schema.catalog();
@@ -73,6 +76,7 @@ impl Txn {
             similarity,
             k as usize,
             &vector,
+            accept,
         ))
     }
 }

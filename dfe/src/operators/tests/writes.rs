@@ -239,6 +239,7 @@ fn procedures_yield_into_slots() {
             .into_iter()
             .map(|(n, s)| (n.to_string(), s))
             .collect(),
+        filter: None,
     };
     assert_eq!(
         run(
