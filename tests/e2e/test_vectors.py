@@ -424,3 +424,44 @@ def test_filtered_search_returns_the_k_best_matching_nodes(driver):
         "WHERE node.lang = 'en' RETURN node", q=data[0],
     ).summary
     assert "filtering candidates" in str(summary.plan)
+
+
+def test_neptune_embedding_procedures_are_transactional(driver):
+    driver.execute_query(
+        "CREATE VECTOR INDEX docs FOR (d:Doc) ON d.embedding "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'euclidean'}}"
+    )
+    driver.execute_query("CALL db.awaitIndexes(60)")
+    driver.execute_query("UNWIND range(1, 4) AS i CREATE (:Doc {id: i})")
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Doc) CALL neptune.algo.vectors.upsert(d, [toFloat(d.id), 0.0]) "
+        "YIELD node, embedding, success RETURN node.id AS id, embedding, success ORDER BY id"
+    )
+    assert [(r["id"], r["embedding"], r["success"]) for r in records] == [
+        (i, [float(i), 0.0], True) for i in range(1, 5)]
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Doc {id: 2}) CALL neptune.algo.vectors.get(d) YIELD embedding RETURN embedding")
+    assert records[0]["embedding"] == [2.0, 0.0]
+    # topK.byNode leaves the node itself out.
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Doc {id: 2}) CALL neptune.algo.vectors.topK.byNode(d, {topK: 2}) YIELD node, score "
+        "RETURN node.id AS id, score")
+    assert sorted((r["id"], r["score"]) for r in records) == [(1, 1.0), (3, 1.0)]
+    # A rolled-back remove leaves the embedding; a committed one takes it away.
+    with driver.session() as s:
+        with s.begin_transaction() as tx:
+            tx.run("MATCH (d:Doc {id: 4}) CALL neptune.algo.vectors.remove(d) YIELD success RETURN success").consume()
+            assert tx.run("MATCH (d:Doc {id: 4}) RETURN d.embedding AS e").single()["e"] is None
+            tx.rollback()
+        assert s.run("MATCH (d:Doc {id: 4}) RETURN d.embedding AS e").single()["e"] == [4.0, 0.0]
+        s.run("MATCH (d:Doc {id: 4}) CALL neptune.algo.vectors.remove(d) YIELD success RETURN success").consume()
+        ids = s.run("CALL neptune.algo.vectors.topK.byEmbedding({embedding: [4.0, 0.0], topK: 10}) "
+                    "YIELD node RETURN collect(node.id) AS ids").single()["ids"]
+        assert 4 not in ids and len(ids) == 3
+    with pytest.raises(ClientError) as err:
+        driver.execute_query(
+            "MATCH (d:Doc {id: 1}) CALL neptune.algo.vectors.upsert(d, [1.0, 2.0, 3.0]) YIELD success RETURN success")
+    assert err.value.code.startswith("Neo.ClientError.")
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Doc {id: 1}) CALL neptune.algo.vectors.get(d) YIELD embedding RETURN embedding")
+    assert records[0]["embedding"] == [1.0, 0.0]

@@ -18,6 +18,7 @@ mod database_hook;
 mod db;
 mod dbms;
 mod neptune_load;
+mod neptune_vector_crud;
 mod neptune_vectors;
 mod registry;
 mod schema;
@@ -121,6 +122,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     users_show::PROCEDURES,
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,
+    neptune_vector_crud::PROCEDURES,
     neptune_load::PROCEDURES,
     algo::BFS,
     algo::SSSP,

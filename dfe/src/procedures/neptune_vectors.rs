@@ -1,5 +1,6 @@
 //! Neptune Analytics' `neptune.algo.vectors.topK.byEmbedding({embedding,
-//! topK})`: the `topK` nodes nearest an embedding, nearest first, scored as
+//! topK})` and `.topK.byNode(node, {topK})`: the `topK` nodes nearest an
+//! embedding (or a node's, the node left out), nearest first, scored as
 //! Neptune scores by default (the squared L2 distance, smaller is closer).
 //! Neptune has one vector index per graph; here it is the graph's one node
 //! vector index, which must rank by that distance (euclidean), so both
@@ -12,52 +13,102 @@ use nereid_planner::ProcedureType;
 use nereid_storage::{EntityKind, IndexKind, Txn};
 use nereid_values::{NodeId, Value};
 use nereid_vector::{squared_distance, Similarity, Vector};
+use std::collections::BTreeMap;
 
 /// Neptune's default `topK`.
 const DEFAULT_TOP_K: i64 = 10;
 
-pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
-    name: "neptune.algo.vectors.topK.byEmbedding",
-    inputs: &[("config", ProcedureType::Map)],
-    outputs: &["node", "score"],
-    description: "The topK nodes nearest an embedding in the graph's node vector index (euclidean), nearest first, scored by squared L2 distance as Neptune Analytics does.",
-    mode: "READ",
-    body: top_k_by_embedding,
-}];
+pub(super) const PROCEDURES: &[Procedure] = &[
+    Procedure {
+        name: "neptune.algo.vectors.topK.byEmbedding",
+        inputs: &[("config", ProcedureType::Map)],
+        outputs: &["node", "score"],
+        description: "The topK nodes nearest an embedding in the graph's node vector index (euclidean), nearest first, scored by squared L2 distance as Neptune Analytics does.",
+        mode: "READ",
+        body: top_k_by_embedding,
+    },
+    Procedure {
+        name: "neptune.algo.vectors.topK.byNode",
+        inputs: &[("node", ProcedureType::Any), ("config = {}", ProcedureType::Map)],
+        outputs: &["node", "score"],
+        description: "The topK nodes nearest a node's embedding (the node itself left out), nearest first, scored by squared L2 distance.",
+        mode: "READ",
+        body: top_k_by_node,
+    },
+];
 
 fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let Value::Map(config) = &args[0] else {
-        return Err(failed(format!(
-            "Expected a configuration map, was {}",
-            args[0]
-        )));
-    };
-    if let Some(key) = config
-        .keys()
-        .find(|k| !matches!(k.as_str(), "embedding" | "topK" | "concurrency"))
-    {
-        return Err(failed(format!(
-            "Unknown configuration key '{key}': nereid takes embedding, topK and concurrency"
-        )));
-    }
+    let config = config_map(&args[0], &["embedding", "topK", "concurrency"])?;
     let embedding = config
         .get("embedding")
         .ok_or_else(|| failed("The configuration must give an embedding".into()))?;
-    let top_k = match config.get("topK") {
-        None => DEFAULT_TOP_K,
-        Some(Value::Int(k)) => *k,
-        Some(other) => {
+    nearest(txn, embedding, top_k(config)?, None)
+}
+
+fn top_k_by_node(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let node = match &args[0] {
+        Value::Node(id) => *id,
+        Value::Null => return Ok(Vec::new()),
+        other => {
             return Err(failed(format!(
-                "topK must be a positive integer, was {other}"
+                "The source must be a node, was {}",
+                other.type_name()
             )))
         }
     };
+    let config = config_map(
+        args.get(1).unwrap_or(&Value::Null),
+        &["topK", "concurrency"],
+    )?;
+    let (_, key) = graph_index(txn)?;
+    let Some(embedding) = txn.node_property(node, &key) else {
+        return Ok(Vec::new());
+    };
+    nearest(txn, &embedding, top_k(config)?, Some(node))
+}
+
+/// The configuration map (null for none), checked against `known` keys.
+fn config_map<'a>(value: &'a Value, known: &[&str]) -> ExecResult<&'a BTreeMap<String, Value>> {
+    static EMPTY: BTreeMap<String, Value> = BTreeMap::new();
+    let config = match value {
+        Value::Map(config) => config,
+        Value::Null => &EMPTY,
+        other => return Err(failed(format!("Expected a configuration map, was {other}"))),
+    };
+    if let Some(key) = config.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(failed(format!(
+            "Unknown configuration key '{key}': nereid takes {}",
+            known.join(", ")
+        )));
+    }
+    Ok(config)
+}
+
+fn top_k(config: &BTreeMap<String, Value>) -> ExecResult<i64> {
+    match config.get("topK") {
+        None => Ok(DEFAULT_TOP_K),
+        Some(Value::Int(k)) => Ok(*k),
+        Some(other) => Err(failed(format!(
+            "topK must be a positive integer, was {other}"
+        ))),
+    }
+}
+
+/// The `top_k` nodes nearest `embedding` (`except` left out), with their
+/// squared L2 distances.
+fn nearest(
+    txn: &Txn,
+    embedding: &Value,
+    top_k: i64,
+    except: Option<NodeId>,
+) -> ExecResult<Vec<Vec<Value>>> {
     let (index, key) = graph_index(txn)?;
     let query = Vector::from_value(embedding)
         .map_err(|e| failed(format!("Invalid embedding: {e}")))?
         .ok_or_else(|| failed("Invalid embedding: null".into()))?;
+    let mut accept = |id: u64, _: f64| except != Some(NodeId(id));
     let mut rows = Vec::new();
-    for (id, _) in txn.vector_query(&index, EntityKind::Node, top_k, embedding, &mut |_, _| true)? {
+    for (id, _) in txn.vector_query(&index, EntityKind::Node, top_k, embedding, &mut accept)? {
         let node = NodeId(id);
         let stored = txn.node_property(node, &key).unwrap_or_default();
         let Ok(Some(vector)) = Vector::from_value(&stored) else {
@@ -71,35 +122,37 @@ fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> 
     Ok(rows)
 }
 
-/// The name and property key of the graph's node vector index: exactly one
-/// must exist, and rank by euclidean distance.
+/// The name and property key of the graph's node vector index, which must
+/// rank by euclidean distance (Neptune's topK order).
 fn graph_index(txn: &Txn) -> ExecResult<(String, String)> {
-    let schema = txn.schema();
-    let mut indexes = schema
-        .indexes
-        .iter()
-        .filter(|i| i.def.entity == EntityKind::Node && i.def.kind.is_vector());
-    let (Some(index), None) = (indexes.next(), indexes.next()) else {
-        return Err(failed(
-            "neptune.algo.vectors.* needs exactly one node vector index (Neptune's one per graph)"
-                .into(),
-        ));
-    };
-    if !matches!(
-        index.def.kind,
-        IndexKind::Vector {
-            similarity: Similarity::Euclidean,
-            ..
-        }
-    ) {
+    let (name, key, similarity) = graph_vector_index(txn)?;
+    if similarity != Similarity::Euclidean {
         return Err(failed(format!(
-            "Vector index `{}` ranks by cosine; Neptune's topK ranks by squared L2 distance: create it with `vector.similarity_function`: 'euclidean'",
-            index.def.name
+            "Vector index `{name}` ranks by cosine; Neptune's topK ranks by squared L2 distance: create it with `vector.similarity_function`: 'euclidean'"
         )));
     }
-    Ok((index.def.name.clone(), index.def.keys[0].clone()))
+    Ok((name, key))
 }
 
-fn failed(message: String) -> ExecError {
+/// The graph's node vector index (Neptune has one per graph): its name,
+/// property key and similarity; exactly one must exist.
+pub(super) fn graph_vector_index(txn: &Txn) -> ExecResult<(String, String, Similarity)> {
+    let schema = txn.schema();
+    let mut indexes = schema.indexes.iter().filter_map(|i| match i.def.kind {
+        IndexKind::Vector { similarity, .. } if i.def.entity == EntityKind::Node => {
+            Some((i.def.name.clone(), i.def.keys[0].clone(), similarity))
+        }
+        _ => None,
+    });
+    match (indexes.next(), indexes.next()) {
+        (Some(index), None) => Ok(index),
+        _ => Err(failed(
+            "neptune.algo.vectors.* needs exactly one node vector index (Neptune's one per graph)"
+                .into(),
+        )),
+    }
+}
+
+pub(super) fn failed(message: String) -> ExecError {
     ExecError::ProcedureCallFailed(message)
 }

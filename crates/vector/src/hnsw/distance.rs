@@ -88,69 +88,57 @@ mod x86 {
         unsafe { squared_l2_avx2(a, b) }
     }
 
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn dot_avx2(a: &[f32], b: &[f32]) -> f32 {
-        let n = a.len().min(b.len());
-        let (pa, pb) = (a.as_ptr(), b.as_ptr());
-        let mut acc = [_mm256_setzero_ps(); 4];
-        let mut i = 0;
-        while i + 32 <= n {
-            for (k, sum) in acc.iter_mut().enumerate() {
-                let x = _mm256_loadu_ps(pa.add(i + 8 * k));
-                let y = _mm256_loadu_ps(pb.add(i + 8 * k));
-                *sum = _mm256_fmadd_ps(x, y, *sum);
+    /// One AVX2 kernel: `$lane(x, y, sum)` folds 8 floats of each vector
+    /// into a sum register (four sums, 32 floats a step), `$tail(x, y)`
+    /// one float of the remainder.
+    macro_rules! avx2_kernel {
+        ($name:ident, $lane:expr, $tail:expr) => {
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn $name(a: &[f32], b: &[f32]) -> f32 {
+                let n = a.len().min(b.len());
+                let (pa, pb) = (a.as_ptr(), b.as_ptr());
+                let mut acc = [_mm256_setzero_ps(); 4];
+                let mut i = 0;
+                while i + 32 <= n {
+                    for (k, sum) in acc.iter_mut().enumerate() {
+                        let x = _mm256_loadu_ps(pa.add(i + 8 * k));
+                        let y = _mm256_loadu_ps(pb.add(i + 8 * k));
+                        *sum = $lane(x, y, *sum);
+                    }
+                    i += 32;
+                }
+                while i + 8 <= n {
+                    let x = _mm256_loadu_ps(pa.add(i));
+                    let y = _mm256_loadu_ps(pb.add(i));
+                    acc[0] = $lane(x, y, acc[0]);
+                    i += 8;
+                }
+                let mut total = horizontal(_mm256_add_ps(
+                    _mm256_add_ps(acc[0], acc[1]),
+                    _mm256_add_ps(acc[2], acc[3]),
+                ));
+                while i < n {
+                    total += $tail(*pa.add(i), *pb.add(i));
+                    i += 1;
+                }
+                total
             }
-            i += 32;
-        }
-        while i + 8 <= n {
-            let x = _mm256_loadu_ps(pa.add(i));
-            let y = _mm256_loadu_ps(pb.add(i));
-            acc[0] = _mm256_fmadd_ps(x, y, acc[0]);
-            i += 8;
-        }
-        let mut total = horizontal(_mm256_add_ps(
-            _mm256_add_ps(acc[0], acc[1]),
-            _mm256_add_ps(acc[2], acc[3]),
-        ));
-        while i < n {
-            total += *pa.add(i) * *pb.add(i);
-            i += 1;
-        }
-        total
+        };
     }
 
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn squared_l2_avx2(a: &[f32], b: &[f32]) -> f32 {
-        let n = a.len().min(b.len());
-        let (pa, pb) = (a.as_ptr(), b.as_ptr());
-        let mut acc = [_mm256_setzero_ps(); 4];
-        let mut i = 0;
-        while i + 32 <= n {
-            for (k, sum) in acc.iter_mut().enumerate() {
-                let d = _mm256_sub_ps(
-                    _mm256_loadu_ps(pa.add(i + 8 * k)),
-                    _mm256_loadu_ps(pb.add(i + 8 * k)),
-                );
-                *sum = _mm256_fmadd_ps(d, d, *sum);
-            }
-            i += 32;
-        }
-        while i + 8 <= n {
-            let d = _mm256_sub_ps(_mm256_loadu_ps(pa.add(i)), _mm256_loadu_ps(pb.add(i)));
-            acc[0] = _mm256_fmadd_ps(d, d, acc[0]);
-            i += 8;
-        }
-        let mut total = horizontal(_mm256_add_ps(
-            _mm256_add_ps(acc[0], acc[1]),
-            _mm256_add_ps(acc[2], acc[3]),
-        ));
-        while i < n {
-            let d = *pa.add(i) - *pb.add(i);
-            total += d * d;
-            i += 1;
-        }
-        total
-    }
+    avx2_kernel!(
+        dot_avx2,
+        |x, y, sum| _mm256_fmadd_ps(x, y, sum),
+        |x: f32, y: f32| x * y
+    );
+    avx2_kernel!(
+        squared_l2_avx2,
+        |x, y, sum| {
+            let d = _mm256_sub_ps(x, y);
+            _mm256_fmadd_ps(d, d, sum)
+        },
+        |x: f32, y: f32| (x - y) * (x - y)
+    );
 
     #[target_feature(enable = "avx2,fma")]
     unsafe fn horizontal(v: __m256) -> f32 {
