@@ -355,3 +355,30 @@ def test_sssp_parents_form_a_shortest_path_tree(session, procedure):
             assert r["p"] == 1
         else:
             assert close(float(want[r["p"]]) + weights[(r["p"], r["n"])], want[r["n"]], 1e-9), r
+
+
+def test_egonet_keeps_the_heaviest_new_edges_of_each_node_per_hop(session):
+    # e -> a (9), e -> b (5), e -> c (1); a -> d (2), a -> x (7), a -> e (10); b -> d (8).
+    session.run("UNWIND ['e', 'a', 'b', 'c', 'd', 'x'] AS k CREATE (:G {k: k})").consume()
+    session.run("UNWIND $edges AS r MATCH (s:G {k: r[0]}), (t:G {k: r[1]}) CREATE (s)-[:W {w: r[2]}]->(t)",
+                edges=[["e", "a", 9], ["e", "b", 5], ["e", "c", 1], ["a", "d", 2], ["a", "x", 7],
+                       ["a", "e", 10], ["b", "d", 8]]).consume()
+    cfg = {"hopCount": 2, "perHopMaxNeighbor": [2, 1], "perHopEdgeWeightProperty": ["w", "w"],
+           "edgeWeightType": "int", "edgeLabels": ["W"]}
+    rows = session.run("MATCH (e:G {k: 'e'}) CALL neptune.algo.egonet.edgeList(e, $cfg) "
+                       "YIELD egoNode, source, target, weight "
+                       "RETURN egoNode.k AS ego, source.k AS s, target.k AS t, weight", cfg=cfg).data()
+    # Hop 1: e's two heaviest (a, b). Hop 2: a's heaviest new edge is to x (e is in the egonet
+    # already), b's to d.
+    assert sorted((r["s"], r["t"], r["weight"]) for r in rows) == [
+        ("a", "x", 7.0), ("b", "d", 8.0), ("e", "a", 9.0), ("e", "b", 5.0)]
+    assert {r["ego"] for r in rows} == {"e"}
+    lightest = session.run("MATCH (e:G {k: 'e'}) CALL neptune.algo.egonet(e, $cfg) YIELD nodeList, edgeList "
+                           "RETURN [n IN nodeList | n.k] AS nodes, size(edgeList) AS edges",
+                           cfg={**cfg, "hopCount": 1, "perHopMaxNeighbor": [1],
+                                "perHopEdgeWeightProperty": ["w"], "costFunction": "min"}).single()
+    assert lightest["nodes"] == ["e", "c"] and lightest["edges"] == 1
+    with pytest.raises(ClientError) as failure:
+        session.run("MATCH (e:G {k: 'e'}) CALL neptune.algo.egonet(e, $cfg) YIELD egoNode RETURN egoNode",
+                    cfg={**cfg, "perHopMaxNeighbor": [2]}).consume()
+    assert "perHopMaxNeighbor" in failure.value.message

@@ -135,6 +135,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     algo::SIMILARITY,
     algo::CLOSENESS,
     algo::LOUVAIN,
+    algo::EGONET,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).

@@ -71,7 +71,8 @@ impl Config {
         }
     }
 
-    fn strings(&self, key: &str) -> ExecResult<Vec<String>> {
+    /// A list-of-strings option (empty when left out).
+    pub(super) fn strings(&self, key: &str) -> ExecResult<Vec<String>> {
         match self.get(key) {
             None => Ok(Vec::new()),
             Some(Value::List(items)) => items
@@ -82,6 +83,21 @@ impl Config {
                 })
                 .collect(),
             Some(other) => Err(self.wrong_type(key, "a list of strings", other)),
+        }
+    }
+
+    /// A list-of-integers option (empty when left out).
+    pub(super) fn integers(&self, key: &str) -> ExecResult<Vec<i64>> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::List(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::Int(i) => Ok(*i),
+                    other => Err(self.wrong_type(key, "a list of integers", other)),
+                })
+                .collect(),
+            Some(other) => Err(self.wrong_type(key, "a list of integers", other)),
         }
     }
 
@@ -135,8 +151,14 @@ impl Config {
         let Some(property) = self.string("edgeWeightProperty")? else {
             return Ok(None);
         };
+        self.weight_type()?;
+        Ok(Some(property))
+    }
+
+    /// Checks `edgeWeightType`, required with any weight property.
+    pub(super) fn weight_type(&self) -> ExecResult<()> {
         match self.string("edgeWeightType")? {
-            Some(t) if WEIGHT_TYPES.contains(&t.as_str()) => Ok(Some(property)),
+            Some(t) if WEIGHT_TYPES.contains(&t.as_str()) => Ok(()),
             Some(t) => Err(self.failed(&format!(
                 "configuration key `edgeWeightType` must be one of {}, not \"{t}\"",
                 WEIGHT_TYPES.join(", ")
@@ -156,13 +178,20 @@ impl Config {
 
     /// `traversalDirection`: `outbound`, `inbound` or `both`.
     pub(super) fn direction(&self, default: Direction) -> ExecResult<Direction> {
-        match self.string("traversalDirection")?.as_deref() {
+        match self.string("traversalDirection")? {
             None => Ok(default),
-            Some("outbound") => Ok(Direction::Out),
-            Some("inbound") => Ok(Direction::In),
-            Some("both") => Ok(Direction::Both),
-            Some(other) => Err(self.failed(&format!(
-                "configuration key `traversalDirection` must be \"outbound\", \"inbound\" or \"both\", not \"{other}\""
+            Some(name) => self.direction_named("traversalDirection", &name),
+        }
+    }
+
+    /// A direction's name in option `key`.
+    pub(super) fn direction_named(&self, key: &str, name: &str) -> ExecResult<Direction> {
+        match name {
+            "outbound" => Ok(Direction::Out),
+            "inbound" => Ok(Direction::In),
+            "both" => Ok(Direction::Both),
+            other => Err(self.failed(&format!(
+                "configuration key `{key}` must be \"outbound\", \"inbound\" or \"both\", not \"{other}\""
             ))),
         }
     }
