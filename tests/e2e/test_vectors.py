@@ -465,3 +465,27 @@ def test_neptune_embedding_procedures_are_transactional(driver):
     records, _, _ = driver.execute_query(
         "MATCH (d:Doc {id: 1}) CALL neptune.algo.vectors.get(d) YIELD embedding RETURN embedding")
     assert records[0]["embedding"] == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("metric, want", [
+    (None, 25.0), ("L2", 5.0), ("l2squared", 25.0), ("DotProduct", 0.0),
+    ("CosineSimilarity", 0.0), ("CosineDistance", 1.0),
+])
+def test_neptune_distance_between_two_nodes(driver, metric, want):
+    driver.execute_query(
+        "CREATE VECTOR INDEX docs FOR (d:Doc) ON d.embedding "
+        "OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'euclidean'}}"
+    )
+    driver.execute_query("CALL db.awaitIndexes(60)")
+    driver.execute_query("CREATE (:Doc {id: 1, embedding: [3.0, 0.0]}), (:Doc {id: 2, embedding: [0.0, 4.0]}), "
+                         "(:Doc {id: 3})")
+    config = {} if metric is None else {"metric": metric}
+    for name in ("distance", "distance.byNode"):
+        records, _, _ = driver.execute_query(
+            f"MATCH (n:Doc {{id: 1}}), (m:Doc {{id: 2}}) CALL neptune.algo.vectors.{name}(n, m, $config) "
+            "YIELD source, target, distance RETURN source.id AS s, target.id AS t, distance", config=config)
+        assert [(r["s"], r["t"], r["distance"]) for r in records] == [(1, 2, pytest.approx(want))]
+    records, _, _ = driver.execute_query(
+        "MATCH (n:Doc {id: 1}), (m:Doc {id: 3}) CALL neptune.algo.vectors.distance(n, m) YIELD distance "
+        "RETURN distance")
+    assert records[0]["distance"] is None

@@ -19,6 +19,7 @@ mod db;
 mod dbms;
 mod neptune_load;
 mod neptune_vector_crud;
+mod neptune_vector_distance;
 mod neptune_vectors;
 mod registry;
 mod schema;
@@ -123,6 +124,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     vector::PROCEDURES,
     neptune_vectors::PROCEDURES,
     neptune_vector_crud::PROCEDURES,
+    neptune_vector_distance::PROCEDURES,
     neptune_load::PROCEDURES,
     algo::BFS,
     algo::SSSP,
