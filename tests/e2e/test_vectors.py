@@ -447,6 +447,16 @@ def test_neptune_embedding_procedures_are_transactional(driver):
         "MATCH (d:Doc {id: 2}) CALL neptune.algo.vectors.topK.byNode(d, {topK: 2}) YIELD node, score "
         "RETURN node.id AS id, score")
     assert sorted((r["id"], r["score"]) for r in records) == [(1, 1.0), (3, 1.0)]
+    # Neptune's earlier names: topKByNode (a list of sources) and topKByEmbedding.
+    records, _, _ = driver.execute_query(
+        "MATCH (d:Doc) WHERE d.id IN [1, 4] WITH collect(d) AS ds "
+        "CALL neptune.algo.vectors.topKByNode(ds, {topK: 1}) YIELD source, node "
+        "RETURN source.id AS s, node.id AS n ORDER BY s")
+    assert [(r["s"], r["n"]) for r in records] == [(1, 2), (4, 3)]
+    records, _, _ = driver.execute_query(
+        "CALL neptune.algo.vectors.topKByEmbedding([3.9, 0.0], {topK: 1}) YIELD embedding, node "
+        "RETURN embedding, node.id AS n")
+    assert [(r["embedding"], r["n"]) for r in records] == [([3.9, 0.0], 4)]
     # A rolled-back remove leaves the embedding; a committed one takes it away.
     with driver.session() as s:
         with s.begin_transaction() as tx:

@@ -29,13 +29,39 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
     Procedure {
         name: "neptune.algo.vectors.topK.byNode",
-        inputs: &[("node", ProcedureType::Any), ("config = {}", ProcedureType::Map)],
-        outputs: &["node", "score"],
-        description: "The topK nodes nearest a node's embedding (the node itself left out), nearest first, scored by squared L2 distance.",
+        inputs: BY_NODE_INPUTS,
+        outputs: BY_NODE_OUTPUTS,
+        description: "The topK nodes nearest each source node's embedding (the source itself left out), nearest first, scored by squared L2 distance.",
         mode: "READ",
         body: top_k_by_node,
     },
+    // Neptune's earlier names, still documented.
+    Procedure {
+        name: "neptune.algo.vectors.topKByNode",
+        inputs: BY_NODE_INPUTS,
+        outputs: BY_NODE_OUTPUTS,
+        description: "The topK nodes nearest each source node's embedding (the earlier name of vectors.topK.byNode).",
+        mode: "READ",
+        body: top_k_by_node,
+    },
+    Procedure {
+        name: "neptune.algo.vectors.topKByEmbedding",
+        inputs: &[
+            ("embedding", ProcedureType::List),
+            ("config = {}", ProcedureType::Map),
+        ],
+        outputs: &["embedding", "node", "score"],
+        description: "The topK nodes nearest an embedding (the earlier form of vectors.topK.byEmbedding, the embedding as first argument).",
+        mode: "READ",
+        body: top_k_by_embedding_first,
+    },
 ];
+
+const BY_NODE_INPUTS: &[(&str, ProcedureType)] = &[
+    ("sourceNodes", ProcedureType::Any),
+    ("config = {}", ProcedureType::Map),
+];
+const BY_NODE_OUTPUTS: &[&str] = &["source", "node", "score"];
 
 fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let config = config_map(&args[0], &["embedding", "topK", "concurrency"])?;
@@ -45,26 +71,51 @@ fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> 
     nearest(txn, embedding, top_k(config)?, None)
 }
 
+fn top_k_by_embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let config = config_map(
+        args.get(1).unwrap_or(&Value::Null),
+        &["topK", "concurrency"],
+    )?;
+    let rows = nearest(txn, &args[0], top_k(config)?, None)?;
+    Ok(rows
+        .into_iter()
+        .map(|row| std::iter::once(args[0].clone()).chain(row).collect())
+        .collect())
+}
+
+/// For each source node (a node or a list), the nearest nodes to its
+/// embedding, the source first in each row.
 fn top_k_by_node(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let node = match &args[0] {
-        Value::Node(id) => *id,
-        Value::Null => return Ok(Vec::new()),
-        other => {
-            return Err(failed(format!(
-                "The source must be a node, was {}",
-                other.type_name()
-            )))
-        }
+    let sources = match &args[0] {
+        Value::List(items) => items.iter().cloned().collect::<Vec<_>>(),
+        other => vec![other.clone()],
     };
     let config = config_map(
         args.get(1).unwrap_or(&Value::Null),
         &["topK", "concurrency"],
     )?;
+    let top_k = top_k(config)?;
     let (_, key) = graph_index(txn)?;
-    let Some(embedding) = txn.node_property(node, &key) else {
-        return Ok(Vec::new());
-    };
-    nearest(txn, &embedding, top_k(config)?, Some(node))
+    let mut rows = Vec::new();
+    for source in sources {
+        let node = match source {
+            Value::Node(id) => id,
+            Value::Null => continue,
+            other => {
+                return Err(failed(format!(
+                    "A source must be a node, was {}",
+                    other.type_name()
+                )))
+            }
+        };
+        let Some(embedding) = txn.node_property(node, &key) else {
+            continue;
+        };
+        for row in nearest(txn, &embedding, top_k, Some(node))? {
+            rows.push(std::iter::once(Value::Node(node)).chain(row).collect());
+        }
+    }
+    Ok(rows)
 }
 
 /// The configuration map (null for none), checked against `known` keys.
