@@ -34,38 +34,29 @@ impl Metric {
     }
 }
 
-/// Eight independent sums, so the compiler keeps them in vector registers
-/// on any target.
 fn portable_dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut sums = [0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            sums[i] += x[i] * y[i];
-        }
-    }
-    sums.iter().sum::<f32>() + tail
+    portable_sum(a, b, |x, y| x * y)
 }
 
 fn portable_squared_l2(a: &[f32], b: &[f32]) -> f32 {
+    portable_sum(a, b, |x, y| (x - y) * (x - y))
+}
+
+/// The sum of `term` over paired elements, in eight independent sums so
+/// the compiler keeps them in vector registers on any target.
+#[inline(always)]
+fn portable_sum(a: &[f32], b: &[f32], term: impl Fn(f32, f32) -> f32) -> f32 {
     let mut sums = [0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f32 = ca
         .remainder()
         .iter()
         .zip(cb.remainder())
-        .map(|(x, y)| (x - y) * (x - y))
+        .map(|(x, y)| term(*x, *y))
         .sum();
     for (x, y) in ca.zip(cb) {
         for i in 0..8 {
-            let d = x[i] - y[i];
-            sums[i] += d * d;
+            sums[i] += term(x[i], y[i]);
         }
     }
     sums.iter().sum::<f32>() + tail
