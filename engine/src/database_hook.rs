@@ -155,6 +155,7 @@ fn request_of(config: &BTreeMap<String, Value>) -> Result<LoadRequest, String> {
         source,
         format,
         fail_on_error,
+        mode: Default::default(),
     })
 }
 
