@@ -108,6 +108,15 @@ impl S3Store {
             None,
             "environment",
         );
+        Self::connect_with(location, credentials)
+    }
+
+    /// [`S3Store::connect`] with the credentials given (tests use it, the
+    /// environment being shared by every test thread).
+    pub(super) fn connect_with(
+        location: S3Location,
+        credentials: Credentials,
+    ) -> Result<Self, WalError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("nereid-s3")

@@ -135,3 +135,7 @@ impl Read for S3Reader {
         Ok(n)
     }
 }
+
+#[cfg(test)]
+#[path = "s3_read_tests.rs"]
+mod tests;
