@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 /// Opens the files `LOAD CSV` names.
 pub trait FileSource: Send + Sync {
-    /// The bytes of the file `url` names (`file:///...`), with the name to
-    /// use in errors; refused with a message when the policy forbids it or
+    /// The bytes of the file `url` names (`file:///...`), with its path
+    /// (which errors name and `file()` answers); refused with a message when the policy forbids it or
     /// the file cannot be read.
     fn open(&self, url: &str) -> Result<(String, Box<dyn Read + Send>), String>;
 }

@@ -27,7 +27,7 @@ impl nereid_dfe::FileSource for ImportFiles {
             return Err(format!("{} is not a file", path.display()));
         }
         let file = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok((url.to_string(), Box::new(file)))
+        Ok((path.display().to_string(), Box::new(file)))
     }
 }
 

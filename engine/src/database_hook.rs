@@ -4,7 +4,7 @@
 //! database weakly, so a running query never keeps a closing database open.
 
 use crate::db::{Database, DbError};
-use crate::loader::{InputFormat, LoadRequest, LoadState, LoadStatus};
+use crate::loader::{InputFormat, LoadMode, LoadRequest, LoadState, LoadStatus};
 use nereid_dfe::{ExecError, ExecResult, LoadOutcome, UserCommand, UserInfo};
 use nereid_values::Value;
 use std::collections::BTreeMap;
@@ -107,8 +107,10 @@ impl DatabaseCalls {
 }
 
 /// The options `neptune.load` takes (Neptune Analytics' names). `region`
-/// and `concurrency` are accepted for compatibility: sources are files in
-/// the import directory, and the loader sizes its parallelism itself.
+/// and `concurrency` are accepted for compatibility: `s3://` sources are
+/// reached through the server's `--s3-endpoint` / `--s3-region`, and the
+/// loader sizes its parallelism itself. Every call loads every file of its
+/// source (`LoadMode::New`): Neptune Analytics' batch load has no modes.
 const OPTIONS: &[&str] = &["source", "format", "failOnError", "concurrency", "region"];
 
 fn request_of(config: &BTreeMap<String, Value>) -> Result<LoadRequest, String> {
@@ -155,6 +157,7 @@ fn request_of(config: &BTreeMap<String, Value>) -> Result<LoadRequest, String> {
         source,
         format,
         fail_on_error,
+        mode: LoadMode::New,
     })
 }
 

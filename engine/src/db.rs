@@ -82,6 +82,11 @@ pub struct DbConfig {
     /// Where `LOAD CSV` reads `file:///` URLs (Neo4j's
     /// `server.directories.import`).
     pub import_dir: PathBuf,
+    /// The S3-compatible endpoint `s3://` load sources are read from
+    /// (`None`: AWS itself), the server's `--s3-endpoint`.
+    pub s3_endpoint: Option<String>,
+    /// The region of `s3://` load sources (`--s3-region`).
+    pub s3_region: String,
     /// The query log (none by default).
     pub query_log: Option<crate::query_log::QueryLogConfig>,
     /// What `SHOW SETTINGS` lists: the embedding server's settings (the
@@ -98,6 +103,8 @@ impl DbConfig {
             statistics_update_percent: DEFAULT_STATISTICS_UPDATE_PERCENT,
             query_max_memory: DEFAULT_QUERY_MAX_MEMORY as usize,
             import_dir: data_dir.join("import"),
+            s3_endpoint: None,
+            s3_region: crate::durable::DEFAULT_S3_REGION.to_string(),
             query_log: None,
             settings: Vec::new(),
             data_dir,
@@ -141,6 +148,8 @@ pub struct Database {
     procedures: Arc<ProcedureRegistry>,
     /// Where loads read files from (`LOAD CSV`, the loader).
     import_dir: PathBuf,
+    /// How the loader reaches `s3://` sources.
+    s3: crate::loader::S3Settings,
     /// The bulk loader, started at its first use (see [`Database::loader`]).
     loader: Mutex<Option<Arc<crate::loader::Loader>>>,
     /// The transactions running now (`SHOW`/`TERMINATE TRANSACTIONS`).
@@ -327,6 +336,10 @@ impl Database {
             checkpoints: Arc::new(checkpoints),
             procedures: Arc::new(ProcedureRegistry::new()),
             import_dir: config.import_dir.clone(),
+            s3: crate::loader::S3Settings {
+                endpoint: config.s3_endpoint.clone(),
+                region: config.s3_region.clone(),
+            },
             loader: Mutex::new(None),
             transactions: Arc::default(),
             query_log,
@@ -855,6 +868,11 @@ impl Database {
         );
         *loader = Some(started.clone());
         Ok(started)
+    }
+
+    /// How the loader reaches `s3://` sources.
+    pub(crate) fn s3_settings(&self) -> crate::loader::S3Settings {
+        self.s3.clone()
     }
 
     /// The transactions running now, oldest first (`SHOW TRANSACTIONS`).

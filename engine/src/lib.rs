@@ -61,8 +61,8 @@ pub use nereid_wal::{Durability, S3Location};
 /// The bulk loader: loads of files by id with their state, and the
 /// spelling of loaded user ids (`elementId`; ADR 0094).
 pub use loader::{
-    user_key, Format, InputFormat, LoadErrorEntry, LoadPhase, LoadRequest, LoadState, LoadStatus,
-    Loader, RdfExport, RdfSyntax, FORMAT_NAMES, LOAD_ERRORS_KEPT,
+    user_key, Format, InputFormat, LoadErrorEntry, LoadMode, LoadPhase, LoadRequest, LoadState,
+    LoadStatus, Loader, RdfExport, RdfSyntax, FORMAT_NAMES, LOAD_ERRORS_KEPT,
 };
 
 /// What [`Database::metrics`] reports, for a front end to render.

@@ -1,6 +1,8 @@
 //! Dead slots: which of the slots an `Unwind`'s list is read from no
 //! operator above it reads, so the rows it emits need not carry them (the
-//! pass behind [`Op::Unwind`]'s `dead`).
+//! pass behind [`Op::Unwind`]'s `dead`); and whether anything above a
+//! `LoadCsv` reads its row's `linenumber()` / `file()` (when nothing does,
+//! the operator does not fill them).
 //!
 //! Why: a row carries every slot bound so far, and an operator that emits
 //! several rows per input row copies the input row into each of them. A
@@ -57,6 +59,12 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
             read.dedup();
             read.retain(|&slot| slot != *out && !live.get(slot).copied().unwrap_or(false));
             *dead = read;
+        }
+        if let Op::LoadCsv { spec, .. } = current {
+            // Nothing above reads `linenumber()` / `file()`: not filled.
+            let read = |slot: &Slot| live.get(*slot).copied().unwrap_or(false);
+            spec.line = spec.line.filter(read);
+            spec.file = spec.file.filter(read);
         }
         reads_of_op(current, &mut live);
         if let Some(nested) = current.nested_mut() {
@@ -200,6 +208,9 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         }
         Op::LoadCsv { spec, .. } => {
             mark(live, spec.out);
+            for slot in [spec.line, spec.file].into_iter().flatten() {
+                mark(live, slot);
+            }
             reads_of_expr(&spec.source, live);
         }
         Op::Create { items, .. } => create_items(items, live),

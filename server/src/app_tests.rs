@@ -21,6 +21,8 @@ fn config() -> Config {
         query_max_memory: 0,
         transaction_timeout: None,
         durable: Default::default(),
+        s3_endpoint: None,
+        s3_region: "us-east-1".into(),
         auth: None,
         auth_hashing: Default::default(),
         no_auth: false,

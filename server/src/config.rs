@@ -144,12 +144,12 @@ pub struct Cli {
     #[arg(long, env = "NEREID_CHECKPOINT_URI", value_name = "URI")]
     pub checkpoint_uri: Option<String>,
 
-    /// Endpoint URL of an S3-compatible server for an s3:// checkpoint URI,
-    /// e.g. http://127.0.0.1:9000 [default: AWS]
+    /// Endpoint URL of an S3-compatible server for an s3:// checkpoint URI
+    /// and s3:// load sources, e.g. http://127.0.0.1:9000 [default: AWS]
     #[arg(long, env = "NEREID_S3_ENDPOINT", value_name = "URL")]
     pub s3_endpoint: Option<String>,
 
-    /// Region of the s3:// checkpoint bucket [default: us-east-1]
+    /// Region of the s3:// checkpoint bucket and load sources [default: us-east-1]
     #[arg(long, env = "NEREID_S3_REGION", value_name = "REGION")]
     pub s3_region: Option<String>,
 
@@ -311,6 +311,11 @@ pub struct Config {
     pub transaction_timeout: Option<std::time::Duration>,
     /// Durability and checkpoint settings.
     pub durable: DurableConfig,
+    /// The S3-compatible endpoint of `s3://` load sources (`None`: AWS),
+    /// the one an s3:// checkpoint URI uses too.
+    pub s3_endpoint: Option<String>,
+    /// The region of `s3://` load sources and checkpoint buckets.
+    pub s3_region: String,
     /// `USER/PASSWORD` to create or update at start.
     pub auth: Option<Secret>,
     /// The server-wide budget for password verifications.
@@ -362,6 +367,7 @@ impl Config {
     /// over the defaults.
     pub fn resolve(cli: Cli, file: FileConfig) -> Result<Config, ConfigError> {
         let durable = resolve_durable(&cli, &file)?;
+        let (s3_endpoint, s3_region) = s3_endpoint_and_region(&cli, &file);
         let bolt_limits = BoltLimits::resolve(
             &cli.bolt_limits,
             &BoltLimitFile {
@@ -438,6 +444,8 @@ impl Config {
                 }),
             transaction_timeout,
             durable,
+            s3_endpoint,
+            s3_region,
             auth,
             auth_hashing,
             no_auth: cli.no_auth || file.no_auth.unwrap_or(false),
@@ -494,6 +502,18 @@ impl Config {
     }
 }
 
+/// The S3 endpoint and region (of checkpoint buckets and load sources):
+/// flags/environment over the file over defaults.
+fn s3_endpoint_and_region(cli: &Cli, file: &FileConfig) -> (Option<String>, String) {
+    let endpoint = cli.s3_endpoint.clone().or(file.s3_endpoint.clone());
+    let region = cli
+        .s3_region
+        .clone()
+        .or(file.s3_region.clone())
+        .unwrap_or_else(|| DEFAULT_S3_REGION.to_string());
+    (endpoint, region)
+}
+
 /// The durability settings: flags/environment over the file over defaults.
 fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, ConfigError> {
     let defaults = DurableConfig::default();
@@ -504,12 +524,7 @@ fn resolve_durable(cli: &Cli, file: &FileConfig) -> Result<DurableConfig, Config
         })?,
         None => defaults.durability,
     };
-    let s3_endpoint = cli.s3_endpoint.clone().or(file.s3_endpoint.clone());
-    let s3_region = cli
-        .s3_region
-        .clone()
-        .or(file.s3_region.clone())
-        .unwrap_or_else(|| DEFAULT_S3_REGION.to_string());
+    let (s3_endpoint, s3_region) = s3_endpoint_and_region(cli, file);
     let checkpoint_target = match cli.checkpoint_uri.as_ref().or(file.checkpoint_uri.as_ref()) {
         Some(uri) => {
             checkpoint_target_from_uri(uri, s3_endpoint, s3_region).map_err(|message| {

@@ -14,7 +14,9 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use axum::{Json, Router};
-use nereid_engine::{DbError, InputFormat, LoadRequest, LoadStatus, Loader, FORMAT_NAMES};
+use nereid_engine::{
+    DbError, InputFormat, LoadMode, LoadRequest, LoadStatus, Loader, FORMAT_NAMES,
+};
 use nereid_errors::{Classification, Status};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -48,7 +50,9 @@ pub fn with_loader(router: Router, loader: Arc<Loader>, own_origins: Vec<String>
 }
 
 /// The request body; unknown fields (Neptune's `region`, `iamRoleArn`,
-/// `parallelism`, ...) are accepted and ignored.
+/// `parallelism`, ...) are accepted and ignored. `mode` is Neptune's: a
+/// load in `AUTO` (the default) or `RESUME` skips the files an earlier
+/// load of the same source has loaded (`nereid_engine::LoadMode`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Body {
@@ -56,6 +60,8 @@ struct Body {
     format: String,
     #[serde(default = "fail_on_error_default")]
     fail_on_error: FlexBool,
+    /// `NEW`, `AUTO` (Neptune's default) or `RESUME`.
+    mode: Option<String>,
 }
 
 /// Neptune's examples write `"failOnError": "TRUE"`; JSON booleans work too.
@@ -121,10 +127,16 @@ async fn submit(
         FlexBool::Text(t) if t.eq_ignore_ascii_case("false") => false,
         FlexBool::Text(t) => return bad_request(format!("failOnError `{t}`: expected a boolean")),
     };
+    let mode = match body.mode.as_deref().map(|m| (m, LoadMode::from_name(m))) {
+        None => LoadMode::Auto,
+        Some((_, Some(mode))) => mode,
+        Some((m, None)) => return bad_request(format!("mode `{m}`: expected NEW, AUTO or RESUME")),
+    };
     let request = LoadRequest {
         source: body.source,
         format,
         fail_on_error,
+        mode,
     };
     // Resolving the source touches the disk: off the async workers.
     let loader = state.loader.clone();

@@ -6,7 +6,9 @@
 //! its progress on stderr, and closes the database cleanly.
 
 use crate::config::{Config, ImportArgs};
-use nereid_engine::{Database, DbConfig, InputFormat, LoadRequest, LoadState, LoadStatus};
+use nereid_engine::{
+    Database, DbConfig, InputFormat, LoadMode, LoadRequest, LoadState, LoadStatus,
+};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -39,6 +41,8 @@ fn import(config: &Config, args: &ImportArgs) -> Result<LoadStatus, String> {
         .collect();
     let db_config = DbConfig {
         import_dir: config.import_dir.clone(),
+        s3_endpoint: config.s3_endpoint.clone(),
+        s3_region: config.s3_region.clone(),
         ..DbConfig::new(config.data_dir.clone(), config.partitions)
     };
     let db = Database::open_with(&db_config, &config.durable).map_err(|e| {
@@ -51,6 +55,7 @@ fn import(config: &Config, args: &ImportArgs) -> Result<LoadStatus, String> {
         source: format!("nereid import ({} files)", files.len()),
         format,
         fail_on_error: !args.skip_bad_rows,
+        mode: LoadMode::New,
     };
     let terminal = std::io::stderr().is_terminal();
     // A terminal gets one line redrawn often; a log gets a line now and then.

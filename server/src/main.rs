@@ -74,6 +74,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
         statistics_update_percent: config.statistics_update_percent,
         query_max_memory: usize::try_from(config.query_max_memory).unwrap_or(usize::MAX),
         import_dir: config.import_dir.clone(),
+        s3_endpoint: config.s3_endpoint.clone(),
+        s3_region: config.s3_region.clone(),
         query_log: config.query_log.clone(),
         settings: nereid_server::settings::of(&config),
         ..DbConfig::new(config.data_dir.clone(), config.partitions)

@@ -26,16 +26,17 @@ def executable():
 
 
 @contextlib.contextmanager
-def moto_s3(bucket):
-    """Runs moto's server with `bucket` created; yields its endpoint URL and
-    stops it afterwards."""
+def moto_s3(bucket, env=None):
+    """Runs moto's server with `bucket` created (and `env` added to its
+    environment); yields its endpoint URL and stops it afterwards."""
     moto = executable()
     if moto is None:
         raise RuntimeError("moto_server is not installed next to this Python")
     port = free_port()
     endpoint = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen([moto, "-H", "127.0.0.1", "-p", str(port)], stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([moto, "-H", "127.0.0.1", "-p", str(port)], stdout=log, stderr=subprocess.STDOUT,
+                                env={**os.environ, **(env or {})})
         try:
             deadline = time.time() + 60
             while True:
@@ -56,6 +57,17 @@ def moto_s3(bucket):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def serve_or_skip(bucket):
+    """The body of a module fixture: yields the URL of moto's server with `bucket` created, or
+    skips the module's tests when moto is not installed."""
+    import pytest
+
+    if executable() is None:
+        pytest.skip("moto_server is not installed next to this Python")
+    with moto_s3(bucket) as endpoint:
+        yield endpoint
 
 
 def client(endpoint):

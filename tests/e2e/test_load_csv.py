@@ -54,6 +54,34 @@ def test_rows_are_maps_with_headers_and_lists_without(server, driver):
     assert got == [{"s": 3}]
 
 
+def test_linenumber_and_file_describe_the_row_being_read(server, driver):
+    path = os.path.realpath(write(server, "lines.csv", 'id,note\n1,plain\n2,"two\nlines"\n3,last\n'))
+    got, _ = rows(driver, "LOAD CSV WITH HEADERS FROM 'file:///lines.csv' AS row "
+                          "RETURN row.id AS id, linenumber() AS line, file() AS file")
+    # The line a record starts on (a quoted field may span lines); the file's absolute path.
+    assert got == [{"id": "1", "line": 2, "file": path}, {"id": "2", "line": 3, "file": path},
+                   {"id": "3", "line": 5, "file": path}]
+    got, _ = rows(driver, "LOAD CSV FROM 'file:///lines.csv' AS row "
+                          "WITH row WHERE linenumber() > 1 RETURN collect(linenumber()) AS lines")
+    assert got == [{"lines": [2, 3, 5]}]
+    # Also per row inside the batches of CALL { } IN TRANSACTIONS.
+    rows(driver, "LOAD CSV WITH HEADERS FROM 'file:///lines.csv' AS row "
+                 "CALL (row) { CREATE (:Line {id: row.id, at: linenumber(), from: file()}) } "
+                 "IN TRANSACTIONS OF 2 ROWS")
+    got, _ = rows(driver, "MATCH (l:Line) RETURN l.id AS id, l.at AS at, l.from = $path AS same ORDER BY id",
+                  path=path)
+    assert got == [{"id": "1", "at": 2, "same": True}, {"id": "2", "at": 3, "same": True},
+                   {"id": "3", "at": 5, "same": True}]
+    # Outside LOAD CSV (and after an aggregation ends its rows) both are null.
+    got, _ = rows(driver, "RETURN linenumber() AS line, file() AS file")
+    assert got == [{"line": None, "file": None}]
+    got, _ = rows(driver, "LOAD CSV FROM 'file:///lines.csv' AS row WITH count(*) AS n "
+                          "RETURN n, linenumber() AS line")
+    assert got == [{"n": 4, "line": None}]
+    with pytest.raises(ClientError):
+        rows(driver, "LOAD CSV FROM 'file:///lines.csv' AS row RETURN linenumber(1)")
+
+
 def test_batches_commit_and_the_summary_counts_them(server, driver):
     write(server, "people.csv", PEOPLE)
     _, summary = rows(

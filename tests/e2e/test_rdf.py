@@ -23,16 +23,17 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rdf")
 PREFIX = "PREFIX ex: <http://example.org/> "
 
 
-def load(server, name, fmt):
+def load(server, name, fmt, mode="NEW"):
     """Copies a data file into the import directory and loads it to a final state."""
     shutil.copy(os.path.join(HERE, name), import_dir(server))
-    return run_load(server, name, fmt)
+    return run_load(server, name, fmt, mode)
 
 
-def run_load(server, name, fmt):
-    """Loads `name` of the import directory to a final state; answers the status payload."""
+def run_load(server, name, fmt, mode="NEW"):
+    """Loads `name` of the import directory to a final state (every time: mode NEW, not the
+    default AUTO, which skips a file an earlier load of it loaded); answers the status payload."""
     code, answer = request(server, "POST", "/loader",
-                           {"source": f"file:///{name}", "format": fmt, "failOnError": True})
+                           {"source": f"file:///{name}", "format": fmt, "failOnError": True, "mode": mode})
     assert code == 200, answer
     load_id = answer["payload"]["loadId"]
     while True:

@@ -26,10 +26,7 @@ BUCKET = "nereid-e2e"
 @pytest.fixture(scope="module")
 def s3():
     """moto's S3 server on 127.0.0.1 with one empty bucket; yields its URL."""
-    if moto_s3.executable() is None:
-        pytest.skip("moto_server is not installed next to this Python")
-    with moto_s3.moto_s3(BUCKET) as endpoint:
-        yield endpoint
+    yield from moto_s3.serve_or_skip(BUCKET)
 
 
 def client(endpoint):

@@ -76,7 +76,7 @@ pub use faults::DiskFaults;
 pub use metrics::LogMetrics;
 pub use object_store::{LocalDir, ObjectStore};
 #[cfg(feature = "s3")]
-pub use object_store::{S3Location, S3Store};
+pub use object_store::{S3Location, S3Reader, S3Store};
 pub use shipping::{
     delete_shipped_before, restore_segments, ship_sealed_segments, shipped_segments,
     RestoredSegments, ShippedSegment,

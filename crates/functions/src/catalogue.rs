@@ -7,6 +7,7 @@
 //! the executor).
 
 use crate::ApocFunction;
+use crate::LoadCsvFunction;
 use crate::{AggregateFunction, ScalarFunction, SpatialFunction, TemporalFunction, VectorFunction};
 
 /// What a function name stands for.
@@ -20,6 +21,8 @@ pub enum Implementation {
     /// the parser turns it into an expression of its own, so the planner
     /// never resolves the name.
     Syntax,
+    /// What the enclosing `LOAD CSV` records of its current row.
+    LoadCsv(LoadCsvFunction),
 }
 
 /// Neo4j's categories of functions (the `category` column of `SHOW
@@ -167,6 +170,10 @@ const fn aggregate(f: AggregateFunction) -> Option<Implementation> {
     Some(Implementation::Aggregate(f))
 }
 
+const fn load_csv(f: LoadCsvFunction) -> Option<Implementation> {
+    Some(Implementation::LoadCsv(f))
+}
+
 const SYNTAX: Option<Implementation> = Some(Implementation::Syntax);
 const UNIMPLEMENTED: Option<Implementation> = None;
 
@@ -229,6 +236,7 @@ pub static CATALOGUE: &[Signature] = &[
     row("endNode", C::Scalar, (1, 1), scalar(S::EndNode), "Returns the end node of a relationship."),
     row("exists", C::Predicate, (1, 1), scalar(S::Exists), "Returns true if a match for the pattern exists in the graph."),
     row("exp", C::Logarithmic, (1, 1), scalar(S::Exp), "Returns e raised to the power of a number."),
+    row("file", C::Scalar, (0, 0), load_csv(LoadCsvFunction::File), "Returns the absolute path of the file that LOAD CSV is using."),
     row("floor", C::Numeric, (1, 1), scalar(S::Floor), "Returns the largest integer less than or equal to a number."),
     row("haversin", C::Trigonometric, (1, 1), scalar(S::Haversin), "Returns half the versine of a number."),
     row("head", C::Scalar, (1, 1), scalar(S::Head), "Returns the first element of a list."),
@@ -240,6 +248,7 @@ pub static CATALOGUE: &[Signature] = &[
     row("last", C::Scalar, (1, 1), scalar(S::Last), "Returns the last element of a list."),
     row("left", C::String, (2, 2), scalar(S::Left), "Returns a string of the given length from the start of a string."),
     row("length", C::Scalar, (1, 1), scalar(S::Length), "Returns the length of a path."),
+    row("linenumber", C::Scalar, (0, 0), load_csv(LoadCsvFunction::LineNumber), "Returns the line number that LOAD CSV is currently using."),
     row("localdatetime", C::Temporal, (0, 1), temporal(T::Construct(K::LocalDateTime)), "Creates a LOCAL DATETIME from a map, a string or another temporal value; with no argument, the current one."),
     row("localdatetime.realtime", C::Temporal, (0, 1), temporal(T::Now(K::LocalDateTime)), "Returns the current LOCAL DATETIME read from the real-time clock."),
     row("localdatetime.statement", C::Temporal, (0, 1), temporal(T::Now(K::LocalDateTime)), "Returns the current LOCAL DATETIME as of the start of the statement."),

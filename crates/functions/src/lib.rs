@@ -11,6 +11,7 @@
 mod aggregate;
 mod apoc;
 mod catalogue;
+mod load_csv;
 mod scalar;
 mod spatial;
 mod temporal;
@@ -19,6 +20,7 @@ mod vector;
 pub use aggregate::AggregateFunction;
 pub use apoc::ApocFunction;
 pub use catalogue::{implemented, resolve, Category, Implementation, Signature, CATALOGUE};
+pub use load_csv::LoadCsvFunction;
 pub use scalar::ScalarFunction;
 pub use spatial::SpatialFunction;
 pub use temporal::{TemporalFunction, TemporalKind};

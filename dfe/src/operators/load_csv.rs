@@ -8,6 +8,10 @@
 //! empty without quotes are null, as Neo4j reads them; with headers, such a
 //! field is a null entry of the map, and a record shorter than the header
 //! lacks the missing keys' values (null too).
+//!
+//! When something above reads them, each row also carries its
+//! `linenumber()` (the line its record starts on) and `file()` (the path
+//! of the file) in the slots the plan gave them.
 
 use super::Operator;
 use crate::batch::Batch;
@@ -30,6 +34,8 @@ pub(crate) struct LoadCsv {
 }
 
 struct OpenFile {
+    /// The path `file()` answers.
+    name: String,
     records: PlainRecords<'static>,
     /// With headers: the field names, shared by every row's map.
     headers: Option<Vec<Arc<str>>>,
@@ -112,7 +118,11 @@ impl LoadCsv {
         } else {
             None
         };
-        Ok(OpenFile { records, headers })
+        Ok(OpenFile {
+            name,
+            records,
+            headers,
+        })
     }
 }
 
@@ -147,15 +157,22 @@ impl Operator for LoadCsv {
                 }
                 continue;
             };
+            let line = open.records.line();
             let Some(fields) = open.records.next_record().map_err(csv_error)? else {
                 self.open = None;
                 self.position += 1;
                 continue;
             };
-            let value = record_value(fields, open.headers.as_deref());
+            let mut values = vec![(self.spec.out, record_value(fields, open.headers.as_deref()))];
+            if let Some(slot) = self.spec.line {
+                values.push((slot, Value::Int(i64::try_from(line).unwrap_or(i64::MAX))));
+            }
+            if let Some(slot) = self.spec.file {
+                values.push((slot, Value::String(open.name.clone())));
+            }
             if let Some(batch) = &self.batch {
                 let row = batch.selection()[self.position];
-                out.push_extended(batch, row, &[(self.spec.out, value)]);
+                out.push_extended_taking(batch, row, &mut values, &[]);
             }
         }
         Ok((!out.is_empty()).then_some(out))

@@ -56,14 +56,14 @@ impl RowError {
 pub(crate) fn run(
     db: &Arc<Database>,
     request: &LoadRequest,
-    files: &[std::path::PathBuf],
+    files: &[source::InputFile],
     scope: &str,
     progress: &Progress,
     cancel: &AtomicBool,
 ) -> Result<(), Ended> {
     Progress::add(&progress.files_total, files.len() as u64);
-    let sizes = files.iter().filter_map(|f| std::fs::metadata(f).ok());
-    Progress::add(&progress.bytes_total, sizes.map(|m| m.len()).sum());
+    let sizes = files.iter().map(source::InputFile::size);
+    Progress::add(&progress.bytes_total, sizes.sum());
     let open = || match source::open_all(files, request.format, scope, &progress.bytes) {
         Ok(inputs) => Ok(inputs),
         Err(failed) => {

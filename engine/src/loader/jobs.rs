@@ -11,8 +11,11 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use parking_lot::{Condvar, Mutex};
 
 use super::apply::{self, Ended};
+use super::mode::{LoadMode, Loaded};
+use super::progress::LoadErrorEntry;
 use super::progress::{LoadPhase, LoadState, LoadStatus, Progress};
-use super::source;
+use super::s3_source;
+use super::source::{self, InputFile};
 use super::LoadRequest;
 use crate::db::{Database, DbError};
 
@@ -36,11 +39,18 @@ struct Shared {
 
 struct Job {
     id: String,
+    /// Its place in submission order.
+    seq: u64,
     request: LoadRequest,
-    files: Vec<PathBuf>,
+    /// The files of a `file://` source, listed when it was submitted (an
+    /// `s3://` source is listed when the load runs).
+    files: Vec<InputFile>,
     progress: Progress,
     cancel: AtomicBool,
     state: Mutex<JobState>,
+    /// Once it ended: the files of its source applied by it and the loads
+    /// of the source before it (what a later `RESUME` skips; `mode.rs`).
+    loaded: Mutex<Option<Loaded>>,
 }
 
 struct JobState {
@@ -74,12 +84,27 @@ impl Loader {
         Ok(Loader { shared })
     }
 
-    /// Queues a load; answers its id at once. The source is resolved now,
-    /// so one outside the import directory is refused here.
+    /// Queues a load; answers its id at once. A `file://` source is
+    /// resolved now, so one outside the import directory is refused here;
+    /// an `s3://` source is listed when the load runs (a request to the
+    /// bucket is no part of answering the submission).
     pub fn submit(&self, request: LoadRequest) -> Result<String, DbError> {
+        if request.mode == LoadMode::Resume && !self.shared.has_earlier(&request, u64::MAX) {
+            return Err(DbError {
+                status: nereid_errors::Status::RequestInvalid,
+                message: format!(
+                    "mode RESUME: no earlier load of `{}` to resume",
+                    request.source
+                ),
+            });
+        }
+        if s3_source::is_s3(&request.source) {
+            return Ok(self.enqueue(request, Vec::new()));
+        }
         let root = self.shared.root()?;
         let path = source::resolve(&request.source, &self.shared.import_dir)?;
         let files = source::list(&path, &root, request.format)?;
+        let files = files.into_iter().map(InputFile::Local).collect();
         Ok(self.enqueue(request, files))
     }
 
@@ -102,7 +127,7 @@ impl Loader {
                 });
             }
         }
-        let id = self.enqueue(request, files);
+        let id = self.enqueue(request, files.into_iter().map(InputFile::Local).collect());
         let job = self.shared.find(&id).ok_or_else(|| vanished(&id))?;
         let mut shown = Instant::now();
         loop {
@@ -118,10 +143,11 @@ impl Loader {
         }
     }
 
-    fn enqueue(&self, request: LoadRequest, files: Vec<PathBuf>) -> String {
+    fn enqueue(&self, request: LoadRequest, files: Vec<InputFile>) -> String {
         let seq = self.shared.next.fetch_add(1, Ordering::Relaxed);
         let job = Arc::new(Job {
             id: format!("{:x}-{seq}", self.shared.epoch),
+            seq,
             request,
             files,
             progress: Progress::default(),
@@ -132,6 +158,7 @@ impl Loader {
                 ended: None,
                 failure: None,
             }),
+            loaded: Mutex::new(None),
         });
         let id = job.id.clone();
         self.shared.jobs.lock().insert(seq, job.clone());
@@ -246,29 +273,84 @@ impl Shared {
                 }
             };
             let Some(db) = self.db.upgrade() else { return };
-            job.run(&db);
+            let previous = self.loaded_before(&job);
+            job.run(&db, previous);
         }
+    }
+
+    /// Earlier loads of the same source and format, in submission order.
+    fn earlier(&self, request: &LoadRequest, seq: u64) -> Vec<Arc<Job>> {
+        let jobs = self.jobs.lock();
+        jobs.range(..seq)
+            .map(|(_, job)| job)
+            .filter(|job| {
+                job.request.source == request.source && job.request.format == request.format
+            })
+            .cloned()
+            .collect()
+    }
+
+    fn has_earlier(&self, request: &LoadRequest, seq: u64) -> bool {
+        !self.earlier(request, seq).is_empty()
+    }
+
+    /// What the last earlier load of `job`'s source had loaded when it
+    /// ended (loads run in order, so it has ended); `None` without one.
+    fn loaded_before(&self, job: &Job) -> Option<Loaded> {
+        let last = self.earlier(&job.request, job.seq).pop()?;
+        let loaded = last.loaded.lock().clone();
+        loaded
     }
 }
 
 impl Job {
-    fn run(&self, db: &Arc<Database>) {
+    /// Runs the load; `previous` is what the last earlier load of its
+    /// source had loaded, which a resuming load skips.
+    fn run(&self, db: &Arc<Database>, previous: Option<Loaded>) {
+        let before = previous.unwrap_or_default();
+        let skipped = match self.request.mode {
+            LoadMode::New => Loaded::default(),
+            LoadMode::Auto | LoadMode::Resume => before.clone(),
+        };
         {
             let mut state = self.state.lock();
             if state.state != LoadState::InQueue {
+                *self.loaded.lock() = Some(before);
                 return;
             }
             state.state = LoadState::InProgress;
             state.since = Instant::now();
         }
-        let outcome = apply::run(
-            db,
-            &self.request,
-            &self.files,
-            &self.id,
-            &self.progress,
-            &self.cancel,
-        );
+        let mut read = Vec::new();
+        let outcome = self.listed(db).and_then(|listed| {
+            let files = listed.as_deref().unwrap_or(&self.files);
+            let files: Vec<InputFile> = files
+                .iter()
+                .filter(|file| !skipped.contains(&file.name()))
+                .cloned()
+                .collect();
+            read = files.iter().map(InputFile::name).collect();
+            if files.is_empty() {
+                return Ok(());
+            }
+            apply::run(
+                db,
+                &self.request,
+                &files,
+                &self.id,
+                &self.progress,
+                &self.cancel,
+            )
+        });
+        let loaded = match outcome {
+            Ok(()) if !read.is_empty() => {
+                let mut all = (*before).clone();
+                all.extend(read);
+                Loaded::new(all)
+            }
+            _ => before,
+        };
+        *self.loaded.lock() = Some(loaded);
         let mut state = self.state.lock();
         state.ended = Some(Instant::now());
         match outcome {
@@ -280,6 +362,29 @@ impl Job {
                 state.failure = Some(e);
             }
         }
+    }
+
+    /// The objects of an `s3://` source, listed now (`None` for a
+    /// `file://` source, listed when submitted); a listing that fails
+    /// fails the load, reported like an unreadable file.
+    fn listed(&self, db: &Database) -> Result<Option<Vec<InputFile>>, Ended> {
+        let source = &self.request.source;
+        if !s3_source::is_s3(source) {
+            return Ok(None);
+        }
+        let settings = db.s3_settings();
+        s3_source::list(source, &settings, self.request.format)
+            .map(Some)
+            .map_err(|e| {
+                self.progress.error(LoadErrorEntry {
+                    file: source.clone(),
+                    line: 0,
+                    column: 0,
+                    status: e.status,
+                    message: e.message.clone(),
+                });
+                Ended::Failed(e)
+            })
     }
 
     fn status(&self) -> LoadStatus {
@@ -302,7 +407,7 @@ impl Job {
         };
         drop(state);
         self.progress.read_into(&mut status);
-        if status.files_total == 0 {
+        if status.state == LoadState::InQueue {
             status.files_total = self.files.len() as u64;
         }
         status

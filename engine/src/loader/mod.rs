@@ -19,12 +19,16 @@ mod apply;
 mod bulk;
 mod export;
 mod jobs;
+mod mode;
 mod parse;
 mod progress;
 mod rdf_edges;
+mod s3_source;
 mod source;
 mod user_id;
 
+#[cfg(test)]
+mod mode_tests;
 #[cfg(test)]
 mod rdf_set_tests;
 #[cfg(test)]
@@ -34,8 +38,10 @@ mod tests;
 
 pub use export::RdfExport;
 pub use jobs::Loader;
+pub use mode::LoadMode;
 pub use nereid_loader_formats::{Format, InputFormat, RdfSyntax, FORMAT_NAMES};
 pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
+pub(crate) use s3_source::S3Settings;
 pub(crate) use source::resolve as resolve_source;
 pub use user_id::user_key;
 
@@ -45,10 +51,14 @@ pub struct LoadRequest {
     /// `file:///absolute/path` (a file, or a directory whose files of the
     /// format's extension, `*.csv` / `*.nt` / `*.nq` / `*.ttl`, plain or
     /// `.gz` / `.zst`, are loaded), inside the import directory; or
-    /// `file:///relative` under it, as Neo4j's `LOAD CSV`.
+    /// `file:///relative` under it, as Neo4j's `LOAD CSV`; or
+    /// `s3://bucket/key`, one object or every object under `key/` of the
+    /// format's extension (`s3_source.rs`).
     pub source: String,
     pub format: InputFormat,
     /// Stop at the first bad row and keep nothing (`true`), or report bad
     /// rows and load the rest (`false`).
     pub fail_on_error: bool,
+    /// Which files of the source to take, given earlier loads of it.
+    pub mode: LoadMode,
 }

@@ -48,6 +48,7 @@ fn two_files_of_one_load_give_a_shared_triple_once() {
         source: "file:///d".into(),
         format: NT,
         fail_on_error: true,
+        mode: Default::default(),
     };
     let status = loader.run(request).unwrap();
     assert_eq!(status.state, super::LoadState::Completed, "{status:?}");

@@ -45,6 +45,7 @@ pub(super) fn load(
         source: format!("file:///{name}"),
         format,
         fail_on_error: true,
+        mode: Default::default(),
     };
     loader.run(request).unwrap()
 }
@@ -129,6 +130,7 @@ fn a_bad_document_fails_the_load_and_leaves_nothing() {
         source: "file:///d".into(),
         format: NT,
         fail_on_error: true,
+        mode: Default::default(),
     };
     let status = loader.run(request).unwrap();
     assert_eq!(status.state, LoadState::Failed, "{status:?}");

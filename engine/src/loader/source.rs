@@ -1,7 +1,8 @@
 //! Which files a load reads: the source URI resolved inside the import
 //! directory (symlinks and `..` resolved first, so neither leads out), a
 //! directory listed, and every file's header read to put node files
-//! before relationship files.
+//! before relationship files. Objects of an `s3://` source are listed by
+//! `s3_source.rs` and opened here like files.
 
 use std::fs::File;
 use std::io::Read;
@@ -14,9 +15,11 @@ use nereid_loader_formats::{
     Error, FileKind, Format, InputFormat, Options, RdfReader, Reader, Record,
 };
 
+use nereid_wal::{ObjectStore, S3Store};
+
 use crate::db::DbError;
 
-fn refused(message: String) -> DbError {
+pub(crate) fn refused(message: String) -> DbError {
     DbError {
         status: Status::ExternalResourceFailed,
         message,
@@ -74,11 +77,7 @@ pub(crate) fn list(path: &Path, root: &Path, format: InputFormat) -> Result<Vec<
     for entry in entries {
         let entry = entry.map_err(|e| refused(format!("{}: {e}", path.display())))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let listed = |ext: &&str| {
-            let stem = name.trim_end_matches(".gz").trim_end_matches(".zst");
-            stem.ends_with(ext)
-        };
-        if !format.extensions().iter().any(listed) {
+        if !has_extension(&name, format) {
             continue;
         }
         let file = entry
@@ -91,19 +90,67 @@ pub(crate) fn list(path: &Path, root: &Path, format: InputFormat) -> Result<Vec<
         files.push(file);
     }
     if files.is_empty() {
-        return Err(refused(format!(
-            "{}: no *{} files (plain, .gz or .zst)",
-            path.display(),
-            format.extensions().join(", *")
-        )));
+        return Err(none_listed(&path.display().to_string(), format, "files"));
     }
     files.sort();
     Ok(files)
 }
 
+/// Whether a directory's file (or a prefix's object) named `name` is one
+/// of `format`'s inputs: its extension, before any `.gz` / `.zst`.
+pub(crate) fn has_extension(name: &str, format: InputFormat) -> bool {
+    let stem = name.trim_end_matches(".gz").trim_end_matches(".zst");
+    format.extensions().iter().any(|ext| stem.ends_with(ext))
+}
+
+/// A directory (or prefix) holding no input of `format`.
+pub(crate) fn none_listed(place: &str, format: InputFormat, what: &str) -> DbError {
+    refused(format!(
+        "{place}: no *{} {what} (plain, .gz or .zst)",
+        format.extensions().join(", *")
+    ))
+}
+
+/// One input of a load: a file, or an object of an `s3://` source.
+#[derive(Clone)]
+pub(crate) enum InputFile {
+    Local(PathBuf),
+    Object {
+        /// The bucket's client, shared by the source's objects.
+        store: Arc<S3Store>,
+        key: String,
+        size: u64,
+    },
+}
+
+impl InputFile {
+    /// How errors and the status name it: its path, or `s3://bucket/key`.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            InputFile::Local(path) => path.display().to_string(),
+            InputFile::Object { store, key, .. } => store.location(key).display().to_string(),
+        }
+    }
+
+    /// Its size in bytes (compressed, for a compressed input).
+    pub(crate) fn size(&self) -> u64 {
+        match self {
+            InputFile::Local(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            InputFile::Object { size, .. } => *size,
+        }
+    }
+
+    fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            InputFile::Local(path) => Box::new(File::open(path)?),
+            InputFile::Object { store, key, .. } => Box::new(store.reader(key)),
+        })
+    }
+}
+
 /// A file's bytes, counted into the load's progress as they are read.
 struct Counted {
-    file: File,
+    file: Box<dyn Read + Send>,
     bytes: Arc<AtomicU64>,
 }
 
@@ -131,19 +178,19 @@ pub(crate) struct Input {
 /// RDF document yields its vertices before its edges, so it needs no
 /// order; its blank nodes are scoped by `blank_scope`.
 pub(crate) fn open_all(
-    files: &[PathBuf],
+    files: &[InputFile],
     format: InputFormat,
     blank_scope: &str,
     bytes: &Arc<AtomicU64>,
 ) -> Result<Vec<Input>, Box<(String, Error)>> {
     let mut inputs = Vec::with_capacity(files.len());
-    for path in files {
-        let name = path.display().to_string();
+    for input in files {
+        let name = input.name();
         let io = |source| Error::Io {
             file: name.clone(),
             source,
         };
-        let file = File::open(path).map_err(|e| Box::new((name.clone(), io(e))))?;
+        let file = input.open().map_err(|e| Box::new((name.clone(), io(e))))?;
         let counted = Counted {
             file,
             bytes: bytes.clone(),

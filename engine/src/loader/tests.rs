@@ -38,6 +38,7 @@ fn request(source: String, fail_on_error: bool) -> LoadRequest {
         source,
         format: InputFormat::Csv(Format::OpenCypher),
         fail_on_error,
+        mode: Default::default(),
     }
 }
 

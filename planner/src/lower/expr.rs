@@ -5,7 +5,7 @@ use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
 use crate::plan::Aggregate;
 use nereid_cypher::ast::{self, ExprKind, Literal, UnaryOp};
-use nereid_functions::{AggregateFunction, ScalarFunction};
+use nereid_functions::{AggregateFunction, LoadCsvFunction, ScalarFunction};
 use nereid_values::Value;
 
 /// Where aggregate calls found in an expression go. `None` means aggregates
@@ -311,6 +311,9 @@ fn lower_call(
             at,
         );
     }
+    if let Some(func) = LoadCsvFunction::from_name(name) {
+        return load_csv_function(func, args, scope, at);
+    }
     let Some(func) = ScalarFunction::from_name(name) else {
         return Err(PlanError::semantic(
             format!("Unknown function '{name}'"),
@@ -334,6 +337,27 @@ fn lower_call(
     Ok(Expr::Function {
         func,
         args: lower_all(args, scope, aggs)?,
+    })
+}
+
+/// `linenumber()` / `file()`: the current `LOAD CSV` row's slot, or null
+/// outside `LOAD CSV` (as in Neo4j).
+fn load_csv_function(
+    func: LoadCsvFunction,
+    args: &[ast::Expr],
+    scope: &Scope,
+    at: usize,
+) -> Result<Expr, PlanError> {
+    if !args.is_empty() {
+        return Err(PlanError::semantic(
+            format!("Function `{func:?}` takes no arguments"),
+            at,
+        ));
+    }
+    Ok(match (scope.load_csv(), func) {
+        (Some((line, _)), LoadCsvFunction::LineNumber) => Expr::Slot(line),
+        (Some((_, file)), LoadCsvFunction::File) => Expr::Slot(file),
+        (None, _) => Expr::Literal(Value::Null),
     })
 }
 

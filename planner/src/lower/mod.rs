@@ -196,6 +196,8 @@ fn lower_single(
                     .as_deref()
                     .and_then(|t| t.chars().next())
                     .unwrap_or(',');
+                let (line, file) = (slots.fresh(), slots.fresh());
+                scope.set_load_csv(line, file);
                 plan = Op::LoadCsv {
                     input: Box::new(plan),
                     spec: Box::new(crate::plan::LoadCsvSpec {
@@ -203,6 +205,8 @@ fn lower_single(
                         out,
                         headers: l.with_headers,
                         field_terminator,
+                        line: Some(line),
+                        file: Some(file),
                     }),
                 };
             }

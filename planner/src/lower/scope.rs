@@ -28,6 +28,10 @@ pub(crate) struct Scope {
     /// The column order of `RETURN *` when not by name: a `SHOW`
     /// command's yielded columns (see [`Scope::star_columns`]).
     star_order: Vec<String>,
+    /// The slots of the last `LOAD CSV`'s `linenumber()` and `file()`:
+    /// kept past projections, whose rows carry them unless they aggregate
+    /// (then the functions are null, as outside `LOAD CSV`).
+    load_csv: Option<(Slot, Slot)>,
 }
 
 impl Scope {
@@ -39,12 +43,27 @@ impl Scope {
             slots: slots.clone(),
             procedures: procedures.clone(),
             star_order: Vec::new(),
+            load_csv: None,
         }
     }
 
-    /// An empty scope sharing this scope's allocator and procedures.
+    /// An empty scope sharing this scope's allocator and procedures (and
+    /// `LOAD CSV`'s row slots).
     pub(crate) fn emptied(&self) -> Scope {
-        Scope::new(&self.slots, &self.procedures)
+        Scope {
+            load_csv: self.load_csv,
+            ..Scope::new(&self.slots, &self.procedures)
+        }
+    }
+
+    /// Where `linenumber()` and `file()` of the current `LOAD CSV` row
+    /// are, outside `LOAD CSV` none.
+    pub(crate) fn load_csv(&self) -> Option<(Slot, Slot)> {
+        self.load_csv
+    }
+
+    pub(crate) fn set_load_csv(&mut self, line: Slot, file: Slot) {
+        self.load_csv = Some((line, file));
     }
 
     /// The statement's procedures (see `procedure_snapshot.rs`).

@@ -25,4 +25,8 @@ pub struct LoadCsvSpec {
     /// The first record names the fields: each row is a map.
     pub headers: bool,
     pub field_terminator: char,
+    /// Where each row's `linenumber()` and `file()` go; `None` once the
+    /// dead-slot pass found that nothing reads them.
+    pub line: Option<Slot>,
+    pub file: Option<Slot>,
 }

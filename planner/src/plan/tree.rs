@@ -171,7 +171,10 @@ impl Op {
                 .copied()
                 .chain(transactions.as_ref().and_then(|t| t.status))
                 .collect(),
-            LoadCsv { spec, .. } => vec![spec.out],
+            LoadCsv { spec, .. } => [Some(spec.out), spec.line, spec.file]
+                .into_iter()
+                .flatten()
+                .collect(),
             Create { items, .. } => created(items),
             ProcedureCall { yields, .. } => yields.iter().map(|(_, s)| *s).collect(),
             VarExpand { spec, .. } => spec.bound_here(),

@@ -16,10 +16,14 @@
 mod local;
 #[cfg(feature = "s3")]
 mod s3;
+#[cfg(feature = "s3")]
+mod s3_read;
 
 pub use local::LocalDir;
 #[cfg(feature = "s3")]
 pub use s3::{S3Location, S3Store};
+#[cfg(feature = "s3")]
+pub use s3_read::S3Reader;
 
 use crate::error::WalError;
 use std::path::PathBuf;

@@ -15,6 +15,7 @@
 //! thread that is already inside a runtime (an HTTP handler's blocking
 //! task, for example).
 
+use super::s3_read::S3Reader;
 use super::ObjectStore;
 use crate::error::WalError;
 use aws_sdk_s3::config::{
@@ -81,7 +82,7 @@ pub struct S3Store {
     multipart_threshold: usize,
 }
 
-fn s3_error(op: &str, key: &str, e: impl std::error::Error) -> WalError {
+pub(super) fn s3_error(op: &str, key: &str, e: impl std::error::Error) -> WalError {
     WalError::Io(std::io::Error::other(format!(
         "S3 {op} of {key} failed: {}",
         DisplayErrorContext(e)
@@ -97,7 +98,7 @@ impl S3Store {
             (var("AWS_ACCESS_KEY_ID"), var("AWS_SECRET_ACCESS_KEY"))
         else {
             return Err(WalError::Io(std::io::Error::other(
-                "an s3:// checkpoint URI needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment",
+                "an s3:// URI needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment",
             )));
         };
         let credentials = Credentials::new(
@@ -107,6 +108,15 @@ impl S3Store {
             None,
             "environment",
         );
+        Self::connect_with(location, credentials)
+    }
+
+    /// [`S3Store::connect`] with the credentials given (tests use it, the
+    /// environment being shared by every test thread).
+    pub(super) fn connect_with(
+        location: S3Location,
+        credentials: Credentials,
+    ) -> Result<Self, WalError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("nereid-s3")
@@ -118,7 +128,7 @@ impl S3Store {
         if let Some(endpoint) = &location.endpoint {
             loader = loader.endpoint_url(endpoint);
         }
-        let shared = run_on(&runtime, loader.load())?;
+        let shared = run_on(runtime.handle(), loader.load())?;
         let config = aws_sdk_s3::config::Builder::from(&shared)
             .force_path_style(true)
             .request_checksum_calculation(RequestChecksumCalculation::WhenRequired)
@@ -144,8 +154,62 @@ impl S3Store {
         &self,
         future: impl Future<Output = T> + Send + 'static,
     ) -> Result<T, WalError> {
+        run_on(self.handle(), future)
+    }
+
+    fn handle(&self) -> &tokio::runtime::Handle {
         let runtime = self.runtime.as_ref().expect("the runtime lives until drop");
-        run_on(runtime, future)
+        runtime.handle()
+    }
+
+    /// Every object whose key starts with `prefix`, with its size in bytes,
+    /// sorted by key (a bulk load lists its source with this).
+    pub fn objects(&self, prefix: &str) -> Result<Vec<(String, u64)>, WalError> {
+        let full_prefix = self.location.key(prefix);
+        let strip = if self.location.prefix.is_empty() {
+            0
+        } else {
+            self.location.prefix.len() + 1
+        };
+        let client = self.client.clone();
+        let bucket = self.location.bucket.clone();
+        let listing = async move {
+            let mut objects = Vec::new();
+            let mut token: Option<String> = None;
+            loop {
+                let page = client
+                    .list_objects_v2()
+                    .bucket(&bucket)
+                    .prefix(&full_prefix)
+                    .set_continuation_token(token.take())
+                    .send()
+                    .await
+                    .map_err(|e| s3_error("ListObjectsV2", &full_prefix, e))?;
+                objects.extend(page.contents().iter().filter_map(|o| {
+                    let key = o.key()?.get(strip..)?.to_string();
+                    Some((key, o.size().unwrap_or(0).max(0) as u64))
+                }));
+                match page.next_continuation_token() {
+                    Some(next) if page.is_truncated() == Some(true) => token = Some(next.into()),
+                    _ => break,
+                }
+            }
+            objects.sort();
+            Ok(objects)
+        };
+        self.run(listing)?
+    }
+
+    /// A reader streaming the object under `key` (nothing is requested
+    /// until the first read; see [`S3Reader`]). It keeps the store's
+    /// runtime busy, so the store must outlive it.
+    pub fn reader(&self, key: &str) -> S3Reader {
+        S3Reader::new(
+            self.client.clone(),
+            self.handle().clone(),
+            self.location.bucket.clone(),
+            self.location.key(key),
+        )
     }
 
     fn put_multipart(&self, key: String, bytes: &[u8]) -> Result<(), WalError> {
@@ -220,8 +284,8 @@ impl S3Store {
 }
 
 /// Runs `future` on `runtime` and waits for it on this (non-async) thread.
-fn run_on<T: Send + 'static>(
-    runtime: &tokio::runtime::Runtime,
+pub(super) fn run_on<T: Send + 'static>(
+    runtime: &tokio::runtime::Handle,
     future: impl Future<Output = T> + Send + 'static,
 ) -> Result<T, WalError> {
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
@@ -274,42 +338,8 @@ impl ObjectStore for S3Store {
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<String>, WalError> {
-        let full_prefix = self.location.key(prefix);
-        let strip = if self.location.prefix.is_empty() {
-            0
-        } else {
-            self.location.prefix.len() + 1
-        };
-        let client = self.client.clone();
-        let bucket = self.location.bucket.clone();
-        let listing = async move {
-            let mut keys = Vec::new();
-            let mut token: Option<String> = None;
-            loop {
-                let page = client
-                    .list_objects_v2()
-                    .bucket(&bucket)
-                    .prefix(&full_prefix)
-                    .set_continuation_token(token.take())
-                    .send()
-                    .await
-                    .map_err(|e| s3_error("ListObjectsV2", &full_prefix, e))?;
-                keys.extend(
-                    page.contents()
-                        .iter()
-                        .filter_map(|o| o.key())
-                        .filter_map(|k| k.get(strip..))
-                        .map(str::to_string),
-                );
-                match page.next_continuation_token() {
-                    Some(next) if page.is_truncated() == Some(true) => token = Some(next.into()),
-                    _ => break,
-                }
-            }
-            keys.sort();
-            Ok(keys)
-        };
-        self.run(listing)?
+        let objects = self.objects(prefix)?;
+        Ok(objects.into_iter().map(|(key, _)| key).collect())
     }
 
     fn delete(&self, key: &str) -> Result<(), WalError> {

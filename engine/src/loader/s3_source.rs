@@ -1,0 +1,76 @@
+//! Load sources in an S3-compatible bucket, read through the log crate's
+//! S3 client (the one checkpoints use, reached through the same
+//! `--s3-endpoint` / `--s3-region`, credentials from the environment).
+//!
+//! `s3://bucket/key` is the object `key` when there is one; otherwise
+//! every object under `key/` (every key below, S3 having no directories)
+//! whose name has the format's extension, plain, `.gz` or `.zst`, in key
+//! order, as a `file://` directory's files are taken. `s3://bucket` alone
+//! is the whole bucket. Listing happens when the load runs, so a missing
+//! bucket, a refusal or an unreachable endpoint makes the load
+//! `LOAD_FAILED` with the URI in its error, like an unreadable file.
+
+use std::sync::Arc;
+
+use nereid_loader_formats::InputFormat;
+use nereid_wal::{S3Location, S3Store, WalError};
+
+use super::source::{has_extension, none_listed, refused, InputFile};
+use crate::db::DbError;
+
+/// How the loader reaches S3: an S3-compatible endpoint (`None`: AWS) and
+/// the region.
+#[derive(Clone, Debug)]
+pub(crate) struct S3Settings {
+    pub(crate) endpoint: Option<String>,
+    pub(crate) region: String,
+}
+
+/// Whether `source` names a bucket rather than files.
+pub(crate) fn is_s3(source: &str) -> bool {
+    source.starts_with("s3://")
+}
+
+/// The objects `source` names (see the module documentation).
+pub(crate) fn list(
+    source: &str,
+    settings: &S3Settings,
+    format: InputFormat,
+) -> Result<Vec<InputFile>, DbError> {
+    let failed = |e: WalError| refused(format!("source `{source}`: {e}"));
+    let location = S3Location::parse(source, settings.endpoint.clone(), settings.region.clone())
+        .map_err(|e| refused(format!("source {e}")))?;
+    let key = location.prefix.clone();
+    let bucket = S3Location {
+        prefix: String::new(),
+        ..location
+    };
+    let store = Arc::new(S3Store::connect(bucket).map_err(failed)?);
+    let objects = store.objects(&key).map_err(failed)?;
+    let object = |(key, size)| InputFile::Object {
+        store: store.clone(),
+        key,
+        size,
+    };
+    if let Some(one) = objects.iter().find(|(k, _)| *k == key) {
+        return Ok(vec![object(one.clone())]);
+    }
+    let under = if key.is_empty() {
+        String::new()
+    } else {
+        format!("{key}/")
+    };
+    let files: Vec<InputFile> = objects
+        .into_iter()
+        .filter(|(k, _)| k.starts_with(&under) && has_extension(k, format))
+        .map(object)
+        .collect();
+    if files.is_empty() {
+        return Err(none_listed(
+            &format!("source `{source}`"),
+            format,
+            "objects",
+        ));
+    }
+    Ok(files)
+}
