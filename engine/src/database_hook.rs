@@ -8,19 +8,32 @@ use crate::loader::{InputFormat, LoadMode, LoadRequest, LoadState, LoadStatus};
 use nereid_dfe::{ExecError, ExecResult, LoadOutcome, UserCommand, UserInfo};
 use nereid_values::Value;
 use std::collections::BTreeMap;
-use std::sync::Weak;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 pub(crate) struct DatabaseCalls {
     db: Weak<Database>,
     /// Who runs the query (empty without authentication): the user that
     /// `SHOW CURRENT USER` shows and user commands act as.
     caller: String,
+    /// The system updates the query's user commands made, which its
+    /// summary reports.
+    system_updates: Arc<AtomicU64>,
 }
 
 impl DatabaseCalls {
-    /// The hook of one query, run by `caller`.
-    pub(crate) fn for_caller(db: Weak<Database>, caller: String) -> Self {
-        DatabaseCalls { db, caller }
+    /// The hook of one query, run by `caller`, counting its system updates
+    /// into `system_updates`.
+    pub(crate) fn for_caller(
+        db: Weak<Database>,
+        caller: String,
+        system_updates: Arc<AtomicU64>,
+    ) -> Self {
+        DatabaseCalls {
+            db,
+            caller,
+            system_updates,
+        }
     }
 }
 
@@ -75,9 +88,12 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
     }
 
     fn administer_users(&self, command: UserCommand) -> ExecResult<()> {
-        self.directory()?
+        let updates = self
+            .directory()?
             .administer(&self.caller, command)
-            .map_err(failed)
+            .map_err(failed)?;
+        self.system_updates.fetch_add(updates, Ordering::Relaxed);
+        Ok(())
     }
 
     fn settings(&self) -> Vec<nereid_dfe::Setting> {
@@ -90,12 +106,12 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
 /// Listing and terminating need the database itself; a closing one has
 /// no transactions left to show.
 impl DatabaseCalls {
-    fn database(&self) -> Option<std::sync::Arc<Database>> {
+    fn database(&self) -> Option<Arc<Database>> {
         self.db.upgrade()
     }
 
     /// The server's users; an embedded database has none to administer.
-    fn directory(&self) -> ExecResult<std::sync::Arc<dyn crate::users::UserDirectory>> {
+    fn directory(&self) -> ExecResult<Arc<dyn crate::users::UserDirectory>> {
         self.database()
             .and_then(|db| db.user_directory())
             .ok_or_else(|| {

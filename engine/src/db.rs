@@ -116,6 +116,9 @@ impl DbConfig {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     pub stats: WriteStats,
+    /// Changes to the users and roles (Neo4j's `system-updates`), which
+    /// are not the store's.
+    pub system_updates: u64,
     /// `"r"`, `"w"`, `"rw"` or `"s"`.
     pub query_type: &'static str,
     /// Set for auto-commit queries that committed a write.
@@ -225,6 +228,8 @@ pub struct QueryResult {
     /// When `run` was called; `None` once the query's end was counted.
     started: Option<Instant>,
     metrics: Arc<EngineMetrics>,
+    /// What the query's user commands changed (shared with its hook).
+    system_updates: Arc<AtomicU64>,
 }
 
 /// The planner's view of the database.
@@ -614,6 +619,7 @@ impl Database {
         let profile = profile && !explain;
         let query_type = crate::query_type::of(&plan);
         crate::privileges::check(&plan, query_type, client).map_err(failed)?;
+        let system_updates = Arc::new(AtomicU64::new(0));
         let fields: Vec<String> = if explain {
             Vec::new()
         } else {
@@ -642,6 +648,7 @@ impl Database {
                     .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_caller(
                         Arc::downgrade(self),
                         client.username.clone(),
+                        Arc::clone(&system_updates),
                     )))
                     .with_file_source(self.files.clone())
                     .with_tx_metadata(metadata)
@@ -678,6 +685,7 @@ impl Database {
             batches,
             started: Some(started),
             metrics: Arc::clone(&self.metrics),
+            system_updates,
         })
     }
 
@@ -785,6 +793,7 @@ impl Database {
                 entries: entries as u64,
             },
             loads: self.load_metrics(),
+            store_memory: self.store.memory_usage(),
         }
     }
 
@@ -1197,6 +1206,7 @@ impl QueryResult {
         }
         self.summary = Some(Summary {
             stats,
+            system_updates: self.system_updates.load(Ordering::Relaxed),
             query_type: self.query_type,
             bookmark,
             plan: if self.profiling {

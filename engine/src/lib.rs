@@ -67,7 +67,8 @@ pub use loader::{
 
 /// What [`Database::metrics`] reports, for a front end to render.
 pub use metrics::{
-    Checkpoints, LastCheckpoint, Loads, LogMetrics, Metrics, PlanCache, Queries, Transactions,
+    Checkpoints, LastCheckpoint, Loads, LogMetrics, MemoryUsage, Metrics, PlanCache, Queries,
+    Transactions,
 };
 pub use nereid_metrics::HistogramSnapshot;
 

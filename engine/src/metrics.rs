@@ -1,6 +1,7 @@
 //! The engine's numbers for a front end's metrics endpoint: queries by
 //! outcome and their latency, transactions, write conflicts, the log's
-//! bytes and fsyncs, checkpoints, the plan cache.
+//! bytes and fsyncs, checkpoints, the plan cache, the store's memory by
+//! part.
 //!
 //! The engine counts and a front end renders (the server's `/metrics` in
 //! Prometheus text), so an embedding program gets the same numbers without
@@ -14,6 +15,7 @@ use nereid_metrics::{Counter, Histogram, HistogramSnapshot};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use nereid_storage::MemoryUsage;
 pub use nereid_wal::LogMetrics;
 
 /// The counters one database records into.
@@ -186,6 +188,9 @@ pub struct Metrics {
     pub checkpoints: Checkpoints,
     pub plan_cache: PlanCache,
     pub loads: Loads,
+    /// The store's memory by part (`Store::memory_usage`: from
+    /// capacities, without a lock a commit holds).
+    pub store_memory: MemoryUsage,
 }
 
 /// The bulk loader's loads (every load it keeps since start; none before

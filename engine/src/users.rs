@@ -17,5 +17,7 @@ pub trait UserDirectory: Send + Sync {
 
     /// Applies `command` as `caller` (who is known to be allowed to run
     /// it), durably before returning; a refused command changes nothing.
-    fn administer(&self, caller: &str, command: UserCommand) -> Result<(), DbError>;
+    /// Returns the number of system updates made (Neo4j's
+    /// `system-updates`: 0 when there was nothing to do).
+    fn administer(&self, caller: &str, command: UserCommand) -> Result<u64, DbError>;
 }

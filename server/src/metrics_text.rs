@@ -130,6 +130,15 @@ fn engine(out: &mut Text, m: &Metrics) {
         m.plan_cache.entries,
     );
     loads(out, &m.loads);
+    out.family(
+        "nereid_store_memory_bytes",
+        "gauge",
+        "Memory the store takes by part, from capacities: relations (tuples), adjacency \
+         (their S, O and I indexes), dictionaries, indexes (property, text, vector), statistics.",
+    );
+    for (part, bytes) in m.store_memory.parts() {
+        out.sample("nereid_store_memory_bytes", &[("part", part)], bytes);
+    }
 }
 
 fn loads(out: &mut Text, loads: &nereid_engine::Loads) {

@@ -259,6 +259,13 @@ impl AdjacencyIndex {
         }
     }
 
+    /// Bytes of its heads and list arena (memory accounting, from their
+    /// capacities).
+    pub(crate) fn bytes(&self) -> usize {
+        let heads = self.heads();
+        heads.dense.bytes() + heads.hashed.bytes() + heads.lists.bytes()
+    }
+
     /// Number of keys with a non-empty list.
     pub(crate) fn keys(&self) -> usize {
         self.keys.load(Relaxed)
@@ -346,6 +353,11 @@ impl StatementIndex {
                 .get(local as usize, pinned::assumed())
                 .filter(|&p| p != u32::MAX),
         }
+    }
+
+    /// Bytes of the array, none while implicit (memory accounting).
+    pub(crate) fn bytes(&self) -> usize {
+        self.mapped.get().map_or(0, AtomicPages::bytes)
     }
 
     #[cfg(test)]

@@ -118,8 +118,14 @@ impl<W: Word, const PAGE: usize> AtomicPages<W, PAGE> {
         }
     }
 
+    /// Bytes of the allocated pages and the page table (memory
+    /// accounting): one load per page, none per word.
+    pub(crate) fn bytes(&self) -> usize {
+        let table = self.directory.pointers(pinned::assumed()).len() * size_of::<usize>();
+        table + self.allocated_pages() * PAGE * size_of::<W::Atomic>()
+    }
+
     /// Number of allocated pages.
-    #[cfg(test)]
     pub(crate) fn allocated_pages(&self) -> usize {
         let guard = pinned::assumed();
         let pages = self.directory.pointers(guard);

@@ -50,6 +50,11 @@ impl FormTable {
         }
     }
 
+    /// Bytes of its slots (memory accounting).
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * size_of::<u64>()
+    }
+
     #[inline]
     fn mask(&self) -> usize {
         self.slots.len().wrapping_sub(1)

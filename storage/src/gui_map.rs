@@ -103,6 +103,11 @@ impl GuiMap {
         }
     }
 
+    /// Bytes of its pages and overflow map (memory accounting, O(1)).
+    pub(crate) fn bytes(&self) -> usize {
+        self.pages.bytes() + self.overflow.capacity() * size_of::<(u64, u32)>()
+    }
+
     /// Number of guis with a value.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {

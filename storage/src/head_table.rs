@@ -265,6 +265,11 @@ impl HeadTable {
         unsafe { retire(old) };
     }
 
+    /// Bytes of its slot array (memory accounting).
+    pub(crate) fn bytes(&self) -> usize {
+        size_of_val(self.slots(pinned::assumed()))
+    }
+
     /// Keys with a list.
     #[cfg(test)]
     fn len(&self) -> usize {

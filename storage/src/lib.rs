@@ -41,6 +41,7 @@ mod gui_map;
 mod head_table;
 mod ids;
 mod list_arena;
+mod memory;
 mod mvcc;
 mod paged;
 mod pinned;
@@ -62,6 +63,7 @@ pub use bulk_graph::{BulkEnd, GraphLoaded, GraphRel, KeyedNode};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;
+pub use memory::MemoryUsage;
 pub use pinned::free_retired;
 pub use resolver::rel_element_id;
 pub use schema::{

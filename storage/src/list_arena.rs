@@ -695,6 +695,11 @@ impl ListArena {
         self.live.load(Relaxed) + self.runs.load(Relaxed) * self.header
     }
 
+    /// Bytes of its chunks (memory accounting).
+    pub(crate) fn bytes(&self) -> usize {
+        self.capacity.load(Relaxed) * size_of::<AtomicU32>()
+    }
+
     pub(crate) fn wants_compaction(&self) -> bool {
         self.used.load(Relaxed) > 3 * self.payload() + MIN_COMPACTION
     }

@@ -12,6 +12,8 @@
 pub(crate) struct PagedVec<T: Copy, const PAGE: usize> {
     pages: Vec<Option<Box<[T]>>>,
     fill: T,
+    /// Pages allocated.
+    allocated: usize,
 }
 
 impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
@@ -21,6 +23,7 @@ impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
         PagedVec {
             pages: Vec::new(),
             fill,
+            allocated: 0,
         }
     }
 
@@ -50,14 +53,26 @@ impl<T: Copy, const PAGE: usize> PagedVec<T, PAGE> {
             self.pages.resize_with(page_no + 1, || None);
         }
         let fill = self.fill;
-        let page = self.pages[page_no].get_or_insert_with(|| vec![fill; PAGE].into_boxed_slice());
+        let page = match &mut self.pages[page_no] {
+            Some(page) => page,
+            empty => {
+                self.allocated += 1;
+                empty.insert(vec![fill; PAGE].into_boxed_slice())
+            }
+        };
         &mut page[index % PAGE]
     }
 
     /// Number of allocated pages.
     #[cfg(test)]
     pub(crate) fn allocated_pages(&self) -> usize {
-        self.pages.iter().flatten().count()
+        self.allocated
+    }
+
+    /// Bytes of the pages and the page table (memory accounting, O(1)).
+    pub(crate) fn bytes(&self) -> usize {
+        self.pages.capacity() * size_of::<Option<Box<[T]>>>()
+            + self.allocated * PAGE * size_of::<T>()
     }
 }
 

@@ -117,6 +117,16 @@ impl PredicateTable {
         }
     }
 
+    /// Bytes of its id table and name segments, the names' own bytes
+    /// left out (memory accounting: names are few and short).
+    pub(crate) fn bytes(&self) -> usize {
+        let names: usize = (0..SEGMENTS)
+            .filter(|&k| self.names.segments[k].get().is_some())
+            .map(|k| (FIRST << k) * size_of::<OnceLock<Box<str>>>())
+            .sum();
+        self.ids().slots.len() * size_of::<AtomicU32>() + names
+    }
+
     fn ids(&self) -> &Ids {
         // SAFETY: always a live table: replaced ones are kept in `retired`
         // until `drop`.

@@ -6,15 +6,13 @@
 
 mod common;
 
-use common::{commit, labels, props, store};
-use nereid_storage::{EntityKind, IndexDef, IndexKind, IndexSeek, KeyPredicate, Store, Txn};
+use common::{commit, labels, person_index, props, store};
+use nereid_storage::{IndexKind, IndexSeek, KeyPredicate, Txn};
 use nereid_values::{compare_for_order, Comparison, NodeId, Value};
 use proptest::prelude::*;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
-use std::sync::Arc;
-use std::time::Duration;
 
 fn values() -> Vec<Value> {
     vec![
@@ -153,20 +151,6 @@ fn satisfies(seek: &IndexSeek, values: &[Option<Value>]) -> bool {
     }
 }
 
-fn create(s: &Arc<Store>, name: &str, keys: &[&str], kind: IndexKind) {
-    let t = s.begin();
-    let def = IndexDef {
-        name: name.into(),
-        kind,
-        entity: EntityKind::Node,
-        label: "Person".into(),
-        keys: keys.iter().map(|k| k.to_string()).collect(),
-    };
-    assert!(t.create_index(def, false).unwrap());
-    commit(&t).unwrap();
-    assert!(s.await_indexes(Duration::from_secs(30)));
-}
-
 fn check(t: &Txn) -> Result<(), TestCaseError> {
     for (index, keys) in [("one", vec!["v"]), ("two", vec!["v", "w"])] {
         for seek in seeks() {
@@ -272,8 +256,8 @@ proptest! {
             }
             if s.schema().indexes.is_empty() {
                 drop(t);
-                create(&s, "one", &["v"], IndexKind::Range);
-                create(&s, "two", &["v", "w"], IndexKind::Range);
+                person_index(&s, "one", &["v"], IndexKind::Range);
+                person_index(&s, "two", &["v", "w"], IndexKind::Range);
                 t = s.begin();
             }
             check(&t)?;

@@ -1,7 +1,8 @@
 """The HTTP endpoints that act on the database (/admin/checkpoint, /loader) take the Bolt users'
 credentials (issues 25 and 29): without them, or with wrong ones, 401 with a Basic challenge
-and Neo4j's Unauthorized code; with them, the request runs. /health and /metrics stay open.
-Without users (loopback only) they stay open to local tools."""
+and Neo4j's Unauthorized code; with them, the request runs; repeated failures meet the Bolt
+listener's rate limit. /health and /metrics stay open. Without users (loopback only) they stay
+open to local tools."""
 
 import base64
 import json
@@ -9,6 +10,8 @@ import urllib.error
 import urllib.request
 
 import pytest
+from neo4j import GraphDatabase
+from neo4j.exceptions import ClientError
 
 
 def call(server, method, path, user=None, password=None, body=None):
@@ -56,3 +59,19 @@ def test_health_and_metrics_stay_open(secured):
 def test_without_users_local_tools_need_no_credentials(server):
     assert call(server, "GET", "/loader")[0] == 200
     assert call(server, "POST", "/admin/checkpoint")[0] == 200
+
+
+def test_repeated_wrong_passwords_meet_the_bolt_rate_limit(secured):
+    # The lock-out is the Bolt listener's own (per client address): after three failures even
+    # the right password is refused for a while, 429 with Neo4j's rate-limit code.
+    for _ in range(3):
+        code, _, _ = call(secured, "POST", "/admin/checkpoint", "neo4j", "wrong")
+        assert code == 401
+    code, _, body = call(secured, "POST", "/admin/checkpoint", "neo4j", "s3cret-pw")
+    assert code == 429, body
+    assert json.loads(body)["errors"][0]["code"] == \
+        "Neo.ClientError.Security.AuthenticationRateLimit"
+    with GraphDatabase.driver(secured.uri, auth=("neo4j", "s3cret-pw")) as driver:
+        with pytest.raises(ClientError) as err:
+            driver.verify_connectivity()
+    assert err.value.code == "Neo.ClientError.Security.AuthenticationRateLimit"

@@ -127,3 +127,26 @@ def test_loads_are_counted_by_state_with_their_rows(server, driver):
     assert value(families, "nereid_load_records_total") == 2
     assert value(families, "nereid_load_property_values_total") == 4
     assert value(families, "nereid_load_running_read_bytes") == 0
+
+
+def test_store_memory_is_reported_by_part_and_grows_with_data(server, driver):
+    parts = ("relations", "adjacency", "dictionaries", "indexes", "statistics")
+    before = scrape(server)
+    assert before["nereid_store_memory_bytes"].type == "gauge"
+    empty = {part: value(before, "nereid_store_memory_bytes", part=part) for part in parts}
+    assert all(bytes_ >= 0 for bytes_ in empty.values()), empty
+    driver.execute_query("CREATE INDEX member_id FOR (m:Member) ON (m.id)")
+    driver.execute_query("CREATE TEXT INDEX member_name FOR (m:Member) ON (m.name)")
+    driver.execute_query("CALL db.awaitIndexes()")
+    driver.execute_query(
+        "UNWIND range(1, 50000) AS i "
+        "CREATE (:Member {id: i, name: 'member number ' + toString(i)})"
+        "-[:JOINED {at: i}]->(:Club {id: i % 100})")
+    after = scrape(server)
+    loaded = {part: value(after, "nereid_store_memory_bytes", part=part) for part in parts}
+    for part in parts:
+        assert loaded[part] > 0, (part, loaded)
+        assert loaded[part] > empty[part], (part, empty, loaded)
+    # 100,000 nodes and 50,000 relationships with their labels and
+    # properties are some 450,000 tuples, of at least 4 bytes each.
+    assert loaded["relations"] > 450_000 * 4, loaded

@@ -201,3 +201,36 @@ def test_users_and_roles_persist_across_restarts(secured):
     secured.start()
     records, _ = run(secured, ("dora", "password1"), "SHOW CURRENT USER YIELD user, roles")
     assert records == [{"user": "dora", "roles": ["PUBLIC", "reader"]}]
+
+
+def test_user_commands_report_system_updates_as_neo4j_does(secured):
+    # As the reference Neo4j 5.26 reports them (tests/reference-neo4j/start --auth): one per
+    # change, two for a user replaced, none for a command with nothing to do; the graph's
+    # counters stay untouched.
+    for query, updates in [
+        ("CREATE USER una SET PASSWORD 'password1' CHANGE NOT REQUIRED", 1),
+        ("CREATE USER una IF NOT EXISTS SET PASSWORD 'password1'", 0),
+        ("ALTER USER una SET PASSWORD 'password2'", 1),
+        ("ALTER USER nobody IF EXISTS SET PASSWORD 'password2'", 0),
+        ("RENAME USER una TO ursula", 1),
+        ("SHOW USERS", 0),
+        ("GRANT ROLES reader, editor TO ursula", 2),
+        ("GRANT ROLE reader TO ursula", 0),
+        ("REVOKE ROLE editor FROM ursula", 1),
+        ("REVOKE ROLE editor FROM ursula", 0),
+        ("CREATE OR REPLACE USER ursula SET PASSWORD 'password3'", 2),
+        ("DROP USER ursula", 1),
+        ("DROP USER ursula IF EXISTS", 0),
+    ]:
+        _, summary = run(secured, ADMIN, query)
+        counters = summary.counters
+        assert counters.system_updates == updates, query
+        assert counters.contains_system_updates is (updates > 0), query
+        assert counters.contains_updates is False, query
+        assert summary.query_type == "s", query
+    _, summary = run(secured, ADMIN, "ALTER CURRENT USER SET PASSWORD FROM 's3cret-pw' TO "
+                                     "'s3cret-pw2'")
+    assert summary.counters.system_updates == 1
+    _, summary = run(secured, ("neo4j", "s3cret-pw2"), "CREATE (:Node)", db="neo4j")
+    assert summary.counters.system_updates == 0
+    assert summary.counters.nodes_created == 1

@@ -57,7 +57,11 @@ impl UserAdmin {
         self.0.users().ok_or(AdminError::NoUsers)
     }
 
-    fn apply(&self, caller: &str, command: UserCommand) -> Result<(), AdminError> {
+    /// Applies `command`; returns the number of system updates it made,
+    /// as Neo4j counts them: one per user created, altered, renamed or
+    /// dropped and per role granted or revoked, two for a user replaced
+    /// (dropped, then created), none for a command that found nothing to do.
+    fn apply(&self, caller: &str, command: UserCommand) -> Result<u64, AdminError> {
         let store = self.store()?;
         match command {
             UserCommand::Create {
@@ -70,9 +74,10 @@ impl UserAdmin {
             } => {
                 let hash = hashed(&password)?;
                 store.update(|users| {
-                    if users.contains_key(&name) && !or_replace {
+                    let exists = users.contains_key(&name);
+                    if exists && !or_replace {
                         return if if_not_exists {
-                            Ok(())
+                            Ok(0)
                         } else {
                             Err(user_error("create", &name, "User already exists."))
                         };
@@ -93,7 +98,7 @@ impl UserAdmin {
                             suspended: suspended.unwrap_or(false),
                         },
                     );
-                    Ok(())
+                    Ok(if exists { 2 } else { 1 })
                 })
             }
             UserCommand::Alter {
@@ -136,7 +141,7 @@ impl UserAdmin {
                     if let Some(suspended) = suspended {
                         user.suspended = suspended;
                     }
-                    Ok(())
+                    Ok(1)
                 })
             }
             UserCommand::Rename {
@@ -155,7 +160,7 @@ impl UserAdmin {
                     });
                 }
                 users.insert(to, user);
-                Ok(())
+                Ok(1)
             }),
             UserCommand::Drop { name, if_exists } => store.update(|users| {
                 if name == caller && users.contains_key(&name) {
@@ -166,7 +171,7 @@ impl UserAdmin {
                     ));
                 }
                 match users.remove(&name) {
-                    Some(_) => Ok(()),
+                    Some(_) => Ok(1),
                     None => missing(if_exists, "delete", &name),
                 }
             }),
@@ -194,7 +199,7 @@ impl UserAdmin {
                         .ok_or_else(|| own("User does not exist."))?;
                     user.hash = hash;
                     user.change_required = false;
-                    Ok(())
+                    Ok(1)
                 })
             }
             UserCommand::GrantRoles { roles, users } => {
@@ -225,7 +230,7 @@ impl UserDirectory for UserAdmin {
         Some(info(name.to_string(), user))
     }
 
-    fn administer(&self, caller: &str, command: UserCommand) -> Result<(), DbError> {
+    fn administer(&self, caller: &str, command: UserCommand) -> Result<u64, DbError> {
         self.apply(caller, command)
             .map_err(crate::protocol_status::from_admin)
     }
@@ -258,12 +263,15 @@ fn hashed(password: &Password) -> Result<String, AdminError> {
 
 /// Grants (or revokes) every role in `roles` to (from) every user in
 /// `users`; all must exist, and `PUBLIC` is nobody's to give or take.
+/// Returns how many grants changed (a role already held, or not held, is
+/// no change).
 fn change_roles(
     accounts: &mut Users,
     roles: &[String],
     users: &[String],
     grant: bool,
-) -> Result<(), AdminError> {
+) -> Result<u64, AdminError> {
+    let mut changed = 0;
     let (action, preposition) = if grant {
         ("grant", "to")
     } else {
@@ -293,11 +301,12 @@ fn change_roles(
                 (false, Some(at)) => {
                     user.roles.remove(at);
                 }
-                _ => {}
+                _ => continue,
             }
+            changed += 1;
         }
     }
-    Ok(())
+    Ok(changed)
 }
 
 fn account<'a>(
@@ -312,9 +321,9 @@ fn account<'a>(
 
 /// A command on a user that does not exist: nothing to do under `IF
 /// EXISTS`, an error otherwise.
-fn missing(if_exists: bool, action: &'static str, name: &str) -> Result<(), AdminError> {
+fn missing(if_exists: bool, action: &'static str, name: &str) -> Result<u64, AdminError> {
     if if_exists {
-        Ok(())
+        Ok(0)
     } else {
         Err(user_error(action, name, "User does not exist."))
     }

@@ -69,8 +69,8 @@ fn counters_json(summary: &Summary) -> Json {
         "indexesRemoved": s.indexes_removed,
         "constraintsAdded": s.constraints_added,
         "constraintsRemoved": s.constraints_removed,
-        "containsSystemUpdates": false,
-        "systemUpdates": 0,
+        "containsSystemUpdates": summary.system_updates > 0,
+        "systemUpdates": summary.system_updates,
     })
 }
 

@@ -44,6 +44,9 @@ pub(super) struct Arena {
     large: parking_lot::Mutex<Vec<Box<[u8]>>>,
     /// End of the published bytes (offset space).
     published: AtomicUsize,
+    /// Bytes of the forms in `large` (memory accounting, read without
+    /// its lock).
+    large_bytes: AtomicUsize,
 }
 
 /// The writer's side of an [`Arena`]: one per arena, kept where only the
@@ -90,6 +93,7 @@ impl Arena {
                 .collect(),
             large: parking_lot::Mutex::new(Vec::new()),
             published: AtomicUsize::new(0),
+            large_bytes: AtomicUsize::new(0),
         }
     }
 
@@ -125,6 +129,7 @@ impl Arena {
         // (Returned as an address: the record stores it, `kept` finds it.)
         let kept: Box<[u8]> = bytes.into();
         let at = kept.as_ptr();
+        self.large_bytes.fetch_add(kept.len(), Ordering::Relaxed);
         self.large.lock().push(kept);
         at
     }
@@ -211,13 +216,14 @@ impl Arena {
         fresh
     }
 
-    /// Bytes allocated to segments (memory accounting).
-    #[cfg(test)]
+    /// Bytes allocated to segments and to forms kept apart (memory
+    /// accounting; one load per segment).
     pub(super) fn allocated(&self) -> usize {
-        (0..SEGMENTS)
+        let segments: usize = (0..SEGMENTS)
             .filter(|&k| !self.segments[k].load(Ordering::Relaxed).is_null())
             .map(capacity)
-            .sum()
+            .sum();
+        segments + self.large_bytes.load(Ordering::Relaxed)
     }
 }
 

@@ -104,6 +104,19 @@ impl GuiSlots {
         }
     }
 
+    /// Bytes of its pages, its directory and its overflow map (memory
+    /// accounting: one load per page; directories replaced by growth,
+    /// kept for readers, are left out).
+    pub(super) fn bytes(&self) -> usize {
+        let pages = &self.directory().pages;
+        let allocated = pages
+            .iter()
+            .filter(|p| !p.load(Ordering::Relaxed).is_null())
+            .count();
+        let overflow = self.overflow.read().capacity() * size_of::<(u64, u32)>();
+        pages.len() * size_of::<usize>() + allocated * PAGE_SLOTS * size_of::<u32>() + overflow
+    }
+
     /// Replaces the directory by one of at least `pages` entries (doubling),
     /// the old one retired.
     fn grow(&self, pages: usize) {

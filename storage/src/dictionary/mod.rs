@@ -289,6 +289,17 @@ impl Dictionary {
         }
     }
 
+    /// Bytes of its records, gui map and form table (memory accounting:
+    /// capacities; the form table is read under the dictionary's read
+    /// lock, which commits do not take).
+    pub(crate) fn bytes(&self) -> usize {
+        let inner = {
+            let inner = self.inner.read();
+            inner.by_key.bytes() + inner.next_counter.capacity() * size_of::<u32>()
+        };
+        self.arena.allocated() + self.slots.bytes() + inner
+    }
+
     /// The gui of `form`, registering it when new.
     pub(crate) fn intern(&self, form: &[u8]) -> Result<Interned, DictError> {
         let hash = hash_form(form);

@@ -49,6 +49,11 @@ pub(crate) fn slots_from_fn<T>(f: impl FnMut(usize) -> T) -> Slots<T> {
     }
 }
 
+/// Bytes a slot array takes on the heap (memory accounting).
+pub(crate) const fn slots_bytes<T>(_: &Slots<T>) -> usize {
+    size_of::<[T; ZONE_TUPLES]>()
+}
+
 /// The per-slot atomics the columns store, with the plain value they hold.
 pub(crate) trait Cell: Sized {
     type Value: Copy;
@@ -250,6 +255,14 @@ impl Column64 {
     pub(crate) fn is_narrow(&self) -> bool {
         matches!(self, Column64::Narrow { .. })
     }
+
+    /// Bytes of its per-slot array.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match self {
+            Column64::Narrow { low, .. } => slots_bytes(low),
+            Column64::Wide(values) => slots_bytes(values),
+        }
+    }
 }
 
 /// The O type flags of a zone.
@@ -291,6 +304,14 @@ impl FlagColumn {
         }
     }
 
+    /// Bytes of its per-slot array (none while uniform).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match self {
+            FlagColumn::Uniform(_) => 0,
+            FlagColumn::PerSlot(flags) => slots_bytes(flags),
+        }
+    }
+
     pub(crate) fn copied(&self) -> Self {
         match self {
             FlagColumn::Uniform(f) => FlagColumn::Uniform(f.copied()),
@@ -327,6 +348,15 @@ impl PView<'_> {
 }
 
 impl PColumn {
+    /// Bytes of its per-slot array (none while uniform).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match self {
+            PColumn::Uniform(_) => 0,
+            PColumn::Byte(bytes) => slots_bytes(bytes),
+            PColumn::Wide(values) => slots_bytes(values),
+        }
+    }
+
     pub(crate) fn new() -> Self {
         PColumn::Uniform(Shared::new(None))
     }
@@ -447,6 +477,14 @@ impl LocalView<'_> {
 }
 
 impl LocalColumn {
+    /// Bytes of its per-slot array (none while affine).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match self {
+            LocalColumn::Affine(_) => 0,
+            LocalColumn::PerSlot(locals) => slots_bytes(locals),
+        }
+    }
+
     /// The column as plain values.
     ///
     /// # Safety

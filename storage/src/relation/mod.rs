@@ -194,6 +194,15 @@ impl Relation {
         })
     }
 
+    /// Bytes of `(zones, indexes)` over every partition
+    /// ([`Partition::bytes`]), each read pinned and without its lock.
+    pub(crate) fn bytes(&self) -> (usize, usize) {
+        (0..self.parts.len())
+            .filter_map(|part| self.read(part))
+            .map(|view| view.bytes())
+            .fold((0, 0), |(z, i), (zones, indexes)| (z + zones, i + indexes))
+    }
+
     /// Scan access to one partition's zones, without its lock (`None` for
     /// an out-of-range number).
     pub(crate) fn scan(&self, part: usize) -> Option<PartitionScan> {

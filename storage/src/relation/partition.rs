@@ -375,6 +375,13 @@ impl Partition {
         self.by_o.keys()
     }
 
+    /// Bytes of `(zones, indexes)`: the tuples' zones with their table,
+    /// and the S, O and I indexes (memory accounting, from capacities).
+    pub(crate) fn bytes(&self) -> (usize, usize) {
+        let indexes = self.by_s.bytes() + self.by_o.bytes() + self.by_i.bytes();
+        (self.zones_now().bytes(), indexes)
+    }
+
     /// Zones `(frozen, versioned)`: how much of the partition carries no
     /// version vector.
     pub(crate) fn zone_states(&self) -> (usize, usize) {

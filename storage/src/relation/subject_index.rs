@@ -86,6 +86,11 @@ impl SubjectIndex {
         index
     }
 
+    /// Bytes of whichever form it keeps (memory accounting).
+    pub(super) fn bytes(&self) -> usize {
+        self.sorted.firsts.bytes() + self.listed.get().map_or(0, AdjacencyIndex::bytes)
+    }
+
     /// Called before a tuple with subject `s` is written into a new slot
     /// (`appended`) or a reused one (writer only): switches to the
     /// explicit form, built from `zones`, when the sorted form cannot take

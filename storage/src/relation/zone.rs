@@ -243,6 +243,20 @@ impl Zone {
         }
     }
 
+    /// Bytes the zone takes: its header, the per-slot arrays its columns'
+    /// forms keep, its record hints and its version vector (memory
+    /// accounting; a frozen zone's vector is gone).
+    pub(crate) fn bytes(&self) -> usize {
+        let columns = self.s.heap_bytes()
+            + self.o.heap_bytes()
+            + self.p.heap_bytes()
+            + self.local.heap_bytes()
+            + self.flag.heap_bytes();
+        let hints = self.hints.as_ref().map_or(0, super::column::slots_bytes);
+        let versions = self.versions.get().map_or(0, size_of_val);
+        size_of::<Zone>() + columns + hints + versions
+    }
+
     /// A versioned copy to write into (for a zone [`Zone::writable`] is
     /// false for, or a column form change).
     pub(crate) fn writable_copy(&self) -> Zone {

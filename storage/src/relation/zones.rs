@@ -179,6 +179,14 @@ impl<'g> ZonesNow<'g> {
     pub(crate) fn types(&self, z: usize) -> u32 {
         self.cells[z].types.load(Relaxed)
     }
+
+    /// Bytes of the zones `len` covers and of the table (with the
+    /// writer's copy of its pointers): one load per zone, no tuple read.
+    pub(crate) fn bytes(&self) -> usize {
+        let zones = (self.len as usize).div_ceil(ZONE_TUPLES);
+        let table = size_of_val(self.cells) + zones * size_of::<ZonePtr>();
+        table + (0..zones).map(|z| self.zone(z).bytes()).sum::<usize>()
+    }
 }
 
 /// What a writer removed from a zone directory while a scan may still read

@@ -16,7 +16,7 @@ use super::vector_ann::VectorAnn;
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeSet;
 use std::ops::Bound;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// Candidates are copied out this many at a time, so a long scan holds the
@@ -81,15 +81,29 @@ impl Entry {
 struct Entries {
     tree: BTreeSet<Entry>,
     points: Option<Points>,
+    /// Bytes the tree's entries keep boxed (their `rest`), so the size
+    /// is known without a walk.
+    boxed: usize,
 }
 
 impl Entries {
     fn insert(&mut self, key: &[u8], entity: u64) {
-        if self.tree.insert(entry_of(key, entity)) {
+        let entry = entry_of(key, entity);
+        let boxed = entry.rest.len();
+        if self.tree.insert(entry) {
+            self.boxed += boxed;
             if let Some(points) = &mut self.points {
                 points.added(key, entity);
             }
         }
+    }
+
+    /// Bytes the entries take: their boxed rests, the entries themselves
+    /// and the tree's overhead (about one pointer and length per entry in
+    /// nodes of up to eleven), and the side table.
+    fn bytes(&self) -> usize {
+        let points = self.points.as_ref().map_or(0, Points::approximate_bytes);
+        self.boxed + self.tree.len() * (std::mem::size_of::<Entry>() + 8) + points
     }
 }
 
@@ -105,6 +119,9 @@ pub(crate) struct PropertyIndex {
     pub(crate) wide: AtomicU64,
     /// A vector index's approximate graph (module `vector_ann`).
     pub(crate) ann: Option<VectorAnn>,
+    /// [`Entries::bytes`] as of the last change, read without the lock
+    /// (a metrics scrape must not wait for writers).
+    bytes: AtomicUsize,
     /// Its label and keys as the store names them, once all are known
     /// (`image::Resolved::of`).
     pub(crate) resolved: OnceLock<Resolved>,
@@ -119,7 +136,9 @@ impl PropertyIndex {
             entries: RwLock::new(Entries {
                 tree: BTreeSet::new(),
                 points: (def.kind == IndexKind::Range).then(Points::default),
+                boxed: 0,
             }),
+            bytes: AtomicUsize::new(0),
             reads: AtomicU64::new(0),
             wide: AtomicU64::new(0),
             ann: VectorAnn::for_kind(def.kind),
@@ -137,7 +156,9 @@ impl PropertyIndex {
         if wide {
             self.wide.fetch_add(1, Ordering::Relaxed);
         }
-        self.entries.write().insert(key, entity);
+        let mut entries = self.entries.write();
+        entries.insert(key, entity);
+        self.bytes.store(entries.bytes(), Ordering::Relaxed);
     }
 
     /// Adds many `(key, entity, wide)` under one lock acquisition
@@ -152,7 +173,18 @@ impl PropertyIndex {
             .map(|(key, entity, _)| entry_of(key, *entity))
             .collect();
         let mut entries = self.entries.write();
-        let Entries { tree, points } = &mut *entries;
+        let Entries {
+            tree,
+            points,
+            boxed,
+        } = &mut *entries;
+        // Long entries (a boxed rest) are rare: each is looked up, so that
+        // one a writer added meanwhile is not counted twice.
+        *boxed += built
+            .iter()
+            .filter(|e| !e.rest.is_empty() && !tree.contains(e))
+            .map(|e| e.rest.len())
+            .sum::<usize>();
         if let Some(points) = points {
             // Writers may have added entries while the batch was read.
             let mut seen = None;
@@ -167,6 +199,7 @@ impl PropertyIndex {
             }
         }
         tree.append(&mut built);
+        self.bytes.store(entries.bytes(), Ordering::Relaxed);
     }
 
     /// What the equality side table says of `equality_key` (`Shared` for
@@ -186,9 +219,11 @@ impl PropertyIndex {
         let mut entries = self.entries.write();
         if entries.tree.contains(&entry) && !keep() {
             entries.tree.remove(&entry);
+            entries.boxed -= entry.rest.len();
             if let Some(points) = &mut entries.points {
                 points.removed(key, entity);
             }
+            self.bytes.store(entries.bytes(), Ordering::Relaxed);
         }
     }
 
@@ -267,14 +302,11 @@ impl PropertyIndex {
         }
     }
 
-    /// Bytes the entries take: their lengths, the boxes' headers and the
-    /// tree's own overhead (about one pointer and length per entry in
-    /// nodes of up to eleven). An estimate for `SHOW INDEXES` and benches.
+    /// Bytes the index takes ([`Entries::bytes`], and a vector index's
+    /// graph): an estimate for metrics and benches, read without a lock.
     pub(crate) fn approximate_bytes(&self) -> usize {
-        let entries = self.entries.read();
-        let boxed: usize = entries.tree.iter().map(|e| e.rest.len()).sum();
-        let points = entries.points.as_ref().map_or(0, Points::approximate_bytes);
-        boxed + entries.tree.len() * (std::mem::size_of::<Entry>() + 8) + points
+        let ann = self.ann.as_ref().map_or(0, VectorAnn::approximate_bytes);
+        self.bytes.load(Ordering::Relaxed) + ann
     }
 }
 

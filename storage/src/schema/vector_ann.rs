@@ -8,11 +8,13 @@
 //! is rebuilt from the store at start-up (docs/adr/0101-hnsw-behind-the-exact-path.md).
 
 use super::defs::IndexKind;
-use nereid_vector::{hnsw, AnnGraph};
+use nereid_vector::{hnsw, AnnGraph, CONNECTIONS};
 use parking_lot::RwLock;
 
 pub(crate) struct VectorAnn {
     graph: Box<dyn AnnGraph>,
+    /// The index's fixed dimensions (memory accounting).
+    dimensions: usize,
     /// Point number -> the entity and the fingerprint of the vector it
     /// was given: a point is *live* for a reader only while the entity's
     /// vector in its view has that fingerprint.
@@ -25,7 +27,7 @@ impl VectorAnn {
     /// such an index is searched exactly).
     pub(crate) fn for_kind(kind: IndexKind) -> Option<VectorAnn> {
         let IndexKind::Vector {
-            dimensions: Some(_),
+            dimensions: Some(dimensions),
             similarity,
         } = kind
         else {
@@ -33,6 +35,7 @@ impl VectorAnn {
         };
         Some(VectorAnn {
             graph: hnsw(similarity, 1024),
+            dimensions: dimensions as usize,
             entities: RwLock::new(Vec::new()),
         })
     }
@@ -52,6 +55,15 @@ impl VectorAnn {
     /// Points ever added (stale ones included).
     pub(crate) fn len(&self) -> usize {
         self.entities.read().len()
+    }
+
+    /// Bytes the graph takes, estimated per point: its vector's copy,
+    /// the links of its bottom layer (twice [`CONNECTIONS`], a 16-byte
+    /// neighbour each) and its entity and fingerprint. Upper layers hold
+    /// a small fraction of the points and are left out.
+    pub(crate) fn approximate_bytes(&self) -> usize {
+        let per_point = self.dimensions * size_of::<f32>() + 2 * CONNECTIONS * 16 + 16;
+        self.len() * per_point
     }
 
     /// The entities and vector fingerprints of about the `k` points

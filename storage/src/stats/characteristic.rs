@@ -75,6 +75,9 @@ pub(crate) struct CharacteristicSets {
     vertices: GuiMap,
     profiles: ProfileTable,
     sets: FastMap<Vec<Member>, SetAggregate>,
+    /// Bytes the sets allocate beside the map's own table: member lists
+    /// and histograms (memory accounting, kept as they change).
+    set_bytes: usize,
 }
 
 impl Default for CharacteristicSets {
@@ -83,8 +86,19 @@ impl Default for CharacteristicSets {
             vertices: GuiMap::new(TAG_VERT),
             profiles: ProfileTable::default(),
             sets: FastMap::default(),
+            set_bytes: 0,
         }
     }
+}
+
+/// Bytes one histogram entry takes: key and count, and about a pointer of
+/// tree overhead.
+const HISTOGRAM_ENTRY: usize = 3 * size_of::<u64>();
+
+/// Bytes a set of `members` members allocates when it is created: its key
+/// and its (empty) histograms.
+fn set_bytes(members: usize) -> usize {
+    members * (size_of::<Member>() + size_of::<BTreeMap<i64, u64>>())
 }
 
 /// A touched vertex during a batch: the profile id it held before and its
@@ -139,7 +153,7 @@ impl CharacteristicSets {
         }
         for (id, delta) in batch.moves {
             if let Some(profile) = self.profiles.get(id) {
-                shift(&mut self.sets, profile, delta);
+                shift(&mut self.sets, &mut self.set_bytes, profile, delta);
             }
         }
         for old in batch.released {
@@ -150,6 +164,13 @@ impl CharacteristicSets {
     /// Starts loading `vertex`'s profile id slot into the cache.
     pub(crate) fn prefetch(&self, vertex: u64) {
         self.vertices.prefetch(vertex);
+    }
+
+    /// Bytes of the vertex map, the profiles and the sets (memory
+    /// accounting, O(1)).
+    pub(crate) fn bytes(&self) -> usize {
+        let table = self.sets.capacity() * (size_of::<(Vec<Member>, SetAggregate)>() + 1);
+        self.vertices.bytes() + self.profiles.bytes() + table + self.set_bytes
     }
 
     /// The sets, by sorted member list.
@@ -212,27 +233,41 @@ impl CharacteristicSets {
 }
 
 /// Moves `delta` vertices with `profile` into (positive) or out of
-/// (negative) its set; a set left without vertices is dropped.
-fn shift(sets: &mut FastMap<Vec<Member>, SetAggregate>, profile: &Profile, delta: i64) {
+/// (negative) its set; a set left without vertices is dropped. `bytes`
+/// follows what the sets allocate ([`CharacteristicSets::bytes`]).
+fn shift(
+    sets: &mut FastMap<Vec<Member>, SetAggregate>,
+    bytes: &mut usize,
+    profile: &Profile,
+    delta: i64,
+) {
     if delta == 0 {
         return;
     }
     let key = profile.set_key();
-    let aggregate = sets.entry(key).or_insert_with(|| SetAggregate {
-        count: 0,
-        multiplicities: vec![BTreeMap::new(); profile.members.len()],
+    let aggregate = sets.entry(key).or_insert_with(|| {
+        *bytes += set_bytes(profile.members.len());
+        SetAggregate {
+            count: 0,
+            multiplicities: vec![BTreeMap::new(); profile.members.len()],
+        }
     });
     aggregate.count = aggregate.count.saturating_add_signed(delta);
     for (histogram, (_, multiplicity)) in aggregate.multiplicities.iter_mut().zip(&profile.members)
     {
+        let before = histogram.len();
         let n = histogram.entry(*multiplicity).or_insert(0);
         *n = n.saturating_add_signed(delta);
         if *n == 0 {
             histogram.remove(multiplicity);
         }
+        *bytes = (*bytes + histogram.len() * HISTOGRAM_ENTRY) - before * HISTOGRAM_ENTRY;
     }
     if aggregate.count == 0 {
-        sets.remove(&profile.set_key());
+        if let Some(gone) = sets.remove(&profile.set_key()) {
+            let histograms: usize = gone.multiplicities.iter().map(BTreeMap::len).sum();
+            *bytes -= set_bytes(gone.multiplicities.len()) + histograms * HISTOGRAM_ENTRY;
+        }
     }
 }
 

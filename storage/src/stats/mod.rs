@@ -28,6 +28,7 @@ use crate::typed_value::TypedValue;
 use characteristic::{Batch, CharacteristicSets, Member};
 use parking_lot::Mutex;
 use sketches::Sketches;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One tuple a commit inserted (`delta` 1) or deleted (-1).
 #[derive(Clone, Copy, Debug)]
@@ -87,6 +88,12 @@ impl Staleness {
 }
 
 impl Statistics {
+    /// Bytes the statistics take (memory accounting; O(1) but for one
+    /// step per property key and relationship type).
+    pub(crate) fn bytes(&self) -> usize {
+        self.sets.bytes() + self.sketches.bytes()
+    }
+
     /// Applies one batch of tuple changes (one commit, or a chunk of one),
     /// prefetching the profile slot of the vertex a few deltas ahead (a
     /// vertex new to the statistics is a random miss there; a bulk load
@@ -149,6 +156,9 @@ pub(crate) struct StatsCell {
     state: Mutex<StatsState>,
     /// Serialises rebuilds.
     rebuilding: Mutex<()>,
+    /// [`Statistics::bytes`] of the current statistics as of their last
+    /// change: read without the lock, which commits take.
+    bytes: AtomicUsize,
 }
 
 #[derive(Default)]
@@ -172,6 +182,19 @@ impl StatsCell {
             journal.extend_from_slice(&deltas);
         }
         state.current.apply(&deltas);
+        self.publish_bytes(&state.current);
+    }
+
+    /// Records the size of `current` (the caller holds the lock).
+    fn publish_bytes(&self, current: &Statistics) {
+        self.bytes.store(current.bytes(), Ordering::Relaxed);
+    }
+
+    /// The size of the statistics as of their last change, without the
+    /// lock (a metrics scrape never waits for a commit, nor a commit for
+    /// it).
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
     }
 
     /// Applies the insertion of `tuples` (`(S, P, O)` of `kind`: a bulk
@@ -195,6 +218,7 @@ impl StatsCell {
             journal.extend((0..tuples.len()).map(delta));
         }
         state.current.apply_from(tuples.len(), delta);
+        self.publish_bytes(&state.current);
     }
 
     /// Runs `f` on the current statistics.

@@ -73,6 +73,15 @@ pub(crate) struct ProfileTable {
     /// hashing their profile. Only a hint: its entry may have been freed
     /// or reused since, so it is compared, never trusted.
     last: u32,
+    /// Bytes of the interned profiles' own allocations (memory
+    /// accounting, kept as they come and go).
+    interned_bytes: usize,
+}
+
+/// Bytes one interned profile allocates: the shared box and its members.
+fn interned_bytes(profile: &Profile) -> usize {
+    // The `Arc`'s two counts, then the profile.
+    2 * size_of::<usize>() + size_of::<Profile>() + size_of_val(profile.members.as_slice())
 }
 
 impl Default for ProfileTable {
@@ -83,6 +92,7 @@ impl Default for ProfileTable {
             ids: HashMap::default(),
             free: Vec::new(),
             last: 0,
+            interned_bytes: 0,
         }
     }
 }
@@ -121,6 +131,7 @@ impl ProfileTable {
             return id;
         }
         let profile = Arc::new(profile.clone());
+        self.interned_bytes += interned_bytes(&profile);
         let entry = Some(Interned {
             profile: profile.clone(),
             refs: 1,
@@ -155,10 +166,18 @@ impl ProfileTable {
         entry.refs -= 1;
         if entry.refs == 0 {
             if let Some(entry) = slot.take() {
+                self.interned_bytes -= interned_bytes(&entry.profile);
                 self.ids.remove(entry.profile.as_ref());
             }
             self.free.push(id);
         }
+    }
+
+    /// Bytes of the table and its profiles (memory accounting, O(1)).
+    pub(crate) fn bytes(&self) -> usize {
+        let entries = self.entries.capacity() * size_of::<Option<Interned>>();
+        let ids = self.ids.capacity() * (size_of::<(Arc<Profile>, u32)>() + 1);
+        entries + ids + self.free.capacity() * size_of::<u32>() + self.interned_bytes
     }
 
     /// Number of distinct profiles in use.

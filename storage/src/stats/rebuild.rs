@@ -67,6 +67,7 @@ impl Store {
             fresh.apply(&journal);
         }
         state.current = fresh;
+        self.stats.publish_bytes(&state.current);
     }
 
     /// The tuples of one partition visible in `view`, copied.

@@ -42,6 +42,12 @@ impl<V> IdMap<V> {
     pub(crate) fn values(&self) -> impl Iterator<Item = &V> {
         self.0.iter().flatten()
     }
+
+    /// Bytes of the vector, plus `each` per value held (memory accounting:
+    /// O(ids), which are few).
+    fn bytes(&self, each: usize) -> usize {
+        self.0.capacity() * size_of::<Option<V>>() + self.values().count() * each
+    }
 }
 
 /// log2 of the register count: 4096 registers, a relative standard error
@@ -93,7 +99,18 @@ pub(crate) struct Sketches {
     pub(crate) edge_types: IdMap<EdgeTypeSketch>,
 }
 
+/// Bytes a sketch keeps at most (4096 one-byte registers; a sparse one
+/// keeps less): an upper bound, as a sketch's own size is not exposed.
+const SKETCH_BYTES: usize = 1 << LG_K;
+
 impl Sketches {
+    /// Bytes of the sketches (memory accounting, O(ids)).
+    pub(crate) fn bytes(&self) -> usize {
+        self.node_values.bytes(SKETCH_BYTES)
+            + self.rel_values.bytes(SKETCH_BYTES)
+            + self.edge_types.bytes(2 * SKETCH_BYTES)
+    }
+
     /// A vertex property value was written under `key`.
     pub(crate) fn node_value(&mut self, key: u32, value: TypedValue) {
         self.node_values

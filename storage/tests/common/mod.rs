@@ -1,11 +1,14 @@
 //! Helpers shared by the storage integration tests.
 #![allow(dead_code)]
 
-use nereid_storage::{Change, CommitError, Store, StoreConfig, Txn};
+use nereid_storage::{
+    Change, CommitError, EntityKind, IndexDef, IndexKind, Store, StoreConfig, Txn,
+};
 use nereid_values::Value;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub fn store() -> Arc<Store> {
     Store::new(StoreConfig { partitions: 4 })
@@ -33,4 +36,20 @@ pub fn commit(txn: &Txn) -> Result<(u64, Vec<Change>), CommitError<Infallible>> 
         ticket.publish();
     }
     Ok(logged)
+}
+
+/// Creates the index `name` of `kind` on `(:Person {keys})`, commits it and
+/// waits until it is online.
+pub fn person_index(s: &Arc<Store>, name: &str, keys: &[&str], kind: IndexKind) {
+    let t = s.begin();
+    let def = IndexDef {
+        name: name.into(),
+        kind,
+        entity: EntityKind::Node,
+        label: "Person".into(),
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+    };
+    assert!(t.create_index(def, false).unwrap());
+    commit(&t).unwrap();
+    assert!(s.await_indexes(Duration::from_secs(30)));
 }

@@ -341,7 +341,9 @@ fn profile_metadata(
 }
 
 /// The non-zero counters under their hyphenated names, plus
-/// `contains-updates: true`; `None` for a read-only query.
+/// `contains-updates: true`, and the system updates with
+/// `contains-system-updates: true` (Neo4j 5 reports a user command's
+/// changes so, apart from the graph's); `None` when nothing changed.
 fn stats_metadata(summary: &Summary) -> Option<PackMap> {
     let s = &summary.stats;
     let counters = [
@@ -363,10 +365,18 @@ fn stats_metadata(summary: &Summary) -> Option<PackMap> {
             stats.insert(name, i64::try_from(count).unwrap_or(i64::MAX));
         }
     }
-    if stats.is_empty() {
+    let system = summary.system_updates;
+    if stats.is_empty() && system == 0 {
         return None;
     }
-    let mut with_flag = PackMap::new().with("contains-updates", true);
+    let mut with_flag = PackMap::new();
+    if !stats.is_empty() {
+        with_flag.insert("contains-updates", true);
+    }
+    if system > 0 {
+        with_flag.insert("contains-system-updates", true);
+        with_flag.insert("system-updates", i64::try_from(system).unwrap_or(i64::MAX));
+    }
     for (k, v) in stats {
         with_flag.insert(k, v);
     }

@@ -285,6 +285,7 @@ impl ResultStream for FakeResults {
                 nodes_created: u64::from(self.write),
                 ..WriteStats::default()
             },
+            system_updates: 0,
             query_type: if self.write { "w" } else { "r" },
             bookmark: (self.write && self.auto_commit).then(|| "FB:auto".to_string()),
             plan: None,
