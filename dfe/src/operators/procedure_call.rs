@@ -94,11 +94,12 @@ impl Expander for ProcedureCall {
             args.push(ctx.evaluator().eval_row(arg, batch, row)?);
         }
         let args = coerce_arguments(&call.signature, args)?;
-        let results = with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, || {
-            with_tx_metadata(ctx.tx_metadata.as_ref(), || {
-                ctx.procedures.call(&call.procedure, &ctx.txn, &args)
-            })
-        })?;
+        let results =
+            with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, &ctx.notices, || {
+                with_tx_metadata(ctx.tx_metadata.as_ref(), || {
+                    ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+                })
+            })?;
         if call.signature.is_void() {
             return Ok(Box::new(std::iter::once(Extension::new())));
         }

@@ -14,6 +14,7 @@ mod read;
 mod read_batches;
 mod replay;
 mod revoke;
+mod schema_clash;
 mod schema_ddl;
 mod schema_wait;
 mod schema_writes;
