@@ -369,3 +369,32 @@ def test_unnamed_rules_get_the_names_neo4j_generates(driver):
     assert sorted(r["name"] for r in rows) == [
         "constraint_29b408cf", "constraint_e486d68e", "index_4b2e9408", "index_861e0082",
         "index_a63e6a80"]
+
+
+def test_reads_are_tracked_as_neo4j_shows_them(driver):
+    """As the reference Neo4j 5.26 shows an index once its usage is sampled:
+    never read, `readCount` 0 and `lastRead` null; `trackedSince` when it
+    was created; a read counts and sets `lastRead` (EXPLAIN reads nothing)."""
+    import datetime
+    before = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=1)
+    run(driver, "CREATE (:Tracked {p: 1})")
+    run(driver, "CREATE INDEX tracked FOR (n:Tracked) ON (n.p)")
+    run(driver, "CALL db.awaitIndexes()")
+
+    def usage():
+        rows, _, _ = run(driver, "SHOW INDEXES YIELD name, lastRead, readCount, trackedSince "
+                                 "WHERE name = 'tracked'")
+        row = rows[0]
+        return row["lastRead"], row["readCount"], row["trackedSince"]
+
+    last, count, since = usage()
+    assert (last, count) == (None, 0)
+    assert since.to_native() >= before
+    run(driver, "EXPLAIN MATCH (n:Tracked) WHERE n.p = 1 RETURN n")
+    assert usage()[:2] == (None, 0)
+    rows, _, _ = run(driver, "MATCH (n:Tracked) WHERE n.p = 1 RETURN n.p AS p")
+    assert rows == [{"p": 1}]
+    last, count, since_again = usage()
+    assert count == 1 and since_again == since
+    assert last.to_native() >= since.to_native()
+    assert last.utcoffset() == datetime.timedelta(0)

@@ -166,6 +166,12 @@ pub struct IndexInfo {
     pub owning_constraint: Option<String>,
     /// Seeks and scans served since start-up (Neo4j's `readCount`).
     pub read_count: u64,
+    /// When it was last read, in Unix milliseconds (Neo4j's `lastRead`;
+    /// `None`: not since start-up).
+    pub last_read: Option<u64>,
+    /// Since when reads are counted, in Unix milliseconds (Neo4j's
+    /// `trackedSince`: its creation, or this process's start).
+    pub tracked_since: u64,
     /// Entries held, stale ones not yet collected included.
     pub entries: usize,
 }

@@ -26,7 +26,7 @@ pub use defs::{
 };
 pub(crate) use ends::from_end;
 pub(crate) use image::{check_vector, entity_key, entity_values, key_of};
-pub(crate) use index::PropertyIndex;
+pub(crate) use index::{unix_millis, PropertyIndex};
 pub(crate) use names::{constraint_name, index_name};
 pub(crate) use populate::{entities_of, populate};
 pub(crate) use seek::seek;

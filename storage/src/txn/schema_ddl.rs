@@ -152,9 +152,12 @@ impl Txn {
         let index = catalog
             .index_named(name)
             .filter(|i| i.def.entity == entity && i.is_online())?;
-        index
-            .reads
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        use std::sync::atomic::Ordering::Relaxed;
+        index.reads.fetch_add(1, Relaxed);
+        let at = *self.index_read_at.get_or_init(crate::schema::unix_millis);
+        if index.last_read.load(Relaxed) < at {
+            index.last_read.store(at, Relaxed);
+        }
         Some(read(index))
     }
 
