@@ -311,6 +311,7 @@ def test_commands_that_do_nothing_carry_neo4js_schema_notifications(driver):
     assert notes("CREATE INDEX $n IF NOT EXISTS FOR (n:A) ON (n.p) OPTIONS {}", n="we`ird") == [already(
         "CREATE RANGE INDEX `we``ird` IF NOT EXISTS FOR (e:A) ON (e.p) OPTIONS {}",
         "RANGE INDEX ix1 FOR (e:A) ON (e.p)")]
+    # index_dfa66b13 is the name the reference gave this index.
     run(driver, "CREATE INDEX FOR ()-[r:`T y`]-() ON (r.p, r.`1q`)")
     assert notes("CREATE INDEX IF NOT EXISTS FOR ()-[r:`T y`]->() ON (r.p, r.`1q`)") == [already(
         "CREATE RANGE INDEX IF NOT EXISTS FOR ()-[e:`T y`]-() ON (e.p, e.`1q`)",
