@@ -51,6 +51,8 @@ pub struct ExecContext {
     pub(crate) inner_transactions: Option<Arc<dyn crate::InnerTransactions>>,
     /// The transaction's metadata (`tx.getMetaData()`), from the server.
     pub(crate) tx_metadata: Option<Arc<crate::TxMetadata>>,
+    /// What schema commands of the statement did not do, for its summary.
+    pub(crate) notices: crate::procedures::Notices,
     /// The cancel flag (set from another thread: RESET, a client that
     /// left) and the transaction's deadline: every operator checks them
     /// before each batch it produces, so one that drains its input (sort,
@@ -88,6 +90,7 @@ impl ExecContext {
             files: None,
             inner_transactions: None,
             tx_metadata: None,
+            notices: Default::default(),
             stop: StopSignals::default(),
             memory: MemoryBudget::new(0),
             params_charge: None,

@@ -187,6 +187,18 @@ impl Cursor {
         }
     }
 
+    /// The notices of the statement's schema commands so far (taken: a
+    /// second call returns only newer ones).
+    pub fn take_notices(&self) -> Vec<crate::SchemaNotice> {
+        std::mem::take(
+            &mut *self
+                .ctx
+                .notices
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )
+    }
+
     /// Rows emitted so far by each operator of the plan (pre-order: an
     /// operator, its input, then an Optional's inner plan).
     pub fn operator_stats(&self) -> &[OperatorStats] {

@@ -39,8 +39,8 @@ pub use parameters::check_parameters;
 pub use procedures::{
     is_schema_command, is_self_service, is_user_command, is_write_procedure,
     set_advertised_address, DatabaseHook, LoadOutcome, Password, ProcedureRegistry, RegistryError,
-    RunningQuery, RunningTransaction, Setting, TableProcedure, TxMetadata, UserCommand, UserInfo,
-    BUILT_IN_ROLES, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
+    RunningQuery, RunningTransaction, SchemaNotice, Setting, TableProcedure, TxMetadata,
+    UserCommand, UserInfo, BUILT_IN_ROLES, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

@@ -1186,7 +1186,14 @@ impl QueryResult {
             ))),
             _ => None,
         };
-        self.cursor = None;
+        if let Some(cursor) = self.cursor.take() {
+            let notices = cursor.take_notices();
+            if !notices.is_empty() {
+                let notifications = self.notifications.iter().cloned();
+                let schema = notices.into_iter().map(Notification::from);
+                self.notifications = notifications.chain(schema).collect();
+            }
+        }
         let mut stats = &self.txn.stats() - &self.stats_before;
         let inner_commits = self.batches.as_ref().is_some_and(|b| b.any_committed());
         if let Some(batches) = &self.batches {

@@ -87,6 +87,46 @@ impl Notification {
     }
 }
 
+impl From<nereid_dfe::SchemaNotice> for Notification {
+    /// Neo4j 5's notification for a schema command that did nothing
+    /// (texts recorded from the reference Neo4j 5.26; no position).
+    fn from(notice: nereid_dfe::SchemaNotice) -> Notification {
+        use nereid_dfe::SchemaNotice;
+        let (code, gql_status, description, status, command) = match notice {
+            SchemaNotice::AlreadyExists { command, existing } => (
+                "Neo.ClientNotification.Schema.IndexOrConstraintAlreadyExists",
+                "00NA0",
+                format!("`{existing}` already exists."),
+                format!(
+                    "index or constraint already exists. The command '{command}' has no effect. \
+                     The index or constraint specified by '{existing}' already exists."
+                ),
+                command,
+            ),
+            SchemaNotice::DoesNotExist { command, name } => (
+                "Neo.ClientNotification.Schema.IndexOrConstraintDoesNotExist",
+                "00NA1",
+                format!("`{name}` does not exist."),
+                format!(
+                    "index or constraint does not exist. The command '{command}' has no \
+                     effect. The specified index or constraint `{name}` does not exist."
+                ),
+                command,
+            ),
+        };
+        Notification {
+            code,
+            title: format!("`{command}` has no effect."),
+            description,
+            severity: Severity::Information,
+            category: "SCHEMA",
+            gql_status,
+            status_description: format!("note: successful completion - {status}"),
+            position: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

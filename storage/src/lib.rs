@@ -67,8 +67,8 @@ pub use memory::MemoryUsage;
 pub use pinned::free_retired;
 pub use resolver::rel_element_id;
 pub use schema::{
-    ConstraintDef, ConstraintInfo, ConstraintKind, EntityKind, IndexDef, IndexInfo, IndexKind,
-    IndexSeek, IndexState, KeyPredicate, SchemaView, ValueType,
+    ConstraintDef, ConstraintInfo, ConstraintKind, Created, EntityKind, IndexDef, IndexInfo,
+    IndexKind, IndexSeek, IndexState, KeyPredicate, SchemaRule, SchemaView, ValueType,
 };
 pub use snapshot::IdCounters;
 pub use store::{CommitTicket, Store};

@@ -244,7 +244,8 @@ fn names_and_equivalents_clash_as_in_neo4j() {
     let t = s.begin();
     assert!(!t
         .create_constraint(constraint("c", ConstraintKind::Unique, &["email"]), true)
-        .unwrap());
+        .unwrap()
+        .is_new());
     let index = IndexDef {
         name: "c".into(),
         kind: IndexKind::Text,

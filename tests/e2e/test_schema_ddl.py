@@ -261,3 +261,141 @@ def test_indexes_survive_a_restart(server, driver):
     assert sorted((r["name"], r["state"]) for r in rows) == [("r_k", "ONLINE"), ("r_u", "ONLINE")]
     rows, _, _ = run(driver, "SHOW CONSTRAINTS YIELD name")
     assert rows == [{"name": "r_u"}]
+
+
+def schema_notes(summary):
+    """(gql status, status description, legacy title, legacy description) of
+    each notification, with its severity, classification and position checked
+    as the reference Neo4j 5.26 sends them for schema commands."""
+    notes = [s for s in summary.gql_status_objects if s.is_notification]
+    for s in notes:
+        assert (s.raw_severity, s.raw_classification, s.position) == ("INFORMATION", "SCHEMA", None)
+    legacy = summary.summary_notifications
+    assert [n.code.rsplit(".", 1)[-1] for n in legacy] == [
+        {"00NA0": "IndexOrConstraintAlreadyExists", "00NA1": "IndexOrConstraintDoesNotExist"}[s.gql_status]
+        for s in notes]
+    for n in legacy:
+        assert (n.raw_severity_level, n.raw_category, n.position) == ("INFORMATION", "SCHEMA", None)
+    return [(s.gql_status, s.status_description, n.title, n.description) for s, n in zip(notes, legacy)]
+
+
+def already(command, existing):
+    return ("00NA0",
+            f"note: successful completion - index or constraint already exists. The command "
+            f"'{command}' has no effect. The index or constraint specified by '{existing}' "
+            f"already exists.",
+            f"`{command}` has no effect.", f"`{existing}` already exists.")
+
+
+def missing(command, name):
+    return ("00NA1",
+            f"note: successful completion - index or constraint does not exist. The command "
+            f"'{command}' has no effect. The specified index or constraint `{name}` does not exist.",
+            f"`{command}` has no effect.", f"`{name}` does not exist.")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_commands_that_do_nothing_carry_neo4js_schema_notifications(driver):
+    """IF NOT EXISTS finding the rule (equivalent or of that name, a
+    constraint's backing index included) and IF EXISTS finding nothing: texts
+    recorded from the reference Neo4j 5.26; a command that did something
+    carries none."""
+    def notes(query, **params):
+        return schema_notes(run(driver, query, **params)[1])
+
+    assert notes("CREATE INDEX ix1 IF NOT EXISTS FOR (n:A) ON (n.p)") == []
+    assert notes("CREATE INDEX ix2 IF NOT EXISTS FOR (x:A) ON (x.p)") == [already(
+        "CREATE RANGE INDEX ix2 IF NOT EXISTS FOR (e:A) ON (e.p)", "RANGE INDEX ix1 FOR (e:A) ON (e.p)")]
+    assert notes("CREATE TEXT INDEX ix1 IF NOT EXISTS FOR (n:B) ON (n.q)") == [already(
+        "CREATE TEXT INDEX ix1 IF NOT EXISTS FOR (e:B) ON (e.q)", "RANGE INDEX ix1 FOR (e:A) ON (e.p)")]
+    assert notes("CREATE INDEX $n IF NOT EXISTS FOR (n:A) ON (n.p) OPTIONS {}", n="we`ird") == [already(
+        "CREATE RANGE INDEX `we``ird` IF NOT EXISTS FOR (e:A) ON (e.p) OPTIONS {}",
+        "RANGE INDEX ix1 FOR (e:A) ON (e.p)")]
+    # index_dfa66b13 is the name the reference gave this index.
+    run(driver, "CREATE INDEX FOR ()-[r:`T y`]-() ON (r.p, r.`1q`)")
+    assert notes("CREATE INDEX IF NOT EXISTS FOR ()-[r:`T y`]->() ON (r.p, r.`1q`)") == [already(
+        "CREATE RANGE INDEX IF NOT EXISTS FOR ()-[e:`T y`]-() ON (e.p, e.`1q`)",
+        "RANGE INDEX index_dfa66b13 FOR ()-[e:`T y`]-() ON (e.p, e.`1q`)")]
+    assert notes("CREATE LOOKUP INDEX foo IF NOT EXISTS FOR ()-[r]-() ON EACH type(r)") == [already(
+        "CREATE LOOKUP INDEX foo IF NOT EXISTS FOR ()-[e]-() ON EACH type(e)",
+        "LOOKUP INDEX index_f7700477 FOR ()-[e]-() ON EACH type(e)")]
+
+    run(driver, "CREATE CONSTRAINT c1 FOR (n:U) REQUIRE n.e IS UNIQUE")
+    assert notes("CREATE CONSTRAINT IF NOT EXISTS FOR (n:U) REQUIRE n.e IS NODE UNIQUE") == [already(
+        "CREATE CONSTRAINT IF NOT EXISTS FOR (e:U) REQUIRE (e.e) IS UNIQUE",
+        "CONSTRAINT c1 FOR (e:U) REQUIRE (e.e) IS UNIQUE")]
+    assert notes("CREATE CONSTRAINT c1 IF NOT EXISTS FOR (n:U) REQUIRE (n.e, n.f) IS UNIQUE") == [already(
+        "CREATE CONSTRAINT c1 IF NOT EXISTS FOR (e:U) REQUIRE (e.e, e.f) IS UNIQUE",
+        "CONSTRAINT c1 FOR (e:U) REQUIRE (e.e) IS UNIQUE")]
+    assert notes("CREATE INDEX other IF NOT EXISTS FOR (n:U) ON (n.e)") == [already(
+        "CREATE RANGE INDEX other IF NOT EXISTS FOR (e:U) ON (e.e)", "RANGE INDEX c1 FOR (e:U) ON (e.e)")]
+    # A constraint named like an index, or over an index's keys, is refused
+    # even under IF NOT EXISTS.
+    for query, code in [
+        ("CREATE CONSTRAINT ix1 IF NOT EXISTS FOR (n:V) REQUIRE n.e IS UNIQUE",
+         "Neo.ClientError.Schema.IndexWithNameAlreadyExists"),
+        ("CREATE CONSTRAINT IF NOT EXISTS FOR (n:A) REQUIRE n.p IS UNIQUE",
+         "Neo.ClientError.Schema.IndexAlreadyExists"),
+    ]:
+        with pytest.raises(ClientError) as raised:
+            run(driver, query)
+        assert raised.value.code == code
+
+    assert notes("DROP INDEX nope IF EXISTS") == [missing("DROP INDEX nope IF EXISTS", "nope")]
+    assert notes("DROP CONSTRAINT ix1 IF EXISTS") == [missing("DROP CONSTRAINT ix1 IF EXISTS", "ix1")]
+    assert notes("DROP INDEX $n IF EXISTS", n="we ird") == [
+        missing("DROP INDEX `we ird` IF EXISTS", "we ird")]
+    assert notes("DROP INDEX ix1 IF EXISTS") == []
+    assert notes("EXPLAIN CREATE INDEX IF NOT EXISTS FOR (n:U) ON (n.e)") == []
+
+    # In an explicit transaction each statement's summary has its own.
+    with driver.session() as session, session.begin_transaction() as tx:
+        assert schema_notes(tx.run("CREATE INDEX ix3 IF NOT EXISTS FOR (n:A) ON (n.q)").consume()) == []
+        summary = tx.run("CREATE INDEX ix3 IF NOT EXISTS FOR (n:A) ON (n.q)").consume()
+        assert schema_notes(summary) == [already(
+            "CREATE RANGE INDEX ix3 IF NOT EXISTS FOR (e:A) ON (e.q)", "RANGE INDEX ix3 FOR (e:A) ON (e.q)")]
+        statuses = [s.gql_status for s in summary.gql_status_objects]
+        assert statuses == ["00NA0", "00001"]
+        tx.commit()
+
+
+def test_unnamed_rules_get_the_names_neo4j_generates(driver):
+    """Recorded from the reference Neo4j 5.26 for the same statements."""
+    run(driver, "CREATE INDEX FOR (n:Person) ON (n.name)")
+    run(driver, "CREATE TEXT INDEX FOR ()-[r:T]-() ON (r.p)")
+    run(driver, "CREATE INDEX FOR (n:`Ünïcode label`) ON (n.`prop with spaces and a long name that goes on`)")
+    run(driver, "CREATE CONSTRAINT FOR (n:U) REQUIRE (n.a, n.b) IS UNIQUE")
+    run(driver, "CREATE CONSTRAINT FOR ()-[r:R]-() REQUIRE r.e IS UNIQUE")
+    rows, _, _ = run(driver, "SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP'")
+    assert sorted(r["name"] for r in rows) == [
+        "constraint_29b408cf", "constraint_e486d68e", "index_4b2e9408", "index_861e0082",
+        "index_a63e6a80"]
+
+
+def test_reads_are_tracked_as_neo4j_shows_them(driver):
+    """As the reference Neo4j 5.26 shows an index once its usage is sampled:
+    never read, `readCount` 0 and `lastRead` null; `trackedSince` when it
+    was created; a read counts and sets `lastRead` (EXPLAIN reads nothing)."""
+    import datetime
+    before = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=1)
+    run(driver, "CREATE (:Tracked {p: 1})")
+    run(driver, "CREATE INDEX tracked FOR (n:Tracked) ON (n.p)")
+    run(driver, "CALL db.awaitIndexes()")
+
+    def usage():
+        rows, _, _ = run(driver, "SHOW INDEXES YIELD name, lastRead, readCount, trackedSince "
+                                 "WHERE name = 'tracked'")
+        row = rows[0]
+        return row["lastRead"], row["readCount"], row["trackedSince"]
+
+    last, count, since = usage()
+    assert (last, count) == (None, 0)
+    assert since.to_native() >= before
+    run(driver, "EXPLAIN MATCH (n:Tracked) WHERE n.p = 1 RETURN n")
+    assert usage()[:2] == (None, 0)
+    rows, _, _ = run(driver, "MATCH (n:Tracked) WHERE n.p = 1 RETURN n.p AS p")
+    assert rows == [{"p": 1}]
+    last, count, since_again = usage()
+    assert count == 1 and since_again == since
+    assert last.to_native() >= since.to_native()
+    assert last.utcoffset() == datetime.timedelta(0)

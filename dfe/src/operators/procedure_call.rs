@@ -106,11 +106,13 @@ impl Expander for ProcedureCall {
         }
         let args = coerce_arguments(&call.signature, args)?;
         let results = match &self.filter {
-            None => with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, || {
-                with_tx_metadata(ctx.tx_metadata.as_ref(), || {
-                    ctx.procedures.call(&call.procedure, &ctx.txn, &args)
-                })
-            })?,
+            None => {
+                with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, &ctx.notices, || {
+                    with_tx_metadata(ctx.tx_metadata.as_ref(), || {
+                        ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+                    })
+                })?
+            }
             Some(filter) => call_filtering(&call, filter, &args, batch, row, ctx)?,
         };
         if call.signature.is_void() {
@@ -142,6 +144,7 @@ fn call_filtering(
     let hook = ctx.database_hook.clone();
     let metadata = ctx.tx_metadata.clone();
     let stop = ctx.stop.clone();
+    let notices = Arc::clone(&ctx.notices);
     let mut evaluator = ctx.evaluator();
     let mut test = |candidate: &[Value]| -> ExecResult<bool> {
         let written: Vec<(usize, Value)> = call
@@ -156,7 +159,7 @@ fn call_filtering(
             Value::Bool(true)
         ))
     };
-    with_database_hook(hook.as_ref(), &stop, || {
+    with_database_hook(hook.as_ref(), &stop, &notices, || {
         with_tx_metadata(metadata.as_ref(), || {
             procedures.call_filtered(&call.procedure, &txn, args, &mut test)
         })

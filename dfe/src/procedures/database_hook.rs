@@ -117,10 +117,11 @@ pub struct LoadOutcome {
     pub seconds: f64,
 }
 
-/// The hook and stop signals of the running call.
+/// The hook, stop signals and notice collector of the running call.
 struct Current {
     hook: Option<Arc<dyn DatabaseHook>>,
     stop: StopSignals,
+    notices: super::schema_notice::Notices,
 }
 
 thread_local! {
@@ -128,12 +129,13 @@ thread_local! {
     static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
 }
 
-/// Runs `call` with `hook` and `stop` as the current ones of this thread,
-/// restoring the previous ones afterwards (calls may nest through
-/// subqueries).
+/// Runs `call` with `hook`, `stop` and `notices` as the current ones of
+/// this thread, restoring the previous ones afterwards (calls may nest
+/// through subqueries).
 pub(crate) fn with_hook<R>(
     hook: Option<&Arc<dyn DatabaseHook>>,
     stop: &StopSignals,
+    notices: &super::schema_notice::Notices,
     call: impl FnOnce() -> R,
 ) -> R {
     /// Restores the previous state even when `call` unwinds.
@@ -147,6 +149,7 @@ pub(crate) fn with_hook<R>(
     let now = Current {
         hook: hook.cloned(),
         stop: stop.clone(),
+        notices: Arc::clone(notices),
     };
     let _restore = Restore(CURRENT.with(|current| current.replace(Some(now))));
     call()
@@ -157,6 +160,18 @@ pub(super) fn current_hook() -> Result<Arc<dyn DatabaseHook>, &'static str> {
     CURRENT
         .with(|current| current.borrow().as_ref().and_then(|c| c.hook.clone()))
         .ok_or("not available in this context (no database around the executor)")
+}
+
+/// Adds `notice` to the running statement's (dropped outside a call).
+pub(super) fn report(notice: super::schema_notice::SchemaNotice) {
+    CURRENT.with(|current| {
+        if let Some(c) = current.borrow().as_ref() {
+            c.notices
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(notice);
+        }
+    });
 }
 
 /// Whether the running call should stop (cancelled or past its deadline).

@@ -8,15 +8,21 @@
 //! exist as the store's label and type relations (see `schema_show.rs`):
 //! they cannot be created again or dropped. Point and full-text indexes
 //! parse but are refused here as not supported yet, never silently
-//! accepted.
+//! accepted. A command that does nothing (`IF NOT EXISTS` finding the
+//! rule, `IF EXISTS` finding none) reports a [`SchemaNotice`].
 
-use super::schema_names::{self, LOOKUP_INDEXES};
+use super::database_hook::report;
+use super::schema_names::{self, LookupIndex, LOOKUP_INDEXES};
+use super::schema_notice::{
+    create_constraint_command, create_index_command, does_not_exist, index_description,
+    rule_description, SchemaNotice,
+};
 use super::vector_options::vector_kind;
 use super::Procedure;
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::ProcedureType;
 use nereid_storage::{
-    ConstraintDef, ConstraintKind, EntityKind, IndexDef, IndexKind, StorageError, Txn,
+    ConstraintDef, ConstraintKind, Created, EntityKind, IndexDef, IndexKind, StorageError, Txn,
 };
 use nereid_values::Value;
 
@@ -85,16 +91,24 @@ pub fn is_schema_command(procedure: &str) -> bool {
 
 fn create_index(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let name = name_arg(&args[0], true)?;
-    let kind = text(&args[1]);
+    let written = text(&args[1]);
     let entity = entity_arg(&args[2]);
     let labels = strings(&args[3]);
     let keys = strings(&args[4]);
     let if_not_exists = matches!(args[5], Value::Bool(true));
-    let kind = match kind {
+    let def = IndexDef {
+        name,
+        kind: IndexKind::Range,
+        entity,
+        label: labels.into_iter().next().unwrap_or_default(),
+        keys,
+    };
+    let command = || create_index_command(written, &def, &args[6]);
+    let kind = match written {
         "RANGE" => IndexKind::Range,
         "TEXT" => IndexKind::Text,
         "VECTOR" => vector_kind(&args[6])?,
-        "LOOKUP" => return create_lookup_index(entity, if_not_exists),
+        "LOOKUP" => return create_lookup_index(entity, if_not_exists, command),
         other => {
             return Err(ExecError::ExecutionFailed(format!(
                 "{other} indexes are not supported yet: Nereid keeps RANGE, TEXT and VECTOR \
@@ -102,53 +116,75 @@ fn create_index(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
             )))
         }
     };
-    if lookup_name_taken(&name, if_not_exists)? {
+    if let Some(lookup) = lookup_named(&def.name) {
+        if !if_not_exists {
+            return Err(index_name_taken(&def.name));
+        }
+        report(SchemaNotice::AlreadyExists {
+            command: command(),
+            existing: lookup_description(lookup),
+        });
         return Ok(Vec::new());
     }
-    let def = IndexDef {
-        name,
-        kind,
-        entity,
-        label: labels.into_iter().next().unwrap_or_default(),
-        keys,
-    };
-    txn.create_index(def, if_not_exists)?;
+    let command = command();
+    if let Created::AlreadyExists(rule) =
+        txn.create_index(IndexDef { kind, ..def }, if_not_exists)?
+    {
+        report(SchemaNotice::AlreadyExists {
+            command,
+            existing: rule_description(&rule),
+        });
+    }
     Ok(Vec::new())
 }
 
 /// `CREATE LOOKUP INDEX`: one always exists for each entity, so this is
 /// Neo4j's answer to creating an equivalent index.
-fn create_lookup_index(entity: EntityKind, if_not_exists: bool) -> ExecResult<Vec<Vec<Value>>> {
-    if if_not_exists {
-        return Ok(Vec::new());
-    }
+fn create_lookup_index(
+    entity: EntityKind,
+    if_not_exists: bool,
+    command: impl FnOnce() -> String,
+) -> ExecResult<Vec<Vec<Value>>> {
     let existing = LOOKUP_INDEXES
         .iter()
         .find(|l| l.entity == entity)
-        .map_or("", |l| l.name);
+        .unwrap_or(&LOOKUP_INDEXES[0]);
+    if if_not_exists {
+        report(SchemaNotice::AlreadyExists {
+            command: command(),
+            existing: lookup_description(existing),
+        });
+        return Ok(Vec::new());
+    }
     let which = match entity {
         EntityKind::Node => "(:<any-labels>)",
         EntityKind::Relationship => "()-[:<any-types>]-()",
     };
     Err(StorageError::EquivalentSchemaRuleExists(format!(
-        "An equivalent index already exists, 'Index( name='{existing}', type='LOOKUP', schema={which}, indexProvider='token-lookup-1.0' )'."
+        "An equivalent index already exists, 'Index( name='{}', type='LOOKUP', schema={which}, indexProvider='token-lookup-1.0' )'.",
+        existing.name
     ))
     .into())
 }
 
-/// Whether `name` is a lookup index's (an error unless `if_not_exists`,
-/// then `true`: nothing to do).
-fn lookup_name_taken(name: &str, if_not_exists: bool) -> ExecResult<bool> {
-    if !LOOKUP_INDEXES.iter().any(|l| l.name == name) {
-        return Ok(false);
-    }
-    if if_not_exists {
-        return Ok(true);
-    }
-    Err(
-        StorageError::IndexNameTaken(format!("There already exists an index called '{name}'."))
-            .into(),
-    )
+/// The lookup index called `name`, if any.
+fn lookup_named(name: &str) -> Option<&'static LookupIndex> {
+    LOOKUP_INDEXES.iter().find(|l| l.name == name)
+}
+
+fn lookup_description(lookup: &LookupIndex) -> String {
+    let def = IndexDef {
+        name: lookup.name.to_string(),
+        kind: IndexKind::Range,
+        entity: lookup.entity,
+        label: String::new(),
+        keys: Vec::new(),
+    };
+    index_description("LOOKUP", &def)
+}
+
+fn index_name_taken(name: &str) -> ExecError {
+    StorageError::IndexNameTaken(format!("There already exists an index called '{name}'.")).into()
 }
 
 fn create_constraint(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
@@ -172,8 +208,10 @@ fn create_constraint(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
             ConstraintKind::PropertyType(types)
         }
     };
-    if lookup_name_taken(&name, if_not_exists)? {
-        return Ok(Vec::new());
+    // Neo4j refuses a constraint named like an index even under IF NOT
+    // EXISTS (the index is not the constraint asked for).
+    if lookup_named(&name).is_some() {
+        return Err(index_name_taken(&name));
     }
     let def = ConstraintDef {
         name,
@@ -182,7 +220,13 @@ fn create_constraint(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         label,
         keys,
     };
-    txn.create_constraint(def, if_not_exists)?;
+    let command = create_constraint_command(&def, &args[7]);
+    if let Created::AlreadyExists(rule) = txn.create_constraint(def, if_not_exists)? {
+        report(SchemaNotice::AlreadyExists {
+            command,
+            existing: rule_description(&rule),
+        });
+    }
     Ok(Vec::new())
 }
 
@@ -195,14 +239,18 @@ fn drop_index(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
              type relations and cannot be dropped"
         )));
     }
-    txn.drop_index(&name, if_exists)?;
+    if !txn.drop_index(&name, if_exists)? {
+        report(does_not_exist("INDEX", &name));
+    }
     Ok(Vec::new())
 }
 
 fn drop_constraint(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let name = name_arg(&args[0], false)?;
     let if_exists = matches!(args[1], Value::Bool(true));
-    txn.drop_constraint(&name, if_exists)?;
+    if !txn.drop_constraint(&name, if_exists)? {
+        report(does_not_exist("CONSTRAINT", &name));
+    }
     Ok(Vec::new())
 }
 

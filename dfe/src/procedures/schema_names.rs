@@ -142,19 +142,25 @@ pub(super) fn index_config(kind: IndexKind) -> BTreeMap<String, Value> {
     ])
 }
 
+/// What follows `IS` in a constraint's Cypher: `UNIQUE`, `NODE KEY`,
+/// `NOT NULL`, `:: INTEGER | FLOAT`, ...
+pub(super) fn constraint_predicate(def: &ConstraintDef) -> String {
+    match (&def.kind, def.entity) {
+        (ConstraintKind::Unique, _) => "UNIQUE".to_string(),
+        (ConstraintKind::Key, EntityKind::Node) => "NODE KEY".into(),
+        (ConstraintKind::Key, EntityKind::Relationship) => "RELATIONSHIP KEY".into(),
+        (ConstraintKind::Exists, _) => "NOT NULL".into(),
+        (ConstraintKind::PropertyType(types), _) => format!(":: {}", property_types(types)),
+    }
+}
+
 pub(super) fn constraint_create_statement(def: &ConstraintDef) -> String {
     let (pattern, var) = pattern(def.entity, &def.label);
-    let requirement = match (&def.kind, def.entity) {
-        (ConstraintKind::Unique, _) => "IS UNIQUE".to_string(),
-        (ConstraintKind::Key, EntityKind::Node) => "IS NODE KEY".to_string(),
-        (ConstraintKind::Key, EntityKind::Relationship) => "IS RELATIONSHIP KEY".to_string(),
-        (ConstraintKind::Exists, _) => "IS NOT NULL".to_string(),
-        (ConstraintKind::PropertyType(types), _) => format!("IS :: {}", property_types(types)),
-    };
     format!(
-        "CREATE CONSTRAINT {} {pattern} REQUIRE ({}) {requirement}",
+        "CREATE CONSTRAINT {} {pattern} REQUIRE ({}) IS {}",
         quoted(&def.name),
-        properties(var, &def.keys)
+        properties(var, &def.keys),
+        constraint_predicate(def)
     )
 }
 

@@ -4,9 +4,12 @@
 //! default columns, which are a prefix of all of them, for the command
 //! without `YIELD`.
 //!
-//! What Nereid does not track is reported as Neo4j reports an untracked
-//! index: `lastRead` and `trackedSince` are null; `readCount` counts the
-//! seeks and scans since start-up.
+//! Reads are tracked as Neo4j tracks them once its usage sampling has run:
+//! `readCount` counts the seeks and scans since the index was created or
+//! the server started (`trackedSince`), `lastRead` is null until the first
+//! (then the time the reading transaction first read an index). The two
+//! LOOKUP indexes (the store's label and type relations) are not tracked:
+//! count 0, both times null.
 
 use super::schema_names::{
     constraint_create_statement, constraint_type, entity_name, index_config,
@@ -16,7 +19,7 @@ use super::Procedure;
 use crate::error::ExecResult;
 use nereid_planner::ProcedureType;
 use nereid_storage::{ConstraintInfo, ConstraintKind, EntityKind, IndexInfo, IndexState, Txn};
-use nereid_values::Value;
+use nereid_values::{Value, ZonedDateTime};
 use std::collections::BTreeMap;
 
 const INDEX_COLUMNS: &[&str] = &[
@@ -195,13 +198,29 @@ fn index_row(index: &IndexInfo, constraint: Option<&ConstraintInfo>) -> Vec<Valu
             .owning_constraint
             .as_deref()
             .map_or(Value::Null, Value::from),
-        Value::Null,
+        index.last_read.map_or(Value::Null, utc_datetime),
         Value::Int(i64::try_from(index.read_count).unwrap_or(i64::MAX)),
-        Value::Null,
+        utc_datetime(index.tracked_since),
         options_with(index_provider(def.kind), index_config(def.kind)),
         Value::from(failure.as_str()),
         Value::from(create.as_str()),
     ]
+}
+
+/// A time in Unix milliseconds as a UTC `DATETIME` (how Neo4j shows
+/// `lastRead` and `trackedSince`).
+fn utc_datetime(millis: u64) -> Value {
+    let millis = i64::try_from(millis).unwrap_or(i64::MAX);
+    nereid_values::temporal::chrono::DateTime::from_timestamp_millis(millis).map_or(
+        Value::Null,
+        |t| {
+            Value::DateTime(Box::new(ZonedDateTime {
+                local: t.naive_utc(),
+                offset: 0,
+                zone: None,
+            }))
+        },
+    )
 }
 
 /// Whether a constraint passes a `SHOW ... CONSTRAINTS` filter

@@ -168,6 +168,8 @@ impl Schema {
                     state: i.state.lock().clone(),
                     owning_constraint: i.owning_constraint.clone(),
                     read_count: i.reads.load(Ordering::Relaxed),
+                    last_read: Some(i.last_read.load(Ordering::Relaxed)).filter(|&t| t > 0),
+                    tracked_since: i.tracked_since,
                     entries: i.len(),
                 })
                 .collect(),

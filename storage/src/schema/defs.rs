@@ -118,6 +118,29 @@ impl ConstraintDef {
     }
 }
 
+/// An index or a constraint, as a schema command found it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SchemaRule {
+    Index(IndexDef),
+    Constraint(ConstraintDef),
+}
+
+/// What `CREATE INDEX` / `CREATE CONSTRAINT` did: created the rule (at
+/// commit), or, under `IF NOT EXISTS`, nothing because `existing` (an
+/// equivalent rule, or one of that name) is already there, which Neo4j
+/// tells the client in a notification.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Created {
+    New,
+    AlreadyExists(SchemaRule),
+}
+
+impl Created {
+    pub fn is_new(&self) -> bool {
+        matches!(self, Created::New)
+    }
+}
+
 /// Whether queries may use an index yet.
 #[derive(Clone, Debug, PartialEq)]
 pub enum IndexState {
@@ -143,6 +166,12 @@ pub struct IndexInfo {
     pub owning_constraint: Option<String>,
     /// Seeks and scans served since start-up (Neo4j's `readCount`).
     pub read_count: u64,
+    /// When it was last read, in Unix milliseconds (Neo4j's `lastRead`;
+    /// `None`: not since start-up).
+    pub last_read: Option<u64>,
+    /// Since when reads are counted, in Unix milliseconds (Neo4j's
+    /// `trackedSince`: its creation, or this process's start).
+    pub tracked_since: u64,
     /// Entries held, stale ones not yet collected included.
     pub entries: usize,
 }

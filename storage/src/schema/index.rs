@@ -114,6 +114,12 @@ pub(crate) struct PropertyIndex {
     pub(crate) state: Mutex<IndexState>,
     entries: RwLock<Entries>,
     pub(crate) reads: AtomicU64,
+    /// When it was last read (Unix milliseconds; 0: never), as Neo4j's
+    /// `lastRead`: the time the reading transaction first read an index.
+    pub(crate) last_read: AtomicU64,
+    /// When this process began counting its reads (Unix milliseconds):
+    /// Neo4j's `trackedSince`.
+    pub(crate) tracked_since: u64,
     /// Entries of class `WIDE` ever added: ranges over dates are then not
     /// served (such dates sort apart from the others).
     pub(crate) wide: AtomicU64,
@@ -140,6 +146,8 @@ impl PropertyIndex {
             }),
             bytes: AtomicUsize::new(0),
             reads: AtomicU64::new(0),
+            last_read: AtomicU64::new(0),
+            tracked_since: unix_millis(),
             wide: AtomicU64::new(0),
             ann: VectorAnn::for_kind(def.kind),
             resolved: OnceLock::new(),
@@ -360,4 +368,11 @@ fn split(entry: &[u8]) -> (&[u8], u64) {
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(id);
     (key, u64::from_be_bytes(bytes))
+}
+
+/// Now, in milliseconds since the Unix epoch.
+pub(crate) fn unix_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

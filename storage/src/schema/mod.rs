@@ -11,6 +11,7 @@ mod ends;
 mod image;
 mod index;
 mod key;
+mod names;
 mod points;
 mod populate;
 mod seek;
@@ -20,12 +21,13 @@ mod vector_search;
 
 pub(crate) use catalog::{backing_index, Catalog, Constraint, Schema};
 pub use defs::{
-    ConstraintDef, ConstraintInfo, ConstraintKind, EntityKind, IndexDef, IndexInfo, IndexKind,
-    IndexState, SchemaView, ValueType,
+    ConstraintDef, ConstraintInfo, ConstraintKind, Created, EntityKind, IndexDef, IndexInfo,
+    IndexKind, IndexState, SchemaRule, SchemaView, ValueType,
 };
 pub(crate) use ends::from_end;
 pub(crate) use image::{check_vector, entity_key, entity_values, key_of};
-pub(crate) use index::PropertyIndex;
+pub(crate) use index::{unix_millis, PropertyIndex};
+pub(crate) use names::{constraint_name, index_name};
 pub(crate) use populate::{entities_of, populate};
 pub(crate) use seek::seek;
 pub use seek::{IndexSeek, KeyPredicate};

@@ -14,6 +14,7 @@ mod read;
 mod read_batches;
 mod replay;
 mod revoke;
+mod schema_clash;
 mod schema_ddl;
 mod schema_wait;
 mod schema_writes;
@@ -54,6 +55,9 @@ pub struct Txn {
     /// PROFILE's db hits: one per call, whatever it returns (one per entity
     /// for the calls that read a column of entities).
     hits: AtomicU64,
+    /// When it first read an index (Unix milliseconds): the `lastRead` it
+    /// gives the indexes it reads, so a seek reads no clock.
+    index_read_at: std::sync::OnceLock<u64>,
 }
 
 impl Txn {
@@ -62,6 +66,7 @@ impl Txn {
             store,
             core,
             hits: AtomicU64::new(0),
+            index_read_at: std::sync::OnceLock::new(),
         }
     }
 

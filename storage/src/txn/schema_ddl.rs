@@ -7,15 +7,18 @@
 //! afterwards in the background, maintained by writers meanwhile.
 
 use super::read::Reader;
-use super::schema_writes::{described_keys, entity_name, has_type, label_word, type_name};
+use super::schema_clash::{
+    constraint_clash, describe_constraint, dropped, index_clash, property_types,
+};
+use super::schema_writes::{described_keys, entity_name, has_type, label_word};
 use super::state::TxnState;
 use super::Txn;
 use crate::change::Change;
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
 use crate::schema::{
-    backing_index, entities_of, populate, Catalog, ConstraintDef, ConstraintKind, EntityKind,
-    IndexDef, IndexKind, IndexSeek, IndexState, PropertyIndex, SchemaView,
+    backing_index, entities_of, populate, ConstraintDef, ConstraintKind, Created, EntityKind,
+    IndexDef, IndexSeek, IndexState, PropertyIndex, SchemaView,
 };
 use crate::store::Store;
 use nereid_values::{NodeId, RelId};
@@ -29,24 +32,22 @@ impl Txn {
         self.store.schema.view()
     }
 
-    /// `CREATE INDEX`: `Ok(false)` when `if_not_exists` and an equivalent
-    /// index or the name exists. An empty name is generated from the
-    /// definition. The index exists once the transaction commits and
-    /// serves queries once populated.
-    pub fn create_index(&self, mut def: IndexDef, if_not_exists: bool) -> Result<bool> {
+    /// `CREATE INDEX`: [`Created::AlreadyExists`] when `if_not_exists`
+    /// and an equivalent index or the name exists. An empty name is
+    /// generated from the definition. The index exists once the
+    /// transaction commits and serves queries once populated.
+    pub fn create_index(&self, mut def: IndexDef, if_not_exists: bool) -> Result<Created> {
         if def.name.is_empty() {
-            def.name = generated_name("index", &def);
+            def.name = crate::schema::index_name(&def);
         }
         let mut st = self.begin_schema_change()?;
         let catalog = self.store.schema.catalog();
-        match index_clash(&catalog, &st.changes, &def) {
-            Some(_) if if_not_exists => return Ok(false),
-            Some(err) => return Err(err),
-            None => {}
+        if let Some(clash) = index_clash(&catalog, &st.changes, &def) {
+            return clash.outcome(if_not_exists);
         }
         st.changes.push(Change::CreateIndex(def));
         st.stats.indexes_added += 1;
-        Ok(true)
+        Ok(Created::New)
     }
 
     /// `DROP INDEX name`: `Ok(false)` when `if_exists` and there is none.
@@ -77,21 +78,26 @@ impl Txn {
         Ok(true)
     }
 
-    /// `CREATE CONSTRAINT`: checked against the data at commit.
-    pub fn create_constraint(&self, mut def: ConstraintDef, if_not_exists: bool) -> Result<bool> {
+    /// `CREATE CONSTRAINT`: checked against the data at commit; under
+    /// `if_not_exists`, [`Created::AlreadyExists`] when an equivalent
+    /// constraint or one of that name exists (an index of that name, or
+    /// one over the keys its backing index needs, is an error still).
+    pub fn create_constraint(
+        &self,
+        mut def: ConstraintDef,
+        if_not_exists: bool,
+    ) -> Result<Created> {
         if def.name.is_empty() {
-            def.name = generated_name("constraint", &def);
+            def.name = crate::schema::constraint_name(&def, &property_types(&def.kind));
         }
         let mut st = self.begin_schema_change()?;
         let catalog = self.store.schema.catalog();
-        match constraint_clash(&catalog, &st.changes, &def) {
-            Some(_) if if_not_exists => return Ok(false),
-            Some(err) => return Err(err),
-            None => {}
+        if let Some(clash) = constraint_clash(&catalog, &st.changes, &def) {
+            return clash.outcome(if_not_exists);
         }
         st.changes.push(Change::CreateConstraint(def));
         st.stats.constraints_added += 1;
-        Ok(true)
+        Ok(Created::New)
     }
 
     /// `DROP CONSTRAINT name` (and its backing index).
@@ -146,9 +152,12 @@ impl Txn {
         let index = catalog
             .index_named(name)
             .filter(|i| i.def.entity == entity && i.is_online())?;
-        index
-            .reads
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        use std::sync::atomic::Ordering::Relaxed;
+        index.reads.fetch_add(1, Relaxed);
+        let at = *self.index_read_at.get_or_init(crate::schema::unix_millis);
+        if index.last_read.load(Relaxed) < at {
+            index.last_read.store(at, Relaxed);
+        }
         Some(read(index))
     }
 
@@ -273,212 +282,6 @@ impl Store {
     }
 }
 
-/// Neo4j's shape of generated names: the kind and eight hex digits of a
-/// hash of the definition.
-fn generated_name(kind: &str, def: &impl std::hash::Hash) -> String {
-    use std::hash::{BuildHasher, BuildHasherDefault};
-    let hash =
-        BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(def);
-    format!("{kind}_{:08x}", hash as u32)
-}
-
-/// Whether the transaction's `earlier` changes drop `name`.
-fn dropped(earlier: &[Change], name: &str) -> bool {
-    earlier.iter().any(|c| {
-        matches!(c, Change::DropIndex { name: n } | Change::DropConstraint { name: n } if n == name)
-    })
-}
-
-fn describe_index(def: &IndexDef) -> String {
-    let (kind, provider) = match def.kind {
-        IndexKind::Range => ("RANGE", "range-1.0"),
-        IndexKind::Text => ("TEXT", "text-2.0"),
-        IndexKind::Vector { .. } => ("VECTOR", "vector-2.0"),
-    };
-    format!(
-        "Index( name='{}', type='{kind}', schema={}, indexProvider='{provider}' )",
-        def.name,
-        schema_text(def.entity, &def.label, &def.keys)
-    )
-}
-
-/// The error for an index equivalent to `other` under another name: the
-/// index exists, or is the backing index of a constraint.
-fn index_exists_as(catalog: &Catalog, other: &IndexDef) -> StorageError {
-    let schema = schema_text(other.entity, &other.label, &other.keys);
-    let owner = catalog
-        .index_named(&other.name)
-        .and_then(|i| i.owning_constraint.clone())
-        .and_then(|c| catalog.constraint_named(&c).map(|c| c.def.kind.clone()));
-    match owner {
-        Some(kind) => StorageError::ConstraintAlreadyExists(format!(
-            "There is a {} constraint on {schema}, so an index is already created that matches this.",
-            match kind {
-                ConstraintKind::Key => "key",
-                _ => "uniqueness",
-            }
-        )),
-        None => StorageError::IndexAlreadyExists(format!("There already exists an index {schema}.")),
-    }
-}
-
-fn describe_constraint(def: &ConstraintDef) -> String {
-    // Neo4j's words: 'UNIQUENESS', 'RELATIONSHIP UNIQUENESS', 'NODE KEY',
-    // 'NODE PROPERTY EXISTENCE', 'NODE PROPERTY TYPE' (then the types).
-    let entity = match def.entity {
-        EntityKind::Node => "NODE",
-        EntityKind::Relationship => "RELATIONSHIP",
-    };
-    let (kind, types) = match &def.kind {
-        ConstraintKind::Unique if def.entity == EntityKind::Node => ("UNIQUENESS".into(), None),
-        ConstraintKind::Unique => ("RELATIONSHIP UNIQUENESS".into(), None),
-        ConstraintKind::Exists => (format!("{entity} PROPERTY EXISTENCE"), None),
-        ConstraintKind::Key => (format!("{entity} KEY"), None),
-        ConstraintKind::PropertyType(types) => (
-            format!("{entity} PROPERTY TYPE"),
-            Some(types.iter().map(type_name).collect::<Vec<_>>().join(" | ")),
-        ),
-    };
-    let types = types.map_or(String::new(), |t| format!(", propertyType={t}"));
-    format!(
-        "Constraint( name='{}', type='{kind}', schema={}{types} )",
-        def.name,
-        schema_text(def.entity, &def.label, &def.keys)
-    )
-}
-
-/// `(:Label {a, b})` or `()-[:TYPE {a}]-()`.
-fn schema_text(entity: EntityKind, label: &str, keys: &[String]) -> String {
-    let keys = keys.join(", ");
-    match entity {
-        EntityKind::Node => format!("(:{label} {{{keys}}})"),
-        EntityKind::Relationship => format!("()-[:{label} {{{keys}}}]-()"),
-    }
-}
-
-/// Why `def` cannot be created now (the catalog plus this transaction's
-/// own schema changes), if it cannot.
-fn index_clash(catalog: &Catalog, st: &[Change], def: &IndexDef) -> Option<StorageError> {
-    let pending = pending_indexes(st);
-    let existing = catalog
-        .indexes
-        .iter()
-        .filter(|i| {
-            !dropped(st, &i.def.name)
-                && !i.owning_constraint.as_ref().is_some_and(|c| dropped(st, c))
-        })
-        .map(|i| i.def.clone())
-        .chain(pending);
-    for other in existing {
-        if other.equivalent(def) {
-            // Neo4j: "equivalent" only when the names agree too.
-            if other.name != def.name {
-                return Some(index_exists_as(catalog, &other));
-            }
-            return Some(StorageError::EquivalentSchemaRuleExists(format!(
-                "An equivalent index already exists, '{}'.",
-                describe_index(&other)
-            )));
-        }
-        if other.name == def.name {
-            // A constraint's backing index has the constraint's name.
-            let owned = catalog
-                .index_named(&other.name)
-                .is_some_and(|i| i.owning_constraint.is_some());
-            return Some(if owned {
-                StorageError::ConstraintNameTaken(format!(
-                    "There already exists a constraint called '{}'.",
-                    def.name
-                ))
-            } else {
-                StorageError::IndexNameTaken(format!(
-                    "There already exists an index called '{}'.",
-                    def.name
-                ))
-            });
-        }
-    }
-    let constraint_named = catalog
-        .constraint_named(&def.name)
-        .is_some_and(|c| !dropped(st, &c.def.name));
-    if constraint_named || pending_constraints(st).any(|c| c.name == def.name) {
-        return Some(StorageError::ConstraintNameTaken(format!(
-            "There already exists a constraint called '{}'.",
-            def.name
-        )));
-    }
-    None
-}
-
-fn constraint_clash(catalog: &Catalog, st: &[Change], def: &ConstraintDef) -> Option<StorageError> {
-    let existing = catalog
-        .constraints
-        .iter()
-        .filter(|c| !dropped(st, &c.def.name))
-        .map(|c| c.def.clone())
-        .chain(pending_constraints(st).cloned());
-    for other in existing {
-        if other.equivalent(def) && other.name != def.name {
-            return Some(StorageError::ConstraintAlreadyExists(format!(
-                "Constraint already exists: {}",
-                describe_constraint(&other)
-            )));
-        }
-        if other.equivalent(def) {
-            return Some(StorageError::EquivalentSchemaRuleExists(format!(
-                "An equivalent constraint already exists, '{}'.",
-                describe_constraint(&other)
-            )));
-        }
-        if other.name == def.name {
-            return Some(StorageError::ConstraintNameTaken(format!(
-                "There already exists a constraint called '{}'.",
-                def.name
-            )));
-        }
-    }
-    let index_named = catalog
-        .index_named(&def.name)
-        .is_some_and(|i| !dropped(st, &i.def.name));
-    if index_named || pending_indexes(st).any(|i| i.name == def.name) {
-        return Some(StorageError::IndexNameTaken(format!(
-            "There already exists an index called '{}'.",
-            def.name
-        )));
-    }
-    if let Some(backing) = backing_index(def) {
-        let taken = catalog.indexes.iter().find(|i| {
-            !dropped(st, &i.def.name)
-                && i.def.kind == IndexKind::Range
-                && i.def.entity == backing.entity
-                && i.def.label == backing.label
-                && i.def.keys == backing.keys
-        });
-        if let Some(index) = taken {
-            return Some(StorageError::IndexAlreadyExists(format!(
-                "There already exists an index {}. A constraint cannot be created until the index has been dropped.",
-                schema_text(index.def.entity, &index.def.label, &index.def.keys)
-            )));
-        }
-    }
-    None
-}
-
-fn pending_indexes(st: &[Change]) -> impl Iterator<Item = IndexDef> + '_ {
-    st.iter().filter_map(|c| match c {
-        Change::CreateIndex(def) => Some(def.clone()),
-        Change::CreateConstraint(def) => backing_index(def),
-        _ => None,
-    })
-}
-
-fn pending_constraints(st: &[Change]) -> impl Iterator<Item = &ConstraintDef> {
-    st.iter().filter_map(|c| match c {
-        Change::CreateConstraint(def) => Some(def),
-        _ => None,
-    })
-}
-
 /// A schema change checked under the commit lock, ready to install.
 pub(super) enum Prepared {
     Index(Arc<PropertyIndex>),
@@ -499,15 +302,15 @@ pub(super) fn prepare(store: &Store, st: &TxnState, last: u64) -> Result<Vec<Pre
         let before = &st.changes[..n];
         match change {
             Change::CreateIndex(def) => {
-                if let Some(err) = index_clash(&catalog, before, def) {
-                    return Err(err);
+                if let Some(clash) = index_clash(&catalog, before, def) {
+                    return Err(clash.error());
                 }
                 prepared.push(Prepared::Index(store.schema.new_index(def.clone(), None)));
             }
             Change::DropIndex { name } => prepared.push(Prepared::DropIndex(name.clone())),
             Change::CreateConstraint(def) => {
-                if let Some(err) = constraint_clash(&catalog, before, def) {
-                    return Err(err);
+                if let Some(clash) = constraint_clash(&catalog, before, def) {
+                    return Err(clash.error());
                 }
                 let index = backing_index(def)
                     .map(|idef| store.schema.new_index(idef, Some(def.name.clone())));

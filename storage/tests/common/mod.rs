@@ -49,7 +49,7 @@ pub fn person_index(s: &Arc<Store>, name: &str, keys: &[&str], kind: IndexKind) 
         label: "Person".into(),
         keys: keys.iter().map(|k| k.to_string()).collect(),
     };
-    assert!(t.create_index(def, false).unwrap());
+    assert!(t.create_index(def, false).unwrap().is_new());
     commit(&t).unwrap();
     assert!(s.await_indexes(Duration::from_secs(30)));
 }
