@@ -123,13 +123,13 @@ pub async fn start_with_loader<B: Backend>(
         Some(loader) => crate::http_loader::with_loader(protected, loader, own_origins),
         None => protected,
     };
+    let protected = http::with_metrics(protected, metrics);
     let router = http::router(http::HealthInfo {
         bolt_address: advertised,
         problem: Some(problem),
     })
     .merge(crate::console::routes())
     .merge(crate::http_auth::require_user(protected, auth));
-    let router = http::with_metrics(router, metrics);
     let http_task = tokio::spawn(async move {
         if let Err(e) = http::serve(http_listener, router, http_tls, watcher).await {
             tracing::error!("HTTP server failed: {e}");

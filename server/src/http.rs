@@ -72,9 +72,10 @@ pub fn admin_routes(admin: Admin) -> Router {
 /// Renders the metrics text (see `metrics_text.rs`).
 pub type MetricsFn = Arc<dyn Fn() -> String + Send + Sync>;
 
-/// `router` plus `GET /metrics`. Unauthenticated like `/health` (it shows
-/// counts, never data); rendering reads atomics, so it runs right on the
-/// async worker.
+/// `router` plus `GET /metrics`; the caller puts it behind the users'
+/// credentials when the server has users (any user may scrape: it shows
+/// counts, never data; docs/adr/0117-metrics-behind-credentials.md).
+/// Rendering reads atomics, so it runs right on the async worker.
 pub fn with_metrics(router: Router, metrics: MetricsFn) -> Router {
     let scrape = move || {
         let body = metrics();

@@ -1,10 +1,12 @@
-//! HTTP Basic authentication for the endpoints that act on the database
-//! (`/admin/*`, `/loader*`, `/export`, the Query API): when the server has
-//! users, these take the same credentials as Bolt, checked by the same
-//! [`Authenticator`] (its hashing budget and per-address lock-out
-//! included), so the HTTP port is no way around them; the administration
-//! and loader endpoints are an administrator's. `/health` and `/metrics` stay open: they show states and
-//! counts, never data, and load balancers and scrapers call them.
+//! HTTP Basic authentication for every endpoint but `/health` and the
+//! console's static files (`/admin/*`, `/loader*`, `/export`, the Query
+//! API, `/metrics`): when the server has users, these take the same
+//! credentials as Bolt, checked by the same [`Authenticator`] (its hashing
+//! budget and per-address lock-out included), so the HTTP port is no way
+//! around them; the administration and loader endpoints are an
+//! administrator's, `/metrics` any user's (a Prometheus scrape job sends
+//! `basic_auth`). `/health` stays open for load balancers and the image's
+//! HEALTHCHECK: it shows a state, never data.
 //!
 //! Refusals answer in the shape of Neo4j's HTTP API errors
 //! (`{"errors": [{"code", "message"}]}`) with 401 and a `WWW-Authenticate`

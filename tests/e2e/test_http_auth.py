@@ -1,8 +1,8 @@
 """The HTTP endpoints that act on the database (/admin/checkpoint, /loader) take the Bolt users'
 credentials (issues 25 and 29): without them, or with wrong ones, 401 with a Basic challenge
 and Neo4j's Unauthorized code; with them, the request runs; repeated failures meet the Bolt
-listener's rate limit. /health and /metrics stay open. Without users (loopback only) they stay
-open to local tools."""
+listener's rate limit. /health stays open; /metrics takes any user's credentials. Without users
+(loopback only) everything stays open to local tools."""
 
 import base64
 import json
@@ -51,9 +51,13 @@ def test_the_users_credentials_open_them(secured):
     assert code != 401, body
 
 
-def test_health_and_metrics_stay_open(secured):
+def test_health_stays_open_and_metrics_take_any_users_credentials(secured):
     assert call(secured, "GET", "/health")[0] == 200
-    assert call(secured, "GET", "/metrics")[0] == 200
+    code, headers, _ = call(secured, "GET", "/metrics")
+    assert code == 401 and headers.get("WWW-Authenticate", "").startswith("Basic")
+    assert call(secured, "GET", "/metrics", "neo4j", "wrong")[0] == 401
+    code, _, body = call(secured, "GET", "/metrics", "neo4j", "s3cret-pw")
+    assert code == 200 and b"nereid_" in body
 
 
 def test_without_users_local_tools_need_no_credentials(server):
