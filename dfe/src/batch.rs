@@ -5,8 +5,10 @@
 //! Filters only shrink the selection instead of copying columns; operators
 //! that build new rows start a fresh batch with every row selected.
 //!
-//! Invariants: every column has exactly `len` values; `selection` is strictly
-//! increasing and each entry is `< len`.
+//! Invariants: every column has at most `len` values, the rows past its end
+//! being null (a slot nothing above reads, or not bound yet, costs nothing
+//! per row: copying a row skips it); `selection` is strictly increasing and
+//! each entry is `< len`.
 
 use nereid_planner::Slot;
 use nereid_values::Value;
@@ -17,16 +19,34 @@ pub struct Batch {
     columns: Vec<Vec<Value>>,
     len: usize,
     selection: Vec<usize>,
-    /// Rows to reserve in every column when the first row arrives (see
+    /// Rows to reserve in a column when its first value arrives (see
     /// [`Batch::with_capacity`]).
     room: usize,
 }
 
-/// Equal rows and selection; reserved room is not content.
+/// Equal rows and selection; reserved room, and whether a null is stored
+/// or past a column's end, are not content.
 impl PartialEq for Batch {
     fn eq(&self, other: &Batch) -> bool {
-        (&self.columns, self.len, &self.selection) == (&other.columns, other.len, &other.selection)
+        (self.len, &self.selection, self.columns.len())
+            == (other.len, &other.selection, other.columns.len())
+            && (0..self.columns.len()).all(|slot| {
+                (0..self.len).all(|row| self.value(slot, row) == other.value(slot, row))
+            })
     }
+}
+
+/// The cell of physical row `row` in `column`, storing the nulls before it
+/// first (the column may end before `row`); a column's first value reserves
+/// `room` rows (see [`Batch::with_capacity`]).
+fn cell(column: &mut Vec<Value>, row: usize, room: usize) -> &mut Value {
+    if column.len() <= row {
+        if column.capacity() == 0 {
+            column.reserve(room.max(row + 1));
+        }
+        column.resize(row + 1, Value::Null);
+    }
+    &mut column[row]
 }
 
 impl Batch {
@@ -40,12 +60,13 @@ impl Batch {
         }
     }
 
-    /// An empty batch that reserves room for `rows` rows in every column
-    /// when its first row arrives (an operator filling a batch row by row
-    /// then never regrows a column). Not before: every operator of a
-    /// pipeline holds its empty output batch while it pulls its input, and
-    /// a 200-hop pattern is hundreds of operators over hundreds of slots
-    /// (3.7 GB reserved at once for rows that never came).
+    /// An empty batch that reserves room for `rows` rows in a column when
+    /// its first value arrives (an operator filling a batch row by row then
+    /// never regrows a column). Not before: every operator of a pipeline
+    /// holds its empty output batch while it pulls its input, and a 200-hop
+    /// pattern is hundreds of operators over hundreds of slots (3.7 GB
+    /// reserved at once for rows that never came); nor in a column that
+    /// stays null.
     pub fn with_capacity(slot_count: usize, rows: usize) -> Batch {
         Batch {
             room: rows,
@@ -53,15 +74,11 @@ impl Batch {
         }
     }
 
-    /// Reserves the room [`Batch::with_capacity`] promised, before the
-    /// first row.
+    /// Reserves the selection's room [`Batch::with_capacity`] promised,
+    /// before the first row (each column reserves its own in [`cell`]).
     fn reserve_room(&mut self) {
         if self.len == 0 && self.room > 0 {
-            for column in &mut self.columns {
-                column.reserve(self.room);
-            }
             self.selection.reserve(self.room);
-            self.room = 0;
         }
     }
 
@@ -140,8 +157,13 @@ impl Batch {
     /// Overwrites the value in `slot` of physical row `row` (ignored when out
     /// of range, which only a malformed plan can cause).
     pub fn set(&mut self, slot: usize, row: usize, value: Value) {
-        if let Some(cell) = self.columns.get_mut(slot).and_then(|c| c.get_mut(row)) {
-            *cell = value;
+        if row >= self.len {
+            return;
+        }
+        if let Some(column) = self.columns.get_mut(slot) {
+            if row < column.len() || !matches!(value, Value::Null) {
+                *cell(column, row, self.room) = value;
+            }
         }
     }
 
@@ -149,9 +171,11 @@ impl Batch {
     /// ones truncated to the slot count.
     pub fn push_row(&mut self, row: Vec<Value>) {
         self.reserve_room();
-        let mut values = row.into_iter();
-        for column in &mut self.columns {
-            column.push(values.next().unwrap_or(Value::Null));
+        let (at, room) = (self.len, self.room);
+        for (column, value) in self.columns.iter_mut().zip(row) {
+            if !matches!(value, Value::Null) {
+                *cell(column, at, room) = value;
+            }
         }
         self.selection.push(self.len);
         self.len += 1;
@@ -180,12 +204,25 @@ impl Batch {
         dropped: &[bool],
     ) {
         self.reserve_room();
+        let (at, room) = (self.len, self.room);
         for (slot, column) in self.columns.iter_mut().enumerate() {
-            // The last override of a slot wins, as when overwriting in turn.
-            match overrides.iter().rposition(|(s, _)| *s == slot) {
-                Some(at) => column.push(std::mem::take(&mut overrides[at].1)),
-                None if dropped.get(slot).copied().unwrap_or(false) => column.push(Value::Null),
-                None => column.push(source.value(slot, row).clone()),
+            if dropped.get(slot).copied().unwrap_or(false) {
+                continue;
+            }
+            // A null is left past the column's end: nothing to copy.
+            match source.columns.get(slot).and_then(|c| c.get(row)) {
+                None | Some(Value::Null) => {}
+                Some(value) => *cell(column, at, room) = value.clone(),
+            }
+        }
+        // In order, so the last override of a slot wins, as when
+        // overwriting in turn.
+        for (slot, value) in overrides.iter_mut() {
+            if let Some(column) = self.columns.get_mut(*slot) {
+                let value = std::mem::take(value);
+                if column.len() > at || !matches!(value, Value::Null) {
+                    *cell(column, at, room) = value;
+                }
             }
         }
         self.selection.push(self.len);

@@ -1,13 +1,16 @@
-//! Dead slots: which of the slots an `Unwind`'s list is read from no
-//! operator above it reads, so the rows it emits need not carry them (the
-//! pass behind [`Op::Unwind`]'s `dead`).
+//! Dead slots: which slots the rows an `Unwind` or an expand emits need
+//! not carry, because no operator above reads them (the pass behind
+//! [`Op::Unwind`]'s `dead` and [`ExpandSpec::dead`] / [`VarExpandSpec::dead`]).
 //!
 //! Why: a row carries every slot bound so far, and an operator that emits
 //! several rows per input row copies the input row into each of them. A
 //! `Value::List` is owned, so `WITH collect(n) AS ns UNWIND ns AS n ...`
 //! copied the whole list into every one of its elements' rows (quadratic
 //! memory, refused by the query's memory budget where Neo4j answers at
-//! once). Once unwound, the list is usually read by nothing above.
+//! once). Once unwound, the list is usually read by nothing above. An
+//! expand's rows are the same copies at a smaller price each, paid for
+//! every candidate relationship: the first slots of a long pattern are
+//! mostly read by nobody after their hop (docs/adr/0119-expands-carry-only-live-slots.md).
 //!
 //! How: one walk from the root down each input chain, keeping the set of
 //! slots read at or above the current operator (plus the plan's outputs).
@@ -33,7 +36,9 @@ use crate::plan::{CreateItem, ExpandSpec, Op, PhysicalPlan, SetItem, SortKey, Va
 /// it does. Only those: every dead slot would make the lists quadratic in
 /// the query's length (a chain of thousands of UNWINDs, each with all the
 /// earlier variables dead), and the list a row no longer needs is almost
-/// always the one just unwound.
+/// always the one just unwound. Fills the `dead` list of every expand (one
+/// hop or variable-length, outside pattern expressions) with every slot
+/// nothing above it reads, up to [`EXPAND_DEAD_MAX_SLOTS`] slots.
 pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
     let mut live = vec![false; plan.slot_count];
     for (_, slot) in &plan.outputs {
@@ -58,6 +63,11 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
             read.retain(|&slot| slot != *out && !live.get(slot).copied().unwrap_or(false));
             *dead = read;
         }
+        match current {
+            Op::Expand { spec, .. } => spec.dead = unread(&live),
+            Op::VarExpand { spec, .. } => spec.dead = unread(&live),
+            _ => {}
+        }
         reads_of_op(current, &mut live);
         if let Some(nested) = current.nested_mut() {
             // The nested plan's rows go to this operator (or past it): what
@@ -73,6 +83,21 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
             None => return,
         }
     }
+}
+
+/// Most slots a plan may have for its expands to get `dead` lists: each
+/// list can name every slot, and a pattern of thousands of hops has
+/// thousands of slots (the lists would grow with the square of its
+/// length); such a plan copies its rows whole.
+const EXPAND_DEAD_MAX_SLOTS: usize = 512;
+
+/// The slots below `live.len()` that `live` does not mark: an expand's
+/// output rows leave them null. Empty past [`EXPAND_DEAD_MAX_SLOTS`].
+fn unread(live: &[bool]) -> Vec<Slot> {
+    if live.len() > EXPAND_DEAD_MAX_SLOTS {
+        return Vec::new();
+    }
+    (0..live.len()).filter(|&slot| !live[slot]).collect()
 }
 
 fn mark(live: &mut Vec<bool>, slot: Slot) {

@@ -318,7 +318,7 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             },
         )),
         Op::Expand { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), Expand::new(spec.clone())))
+            Box::new(FlatMap::new(input(i), Expand::new(spec.clone())).without_slots(&spec.dead))
         }
         Op::Filter {
             input: i,
@@ -428,9 +428,9 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             input(i),
             ProcedureCall::new(name.clone(), args.clone(), yields.clone()),
         )),
-        Op::VarExpand { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), VarExpand { spec: spec.clone() }))
-        }
+        Op::VarExpand { input: i, spec } => Box::new(
+            FlatMap::new(input(i), VarExpand { spec: spec.clone() }).without_slots(&spec.dead),
+        ),
         Op::ShortestPath { input: i, spec } => Box::new(FlatMap::new(
             input(i),
             ShortestPath {

@@ -260,6 +260,7 @@ pub(crate) fn match_element(
                     max,
                     into,
                     properties: property_list(&rel.properties, st.scope)?,
+                    dead: Vec::new(),
                 },
             };
             // A bound list of relationships is matched by enumerating the paths and
@@ -277,6 +278,7 @@ pub(crate) fn match_element(
                     dir,
                     types: rel.types.clone(),
                     into,
+                    dead: Vec::new(),
                 },
             };
             if let Some(bound) = bound_rel {
