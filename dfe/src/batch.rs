@@ -36,17 +36,21 @@ impl PartialEq for Batch {
     }
 }
 
-/// The cell of physical row `row` in `column`, storing the nulls before it
-/// first (the column may end before `row`); a column's first value reserves
-/// `room` rows (see [`Batch::with_capacity`]).
-fn cell(column: &mut Vec<Value>, row: usize, room: usize) -> &mut Value {
-    if column.len() <= row {
-        if column.capacity() == 0 {
-            column.reserve(room.max(row + 1));
-        }
-        column.resize(row + 1, Value::Null);
+/// Stores `value` into physical row `row` of `column`, storing the nulls
+/// before it first (the column may end before `row`); a column's first
+/// value reserves `room` rows (see [`Batch::with_capacity`]).
+fn put(column: &mut Vec<Value>, row: usize, room: usize, value: Value) {
+    if let Some(cell) = column.get_mut(row) {
+        *cell = value;
+        return;
     }
-    &mut column[row]
+    if column.capacity() == 0 && room > 0 {
+        column.reserve(room);
+    }
+    if column.len() < row {
+        column.resize(row, Value::Null);
+    }
+    column.push(value);
 }
 
 impl Batch {
@@ -75,7 +79,7 @@ impl Batch {
     }
 
     /// Reserves the selection's room [`Batch::with_capacity`] promised,
-    /// before the first row (each column reserves its own in [`cell`]).
+    /// before the first row (each column reserves its own in [`put`]).
     fn reserve_room(&mut self) {
         if self.len == 0 && self.room > 0 {
             self.selection.reserve(self.room);
@@ -162,7 +166,7 @@ impl Batch {
         }
         if let Some(column) = self.columns.get_mut(slot) {
             if row < column.len() || !matches!(value, Value::Null) {
-                *cell(column, row, self.room) = value;
+                put(column, row, self.room, value);
             }
         }
     }
@@ -174,7 +178,7 @@ impl Batch {
         let (at, room) = (self.len, self.room);
         for (column, value) in self.columns.iter_mut().zip(row) {
             if !matches!(value, Value::Null) {
-                *cell(column, at, room) = value;
+                put(column, at, room, value);
             }
         }
         self.selection.push(self.len);
@@ -212,7 +216,7 @@ impl Batch {
             // A null is left past the column's end: nothing to copy.
             match source.columns.get(slot).and_then(|c| c.get(row)) {
                 None | Some(Value::Null) => {}
-                Some(value) => *cell(column, at, room) = value.clone(),
+                Some(value) => put(column, at, room, value.clone()),
             }
         }
         // In order, so the last override of a slot wins, as when
@@ -221,7 +225,7 @@ impl Batch {
             if let Some(column) = self.columns.get_mut(*slot) {
                 let value = std::mem::take(value);
                 if column.len() > at || !matches!(value, Value::Null) {
-                    *cell(column, at, room) = value;
+                    put(column, at, room, value);
                 }
             }
         }
@@ -319,5 +323,52 @@ mod tests {
         // Overriding a dropped slot still writes it.
         out.push_extended_taking(&source, 0, &mut [(0, Value::Int(1))], &dropped);
         assert_eq!(out.row(1), vec![Value::Int(1), Value::Int(2), Value::Null]);
+    }
+
+    #[test]
+    fn null_cells_are_not_stored_yet_read_and_written_as_any() {
+        // Row 0 nulls in slot 1; row 1 a value there: the column holds nulls
+        // up to it once written.
+        let mut batch = Batch::from_rows(
+            3,
+            [
+                vec![Value::Int(1), Value::Null, Value::Null],
+                vec![Value::Int(2), Value::Int(20)],
+            ],
+        );
+        assert_eq!(batch.value(1, 0), &Value::Null);
+        assert_eq!(batch.value(1, 1), &Value::Int(20));
+        assert_eq!(batch.value(2, 1), &Value::Null);
+        // A write into a column never filled lands in its row.
+        batch.set(2, 1, Value::from("x"));
+        assert_eq!(
+            batch.row(1),
+            vec![Value::Int(2), Value::Int(20), Value::from("x")]
+        );
+        assert_eq!(batch.row(0), vec![Value::Int(1), Value::Null, Value::Null]);
+        // Past the rows a write is ignored, as for a malformed slot.
+        batch.set(2, 5, Value::Int(5));
+        assert_eq!(batch.physical_len(), 2);
+        // A copy of a row with a null, then overrides (the last one of a
+        // slot wins; a null override clears a copied value).
+        let mut out = Batch::new(3);
+        out.push_extended_taking(
+            &batch,
+            0,
+            &mut [(1, Value::Int(7)), (1, Value::Int(8)), (0, Value::Null)],
+            &[],
+        );
+        out.push_extended_taking(&batch, 1, &mut [], &[false, true]);
+        assert_eq!(out.row(0), vec![Value::Null, Value::Int(8), Value::Null]);
+        assert_eq!(
+            out.row(1),
+            vec![Value::Int(2), Value::Null, Value::from("x")]
+        );
+        // Stored and unstored nulls are the same content.
+        let stored = Batch::from_rows(2, [vec![Value::Null, Value::Int(1)]]);
+        let mut unstored = Batch::new(2);
+        unstored.push_row(vec![]);
+        unstored.set(1, 0, Value::Int(1));
+        assert_eq!(stored, unstored);
     }
 }
