@@ -1,6 +1,6 @@
 //! Dead slots: which slots the rows an `Unwind` or an expand emits need
 //! not carry, because no operator above reads them (the pass behind
-//! [`Op::Unwind`]'s `dead` and [`ExpandSpec::dead`] / [`VarExpandSpec::dead`]).
+//! [`Op::Unwind`]'s `dead` and [`ExpandSpec::dead`]).
 //!
 //! Why: a row carries every slot bound so far, and an operator that emits
 //! several rows per input row copies the input row into each of them. A
@@ -36,9 +36,11 @@ use crate::plan::{CreateItem, ExpandSpec, Op, PhysicalPlan, SetItem, SortKey, Va
 /// it does. Only those: every dead slot would make the lists quadratic in
 /// the query's length (a chain of thousands of UNWINDs, each with all the
 /// earlier variables dead), and the list a row no longer needs is almost
-/// always the one just unwound. Fills the `dead` list of every expand (one
-/// hop or variable-length, outside pattern expressions) with every slot
-/// nothing above it reads, up to [`EXPAND_DEAD_MAX_SLOTS`] slots.
+/// always the one just unwound. Fills the `dead` list of every one-hop
+/// expand (outside pattern expressions) with every slot nothing above it
+/// reads, up to [`EXPAND_DEAD_MAX_SLOTS`] slots. Not of a variable-length
+/// expand: it usually starts a pattern, where few slots are bound, and a
+/// list there would make every `Op` larger.
 pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
     let mut live = vec![false; plan.slot_count];
     for (_, slot) in &plan.outputs {
@@ -63,10 +65,8 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
             read.retain(|&slot| slot != *out && !live.get(slot).copied().unwrap_or(false));
             *dead = read;
         }
-        match current {
-            Op::Expand { spec, .. } => spec.dead = unread(&live),
-            Op::VarExpand { spec, .. } => spec.dead = unread(&live),
-            _ => {}
+        if let Op::Expand { spec, .. } = current {
+            spec.dead = unread(&live);
         }
         reads_of_op(current, &mut live);
         if let Some(nested) = current.nested_mut() {

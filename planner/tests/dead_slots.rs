@@ -156,13 +156,11 @@ fn only_slots_the_unwind_reads_are_listed() {
     assert_eq!(dead, vec![list]);
 }
 
-/// The `dead` lists of the plan's one-hop and variable-length expands and
-/// those of its nested plans (not of pattern expressions), top first.
+/// The `dead` lists of the plan's one-hop expands and those of its nested
+/// plans (not of pattern expressions), top first.
 fn expands(op: &Op, found: &mut Vec<Vec<Slot>>) {
-    match op {
-        Op::Expand { spec, .. } => found.push(spec.dead.clone()),
-        Op::VarExpand { spec, .. } => found.push(spec.dead.clone()),
-        _ => {}
+    if let Op::Expand { spec, .. } = op {
+        found.push(spec.dead.clone());
     }
     if let Some(nested) = op.nested() {
         expands(nested, found);

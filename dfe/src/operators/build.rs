@@ -428,9 +428,9 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             input(i),
             ProcedureCall::new(name.clone(), args.clone(), yields.clone()),
         )),
-        Op::VarExpand { input: i, spec } => Box::new(
-            FlatMap::new(input(i), VarExpand { spec: spec.clone() }).without_slots(&spec.dead),
-        ),
+        Op::VarExpand { input: i, spec } => {
+            Box::new(FlatMap::new(input(i), VarExpand { spec: spec.clone() }))
+        }
         Op::ShortestPath { input: i, spec } => Box::new(FlatMap::new(
             input(i),
             ShortestPath {

@@ -260,7 +260,6 @@ pub(crate) fn match_element(
                     max,
                     into,
                     properties: property_list(&rel.properties, st.scope)?,
-                    dead: Vec::new(),
                 },
             };
             // A bound list of relationships is matched by enumerating the paths and

@@ -72,8 +72,6 @@ pub struct VarExpandSpec {
     pub max: Option<u64>,
     pub into: bool,
     pub properties: Vec<(String, Expr)>,
-    /// As [`ExpandSpec::dead`].
-    pub dead: Vec<Slot>,
 }
 
 impl VarExpandSpec {
