@@ -5,8 +5,10 @@
 //! Filters only shrink the selection instead of copying columns; operators
 //! that build new rows start a fresh batch with every row selected.
 //!
-//! Invariants: every column has exactly `len` values; `selection` is strictly
-//! increasing and each entry is `< len`.
+//! Invariants: every column has at most `len` values, the rows past its end
+//! being null (a slot nothing above reads, or not bound yet, costs nothing
+//! per row: copying a row skips it); `selection` is strictly increasing and
+//! each entry is `< len`.
 
 use nereid_planner::Slot;
 use nereid_values::Value;
@@ -17,16 +19,38 @@ pub struct Batch {
     columns: Vec<Vec<Value>>,
     len: usize,
     selection: Vec<usize>,
-    /// Rows to reserve in every column when the first row arrives (see
+    /// Rows to reserve in a column when its first value arrives (see
     /// [`Batch::with_capacity`]).
     room: usize,
 }
 
-/// Equal rows and selection; reserved room is not content.
+/// Equal rows and selection; reserved room, and whether a null is stored
+/// or past a column's end, are not content.
 impl PartialEq for Batch {
     fn eq(&self, other: &Batch) -> bool {
-        (&self.columns, self.len, &self.selection) == (&other.columns, other.len, &other.selection)
+        (self.len, &self.selection, self.columns.len())
+            == (other.len, &other.selection, other.columns.len())
+            && (0..self.columns.len()).all(|slot| {
+                (0..self.len).all(|row| self.value(slot, row) == other.value(slot, row))
+            })
     }
+}
+
+/// Stores `value` into physical row `row` of `column`, storing the nulls
+/// before it first (the column may end before `row`); a column's first
+/// value reserves `room` rows (see [`Batch::with_capacity`]).
+fn put(column: &mut Vec<Value>, row: usize, room: usize, value: Value) {
+    if let Some(cell) = column.get_mut(row) {
+        *cell = value;
+        return;
+    }
+    if column.capacity() == 0 && room > 0 {
+        column.reserve(room);
+    }
+    if column.len() < row {
+        column.resize(row, Value::Null);
+    }
+    column.push(value);
 }
 
 impl Batch {
@@ -40,12 +64,13 @@ impl Batch {
         }
     }
 
-    /// An empty batch that reserves room for `rows` rows in every column
-    /// when its first row arrives (an operator filling a batch row by row
-    /// then never regrows a column). Not before: every operator of a
-    /// pipeline holds its empty output batch while it pulls its input, and
-    /// a 200-hop pattern is hundreds of operators over hundreds of slots
-    /// (3.7 GB reserved at once for rows that never came).
+    /// An empty batch that reserves room for `rows` rows in a column when
+    /// its first value arrives (an operator filling a batch row by row then
+    /// never regrows a column). Not before: every operator of a pipeline
+    /// holds its empty output batch while it pulls its input, and a 200-hop
+    /// pattern is hundreds of operators over hundreds of slots (3.7 GB
+    /// reserved at once for rows that never came); nor in a column that
+    /// stays null.
     pub fn with_capacity(slot_count: usize, rows: usize) -> Batch {
         Batch {
             room: rows,
@@ -53,15 +78,11 @@ impl Batch {
         }
     }
 
-    /// Reserves the room [`Batch::with_capacity`] promised, before the
-    /// first row.
+    /// Reserves the selection's room [`Batch::with_capacity`] promised,
+    /// before the first row (each column reserves its own in [`put`]).
     fn reserve_room(&mut self) {
         if self.len == 0 && self.room > 0 {
-            for column in &mut self.columns {
-                column.reserve(self.room);
-            }
             self.selection.reserve(self.room);
-            self.room = 0;
         }
     }
 
@@ -140,8 +161,13 @@ impl Batch {
     /// Overwrites the value in `slot` of physical row `row` (ignored when out
     /// of range, which only a malformed plan can cause).
     pub fn set(&mut self, slot: usize, row: usize, value: Value) {
-        if let Some(cell) = self.columns.get_mut(slot).and_then(|c| c.get_mut(row)) {
-            *cell = value;
+        if row >= self.len {
+            return;
+        }
+        if let Some(column) = self.columns.get_mut(slot) {
+            if row < column.len() || !matches!(value, Value::Null) {
+                put(column, row, self.room, value);
+            }
         }
     }
 
@@ -149,9 +175,11 @@ impl Batch {
     /// ones truncated to the slot count.
     pub fn push_row(&mut self, row: Vec<Value>) {
         self.reserve_room();
-        let mut values = row.into_iter();
-        for column in &mut self.columns {
-            column.push(values.next().unwrap_or(Value::Null));
+        let (at, room) = (self.len, self.room);
+        for (column, value) in self.columns.iter_mut().zip(row) {
+            if !matches!(value, Value::Null) {
+                put(column, at, room, value);
+            }
         }
         self.selection.push(self.len);
         self.len += 1;
@@ -180,12 +208,25 @@ impl Batch {
         dropped: &[bool],
     ) {
         self.reserve_room();
+        let (at, room) = (self.len, self.room);
         for (slot, column) in self.columns.iter_mut().enumerate() {
-            // The last override of a slot wins, as when overwriting in turn.
-            match overrides.iter().rposition(|(s, _)| *s == slot) {
-                Some(at) => column.push(std::mem::take(&mut overrides[at].1)),
-                None if dropped.get(slot).copied().unwrap_or(false) => column.push(Value::Null),
-                None => column.push(source.value(slot, row).clone()),
+            if dropped.get(slot).copied().unwrap_or(false) {
+                continue;
+            }
+            // A null is left past the column's end: nothing to copy.
+            match source.columns.get(slot).and_then(|c| c.get(row)) {
+                None | Some(Value::Null) => {}
+                Some(value) => put(column, at, room, value.clone()),
+            }
+        }
+        // In order, so the last override of a slot wins, as when
+        // overwriting in turn.
+        for (slot, value) in overrides.iter_mut() {
+            if let Some(column) = self.columns.get_mut(*slot) {
+                let value = std::mem::take(value);
+                if column.len() > at || !matches!(value, Value::Null) {
+                    put(column, at, room, value);
+                }
             }
         }
         self.selection.push(self.len);
@@ -282,5 +323,52 @@ mod tests {
         // Overriding a dropped slot still writes it.
         out.push_extended_taking(&source, 0, &mut [(0, Value::Int(1))], &dropped);
         assert_eq!(out.row(1), vec![Value::Int(1), Value::Int(2), Value::Null]);
+    }
+
+    #[test]
+    fn null_cells_are_not_stored_yet_read_and_written_as_any() {
+        // Row 0 nulls in slot 1; row 1 a value there: the column holds nulls
+        // up to it once written.
+        let mut batch = Batch::from_rows(
+            3,
+            [
+                vec![Value::Int(1), Value::Null, Value::Null],
+                vec![Value::Int(2), Value::Int(20)],
+            ],
+        );
+        assert_eq!(batch.value(1, 0), &Value::Null);
+        assert_eq!(batch.value(1, 1), &Value::Int(20));
+        assert_eq!(batch.value(2, 1), &Value::Null);
+        // A write into a column never filled lands in its row.
+        batch.set(2, 1, Value::from("x"));
+        assert_eq!(
+            batch.row(1),
+            vec![Value::Int(2), Value::Int(20), Value::from("x")]
+        );
+        assert_eq!(batch.row(0), vec![Value::Int(1), Value::Null, Value::Null]);
+        // Past the rows a write is ignored, as for a malformed slot.
+        batch.set(2, 5, Value::Int(5));
+        assert_eq!(batch.physical_len(), 2);
+        // A copy of a row with a null, then overrides (the last one of a
+        // slot wins; a null override clears a copied value).
+        let mut out = Batch::new(3);
+        out.push_extended_taking(
+            &batch,
+            0,
+            &mut [(1, Value::Int(7)), (1, Value::Int(8)), (0, Value::Null)],
+            &[],
+        );
+        out.push_extended_taking(&batch, 1, &mut [], &[false, true]);
+        assert_eq!(out.row(0), vec![Value::Null, Value::Int(8), Value::Null]);
+        assert_eq!(
+            out.row(1),
+            vec![Value::Int(2), Value::Null, Value::from("x")]
+        );
+        // Stored and unstored nulls are the same content.
+        let stored = Batch::from_rows(2, [vec![Value::Null, Value::Int(1)]]);
+        let mut unstored = Batch::new(2);
+        unstored.push_row(vec![]);
+        unstored.set(1, 0, Value::Int(1));
+        assert_eq!(stored, unstored);
     }
 }

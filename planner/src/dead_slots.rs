@@ -1,15 +1,18 @@
-//! Dead slots: which of the slots an `Unwind`'s list is read from no
-//! operator above it reads, so the rows it emits need not carry them (the
-//! pass behind [`Op::Unwind`]'s `dead`); and whether anything above a
-//! `LoadCsv` reads its row's `linenumber()` / `file()` (when nothing does,
-//! the operator does not fill them).
+//! Dead slots: which slots the rows an `Unwind` or an expand emits need
+//! not carry, because no operator above reads them (the pass behind
+//! [`Op::Unwind`]'s `dead` and [`ExpandSpec::dead`]); and whether anything
+//! above a `LoadCsv` reads its row's `linenumber()` / `file()` (when
+//! nothing does, the operator does not fill them).
 //!
 //! Why: a row carries every slot bound so far, and an operator that emits
 //! several rows per input row copies the input row into each of them. A
 //! `Value::List` is owned, so `WITH collect(n) AS ns UNWIND ns AS n ...`
 //! copied the whole list into every one of its elements' rows (quadratic
 //! memory, refused by the query's memory budget where Neo4j answers at
-//! once). Once unwound, the list is usually read by nothing above.
+//! once). Once unwound, the list is usually read by nothing above. An
+//! expand's rows are the same copies at a smaller price each, paid for
+//! every candidate relationship: the first slots of a long pattern are
+//! mostly read by nobody after their hop (docs/adr/0119-expands-carry-only-live-slots.md).
 //!
 //! How: one walk from the root down each input chain, keeping the set of
 //! slots read at or above the current operator (plus the plan's outputs).
@@ -35,7 +38,11 @@ use crate::plan::{CreateItem, ExpandSpec, Op, PhysicalPlan, SetItem, SortKey, Va
 /// it does. Only those: every dead slot would make the lists quadratic in
 /// the query's length (a chain of thousands of UNWINDs, each with all the
 /// earlier variables dead), and the list a row no longer needs is almost
-/// always the one just unwound.
+/// always the one just unwound. Fills the `dead` list of every one-hop
+/// expand (outside pattern expressions) with every slot nothing above it
+/// reads, up to [`EXPAND_DEAD_MAX_SLOTS`] slots. Not of a variable-length
+/// expand: it usually starts a pattern, where few slots are bound, and a
+/// list there would make every `Op` larger.
 pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
     let mut live = vec![false; plan.slot_count];
     for (_, slot) in &plan.outputs {
@@ -66,6 +73,9 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
             spec.line = spec.line.filter(read);
             spec.file = spec.file.filter(read);
         }
+        if let Op::Expand { spec, .. } = current {
+            spec.dead = unread(&live);
+        }
         reads_of_op(current, &mut live);
         if let Some(nested) = current.nested_mut() {
             // The nested plan's rows go to this operator (or past it): what
@@ -81,6 +91,21 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
             None => return,
         }
     }
+}
+
+/// Most slots a plan may have for its expands to get `dead` lists: each
+/// list can name every slot, and a pattern of thousands of hops has
+/// thousands of slots (the lists would grow with the square of its
+/// length); such a plan copies its rows whole.
+const EXPAND_DEAD_MAX_SLOTS: usize = 512;
+
+/// The slots below `live.len()` that `live` does not mark: an expand's
+/// output rows leave them null. Empty past [`EXPAND_DEAD_MAX_SLOTS`].
+fn unread(live: &[bool]) -> Vec<Slot> {
+    if live.len() > EXPAND_DEAD_MAX_SLOTS {
+        return Vec::new();
+    }
+    (0..live.len()).filter(|&slot| !live[slot]).collect()
 }
 
 fn mark(live: &mut Vec<bool>, slot: Slot) {

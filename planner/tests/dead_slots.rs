@@ -1,5 +1,5 @@
-//! The dead-slot pass: which slots an `Unwind`'s output rows leave null
-//! because no operator above reads them.
+//! The dead-slot pass: which slots an `Unwind`'s or an expand's output
+//! rows leave null because no operator above reads them.
 
 use nereid_planner::{plan, Catalog, Expr, Op, PhysicalPlan, ProcedureSignature, Slot};
 
@@ -154,4 +154,90 @@ fn only_slots_the_unwind_reads_are_listed() {
     // grow quadratically with the query's length.
     let (_, list, dead) = only_unwind("WITH [1] AS l, [2] AS m UNWIND l AS x RETURN x");
     assert_eq!(dead, vec![list]);
+}
+
+/// The `dead` lists of the plan's one-hop expands and those of its nested
+/// plans (not of pattern expressions), top first.
+fn expands(op: &Op, found: &mut Vec<Vec<Slot>>) {
+    if let Op::Expand { spec, .. } = op {
+        found.push(spec.dead.clone());
+    }
+    if let Some(nested) = op.nested() {
+        expands(nested, found);
+    }
+    if let Some(input) = op.input() {
+        expands(input, found);
+    }
+}
+
+fn expand_dead_lists(plan: &PhysicalPlan) -> Vec<Vec<Slot>> {
+    let mut found = Vec::new();
+    expands(&plan.root, &mut found);
+    found
+}
+
+#[test]
+fn an_expand_drops_the_slots_of_earlier_hops_nobody_reads() {
+    let plan = planned("MATCH (a)-[r]->(b)-[s]->(c)-[t]->(d) RETURN d AS d");
+    let lists = expand_dead_lists(&plan);
+    assert_eq!(lists.len(), 3, "{lists:?}");
+    let d = output(&plan, "d");
+    assert!(lists.iter().all(|dead| !dead.contains(&d)), "{lists:?}");
+    // Deeper expands have fewer dead slots (more is read above them), and
+    // the last hop's rows need none of the earlier hops' nodes (their
+    // relationships stay: the uniqueness filters above read them).
+    assert!(
+        lists
+            .windows(2)
+            .all(|w| w[1].iter().all(|s| w[0].contains(s))),
+        "{lists:?}"
+    );
+    assert!(
+        lists[0].len() >= 3 && lists[2].len() < lists[0].len(),
+        "{lists:?}"
+    );
+}
+
+#[test]
+fn an_expand_keeps_what_a_filter_or_an_output_above_reads() {
+    let plan = planned("MATCH (a)-[r:R]->(b)-[s:S]->(c) WHERE a.k = c.k RETURN b AS b, c AS c");
+    let (b, c) = (output(&plan, "b"), output(&plan, "c"));
+    let mut reads = Vec::new();
+    let mut current = Some(&plan.root);
+    while let Some(op) = current {
+        if let Op::Filter { predicate, .. } = op {
+            nereid_planner::slots_of(predicate, &mut reads);
+        }
+        current = op.input();
+    }
+    assert!(!reads.is_empty());
+    let lists = expand_dead_lists(&plan);
+    for dead in &lists {
+        assert!(!dead.contains(&b) && !dead.contains(&c), "{lists:?}");
+    }
+    // The top expand is below the filter (the filter reads both ends).
+    assert!(reads.iter().all(|s| !lists[0].contains(s)), "{lists:?}");
+}
+
+#[test]
+fn a_nested_expand_keeps_the_outer_slots_read_after_it() {
+    let plan = planned("MATCH (a)-[r]->(b) OPTIONAL MATCH (b)-[s]->(c) RETURN a AS a, c AS c");
+    let (a, c) = (output(&plan, "a"), output(&plan, "c"));
+    let lists = expand_dead_lists(&plan);
+    assert_eq!(lists.len(), 2, "{lists:?}");
+    for dead in &lists {
+        assert!(!dead.contains(&a) && !dead.contains(&c), "{lists:?}");
+    }
+}
+
+#[test]
+fn a_plan_of_very_many_slots_copies_its_rows_whole() {
+    // Lists of every dead slot at every hop would grow with the square of
+    // the pattern's length.
+    let hops: String = (0..300).map(|i| format!("-->(n{i})")).collect();
+    let plan = planned(&format!("MATCH (a){hops} RETURN a AS a"));
+    assert!(plan.slot_count > 512);
+    let lists = expand_dead_lists(&plan);
+    assert!(lists.len() >= 299, "{}", lists.len());
+    assert!(lists.iter().all(Vec::is_empty));
 }

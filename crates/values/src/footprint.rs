@@ -44,6 +44,17 @@ impl Value {
     /// Sums the heap bytes under `self`; with `shared_lists`, lists are
     /// looked into (each charged its share), else they count nothing.
     fn walk(&self, shared_lists: bool) -> usize {
+        // Most values own nothing or one buffer: answered without the
+        // stack's allocation (the executor asks for every slot of every row
+        // it copies).
+        match self {
+            Value::String(s) => return s.capacity(),
+            Value::Bytes(b) => return b.capacity(),
+            Value::List(_) if !shared_lists => return 0,
+            Value::List(_) | Value::Map(_) => {}
+            _ if !self.owns_heap() => return 0,
+            _ => {}
+        }
         let mut total = 0usize;
         // Each pending value with the number of holders its bytes are
         // divided among (the product of its enclosing lists' holders).

@@ -318,7 +318,7 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             },
         )),
         Op::Expand { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), Expand::new(spec.clone())))
+            Box::new(FlatMap::new(input(i), Expand::new(spec.clone())).without_slots(&spec.dead))
         }
         Op::Filter {
             input: i,

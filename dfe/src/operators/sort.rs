@@ -50,6 +50,20 @@ pub(crate) fn keyed_rows(
     keys: &[SortKey],
     ctx: &mut ExecContext,
 ) -> ExecResult<Vec<(Vec<Value>, Vec<Value>)>> {
+    Ok(row_keys(batch, keys, ctx)?
+        .into_iter()
+        .zip(batch.selection())
+        .map(|(key_values, &row)| (key_values, batch.row(row)))
+        .collect())
+}
+
+/// The sort keys of every active row of `batch`, one list per row (its
+/// values not yet copied: `Top` copies only the rows it keeps).
+pub(crate) fn row_keys(
+    batch: &Batch,
+    keys: &[SortKey],
+    ctx: &mut ExecContext,
+) -> ExecResult<Vec<Vec<Value>>> {
     let rows = batch.selection();
     let mut columns = Vec::with_capacity(keys.len());
     for key in keys {
@@ -57,12 +71,11 @@ pub(crate) fn keyed_rows(
     }
     Ok(rows
         .iter()
-        .map(|&row| {
-            let key_values = columns
+        .map(|_| {
+            columns
                 .iter_mut()
                 .map(|c| c.next().unwrap_or_default())
-                .collect();
-            (key_values, batch.row(row))
+                .collect()
         })
         .collect())
 }

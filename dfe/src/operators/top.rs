@@ -2,7 +2,7 @@
 //! bounded max-heap (memory O(limit), time O(n log limit)). Ties keep input
 //! order, exactly as a stable sort followed by a limit would.
 
-use super::sort::{compare_keys, keyed_rows};
+use super::sort::{compare_keys, row_keys};
 use super::{drain, evaluate_count, Operator, RowEmitter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -51,14 +51,22 @@ impl Top {
         let mut heap = BinaryHeap::new();
         let mut sequence = 0u64;
         while let Some(batch) = self.input.next(ctx)? {
-            for (keys, row) in keyed_rows(&batch, &self.keys, ctx)? {
-                heap.push(Entry {
+            let keyed = row_keys(&batch, &self.keys, ctx)?;
+            for (keys, &row) in keyed.into_iter().zip(batch.selection()) {
+                let mut entry = Entry {
                     keys,
                     sequence,
-                    row,
+                    row: Vec::new(),
                     ascending: Arc::clone(&ascending),
-                });
+                };
                 sequence += 1;
+                // A row no better than the worst of a full heap is not
+                // copied: most rows of a large input are such.
+                if heap.len() >= limit && heap.peek().is_some_and(|worst| entry >= *worst) {
+                    continue;
+                }
+                entry.row = batch.row(row);
+                heap.push(entry);
                 if heap.len() > limit {
                     heap.pop();
                 }

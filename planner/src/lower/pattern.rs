@@ -277,6 +277,7 @@ pub(crate) fn match_element(
                     dir,
                     types: rel.types.clone(),
                     into,
+                    dead: Vec::new(),
                 },
             };
             if let Some(bound) = bound_rel {

@@ -23,6 +23,10 @@ pub struct ExpandSpec {
     /// Alternative relationship types; empty means any.
     pub types: Vec<String>,
     pub into: bool,
+    /// Slots of the input row that the output rows leave null: none above
+    /// reads them (filled in by the planner's dead-slot pass; empty copies
+    /// every slot).
+    pub dead: Vec<Slot>,
 }
 
 impl ExpandSpec {

@@ -15,6 +15,7 @@ fn hop(from: usize, rel: usize, to: usize, dir: Direction, types: &[&str]) -> Ex
         dir,
         types: labels(types),
         into: false,
+        dead: Vec::new(),
     }
 }
 

@@ -83,6 +83,7 @@ fn expand_follows_direction_types_and_into() {
             dir,
             types: labels(types),
             into,
+            dead: Vec::new(),
         },
     };
     let other_ends = |op: Op| {
@@ -118,6 +119,7 @@ fn expand_follows_direction_types_and_into() {
             dir: Direction::Both,
             types: vec![],
             into: false,
+            dead: Vec::new(),
         },
     };
     assert!(run(plan(from(Value::Null), 3, &[("r", 1)]), &txn)
@@ -503,5 +505,6 @@ fn knows_out() -> ExpandSpec {
         dir: Direction::Outgoing,
         types: labels(&["KNOWS"]),
         into: false,
+        dead: Vec::new(),
     }
 }
