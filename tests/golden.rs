@@ -22,6 +22,8 @@
 //! `begin` opens an explicit transaction: the queries after it run inside it
 //! until `commit` or `rollback`, except those written `>! query`, which run
 //! in their own auto-commit transaction (a concurrent writer).
+//! A cell written `<datetime>` matches any datetime value (`'2026-11-27T06:34:27.929Z'`):
+//! for columns such as `trackedSince` that hold the moment a test ran.
 //! `procedure <signature>` registers a table procedure on the file's
 //! database (`test.p(in :: INTEGER?) :: (out :: STRING?)`), its rows on the
 //! following lines as Cypher expressions joined by ` | ` (inputs, then
@@ -248,7 +250,9 @@ fn check(
                 rows.sort();
                 got.sort();
             }
-            if rows != got {
+            let same = rows.len() == got.len()
+                && rows.iter().zip(&got).all(|(want, got)| row_matches(want, got));
+            if !same {
                 return Err(format!(
                     "line {line}: `{query}`\n  expected:\n    {}\n  got:\n    {}",
                     rows.join("\n    "),
@@ -261,6 +265,50 @@ fn check(
 }
 
 type Rows = (Vec<String>, Vec<String>);
+
+/// `want` equals `got`, each `<datetime>` in `want` standing for a quoted
+/// datetime in `got`.
+fn row_matches(want: &str, got: &str) -> bool {
+    const ANY: &str = "<datetime>";
+    let mut pieces = want.split(ANY);
+    let Some(first) = pieces.next() else {
+        return want == got;
+    };
+    let Some(mut rest) = got.strip_prefix(first) else {
+        return false;
+    };
+    for piece in pieces {
+        let Some(len) = quoted_datetime_len(rest) else {
+            return false;
+        };
+        match rest[len..].strip_prefix(piece) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// The length of the quoted datetime `'dddd-dd-ddTdd:dd:dd[.d+]Z'` that
+/// `text` starts with.
+fn quoted_datetime_len(text: &str) -> Option<usize> {
+    let body = text.strip_prefix('\'')?;
+    let end = body.find('\'')?;
+    let value = &body[..end];
+    let shape = "dddd-dd-ddTdd:dd:dd";
+    let fixed = value.get(..shape.len())?;
+    let fits = fixed
+        .chars()
+        .zip(shape.chars())
+        .all(|(c, s)| if s == 'd' { c.is_ascii_digit() } else { c == s });
+    let tail = &value[shape.len()..];
+    let fraction = tail.strip_suffix('Z')?;
+    let fraction_ok = fraction.is_empty()
+        || fraction
+            .strip_prefix('.')
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+    (fits && fraction_ok).then_some(end + 2)
+}
 
 fn run(
     db: &Arc<Database>,
