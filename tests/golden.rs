@@ -251,7 +251,10 @@ fn check(
                 got.sort();
             }
             let same = rows.len() == got.len()
-                && rows.iter().zip(&got).all(|(want, got)| row_matches(want, got));
+                && rows
+                    .iter()
+                    .zip(&got)
+                    .all(|(want, got)| row_matches(want, got));
             if !same {
                 return Err(format!(
                     "line {line}: `{query}`\n  expected:\n    {}\n  got:\n    {}",
@@ -297,10 +300,11 @@ fn quoted_datetime_len(text: &str) -> Option<usize> {
     let value = &body[..end];
     let shape = "dddd-dd-ddTdd:dd:dd";
     let fixed = value.get(..shape.len())?;
-    let fits = fixed
-        .chars()
-        .zip(shape.chars())
-        .all(|(c, s)| if s == 'd' { c.is_ascii_digit() } else { c == s });
+    let fits =
+        fixed
+            .chars()
+            .zip(shape.chars())
+            .all(|(c, s)| if s == 'd' { c.is_ascii_digit() } else { c == s });
     let tail = &value[shape.len()..];
     let fraction = tail.strip_suffix('Z')?;
     let fraction_ok = fraction.is_empty()
