@@ -71,8 +71,12 @@ fn threads_inserting_and_searching_at_once_build_a_searchable_graph() {
             });
         }
     });
+    // The graph depends on how the threads interleave: at ef 64 its recall
+    // on these points ranged 0.938-0.972 over runs, at ef 128 0.978 and up;
+    // a broken concurrent insert falls far below either.
     let queries = clustered(100, 16, 11);
-    assert!(recall(&graph, &points, &queries, 64) >= 0.95);
+    let found = recall(&graph, &points, &queries, 128);
+    assert!(found >= 0.95, "recall {found}");
 }
 
 #[test]
