@@ -6,12 +6,12 @@
 //! checked like any write of an indexed vector (dimensions, finite
 //! numbers), seen by the rest of the transaction, undone by a rollback.
 
-use super::neptune_vectors::{failed, graph_vector_index};
+use super::neptune_vectors::{failed, graph_vector_index, optional_node};
 use super::Procedure;
 use crate::error::ExecResult;
 use nereid_planner::ProcedureType;
 use nereid_storage::Txn;
-use nereid_values::{NodeId, Value};
+use nereid_values::Value;
 use nereid_vector::Vector;
 
 pub(super) const PROCEDURES: &[Procedure] = &[
@@ -45,20 +45,8 @@ pub(super) const PROCEDURES: &[Procedure] = &[
     },
 ];
 
-/// The target node: a node, or null for no row.
-fn target(value: &Value) -> ExecResult<Option<NodeId>> {
-    match value {
-        Value::Node(id) => Ok(Some(*id)),
-        Value::Null => Ok(None),
-        other => Err(failed(format!(
-            "The target must be a node, was {}",
-            other.type_name()
-        ))),
-    }
-}
-
 fn get(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let Some(node) = target(&args[0])? else {
+    let Some(node) = optional_node(&args[0], "The target must be a node")? else {
         return Ok(Vec::new());
     };
     let (_, key, _) = graph_vector_index(txn)?;
@@ -67,7 +55,7 @@ fn get(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 }
 
 fn upsert(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let Some(node) = target(&args[0])? else {
+    let Some(node) = optional_node(&args[0], "The target must be a node")? else {
         return Ok(Vec::new());
     };
     let (_, key, _) = graph_vector_index(txn)?;
@@ -80,7 +68,7 @@ fn upsert(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 }
 
 fn remove(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let Some(node) = target(&args[0])? else {
+    let Some(node) = optional_node(&args[0], "The target must be a node")? else {
         return Ok(Vec::new());
     };
     let (_, key, _) = graph_vector_index(txn)?;

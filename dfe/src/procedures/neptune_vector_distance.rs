@@ -5,7 +5,7 @@
 //! `CosineDistance` (1 - similarity) or `DotProduct`, case-insensitive. A
 //! node without an embedding has a null distance.
 
-use super::neptune_vectors::{failed, graph_vector_index};
+use super::neptune_vectors::{failed, graph_vector_index, optional_node};
 use super::Procedure;
 use crate::error::ExecResult;
 use nereid_planner::ProcedureType;
@@ -76,20 +76,12 @@ fn metric(config: &Value) -> ExecResult<Metric> {
     }
 }
 
-fn node(value: &Value) -> ExecResult<Option<NodeId>> {
-    match value {
-        Value::Node(id) => Ok(Some(*id)),
-        Value::Null => Ok(None),
-        other => Err(failed(format!(
-            "Expected a node, was {}",
-            other.type_name()
-        ))),
-    }
-}
-
 fn distance(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let metric = metric(args.get(2).unwrap_or(&Value::Null))?;
-    let (Some(source), Some(target)) = (node(&args[0])?, node(&args[1])?) else {
+    let (Some(source), Some(target)) = (
+        optional_node(&args[0], "Expected a node")?,
+        optional_node(&args[1], "Expected a node")?,
+    ) else {
         return Ok(Vec::new());
     };
     let (_, key, _) = graph_vector_index(txn)?;

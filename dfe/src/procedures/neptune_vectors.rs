@@ -98,15 +98,8 @@ fn top_k_by_node(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let (_, key) = graph_index(txn)?;
     let mut rows = Vec::new();
     for source in sources {
-        let node = match source {
-            Value::Node(id) => id,
-            Value::Null => continue,
-            other => {
-                return Err(failed(format!(
-                    "A source must be a node, was {}",
-                    other.type_name()
-                )))
-            }
+        let Some(node) = optional_node(&source, "A source must be a node")? else {
+            continue;
         };
         let Some(embedding) = txn.node_property(node, &key) else {
             continue;
@@ -201,6 +194,16 @@ pub(super) fn graph_vector_index(txn: &Txn) -> ExecResult<(String, String, Simil
             "neptune.algo.vectors.* needs exactly one node vector index (Neptune's one per graph)"
                 .into(),
         )),
+    }
+}
+
+/// A node argument: the node, or `None` for null (no row); anything else
+/// fails with `refusal`, naming the type given.
+pub(super) fn optional_node(value: &Value, refusal: &str) -> ExecResult<Option<NodeId>> {
+    match value {
+        Value::Node(id) => Ok(Some(*id)),
+        Value::Null => Ok(None),
+        other => Err(failed(format!("{refusal}, was {}", other.type_name()))),
     }
 }
 
