@@ -146,14 +146,18 @@ fn call_filtering(
     let stop = ctx.stop.clone();
     let notices = Arc::clone(&ctx.notices);
     let mut evaluator = ctx.evaluator();
+    // One copy of the input row; each candidate's columns overwrite their
+    // slots in it.
+    let mut one = Batch::with_capacity(batch.slot_count(), 1);
+    one.push_extended(batch, row, &[]);
     let mut test = |candidate: &[Value]| -> ExecResult<bool> {
-        let written: Vec<(usize, Value)> = call
-            .columns
-            .iter()
-            .map(|&(index, slot)| (slot, candidate.get(index).cloned().unwrap_or(Value::Null)))
-            .collect();
-        let mut one = Batch::with_capacity(batch.slot_count(), 1);
-        one.push_extended(batch, row, &written);
+        for &(index, slot) in &call.columns {
+            one.set(
+                slot,
+                0,
+                candidate.get(index).cloned().unwrap_or(Value::Null),
+            );
+        }
         Ok(matches!(
             evaluator.eval_row(filter, &one, 0)?,
             Value::Bool(true)
