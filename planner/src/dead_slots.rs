@@ -125,8 +125,10 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         | Op::AllNodesScan { out, .. }
         | Op::NodeByLabelScan { out, .. }
         | Op::NodeCountFromStore { out, .. }
-        | Op::NodeIndexMinMax { out, .. }
         | Op::RelCountFromStore { out, .. } => mark(live, *out),
+        Op::NodeIndexMinMax { extremes, .. } => {
+            extremes.iter().for_each(|(out, _)| mark(live, *out));
+        }
         Op::NodeByIdSeek { out, ids: e, .. }
         | Op::NodeByPropertySeek { out, value: e, .. }
         | Op::Unwind { out, expr: e, .. } => {

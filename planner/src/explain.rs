@@ -111,19 +111,32 @@ fn describe(op: &Op) -> String {
             format!("NodeCountFromCountStore ${out}=count(({label}))")
         }
         Op::NodeIndexMinMax {
-            out,
+            extremes,
             node,
             index,
-            max,
             ..
         } => {
-            let f = if *max { "max" } else { "min" };
+            let keys = index.keys.join(", ");
+            let aggregates: Vec<String> = extremes
+                .iter()
+                .map(|(out, max)| {
+                    let f = if *max { "max" } else { "min" };
+                    format!("${out}={f}(${node}.{keys})")
+                })
+                .collect();
+            let ends = match (
+                extremes.iter().any(|(_, max)| !max),
+                extremes.iter().any(|(_, max)| *max),
+            ) {
+                (true, true) => "from both ends",
+                (false, _) => "from the high end",
+                (true, false) => "from the low end",
+            };
             format!(
-                "NodeIndexScan ${out}={f}(${node}.{}) RANGE INDEX {} :{} from the {} end",
-                index.keys.join(", "),
+                "NodeIndexScan {} RANGE INDEX {} :{} {ends}",
+                aggregates.join(", "),
                 index.name,
                 index.label,
-                if *max { "high" } else { "low" }
             )
         }
         Op::RelCountFromStore { out, types, .. } => {

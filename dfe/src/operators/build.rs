@@ -263,11 +263,14 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
         )),
         Op::NodeIndexMinMax {
             input: i,
-            out,
+            extremes,
             index,
-            max,
             ..
-        } => Box::new(NodeIndexMinMax::new(input(i), *out, index.clone(), *max)),
+        } => Box::new(NodeIndexMinMax::new(
+            input(i),
+            extremes.clone(),
+            index.clone(),
+        )),
         Op::RelCountFromStore {
             input: i,
             out,

@@ -1,7 +1,8 @@
-//! `NodeIndexScan` for `min(n.p)` / `max(n.p)` (planner rule
-//! `min_max_from_index`): the answer read from one end of a range index
-//! when the values there decide it, else the aggregate over the label
-//! scan the rule replaced, so the row is always the scan's.
+//! `NodeIndexScan` for `min(n.p)` / `max(n.p)`, one or several in one row
+//! (planner rule `min_max_from_index`): each answer read from one end of a
+//! range index when the values there decide it, else the aggregate over
+//! the label scan the rule replaced (one scan for all such answers), so the
+//! row is always the scan's.
 //!
 //! The index lists values in key order, which is `ORDER BY`'s order
 //! (`compare_for_order`, what `min`/`max` compare by) for numbers,
@@ -33,38 +34,33 @@ const CHUNK: usize = 1024;
 
 pub(crate) struct NodeIndexMinMax {
     input: Box<dyn Operator>,
-    out: Slot,
+    /// `(out, max)` per aggregate.
+    extremes: Vec<(Slot, bool)>,
     index: IndexDescriptor,
-    max: bool,
     done: bool,
 }
 
 impl NodeIndexMinMax {
     pub(crate) fn new(
         input: Box<dyn Operator>,
-        out: Slot,
+        extremes: Vec<(Slot, bool)>,
         index: IndexDescriptor,
-        max: bool,
     ) -> NodeIndexMinMax {
         NodeIndexMinMax {
             input,
-            out,
+            extremes,
             index,
-            max,
             done: false,
         }
     }
 
-    /// The answer from the index's end; `None` when the index cannot
-    /// decide it (or is gone).
-    fn answer_from_index(&self, ctx: &ExecContext) -> Option<Value> {
+    /// The answer from the index's high (`max`) or low end; `None` when the
+    /// index cannot decide it (or is gone).
+    fn answer_from_index(&self, ctx: &ExecContext, max: bool) -> Option<Value> {
         let mut first: Option<Value> = None;
         let mut decided = true;
-        ctx.txn.index_from_end(
-            &self.index.name,
-            EntityKind::Node,
-            self.max,
-            &mut |values| {
+        ctx.txn
+            .index_from_end(&self.index.name, EntityKind::Node, max, &mut |values| {
                 let Some(value) = values.first() else {
                     return true;
                 };
@@ -83,19 +79,24 @@ impl NodeIndexMinMax {
                     }
                     Some(_) => false,
                 }
-            },
-        )?;
+            })?;
         decided.then(|| first.unwrap_or(Value::Null))
     }
 
-    /// The aggregate over the label scan, in the scan's order.
-    fn answer_from_scan(&self, ctx: &ExecContext) -> ExecResult<Value> {
-        let func = if self.max {
-            AggregateFunction::Max
-        } else {
-            AggregateFunction::Min
-        };
-        let mut accumulator = Accumulator::new(func, false);
+    /// The aggregates (`max` or not, each) over one label scan, in the
+    /// scan's order.
+    fn answers_from_scan(&self, ctx: &ExecContext, maxes: &[bool]) -> ExecResult<Vec<Value>> {
+        let mut accumulators: Vec<Accumulator> = maxes
+            .iter()
+            .map(|max| {
+                let func = if *max {
+                    AggregateFunction::Max
+                } else {
+                    AggregateFunction::Min
+                };
+                Accumulator::new(func, false)
+            })
+            .collect();
         let key = &self.index.keys[0];
         let nodes = ctx.txn.scan_nodes(Some(&self.index.label));
         for chunk in nodes.chunks(CHUNK) {
@@ -106,12 +107,18 @@ impl NodeIndexMinMax {
                 .into_iter()
                 .flatten()
             {
-                if !value.is_null() {
-                    accumulator.update(value)?;
+                if value.is_null() {
+                    continue;
+                }
+                if let Some((last, rest)) = accumulators.split_last_mut() {
+                    for accumulator in rest {
+                        accumulator.update(value.clone())?;
+                    }
+                    last.update(value)?;
                 }
             }
         }
-        Ok(accumulator.finish())
+        Ok(accumulators.into_iter().map(Accumulator::finish).collect())
     }
 }
 
@@ -122,13 +129,28 @@ impl Operator for NodeIndexMinMax {
         }
         self.done = true;
         drain(self.input.as_mut(), ctx)?;
-        let value = match self.answer_from_index(ctx) {
-            Some(value) => value,
-            None => self.answer_from_scan(ctx)?,
-        };
+        let mut answers: Vec<Option<Value>> = self
+            .extremes
+            .iter()
+            .map(|(_, max)| self.answer_from_index(ctx, *max))
+            .collect();
+        let undecided: Vec<usize> = (0..answers.len())
+            .filter(|i| answers[*i].is_none())
+            .collect();
+        if !undecided.is_empty() {
+            let maxes: Vec<bool> = undecided.iter().map(|i| self.extremes[*i].1).collect();
+            for (i, value) in undecided
+                .into_iter()
+                .zip(self.answers_from_scan(ctx, &maxes)?)
+            {
+                answers[i] = Some(value);
+            }
+        }
         let mut row = ctx.null_row();
-        if let Some(cell) = row.get_mut(self.out) {
-            *cell = value;
+        for ((out, _), value) in self.extremes.iter().zip(answers) {
+            if let Some(cell) = row.get_mut(*out) {
+                *cell = value.unwrap_or(Value::Null);
+            }
         }
         Ok(Some(Batch::from_rows(ctx.slot_count, [row])))
     }

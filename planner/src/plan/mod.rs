@@ -163,19 +163,19 @@ pub enum Op {
         out: Slot,
         label: Option<String>,
     },
-    /// `min(node.key)` (`max` when `max`) over the nodes of the label of
-    /// the range `index` on that one key, read from the index's end when
-    /// the values there decide it exactly, else aggregated over a scan of
-    /// the label (planner rule `min_max_from_index`); one row holding it in
-    /// `out`, like an aggregation without keys. `node` is the scanned
-    /// variable's slot (for EXPLAIN; never bound). Its input is the plan's
-    /// `Argument`. EXPLAIN: `NodeIndexScan`.
+    /// For each `(out, max)` of `extremes`, `min(node.key)` (`max` when
+    /// `max`) over the nodes of the label of the range `index` on that one
+    /// key, read from the index's end when the values there decide it
+    /// exactly, else aggregated over one scan of the label shared by every
+    /// extreme the index cannot decide (planner rule `min_max_from_index`);
+    /// one row holding each in its `out`, like an aggregation without keys.
+    /// `node` is the scanned variable's slot (for EXPLAIN; never bound). Its
+    /// input is the plan's `Argument`. EXPLAIN: `NodeIndexScan`.
     NodeIndexMinMax {
         input: Box<Op>,
-        out: Slot,
+        extremes: Vec<(Slot, bool)>,
         node: Slot,
         index: IndexDescriptor,
-        max: bool,
     },
     /// [`Op::NodeCountFromStore`] for the relationships of one of `types`
     /// (any type when empty). EXPLAIN: `RelationshipCountFromCountStore`.

@@ -146,9 +146,9 @@ impl Op {
             | NodePropertyScan { out, .. }
             | NodeIndexSeek { out, .. }
             | NodeCountFromStore { out, .. }
-            | NodeIndexMinMax { out, .. }
             | RelCountFromStore { out, .. }
             | Unwind { out, .. } => vec![*out],
+            NodeIndexMinMax { extremes, .. } => extremes.iter().map(|(out, _)| *out).collect(),
             RelTypeScan { from, rel, to, .. } | RelIndexSeek { from, rel, to, .. } => {
                 vec![*from, *rel, *to]
             }
