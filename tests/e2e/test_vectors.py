@@ -426,6 +426,66 @@ def test_filtered_search_returns_the_k_best_matching_nodes(driver):
     assert "filtering candidates" in str(summary.plan)
 
 
+def test_neptune_vertex_filter_returns_the_top_k_matching_nodes(driver):
+    """Neptune's `vertexFilter` (a JSON string): labels with equals/notEquals, property
+    comparisons, andAll/orAll; the topK nearest nodes that pass, not the passing part of the
+    topK nearest. 5% of the nodes carry :En."""
+    import json
+    import random
+
+    rng = random.Random(6)
+    dims = 8
+    data = clustered(rng, 1000, dims, 10)
+    create_docs_index(driver, dims=dims, similarity="euclidean")
+    driver.execute_query(
+        "UNWIND range(0, size($data) - 1) AS i CREATE (d:Doc {id: i, year: 1990 + i % 40, embedding: $data[i]}) "
+        "WITH d, i WHERE i % 20 = 3 SET d:En",
+        data=data,
+    )
+
+    def sq(a, b):
+        return sum((x - y) ** 2 for x, y in zip(a, b))
+
+    def search(q, vertex_filter, k=10):
+        records, _, _ = driver.execute_query(
+            "CALL neptune.algo.vectors.topK.byEmbedding({embedding: $q, topK: $k, vertexFilter: $f}) "
+            "YIELD node, score RETURN node.id AS id, score",
+            q=q, k=k, f=json.dumps(vertex_filter),
+        )
+        return [r["id"] for r in records], [r["score"] for r in records]
+
+    cases = [
+        ({"equals": {"property": "~label", "value": "En"}}, lambda i: i % 20 == 3),
+        ({"andAll": [{"notEquals": {"property": "~label", "value": "En"}},
+                     {"greaterThanOrEquals": {"property": "year", "value": 2027}}]},
+         lambda i: i % 20 != 3 and 1990 + i % 40 >= 2027),
+        ({"orAll": [{"in": {"property": "year", "value": [1990, 1991]}},
+                    {"lessThan": {"property": "id", "value": 3}}]},
+         lambda i: 1990 + i % 40 in (1990, 1991) or i < 3),
+    ]
+    for vertex_filter, passes in cases:
+        found = 0
+        for q in clustered(rng, 5, dims, 10):
+            got, scores = search(q, vertex_filter)
+            assert len(got) == 10 and all(passes(i) for i in got), vertex_filter
+            assert scores == sorted(scores)
+            truth = sorted((i for i in range(len(data)) if passes(i)), key=lambda i: sq(data[i], q))[:10]
+            found += len(set(truth) & set(got))
+        assert found / 50 >= 0.95, vertex_filter
+    # Fewer matching nodes than topK: every one of them.
+    got, _ = search(data[0], {"equals": {"property": "id", "value": 17}})
+    assert got == [17]
+    for bad in ["{", '{"like": {"property": "id", "value": 1}}',
+                '{"greaterThan": {"property": "~label", "value": "En"}}']:
+        with pytest.raises(ClientError) as err:
+            driver.execute_query(
+                "CALL neptune.algo.vectors.topK.byEmbedding({embedding: $q, vertexFilter: $f})",
+                q=data[0], f=bad,
+            )
+        assert err.value.code == "Neo.ClientError.Procedure.ProcedureCallFailed"
+        assert "Invalid vertexFilter" in err.value.message
+
+
 def test_neptune_embedding_procedures_are_transactional(driver):
     driver.execute_query(
         "CREATE VECTOR INDEX docs FOR (d:Doc) ON d.embedding "

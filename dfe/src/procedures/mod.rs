@@ -21,6 +21,7 @@ mod neptune_load;
 mod neptune_vector_crud;
 mod neptune_vector_distance;
 mod neptune_vectors;
+mod neptune_vertex_filter;
 mod registry;
 mod schema;
 mod schema_await;

@@ -5,8 +5,10 @@
 //! Neptune has one vector index per graph; here it is the graph's one node
 //! vector index, which must rank by that distance (euclidean), so both
 //! orders agree. The search is the index's (`Txn::vector_query`), in the
-//! transaction's view.
+//! transaction's view; `topK.byEmbedding`'s `vertexFilter` is tested on
+//! each candidate during it (`neptune_vertex_filter`).
 
+use super::neptune_vertex_filter::VertexFilter;
 use super::Procedure;
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::ProcedureType;
@@ -23,7 +25,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
         name: "neptune.algo.vectors.topK.byEmbedding",
         inputs: &[("config", ProcedureType::Map)],
         outputs: &["node", "score"],
-        description: "The topK nodes nearest an embedding in the graph's node vector index (euclidean), nearest first, scored by squared L2 distance as Neptune Analytics does.",
+        description: "The topK nodes nearest an embedding in the graph's node vector index (euclidean) that pass the optional vertexFilter, nearest first, scored by squared L2 distance as Neptune Analytics does.",
         mode: "READ",
         body: top_k_by_embedding,
     },
@@ -64,11 +66,22 @@ const BY_NODE_INPUTS: &[(&str, ProcedureType)] = &[
 const BY_NODE_OUTPUTS: &[&str] = &["source", "node", "score"];
 
 fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let config = config_map(&args[0], &["embedding", "topK", "concurrency"])?;
+    let config = config_map(
+        &args[0],
+        &["embedding", "topK", "vertexFilter", "concurrency"],
+    )?;
     let embedding = config
         .get("embedding")
         .ok_or_else(|| failed("The configuration must give an embedding".into()))?;
-    nearest(txn, embedding, top_k(config)?, None)
+    let filter = match config.get("vertexFilter") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(VertexFilter::parse(value)?),
+    };
+    let top_k = top_k(config)?;
+    match filter {
+        Some(filter) => nearest(txn, embedding, top_k, &mut |node| filter.accepts(txn, node)),
+        None => nearest(txn, embedding, top_k, &mut |_| true),
+    }
 }
 
 fn top_k_by_embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
@@ -76,7 +89,7 @@ fn top_k_by_embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Val
         args.get(1).unwrap_or(&Value::Null),
         &["topK", "concurrency"],
     )?;
-    let rows = nearest(txn, &args[0], top_k(config)?, None)?;
+    let rows = nearest(txn, &args[0], top_k(config)?, &mut |_| true)?;
     Ok(rows
         .into_iter()
         .map(|row| std::iter::once(args[0].clone()).chain(row).collect())
@@ -104,7 +117,7 @@ fn top_k_by_node(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         let Some(embedding) = txn.node_property(node, &key) else {
             continue;
         };
-        for row in nearest(txn, &embedding, top_k, Some(node))? {
+        for row in nearest(txn, &embedding, top_k, &mut |other| other != node)? {
             rows.push(std::iter::once(Value::Node(node)).chain(row).collect());
         }
     }
@@ -138,19 +151,19 @@ fn top_k(config: &BTreeMap<String, Value>) -> ExecResult<i64> {
     }
 }
 
-/// The `top_k` nodes nearest `embedding` (`except` left out), with their
-/// squared L2 distances.
+/// The `top_k` nodes nearest `embedding` among those `accept` passes, with
+/// their squared L2 distances.
 fn nearest(
     txn: &Txn,
     embedding: &Value,
     top_k: i64,
-    except: Option<NodeId>,
+    accept: &mut dyn FnMut(NodeId) -> bool,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let (index, key) = graph_index(txn)?;
     let query = Vector::from_value(embedding)
         .map_err(|e| failed(format!("Invalid embedding: {e}")))?
         .ok_or_else(|| failed("Invalid embedding: null".into()))?;
-    let mut accept = |id: u64, _: f64| except != Some(NodeId(id));
+    let mut accept = |id: u64, _: f64| accept(NodeId(id));
     let mut rows = Vec::new();
     for (id, _) in txn.vector_query(&index, EntityKind::Node, top_k, embedding, &mut accept)? {
         let node = NodeId(id);
