@@ -426,6 +426,57 @@ def test_filtered_search_returns_the_k_best_matching_nodes(driver):
     assert "filtering candidates" in str(summary.plan)
 
 
+def test_selective_filters_score_their_candidates_exactly(driver):
+    """A `YIELD ... WHERE` that requires a label or an indexed value of the node, when few
+    nodes have it, is answered by scoring those nodes (a pre-filter): exactly the brute-force
+    top 10 among them, the transaction's own uncommitted nodes included."""
+    import random
+
+    rng = random.Random(9)
+    dims = 16
+    data = clustered(rng, 3000, dims, 12)
+    create_docs_index(driver, dims=dims)
+    driver.execute_query("CREATE INDEX doc_lang FOR (d:Doc) ON (d.lang)")
+    driver.execute_query("CALL db.awaitIndexes(60)")
+    driver.execute_query(
+        "UNWIND range(0, size($data) - 1) AS i "
+        "CREATE (d:Doc {id: i, lang: CASE WHEN i % 50 = 1 THEN 'en' ELSE 'fr' END, embedding: $data[i]}) "
+        "WITH d, i WHERE i % 40 = 2 SET d:Rare",
+        data=data,
+    )
+
+    def best(q, members):
+        return sorted(members, key=lambda i: (-cosine_score(data[i], q), i))[:10]
+
+    for q in clustered(rng, 8, dims, 12):
+        for where, members in [
+            ("node:Rare", [i for i in range(len(data)) if i % 40 == 2]),
+            ("node.lang = $lang", [i for i in range(len(data)) if i % 50 == 1]),
+            ("node.lang = $lang AND node:Rare", [i for i in range(len(data)) if i % 50 == 1 and i % 40 == 2]),
+        ]:
+            records, _, _ = driver.execute_query(
+                f"CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score WHERE {where} "
+                "RETURN node.id AS id", q=q, lang="en",
+            )
+            assert [r["id"] for r in records] == best(q, members), where
+    # Own uncommitted nodes are candidates; other transactions do not see them.
+    with driver.session() as s, s.begin_transaction() as tx:
+        tx.run("CREATE (:Doc:Rare {id: -1, lang: 'en', embedding: $v})", v=data[0]).consume()
+        got = [r["id"] for r in tx.run(
+            "CALL db.index.vector.queryNodes('docs', 3, $q) YIELD node WHERE node:Rare RETURN node.id AS id",
+            q=data[0])]
+        assert got[0] in (-1, 0) and -1 in got
+        got = [r["id"] for r in tx.run(
+            "CALL db.index.vector.queryNodes('docs', 3, $q) YIELD node WHERE node.lang = 'en' RETURN node.id AS id",
+            q=data[0])]
+        assert -1 in got
+        records, _, _ = driver.execute_query(
+            "CALL db.index.vector.queryNodes('docs', 3, $q) YIELD node WHERE node:Rare RETURN node.id AS id",
+            q=data[0])
+        assert -1 not in [r["id"] for r in records]
+        tx.rollback()
+
+
 def test_neptune_vertex_filter_returns_the_top_k_matching_nodes(driver):
     """Neptune's `vertexFilter` (a JSON string): labels with equals/notEquals, property
     comparisons, andAll/orAll; the topK nearest nodes that pass, not the passing part of the

@@ -31,6 +31,7 @@ mod node_index_seek;
 mod node_property_scan;
 mod optional;
 mod optional_batched;
+mod prefilter_terms;
 mod procedure_call;
 mod project;
 mod property_seek;

@@ -3,6 +3,7 @@
 //! passes each input row through once, as Neo4j does.
 
 use super::flat_map::{Expander, Extension, Extensions};
+use super::prefilter_terms::PrefilterTerms;
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
@@ -29,6 +30,9 @@ struct ResolvedCall {
     procedure: Resolved,
     signature: ProcedureSignature,
     columns: Vec<(usize, Slot)>,
+    /// What the filter requires of the entity in the first output column
+    /// (a vector query's node), for a pre-filtered search.
+    prefilter: PrefilterTerms,
 }
 
 impl ProcedureCall {
@@ -81,10 +85,19 @@ impl ProcedureCall {
                 })?;
             columns.push((index, *slot));
         }
+        let entity = columns.iter().find(|(index, _)| *index == 0);
+        let prefilter = match (&self.filter, entity) {
+            (Some(filter), Some(&(_, slot))) => {
+                let written: Vec<Slot> = columns.iter().map(|&(_, slot)| slot).collect();
+                PrefilterTerms::of(filter, slot, &written)
+            }
+            _ => PrefilterTerms::default(),
+        };
         let resolved = ResolvedCall {
             procedure,
             signature,
             columns,
+            prefilter,
         };
         self.resolved = Some(resolved.clone());
         Ok(resolved)
@@ -146,6 +159,7 @@ fn call_filtering(
     let stop = ctx.stop.clone();
     let notices = Arc::clone(&ctx.notices);
     let mut evaluator = ctx.evaluator();
+    let prefilter = call.prefilter.evaluate(&mut evaluator, batch, row)?;
     // One copy of the input row; each candidate's columns overwrite their
     // slots in it.
     let mut one = Batch::with_capacity(batch.slot_count(), 1);
@@ -165,7 +179,7 @@ fn call_filtering(
     };
     with_database_hook(hook.as_ref(), &stop, &notices, || {
         with_tx_metadata(metadata.as_ref(), || {
-            procedures.call_filtered(&call.procedure, &txn, args, &mut test)
+            procedures.call_filtered(&call.procedure, &txn, args, &mut test, &prefilter)
         })
     })
 }

@@ -40,6 +40,7 @@ mod users;
 mod users_show;
 mod vector;
 mod vector_options;
+mod vector_prefilter;
 
 pub(crate) use database_hook::with_hook as with_database_hook;
 pub use database_hook::{DatabaseHook, LoadOutcome, RunningQuery, RunningTransaction, Setting};
@@ -56,6 +57,7 @@ pub use tx::TxMetadata;
 pub use user_admin::{
     is_self_service, is_user_command, Password, UserCommand, UserInfo, BUILT_IN_ROLES,
 };
+pub(crate) use vector_prefilter::Prefilter;
 
 use crate::error::ExecResult;
 use nereid_planner::{ProcedureField, ProcedureSignature, ProcedureType};

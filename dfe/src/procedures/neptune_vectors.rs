@@ -9,6 +9,7 @@
 //! each candidate during it (`neptune_vertex_filter`).
 
 use super::neptune_vertex_filter::VertexFilter;
+use super::vector_prefilter::Prefilter;
 use super::Procedure;
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::ProcedureType;
@@ -79,8 +80,13 @@ fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> 
     };
     let top_k = top_k(config)?;
     match filter {
-        Some(filter) => nearest(txn, embedding, top_k, &mut |node| filter.accepts(txn, node)),
-        None => nearest(txn, embedding, top_k, &mut |_| true),
+        Some(filter) => {
+            let prefilter = filter.prefilter();
+            nearest(txn, embedding, top_k, Some(&prefilter), &mut |node| {
+                filter.accepts(txn, node)
+            })
+        }
+        None => nearest(txn, embedding, top_k, None, &mut |_| true),
     }
 }
 
@@ -89,7 +95,7 @@ fn top_k_by_embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Val
         args.get(1).unwrap_or(&Value::Null),
         &["topK", "concurrency"],
     )?;
-    let rows = nearest(txn, &args[0], top_k(config)?, &mut |_| true)?;
+    let rows = nearest(txn, &args[0], top_k(config)?, None, &mut |_| true)?;
     Ok(rows
         .into_iter()
         .map(|row| std::iter::once(args[0].clone()).chain(row).collect())
@@ -117,7 +123,7 @@ fn top_k_by_node(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         let Some(embedding) = txn.node_property(node, &key) else {
             continue;
         };
-        for row in nearest(txn, &embedding, top_k, &mut |other| other != node)? {
+        for row in nearest(txn, &embedding, top_k, None, &mut |other| other != node)? {
             rows.push(std::iter::once(Value::Node(node)).chain(row).collect());
         }
     }
@@ -152,11 +158,13 @@ fn top_k(config: &BTreeMap<String, Value>) -> ExecResult<i64> {
 }
 
 /// The `top_k` nodes nearest `embedding` among those `accept` passes, with
-/// their squared L2 distances.
+/// their squared L2 distances; only the nodes `prefilter` names are scored
+/// when they are few (`vector_prefilter`).
 fn nearest(
     txn: &Txn,
     embedding: &Value,
     top_k: i64,
+    prefilter: Option<&Prefilter>,
     accept: &mut dyn FnMut(NodeId) -> bool,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let (index, key) = graph_index(txn)?;
@@ -165,7 +173,18 @@ fn nearest(
         .ok_or_else(|| failed("Invalid embedding: null".into()))?;
     let mut accept = |id: u64, _: f64| accept(NodeId(id));
     let mut rows = Vec::new();
-    for (id, _) in txn.vector_query(&index, EntityKind::Node, top_k, embedding, &mut accept)? {
+    let found = match prefilter.and_then(|p| p.candidates(txn, &index, top_k)) {
+        Some(among) => txn.vector_query_among(
+            &index,
+            EntityKind::Node,
+            top_k,
+            embedding,
+            &among,
+            &mut accept,
+        )?,
+        None => txn.vector_query(&index, EntityKind::Node, top_k, embedding, &mut accept)?,
+    };
+    for (id, _) in found {
         let node = NodeId(id);
         let stored = txn.node_property(node, &key).unwrap_or_default();
         let Ok(Some(vector)) = Vector::from_value(&stored) else {

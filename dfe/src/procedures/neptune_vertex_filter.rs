@@ -20,6 +20,7 @@
 //! `notIn`, which it passes (it holds no value equal to the one named).
 
 use super::neptune_vectors::failed;
+use super::vector_prefilter::Prefilter;
 use crate::error::ExecResult;
 use nereid_storage::Txn;
 use nereid_values::{Comparison, NodeId, Value};
@@ -118,6 +119,33 @@ impl VertexFilter {
                 test(op, name, body)
             }
         }
+    }
+
+    /// What every passing node has, from the filter's top-level `equals`
+    /// operations (alone or under `andAll`): for a pre-filtered search.
+    pub(super) fn prefilter(&self) -> Prefilter {
+        let mut prefilter = Prefilter::default();
+        let tests = match self {
+            VertexFilter::All(parts) => parts.iter().collect(),
+            single => vec![single],
+        };
+        for test in tests {
+            if let VertexFilter::Test {
+                op: TestOp::Equals,
+                property,
+                value,
+            } = test
+            {
+                match value {
+                    Value::String(label) if property == LABEL => {
+                        prefilter.labels.push(label.to_string())
+                    }
+                    _ if property == LABEL => {}
+                    _ => prefilter.equalities.push((property.clone(), value.clone())),
+                }
+            }
+        }
+        prefilter
     }
 
     /// Whether `node`, in `txn`'s view, passes the filter.

@@ -8,6 +8,7 @@
 
 use super::algo::with_views;
 use super::vector::{self, CandidateTest};
+use super::vector_prefilter::Prefilter;
 use super::{lookup, show, Procedure, TableProcedure};
 use crate::error::{ExecError, ExecResult};
 use nereid_algorithms::ViewCache;
@@ -87,17 +88,19 @@ impl ProcedureRegistry {
     /// Calls a procedure that filters its candidates
     /// ([`ProcedureSignature::filters_candidates`]) with `test` deciding
     /// each candidate result row; any other procedure's rows are filtered
-    /// by `test` after the call.
+    /// by `test` after the call. `prefilter` names what every passing
+    /// candidate has (labels, property values), for a pre-filtered search.
     pub(crate) fn call_filtered(
         &self,
         procedure: &Resolved,
         txn: &Txn,
         args: &[Value],
         test: &mut CandidateTest<'_>,
+        prefilter: &Prefilter,
     ) -> ExecResult<Vec<Vec<Value>>> {
         if let Resolved::Builtin(p) = procedure {
             if let Some(body) = vector::filtered_body(p.name) {
-                return with_views(&self.views, || body(txn, args, test));
+                return with_views(&self.views, || body(txn, args, test, prefilter));
             }
         }
         let mut kept = Vec::new();

@@ -5,6 +5,7 @@
 //! the store's (`StorageError::VectorQueryRefused`) or
 //! `ExecError::ProcedureCallFailed`, before anything is read or written.
 
+use super::vector_prefilter::Prefilter;
 use super::Procedure;
 use crate::error::{ExecError, ExecResult};
 use nereid_planner::ProcedureType;
@@ -54,7 +55,7 @@ pub(crate) type CandidateTest<'a> = dyn FnMut(&[Value]) -> ExecResult<bool> + 'a
 
 /// A search that applies a `YIELD ... WHERE` test to its candidates.
 pub(crate) type FilteredBody =
-    fn(&Txn, &[Value], &mut CandidateTest<'_>) -> ExecResult<Vec<Vec<Value>>>;
+    fn(&Txn, &[Value], &mut CandidateTest<'_>, &Prefilter) -> ExecResult<Vec<Vec<Value>>>;
 
 /// The filtered form of a vector query procedure, by name: the `k` best
 /// candidates that pass the test (issue 28's filtered search).
@@ -75,7 +76,7 @@ fn relationship(id: u64) -> Value {
 }
 
 fn query_nodes(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    query(txn, args, EntityKind::Node, node, &mut |_| Ok(true))
+    query(txn, args, EntityKind::Node, node, &mut |_| Ok(true), None)
 }
 
 fn query_relationships(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
@@ -85,6 +86,7 @@ fn query_relationships(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>>
         EntityKind::Relationship,
         relationship,
         &mut |_| Ok(true),
+        None,
     )
 }
 
@@ -92,27 +94,39 @@ fn query_nodes_filtered(
     txn: &Txn,
     args: &[Value],
     test: &mut CandidateTest<'_>,
+    prefilter: &Prefilter,
 ) -> ExecResult<Vec<Vec<Value>>> {
-    query(txn, args, EntityKind::Node, node, test)
+    query(txn, args, EntityKind::Node, node, test, Some(prefilter))
 }
 
 fn query_relationships_filtered(
     txn: &Txn,
     args: &[Value],
     test: &mut CandidateTest<'_>,
+    _prefilter: &Prefilter,
 ) -> ExecResult<Vec<Vec<Value>>> {
-    query(txn, args, EntityKind::Relationship, relationship, test)
+    query(
+        txn,
+        args,
+        EntityKind::Relationship,
+        relationship,
+        test,
+        None,
+    )
 }
 
 /// The `k` best entities of the index that pass `test` (given each
 /// candidate's result row), best first. The store widens its search while
-/// fewer than `k` pass; the first error the test raises fails the call.
+/// fewer than `k` pass, or scores only the nodes `prefilter` names when
+/// they are few (`vector_prefilter`); the first error the test raises
+/// fails the call.
 fn query(
     txn: &Txn,
     args: &[Value],
     entity: EntityKind,
     value_of: fn(u64) -> Value,
     test: &mut CandidateTest<'_>,
+    prefilter: Option<&Prefilter>,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let name = match &args[0] {
         Value::String(s) => s.as_str(),
@@ -139,7 +153,13 @@ fn query(
             }
         }
     };
-    let found = txn.vector_query(name, entity, k, &args[2], &mut accept)?;
+    let candidates = prefilter.and_then(|p| p.candidates(txn, name, k));
+    let found = match candidates {
+        Some(candidates) => {
+            txn.vector_query_among(name, entity, k, &args[2], &candidates, &mut accept)?
+        }
+        None => txn.vector_query(name, entity, k, &args[2], &mut accept)?,
+    };
     if let Some(error) = failure {
         return Err(error);
     }

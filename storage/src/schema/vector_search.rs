@@ -40,14 +40,16 @@ impl PartialOrd for Scored {
 }
 
 /// The `k` entities of `index` most similar to `query` in `reader`'s view,
-/// best first (ties by entity id), with their scores: through the index's
-/// approximate graph when it has one, else exactly.
+/// best first (ties by entity id), with their scores: among the caller's
+/// candidates exactly when it gives them (a pre-filter), else through the
+/// index's approximate graph when it has one, else exactly.
 pub(crate) fn nearest(
     reader: &Reader<'_>,
     index: &PropertyIndex,
     similarity: Similarity,
     k: usize,
     query: &Vector,
+    among: Option<&[u64]>,
     accept: &mut dyn FnMut(u64, f64) -> bool,
 ) -> Vec<(u64, f64)> {
     let search = Search {
@@ -58,9 +60,10 @@ pub(crate) fn nearest(
         k,
         query,
     };
-    match &index.ann {
-        Some(ann) => search.through(ann, accept),
-        None => search.exact(accept),
+    match (among, &index.ann) {
+        (Some(candidates), _) => search.among(candidates, accept),
+        (None, Some(ann)) => search.through(ann, accept),
+        (None, None) => search.exact(accept),
     }
 }
 
@@ -116,6 +119,31 @@ impl Search<'_> {
                 self.offer(&mut best, entity, None, accept);
                 true
             });
+        best.into_sorted()
+    }
+
+    /// Each of `candidates` (duplicates once) decided and scored.
+    fn among(
+        &self,
+        candidates: &[u64],
+        accept: &mut dyn FnMut(u64, f64) -> bool,
+    ) -> Vec<(u64, f64)> {
+        let mut best = Best::new(self.k);
+        let mut previous = None;
+        let mut sorted;
+        let candidates = if candidates.is_sorted() {
+            candidates
+        } else {
+            sorted = candidates.to_vec();
+            sorted.sort_unstable();
+            &sorted[..]
+        };
+        for &entity in candidates {
+            if previous != Some(entity) {
+                self.offer(&mut best, entity, None, accept);
+            }
+            previous = Some(entity);
+        }
         best.into_sorted()
     }
 

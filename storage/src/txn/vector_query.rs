@@ -28,6 +28,35 @@ impl Txn {
         query: &Value,
         accept: &mut dyn FnMut(u64, f64) -> bool,
     ) -> Result<Vec<(u64, f64)>> {
+        self.query_vectors(name, entity, k, query, None, accept)
+    }
+
+    /// [`Txn::vector_query`] answered from `candidates` only, each decided
+    /// in this view and scored exactly: a pre-filtered search, for a caller
+    /// that knows every entity `accept` can pass is among them (from a
+    /// label or a property index) and that they are few enough to score
+    /// them all rather than walk the graph.
+    pub fn vector_query_among(
+        &self,
+        name: &str,
+        entity: EntityKind,
+        k: i64,
+        query: &Value,
+        candidates: &[u64],
+        accept: &mut dyn FnMut(u64, f64) -> bool,
+    ) -> Result<Vec<(u64, f64)>> {
+        self.query_vectors(name, entity, k, query, Some(candidates), accept)
+    }
+
+    fn query_vectors(
+        &self,
+        name: &str,
+        entity: EntityKind,
+        k: i64,
+        query: &Value,
+        among: Option<&[u64]>,
+        accept: &mut dyn FnMut(u64, f64) -> bool,
+    ) -> Result<Vec<(u64, f64)>> {
         let refused = |m: String| StorageError::VectorQueryRefused(m);
         let catalog = self.store.schema.catalog();
         let index = catalog
@@ -76,6 +105,7 @@ impl Txn {
             similarity,
             k as usize,
             &vector,
+            among,
             accept,
         ))
     }
