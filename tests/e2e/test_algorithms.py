@@ -357,6 +357,40 @@ def test_sssp_parents_form_a_shortest_path_tree(session, procedure):
             assert close(float(want[r["p"]]) + weights[(r["p"], r["n"])], want[r["n"]], 1e-9), r
 
 
+def test_topksssp_unbounded_equals_graphalytics_and_limits_cut_each_hop(session):
+    """With -1 (no limit) at every hop and enough hops, topksssp's distances are Graphalytics'
+    SSSP; a limit keeps only the best nodes of that hop, best first."""
+    want = expected("directed", "SSSP")
+    reached = {v for v, d in want.items() if d != "Infinity" and v != 1}
+    hops = len(want)
+    cfg = config("directed", edgeWeightProperty="weight", edgeWeightType="double",
+                 hopCount=hops, perHopLimits=[-1] * hops)
+    rows = session.run("MATCH (s:D {id: 1}) CALL neptune.algo.topksssp(s, $config) "
+                       "YIELD source, node, distance RETURN source.id AS s, node.id AS id, distance",
+                       config=cfg).data()
+    assert {r["id"] for r in rows} == reached and {r["s"] for r in rows} == {1}
+    for r in rows:
+        assert close(r["distance"], want[r["id"]], 1e-9), r
+    distances = [r["distance"] for r in rows]
+    assert distances == sorted(distances)
+    # One hop, two nodes: the two nearest neighbours of 1 by edge weight.
+    weights = {(int(a), int(b)): float(w) for a, b, w in read("example-directed.e")}
+    out = sorted((w, b) for (a, b), w in weights.items() if a == 1)
+    cfg = config("directed", edgeWeightProperty="weight", edgeWeightType="double",
+                 hopCount=1, perHopLimits=[2])
+    rows = session.run("MATCH (s:D {id: 1}) CALL neptune.algo.topksssp(s, $config) "
+                       "YIELD node, distance RETURN node.id AS id, distance", config=cfg).data()
+    assert [(r["distance"], r["id"]) for r in rows] == out[:2]
+    cfg["costFunction"] = "max"
+    rows = session.run("MATCH (s:D {id: 1}) CALL neptune.algo.topksssp(s, $config) "
+                       "YIELD node, distance RETURN node.id AS id, distance", config=cfg).data()
+    assert [(r["distance"], r["id"]) for r in rows] == sorted(out, key=lambda p: (-p[0], p[1]))[:2]
+    with pytest.raises(ClientError) as failure:
+        session.run("MATCH (s:D {id: 1}) CALL neptune.algo.topksssp(s, $config) YIELD node RETURN node",
+                    config={**cfg, "perHopLimits": [2, 2]}).consume()
+    assert "perHopLimits" in failure.value.message
+
+
 def test_egonet_keeps_the_heaviest_new_edges_of_each_node_per_hop(session):
     # e -> a (9), e -> b (5), e -> c (1); a -> d (2), a -> x (7), a -> e (10); b -> d (8).
     session.run("UNWIND ['e', 'a', 'b', 'c', 'd', 'x'] AS k CREATE (:G {k: k})").consume()

@@ -144,6 +144,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     algo::CLOSENESS,
     algo::LOUVAIN,
     algo::EGONET,
+    algo::TOPK_SSSP,
 ];
 
 /// The procedure called `name` (exact, case-sensitive as in Neo4j).

@@ -21,6 +21,7 @@ mod page_rank;
 mod similarity;
 mod sources;
 mod sssp;
+mod topk_sssp;
 mod triangle_count;
 mod wcc;
 
@@ -50,5 +51,6 @@ pub(super) use louvain::PROCEDURES as LOUVAIN;
 pub(super) use page_rank::PROCEDURES as PAGE_RANK;
 pub(super) use similarity::PROCEDURES as SIMILARITY;
 pub(super) use sssp::PROCEDURES as SSSP;
+pub(super) use topk_sssp::PROCEDURES as TOPK_SSSP;
 pub(super) use triangle_count::PROCEDURES as TRIANGLE_COUNT;
 pub(super) use wcc::PROCEDURES as WCC;
