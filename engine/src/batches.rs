@@ -15,13 +15,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// `LOAD CSV`'s files: `file:///x.csv` is `x.csv` in the import directory
-/// (or that absolute path when it lies inside it), as in Neo4j.
+/// (or that absolute path when it lies inside it), as in Neo4j;
+/// `s3://bucket/key` is that object, read through the loader's S3
+/// settings (`loader::s3_source`) as it streams.
 pub(crate) struct ImportFiles {
     pub(crate) dir: PathBuf,
+    pub(crate) s3: crate::loader::S3Settings,
 }
 
 impl nereid_dfe::FileSource for ImportFiles {
     fn open(&self, url: &str) -> Result<(String, Box<dyn Read + Send>), String> {
+        if crate::loader::is_s3(url) {
+            let (name, object) = crate::loader::open_object(url, &self.s3)?;
+            return Ok((name, object));
+        }
         let path = crate::loader::resolve_source(url, &self.dir).map_err(|e| e.message)?;
         if !path.is_file() {
             return Err(format!("{} is not a file", path.display()));

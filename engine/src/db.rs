@@ -356,6 +356,10 @@ impl Database {
             users: std::sync::OnceLock::new(),
             files: Arc::new(crate::batches::ImportFiles {
                 dir: config.import_dir.clone(),
+                s3: crate::loader::S3Settings {
+                    endpoint: config.s3_endpoint.clone(),
+                    region: config.s3_region.clone(),
+                },
             }),
         });
         durable::spawn_background(

@@ -170,3 +170,23 @@ def test_an_unreachable_endpoint_fails_the_load(tmp_path):
         failed_on(load(server, f"s3://{BUCKET}/somewhere/data.csv"), "somewhere/data.csv")
     finally:
         server.stop()
+
+
+def test_load_csv_reads_an_object_from_s3(s3, s3_server):
+    """`LOAD CSV FROM 's3://bucket/key'` streams one object through the same S3 settings;
+    `file()` names it; a missing object is Neo4j's ExternalResourceFailed and writes nothing."""
+    _, driver, prefix = s3_server
+    put(s3, f"{prefix}/people.csv", b"name,age\nAda,36\nAlan,41\n")
+    url = f"s3://{BUCKET}/{prefix}/people.csv"
+    records, summary, _ = driver.execute_query(
+        "LOAD CSV WITH HEADERS FROM $url AS row CREATE (p:P {name: row.name, age: toInteger(row.age)}) "
+        "RETURN p.name AS name, p.age AS age, file() AS f, linenumber() AS line", url=url)
+    assert [(r["name"], r["age"], r["line"]) for r in records] == [("Ada", 36, 2), ("Alan", 41, 3)]
+    assert all(r["f"].endswith(f"{prefix}/people.csv") for r in records)
+    assert summary.counters.nodes_created == 2
+    for missing in [f"s3://{BUCKET}/{prefix}/absent.csv", f"s3://{BUCKET}"]:
+        with pytest.raises(Exception) as failure:
+            driver.execute_query("LOAD CSV FROM $url AS row CREATE (:Q)", url=missing)
+        assert failure.value.code == "Neo.ClientError.Statement.ExternalResourceFailed"
+    records, _, _ = driver.execute_query("MATCH (q:Q) RETURN count(q) AS c")
+    assert records[0]["c"] == 0

@@ -41,7 +41,7 @@ pub use jobs::Loader;
 pub use mode::LoadMode;
 pub use nereid_loader_formats::{Format, InputFormat, RdfSyntax, FORMAT_NAMES};
 pub use progress::{LoadErrorEntry, LoadPhase, LoadState, LoadStatus, LOAD_ERRORS_KEPT};
-pub(crate) use s3_source::S3Settings;
+pub(crate) use s3_source::{is_s3, open_object, S3Settings};
 pub(crate) use source::resolve as resolve_source;
 pub use user_id::user_key;
 

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use nereid_loader_formats::InputFormat;
-use nereid_wal::{S3Location, S3Store, WalError};
+use nereid_wal::{ObjectStore, S3Location, S3Store, WalError};
 
 use super::source::{has_extension, none_listed, refused, InputFile};
 use crate::db::DbError;
@@ -73,4 +73,50 @@ pub(crate) fn list(
         ));
     }
     Ok(files)
+}
+
+/// One object for `LOAD CSV FROM 's3://bucket/key'`: its name and a reader
+/// streaming it. The key must name an object (no prefix listing: a query
+/// reads one file per source row, as with `file:///`).
+pub(crate) fn open_object(
+    source: &str,
+    settings: &S3Settings,
+) -> Result<(String, Box<dyn std::io::Read + Send>), String> {
+    let location = S3Location::parse(source, settings.endpoint.clone(), settings.region.clone())
+        .map_err(|e| e.to_string())?;
+    let key = location.prefix.clone();
+    if key.is_empty() {
+        return Err(format!("{source} names a bucket, not an object"));
+    }
+    let bucket = S3Location {
+        prefix: String::new(),
+        ..location
+    };
+    let store = S3Store::connect(bucket).map_err(|e| e.to_string())?;
+    let found = store.objects(&key).map_err(|e| e.to_string())?;
+    if !found.iter().any(|(k, _)| *k == key) {
+        return Err(format!("there is no object {source}"));
+    }
+    let name = store.location(&key).display().to_string();
+    let reader = store.reader(&key);
+    Ok((
+        name,
+        Box::new(ObjectReader {
+            reader,
+            _store: store,
+        }),
+    ))
+}
+
+/// An object's reader with the client whose runtime it reads through (the
+/// runtime stops when the client is dropped).
+struct ObjectReader {
+    reader: nereid_wal::S3Reader,
+    _store: S3Store,
+}
+
+impl std::io::Read for ObjectReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.reader.read(buf)
+    }
 }
