@@ -4,22 +4,26 @@
 //! nodes it names are a superset of the answers; when they are few enough,
 //! scoring each of them exactly is cheaper than a filtered walk of the
 //! HNSW graph, which must visit about `ef / s` candidates (`s` the filter's
-//! selectivity) and compute distances to their neighbours.
+//! selectivity) before `k` pass.
 //!
-//! Cost model, with `N` nodes of the index's label and `C` candidates:
-//! the walk computes about `LINKS · ef · N / C` distances (`LINKS` the
-//! bottom layer's neighbours per point, `ef` the search width), the
-//! pre-filter `C` distances and tests. So the pre-filter runs when
-//! `C² < LINKS · ef · N`, i.e. when `C` is under `sqrt(LINKS · ef · N)`:
-//! about 12,600 nodes of 50,000 at `k = 10`. The counts are exact (the
-//! label's count in the reader's view; the index seek stops one past the
-//! bound), not estimates.
+//! Cost model, with `N` nodes of the index's label and `C` candidates: the
+//! walk costs about `WALK · ef · N / C`, the pre-filter `SCORE · C` (each
+//! candidate's vector read from the store, scored, and the predicate
+//! tested). So the pre-filter runs when `C² < (WALK / SCORE) · ef · N`.
+//! Measured over Bolt on 50,000 x 128 vectors (benches/RESULTS.md, session
+//! 23): the walk took 2.7 ms at 10% and 19.6 ms at 1% selectivity (about
+//! 2.5 µs per unit of `N / C` at `ef = 100`), the pre-filter about 3 µs a
+//! candidate; the ratio is near 1, so the crossover is near
+//! `C = sqrt(ef · N)`: 2,200 nodes of 50,000 (4.5%) at `k = 10`. The counts
+//! are exact (the label's count in the reader's view; the index seek stops
+//! one past the bound), not estimates.
 
 use nereid_storage::{EntityKind, IndexKind, IndexSeek, IndexState, KeyPredicate, Txn};
 use nereid_values::Value;
 
-/// Links per point at the HNSW graph's bottom layer (`2·M`, M = 16).
-const LINKS: f64 = 32.0;
+/// The walk's cost per unit of `ef · N / C` over the pre-filter's cost per
+/// candidate (measured; see the module documentation).
+const WALK_TO_SCORE: f64 = 1.0;
 /// The graph search's smallest width (`storage`'s `SEARCH_WIDTH`).
 const MIN_WIDTH: f64 = 100.0;
 
@@ -49,7 +53,7 @@ impl Prefilter {
         })?;
         let indexed = txn.count_nodes(Some(&vector_index.def.label)) as f64;
         let width = (2.0 * k as f64).max(MIN_WIDTH);
-        let bound = (LINKS * width * indexed).sqrt() as u64;
+        let bound = (WALK_TO_SCORE * width * indexed).sqrt() as u64;
         let mut best: Option<Vec<u64>> = None;
         let mut best_len = bound;
         for label in &self.labels {
@@ -170,7 +174,7 @@ mod tests {
         assert_eq!(count(with(&["En"], &[])), Some(20));
         assert_eq!(count(with(&[], &[("lang", Value::from("en"))])), Some(20));
         assert_eq!(count(with(&[], &[("lang", Value::Null)])), Some(0));
-        // 3,980 of 4,000 (the bound is sqrt(32 * 100 * 4000) = 3,577).
+        // 3,980 of 4,000 (the bound is sqrt(100 * 4000) = 632).
         assert_eq!(count(with(&[], &[("lang", Value::from("fr"))])), None);
         assert_eq!(count(with(&["Doc"], &[])), None);
         // No index on the key: only the label narrows.
