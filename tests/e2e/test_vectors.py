@@ -606,6 +606,16 @@ def test_neptune_distance_between_two_nodes(driver, metric, want):
             f"MATCH (n:Doc {{id: 1}}), (m:Doc {{id: 2}}) CALL neptune.algo.vectors.{name}(n, m, $config) "
             "YIELD source, target, distance RETURN source.id AS s, target.id AS t, distance", config=config)
         assert [(r["s"], r["t"], r["distance"]) for r in records] == [(1, 2, pytest.approx(want))]
+    # From an embedding: node 2's own vector, so the same distance to node 1.
+    records, _, _ = driver.execute_query(
+        "MATCH (n:Doc {id: 1}) CALL neptune.algo.vectors.distance.byEmbedding(n, $config) "
+        "YIELD node, distance RETURN node.id AS n, distance",
+        config={**config, "embedding": [0.0, 4.0]})
+    assert [(r["n"], r["distance"]) for r in records] == [(1, pytest.approx(want))]
+    records, _, _ = driver.execute_query(
+        "MATCH (n:Doc {id: 1}) CALL neptune.algo.vectors.distanceByEmbedding([0.0, 4.0], n, $config) "
+        "YIELD embedding, target, distance RETURN embedding, target.id AS t, distance", config=config)
+    assert [(r["embedding"], r["t"], r["distance"]) for r in records] == [([0.0, 4.0], 1, pytest.approx(want))]
     records, _, _ = driver.execute_query(
         "MATCH (n:Doc {id: 1}), (m:Doc {id: 3}) CALL neptune.algo.vectors.distance(n, m) YIELD distance "
         "RETURN distance")

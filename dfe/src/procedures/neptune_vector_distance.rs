@@ -4,6 +4,9 @@
 //! by `metric` — `L2Squared` (the default), `L2`, `CosineSimilarity`,
 //! `CosineDistance` (1 - similarity) or `DotProduct`, case-insensitive. A
 //! node without an embedding has a null distance.
+//! `.vectors.distance.byEmbedding(n, {embedding, metric})` and its earlier
+//! form `.vectors.distanceByEmbedding(embedding, n, {metric})` measure
+//! from a given embedding to the node's.
 
 use super::neptune_vectors::{failed, graph_vector_index, optional_node};
 use super::Procedure;
@@ -36,6 +39,29 @@ pub(super) const PROCEDURES: &[Procedure] = &[
         mode: "READ",
         body: distance,
     },
+    Procedure {
+        name: "neptune.algo.vectors.distance.byEmbedding",
+        inputs: &[
+            ("node", ProcedureType::Any),
+            ("config", ProcedureType::Map),
+        ],
+        outputs: &["node", "distance"],
+        description: "The distance between an embedding and a node's embedding (default: squared L2).",
+        mode: "READ",
+        body: by_embedding,
+    },
+    Procedure {
+        name: "neptune.algo.vectors.distanceByEmbedding",
+        inputs: &[
+            ("embedding", ProcedureType::List),
+            ("target", ProcedureType::Any),
+            ("config = {}", ProcedureType::Map),
+        ],
+        outputs: &["embedding", "target", "distance"],
+        description: "The distance between an embedding and a node's embedding (the earlier form of vectors.distance.byEmbedding).",
+        mode: "READ",
+        body: embedding_first,
+    },
 ];
 
 #[derive(Clone, Copy)]
@@ -47,13 +73,16 @@ enum Metric {
     DotProduct,
 }
 
-fn metric(config: &Value) -> ExecResult<Metric> {
+/// The configuration's `metric`; `others` are the other keys it may hold.
+fn metric(config: &Value, others: &[&str]) -> ExecResult<Metric> {
     let name = match config {
         Value::Null => return Ok(Metric::L2Squared),
         Value::Map(map) => {
-            if let Some(key) = map.keys().find(|k| k.as_str() != "metric") {
+            let known = |k: &str| k == "metric" || others.contains(&k);
+            if let Some(key) = map.keys().find(|k| !known(k)) {
                 return Err(failed(format!(
-                    "Unknown configuration key '{key}': nereid takes metric"
+                    "Unknown configuration key '{key}': nereid takes metric{}",
+                    others.iter().map(|o| format!(", {o}")).collect::<String>()
                 )));
             }
             match map.get("metric") {
@@ -77,7 +106,7 @@ fn metric(config: &Value) -> ExecResult<Metric> {
 }
 
 fn distance(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let metric = metric(args.get(2).unwrap_or(&Value::Null))?;
+    let metric = metric(args.get(2).unwrap_or(&Value::Null), &[])?;
     let (Some(source), Some(target)) = (
         optional_node(&args[0], "Expected a node")?,
         optional_node(&args[1], "Expected a node")?,
@@ -96,6 +125,57 @@ fn distance(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         _ => Value::Null,
     };
     Ok(vec![vec![Value::Node(source), Value::Node(target), value]])
+}
+
+fn by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let config = args.get(1).unwrap_or(&Value::Null);
+    let metric = metric(config, &["embedding"])?;
+    let embedding = match config {
+        Value::Map(map) => map.get("embedding").cloned().unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    if embedding.is_null() {
+        return Err(failed("The configuration must give an embedding".into()));
+    }
+    let Some((node, distance)) = from_embedding(txn, &embedding, &args[0], metric)? else {
+        return Ok(Vec::new());
+    };
+    Ok(vec![vec![Value::Node(node), distance]])
+}
+
+fn embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let metric = metric(args.get(2).unwrap_or(&Value::Null), &[])?;
+    let Some((node, distance)) = from_embedding(txn, &args[0], &args[1], metric)? else {
+        return Ok(Vec::new());
+    };
+    Ok(vec![vec![args[0].clone(), Value::Node(node), distance]])
+}
+
+/// The node `target` names (none for null) and the distance from
+/// `embedding` to its embedding (null when it has none of that length).
+fn from_embedding(
+    txn: &Txn,
+    embedding: &Value,
+    target: &Value,
+    metric: Metric,
+) -> ExecResult<Option<(NodeId, Value)>> {
+    let query = Vector::from_value(embedding)
+        .map_err(|e| failed(format!("Invalid embedding: {e}")))?
+        .ok_or_else(|| failed("Invalid embedding: null".into()))?;
+    let Some(node) = optional_node(target, "Expected a node")? else {
+        return Ok(None);
+    };
+    let (_, key, _) = graph_vector_index(txn)?;
+    let stored = txn
+        .node_property(node, &key)
+        .and_then(|v| Vector::from_value(&v).ok().flatten());
+    let distance = match stored {
+        Some(v) if v.len() == query.len() => {
+            Value::Float(measure(metric, query.as_slice(), v.as_slice()))
+        }
+        _ => Value::Null,
+    };
+    Ok(Some((node, distance)))
 }
 
 fn measure(metric: Metric, a: &[f32], b: &[f32]) -> f64 {
