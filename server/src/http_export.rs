@@ -1,5 +1,6 @@
 //! `GET /export?format=ntriples|nquads` (default `nquads`): the graph as
-//! RDF (docs/adr/0108-onegraph-rdf.md), streamed.
+//! RDF (docs/adr/0108-onegraph-rdf.md), streamed; with `&query=<Cypher>`
+//! (URL-encoded), only the subgraph that read-only query returns.
 //!
 //! Why a stream of bounded chunks: a graph's document is larger than the
 //! graph, so building it before answering held it all in memory. The
@@ -17,8 +18,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{header, StatusCode, Uri};
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use nereid_engine::{DbError, InputFormat, Loader, RdfSyntax};
@@ -34,13 +35,20 @@ const CHUNKS_IN_FLIGHT: usize = 4;
 
 type Chunk = Result<Bytes, io::Error>;
 
+/// What `GET /export` takes from its query string.
+#[derive(serde::Deserialize)]
+pub(crate) struct ExportAsked {
+    format: Option<String>,
+    query: Option<String>,
+}
+
 /// The export handler, over the loader's database.
-pub(crate) async fn export(State(loader): State<Arc<Loader>>, uri: Uri) -> Response {
-    let asked = uri.query().unwrap_or("").split('&');
-    let name = asked
-        .filter_map(|pair| pair.strip_prefix("format="))
-        .next_back();
-    let name = name.unwrap_or("nquads").to_owned();
+pub(crate) async fn export(
+    State(loader): State<Arc<Loader>>,
+    Query(asked): Query<ExportAsked>,
+) -> Response {
+    let name = asked.format.unwrap_or_else(|| "nquads".to_owned());
+    let query = asked.query;
     let (syntax, content_type) = match InputFormat::from_name(&name) {
         Some(InputFormat::Rdf(RdfSyntax::NTriples)) => {
             (RdfSyntax::NTriples, "application/n-triples")
@@ -57,7 +65,11 @@ pub(crate) async fn export(State(loader): State<Arc<Loader>>, uri: Uri) -> Respo
     let (opened, checked) = oneshot::channel();
     let (chunks, body) = mpsc::channel(CHUNKS_IN_FLIGHT);
     tokio::task::spawn_blocking(move || {
-        let export = match loader.export_rdf(syntax) {
+        let opened_export = match &query {
+            None => loader.export_rdf(syntax),
+            Some(query) => loader.export_rdf_subgraph(syntax, query, Default::default()),
+        };
+        let export = match opened_export {
             Ok(export) => export,
             Err(e) => {
                 let _ = opened.send(Err(e));

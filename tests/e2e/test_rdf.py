@@ -195,3 +195,47 @@ def test_a_triple_loaded_twice_is_one_edge(server):
         assert single(driver, "MATCH ()-[r:`http://example.org/knows`]->() RETURN count(r)") == 3
     finally:
         driver.close()
+
+
+def test_export_of_a_query_subgraph(server):
+    """`GET /export?query=...`: only what the read-only query returns (nodes, relationships,
+    paths, inside lists too) and the ends of its relationships; the graph's other statements
+    are left out; a writing query and a relationship property in the subgraph are refused."""
+    import urllib.parse
+
+    lines = []
+    for i in range(6):
+        s = f"<http://example.org/p{i}>"
+        lines.append(f'{s} <http://example.org/name> "P{i}" .')
+        lines.append(f"{s} <http://example.org/knows> <http://example.org/p{(i + 1) % 6}> .")
+    with open(os.path.join(import_dir(server), "ring.nt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    assert run_load(server, "ring.nt", "ntriples")["overallStatus"]["status"] == "LOAD_COMPLETED"
+
+    def subgraph(query):
+        q = urllib.parse.quote(query)
+        url = f"http://127.0.0.1:{server.http_port}/export?format=ntriples&query={q}"
+        with urllib.request.urlopen(url, timeout=30) as resp:
+            return sorted(resp.read().decode().splitlines())
+
+    # One relationship: both its ends with their properties, and the edge.
+    got = subgraph("MATCH (a)-[k]->(b) WHERE id(a) = <http://example.org/p0> RETURN k")
+    assert got == sorted([lines[0], lines[1], lines[2]])
+    # A path of two hops and a list of one node.
+    got = subgraph("MATCH p = (a)-[*2]->(b) WHERE id(a) = <http://example.org/p2> "
+                   "MATCH (c) WHERE id(c) = <http://example.org/p5> RETURN p, [c] AS more")
+    assert got == sorted([lines[4], lines[5], lines[6], lines[7], lines[8], lines[10]])
+    for query, code in [("CREATE (n) RETURN n", "Neo.ClientError.Statement.ArgumentError"),
+                        ("MATCH (n RETURN n", "Neo.ClientError.Statement.SyntaxError")]:
+        q = urllib.parse.quote(query)
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{server.http_port}/export?query={q}", timeout=30)
+            raise AssertionError(f"{query} must be refused")
+        except urllib.error.HTTPError as e:
+            assert e.code == 400
+            assert json.loads(e.read())["code"] == code
+    driver = GraphDatabase.driver(server.uri, auth=("neo4j", "x"))
+    try:
+        assert single(driver, "MATCH (n) RETURN count(n)") == 6
+    finally:
+        driver.close()
