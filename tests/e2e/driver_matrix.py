@@ -102,6 +102,33 @@ def test_cypher_shell_errors(secured):
     assert "Invalid input 'RETRUN'" in syntax.stderr, syntax.stderr
 
 
+@needs_java
+def test_java_driver_joins_rdf_and_csv_facts():
+    """Issue 26: RDF and CSV loaded through POST /loader, sharing IRIs, joined over Bolt by the
+    Java driver (tests/drivers/java/driver/OneGraphJoin.java), as test_rdf.py does in Python."""
+    from test_rdf import load
+
+    with tempfile.TemporaryDirectory(prefix="nereid-e2e-onegraph-") as tmp:
+        srv = Server(os.path.join(tmp, "data"))
+        srv.start()
+        try:
+            for name, fmt in (("employers.csv", "opencypher"), ("people.nt", "ntriples"),
+                              ("works_for.csv", "opencypher")):
+                assert load(srv, name, fmt)["overallStatus"]["status"] == "LOAD_COMPLETED"
+            classpath = _java_classpath()
+            if not os.path.exists(os.path.join(JAVA_DRIVER, "target", "classes", "OneGraphJoin.class")):
+                pytest.fail("OneGraphJoin is not built: run scripts/test-all (javac)")
+            proc = _run(["java", "-cp", classpath, "OneGraphJoin", f"bolt://{_address(srv)}"])
+        finally:
+            srv.stop()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == [
+        "by iri|Alice",
+        "by prefix|Bob",
+        "join|Alice|Bob|2019|Acme|[http://example.org/Person]|http://example.org/acme",
+    ], proc.stdout
+
+
 def _neo4rs_binary():
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "drivers", "rust", "target"))
     binary = os.path.join(target, "debug", "nereid-neo4rs-scenarios")
