@@ -5,6 +5,7 @@
 
 use crate::db::{Database, DbError};
 use crate::loader::{InputFormat, LoadMode, LoadRequest, LoadState, LoadStatus};
+use crate::transactions::Client;
 use nereid_dfe::{ExecError, ExecResult, LoadOutcome, UserCommand, UserInfo};
 use nereid_values::Value;
 use std::collections::BTreeMap;
@@ -13,25 +14,26 @@ use std::sync::{Arc, Weak};
 
 pub(crate) struct DatabaseCalls {
     db: Weak<Database>,
-    /// Who runs the query (empty without authentication): the user that
-    /// `SHOW CURRENT USER` shows and user commands act as.
-    caller: String,
+    /// Who runs the query: its user (empty without authentication) is the
+    /// one `SHOW CURRENT USER` shows, user commands act as, and nested
+    /// queries run as.
+    client: Client,
     /// The system updates the query's user commands made, which its
     /// summary reports.
     system_updates: Arc<AtomicU64>,
 }
 
 impl DatabaseCalls {
-    /// The hook of one query, run by `caller`, counting its system updates
+    /// The hook of one query, run by `client`, counting its system updates
     /// into `system_updates`.
-    pub(crate) fn for_caller(
+    pub(crate) fn for_client(
         db: Weak<Database>,
-        caller: String,
+        client: Client,
         system_updates: Arc<AtomicU64>,
     ) -> Self {
         DatabaseCalls {
             db,
-            caller,
+            client,
             system_updates,
         }
     }
@@ -81,16 +83,16 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
     }
 
     fn current_user(&self) -> ExecResult<Option<UserInfo>> {
-        if self.caller.is_empty() {
+        if self.client.username.is_empty() {
             return Ok(None);
         }
-        Ok(self.directory()?.user(&self.caller))
+        Ok(self.directory()?.user(&self.client.username))
     }
 
     fn administer_users(&self, command: UserCommand) -> ExecResult<()> {
         let updates = self
             .directory()?
-            .administer(&self.caller, command)
+            .administer(&self.client.username, command)
             .map_err(failed)?;
         self.system_updates.fetch_add(updates, Ordering::Relaxed);
         Ok(())
@@ -100,6 +102,20 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
         self.database()
             .map(|db| db.settings.to_vec())
             .unwrap_or_default()
+    }
+
+    fn run_nested(
+        &self,
+        txn: &Arc<nereid_dfe::Txn>,
+        query: &str,
+        params: BTreeMap<String, Value>,
+        writes: bool,
+        stopped: &dyn Fn() -> bool,
+    ) -> ExecResult<Vec<BTreeMap<String, Value>>> {
+        let db = self
+            .database()
+            .ok_or_else(|| ExecError::ProcedureCallFailed("the database is closing".into()))?;
+        db.run_nested(txn, query, params, writes, &self.client, stopped)
     }
 }
 

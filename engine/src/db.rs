@@ -644,21 +644,10 @@ impl Database {
                 None => cursor,
             };
             Some(
-                cursor
-                    .with_procedures(Arc::clone(&self.procedures))
-                    // How `CALL db.checkpoint()`, `neptune.load()` and the
-                    // user commands reach this database, as this client
-                    // (weakly: running queries never keep it open).
-                    .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_caller(
-                        Arc::downgrade(self),
-                        client.username.clone(),
-                        Arc::clone(&system_updates),
-                    )))
-                    .with_file_source(self.files.clone())
+                self.configure(cursor, client, &system_updates)
+                    .map_err(|e| failed(status::from_exec(e)))?
                     .with_tx_metadata(metadata)
-                    .with_deadline(deadline)
-                    .with_memory_limit(self.query_max_memory)
-                    .map_err(|e| failed(status::from_exec(e)))?,
+                    .with_deadline(deadline),
             )
         };
         let lister = match (tx, &listed) {
@@ -693,6 +682,41 @@ impl Database {
         })
     }
 
+    /// `cursor` with what every statement's executor reaches: the
+    /// procedures, this database (how `CALL db.checkpoint()`,
+    /// `neptune.load()`, the user commands and nested queries reach it, as
+    /// `client`, weakly: running queries never keep it open; user commands
+    /// count into `system_updates`), the import files and the memory limit.
+    fn configure(
+        self: &Arc<Self>,
+        cursor: nereid_dfe::Cursor,
+        client: &Client,
+        system_updates: &Arc<AtomicU64>,
+    ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
+        cursor
+            .with_procedures(Arc::clone(&self.procedures))
+            .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_client(
+                Arc::downgrade(self),
+                client.clone(),
+                Arc::clone(system_updates),
+            )))
+            .with_file_source(self.files.clone())
+            .with_memory_limit(self.query_max_memory)
+    }
+
+    /// A cursor of `plan` in `txn` for a query run inside another's call
+    /// (module `nested`), configured as a statement's.
+    pub(crate) fn configured_cursor(
+        self: &Arc<Self>,
+        plan: Arc<nereid_planner::PhysicalPlan>,
+        txn: Arc<nereid_dfe::Txn>,
+        params: Arc<Params>,
+        client: &Client,
+    ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
+        let cursor = nereid_dfe::Cursor::new(plan, txn, params);
+        self.configure(cursor, client, &Arc::new(AtomicU64::new(0)))
+    }
+
     /// Registers the server's users, which user commands administer
     /// (once; a second directory is ignored and returned).
     pub fn set_user_directory(
@@ -722,7 +746,7 @@ impl Database {
         Ok(crate::query_type::of(&self.plan(query)?.plan))
     }
 
-    fn plan(&self, query: &str) -> Result<CachedPlan, DbError> {
+    pub(crate) fn plan(&self, query: &str) -> Result<CachedPlan, DbError> {
         let nodes = self.store.estimate_nodes(None);
         // Read before planning: an index that comes online while this
         // query is planned makes the plan older than the version, never

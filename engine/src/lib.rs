@@ -21,6 +21,7 @@ mod db;
 mod durable;
 mod loader;
 mod metrics;
+mod nested;
 mod notification;
 mod plan_cache;
 mod privileges;

@@ -189,3 +189,50 @@ def test_langchain_constraint_and_index_queries(driver):
         "label": "Chunk", "properties": ["kind"], "type": "RANGE", "size": 4,
         "valuesSelectivity": 0.5, "distinctValues": 2.0,
     }]
+
+
+def test_conditional_queries_run_in_the_calling_transaction(driver):
+    """apoc.when / apoc.do.when / apoc.case / apoc.do.case: the selected query runs with the
+    given parameters, its rows come back as `value` maps, writes belong to the caller's
+    transaction (rolled back with it), and the read-only forms refuse a writing query."""
+    records, _, _ = driver.execute_query(
+        "UNWIND [1, 2, 3] AS i CALL apoc.when(i > 1, 'RETURN $x * 10 AS big', 'RETURN $x AS small', {x: i}) "
+        "YIELD value RETURN i, value ORDER BY i")
+    assert [(r["i"], r["value"]) for r in records] == [(1, {"small": 1}), (2, {"big": 20}), (3, {"big": 30})]
+    # No else query: one empty map.
+    records, _, _ = driver.execute_query("CALL apoc.when(false, 'RETURN 1 AS one') YIELD value RETURN value")
+    assert [r["value"] for r in records] == [{}]
+    # A query of several rows gives several.
+    records, _, _ = driver.execute_query(
+        "CALL apoc.case([false, 'RETURN 0 AS n', true, 'UNWIND range(1, $k) AS n RETURN n'], 'RETURN -1 AS n', "
+        "{k: 3}) YIELD value RETURN collect(value.n) AS ns")
+    assert records[0]["ns"] == [1, 2, 3]
+    records, _, _ = driver.execute_query(
+        "CALL apoc.case([false, 'RETURN 0 AS n'], 'RETURN -1 AS n') YIELD value RETURN value.n AS n")
+    assert records[0]["n"] == -1
+    # Writes through the .do forms, counted in the caller's transaction.
+    records, summary, _ = driver.execute_query(
+        "UNWIND ['a', 'b'] AS k CALL apoc.do.when(k = 'a', 'CREATE (n:W {k: $k}) RETURN n.k AS made', '', {k: k}) "
+        "YIELD value RETURN value")
+    assert [r["value"] for r in records] == [{"made": "a"}, {}]
+    assert summary.query_type in ("w", "rw")
+    records, _, _ = driver.execute_query("MATCH (n:W) RETURN collect(n.k) AS ks")
+    assert records[0]["ks"] == ["a"]
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CALL apoc.do.case([true, 'CREATE (:W {k: \"rolled\"})'], '') YIELD value RETURN value").consume()
+        assert tx.run("MATCH (n:W {k: 'rolled'}) RETURN count(n) AS c").single()["c"] == 1
+        tx.rollback()
+    records, _, _ = driver.execute_query("MATCH (n:W {k: 'rolled'}) RETURN count(n) AS c")
+    assert records[0]["c"] == 0
+    # The read-only forms refuse a write; nothing is applied.
+    for query in ["CALL apoc.when(true, 'CREATE (:W {k: \"no\"})') YIELD value RETURN value",
+                  "CALL apoc.case([true, 'CREATE (:W {k: \"no\"})']) YIELD value RETURN value",
+                  "CALL apoc.do.when(true, 'RETURN $missing AS m') YIELD value RETURN value",
+                  "CALL apoc.do.when(true, 'RETRUN 1') YIELD value RETURN value",
+                  "CALL apoc.do.case([true]) YIELD value RETURN value"]:
+        with pytest.raises(ClientError) as err:
+            driver.execute_query(query)
+        assert err.value.code.startswith("Neo.ClientError."), (query, err.value.code)
+    records, _, _ = driver.execute_query("MATCH (n:W {k: 'no'}) RETURN count(n) AS c")
+    assert records[0]["c"] == 0

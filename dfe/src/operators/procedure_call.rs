@@ -120,11 +120,18 @@ impl Expander for ProcedureCall {
         let args = coerce_arguments(&call.signature, args)?;
         let results = match &self.filter {
             None => {
-                with_database_hook(ctx.database_hook.as_ref(), &ctx.stop, &ctx.notices, || {
-                    with_tx_metadata(ctx.tx_metadata.as_ref(), || {
-                        ctx.procedures.call(&call.procedure, &ctx.txn, &args)
-                    })
-                })?
+                let txn = &ctx.txn;
+                with_database_hook(
+                    ctx.database_hook.as_ref(),
+                    &ctx.stop,
+                    &ctx.notices,
+                    txn,
+                    || {
+                        with_tx_metadata(ctx.tx_metadata.as_ref(), || {
+                            ctx.procedures.call(&call.procedure, &ctx.txn, &args)
+                        })
+                    },
+                )?
             }
             Some(filter) => call_filtering(&call, filter, &args, batch, row, ctx)?,
         };
@@ -177,7 +184,7 @@ fn call_filtering(
             Value::Bool(true)
         ))
     };
-    with_database_hook(hook.as_ref(), &stop, &notices, || {
+    with_database_hook(hook.as_ref(), &stop, &notices, &txn, || {
         with_tx_metadata(metadata.as_ref(), || {
             procedures.call_filtered(&call.procedure, &txn, args, &mut test, &prefilter)
         })

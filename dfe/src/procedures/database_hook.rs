@@ -1,6 +1,8 @@
 //! What procedures ask of the database around the executor and cannot do
 //! themselves: take a checkpoint (`db.checkpoint()`), run a bulk load
-//! (`neptune.load`), list and terminate transactions, and administer users. Both belong to the engine (the log, the checkpoint
+//! (`neptune.load`), list and terminate transactions, administer users,
+//! and run a query given as text inside the calling transaction
+//! (`apoc.when`, `apoc.do.when`, `apoc.case`, `apoc.do.case`). Both belong to the engine (the log, the checkpoint
 //! target and the loader live there) and dfe must not depend on it, so the
 //! engine hands the executor a [`DatabaseHook`]
 //! (`Cursor::with_database_hook`).
@@ -55,6 +57,21 @@ pub trait DatabaseHook: Send + Sync {
     /// The server's settings, as `SHOW SETTINGS` lists them (the embedder
     /// gives them to the engine; none when embedded without a server).
     fn settings(&self) -> Vec<Setting>;
+
+    /// Runs `query` with `params` in `txn` (the calling query's
+    /// transaction: what it writes is part of it) as the calling user, and
+    /// answers its rows as maps from column names. Refused: a query that
+    /// writes when `writes` is false, one the user may not run, one that
+    /// commits by itself (`IN TRANSACTIONS`, `neptune.load`). `stopped` is
+    /// asked between rows.
+    fn run_nested(
+        &self,
+        txn: &Arc<crate::Txn>,
+        query: &str,
+        params: BTreeMap<String, Value>,
+        writes: bool,
+        stopped: &dyn Fn() -> bool,
+    ) -> ExecResult<Vec<BTreeMap<String, Value>>>;
 }
 
 /// One setting of the server, as `SHOW SETTINGS` shows it.
@@ -117,11 +134,13 @@ pub struct LoadOutcome {
     pub seconds: f64,
 }
 
-/// The hook, stop signals and notice collector of the running call.
+/// The hook, stop signals, notice collector and transaction of the
+/// running call.
 struct Current {
     hook: Option<Arc<dyn DatabaseHook>>,
     stop: StopSignals,
     notices: super::schema_notice::Notices,
+    txn: Arc<crate::Txn>,
 }
 
 thread_local! {
@@ -136,6 +155,7 @@ pub(crate) fn with_hook<R>(
     hook: Option<&Arc<dyn DatabaseHook>>,
     stop: &StopSignals,
     notices: &super::schema_notice::Notices,
+    txn: &Arc<crate::Txn>,
     call: impl FnOnce() -> R,
 ) -> R {
     /// Restores the previous state even when `call` unwinds.
@@ -150,6 +170,7 @@ pub(crate) fn with_hook<R>(
         hook: hook.cloned(),
         stop: stop.clone(),
         notices: Arc::clone(notices),
+        txn: Arc::clone(txn),
     };
     let _restore = Restore(CURRENT.with(|current| current.replace(Some(now))));
     call()
@@ -160,6 +181,14 @@ pub(super) fn current_hook() -> Result<Arc<dyn DatabaseHook>, &'static str> {
     CURRENT
         .with(|current| current.borrow().as_ref().and_then(|c| c.hook.clone()))
         .ok_or("not available in this context (no database around the executor)")
+}
+
+/// The running call's transaction, shared (a nested query's cursor holds
+/// it), or why there is none.
+pub(super) fn current_txn() -> Result<Arc<crate::Txn>, &'static str> {
+    CURRENT
+        .with(|current| current.borrow().as_ref().map(|c| Arc::clone(&c.txn)))
+        .ok_or("not available in this context (no running call)")
 }
 
 /// Adds `notice` to the running statement's (dropped outside a call).

@@ -13,6 +13,7 @@ mod apoc_meta;
 mod apoc_meta_stats;
 mod apoc_schema;
 mod apoc_util;
+mod apoc_when;
 mod checkpoint;
 mod database_hook;
 mod db;
@@ -113,6 +114,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     apoc_meta_stats::PROCEDURES,
     apoc_schema::PROCEDURES,
     apoc_util::PROCEDURES,
+    apoc_when::PROCEDURES,
     db::PROCEDURES,
     checkpoint::PROCEDURES,
     dbms::PROCEDURES,
@@ -161,12 +163,15 @@ pub fn is_write_procedure(name: &str) -> bool {
     lookup(name).is_some_and(|p| p.mode == "WRITE")
 }
 
-/// A declared input, `name`, `name = <integer default>` or `name = {}`
-/// (the empty map, APOC's default config).
+/// A declared input, `name`, `name = <integer default>`, `name = {}` (the
+/// empty map, APOC's default config) or `name = ''` (the empty string).
 fn input_field(declared: &str, ty: ProcedureType) -> ProcedureField {
     match declared.split_once(" = ") {
         Some((name, "{}")) => {
             ProcedureField::new(name, ty).with_default(Some(Value::Map(Default::default())))
+        }
+        Some((name, "''")) => {
+            ProcedureField::new(name, ty).with_default(Some(Value::String(String::new())))
         }
         Some((name, default)) => {
             let default = default.parse::<i64>().map(Value::Int).ok();
