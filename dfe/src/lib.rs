@@ -38,9 +38,10 @@ pub use memory::{MemoryBudget, Reservation};
 pub use parameters::check_parameters;
 pub use procedures::{
     is_schema_command, is_self_service, is_user_command, is_write_procedure,
-    set_advertised_address, DatabaseHook, LoadOutcome, Password, ProcedureRegistry, RegistryError,
-    RunningQuery, RunningTransaction, SchemaNotice, Setting, TableProcedure, TxMetadata,
-    UserCommand, UserInfo, BUILT_IN_ROLES, DEFAULT_DATABASE, NEPTUNE_LOAD, SYSTEM_DATABASE,
+    set_advertised_address, BatchMode, BatchPlan, BatchReport, DatabaseHook, LoadOutcome, Password,
+    ProcedureRegistry, RegistryError, RunningQuery, RunningTransaction, SchemaNotice, Setting,
+    TableProcedure, TxMetadata, UserCommand, UserInfo, BUILT_IN_ROLES, DEFAULT_DATABASE,
+    NEPTUNE_LOAD, PERIODIC_ITERATE, SYSTEM_DATABASE,
 };
 pub use stop::{Deadline, TimeoutOrigin};
 

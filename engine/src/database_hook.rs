@@ -117,6 +117,17 @@ impl nereid_dfe::DatabaseHook for DatabaseCalls {
             .ok_or_else(|| ExecError::ProcedureCallFailed("the database is closing".into()))?;
         db.run_nested(txn, query, params, writes, &self.client, stopped)
     }
+
+    fn run_batches(
+        &self,
+        plan: &nereid_dfe::BatchPlan,
+        stopped: &dyn Fn() -> bool,
+    ) -> ExecResult<nereid_dfe::BatchReport> {
+        let db = self
+            .database()
+            .ok_or_else(|| ExecError::ProcedureCallFailed("the database is closing".into()))?;
+        db.run_batches(plan, &self.client, stopped)
+    }
 }
 
 /// Listing and terminating need the database itself; a closing one has

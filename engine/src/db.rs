@@ -590,6 +590,7 @@ impl Database {
                     " (the load commits by itself)",
                 )));
             }
+
             if batched {
                 return Err(failed(implicit_only(
                     "with 'CALL { ... } IN TRANSACTIONS'",

@@ -23,6 +23,7 @@ mod loader;
 mod metrics;
 mod nested;
 mod notification;
+mod periodic;
 mod plan_cache;
 mod privileges;
 mod profile;

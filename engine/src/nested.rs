@@ -40,7 +40,10 @@ impl Database {
                 "this procedure only reads, and the query writes (use the apoc.do form)",
             ));
         }
-        if plan.commits_in_batches() || plan.calls_procedure(nereid_dfe::NEPTUNE_LOAD) {
+        if plan.commits_in_batches()
+            || plan.calls_procedure(nereid_dfe::NEPTUNE_LOAD)
+            || plan.calls_procedure(nereid_dfe::PERIODIC_ITERATE)
+        {
             return Err(refused(
                 "a query run by a procedure cannot commit by itself",
             ));

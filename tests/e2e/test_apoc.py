@@ -236,3 +236,45 @@ def test_conditional_queries_run_in_the_calling_transaction(driver):
         assert err.value.code.startswith("Neo.ClientError."), (query, err.value.code)
     records, _, _ = driver.execute_query("MATCH (n:W {k: 'no'}) RETURN count(n) AS c")
     assert records[0]["c"] == 0
+
+
+def test_periodic_iterate_commits_each_batch_on_its_own(driver):
+    """apoc.periodic.iterate: the iterate query's rows in batches, the action once per batch
+    with the columns as variables (APOC's default) or per row as parameters (SINGLE), each batch
+    committed by itself; a failing batch is rolled back and reported, the others stay."""
+    driver.execute_query("UNWIND range(1, 25) AS i CREATE (:Item {i: i})")
+    records, summary, _ = driver.execute_query(
+        "CALL apoc.periodic.iterate('MATCH (n:Item) RETURN n', 'SET n.done = true', {batchSize: 10}) "
+        "YIELD batches, total, committedOperations, failedOperations, failedBatches, errorMessages, "
+        "batch, operations, wasTerminated, updateStatistics RETURN *")
+    r = records[0]
+    assert (r["batches"], r["total"], r["committedOperations"], r["failedOperations"], r["failedBatches"]) == \
+        (3, 25, 25, 0, 0)
+    assert r["batch"]["committed"] == 3 and r["operations"]["total"] == 25 and not r["wasTerminated"]
+    assert r["updateStatistics"]["propertiesSet"] == 25
+    records, _, _ = driver.execute_query("MATCH (n:Item) WHERE n.done RETURN count(n) AS c")
+    assert records[0]["c"] == 25
+    # SINGLE: the columns as parameters, with the call's own params beside them.
+    driver.execute_query(
+        "CALL apoc.periodic.iterate('MATCH (n:Item) WHERE n.i <= 5 RETURN n.i AS k', "
+        "'MATCH (m:Item {i: $k}) SET m.tag = $tag', {batchSize: 2, batchMode: 'SINGLE', params: {tag: 't'}})")
+    records, _, _ = driver.execute_query("MATCH (n:Item {tag: 't'}) RETURN count(n) AS c")
+    assert records[0]["c"] == 5
+    # A batch that fails (division by zero on i = 13) is rolled back; the others commit.
+    records, _, _ = driver.execute_query(
+        "CALL apoc.periodic.iterate('MATCH (n:Item) RETURN n ORDER BY n.i', "
+        "'SET n.inv = 1 / (n.i - 13)', {batchSize: 10}) "
+        "YIELD batches, failedBatches, failedOperations, committedOperations, errorMessages RETURN *")
+    r = records[0]
+    assert (r["batches"], r["failedBatches"], r["failedOperations"], r["committedOperations"]) == (3, 1, 10, 15)
+    assert len(r["errorMessages"]) == 1 and list(r["errorMessages"].values()) == [1]
+    records, _, _ = driver.execute_query("MATCH (n:Item) WHERE n.inv IS NOT NULL RETURN count(n) AS c")
+    assert records[0]["c"] == 15
+    # In an explicit transaction (how execute_query runs it), as in APOC: the batches are
+    # transactions of their own and stay committed when the caller rolls back.
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        tx.run("CALL apoc.periodic.iterate('MATCH (n:Item) RETURN n', 'SET n.kept = 1', {batchSize: 7})").consume()
+        tx.rollback()
+    records, _, _ = driver.execute_query("MATCH (n:Item) WHERE n.kept = 1 RETURN count(n) AS c")
+    assert records[0]["c"] == 25

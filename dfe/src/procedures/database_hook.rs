@@ -72,6 +72,52 @@ pub trait DatabaseHook: Send + Sync {
         writes: bool,
         stopped: &dyn Fn() -> bool,
     ) -> ExecResult<Vec<BTreeMap<String, Value>>>;
+
+    /// `apoc.periodic.iterate`: streams `plan.iterate`'s rows from a
+    /// snapshot of its own and runs `plan.action` over each batch of
+    /// `plan.batch_size` rows in a transaction of its own, committed
+    /// durably before the next; a batch that fails is rolled back and
+    /// counted, the others stay. As the calling user; `stopped` is asked
+    /// between batches.
+    fn run_batches(&self, plan: &BatchPlan, stopped: &dyn Fn() -> bool) -> ExecResult<BatchReport>;
+}
+
+/// How `apoc.periodic.iterate` runs its action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchMode {
+    /// Once per batch, the rows' columns as variables (APOC's default:
+    /// the action is prefixed with `UNWIND $_batch AS _batch WITH ...`).
+    Batch,
+    /// Once per row, the row's columns as parameters.
+    Single,
+    /// Once per batch, the rows as the parameter `$_batch` only.
+    BatchSingle,
+}
+
+/// One `apoc.periodic.iterate` call.
+#[derive(Clone, Debug)]
+pub struct BatchPlan {
+    pub iterate: String,
+    pub action: String,
+    pub batch_size: usize,
+    pub mode: BatchMode,
+    pub params: BTreeMap<String, Value>,
+}
+
+/// What `apoc.periodic.iterate` yields, gathered by the engine.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchReport {
+    pub batches: u64,
+    pub total: u64,
+    pub seconds: f64,
+    pub committed_operations: u64,
+    pub failed_operations: u64,
+    pub failed_batches: u64,
+    /// Each failure's message and how often it happened.
+    pub error_messages: BTreeMap<String, u64>,
+    pub was_terminated: bool,
+    /// The committed batches' writes, by Neo4j's counter names.
+    pub update_statistics: BTreeMap<String, i64>,
 }
 
 /// One setting of the server, as `SHOW SETTINGS` shows it.

@@ -11,6 +11,7 @@ mod apoc_create;
 mod apoc_merge;
 mod apoc_meta;
 mod apoc_meta_stats;
+mod apoc_periodic;
 mod apoc_schema;
 mod apoc_util;
 mod apoc_when;
@@ -43,8 +44,12 @@ mod vector;
 mod vector_options;
 mod vector_prefilter;
 
+pub use apoc_periodic::PERIODIC_ITERATE;
 pub(crate) use database_hook::with_hook as with_database_hook;
-pub use database_hook::{DatabaseHook, LoadOutcome, RunningQuery, RunningTransaction, Setting};
+pub use database_hook::{
+    BatchMode, BatchPlan, BatchReport, DatabaseHook, LoadOutcome, RunningQuery, RunningTransaction,
+    Setting,
+};
 pub use neptune_load::NEPTUNE_LOAD;
 pub(crate) use registry::{coerce_arguments, Resolved};
 pub use registry::{ProcedureRegistry, RegistryError};
@@ -114,6 +119,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     apoc_meta_stats::PROCEDURES,
     apoc_schema::PROCEDURES,
     apoc_util::PROCEDURES,
+    apoc_periodic::PROCEDURES,
     apoc_when::PROCEDURES,
     db::PROCEDURES,
     checkpoint::PROCEDURES,
