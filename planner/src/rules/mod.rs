@@ -6,6 +6,7 @@ mod choose_operators;
 mod count_from_store;
 mod expand_into_known;
 mod filter_pushdown;
+mod filter_reads_projection;
 mod id_seek;
 mod implied_in_list;
 mod index_order;
@@ -55,6 +56,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &sort_limit_to_top::SortLimitToTop,
     &index_order::IndexOrder,
     &project_after_top::ProjectAfterTop,
+    &filter_reads_projection::FilterReadsProjection,
     &choose_operators::ChooseOperators,
 ];
 
