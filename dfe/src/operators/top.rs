@@ -1,6 +1,12 @@
 //! `Top`: ORDER BY with LIMIT, keeping only the best `limit` rows in a
 //! bounded max-heap (memory O(limit), time O(n log limit)). Ties keep input
 //! order, exactly as a stable sort followed by a limit would.
+//!
+//! The first key is evaluated for every row; the others only for a row
+//! that may enter the heap (it is not full, or the row's first key is not
+//! worse than the worst kept row's): a later key that reads the store
+//! (`ORDER BY m.creationDate DESC, m.id`, after `project_after_top`) is
+//! read for the few rows that tie or win, not for every row.
 
 use super::sort::{compare_keys, row_keys};
 use super::{drain, evaluate_count, Operator, RowEmitter};
@@ -50,16 +56,28 @@ impl Top {
         let ascending: Arc<[bool]> = self.keys.iter().map(|k| k.ascending).collect();
         let mut heap = BinaryHeap::new();
         let mut sequence = 0u64;
+        let (first, rest) = self.keys.split_at(1.min(self.keys.len()));
         while let Some(batch) = self.input.next(ctx)? {
-            let keyed = row_keys(&batch, &self.keys, ctx)?;
-            for (keys, &row) in keyed.into_iter().zip(batch.selection()) {
+            let keyed = row_keys(&batch, first, ctx)?;
+            for (mut keys, &row) in keyed.into_iter().zip(batch.selection()) {
+                sequence += 1;
+                if heap.len() >= limit
+                    && heap.peek().is_some_and(|worst: &Entry| {
+                        compare_keys(&keys, &worst.keys[..keys.len()], &ascending)
+                            == Ordering::Greater
+                    })
+                {
+                    continue;
+                }
+                for key in rest {
+                    keys.push(ctx.evaluator().eval_row(&key.expr, &batch, row)?);
+                }
                 let mut entry = Entry {
                     keys,
-                    sequence,
+                    sequence: sequence - 1,
                     row: Vec::new(),
                     ascending: Arc::clone(&ascending),
                 };
-                sequence += 1;
                 // A row no better than the worst of a full heap is not
                 // copied: most rows of a large input are such.
                 if heap.len() >= limit && heap.peek().is_some_and(|worst| entry >= *worst) {

@@ -5,6 +5,12 @@
 //! messages and keeps twenty: after this rule it reads two per message and
 //! the other five for twenty.
 //!
+//! A later sort key (not the first) that is an item reading a property of
+//! a slot becomes that property read itself, and the item moves above
+//! too: `Top` evaluates later keys only for rows that may enter it (dfe),
+//! so IC9's `message.id` tie-breaker is read for the rows whose date ties
+//! or wins, not for every message.
+//!
 //! Exact because a projection computes each item from its input row alone:
 //! the row a deferred item is computed on above the `Top` is the row it
 //! would have been computed on below it. When an item reads a slot the same
@@ -13,7 +19,7 @@
 
 use super::{transform_up, RewriteRule};
 use crate::expr::{slots_of, Expr, Slot};
-use crate::plan::Op;
+use crate::plan::{Op, SortKey};
 use crate::Catalog;
 
 pub struct ProjectAfterTop;
@@ -27,6 +33,7 @@ impl RewriteRule for ProjectAfterTop {
         transform_up(plan, &|op| match op {
             Op::Top { input, keys, limit } => match *input {
                 Op::Project { input, items } => {
+                    let keys = later_keys_read_in_place(keys, &items);
                     let mut key_reads = Vec::new();
                     keys.iter().for_each(|k| slots_of(&k.expr, &mut key_reads));
                     let (now, later) = split(items, &key_reads);
@@ -50,16 +57,59 @@ impl RewriteRule for ProjectAfterTop {
 
 type Items = Vec<(Slot, Expr)>;
 
-/// (the items the keys read, the rest); everything first when the items
-/// read each other's slots.
-fn split(items: Items, key_reads: &[Slot]) -> (Items, Items) {
+/// `keys` with each key after the first that is the slot of an item
+/// reading a property of a slot (and read by no other key) replaced by
+/// that read. Nothing changes when the items read each other's slots.
+fn later_keys_read_in_place(keys: Vec<SortKey>, items: &Items) -> Vec<SortKey> {
+    if reads_own(items) {
+        return keys;
+    }
+    let reads_of = |k: &SortKey| {
+        let mut reads = Vec::new();
+        slots_of(&k.expr, &mut reads);
+        reads
+    };
+    let all_reads: Vec<Vec<Slot>> = keys.iter().map(reads_of).collect();
+    keys.iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let Expr::Slot(slot) = key.expr else {
+                return key.clone();
+            };
+            let read_elsewhere = all_reads
+                .iter()
+                .enumerate()
+                .any(|(j, reads)| j != i && reads.contains(&slot));
+            let item = items.iter().find(|(s, _)| *s == slot).map(|(_, e)| e);
+            match item {
+                Some(e @ Expr::Property { expr, .. })
+                    if i > 0 && !read_elsewhere && matches!(**expr, Expr::Slot(_)) =>
+                {
+                    SortKey {
+                        expr: e.clone(),
+                        ..key.clone()
+                    }
+                }
+                _ => key.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Whether some item reads a slot the projection writes.
+fn reads_own(items: &Items) -> bool {
     let written: Vec<Slot> = items.iter().map(|(slot, _)| *slot).collect();
-    let reads_own = items.iter().any(|(_, e)| {
+    items.iter().any(|(_, e)| {
         let mut reads = Vec::new();
         slots_of(e, &mut reads);
         reads.iter().any(|s| written.contains(s))
-    });
-    if reads_own {
+    })
+}
+
+/// (the items the keys read, the rest); everything first when the items
+/// read each other's slots.
+fn split(items: Items, key_reads: &[Slot]) -> (Items, Items) {
+    if reads_own(&items) {
         return (items, Vec::new());
     }
     items
