@@ -426,15 +426,16 @@ impl Database {
     /// Applies a whole load through the store's unlogged bulk path as one
     /// published commit and makes it durable by a checkpoint taken before
     /// any later commit can be logged (docs/adr/0096-bulk-load-by-checkpoint.md).
-    pub(crate) fn bulk_load_graph<K, T, P>(
+    pub(crate) fn bulk_load_graph<K, T, P, R>(
         &self,
         nodes: &[KeyedNode<'_, K>],
-        rels: &[GraphRel<T, P>],
+        rels: Vec<R>,
     ) -> Result<GraphLoaded, DbError>
     where
         K: AsRef<str>,
         T: AsRef<str>,
         P: AsRef<[(K, Value)]>,
+        R: AsRef<[GraphRel<T, P>]>,
     {
         let started = Instant::now();
         let outcome = self

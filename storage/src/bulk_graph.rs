@@ -67,24 +67,32 @@ pub struct GraphLoaded {
 const EARLIER_COMMITS_WAIT: Duration = Duration::from_secs(60);
 
 impl Store {
-    /// Loads `nodes` and `rels` as one published commit, then calls
+    /// Loads `nodes` and the edges of `rels` (batches in order, so a
+    /// loader hands over the rows of each file as its workers built them,
+    /// with no concatenated copy; `BulkEnd::Loaded` positions are into
+    /// `nodes`) as one published commit, then calls
     /// `durable(commit_ts)` with the commit mutex still held. Fails,
     /// creating nothing, on a duplicate or taken key, a missing endpoint or
     /// a full partition, or an entity that breaks a constraint (checked
     /// against the load and the committed graph under the commit lock,
     /// module `txn::bulk_constraints`); a failing `durable` leaves the load
     /// published (the caller reports it as not durable).
-    pub fn bulk_load_graph<K, T, P, E>(
+    pub fn bulk_load_graph<K, T, P, R, E>(
         &self,
         nodes: &[KeyedNode<'_, K>],
-        rels: &[GraphRel<T, P>],
+        rels: Vec<R>,
         durable: impl FnOnce(u64) -> std::result::Result<(), E>,
     ) -> Result<std::result::Result<GraphLoaded, E>>
     where
         K: AsRef<str>,
         T: AsRef<str>,
         P: AsRef<[(K, nereid_values::Value)]>,
+        R: AsRef<[GraphRel<T, P>]>,
     {
+        // Taken by value: the rows are freed once staged, before the
+        // appends and the durability hook (a checkpoint) need memory.
+        let batches = rels;
+        let rels = Batches::new(&batches);
         let mut last = self.commit_lock.lock();
         self.wait_published(*last)?;
         let commit_ts = *last + 1;
@@ -119,7 +127,7 @@ impl Store {
         self.vertices.reserve(nodes.len(), 0);
         let mut loaded: HashSet<u64, foldhash::fast::RandomState> =
             HashSet::with_capacity_and_hasher(nodes.len(), Default::default());
-        let staged_nodes = self.stage_nodes(&contents, |store, first, n| {
+        let mut staged_nodes = self.stage_nodes(&contents, |store, first, n| {
             store.keyed_vertices(&nodes[first..first + n], &reader, &mut loaded)
         })?;
         drop(contents);
@@ -134,7 +142,7 @@ impl Store {
             }
         };
         let rel = |i: usize| -> Result<BulkRel<'_, K>> {
-            let rel = &rels[i];
+            let rel = rels.get(i);
             Ok(BulkRel {
                 src: end(rel.src)?,
                 dst: end(rel.dst)?,
@@ -142,10 +150,14 @@ impl Store {
                 properties: rel.properties.as_ref(),
             })
         };
-        let staged_rels = self.stage_rels(rels.len(), rel, |node| {
+        let staged_rels = self.stage_rels(rels.len, rel, |node| {
             loaded.contains(&node) || reader.node_exists(node)
         })?;
+        drop(batches);
+        drop(loaded);
         self.append_nodes(&staged_nodes, commit_ts)?;
+        let node_ids = std::mem::take(&mut staged_nodes.ids);
+        drop(staged_nodes);
         let rel_ids = self.append_rels(staged_rels, commit_ts)?;
         *last = commit_ts;
         self.publish(commit_ts);
@@ -154,7 +166,7 @@ impl Store {
         self.after_bulk();
         Ok(outcome.map(|()| GraphLoaded {
             commit_ts,
-            nodes: staged_nodes.ids,
+            nodes: node_ids,
             rels: rel_ids,
         }))
     }
@@ -199,5 +211,54 @@ impl Store {
             guis.push(interned.gui);
         }
         Ok(guis)
+    }
+}
+
+/// Batches of edges addressed as one sequence: the staging asks for edge
+/// `i` in order, which a search of the batches' first positions finds.
+struct Batches<'a, R> {
+    batches: &'a [R],
+    /// The position of each batch's first edge.
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl<'a, R> Batches<'a, R> {
+    fn new<T, P>(batches: &'a [R]) -> Batches<'a, R>
+    where
+        R: AsRef<[GraphRel<T, P>]>,
+    {
+        let mut starts = Vec::with_capacity(batches.len());
+        let mut len = 0;
+        for batch in batches {
+            starts.push(len);
+            len += batch.as_ref().len();
+        }
+        Batches {
+            batches,
+            starts,
+            len,
+        }
+    }
+
+    fn get<T, P>(&self, i: usize) -> &'a GraphRel<T, P>
+    where
+        R: AsRef<[GraphRel<T, P>]>,
+    {
+        // The last batch starting at or before `i` holds it: an empty
+        // batch starts where the next one does, and `i < len`.
+        let at = self.starts.partition_point(|&start| start <= i) - 1;
+        let batches: &'a [R] = self.batches;
+        &batches[at].as_ref()[i - self.starts[at]]
+    }
+
+    fn iter<T, P>(&self) -> impl Iterator<Item = &'a GraphRel<T, P>>
+    where
+        R: AsRef<[GraphRel<T, P>]>,
+        T: 'a,
+        P: 'a,
+    {
+        let batches: &'a [R] = self.batches;
+        batches.iter().flat_map(|b| b.as_ref().iter())
     }
 }

@@ -11,6 +11,12 @@ use std::collections::BTreeMap;
 
 const NO_PROPERTIES: &[(&str, Value)] = &[];
 
+type Rel = GraphRel<&'static str, &'static [(&'static str, Value)]>;
+
+fn no_rels() -> Vec<&'static [Rel]> {
+    Vec::new()
+}
+
 fn keyed<'a>(key: &'a str, props: &'a [(&'a str, Value)]) -> KeyedNode<'a, &'a str> {
     KeyedNode {
         key,
@@ -46,7 +52,8 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
     ];
     let mut published_at_hook = 0;
     let loaded = s
-        .bulk_load_graph(&nodes, &rels, |ts| {
+        // Two batches with an empty one between them: positions run on.
+        .bulk_load_graph(&nodes, vec![&rels[..1], &rels[..0], &rels[1..]], |ts| {
             published_at_hook = s.visible_ts();
             assert_eq!(published_at_hook, ts);
             Ok::<(), ()>(())
@@ -75,21 +82,13 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
 fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     let s = store();
     let hook = |_| Ok::<(), ()>(());
-    s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(&[keyed("k1", &[])], &[], hook)
+    s.bulk_load_graph(&[keyed("k1", &[])], no_rels(), hook)
         .unwrap()
         .unwrap();
     let count = |s: &std::sync::Arc<nereid_storage::Store>| s.begin().scan_nodes(None).len();
-    let taken = s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(
-        &[keyed("k2", &[]), keyed("k1", &[])],
-        &[],
-        hook,
-    );
+    let taken = s.bulk_load_graph(&[keyed("k2", &[]), keyed("k1", &[])], no_rels(), hook);
     assert!(matches!(taken, Err(StorageError::ConstraintViolation(_))));
-    let repeated = s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(
-        &[keyed("k3", &[]), keyed("k3", &[])],
-        &[],
-        hook,
-    );
+    let repeated = s.bulk_load_graph(&[keyed("k3", &[]), keyed("k3", &[])], no_rels(), hook);
     assert!(matches!(
         repeated,
         Err(StorageError::ConstraintViolation(_))
@@ -100,11 +99,11 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
         rel_type: "R",
         properties: NO_PROPERTIES,
     }];
-    let missing = s.bulk_load_graph(&[keyed("k4", &[])], &dangling, hook);
+    let missing = s.bulk_load_graph(&[keyed("k4", &[])], vec![&dangling[..]], hook);
     assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
     // A key a failed load interned is free for the next one.
-    s.bulk_load_graph::<&str, &str, &[(&str, Value)], ()>(&[keyed("k2", &[])], &[], hook)
+    s.bulk_load_graph(&[keyed("k2", &[])], no_rels(), hook)
         .unwrap()
         .unwrap();
     assert_eq!(count(&s), 2);

@@ -105,8 +105,9 @@ pub(crate) fn run(
 
 /// Feeds every record of `files` (name, items) in order to `apply`; a bad
 /// row ends the load (`fail_on_error`) or is reported and skipped, a broken
-/// file ends the load or that file. `R` is a record as read, or what a
-/// parse worker made of it.
+/// file ends the load or that file ([`report`]). `R` is a record as read
+/// (the bulk path's parse workers keep rows and failures apart instead:
+/// `parse::walk`).
 pub(crate) fn each_record<I, R>(
     files: impl IntoIterator<Item = (String, I)>,
     fail_on_error: bool,
@@ -123,30 +124,50 @@ where
                 return Err(Ended::Cancelled);
             }
             Progress::add(&progress.records, 1);
-            let failed = match item {
+            let failure = match item {
                 Ok(record) => match apply(record) {
                     Ok(()) => continue,
-                    Err(row) => {
-                        let mut error = row.error;
-                        error.message =
-                            format!("{name}:{}:{}: {}", row.line, row.column, error.message);
-                        (Some((row.line, row.column)), error, true)
-                    }
+                    Err(row) => Failure::Row(row),
                 },
-                Err(e) => (e.location(), reader_error(&e), e.is_row_error()),
+                Err(e) => Failure::Read(e),
             };
-            let (place, error, row_only) = failed;
-            progress.error(entry(&name, place, &error));
-            if fail_on_error {
-                return Err(Ended::Failed(error));
-            }
-            if !row_only {
+            if !report(&name, &failure, fail_on_error, progress)? {
                 break;
             }
         }
         Progress::add(&progress.files_done, 1);
     }
     Ok(())
+}
+
+/// Why an item of a file is not loaded: the reader's error, or the row's.
+pub(crate) enum Failure {
+    Read(nereid_loader_formats::Error),
+    Row(RowError),
+}
+
+/// Reports a failed item of file `name`: it ends the load
+/// (`fail_on_error`), else it is kept in the load's errors and the answer
+/// says whether the file goes on (a bad row) or ends (a broken stream).
+pub(crate) fn report(
+    name: &str,
+    failure: &Failure,
+    fail_on_error: bool,
+    progress: &Progress,
+) -> Result<bool, Ended> {
+    let (place, error, row_only) = match failure {
+        Failure::Row(row) => {
+            let mut error = row.error.clone();
+            error.message = format!("{name}:{}:{}: {}", row.line, row.column, error.message);
+            (Some((row.line, row.column)), error, true)
+        }
+        Failure::Read(e) => (e.location(), reader_error(e), e.is_row_error()),
+    };
+    progress.error(entry(name, place, &error));
+    if fail_on_error {
+        return Err(Ended::Failed(error));
+    }
+    Ok(row_only)
 }
 
 fn apply(txn: &Txn, record: Record, merge: bool, progress: &Progress) -> Result<(), RowError> {

@@ -17,6 +17,8 @@
 
 mod apply;
 mod bulk;
+mod bulk_csv;
+mod bulk_rdf;
 mod export;
 mod jobs;
 mod mode;

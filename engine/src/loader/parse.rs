@@ -1,42 +1,48 @@
-//! Reading a load's files in parallel: each worker takes the next unread
-//! file and parses it whole, turning each record at once into what the
-//! load keeps of it (`prepare`: a relationship's ends resolved, its
-//! strings dropped), so parsing, decompressing and resolving run on every
-//! core while the store's bulk path applies the results afterwards in file
-//! order (node files first, as `source::open_all` ordered them).
+//! Reading a load's CSV files in parallel: each worker takes the next
+//! unread file and parses it whole, turning each record at once into the
+//! row the store takes (`prepare`: a node's id spelled as its vertex key,
+//! a relationship's ends resolved, its strings dropped), so parsing,
+//! decompressing and resolving run on every core, and the store's bulk
+//! path takes each file's rows where the worker put them, in file order
+//! (node files first, as `source::open_all` ordered them).
 //!
-//! Why whole files into memory: the bulk path stages a load in memory
-//! anyway (one commit), and the items are dropped as soon as they are
-//! staged; files are the unit of parallelism, which suits loads of many
-//! files (SNB has one per label and type). Preparing in the worker keeps
-//! what a file holds in memory small: on a VM, every fresh page a load
-//! touches costs far more than the parsing (benches/RESULTS.md).
+//! Why rows and failures apart: a file's rows are one vector of exactly
+//! what the store takes, with no room for an error in each (an error is
+//! larger than a row) and no second copy on the way in; the few failures
+//! keep their place by the number of rows before them, so they are
+//! reported in file order as before (docs/adr/0127-rows-staged-in-place.md).
+//! Files are the unit of parallelism, which suits loads of many files
+//! (SNB has one per label and type); on a VM, every fresh page a load
+//! touches costs more than the parsing (benches/RESULTS.md).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
-use nereid_loader_formats::{Error, Record};
+use nereid_loader_formats::Record;
 use parking_lot::Mutex;
 
-use super::apply::Ended;
+use super::apply::{report, Ended, Failure, RowError};
+use super::progress::Progress;
 use super::source::Input;
 
-/// One file's items in file order: prepared records, and row errors in
-/// place (a broken stream ends the file with its error).
+/// One file's prepared rows in file order, and its failures, each after
+/// the number of rows that came before it (a broken stream ends the file
+/// with its error).
 pub(crate) struct Parsed<T> {
     pub(crate) name: String,
-    pub(crate) items: Vec<Result<T, Error>>,
+    pub(crate) rows: Vec<T>,
+    pub(crate) failures: Vec<(usize, Failure)>,
 }
 
 /// Rows between checks of the cancel flag.
 const CANCEL_EVERY: usize = 4096;
 
 /// Bytes a row of an uncompressed file takes at least, in the estimate
-/// that reserves its records at once.
+/// that reserves its rows at once.
 const ROW_BYTES: u64 = 16;
 
-/// Address space reserved at most per file for its records.
+/// Address space reserved at most per file for its rows.
 const RESERVE_BYTES: usize = 256 << 20;
 
 /// Rows to reserve for an uncompressed file: doubling a vector of a few
@@ -48,11 +54,11 @@ fn rows_to_reserve<T>(name: &str) -> usize {
         return 0;
     }
     let rows = std::fs::metadata(name).map_or(0, |m| m.len() / ROW_BYTES) as usize;
-    rows.min(RESERVE_BYTES / std::mem::size_of::<Result<T, Error>>())
+    rows.min(RESERVE_BYTES / std::mem::size_of::<T>().max(1))
 }
 
 /// Parses `inputs` on up to `threads` threads, each record turned into
-/// an item by the worker's own `preparer()` (so it can keep scratch
+/// a row by the worker's own `preparer()` (so it can keep scratch
 /// buffers); the result keeps the inputs' order.
 pub(crate) fn parse_all<T, P>(
     inputs: Vec<Input>,
@@ -62,7 +68,7 @@ pub(crate) fn parse_all<T, P>(
 ) -> Result<Vec<Parsed<T>>, Ended>
 where
     T: Send,
-    P: FnMut(Record) -> T,
+    P: FnMut(Record) -> Result<T, RowError>,
 {
     let count = inputs.len();
     let queue: Mutex<VecDeque<(usize, Input)>> =
@@ -74,14 +80,25 @@ where
             let Some((at, Input { name, reader, .. })) = queue.lock().pop_front() else {
                 return;
             };
-            let mut items = Vec::with_capacity(rows_to_reserve::<T>(&name));
-            for item in reader {
-                if items.len() % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
+            let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name));
+            let mut failures = Vec::new();
+            for (n, item) in reader.enumerate() {
+                if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
                     return;
                 }
-                items.push(item.map(&mut prepare));
+                let row = item
+                    .map_err(Failure::Read)
+                    .and_then(|record| prepare(record).map_err(Failure::Row));
+                match row {
+                    Ok(row) => rows.push(row),
+                    Err(failure) => failures.push((rows.len(), failure)),
+                }
             }
-            done.lock()[at] = Some(Parsed { name, items });
+            done.lock()[at] = Some(Parsed {
+                name,
+                rows,
+                failures,
+            });
         }
     };
     thread::scope(|scope| {
@@ -94,4 +111,41 @@ where
         return Err(Ended::Cancelled);
     }
     Ok(done.into_inner().into_iter().flatten().collect())
+}
+
+/// Hands every row of `files` in order to `visit`, and reports the files'
+/// failures in their places with the load's error policy
+/// ([`report`]); a row `visit` refuses is a failure too (the caller
+/// leaves it out of the load).
+pub(crate) fn walk<'a, T>(
+    files: &'a [Parsed<T>],
+    fail_on_error: bool,
+    progress: &Progress,
+    cancel: &AtomicBool,
+    mut visit: impl FnMut(&'a T) -> Result<(), RowError>,
+) -> Result<(), Ended> {
+    for file in files {
+        let mut failures = file.failures.iter().peekable();
+        let mut report_before = |at: usize| -> Result<(), Ended> {
+            while let Some((_, failure)) = failures.next_if(|(before, _)| *before <= at) {
+                // A broken stream ends its file: no rows come after it.
+                report(&file.name, failure, fail_on_error, progress)?;
+            }
+            Ok(())
+        };
+        for (at, row) in file.rows.iter().enumerate() {
+            report_before(at)?;
+            if at % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
+                return Err(Ended::Cancelled);
+            }
+            if let Err(refused) = visit(row) {
+                report(&file.name, &Failure::Row(refused), fail_on_error, progress)?;
+            }
+        }
+        report_before(file.rows.len())?;
+        let items = file.rows.len() + file.failures.len();
+        Progress::add(&progress.records, items as u64);
+        Progress::add(&progress.files_done, 1);
+    }
+    Ok(())
 }

@@ -200,7 +200,9 @@ pub(crate) fn open_all(
             InputFormat::Csv(csv) => csv_input(&name, counted, csv).map_err(failed)?,
             InputFormat::Rdf(syntax) => Input {
                 reader: Box::new(
-                    RdfReader::new(&name, counted, syntax, blank_scope).map_err(failed)?,
+                    RdfReader::new(&name, counted, syntax, blank_scope)
+                        .map_err(failed)?
+                        .with_length(input.size()),
                 ),
                 name,
                 nodes_only: false,

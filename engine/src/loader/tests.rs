@@ -102,6 +102,24 @@ fn a_bad_row_with_fail_on_error_leaves_nothing() {
     assert_eq!(count(&db, "MATCH (n) RETURN count(n)"), 2);
 }
 
+/// The bulk path keeps a file's failures beside its rows (ADR 0127): a
+/// reader error and a row the load refuses are reported in file order, and
+/// without failOnError the other rows load.
+#[test]
+fn bad_rows_are_reported_in_file_order_and_the_rest_loads() {
+    let (_dir, db, loader, import) = setup();
+    let people = ":ID(Person),:LABEL,age:Int\n1,Person,30\n2,Person,x\n1,Person,31\n3,Person,40\n";
+    write(&import.join("g"), "people.csv", people);
+    let source = format!("file://{}", import.join("g").display());
+    let status = loader.run(request(source, false)).unwrap();
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    let lines: Vec<u64> = status.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [3, 4], "{status:?}");
+    assert_eq!(status.records, 4);
+    assert_eq!(count(&db, "MATCH (n:Person) RETURN count(n)"), 2);
+    assert_eq!(count(&db, "MATCH (n:Person) RETURN sum(n.age)"), 70);
+}
+
 #[test]
 fn a_missing_endpoint_names_its_row() {
     let (_dir, db, loader, import) = setup();

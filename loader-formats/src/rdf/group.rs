@@ -52,6 +52,12 @@ impl Grouped {
         }
     }
 
+    /// Room for about `statements` more quads' vertices and edges.
+    pub(crate) fn reserve(&mut self, statements: usize) {
+        self.nodes.reserve(statements);
+        self.rels.reserve(statements);
+    }
+
     /// Adds one quad found on `line`.
     pub(crate) fn add(&mut self, quad: Quad, line: u64) {
         let subject = self.vertex(subject_id(&self.blank_scope, quad.subject), line);

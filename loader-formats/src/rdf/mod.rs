@@ -43,6 +43,8 @@ pub struct RdfReader<'a> {
     pending: Option<(Box<dyn Read + Send + 'a>, Compression)>,
     syntax: RdfSyntax,
     blank_scope: String,
+    /// The document's length in bytes, when known (0 if not).
+    length: u64,
     records: Box<dyn Iterator<Item = Result<Record, Error>> + Send + 'a>,
 }
 
@@ -66,8 +68,18 @@ impl<'a> RdfReader<'a> {
             pending: Some((input, compression)),
             syntax,
             blank_scope: blank_scope.to_owned(),
+            length: 0,
             records: Box::new(std::iter::empty()),
         })
+    }
+
+    /// Tells the reader the document's length in bytes (a file's size):
+    /// an N-Triples or N-Quads document is read whole into one buffer,
+    /// and a buffer of the right size writes each page once, where one
+    /// that doubles as it fills copies (and faults in) the document again.
+    pub fn with_length(mut self, bytes: u64) -> RdfReader<'a> {
+        self.length = bytes;
+        self
     }
 
     fn read(&mut self, mut input: Box<dyn Read + Send + 'a>, compression: Compression) {
@@ -76,7 +88,11 @@ impl<'a> RdfReader<'a> {
             RdfSyntax::NTriples => false,
             RdfSyntax::NQuads => true,
         };
-        let mut bytes = Vec::new();
+        // A compressed document is longer than its file: the buffer grows.
+        let mut bytes = Vec::with_capacity(match compression {
+            Compression::None => usize::try_from(self.length).unwrap_or(0),
+            _ => 0,
+        });
         if let Err(e) = input.read_to_end(&mut bytes) {
             let e = self.error(TurtleParseError::Io(e), compression);
             self.records = Box::new(std::iter::once(Err(e)));

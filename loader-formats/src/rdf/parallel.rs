@@ -19,6 +19,11 @@ use super::in_default_graph;
 /// thread, where starting threads would cost more than it saves.
 const MIN_CHUNK_BYTES: usize = 1 << 20;
 
+/// Bytes a statement line takes, in the estimate that reserves a chunk's
+/// records at once (too many reserves address space no page is written
+/// in; too few regrows the vectors, copying them).
+const LINE_BYTES: usize = 128;
+
 /// Where each chunk of `bytes` ends when cut into about `chunks` pieces,
 /// every end just after a line feed (the last one at the end).
 pub(super) fn chunk_ends(bytes: &[u8], chunks: usize) -> Vec<usize> {
@@ -94,6 +99,7 @@ pub(super) fn parse(
 
 fn parse_chunk(chunk: &[u8], quads: bool, blank_scope: &str) -> Result<Grouped, TurtleSyntaxError> {
     let mut grouped = Grouped::new(blank_scope);
+    grouped.reserve(chunk.len() / LINE_BYTES);
     if quads {
         for quad in NQuadsParser::new().for_slice(chunk) {
             grouped.add(quad?, 0);

@@ -1,0 +1,111 @@
+//! CSV files through the bulk path (docs/adr/0127-rows-staged-in-place.md):
+//! the node files parsed in parallel into node rows (each id spelled as
+//! its vertex key and checked against the committed graph by the worker),
+//! their keys checked for repeats on this thread, then the relationship
+//! files parsed in parallel with their ends resolved by the workers
+//! (against the load's own nodes, then the committed graph). The store
+//! takes every file's rows where its worker put them: the load's nodes
+//! and its key map borrow them, nothing is copied into a load-wide vector.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use nereid_errors::Status;
+use nereid_loader_formats::Record;
+use nereid_storage::Txn;
+
+use super::apply::{Ended, RowError};
+use super::bulk::{Commit, Ends, Fast, NodeRow, Outcome, Ready, RelRow};
+use super::parse::{parse_all, walk};
+use super::progress::Progress;
+use super::source::Input;
+use crate::db::{DbError, Transaction};
+
+/// How a CSV load reads its files.
+pub(super) struct Read<'a> {
+    pub(super) threads: usize,
+    pub(super) fail_on_error: bool,
+    pub(super) progress: &'a Progress,
+    pub(super) cancel: &'a AtomicBool,
+}
+
+impl Read<'_> {
+    /// Reads `inputs` (node files, then the others) and applies them by
+    /// `commit`; `tx` is the snapshot committed ids are looked up in.
+    pub(super) fn load(
+        &self,
+        tx: Transaction,
+        inputs: Vec<Input>,
+        commit: &Commit<'_>,
+    ) -> Result<Outcome, Ended> {
+        let txn = tx.store_txn();
+        let (node_files, others): (Vec<Input>, Vec<Input>) =
+            inputs.into_iter().partition(|input| input.nodes_only);
+        let node_files = parse_all(node_files, self.threads, self.cancel, || {
+            |record| node_row(txn, record)
+        })?;
+        let count = node_files.iter().map(|f| f.rows.len()).sum();
+        let mut keys: HashMap<&str, usize, Fast> =
+            HashMap::with_capacity_and_hasher(count, Fast::default());
+        let mut nodes = Vec::with_capacity(count);
+        let mut values = 0;
+        self.walk(&node_files, |row: &NodeRow| {
+            if keys.contains_key(row.key.as_str()) {
+                return Err(row.taken());
+            }
+            values += row.properties.len();
+            keys.insert(&row.key, nodes.len());
+            nodes.push(row.keyed());
+            Ok(())
+        })?;
+        Progress::add(&self.progress.property_values, values as u64);
+        let ends = Ends { keys: &keys, txn };
+        let rel_files = parse_all(others, self.threads, self.cancel, || {
+            let mut scratch = String::new();
+            move |record| match record {
+                Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
+                Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
+            }
+        })?;
+        drop(keys);
+        let mut values = 0;
+        self.walk(&rel_files, |row: &RelRow| {
+            values += row.properties.len();
+            Ok(())
+        })?;
+        Progress::add(&self.progress.property_values, values as u64);
+        let rels = rel_files.into_iter().map(|f| f.rows).collect();
+        commit.apply(tx, Ready { nodes, rels })
+    }
+
+    fn walk<'a, T>(
+        &self,
+        files: &'a [super::parse::Parsed<T>],
+        visit: impl FnMut(&'a T) -> Result<(), RowError>,
+    ) -> Result<(), Ended> {
+        walk(files, self.fail_on_error, self.progress, self.cancel, visit)
+    }
+}
+
+/// A node file's record as a node row, refused when a committed node has
+/// its id (the store checks again under its commit lock).
+fn node_row(txn: &Txn, record: Record) -> Result<NodeRow, RowError> {
+    let node = match record {
+        Record::Node(node) => node,
+        Record::Relationship(rel) => return Err(misplaced(rel.line, "relationship", "node")),
+    };
+    let row = NodeRow::new(node)?;
+    if txn.node_by_element_id(&row.key).is_some() {
+        return Err(row.taken());
+    }
+    Ok(row)
+}
+
+/// A record of one kind in a file of the other (a reader yields none:
+/// its header decides the kind of every row).
+fn misplaced(line: u64, kind: &str, file: &str) -> RowError {
+    RowError::at(line)(DbError {
+        status: Status::ExternalResourceFailed,
+        message: format!("a {kind} row in a {file} file"),
+    })
+}

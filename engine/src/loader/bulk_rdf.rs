@@ -1,0 +1,115 @@
+//! RDF documents through the bulk path: records read straight from each
+//! document's reader (which parses an N-Triples or N-Quads document on
+//! every core itself) and resolved on this thread, where the records of
+//! one IRI merge into one vertex and an edge already in the load or the
+//! graph adds nothing (docs/adr/0108-onegraph-rdf.md, 0113). No vector of
+//! a file's records is kept: a document's records go to the rows as the
+//! reader yields them (docs/adr/0127-rows-staged-in-place.md).
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use nereid_loader_formats::{add_value, NodeRecord, Record};
+use nereid_storage::Txn;
+
+use super::apply::{each_record, Ended, RowError};
+use super::bulk::{Commit, Ends, Fast, NodeRow, Outcome, Ready, RelRow};
+use super::progress::Progress;
+use super::rdf_edges::LoadEdges;
+use super::source::Input;
+use crate::db::Transaction;
+
+/// Reads the RDF documents `inputs` and applies them by `commit`, or
+/// answers [`Outcome::AddsToCommitted`] having applied nothing; `tx` is
+/// the snapshot committed vertices are looked up in.
+pub(super) fn load(
+    tx: Transaction,
+    inputs: Vec<Input>,
+    fail_on_error: bool,
+    progress: &Progress,
+    cancel: &AtomicBool,
+    commit: &Commit<'_>,
+) -> Result<Outcome, Ended> {
+    let mut rows = Rows::default();
+    let txn = tx.store_txn();
+    let files = inputs.into_iter().map(|input| (input.name, input.reader));
+    each_record(files, fail_on_error, progress, cancel, |record| {
+        rows.add(txn, record, progress)
+    })?;
+    if rows.adds_to_committed {
+        return Ok(Outcome::AddsToCommitted);
+    }
+    let Rows { nodes, rels, .. } = rows;
+    let ready = Ready {
+        nodes: nodes.iter().map(NodeRow::keyed).collect(),
+        rels: vec![rels],
+    };
+    commit.apply(tx, ready)
+}
+
+/// The rows of an RDF load so far.
+#[derive(Default)]
+struct Rows {
+    nodes: Vec<NodeRow>,
+    /// Vertex key -> position in `nodes`.
+    keys: HashMap<String, usize, Fast>,
+    rels: Vec<RelRow>,
+    /// The key being looked up (one buffer for all rows).
+    scratch: String,
+    /// A record found a committed vertex to add to.
+    adds_to_committed: bool,
+    /// The load's edges: a triple loaded twice is one edge.
+    edges: LoadEdges,
+}
+
+impl Rows {
+    fn add(&mut self, txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
+        match record {
+            Record::Node(node) => self.merge_node(txn, node),
+            Record::Relationship(rel) => {
+                let ends = Ends {
+                    keys: &self.keys,
+                    txn,
+                };
+                let rel = ends.resolve(rel, &mut self.scratch)?;
+                let (src, dst) = (rel.src, rel.dst);
+                if !self
+                    .edges
+                    .is_new(txn, src, dst, &rel.rel_type, &rel.properties)
+                {
+                    return Ok(());
+                }
+                Progress::add(&progress.property_values, rel.properties.len() as u64);
+                self.rels.push(rel);
+                Ok(())
+            }
+        }
+    }
+
+    /// A vertex: merged into the load's vertex of the same IRI, or nothing
+    /// when it is a committed vertex it adds nothing to (an edge end), or
+    /// a new vertex.
+    fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<(), RowError> {
+        let row = NodeRow::new(node)?;
+        if let Some(&at) = self.keys.get(&row.key) {
+            let merged = &mut self.nodes[at];
+            for label in row.labels {
+                if !merged.labels.contains(&label) {
+                    merged.labels.push(label);
+                }
+            }
+            for (k, v) in row.properties {
+                add_value(&mut merged.properties, k, v);
+            }
+            return Ok(());
+        }
+        if txn.node_by_element_id(&row.key).is_some() {
+            let adds = !row.labels.is_empty() || !row.properties.is_empty();
+            self.adds_to_committed |= adds;
+            return Ok(());
+        }
+        self.keys.insert(row.key.clone(), self.nodes.len());
+        self.nodes.push(row);
+        Ok(())
+    }
+}
