@@ -440,12 +440,9 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
         Op::VarExpand { input: i, spec } => {
             Box::new(FlatMap::new(input(i), VarExpand { spec: spec.clone() }))
         }
-        Op::ShortestPath { input: i, spec } => Box::new(FlatMap::new(
-            input(i),
-            ShortestPath {
-                spec: (**spec).clone(),
-            },
-        )),
+        Op::ShortestPath { input: i, spec } => {
+            Box::new(FlatMap::new(input(i), ShortestPath::new((**spec).clone())))
+        }
         Op::Merge {
             input: i,
             pattern,
