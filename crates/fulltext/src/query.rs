@@ -652,8 +652,8 @@ fn edit_distance(a: &str, b: &str) -> u32 {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i as u32;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j as u32;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j as u32;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
