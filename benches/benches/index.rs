@@ -52,6 +52,7 @@ fn create_index(store: &Arc<Store>, name: &str, key: &str) {
             kind: IndexKind::Range,
             entity: EntityKind::Node,
             label: "Person".into(),
+            more_labels: Vec::new(),
             keys: vec![key.into()],
         },
         false,

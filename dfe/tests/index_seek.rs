@@ -160,6 +160,7 @@ fn setup(
                     IndexEntity::Relationship => EntityKind::Relationship,
                 },
                 label: d.label.clone(),
+                more_labels: Vec::new(),
                 keys: d.keys.clone(),
             },
             false,

@@ -274,12 +274,12 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
             .iter()
             .filter(|i| i.state == IndexState::Online)
             .filter_map(|i| {
-                // Vector indexes answer only their procedures, never a
-                // property predicate.
+                // Vector and full-text indexes answer only their
+                // procedures, never a property predicate.
                 let kind = match i.def.kind {
                     IndexKind::Range => nereid_planner::IndexKind::Range,
                     IndexKind::Text => nereid_planner::IndexKind::Text,
-                    IndexKind::Vector { .. } => return None,
+                    IndexKind::Vector { .. } | IndexKind::Fulltext { .. } => return None,
                 };
                 Some((i, kind))
             })

@@ -149,7 +149,9 @@ pub(crate) fn from_storage(e: StorageError) -> DbError {
         StorageError::ConstraintCreationFailed(_) => Status::ConstraintCreationFailed,
         StorageError::SchemaAndDataInOneTransaction(_) => Status::ForbiddenDueToTransactionType,
         StorageError::InvalidVector(_) => Status::ArgumentError,
-        StorageError::VectorQueryRefused(_) => Status::ProcedureCallFailed,
+        StorageError::VectorQueryRefused(_) | StorageError::FulltextQueryRefused(_) => {
+            Status::ProcedureCallFailed
+        }
         #[allow(unreachable_patterns)]
         _ => Status::General,
     };

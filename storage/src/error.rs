@@ -67,6 +67,11 @@ pub enum StorageError {
     /// kind, `k` not positive, or a query vector the index cannot compare.
     #[error("{0}")]
     VectorQueryRefused(String),
+    /// A full-text query refused: no full-text index of that name over
+    /// that entity kind, an unknown analyzer, or text that is not Lucene
+    /// query syntax.
+    #[error("{0}")]
+    FulltextQueryRefused(String),
 }
 
 pub type Result<T> = std::result::Result<T, StorageError>;

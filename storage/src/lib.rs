@@ -72,4 +72,4 @@ pub use schema::{
 };
 pub use snapshot::IdCounters;
 pub use store::{CommitTicket, Store};
-pub use txn::{CommitError, NodeCursor, Txn};
+pub use txn::{CommitError, FulltextOptions, NodeCursor, Txn};

@@ -251,6 +251,7 @@ fn names_and_equivalents_clash_as_in_neo4j() {
         kind: IndexKind::Text,
         entity: EntityKind::Node,
         label: "User".into(),
+        more_labels: Vec::new(),
         keys: vec!["x".into()],
     };
     assert!(matches!(
@@ -284,6 +285,7 @@ fn the_schema_survives_replay_and_is_rebuilt() {
             kind: IndexKind::Range,
             entity: EntityKind::Node,
             label: "User".into(),
+            more_labels: Vec::new(),
             keys: vec!["age".into()],
         },
         false,

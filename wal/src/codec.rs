@@ -447,6 +447,7 @@ mod tests {
                 kind: nereid_storage::IndexKind::Text,
                 entity: nereid_storage::EntityKind::Relationship,
                 label: "KNOWS".into(),
+                more_labels: Vec::new(),
                 keys: vec!["a".into(), "b".into()],
             }),
             Change::DropIndex {
@@ -460,7 +461,19 @@ mod tests {
                 },
                 entity: nereid_storage::EntityKind::Node,
                 label: "Doc".into(),
+                more_labels: Vec::new(),
                 keys: vec!["embedding".into()],
+            }),
+            Change::CreateIndex(nereid_storage::IndexDef {
+                name: "titles".into(),
+                kind: nereid_storage::IndexKind::Fulltext {
+                    analyzer: nereid_fulltext::Analyzer::English,
+                    eventually_consistent: true,
+                },
+                entity: nereid_storage::EntityKind::Node,
+                label: "Book".into(),
+                more_labels: vec!["Film".into(), "Song".into()],
+                keys: vec!["title".into(), "plot".into()],
             }),
             Change::CreateIndex(nereid_storage::IndexDef {
                 name: "any_length".into(),
@@ -470,6 +483,7 @@ mod tests {
                 },
                 entity: nereid_storage::EntityKind::Relationship,
                 label: "CITES".into(),
+                more_labels: Vec::new(),
                 keys: vec!["embedding".into()],
             }),
             Change::CreateConstraint(nereid_storage::ConstraintDef {

@@ -19,6 +19,10 @@ mod checkpoint;
 mod database_hook;
 mod db;
 mod dbms;
+mod fulltext_analyzers;
+mod fulltext_options;
+mod fulltext_query;
+mod fulltext_refresh;
 mod neptune_load;
 mod neptune_vector_crud;
 mod neptune_vector_distance;
@@ -124,6 +128,9 @@ const NAMESPACES: &[&[Procedure]] = &[
     db::PROCEDURES,
     checkpoint::PROCEDURES,
     dbms::PROCEDURES,
+    fulltext_analyzers::PROCEDURES,
+    fulltext_query::PROCEDURES,
+    fulltext_refresh::PROCEDURES,
     schema::PROCEDURES,
     schema_await::PROCEDURES,
     schema_ddl::PROCEDURES,

@@ -12,6 +12,7 @@
 //! rule, `IF EXISTS` finding none) reports a [`SchemaNotice`].
 
 use super::database_hook::report;
+use super::fulltext_options::fulltext_kind;
 use super::schema_names::{self, LookupIndex, LOOKUP_INDEXES};
 use super::schema_notice::{
     create_constraint_command, create_index_command, does_not_exist, index_description,
@@ -96,11 +97,14 @@ fn create_index(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let labels = strings(&args[3]);
     let keys = strings(&args[4]);
     let if_not_exists = matches!(args[5], Value::Bool(true));
+    let mut labels = labels.into_iter();
     let def = IndexDef {
         name,
         kind: IndexKind::Range,
         entity,
-        label: labels.into_iter().next().unwrap_or_default(),
+        label: labels.next().unwrap_or_default(),
+        // Only the FULLTEXT syntax takes several (the parser checks).
+        more_labels: labels.collect(),
         keys,
     };
     let command = || create_index_command(written, &def, &args[6]);
@@ -108,11 +112,12 @@ fn create_index(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         "RANGE" => IndexKind::Range,
         "TEXT" => IndexKind::Text,
         "VECTOR" => vector_kind(&args[6])?,
+        "FULLTEXT" => fulltext_kind(&args[6])?,
         "LOOKUP" => return create_lookup_index(entity, if_not_exists, command),
         other => {
             return Err(ExecError::ExecutionFailed(format!(
-                "{other} indexes are not supported yet: Nereid keeps RANGE, TEXT and VECTOR \
-                 indexes (and the two LOOKUP indexes, which always exist)"
+                "{other} indexes are not supported yet: Nereid keeps RANGE, TEXT, VECTOR and \
+                 FULLTEXT indexes (and the two LOOKUP indexes, which always exist)"
             )))
         }
     };
@@ -178,6 +183,7 @@ fn lookup_description(lookup: &LookupIndex) -> String {
         kind: IndexKind::Range,
         entity: lookup.entity,
         label: String::new(),
+        more_labels: Vec::new(),
         keys: Vec::new(),
     };
     index_description("LOOKUP", &def)

@@ -48,6 +48,7 @@ pub(super) fn index_type(kind: IndexKind) -> &'static str {
         IndexKind::Range => "RANGE",
         IndexKind::Text => "TEXT",
         IndexKind::Vector { .. } => "VECTOR",
+        IndexKind::Fulltext { .. } => "FULLTEXT",
     }
 }
 
@@ -56,6 +57,7 @@ pub(super) fn index_provider(kind: IndexKind) -> &'static str {
         IndexKind::Range => "range-1.0",
         IndexKind::Text => "text-2.0",
         IndexKind::Vector { .. } => "vector-2.0",
+        IndexKind::Fulltext { .. } => "fulltext-1.0",
     }
 }
 
@@ -84,11 +86,12 @@ fn quoted(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
 
-/// `FOR (n:`L`)` / `FOR ()-[r:`T`]-()` and the variable.
+/// `FOR (n:`L`)` / `FOR ()-[r:`T`]-()` and the variable (`label`
+/// already quoted; a full-text index's several joined by `|`).
 fn pattern(entity: EntityKind, label: &str) -> (String, &'static str) {
     match entity {
-        EntityKind::Node => (format!("FOR (n:{})", quoted(label)), "n"),
-        EntityKind::Relationship => (format!("FOR ()-[r:{}]-()", quoted(label)), "r"),
+        EntityKind::Node => (format!("FOR (n:{label})"), "n"),
+        EntityKind::Relationship => (format!("FOR ()-[r:{label}]-()"), "r"),
     }
 }
 
@@ -100,15 +103,33 @@ fn properties(var: &str, keys: &[String]) -> String {
 }
 
 pub(super) fn index_create_statement(def: &IndexDef) -> String {
-    let (pattern, var) = pattern(def.entity, &def.label);
-    let mut statement = format!(
-        "CREATE {} INDEX {} {pattern} ON ({})",
-        index_type(def.kind),
-        quoted(&def.name),
-        properties(var, &def.keys)
-    );
+    let mut statement = if def.kind.is_fulltext() {
+        let labels: Vec<String> = def.labels().map(|l| quoted(l)).collect();
+        let (pattern, var) = pattern(def.entity, &labels.join("|"));
+        format!(
+            "CREATE FULLTEXT INDEX {} {pattern} ON EACH [{}]",
+            quoted(&def.name),
+            properties(var, &def.keys)
+        )
+    } else {
+        let (pattern, var) = pattern(def.entity, &quoted(&def.label));
+        format!(
+            "CREATE {} INDEX {} {pattern} ON ({})",
+            index_type(def.kind),
+            quoted(&def.name),
+            properties(var, &def.keys)
+        )
+    };
     let config = index_config(def.kind);
-    if !config.is_empty() {
+    if def.kind.is_fulltext() {
+        // Neo4j prints a full-text index's configuration without the
+        // provider, its entries joined by a bare comma.
+        let entries: Vec<String> = config.iter().map(|(k, v)| format!("`{k}`: {v}")).collect();
+        statement.push_str(&format!(
+            " OPTIONS {{indexConfig: {{{}}}}}",
+            entries.join(",")
+        ));
+    } else if !config.is_empty() {
         let entries: Vec<String> = config.iter().map(|(k, v)| format!("`{k}`: {v}")).collect();
         statement.push_str(&format!(
             " OPTIONS {{indexConfig: {{{}}}, indexProvider: '{}'}}",
@@ -120,9 +141,26 @@ pub(super) fn index_create_statement(def: &IndexDef) -> String {
 }
 
 /// `options.indexConfig` of `SHOW INDEXES`: a vector index's dimensions
-/// (null when not given) and similarity function, as Neo4j names them;
-/// empty for the other kinds.
+/// (null when not given) and similarity function, a full-text index's
+/// analyzer and consistency, as Neo4j names them; empty for the other
+/// kinds.
 pub(super) fn index_config(kind: IndexKind) -> BTreeMap<String, Value> {
+    if let IndexKind::Fulltext {
+        analyzer,
+        eventually_consistent,
+    } = kind
+    {
+        return BTreeMap::from([
+            (
+                "fulltext.analyzer".to_string(),
+                Value::from(analyzer.name()),
+            ),
+            (
+                "fulltext.eventually_consistent".to_string(),
+                Value::Bool(eventually_consistent),
+            ),
+        ]);
+    }
     let IndexKind::Vector {
         dimensions,
         similarity,
@@ -155,7 +193,7 @@ pub(super) fn constraint_predicate(def: &ConstraintDef) -> String {
 }
 
 pub(super) fn constraint_create_statement(def: &ConstraintDef) -> String {
-    let (pattern, var) = pattern(def.entity, &def.label);
+    let (pattern, var) = pattern(def.entity, &quoted(&def.label));
     format!(
         "CREATE CONSTRAINT {} {pattern} REQUIRE ({}) IS {}",
         quoted(&def.name),

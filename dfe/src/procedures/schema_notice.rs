@@ -43,9 +43,14 @@ fn name(text: &str) -> String {
 }
 
 fn pattern(entity: EntityKind, label: &str) -> String {
+    pattern_of(entity, &name(label))
+}
+
+/// `label` already quoted (or several joined by `|`).
+fn pattern_of(entity: EntityKind, label: &str) -> String {
     match entity {
-        EntityKind::Node => format!("FOR (e:{})", name(label)),
-        EntityKind::Relationship => format!("FOR ()-[e:{}]-()", name(label)),
+        EntityKind::Node => format!("FOR (e:{label})"),
+        EntityKind::Relationship => format!("FOR ()-[e:{label}]-()"),
     }
 }
 
@@ -96,6 +101,15 @@ fn index_schema(kind: &str, def: &IndexDef) -> String {
     match (kind, def.entity) {
         ("LOOKUP", EntityKind::Node) => "FOR (e) ON EACH labels(e)".into(),
         ("LOOKUP", EntityKind::Relationship) => "FOR ()-[e]-() ON EACH type(e)".into(),
+        ("FULLTEXT", _) => {
+            let labels: Vec<String> = def.labels().map(|l| name(l)).collect();
+            let keys: Vec<String> = def.keys.iter().map(|k| format!("e.{}", name(k))).collect();
+            format!(
+                "{} ON EACH [{}]",
+                pattern_of(def.entity, &labels.join("|")),
+                keys.join(", ")
+            )
+        }
         _ => format!(
             "{} ON {}",
             pattern(def.entity, &def.label),
@@ -174,6 +188,7 @@ mod tests {
             kind: nereid_storage::IndexKind::Range,
             entity,
             label: label.into(),
+            more_labels: Vec::new(),
             keys: keys.iter().map(|k| k.to_string()).collect(),
         }
     }

@@ -191,7 +191,7 @@ fn index_row(index: &IndexInfo, constraint: Option<&ConstraintInfo>) -> Vec<Valu
         Value::Float(percent),
         Value::from(index_type(def.kind)),
         Value::from(entity_name(def.entity)),
-        strings(std::slice::from_ref(&def.label)),
+        strings(&def.labels().cloned().collect::<Vec<_>>()),
         strings(&def.keys),
         Value::from(index_provider(def.kind)),
         index

@@ -12,12 +12,7 @@ use nereid_vector::{Similarity, MAX_DIMENSIONS};
 pub(super) fn vector_kind(options: &Value) -> ExecResult<IndexKind> {
     let mut dimensions = None;
     let mut similarity = Similarity::Cosine;
-    let config = match options {
-        Value::Null => None,
-        Value::Map(map) => map.get("indexConfig"),
-        other => return Err(invalid(format!("OPTIONS must be a map, was {other}"))),
-    };
-    match config {
+    match index_config_of(options).map_err(invalid)? {
         None | Some(Value::Null) => {}
         Some(Value::Map(config)) => {
             for (key, value) in config.iter() {
@@ -39,6 +34,16 @@ pub(super) fn vector_kind(options: &Value) -> ExecResult<IndexKind> {
         dimensions,
         similarity,
     })
+}
+
+/// The `indexConfig` entry of a schema command's `OPTIONS` (the map, or
+/// null), if any; `Err` says why `OPTIONS` is not a map.
+pub(super) fn index_config_of(options: &Value) -> Result<Option<&Value>, String> {
+    match options {
+        Value::Null => Ok(None),
+        Value::Map(map) => Ok(map.get("indexConfig")),
+        other => Err(format!("OPTIONS must be a map, was {other}")),
+    }
 }
 
 fn parse_dimensions(value: &Value) -> ExecResult<u32> {

@@ -37,7 +37,7 @@ impl Catalog {
         let mut labels = HashSet::new();
         for (entity, label, k) in indexes
             .iter()
-            .map(|i| (i.def.entity, &i.def.label, &i.def.keys))
+            .flat_map(|i| i.def.labels().map(|l| (i.def.entity, l, &i.def.keys)))
             .chain(
                 constraints
                     .iter()
@@ -75,7 +75,7 @@ impl Catalog {
     ) -> impl Iterator<Item = &'a Arc<PropertyIndex>> + 'a {
         self.indexes
             .iter()
-            .filter(move |i| i.def.entity == entity && labels.contains(&i.def.label))
+            .filter(move |i| i.def.entity == entity && labels.iter().any(|l| i.def.has_label(l)))
     }
 
     /// The constraints over `entity` whose label is one of `labels`.
@@ -194,6 +194,7 @@ pub(crate) fn backing_index(def: &ConstraintDef) -> Option<IndexDef> {
         kind: IndexKind::Range,
         entity: def.entity,
         label: def.label.clone(),
+        more_labels: Vec::new(),
         keys: def.keys.clone(),
     })
 }

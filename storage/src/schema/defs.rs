@@ -26,12 +26,28 @@ pub enum IndexKind {
         dimensions: Option<u32>,
         similarity: nereid_vector::Similarity,
     },
+    /// A full-text index: the terms its analyzer makes of the entity's
+    /// string values, searched with Lucene's query syntax (module
+    /// `fulltext_search`). It ranges over several labels (or types) and
+    /// holds an entity with *any* of them and *any* of its keys; its key
+    /// is empty, as a vector index's is.
+    Fulltext {
+        analyzer: nereid_fulltext::Analyzer,
+        /// `fulltext.eventually_consistent`: recorded and reported; the
+        /// index is always maintained by the writing transaction.
+        eventually_consistent: bool,
+    },
 }
 
 impl IndexKind {
     /// Whether this is a vector index.
     pub fn is_vector(self) -> bool {
         matches!(self, IndexKind::Vector { .. })
+    }
+
+    /// Whether this is a full-text index.
+    pub fn is_fulltext(self) -> bool {
+        matches!(self, IndexKind::Fulltext { .. })
     }
 }
 
@@ -44,6 +60,9 @@ pub struct IndexDef {
     pub entity: EntityKind,
     /// The label (nodes) or relationship type.
     pub label: String,
+    /// A full-text index's further labels (or types), after `label`;
+    /// empty for every other kind.
+    pub more_labels: Vec<String>,
     pub keys: Vec<String>,
 }
 
@@ -54,7 +73,18 @@ impl IndexDef {
         std::mem::discriminant(&self.kind) == std::mem::discriminant(&other.kind)
             && self.entity == other.entity
             && self.label == other.label
+            && self.more_labels == other.more_labels
             && self.keys == other.keys
+    }
+
+    /// Its labels (or types): `label`, then `more_labels`.
+    pub fn labels(&self) -> impl Iterator<Item = &String> {
+        std::iter::once(&self.label).chain(&self.more_labels)
+    }
+
+    /// Whether it ranges over `label`.
+    pub fn has_label(&self, label: &str) -> bool {
+        self.labels().any(|l| l == label)
     }
 }
 

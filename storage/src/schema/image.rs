@@ -104,12 +104,14 @@ pub(crate) fn resolved_values(
     resolved: &Resolved,
     entity: u64,
 ) -> Option<Vec<Value>> {
+    // A full-text index needs only one of its labels and keys to be
+    // known, so its names are not resolved as a whole.
+    if index.def.entity == EntityKind::Relationship || index.def.kind.is_fulltext() {
+        return entity_values(reader, index, entity);
+    }
     let (Some(label), Some(keys)) = (resolved.label, resolved.keys.as_deref()) else {
         return None;
     };
-    if index.def.entity == EntityKind::Relationship {
-        return entity_values(reader, index, entity);
-    }
     let store = reader.store;
     let label_o = TypedValue::string_gui(label);
     let mut has_label = false;
@@ -144,32 +146,37 @@ pub(crate) fn entity_key(reader: &Reader<'_>, index: &PropertyIndex, entity: u64
 }
 
 /// The entity's values of the index's keys, in key order, when it is
-/// visible, carries the label or type, and has every key.
+/// visible, carries the label or type, and has every key. A full-text
+/// index takes any of its labels, and a missing key as null.
 pub(crate) fn entity_values(
     reader: &Reader<'_>,
     index: &PropertyIndex,
     entity: u64,
 ) -> Option<Vec<Value>> {
     let def = &index.def;
+    let any_key = def.kind.is_fulltext();
+    let collect = |read: &dyn Fn(&str) -> Option<Value>| -> Option<Vec<Value>> {
+        def.keys
+            .iter()
+            .map(|k| match read(k) {
+                None if any_key => Some(Value::Null),
+                v => v,
+            })
+            .collect()
+    };
     match def.entity {
         EntityKind::Node => {
-            if !reader.node_has_label(entity, &def.label) {
+            if !def.labels().any(|l| reader.node_has_label(entity, l)) {
                 return None;
             }
-            def.keys
-                .iter()
-                .map(|k| reader.node_property(entity, k))
-                .collect()
+            collect(&|k| reader.node_property(entity, k))
         }
         EntityKind::Relationship => {
             let edge = reader.edge(entity)?;
-            if reader.store.types.name(edge.type_id)? != def.label.as_str() {
+            if !def.has_label(reader.store.types.name(edge.type_id)?) {
                 return None;
             }
-            def.keys
-                .iter()
-                .map(|k| reader.rel_property(entity, k))
-                .collect()
+            collect(&|k| reader.rel_property(entity, k))
         }
     }
 }
@@ -185,6 +192,19 @@ pub(crate) struct Key {
 pub(crate) fn key_of(kind: IndexKind, values: &[Value]) -> Option<Key> {
     if let IndexKind::Vector { .. } = kind {
         return vector_key(kind, values);
+    }
+    if kind.is_fulltext() {
+        // Entries say only which entities may have text; the query
+        // analyzes the values it reads (module `fulltext_search`).
+        let text = |v: &Value| match v {
+            Value::String(_) => true,
+            Value::List(items) => items.iter().any(|i| matches!(i, Value::String(_))),
+            _ => false,
+        };
+        return values.iter().any(text).then(|| Key {
+            bytes: Vec::new(),
+            wide: false,
+        });
     }
     let mut bytes = Vec::new();
     let mut wide = false;

@@ -10,9 +10,12 @@
 //! Why a `BTreeSet` of boxed byte strings: docs/adr/0086-ordered-property-indexes.md.
 
 use super::defs::{IndexDef, IndexKind, IndexState};
+use super::fulltext_postings::FulltextPostings;
+use super::image::check_vector;
 use super::image::Resolved;
 use super::points::{Point, Points};
 use super::vector_ann::VectorAnn;
+use nereid_values::Value;
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -125,6 +128,8 @@ pub(crate) struct PropertyIndex {
     pub(crate) wide: AtomicU64,
     /// A vector index's approximate graph (module `vector_ann`).
     pub(crate) ann: Option<VectorAnn>,
+    /// A full-text index's postings (module `fulltext_postings`).
+    pub(crate) text: Option<FulltextPostings>,
     /// [`Entries::bytes`] as of the last change, read without the lock
     /// (a metrics scrape must not wait for writers).
     bytes: AtomicUsize,
@@ -150,8 +155,28 @@ impl PropertyIndex {
             tracked_since: unix_millis(),
             wide: AtomicU64::new(0),
             ann: VectorAnn::for_kind(def.kind),
+            text: match def.kind {
+                IndexKind::Fulltext { analyzer, .. } => {
+                    Some(FulltextPostings::new(analyzer, &def.keys))
+                }
+                _ => None,
+            },
             resolved: OnceLock::new(),
             def,
+        }
+    }
+
+    /// Hands `values` (one per key), just given to `entity`, which the
+    /// index holds, to what the index keeps beside its entries: a vector
+    /// index's graph, a full-text index's postings.
+    pub(crate) fn values_written(&self, entity: u64, values: &[Value]) {
+        if let Some(ann) = &self.ann {
+            if let Ok(vector) = check_vector(self.def.kind, &values[0]) {
+                ann.insert(entity, vector.as_slice());
+            }
+        }
+        if let Some(text) = &self.text {
+            text.insert(entity, values);
         }
     }
 
@@ -311,10 +336,14 @@ impl PropertyIndex {
     }
 
     /// Bytes the index takes ([`Entries::bytes`], and a vector index's
-    /// graph): an estimate for metrics and benches, read without a lock.
+    /// graph or a full-text index's postings): an estimate for metrics and benches, read without a lock.
     pub(crate) fn approximate_bytes(&self) -> usize {
         let ann = self.ann.as_ref().map_or(0, VectorAnn::approximate_bytes);
-        self.bytes.load(Ordering::Relaxed) + ann
+        let text = self
+            .text
+            .as_ref()
+            .map_or(0, FulltextPostings::approximate_bytes);
+        self.bytes.load(Ordering::Relaxed) + ann + text
     }
 }
 

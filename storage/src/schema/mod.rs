@@ -8,6 +8,8 @@
 mod catalog;
 mod defs;
 mod ends;
+mod fulltext_postings;
+mod fulltext_search;
 mod image;
 mod index;
 mod key;
@@ -25,7 +27,8 @@ pub use defs::{
     IndexKind, IndexState, SchemaRule, SchemaView, ValueType,
 };
 pub(crate) use ends::from_end;
-pub(crate) use image::{check_vector, entity_key, entity_values, key_of};
+pub(crate) use fulltext_search::search as fulltext_search;
+pub(crate) use image::{check_vector, entity_values, key_of};
 pub(crate) use index::{unix_millis, PropertyIndex};
 pub(crate) use names::{constraint_name, index_name};
 pub(crate) use populate::{entities_of, populate};

@@ -30,6 +30,7 @@ const PRIME5: u64 = 0x27D4_EB2F_1656_67C5;
 const RANGE: i64 = 4;
 const TEXT: i64 = 3;
 const VECTOR: i64 = 6;
+const FULLTEXT: i64 = 1;
 /// Java's `Boolean.hashCode(true)` / `(false)`.
 const JAVA_TRUE: i64 = 1231;
 const JAVA_FALSE: i64 = 1237;
@@ -79,17 +80,18 @@ fn java_string_hash(s: &str) -> i32 {
     })
 }
 
-fn schema(seed: i64, entity: EntityKind, label: &str, keys: &[String]) -> Hash {
+/// `matching`: the schema kind, 0 for a rule over all its labels and keys,
+/// 1 for one over any of them (a full-text index's).
+fn schema(seed: i64, entity: EntityKind, matching: i64, labels: &[&str], keys: &[String]) -> Hash {
     let entity = match entity {
         EntityKind::Node => 0,
         EntityKind::Relationship => 1,
     };
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-    // The schema kind of a label-and-properties rule is 0.
     Hash::new(seed)
         .add(entity)
-        .add(0)
-        .add_names(&[label])
+        .add(matching)
+        .add_names(labels)
         .add_names(&keys)
 }
 
@@ -99,8 +101,11 @@ pub(crate) fn index_name(def: &IndexDef) -> String {
         IndexKind::Range => RANGE,
         IndexKind::Text => TEXT,
         IndexKind::Vector { .. } => VECTOR,
+        IndexKind::Fulltext { .. } => FULLTEXT,
     };
-    let hash = schema(JAVA_FALSE, def.entity, &def.label, &def.keys)
+    let labels: Vec<&str> = def.labels().map(String::as_str).collect();
+    let matching = i64::from(def.kind.is_fulltext());
+    let hash = schema(JAVA_FALSE, def.entity, matching, &labels, &def.keys)
         .add(kind)
         .add(JAVA_FALSE)
         .finish();
@@ -110,7 +115,7 @@ pub(crate) fn index_name(def: &IndexDef) -> String {
 /// The name of an unnamed constraint; `property_types` is how a
 /// property-type constraint shows its types (`INTEGER`, `STRING | INTEGER`).
 pub(crate) fn constraint_name(def: &ConstraintDef, property_types: &str) -> String {
-    let h = schema(JAVA_TRUE, def.entity, &def.label, &def.keys);
+    let h = schema(JAVA_TRUE, def.entity, 0, &[def.label.as_str()], &def.keys);
     let h = match def.kind {
         ConstraintKind::Unique => h.add(0).add(RANGE),
         ConstraintKind::Exists => h.add(1),
@@ -132,6 +137,7 @@ mod tests {
             kind,
             entity,
             label: label.into(),
+            more_labels: Vec::new(),
             keys: keys.iter().map(|k| k.to_string()).collect(),
         })
     }
@@ -145,6 +151,32 @@ mod tests {
             keys: keys.iter().map(|k| k.to_string()).collect(),
         };
         constraint_name(&def, "INTEGER")
+    }
+
+    /// Names the reference Neo4j 5.26.30 generated for full-text indexes.
+    #[test]
+    fn unnamed_fulltext_indexes_are_named_as_neo4j_names_them() {
+        let fulltext = |entity, labels: [&str; 2]| {
+            index_name(&IndexDef {
+                name: String::new(),
+                kind: IndexKind::Fulltext {
+                    analyzer: nereid_fulltext::Analyzer::StandardNoStopWords,
+                    eventually_consistent: false,
+                },
+                entity,
+                label: labels[0].into(),
+                more_labels: vec![labels[1].into()],
+                keys: vec!["title".into()],
+            })
+        };
+        assert_eq!(
+            fulltext(EntityKind::Node, ["Book", "Film"]),
+            "index_e74d092f"
+        );
+        assert_eq!(
+            fulltext(EntityKind::Relationship, ["R", "S"]),
+            "index_ae401a5f"
+        );
     }
 
     /// Names the reference Neo4j 5.26.30 generated for these rules.

@@ -5,7 +5,7 @@
 //! together cover every version a later snapshot can read.
 
 use super::defs::{EntityKind, IndexState};
-use super::image::{check_vector, entity_values, key_of, resolved_values, Resolved};
+use super::image::{entity_values, key_of, resolved_values, Resolved};
 use super::index::PropertyIndex;
 use super::key;
 use crate::apl::{Apl, EdgePattern, Endpoint, ModeChoice};
@@ -29,7 +29,15 @@ pub(crate) fn populate(
         store,
         view: View::committed(read_ts),
     };
-    let entities = entities_of(&reader, index.def.entity, &index.def.label);
+    let mut entities: Vec<u64> = index
+        .def
+        .labels()
+        .flat_map(|label| entities_of(&reader, index.def.entity, label))
+        .collect();
+    if !index.def.more_labels.is_empty() {
+        entities.sort_unstable();
+        entities.dedup();
+    }
     let total = entities.len().max(1);
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -54,11 +62,7 @@ pub(crate) fn populate(
                             .filter_map(|&e| {
                                 let values = resolved_values(&reader, index, resolved, e)?;
                                 let k = key_of(index.def.kind, &values)?;
-                                if let (Some(ann), Ok(vector)) =
-                                    (&index.ann, check_vector(index.def.kind, &values[0]))
-                                {
-                                    ann.insert(e, vector.as_slice());
-                                }
+                                index.values_written(e, &values);
                                 Some((k.bytes, e, k.wide))
                             })
                             .collect()

@@ -8,6 +8,7 @@
 mod bulk_constraints;
 mod commit;
 mod counts;
+mod fulltext_query;
 mod index_ends;
 mod properties;
 mod read;
@@ -21,6 +22,7 @@ mod schema_writes;
 mod state;
 mod validate;
 mod vector_query;
+pub use fulltext_query::FulltextOptions;
 mod write;
 
 pub(crate) use bulk_constraints::Loaded;

@@ -35,18 +35,24 @@ fn describe_index(def: &IndexDef) -> String {
         IndexKind::Range => ("RANGE", "range-1.0"),
         IndexKind::Text => ("TEXT", "text-2.0"),
         IndexKind::Vector { .. } => ("VECTOR", "vector-2.0"),
+        IndexKind::Fulltext { .. } => ("FULLTEXT", "fulltext-1.0"),
     };
     format!(
         "Index( name='{}', type='{kind}', schema={}, indexProvider='{provider}' )",
         def.name,
-        schema_text(def.entity, &def.label, &def.keys)
+        schema_text(def.entity, &labels_text(def), &def.keys)
     )
+}
+
+/// An index's labels as Neo4j's schema descriptions join them (`A:B`).
+fn labels_text(def: &IndexDef) -> String {
+    def.labels().cloned().collect::<Vec<_>>().join(":")
 }
 
 /// The error for an index equivalent to `other` under another name: the
 /// index exists, or is the backing index of a constraint.
 fn index_exists_as(catalog: &Catalog, other: &IndexDef) -> StorageError {
-    let schema = schema_text(other.entity, &other.label, &other.keys);
+    let schema = schema_text(other.entity, &labels_text(other), &other.keys);
     let owner = catalog
         .index_named(&other.name)
         .and_then(|i| i.owning_constraint.clone())
@@ -234,7 +240,7 @@ pub(super) fn constraint_clash(
         if let Some(index) = taken {
             return Some(Clash::Refused(StorageError::IndexAlreadyExists(format!(
                 "There already exists an index {}. A constraint cannot be created until the index has been dropped.",
-                schema_text(index.def.entity, &index.def.label, &index.def.keys)
+                schema_text(index.def.entity, &labels_text(&index.def), &index.def.keys)
             ))));
         }
     }

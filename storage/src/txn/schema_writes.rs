@@ -86,6 +86,24 @@ impl Image {
     fn values_of(&self, keys: &[String]) -> Option<Vec<Value>> {
         keys.iter().map(|k| self.values.get(k).cloned()).collect()
     }
+
+    /// The values an index reads: every key's (a full-text index reads
+    /// those present, a missing key as null).
+    fn values_for(&self, index: &PropertyIndex) -> Option<Vec<Value>> {
+        if index.def.kind.is_fulltext() {
+            let values = index.def.keys.iter();
+            return Some(
+                values
+                    .map(|k| self.values.get(k).cloned().unwrap_or(Value::Null))
+                    .collect(),
+            );
+        }
+        self.values_of(&index.def.keys)
+    }
+
+    fn has_any(&self, def: &crate::schema::IndexDef) -> bool {
+        self.labels.iter().any(|l| def.has_label(l))
+    }
 }
 
 impl Writer<'_> {
@@ -126,9 +144,7 @@ impl Writer<'_> {
         let before_keys: Vec<(Arc<PropertyIndex>, Vec<u8>)> = catalog
             .indexes_on(entity, &before_labels)
             .filter_map(|i| {
-                let key = image
-                    .values_of(&i.def.keys)
-                    .and_then(|v| key_of(i.def.kind, &v))?;
+                let key = image.values_for(i).and_then(|v| key_of(i.def.kind, &v))?;
                 Some((i.clone(), key.bytes))
             })
             .collect();
@@ -162,6 +178,12 @@ impl Writer<'_> {
         let affects = |label: &str, keys: &[String]| {
             !before_labels.iter().any(|l| l == label)
                 || keys.iter().any(|k| changed.contains(&k.as_str()))
+        };
+        // An index over several labels is affected unless the entity had
+        // one of them before and no key changed.
+        let affects_index = |def: &crate::schema::IndexDef| {
+            !def.labels().any(|l| before_labels.contains(l))
+                || def.keys.iter().any(|k| changed.contains(&k.as_str()))
         };
         for constraint in catalog.constraints_on(entity, &image.labels) {
             let def = &constraint.def;
@@ -203,19 +225,17 @@ impl Writer<'_> {
         let mut after_keys = Vec::new();
         for index in catalog.indexes_on(entity, &image.labels) {
             let def = &index.def;
-            if !affects(&def.label, &def.keys) {
+            if !affects_index(def) {
                 continue;
             }
-            let Some(values) = image.values_of(&def.keys) else {
+            let Some(values) = image.values_for(index) else {
                 continue;
             };
             let Some(key) = key_of(def.kind, &values) else {
                 continue;
             };
             index.insert(&key.bytes, id, key.wide);
-            if let (Some(ann), Ok(vector)) = (&index.ann, check_vector(def.kind, &values[0])) {
-                ann.insert(id, vector.as_slice());
-            }
+            index.values_written(id, &values);
             if index.owning_constraint.is_some() {
                 self.st.unique_keys.push((index.clone(), id));
             }
@@ -225,10 +245,10 @@ impl Writer<'_> {
             after_keys.push((index.id, key.bytes));
         }
         for (index, key) in before_keys {
-            let kept = if affects(&index.def.label, &index.def.keys) {
+            let kept = if affects_index(&index.def) {
                 after_keys.iter().any(|(i, k)| *i == index.id && *k == key)
             } else {
-                image.labels.contains(&index.def.label)
+                image.has_any(&index.def)
             };
             if !kept {
                 self.st.stale.push((index, key, id));
@@ -257,7 +277,7 @@ impl Writer<'_> {
         };
         for index in catalog.indexes_on(entity, &labels) {
             if let Some(key) = image
-                .values_of(&index.def.keys)
+                .values_for(index)
                 .and_then(|v| key_of(index.def.kind, &v))
             {
                 self.st.stale.push((index.clone(), key.bytes, id));
@@ -476,8 +496,12 @@ fn index_late(
         .chain(rels.map(|&r| (EntityKind::Relationship, r)));
     for (kind, id) in entities {
         for index in catalog.indexes.iter().filter(|i| i.def.entity == kind) {
-            if let Some(key) = crate::schema::entity_key(reader, index, id) {
+            let Some(values) = entity_values(reader, index, id) else {
+                continue;
+            };
+            if let Some(key) = key_of(index.def.kind, &values) {
                 index.insert(&key.bytes, id, key.wide);
+                index.values_written(id, &values);
                 if index.owning_constraint.is_some() {
                     unique.push((index.clone(), id));
                 }

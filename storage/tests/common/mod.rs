@@ -47,6 +47,7 @@ pub fn person_index(s: &Arc<Store>, name: &str, keys: &[&str], kind: IndexKind) 
         kind,
         entity: EntityKind::Node,
         label: "Person".into(),
+        more_labels: Vec::new(),
         keys: keys.iter().map(|k| k.to_string()).collect(),
     };
     assert!(t.create_index(def, false).unwrap().is_new());

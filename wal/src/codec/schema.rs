@@ -1,10 +1,12 @@
 //! The encoding of schema changes (format version 1, tags 9-12 of
 //! `codec`): names and keys as length-prefixed strings, kinds as one byte
 //! each (a vector index's followed by its dimensions, 0 for none, and its
-//! similarity); property types as a tag per type, a list's element type after
+//! similarity; a full-text index's by its analyzer's name, whether it is
+//! eventually consistent and its labels after the first); property types as a tag per type, a list's element type after
 //! its tag.
 
 use super::{put_str, put_varint, Reader};
+use nereid_fulltext::Analyzer;
 use nereid_storage::{ConstraintDef, ConstraintKind, EntityKind, IndexDef, IndexKind, ValueType};
 use nereid_vector::Similarity;
 
@@ -23,6 +25,18 @@ pub(super) fn put_index(out: &mut Vec<u8>, def: &IndexDef) {
                 Similarity::Cosine => 0,
                 Similarity::Euclidean => 1,
             });
+        }
+        IndexKind::Fulltext {
+            analyzer,
+            eventually_consistent,
+        } => {
+            out.push(3);
+            put_str(out, analyzer.name());
+            out.push(u8::from(eventually_consistent));
+            put_varint(out, def.more_labels.len() as u64);
+            for label in &def.more_labels {
+                put_str(out, label);
+            }
         }
     }
     put_target(out, def.entity, &def.label, &def.keys);
@@ -81,6 +95,7 @@ fn put_type(out: &mut Vec<u8>, t: &ValueType) {
 
 pub(super) fn index(r: &mut Reader<'_>) -> Result<IndexDef, String> {
     let name = r.string()?;
+    let mut more_labels = Vec::new();
     let kind = match r.byte()? {
         0 => IndexKind::Range,
         1 => IndexKind::Text,
@@ -99,6 +114,19 @@ pub(super) fn index(r: &mut Reader<'_>) -> Result<IndexDef, String> {
                 similarity,
             }
         }
+        3 => {
+            let analyzer_name = r.string()?;
+            let analyzer = Analyzer::from_name(&analyzer_name)
+                .ok_or_else(|| format!("unknown full-text analyzer {analyzer_name}"))?;
+            let eventually_consistent = r.byte()? != 0;
+            for _ in 0..r.varint()? {
+                more_labels.push(r.string()?);
+            }
+            IndexKind::Fulltext {
+                analyzer,
+                eventually_consistent,
+            }
+        }
         other => return Err(format!("unknown index kind {other}")),
     };
     let (entity, label, keys) = target(r)?;
@@ -107,6 +135,7 @@ pub(super) fn index(r: &mut Reader<'_>) -> Result<IndexDef, String> {
         kind,
         entity,
         label,
+        more_labels,
         keys,
     })
 }
