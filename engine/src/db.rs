@@ -185,6 +185,8 @@ pub struct Transaction {
     tally: TxTally,
     /// Listed for `SHOW TRANSACTIONS` until it ends.
     listed: crate::transactions::Listed,
+    /// Statements begun in it (see `rerun.rs`).
+    statements: Arc<AtomicU64>,
 }
 
 impl Transaction {
@@ -208,6 +210,8 @@ pub struct QueryResult {
     rows: u64,
     fields: Vec<String>,
     cursor: Option<nereid_dfe::Cursor>,
+    /// How to run the statement again on a newer snapshot (`rerun.rs`).
+    rerun: Option<crate::rerun::Rerun>,
     /// A row computed ahead to know whether more rows exist.
     peeked: Option<Vec<Value>>,
     txn: Arc<Txn>,
@@ -460,6 +464,7 @@ impl Database {
     /// Clean shutdown: stops the background checkpointer and takes a final
     /// checkpoint (unless disabled), so the next start replays little.
     pub fn shutdown(&self) {
+        self.store.release_waiters();
         self.statistics.stop();
         self.checkpoints.stop();
         if self.wal.failure().is_none() {
@@ -486,6 +491,7 @@ impl Database {
             listed: self.transactions.list(client, Arc::clone(&metadata)),
             metadata,
             tally: self.metrics.transaction(),
+            statements: Arc::default(),
         }
     }
 
@@ -626,36 +632,61 @@ impl Database {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
         let explained = (explain || profile).then(|| Arc::new(nereid_planner::plan_tree(&plan)));
-        let cursor = if explain {
-            None
+        let statements = match tx {
+            Some(t) => {
+                t.statements.fetch_add(1, Ordering::AcqRel);
+                Arc::clone(&t.statements)
+            }
+            None => Arc::new(AtomicU64::new(1)),
+        };
+        let (cursor, rerun) = if explain {
+            (None, None)
         } else {
-            let cursor = nereid_dfe::Cursor::new(plan, txn.clone(), Arc::clone(&params));
-            let cursor = if profile {
-                cursor.with_profiling()
-            } else {
-                cursor
+            let build = {
+                let (params, batches) = (Arc::clone(&params), batches.clone());
+                let procedures = Arc::clone(&self.procedures);
+                let (database, username) = (Arc::downgrade(self), client.username.clone());
+                let system_updates = Arc::clone(&system_updates);
+                let (files, memory) = (self.files.clone(), self.query_max_memory);
+                move |txn: &Arc<Txn>| {
+                    let cursor = nereid_dfe::Cursor::new(
+                        Arc::clone(&plan),
+                        txn.clone(),
+                        Arc::clone(&params),
+                    );
+                    let cursor = if profile {
+                        cursor.with_profiling()
+                    } else {
+                        cursor
+                    };
+                    let cursor = match &batches {
+                        Some(batches) => cursor.with_inner_transactions(batches.clone()),
+                        None => cursor,
+                    };
+                    cursor
+                        .with_procedures(Arc::clone(&procedures))
+                        // How `CALL db.checkpoint()`, `neptune.load()` and the
+                        // user commands reach this database, as this client
+                        // (weakly: running queries never keep it open).
+                        .with_database_hook(Arc::new(
+                            crate::database_hook::DatabaseCalls::for_caller(
+                                database.clone(),
+                                username.clone(),
+                                Arc::clone(&system_updates),
+                            ),
+                        ))
+                        .with_file_source(files.clone())
+                        .with_tx_metadata(Arc::clone(&metadata))
+                        .with_deadline(deadline)
+                        .with_memory_limit(memory)
+                }
             };
-            let cursor = match &batches {
-                Some(batches) => cursor.with_inner_transactions(batches.clone()),
-                None => cursor,
-            };
-            Some(
-                cursor
-                    .with_procedures(Arc::clone(&self.procedures))
-                    // How `CALL db.checkpoint()`, `neptune.load()` and the
-                    // user commands reach this database, as this client
-                    // (weakly: running queries never keep it open).
-                    .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_caller(
-                        Arc::downgrade(self),
-                        client.username.clone(),
-                        Arc::clone(&system_updates),
-                    )))
-                    .with_file_source(self.files.clone())
-                    .with_tx_metadata(metadata)
-                    .with_deadline(deadline)
-                    .with_memory_limit(self.query_max_memory)
-                    .map_err(|e| failed(status::from_exec(e)))?,
-            )
+            let rerun = crate::rerun::Rerun::new(Box::new(build), statements);
+            let cursor = rerun
+                .first(&txn)
+                .map_err(|e| failed(status::from_exec(e)))?;
+            // Inner batches commit on their own: never run them again.
+            (Some(cursor), (!batched).then_some(rerun))
         };
         let lister = match (tx, &listed) {
             (Some(t), _) => Some(&t.listed),
@@ -672,6 +703,7 @@ impl Database {
             rows: 0,
             fields,
             cursor,
+            rerun,
             peeked: None,
             stats_before: txn.stats(),
             txn,
@@ -1151,28 +1183,60 @@ impl QueryResult {
         if let Some(row) = self.peeked.take() {
             return Ok(Some(row));
         }
-        let Some(cursor) = self.cursor.as_mut() else {
-            return Ok(None);
-        };
-        match cursor.next_row() {
-            Ok(row) => Ok(row),
-            Err(e) => {
-                self.cursor = None;
-                // Statement atomicity: a failed auto-commit query leaves
-                // nothing behind. (An explicit transaction is rolled back by
-                // the session's RESET.)
-                if self.auto_commit.take().is_some() {
-                    self.txn.rollback();
-                }
-                // Cancelled because its transaction was terminated.
-                if matches!(e, nereid_dfe::ExecError::Cancelled)
-                    && self.mark.as_ref().is_some_and(|m| m.terminated())
-                {
-                    return Err(terminated());
-                }
-                Err(status::from_exec(e))
+        loop {
+            let Some(cursor) = self.cursor.as_mut() else {
+                return Ok(None);
+            };
+            let e = match cursor.next_row() {
+                Ok(row) => return Ok(row),
+                Err(e) => e,
+            };
+            match self.run_again(&e) {
+                Some(Ok(again)) => self.cursor = Some(again),
+                Some(Err(e)) => return Err(self.failed(e)),
+                None => return Err(self.failed(e)),
             }
         }
+    }
+
+    /// A run of the statement on a newer snapshot after `e`, when its
+    /// write met a newer commit and nothing has seen its answers yet
+    /// (`rerun.rs`).
+    fn run_again(
+        &mut self,
+        e: &nereid_dfe::ExecError,
+    ) -> Option<Result<nereid_dfe::Cursor, nereid_dfe::ExecError>> {
+        let unseen = self.rows == 0
+            && self.peeked.is_none()
+            && self.system_updates.load(Ordering::Relaxed) == 0;
+        let cancel = self.cursor.as_ref()?.cancel_handle();
+        match self.rerun.as_mut() {
+            Some(rerun) if unseen => rerun.again(e, &self.txn, cancel),
+            _ => None,
+        }
+    }
+
+    /// Ends the statement after its cursor failed with `e`.
+    fn failed(&mut self, e: nereid_dfe::ExecError) -> DbError {
+        self.cursor = None;
+        self.rerun = None;
+        // Statement atomicity: a failed auto-commit query leaves nothing
+        // behind. (An explicit transaction is rolled back by the session's
+        // RESET.)
+        if self.auto_commit.take().is_some() {
+            self.txn.rollback();
+        }
+        // Cancelled (or stopped waiting for another transaction's write)
+        // because its transaction was terminated.
+        let stopped = matches!(
+            e,
+            nereid_dfe::ExecError::Cancelled
+                | nereid_dfe::ExecError::Storage(nereid_storage::StorageError::LockWaitStopped)
+        );
+        if stopped && self.mark.as_ref().is_some_and(|m| m.terminated()) {
+            return terminated();
+        }
+        status::from_exec(e)
     }
 
     fn finish(&mut self) -> Result<(), DbError> {

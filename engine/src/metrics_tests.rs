@@ -57,13 +57,18 @@ fn a_write_conflict_is_counted_once() {
         db.run(Some(tx), &query, Params::new())
             .and_then(|mut r| r.discard(-1))
     };
+    // The second reads first: its snapshot is then seen, so its write,
+    // meeting the first's commit, cannot run again on a newer one.
+    db.run(Some(&second), "MATCH (c:C) RETURN c.v", Params::new())
+        .and_then(|mut r| r.discard(-1))
+        .expect("reads");
     set(&first, 1).expect("the first writer");
+    db.commit(first).expect("the first commits");
     let refused = match set(&second, 2) {
         Err(e) => e,
         Ok(_) => db.commit(second).expect_err("the second commit"),
     };
     assert_eq!(refused.status, nereid_errors::Status::DeadlockDetected);
-    db.commit(first).expect("the first commits");
     assert_eq!(db.metrics().write_conflicts, 1);
 }
 
