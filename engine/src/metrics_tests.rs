@@ -52,7 +52,7 @@ fn a_write_conflict_is_counted_once() {
     let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2)).expect("opens");
     run(&db, "CREATE (:C {v: 0})").expect("writes");
     let (first, second) = (db.begin(), db.begin());
-    let set = |tx, v: i64| {
+    let set = |tx: &crate::Transaction, v: i64| {
         let query = format!("MATCH (c:C) SET c.v = {v}");
         db.run(Some(tx), &query, Params::new())
             .and_then(|mut r| r.discard(-1))

@@ -415,7 +415,11 @@ mod tests {
         });
         let waker = pool.submit_in(Lane::Long, move || release.send(()).is_ok());
         let woke = tokio::time::timeout(Duration::from_secs(5), waker).await;
-        assert_eq!(woke, Ok(Ok(true)), "a substitute must serve the long lane");
+        assert_eq!(
+            woke,
+            Ok(Ok(Ok(true))),
+            "a substitute must serve the long lane"
+        );
         assert_eq!(sleeper.await, Ok(Ok(true)));
     }
 

@@ -111,16 +111,14 @@ impl Txn {
             ));
         }
         let result = op(&mut Writer::new(&self.store, &self.core, &mut state));
-        match &result {
-            Err(
-                e @ (StorageError::WriteConflict(_)
-                | StorageError::Deadlock(_)
-                | StorageError::LockWaitTimedOut(_)
-                | StorageError::LockWaitStopped),
-            ) => {
-                state.doomed.get_or_insert_with(|| e.to_string());
-            }
-            _ => {}
+        if let Err(
+            e @ (StorageError::WriteConflict(_)
+            | StorageError::Deadlock(_)
+            | StorageError::LockWaitTimedOut(_)
+            | StorageError::LockWaitStopped),
+        ) = &result
+        {
+            state.doomed.get_or_insert_with(|| e.to_string());
         }
         result
     }
