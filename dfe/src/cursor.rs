@@ -57,7 +57,7 @@ impl Cursor {
         }
         let cancel = Arc::new(AtomicBool::new(false));
         ctx.stop.cancel = Arc::clone(&cancel);
-        Cursor {
+        let cursor = Cursor {
             plan,
             root,
             ctx,
@@ -65,7 +65,25 @@ impl Cursor {
             position: 0,
             finished: false,
             cancel,
-        }
+        };
+        cursor.bound_waits();
+        cursor
+    }
+
+    /// Bounds the transaction's waits for other transactions' writes by
+    /// this query's stop signals, so RESET, termination and the deadline
+    /// end a wait as they end a batch.
+    fn bound_waits(&self) {
+        self.ctx.txn.set_wait_limits(self.ctx.stop.wait_limits());
+    }
+
+    /// Stops on `cancel` instead of a flag of its own: a statement run
+    /// again (on a newer snapshot) keeps the flag RESET already holds.
+    pub fn with_cancel_handle(mut self, cancel: Arc<AtomicBool>) -> Cursor {
+        self.ctx.stop.cancel = Arc::clone(&cancel);
+        self.cancel = cancel;
+        self.bound_waits();
+        self
     }
 
     /// PROFILE: every operator also measures its time and store calls
@@ -136,6 +154,7 @@ impl Cursor {
     /// where the cancel flag is, before every batch.
     pub fn with_deadline(mut self, deadline: Option<crate::Deadline>) -> Cursor {
         self.ctx.stop.deadline = deadline;
+        self.bound_waits();
         self
     }
 

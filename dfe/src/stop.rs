@@ -84,6 +84,15 @@ impl StopSignals {
             None => Ok(()),
         }
     }
+
+    /// The same signals as the store's bounds on a wait for another
+    /// transaction's write, which it checks while it sleeps.
+    pub(crate) fn wait_limits(&self) -> nereid_storage::WaitLimits {
+        nereid_storage::WaitLimits {
+            deadline: self.deadline.and_then(|d| d.at),
+            stop: Some(Arc::clone(&self.cancel)),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -185,6 +185,8 @@ pub struct Transaction {
     tally: TxTally,
     /// Listed for `SHOW TRANSACTIONS` until it ends.
     listed: crate::transactions::Listed,
+    /// Statements begun in it (see `rerun.rs`).
+    statements: Arc<AtomicU64>,
 }
 
 impl Transaction {
@@ -208,6 +210,8 @@ pub struct QueryResult {
     rows: u64,
     fields: Vec<String>,
     cursor: Option<nereid_dfe::Cursor>,
+    /// How to run the statement again on a newer snapshot (`rerun.rs`).
+    rerun: Option<crate::rerun::Rerun>,
     /// A row computed ahead to know whether more rows exist.
     peeked: Option<Vec<Value>>,
     txn: Arc<Txn>,
@@ -465,6 +469,7 @@ impl Database {
     /// Clean shutdown: stops the background checkpointer and takes a final
     /// checkpoint (unless disabled), so the next start replays little.
     pub fn shutdown(&self) {
+        self.store.release_waiters();
         self.statistics.stop();
         self.checkpoints.stop();
         if self.wal.failure().is_none() {
@@ -491,6 +496,7 @@ impl Database {
             listed: self.transactions.list(client, Arc::clone(&metadata)),
             metadata,
             tally: self.metrics.transaction(),
+            statements: Arc::default(),
         }
     }
 
@@ -632,25 +638,46 @@ impl Database {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
         let explained = (explain || profile).then(|| Arc::new(nereid_planner::plan_tree(&plan)));
-        let cursor = if explain {
-            None
+        let statements = match tx {
+            Some(t) => {
+                t.statements.fetch_add(1, Ordering::AcqRel);
+                Arc::clone(&t.statements)
+            }
+            None => Arc::new(AtomicU64::new(1)),
+        };
+        let (cursor, rerun) = if explain {
+            (None, None)
         } else {
-            let cursor = nereid_dfe::Cursor::new(plan, txn.clone(), Arc::clone(&params));
-            let cursor = if profile {
-                cursor.with_profiling()
-            } else {
-                cursor
+            let build = {
+                let (params, batches) = (Arc::clone(&params), batches.clone());
+                let reach = self.reach(client.clone(), Arc::clone(&system_updates));
+                move |txn: &Arc<Txn>| {
+                    let cursor = nereid_dfe::Cursor::new(
+                        Arc::clone(&plan),
+                        txn.clone(),
+                        Arc::clone(&params),
+                    );
+                    let cursor = if profile {
+                        cursor.with_profiling()
+                    } else {
+                        cursor
+                    };
+                    let cursor = match &batches {
+                        Some(batches) => cursor.with_inner_transactions(batches.clone()),
+                        None => cursor,
+                    };
+                    reach.configure(cursor).map(|c| {
+                        c.with_tx_metadata(Arc::clone(&metadata))
+                            .with_deadline(deadline)
+                    })
+                }
             };
-            let cursor = match &batches {
-                Some(batches) => cursor.with_inner_transactions(batches.clone()),
-                None => cursor,
-            };
-            Some(
-                self.configure(cursor, client, &system_updates)
-                    .map_err(|e| failed(status::from_exec(e)))?
-                    .with_tx_metadata(metadata)
-                    .with_deadline(deadline),
-            )
+            let rerun = crate::rerun::Rerun::new(Box::new(build), statements);
+            let cursor = rerun
+                .first(&txn)
+                .map_err(|e| failed(status::from_exec(e)))?;
+            // Inner batches commit on their own: never run them again.
+            (Some(cursor), (!batched).then_some(rerun))
         };
         let lister = match (tx, &listed) {
             (Some(t), _) => Some(&t.listed),
@@ -667,6 +694,7 @@ impl Database {
             rows: 0,
             fields,
             cursor,
+            rerun,
             peeked: None,
             stats_before: txn.stats(),
             txn,
@@ -684,26 +712,20 @@ impl Database {
         })
     }
 
-    /// `cursor` with what every statement's executor reaches: the
+    /// What every statement's executor reaches, for `client`: the
     /// procedures, this database (how `CALL db.checkpoint()`,
-    /// `neptune.load()`, the user commands and nested queries reach it, as
-    /// `client`, weakly: running queries never keep it open; user commands
-    /// count into `system_updates`), the import files and the memory limit.
-    fn configure(
-        self: &Arc<Self>,
-        cursor: nereid_dfe::Cursor,
-        client: &Client,
-        system_updates: &Arc<AtomicU64>,
-    ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
-        cursor
-            .with_procedures(Arc::clone(&self.procedures))
-            .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_client(
-                Arc::downgrade(self),
-                client.clone(),
-                Arc::clone(system_updates),
-            )))
-            .with_file_source(self.files.clone())
-            .with_memory_limit(self.query_max_memory)
+    /// `neptune.load()`, the user commands and nested queries reach it,
+    /// weakly: running queries never keep it open; user commands count into
+    /// `system_updates`), the import files and the memory limit.
+    fn reach(self: &Arc<Self>, client: Client, system_updates: Arc<AtomicU64>) -> Reach {
+        Reach {
+            procedures: Arc::clone(&self.procedures),
+            database: Arc::downgrade(self),
+            client,
+            system_updates,
+            files: self.files.clone(),
+            memory: self.query_max_memory,
+        }
     }
 
     /// A cursor of `plan` in `txn` for a query run inside another's call
@@ -716,7 +738,8 @@ impl Database {
         client: &Client,
     ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
         let cursor = nereid_dfe::Cursor::new(plan, txn, params);
-        self.configure(cursor, client, &Arc::new(AtomicU64::new(0)))
+        self.reach(client.clone(), Arc::new(AtomicU64::new(0)))
+            .configure(cursor)
     }
 
     /// Registers the server's users, which user commands administer
@@ -1181,28 +1204,60 @@ impl QueryResult {
         if let Some(row) = self.peeked.take() {
             return Ok(Some(row));
         }
-        let Some(cursor) = self.cursor.as_mut() else {
-            return Ok(None);
-        };
-        match cursor.next_row() {
-            Ok(row) => Ok(row),
-            Err(e) => {
-                self.cursor = None;
-                // Statement atomicity: a failed auto-commit query leaves
-                // nothing behind. (An explicit transaction is rolled back by
-                // the session's RESET.)
-                if self.auto_commit.take().is_some() {
-                    self.txn.rollback();
-                }
-                // Cancelled because its transaction was terminated.
-                if matches!(e, nereid_dfe::ExecError::Cancelled)
-                    && self.mark.as_ref().is_some_and(|m| m.terminated())
-                {
-                    return Err(terminated());
-                }
-                Err(status::from_exec(e))
+        loop {
+            let Some(cursor) = self.cursor.as_mut() else {
+                return Ok(None);
+            };
+            let e = match cursor.next_row() {
+                Ok(row) => return Ok(row),
+                Err(e) => e,
+            };
+            match self.run_again(&e) {
+                Some(Ok(again)) => self.cursor = Some(again),
+                Some(Err(e)) => return Err(self.failed(e)),
+                None => return Err(self.failed(e)),
             }
         }
+    }
+
+    /// A run of the statement on a newer snapshot after `e`, when its
+    /// write met a newer commit and nothing has seen its answers yet
+    /// (`rerun.rs`).
+    fn run_again(
+        &mut self,
+        e: &nereid_dfe::ExecError,
+    ) -> Option<Result<nereid_dfe::Cursor, nereid_dfe::ExecError>> {
+        let unseen = self.rows == 0
+            && self.peeked.is_none()
+            && self.system_updates.load(Ordering::Relaxed) == 0;
+        let cancel = self.cursor.as_ref()?.cancel_handle();
+        match self.rerun.as_mut() {
+            Some(rerun) if unseen => rerun.again(e, &self.txn, cancel),
+            _ => None,
+        }
+    }
+
+    /// Ends the statement after its cursor failed with `e`.
+    fn failed(&mut self, e: nereid_dfe::ExecError) -> DbError {
+        self.cursor = None;
+        self.rerun = None;
+        // Statement atomicity: a failed auto-commit query leaves nothing
+        // behind. (An explicit transaction is rolled back by the session's
+        // RESET.)
+        if self.auto_commit.take().is_some() {
+            self.txn.rollback();
+        }
+        // Cancelled (or stopped waiting for another transaction's write)
+        // because its transaction was terminated.
+        let stopped = matches!(
+            e,
+            nereid_dfe::ExecError::Cancelled
+                | nereid_dfe::ExecError::Storage(nereid_storage::StorageError::LockWaitStopped)
+        );
+        if stopped && self.mark.as_ref().is_some_and(|m| m.terminated()) {
+            return terminated();
+        }
+        status::from_exec(e)
     }
 
     fn finish(&mut self) -> Result<(), DbError> {
@@ -1400,5 +1455,33 @@ mod tests {
             segments <= 2,
             "segments covered by the checkpoint are deleted"
         );
+    }
+}
+
+/// What [`Database::reach`] gives a statement's cursors (kept by a query
+/// that may run its statement again: lock waits, ADR 0126).
+struct Reach {
+    procedures: Arc<ProcedureRegistry>,
+    database: std::sync::Weak<Database>,
+    client: Client,
+    system_updates: Arc<AtomicU64>,
+    files: Arc<crate::batches::ImportFiles>,
+    memory: usize,
+}
+
+impl Reach {
+    fn configure(
+        &self,
+        cursor: nereid_dfe::Cursor,
+    ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
+        cursor
+            .with_procedures(Arc::clone(&self.procedures))
+            .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_client(
+                self.database.clone(),
+                self.client.clone(),
+                Arc::clone(&self.system_updates),
+            )))
+            .with_file_source(self.files.clone())
+            .with_memory_limit(self.memory)
     }
 }

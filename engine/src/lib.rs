@@ -30,6 +30,7 @@ mod profile;
 mod query_log;
 mod query_options;
 mod query_type;
+mod rerun;
 mod statistics;
 mod status;
 mod system_database;

@@ -52,18 +52,23 @@ fn a_write_conflict_is_counted_once() {
     let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2)).expect("opens");
     run(&db, "CREATE (:C {v: 0})").expect("writes");
     let (first, second) = (db.begin(), db.begin());
-    let set = |tx, v: i64| {
+    let set = |tx: &crate::Transaction, v: i64| {
         let query = format!("MATCH (c:C) SET c.v = {v}");
         db.run(Some(tx), &query, Params::new())
             .and_then(|mut r| r.discard(-1))
     };
+    // The second reads first: its snapshot is then seen, so its write,
+    // meeting the first's commit, cannot run again on a newer one.
+    db.run(Some(&second), "MATCH (c:C) RETURN c.v", Params::new())
+        .and_then(|mut r| r.discard(-1))
+        .expect("reads");
     set(&first, 1).expect("the first writer");
+    db.commit(first).expect("the first commits");
     let refused = match set(&second, 2) {
         Err(e) => e,
         Ok(_) => db.commit(second).expect_err("the second commit"),
     };
     assert_eq!(refused.status, nereid_errors::Status::DeadlockDetected);
-    db.commit(first).expect("the first commits");
     assert_eq!(db.metrics().write_conflicts, 1);
 }
 

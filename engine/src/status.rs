@@ -131,7 +131,11 @@ const MEMORY_SETTING: &str =
 
 pub(crate) fn from_storage(e: StorageError) -> DbError {
     let status = match &e {
-        StorageError::WriteConflict(_) => Status::DeadlockDetected,
+        StorageError::WriteConflict(_) | StorageError::Deadlock(_) => Status::DeadlockDetected,
+        StorageError::LockWaitTimedOut(_) => Status::LockClientStopped,
+        // Stopped by RESET or the client leaving (nobody reads the answer),
+        // or by termination (`db.rs` answers `Terminated` then).
+        StorageError::LockWaitStopped => Status::Terminated,
         StorageError::DeleteConnectedNode(_) => Status::ConstraintValidationFailed,
         StorageError::EntityNotFound(_) => Status::EntityNotFound,
         StorageError::UnstorableValue(_) => Status::TypeError,

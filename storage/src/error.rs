@@ -7,6 +7,19 @@ pub enum StorageError {
     /// writing it now). Clients retry: mapped to a TransientError.
     #[error("write-write conflict on {0}; retry the transaction")]
     WriteConflict(String),
+    /// Waiting for another transaction's write would close a cycle of
+    /// waits: this transaction is the victim. Clients retry: a
+    /// TransientError.
+    #[error("{0}")]
+    Deadlock(String),
+    /// The transaction's deadline passed while it waited for another
+    /// transaction's write (module `lock_wait`).
+    #[error("{0}")]
+    LockWaitTimedOut(String),
+    /// The statement was stopped (RESET, termination, the client left)
+    /// while it waited for another transaction's write.
+    #[error("the transaction was stopped while it waited for another transaction's write")]
+    LockWaitStopped,
     #[error("cannot delete node {0} because it still has relationships; use DETACH DELETE")]
     DeleteConnectedNode(i64),
     #[error("entity {0} not found or deleted")]

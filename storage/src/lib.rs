@@ -41,6 +41,9 @@ mod gui_map;
 mod head_table;
 mod ids;
 mod list_arena;
+mod lock_wait;
+#[cfg(test)]
+mod lock_wait_tests;
 mod memory;
 mod mvcc;
 mod paged;
@@ -63,6 +66,7 @@ pub use bulk_graph::{BulkEnd, GraphLoaded, GraphRel, KeyedNode};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;
+pub use lock_wait::WaitLimits;
 pub use memory::MemoryUsage;
 pub use pinned::free_retired;
 pub use resolver::rel_element_id;

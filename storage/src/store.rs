@@ -59,6 +59,8 @@ pub struct Store {
     pub(crate) stats: StatsCell,
     /// Indexes and constraints (module `schema`).
     pub(crate) schema: crate::schema::Schema,
+    /// Writers waiting for other transactions' writes (module `lock_wait`).
+    pub(crate) lock_waits: crate::lock_wait::LockWaits,
 }
 
 impl Store {
@@ -109,6 +111,7 @@ impl Store {
             snapshots: Snapshots::default(),
             stats: StatsCell::default(),
             schema: crate::schema::Schema::default(),
+            lock_waits: crate::lock_wait::LockWaits::default(),
         })
     }
 
@@ -210,8 +213,15 @@ impl Store {
         self.visible.load(Ordering::Acquire)
     }
 
+    /// Ends every wait for another transaction's write, and refuses new
+    /// ones (`LockWaitStopped`): the server is shutting down.
+    pub fn release_waiters(&self) {
+        self.lock_waits.close();
+    }
+
     pub(crate) fn publish(&self, commit_ts: u64) {
         self.visible.fetch_max(commit_ts, Ordering::AcqRel);
+        self.lock_waits.notify();
     }
 
     pub(crate) fn next_txn_id(&self) -> u64 {

@@ -8,11 +8,12 @@ mod common;
 
 use common::{commit, labels, store};
 use nereid_storage::apl::{AccessMode, EdgePattern, Endpoint, ModeChoice};
-use nereid_storage::{Store, Txn};
+use nereid_storage::{Store, Txn, WaitLimits};
 use nereid_values::{Direction, NodeId};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 const LABELS: [&str; 3] = ["A", "B", "C"];
 const TYPES: [&str; 2] = ["T", "U"];
@@ -91,7 +92,16 @@ fn apply(store: &Arc<Store>, open: &mut Vec<Txn>, step: &Step) {
     // Write errors (conflicts, missing entities) are part of the game: a
     // doomed transaction's counts must still match its view.
     match *step {
-        Step::Begin => open.push(store.begin()),
+        Step::Begin => {
+            // One thread interleaves the transactions: a write that would
+            // wait for another one fails at once instead.
+            let txn = store.begin();
+            txn.set_wait_limits(WaitLimits {
+                deadline: Some(Instant::now()),
+                stop: None,
+            });
+            open.push(txn);
+        }
         Step::CreateNode { txn, label } => {
             if let Some(t) = at(txn, open) {
                 let names = label.map(|l| labels(&[LABELS[l]])).unwrap_or_default();

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{commit, labels, props, store};
-use nereid_storage::{CommitError, StorageError};
+use nereid_storage::{CommitError, StorageError, WaitLimits};
 use nereid_values::{Direction, Value};
 
 #[test]
@@ -107,10 +107,12 @@ fn concurrent_updates_of_one_property_conflict() {
     let t1 = s.begin();
     let t2 = s.begin();
     t1.set_node_property(n, "v", Value::Int(1)).unwrap();
-    // t1's delete marker is on the old version: t2 fails at once.
+    // t1's delete marker is on the old version: t2 waits for t1, here for
+    // no time at all (waits on threads: lock_wait_tests.rs) ...
+    t2.set_wait_limits(expired());
     assert!(matches!(
         t2.set_node_property(n, "v", Value::Int(2)),
-        Err(StorageError::WriteConflict(_))
+        Err(StorageError::LockWaitTimedOut(_))
     ));
     // ... and is doomed.
     assert!(matches!(
@@ -132,7 +134,7 @@ fn concurrent_updates_of_one_property_conflict() {
 }
 
 #[test]
-fn lost_update_of_a_new_property_is_detected_at_commit() {
+fn lost_update_of_a_new_property_is_refused() {
     let s = store();
     let t = s.begin();
     let n = t.create_node(&[], &Default::default()).unwrap();
@@ -141,17 +143,35 @@ fn lost_update_of_a_new_property_is_detected_at_commit() {
     let t1 = s.begin();
     let t2 = s.begin();
     t1.set_node_property(n, "new", Value::Int(1)).unwrap();
-    t2.set_node_property(n, "new", Value::Int(2)).unwrap();
     t1.add_label(n, "L").unwrap();
-    t2.add_label(n, "L").unwrap();
-    commit(&t1).unwrap();
+    // t2 would wait for t1's uncommitted key ...
+    t2.set_wait_limits(expired());
     assert!(matches!(
-        commit(&t2),
-        Err(CommitError::Storage(StorageError::WriteConflict(_)))
+        t2.set_node_property(n, "new", Value::Int(2)),
+        Err(StorageError::LockWaitTimedOut(_))
+    ));
+    commit(&t1).unwrap();
+    // ... and a snapshot older than t1's commit cannot add them again.
+    let t3 = s.begin();
+    let t4 = s.begin();
+    t3.set_node_property(n, "newer", Value::Int(1)).unwrap();
+    t3.add_label(n, "M").unwrap();
+    commit(&t3).unwrap();
+    assert!(matches!(
+        t4.set_node_property(n, "newer", Value::Int(2)),
+        Err(StorageError::WriteConflict(_))
+    ));
+    let t6 = s.begin();
+    let t7 = s.begin();
+    t6.add_label(n, "K").unwrap();
+    commit(&t6).unwrap();
+    assert!(matches!(
+        t7.add_label(n, "K"),
+        Err(StorageError::WriteConflict(_))
     ));
     let check = s.begin();
     assert_eq!(check.node_property(n, "new"), Some(Value::Int(1)));
-    assert_eq!(check.node_labels(n), vec!["L".to_string()]);
+    assert_eq!(check.node_labels(n), vec!["L", "M", "K"]);
 }
 
 #[test]
@@ -178,7 +198,11 @@ fn writing_to_a_node_deleted_concurrently_conflicts() {
     let deleter = s.begin();
     let writer = s.begin();
     deleter.delete_node(b, true).unwrap();
-    writer.set_node_property(b, "p", Value::Int(1)).unwrap_err();
+    writer.set_wait_limits(expired());
+    assert!(matches!(
+        writer.set_node_property(b, "p", Value::Int(1)),
+        Err(StorageError::LockWaitTimedOut(_))
+    ));
     commit(&deleter).unwrap();
     let late = s.begin();
     assert!(!late.node_exists(b));
@@ -247,4 +271,12 @@ fn store_and_txn_are_shareable_across_threads() {
     assert_send_sync::<nereid_storage::Store>();
     assert_send_sync::<nereid_storage::Txn>();
     assert_send_sync::<nereid_storage::CommitTicket>();
+}
+
+/// Limits that end any wait for another transaction's write at once.
+fn expired() -> WaitLimits {
+    WaitLimits {
+        deadline: Some(std::time::Instant::now()),
+        stop: None,
+    }
 }

@@ -1,5 +1,7 @@
-"""Write-write conflicts: the later writer gets a TransientError, which the
-drivers' managed transactions retry, so concurrent increments lose nothing."""
+"""Write-write conflicts: a writer whose snapshot was already read and that meets
+a newer commit gets a TransientError, which the drivers' managed transactions
+retry, so concurrent increments lose nothing (waits for uncommitted writes:
+test_lock_waits.py)."""
 
 import threading
 
@@ -13,12 +15,14 @@ def test_conflicting_explicit_transactions(server, driver):
     with driver.session() as s1, driver.session() as s2:
         t1 = s1.begin_transaction()
         t2 = s2.begin_transaction()
+        assert t2.run("MATCH (c:Counter) RETURN c.n AS n").single()["n"] == 0
         t1.run("MATCH (c:Counter) SET c.n = c.n + 1").consume()
+        t1.commit()
+        # t2 answered from its snapshot: its write cannot run again on a newer one.
         with pytest.raises(TransientError) as err:
             t2.run("MATCH (c:Counter) SET c.n = c.n + 10").consume()
             t2.commit()
         assert err.value.code.startswith("Neo.TransientError.")
-        t1.commit()
     records, _, _ = driver.execute_query("MATCH (c:Counter) RETURN c.n AS n")
     assert records[0]["n"] == 1
 

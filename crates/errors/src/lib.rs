@@ -37,8 +37,12 @@ pub enum Status {
     DatabaseNotFound,
     /// The server is at its connection limit; drivers retry transient errors.
     NoThreadsAvailable,
-    /// A write-write conflict: drivers retry transient errors.
+    /// A write-write conflict, or a wait for another transaction's write
+    /// that would close a cycle: drivers retry transient errors.
     DeadlockDetected,
+    /// The transaction's time ran out while it waited for another
+    /// transaction's write (Neo4j: its lock client was stopped).
+    LockClientStopped,
     TransactionNotFound,
     /// The transaction ran past the server's default timeout
     /// (`--transaction-timeout`, Neo4j's `db.transaction.timeout`).
@@ -128,6 +132,7 @@ impl Status {
             Status::DatabaseNotFound => "Neo.ClientError.Database.DatabaseNotFound",
             Status::NoThreadsAvailable => "Neo.TransientError.Request.NoThreadsAvailable",
             Status::DeadlockDetected => "Neo.TransientError.Transaction.DeadlockDetected",
+            Status::LockClientStopped => "Neo.ClientError.Transaction.LockClientStopped",
             Status::TransactionNotFound => "Neo.ClientError.Transaction.TransactionNotFound",
             Status::TransactionTimedOut => "Neo.ClientError.Transaction.TransactionTimedOut",
             Status::TransactionTimedOutClientConfiguration => {
@@ -203,7 +208,10 @@ impl Status {
             Status::InvalidBookmark => "08N12",
             Status::DatabaseNotFound => "22N51",
             Status::NoThreadsAvailable => "50N00",
-            Status::DeadlockDetected => "40N01",
+            // As Neo4j 5.26 sends it for a deadlock ("deadlock detected").
+            Status::DeadlockDetected => "50N05",
+            // As Neo4j 5.26 sends it.
+            Status::LockClientStopped => "50N42",
             Status::TransactionNotFound => "25N05",
             // No specific GQLSTATUS is known to us for a timeout: the
             // general processing exception, as for other terminations.

@@ -145,6 +145,7 @@ impl ApplyInTransactions {
             )
         })?;
         let (txn, id) = transactions.begin();
+        txn.set_wait_limits(ctx.stop.wait_limits());
         let outer = std::mem::replace(&mut ctx.txn, txn);
         let ran = self.run_body(ctx, &rows);
         let txn = std::mem::replace(&mut ctx.txn, outer);

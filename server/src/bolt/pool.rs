@@ -16,6 +16,13 @@
 //! product), and the operating system's scheduler then shares the cores
 //! between it and the new query.
 //!
+//! A worker that sleeps on another thread's work (a write waiting for
+//! another transaction's commit, docs/adr/0126-waiting-for-uncommitted-writes.md)
+//! says so through `nereid_blocking`: a base worker then gets a substitute
+//! that serves both lanes until it wakes, and an extra worker frees its
+//! place under [`MAX_EXTRA_WORKERS`], so sleeping transactions never hold
+//! the lanes their holders' work needs.
+//!
 //! Invariant: a panicking job does not kill its thread; the caller gets
 //! [`PoolError::Panicked`] instead of a result.
 
@@ -74,6 +81,89 @@ struct Workers {
     idle: AtomicUsize,
     /// Extra workers running.
     extra: AtomicUsize,
+    /// Base workers asleep on other threads' work, and their substitutes.
+    substitution: parking_lot::Mutex<Substitution>,
+}
+
+#[derive(Default)]
+struct Substitution {
+    blocked: usize,
+    substitutes: usize,
+}
+
+/// A substitute without work looks this often whether it is still needed.
+const SUBSTITUTE_CHECK: Duration = Duration::from_secs(1);
+
+/// The queues every base worker and substitute takes from.
+struct Queues {
+    fresh: Receiver<Job>,
+    long: Receiver<Job>,
+    workers: Arc<Workers>,
+}
+
+/// What a base worker (or substitute) does when it sleeps on another
+/// thread's work: starts a substitute unless enough run.
+struct Lend(Arc<Queues>);
+
+impl nereid_blocking::Pool for Lend {
+    fn blocked(&self) {
+        let mut s = self.0.workers.substitution.lock();
+        s.blocked += 1;
+        if s.substitutes >= s.blocked {
+            return;
+        }
+        s.substitutes += 1;
+        drop(s);
+        if let Err(e) = spawn_substitute(Arc::clone(&self.0)) {
+            self.0.workers.substitution.lock().substitutes -= 1;
+            tracing::warn!("cannot start a substitute execution thread: {e}");
+        }
+    }
+
+    fn unblocked(&self) {
+        self.0.workers.substitution.lock().blocked -= 1;
+    }
+}
+
+/// What an extra worker does when it sleeps: frees its place under the
+/// extra workers' cap, and takes it back when it wakes.
+struct FreePlace(Arc<Workers>);
+
+impl nereid_blocking::Pool for FreePlace {
+    fn blocked(&self) {
+        self.0.extra.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    fn unblocked(&self) {
+        self.0.extra.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// A worker like a base one, for as long as more base workers sleep than
+/// substitutes run.
+fn spawn_substitute(queues: Arc<Queues>) -> std::io::Result<()> {
+    let hook: Arc<dyn nereid_blocking::Pool> = Arc::new(Lend(Arc::clone(&queues)));
+    spawn_worker("nereid-exec-substitute".into(), Some(hook), move || loop {
+        let workers = &queues.workers;
+        {
+            let mut s = workers.substitution.lock();
+            if s.substitutes > s.blocked {
+                s.substitutes -= 1;
+                return None;
+            }
+        }
+        workers.idle.fetch_add(1, Ordering::AcqRel);
+        let job = next_job_within(&queues.fresh, &queues.long, SUBSTITUTE_CHECK);
+        workers.idle.fetch_sub(1, Ordering::AcqRel);
+        match job {
+            Ok(job) => return Some(job),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => {
+                workers.substitution.lock().substitutes -= 1;
+                return None;
+            }
+        }
+    })
 }
 
 impl ExecPool {
@@ -83,10 +173,16 @@ impl ExecPool {
         let (fresh, fresh_queue) = unbounded::<Job>();
         let (long, long_queue) = unbounded::<Job>();
         let workers = Arc::new(Workers::default());
+        let queues = Arc::new(Queues {
+            fresh: fresh_queue.clone(),
+            long: long_queue.clone(),
+            workers: Arc::clone(&workers),
+        });
         for i in 0..threads.max(1) {
             let (fresh_queue, long_queue) = (fresh_queue.clone(), long_queue.clone());
             let counts = Arc::clone(&workers);
-            spawn_worker(format!("nereid-exec-{i}"), move || {
+            let hook: Arc<dyn nereid_blocking::Pool> = Arc::new(Lend(Arc::clone(&queues)));
+            spawn_worker(format!("nereid-exec-{i}"), Some(hook), move || {
                 counts.idle.fetch_add(1, Ordering::AcqRel);
                 let job = next_job(&fresh_queue, &long_queue);
                 counts.idle.fetch_sub(1, Ordering::AcqRel);
@@ -118,7 +214,8 @@ impl ExecPool {
         }
         let queue = self.fresh_queue.clone();
         let counts = Arc::clone(&self.workers);
-        let started = spawn_worker("nereid-exec-extra".into(), move || {
+        let hook: Arc<dyn nereid_blocking::Pool> = Arc::new(FreePlace(Arc::clone(&counts)));
+        let started = spawn_worker("nereid-exec-extra".into(), Some(hook), move || {
             counts.idle.fetch_add(1, Ordering::AcqRel);
             let job = queue.recv_timeout(EXTRA_IDLE_EXIT);
             counts.idle.fetch_sub(1, Ordering::AcqRel);
@@ -197,12 +294,16 @@ impl ExecPool {
 
 fn spawn_worker(
     name: String,
+    hook: Option<Arc<dyn nereid_blocking::Pool>>,
     mut next: impl FnMut() -> Option<Job> + Send + 'static,
 ) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name(name)
         .stack_size(STACK_SIZE)
         .spawn(move || {
+            if let Some(hook) = hook {
+                nereid_blocking::install(hook);
+            }
             while let Some(job) = next() {
                 job();
             }
@@ -219,6 +320,22 @@ fn next_job(fresh: &Receiver<Job>, long: &Receiver<Job>) -> Option<Job> {
     crossbeam::channel::select! {
         recv(fresh) -> job => job.ok().or_else(|| long.recv().ok()),
         recv(long) -> job => job.ok().or_else(|| fresh.recv().ok()),
+    }
+}
+
+/// [`next_job`] waiting at most `wait`.
+fn next_job_within(
+    fresh: &Receiver<Job>,
+    long: &Receiver<Job>,
+    wait: Duration,
+) -> Result<Job, RecvTimeoutError> {
+    if let Ok(job) = fresh.try_recv() {
+        return Ok(job);
+    }
+    crossbeam::channel::select! {
+        recv(fresh) -> job => job.map_err(|_| RecvTimeoutError::Disconnected),
+        recv(long) -> job => job.map_err(|_| RecvTimeoutError::Disconnected),
+        default(wait) => Err(RecvTimeoutError::Timeout),
     }
 }
 
@@ -284,6 +401,26 @@ mod tests {
         for job in busy {
             assert_eq!(job.await, Ok(Ok(true)));
         }
+    }
+
+    #[tokio::test]
+    async fn long_work_runs_while_every_base_worker_sleeps_on_other_work() {
+        let pool = ExecPool::new(1).unwrap();
+        let (release, gate) = crossbeam::channel::unbounded::<()>();
+        // The one base worker sleeps (as a write waiting for another
+        // transaction) until a long-lane job, which only base workers
+        // serve, releases it.
+        let sleeper = pool.submit_in(Lane::Long, move || {
+            nereid_blocking::blocking(|| gate.recv_timeout(Duration::from_secs(10)).is_ok())
+        });
+        let waker = pool.submit_in(Lane::Long, move || release.send(()).is_ok());
+        let woke = tokio::time::timeout(Duration::from_secs(5), waker).await;
+        assert_eq!(
+            woke,
+            Ok(Ok(Ok(true))),
+            "a substitute must serve the long lane"
+        );
+        assert_eq!(sleeper.await, Ok(Ok(true)));
     }
 
     #[tokio::test]

@@ -150,6 +150,7 @@ pub(crate) fn rollback_locked(store: &Store, core: &TxnCore, st: &mut TxnState) 
     st.stale.clear();
     let added = std::mem::take(&mut st.index_inserts);
     store.queue_stale(stale_at(added, store.visible_ts()));
+    store.lock_waits.notify();
 }
 
 /// Entries moved off (or added by a rolled-back write) as of `after`.

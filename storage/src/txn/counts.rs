@@ -44,7 +44,7 @@ impl Txn {
     }
 
     fn count(&self, key: CountKey) -> u64 {
-        let snapshot = self.store.counts.at(key, self.core.read_ts);
+        let snapshot = self.store.counts.at(key, self.core.read_ts());
         let own = self.own_delta(key);
         (snapshot + own).max(0) as u64
     }

@@ -8,6 +8,7 @@
 mod bulk_constraints;
 mod commit;
 mod counts;
+mod fresh_wait;
 mod fulltext_query;
 mod index_ends;
 mod properties;
@@ -73,7 +74,7 @@ impl Txn {
     }
 
     pub fn read_ts(&self) -> u64 {
-        self.core.read_ts
+        self.core.read_ts()
     }
 
     /// Store calls made through this transaction so far (PROFILE's db
@@ -112,10 +113,43 @@ impl Txn {
             ));
         }
         let result = op(&mut Writer::new(&self.store, &self.core, &mut state));
-        if let Err(StorageError::WriteConflict(why)) = &result {
-            state.doomed.get_or_insert_with(|| why.clone());
+        if let Err(
+            e @ (StorageError::WriteConflict(_)
+            | StorageError::Deadlock(_)
+            | StorageError::LockWaitTimedOut(_)
+            | StorageError::LockWaitStopped),
+        ) = &result
+        {
+            state.doomed.get_or_insert_with(|| e.to_string());
         }
         result
+    }
+
+    /// Bounds this transaction's waits for other transactions' writes
+    /// (module `lock_wait`): the running statement's deadline and stop
+    /// flag. Without limits a wait ends only when the holder ends.
+    pub fn set_wait_limits(&self, limits: crate::WaitLimits) {
+        *self.core.limits.lock() = limits;
+    }
+
+    /// Starts the transaction again on the newest published snapshot, its
+    /// writes undone: how a statement that met a write committed after its
+    /// snapshot runs again when nothing has seen the old snapshot's
+    /// answers (docs/adr/0126-waiting-for-uncommitted-writes.md). Fails
+    /// once the transaction committed.
+    pub fn restart(&self) -> Result<()> {
+        let mut state = self.core.state.lock();
+        match state.status {
+            Status::Committed => return Err(StorageError::TxnClosed),
+            Status::Active => commit::rollback_locked(&self.store, &self.core, &mut state),
+            Status::RolledBack => {}
+        }
+        let old = self.core.read_ts();
+        let new = self.store.snapshots.register(|| self.store.visible_ts());
+        self.core.set_read_ts(new);
+        self.store.snapshots.unregister(old);
+        state.reset();
+        Ok(())
     }
 
     // ---- reads: the snapshot at read_ts plus this transaction's own writes
@@ -420,7 +454,7 @@ impl Txn {
 impl Drop for Txn {
     fn drop(&mut self) {
         commit::rollback(&self.store, &self.core);
-        self.store.snapshots.unregister(self.core.read_ts);
+        self.store.snapshots.unregister(self.core.read_ts());
         self.store.maybe_collect_garbage();
     }
 }

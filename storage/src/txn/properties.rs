@@ -20,7 +20,7 @@ use crate::relation::{RelKind, TupleRef};
 use crate::schema::EntityKind;
 use crate::typed_value::TypedValue;
 use nereid_values::{NodeId, RelId, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Where a property lives: REL_VP for nodes, REL_EP for relationships.
 #[derive(Copy, Clone)]
@@ -35,8 +35,9 @@ enum Current {
     /// Walk the subject's list for the one key (a single write: stops at
     /// the key, allocates nothing).
     Walk,
-    /// Every visible property tuple of the subject by key, read once.
-    Map(HashMap<u32, TupleRef>),
+    /// Every visible property tuple of the subject by key, read once, and
+    /// the keys other transactions inserted unseen (to wait for).
+    Map(HashMap<u32, TupleRef>, HashSet<u32>),
 }
 
 impl Current {
@@ -60,7 +61,16 @@ impl Current {
         for (at, p) in tuples {
             map.entry(p).or_insert(at);
         }
-        Current::Map(map)
+        let foreign = w.foreign_keys(subject.kind, subject.part, subject.s);
+        Current::Map(map, foreign)
+    }
+
+    /// Whether another transaction may have inserted `key_id` unseen.
+    fn may_be_foreign(&self, key_id: u32) -> bool {
+        match self {
+            Current::Walk => true,
+            Current::Map(_, foreign) => foreign.contains(&key_id),
+        }
     }
 
     fn find(&self, w: &Writer<'_>, subject: PropertySubject, key_id: u32) -> Option<TupleRef> {
@@ -70,13 +80,13 @@ impl Current {
                 _ => w.reader().rel_property_tuple(subject.s, key_id),
             }
             .map(|(at, _)| at),
-            Current::Map(map) => map.get(&key_id).copied(),
+            Current::Map(map, _) => map.get(&key_id).copied(),
         }
     }
 
     /// Records that `key_id`'s current tuple is now `at` (`None`: removed).
     fn replaced(&mut self, key_id: u32, at: Option<TupleRef>) {
-        if let Current::Map(map) = self {
+        if let Current::Map(map, _) = self {
             match at {
                 Some(at) => map.insert(key_id, at),
                 None => map.remove(&key_id),
@@ -226,13 +236,19 @@ impl Writer<'_> {
             let key_id = self.store.keys.intern(key);
             match current.find(self, subject, key_id) {
                 Some(at) => self.delete(at, describe)?,
-                None => self.st.fresh.push(FreshKey {
-                    kind: subject.kind,
-                    part: subject.part,
-                    s: subject.s,
-                    p: key_id,
-                    o: None,
-                }),
+                None => {
+                    let key = FreshKey {
+                        kind: subject.kind,
+                        part: subject.part,
+                        s: subject.s,
+                        p: key_id,
+                        o: None,
+                    };
+                    if current.may_be_foreign(key_id) {
+                        self.await_fresh_key(&key)?;
+                    }
+                    self.st.fresh.push(key);
+                }
             }
             let (_, at) = self.insert_at(subject.kind, subject.part, subject.s, key_id, o, None)?;
             current.replaced(key_id, Some(at));

@@ -59,6 +59,7 @@ pub(crate) fn revoke(store: &Store, core: &TxnCore) -> Result<()> {
     store.stats.apply(stat_deltas);
     core.committed_ts.store(0, Ordering::Release);
     st.status = Status::RolledBack;
+    store.lock_waits.notify();
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! its statistics, and the read/write sets commit-time validation needs.
 
 use crate::change::{Change, WriteStats};
+use crate::lock_wait::WaitLimits;
 use crate::mvcc::{marker, View};
 use crate::relation::{RelKind, TupleRef};
 use crate::schema::PropertyIndex;
@@ -79,7 +80,9 @@ pub(crate) struct TxnState {
 
 /// Identity, snapshot and state of one transaction.
 pub(crate) struct TxnCore {
-    pub(crate) read_ts: u64,
+    /// The snapshot read; moves only when the transaction starts again
+    /// with nothing written ([`crate::Txn::restart`]).
+    read_ts: AtomicU64,
     pub(crate) marker: u64,
     /// The commit timestamp once committed (0 before).
     pub(crate) committed_ts: AtomicU64,
@@ -87,41 +90,64 @@ pub(crate) struct TxnCore {
     /// Log replay: the data was checked when it was first committed, and
     /// indexes are rebuilt once replay ends, so writes skip the schema.
     pub(crate) replaying: bool,
+    /// What bounds this transaction's waits for others' writes.
+    pub(crate) limits: Mutex<WaitLimits>,
+}
+
+impl TxnState {
+    fn new() -> Self {
+        TxnState {
+            status: Status::Active,
+            doomed: None,
+            undo: Vec::new(),
+            changes: Vec::new(),
+            stats: WriteStats::default(),
+            fresh: Vec::new(),
+            created_nodes: HashSet::new(),
+            created_rels: HashSet::new(),
+            touched_nodes: HashSet::new(),
+            touched_rels: HashSet::new(),
+            deleted_nodes: Vec::new(),
+            deleted_rels: Vec::new(),
+            schema_version: None,
+            unique_keys: Vec::new(),
+            schema_change: false,
+            populate: Vec::new(),
+            stale: Vec::new(),
+            index_inserts: Vec::new(),
+        }
+    }
+
+    /// A state as at the transaction's start (after its writes were
+    /// rolled back).
+    pub(crate) fn reset(&mut self) {
+        *self = TxnState::new();
+    }
 }
 
 impl TxnCore {
     pub(crate) fn new(id: u64, read_ts: u64) -> Self {
         TxnCore {
-            read_ts,
+            read_ts: AtomicU64::new(read_ts),
             marker: marker(id),
             committed_ts: AtomicU64::new(0),
-            state: Mutex::new(TxnState {
-                status: Status::Active,
-                doomed: None,
-                undo: Vec::new(),
-                changes: Vec::new(),
-                stats: WriteStats::default(),
-                fresh: Vec::new(),
-                created_nodes: HashSet::new(),
-                created_rels: HashSet::new(),
-                touched_nodes: HashSet::new(),
-                touched_rels: HashSet::new(),
-                deleted_nodes: Vec::new(),
-                deleted_rels: Vec::new(),
-                schema_version: None,
-                unique_keys: Vec::new(),
-                schema_change: false,
-                populate: Vec::new(),
-                stale: Vec::new(),
-                index_inserts: Vec::new(),
-            }),
+            state: Mutex::new(TxnState::new()),
             replaying: false,
+            limits: Mutex::new(WaitLimits::default()),
         }
+    }
+
+    pub(crate) fn read_ts(&self) -> u64 {
+        self.read_ts.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn set_read_ts(&self, read_ts: u64) {
+        self.read_ts.store(read_ts, Ordering::Release);
     }
 
     pub(crate) fn view(&self) -> View {
         View {
-            read_ts: self.read_ts,
+            read_ts: self.read_ts(),
             me: self.marker,
             my_commit_ts: self.committed_ts.load(Ordering::Acquire),
         }

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 pub(crate) fn validate(store: &Store, core: &TxnCore, st: &TxnState) -> Result<()> {
     let newer = |t: &Tuple| {
         let begin = t.begin();
-        is_commit_ts(begin) && begin > core.read_ts
+        is_commit_ts(begin) && begin > core.read_ts()
     };
     let conflict = |what: String| Err(StorageError::WriteConflict(what));
 

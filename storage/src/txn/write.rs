@@ -13,7 +13,7 @@ use super::state::{FreshKey, TxnCore, TxnState, Undo};
 use crate::change::Change;
 use crate::error::{Result, StorageError};
 use crate::ids::vertex_partition;
-use crate::mvcc::{is_commit_ts, DeleteOutcome, NONE};
+use crate::mvcc::{is_commit_ts, DeleteOutcome, FREED, NONE};
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, TupleRef};
 use crate::schema::EntityKind;
@@ -92,29 +92,53 @@ impl<'a> Writer<'a> {
     }
 
     /// Marks a visible tuple deleted; `what` names it in a conflict error.
+    /// A tuple another open transaction deleted (or replaced) is waited
+    /// for: deleted again if that transaction rolls back, a conflict if it
+    /// commits (module `lock_wait`).
     pub(super) fn delete(&mut self, at: TupleRef, what: impl FnOnce() -> String) -> Result<()> {
         let me = self.core.marker;
-        match self.store.with_tuple(at, |t| t.try_delete(me)) {
-            Some(DeleteOutcome::Deleted) => {
-                self.st.undo.push(Undo::Deleted(at));
-                Ok(())
+        loop {
+            match self.store.with_tuple(at, |t| t.try_delete(me)) {
+                Some(DeleteOutcome::Deleted) => {
+                    self.st.undo.push(Undo::Deleted(at));
+                    return Ok(());
+                }
+                Some(DeleteOutcome::AlreadyMine) => return Ok(()),
+                Some(DeleteOutcome::Conflict) => {
+                    if self.wait_out(|| self.end_of(at))? != NONE {
+                        return Err(StorageError::WriteConflict(what()));
+                    }
+                }
+                None => return Err(StorageError::EntityNotFound(what())),
             }
-            Some(DeleteOutcome::AlreadyMine) => Ok(()),
-            Some(DeleteOutcome::Conflict) => Err(StorageError::WriteConflict(what())),
-            None => Err(StorageError::EntityNotFound(what())),
         }
     }
 
-    /// True when the tuple's `end` shows a deletion by someone else that we
-    /// cannot see (uncommitted, or committed after our snapshot).
-    fn deleted_by_other(&self, at: TupleRef) -> bool {
-        let me = self.core.marker;
+    /// The tuple's `end` stamp (`FREED` when it is gone).
+    fn end_of(&self, at: TupleRef) -> u64 {
+        self.store.with_tuple(at, |t| t.end()).unwrap_or(FREED)
+    }
+
+    /// Waits while `stamp()` is another transaction's: open, or committed
+    /// and not yet published (replay never waits). Returns the stamp then.
+    pub(super) fn wait_out(&self, stamp: impl Fn() -> u64) -> Result<u64> {
+        if self.core.replaying {
+            return Ok(stamp());
+        }
+        let limits = self.core.limits.lock().clone();
+        let visible = || self.store.visible_ts();
         self.store
-            .with_tuple(at, |t| {
-                let end = t.end();
-                end != NONE && end != me && (!is_commit_ts(end) || end > self.core.read_ts)
-            })
-            .unwrap_or(true)
+            .lock_waits
+            .wait(self.core.marker, &limits, visible, stamp)
+    }
+
+    /// True when the tuple's `end` shows a deletion by someone else that we
+    /// cannot see (committed after our snapshot), once a deletion still
+    /// open has ended.
+    fn deleted_by_other(&self, at: TupleRef) -> Result<bool> {
+        let me = self.core.marker;
+        let end = self.wait_out(|| self.end_of(at))?;
+        Ok(end != NONE && end != me && (!is_commit_ts(end) || end > self.core.read_ts()))
     }
 
     /// Requires a visible node that no one else is deleting, and remembers
@@ -124,7 +148,7 @@ impl<'a> Writer<'a> {
             .reader()
             .exists_tuple(node.0)
             .ok_or_else(|| StorageError::EntityNotFound(node_name(node.0)))?;
-        if self.deleted_by_other(exists) {
+        if self.deleted_by_other(exists)? {
             return Err(StorageError::WriteConflict(node_name(node.0)));
         }
         if !self.st.created_nodes.contains(&node.0) {
@@ -139,7 +163,7 @@ impl<'a> Writer<'a> {
             .reader()
             .edge(rel.0)
             .ok_or_else(|| StorageError::EntityNotFound(rel_name(rel.0)))?;
-        if self.deleted_by_other(edge.at) {
+        if self.deleted_by_other(edge.at)? {
             return Err(StorageError::WriteConflict(rel_name(rel.0)));
         }
         if !self.st.created_rels.contains(&rel.0) {
@@ -336,13 +360,15 @@ impl<'a> Writer<'a> {
         }
         let part = vertex_partition(id.0, self.store.partitions);
         let o = TypedValue::string_gui(gui);
-        self.st.fresh.push(FreshKey {
+        let key = FreshKey {
             kind: RelKind::Vp,
             part,
             s: id.0,
             p: PRED_LABEL,
             o: Some(o),
-        });
+        };
+        self.await_fresh_key(&key)?;
+        self.st.fresh.push(key);
         self.insert(RelKind::Vp, part, id.0, PRED_LABEL, o, None)?;
         self.st.stats.labels_added += 1;
         self.st.changes.push(Change::AddLabel {

@@ -104,9 +104,10 @@ def managed(driver):
 @scenario("managed transaction retried on a TransientError")
 def transient_retry(driver):
     """A second session holds a write on the node. A server that fails the
-    conflicting write at once (nereid) sends a TransientError and the driver
-    retries; one that waits on the lock (Neo4j) proceeds once the holder
-    commits. Either way the update lands once, after the holder's."""
+    conflicting write at once sends a TransientError and the driver retries;
+    one that waits for the holder (Neo4j, and nereid since ADR 0126)
+    proceeds once the holder commits. Either way the update lands once,
+    after the holder's."""
     driver.execute_query("CREATE (:Contended {v: 0})")
     holder = driver.session()
     holder_tx = holder.begin_transaction()

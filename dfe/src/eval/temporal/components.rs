@@ -121,5 +121,35 @@ fn duration_part(d: &Duration, key: &str) -> Option<Value> {
         "nanosecondsOfSecond" => subsec,
         _ => return None,
     };
-    i64::try_from(v).ok().map(Value::Int)
+    match key {
+        // Neo4j computes the total in 64-bit arithmetic that wraps: the
+        // drivers' conformance suite expects `nanoseconds` of
+        // PT(2^63-1).999999999S to be -1, so it wraps here too.
+        "nanoseconds" => Some(Value::Int(v as i64)),
+        _ => i64::try_from(v).ok().map(Value::Int),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_wrap_in_64_bits_as_in_neo4j() {
+        let longest = Duration {
+            months: 0,
+            days: 0,
+            seconds: i64::MAX,
+            nanos: 999_999_999,
+        };
+        assert_eq!(duration_part(&longest, "nanoseconds"), Some(Value::Int(-1)));
+        assert_eq!(
+            duration_part(&longest, "nanosecondsOfSecond"),
+            Some(Value::Int(999_999_999))
+        );
+        assert_eq!(
+            duration_part(&longest, "seconds"),
+            Some(Value::Int(i64::MAX))
+        );
+    }
 }

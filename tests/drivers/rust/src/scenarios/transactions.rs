@@ -44,10 +44,10 @@ pub fn managed() -> Checked {
 
 /// A second connection holds an uncommitted write on the node; an
 /// auto-commit `Graph::run` then writes the same node. A server that fails
-/// the conflicting write at once (nereid) sends a TransientError and neo4rs
+/// the conflicting write at once sends a TransientError and neo4rs
 /// retries with its exponential backoff (its one retry mechanism: explicit
-/// transactions are never retried); one that waits on the lock (Neo4j)
-/// proceeds once the holder commits. The holder commits at neo4rs' first
+/// transactions are never retried); one that waits for the holder (Neo4j,
+/// and nereid since ADR 0126) proceeds once the holder commits. The holder commits at neo4rs' first
 /// retry, or after 2 s. Either way the update lands once, after the
 /// holder's.
 pub async fn transient_retry(graph: &Graph) -> Checked {
