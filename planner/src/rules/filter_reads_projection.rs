@@ -17,8 +17,8 @@
 //! `NOT`, negation and `IS NULL`. When the projection's items read each
 //! other's slots it is left whole.
 
-use super::{transform_up, RewriteRule};
-use crate::expr::{slots_of, BinaryOp, Expr, Slot};
+use super::{projection_reads_own as reads_own, transform_up, RewriteRule};
+use crate::expr::{BinaryOp, Expr, Slot};
 use crate::plan::Op;
 use crate::Catalog;
 
@@ -111,16 +111,6 @@ fn refilter(input: Op, predicates: Vec<Expr>) -> Op {
             input: Box::new(input),
             predicate,
         })
-}
-
-/// Whether some item reads a slot the projection writes.
-fn reads_own(items: &Items) -> bool {
-    let written: Vec<Slot> = items.iter().map(|(slot, _)| *slot).collect();
-    items.iter().any(|(_, e)| {
-        let mut reads = Vec::new();
-        slots_of(e, &mut reads);
-        reads.iter().any(|s| written.contains(s))
-    })
 }
 
 /// Whether evaluating `e` always evaluates `target`: it is `target`, or an

@@ -126,6 +126,18 @@ pub(crate) fn rewrite_single_aggregate(
     })
 }
 
+/// Whether some item of a projection reads a slot the same projection
+/// writes (rules that split or move projection items leave such a
+/// projection whole).
+pub(crate) fn projection_reads_own(items: &[(Slot, Expr)]) -> bool {
+    let written: Vec<Slot> = items.iter().map(|(slot, _)| *slot).collect();
+    items.iter().any(|(_, e)| {
+        let mut reads = Vec::new();
+        crate::expr::slots_of(e, &mut reads);
+        reads.iter().any(|s| written.contains(s))
+    })
+}
+
 /// Wraps `plan` in a filter per predicate, the first innermost.
 pub(crate) fn wrap_filters(plan: Op, filters: Vec<Expr>) -> Op {
     filters

@@ -17,7 +17,7 @@
 //! projection writes (so that computing some items first could change what
 //! another reads) the projection is left whole.
 
-use super::{transform_up, RewriteRule};
+use super::{projection_reads_own as reads_own, transform_up, RewriteRule};
 use crate::expr::{slots_of, Expr, Slot};
 use crate::plan::{Op, SortKey};
 use crate::Catalog;
@@ -94,16 +94,6 @@ fn later_keys_read_in_place(keys: Vec<SortKey>, items: &Items) -> Vec<SortKey> {
             }
         })
         .collect()
-}
-
-/// Whether some item reads a slot the projection writes.
-fn reads_own(items: &Items) -> bool {
-    let written: Vec<Slot> = items.iter().map(|(slot, _)| *slot).collect();
-    items.iter().any(|(_, e)| {
-        let mut reads = Vec::new();
-        slots_of(e, &mut reads);
-        reads.iter().any(|s| written.contains(s))
-    })
 }
 
 /// (the items the keys read, the rest); everything first when the items
