@@ -1341,6 +1341,34 @@ impl QueryResult {
     }
 }
 
+/// What [`Database::reach`] gives a statement's cursors (kept by a query
+/// that may run its statement again: lock waits, ADR 0126).
+struct Reach {
+    procedures: Arc<ProcedureRegistry>,
+    database: std::sync::Weak<Database>,
+    client: Client,
+    system_updates: Arc<AtomicU64>,
+    files: Arc<crate::batches::ImportFiles>,
+    memory: usize,
+}
+
+impl Reach {
+    fn configure(
+        &self,
+        cursor: nereid_dfe::Cursor,
+    ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
+        cursor
+            .with_procedures(Arc::clone(&self.procedures))
+            .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_client(
+                self.database.clone(),
+                self.client.clone(),
+                Arc::clone(&self.system_updates),
+            )))
+            .with_file_source(self.files.clone())
+            .with_memory_limit(self.memory)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1455,33 +1483,5 @@ mod tests {
             segments <= 2,
             "segments covered by the checkpoint are deleted"
         );
-    }
-}
-
-/// What [`Database::reach`] gives a statement's cursors (kept by a query
-/// that may run its statement again: lock waits, ADR 0126).
-struct Reach {
-    procedures: Arc<ProcedureRegistry>,
-    database: std::sync::Weak<Database>,
-    client: Client,
-    system_updates: Arc<AtomicU64>,
-    files: Arc<crate::batches::ImportFiles>,
-    memory: usize,
-}
-
-impl Reach {
-    fn configure(
-        &self,
-        cursor: nereid_dfe::Cursor,
-    ) -> Result<nereid_dfe::Cursor, nereid_dfe::ExecError> {
-        cursor
-            .with_procedures(Arc::clone(&self.procedures))
-            .with_database_hook(Arc::new(crate::database_hook::DatabaseCalls::for_client(
-                self.database.clone(),
-                self.client.clone(),
-                Arc::clone(&self.system_updates),
-            )))
-            .with_file_source(self.files.clone())
-            .with_memory_limit(self.memory)
     }
 }
