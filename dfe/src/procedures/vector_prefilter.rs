@@ -123,6 +123,7 @@ mod tests {
             kind,
             entity: EntityKind::Node,
             label: "Doc".into(),
+            more_labels: Vec::new(),
             keys: vec![key.into()],
         };
         let vector = IndexKind::Vector {
