@@ -103,9 +103,11 @@ impl VertexFilter {
                 let Value::List(items) = body else {
                     return Err(refusal(&format!("{name} takes an array of filters")));
                 };
+                // A filter map built in a query may nest deeply: grow the
+                // stack as the recursion goes.
                 let parts = items
                     .iter()
-                    .map(VertexFilter::from_value)
+                    .map(|item| nereid_stack::deeper(|| VertexFilter::from_value(item)))
                     .collect::<ExecResult<Vec<_>>>()?;
                 Ok(if name == "andAll" {
                     VertexFilter::All(parts)
@@ -151,8 +153,12 @@ impl VertexFilter {
     /// Whether `node`, in `txn`'s view, passes the filter.
     pub(super) fn accepts(&self, txn: &Txn, node: NodeId) -> bool {
         match self {
-            VertexFilter::All(parts) => parts.iter().all(|p| p.accepts(txn, node)),
-            VertexFilter::Any(parts) => parts.iter().any(|p| p.accepts(txn, node)),
+            VertexFilter::All(parts) => parts
+                .iter()
+                .all(|p| nereid_stack::deeper(|| p.accepts(txn, node))),
+            VertexFilter::Any(parts) => parts
+                .iter()
+                .any(|p| nereid_stack::deeper(|| p.accepts(txn, node))),
             VertexFilter::Test {
                 op,
                 property,

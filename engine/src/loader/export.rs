@@ -54,8 +54,14 @@ impl Subgraph {
                 self.nodes.extend(&path.nodes);
                 self.rels.extend(&path.rels);
             }
-            Value::List(items) => items.iter().for_each(|v| self.collect(v)),
-            Value::Map(entries) => entries.values().for_each(|v| self.collect(v)),
+            // Values nest as deep as a query builds them: the recursion
+            // grows the stack as it goes, as every walk over values does.
+            Value::List(items) => items
+                .iter()
+                .for_each(|v| nereid_stack::deeper(|| self.collect(v))),
+            Value::Map(entries) => entries
+                .values()
+                .for_each(|v| nereid_stack::deeper(|| self.collect(v))),
             _ => {}
         }
     }
