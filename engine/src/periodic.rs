@@ -144,18 +144,12 @@ fn with_batch_columns(columns: &[String], action: &str) -> String {
     }
 }
 
-/// The committed writes under Neo4j's counter names.
+/// The committed writes under Neo4j's counter names (APOC reports the
+/// graph's counters only).
 fn statistics(stats: &WriteStats) -> BTreeMap<String, i64> {
-    [
-        ("nodesCreated", stats.nodes_created),
-        ("nodesDeleted", stats.nodes_deleted),
-        ("relationshipsCreated", stats.relationships_created),
-        ("relationshipsDeleted", stats.relationships_deleted),
-        ("propertiesSet", stats.properties_set),
-        ("labelsAdded", stats.labels_added),
-        ("labelsRemoved", stats.labels_removed),
-    ]
-    .into_iter()
-    .map(|(name, n)| (name.to_string(), n as i64))
-    .collect()
+    stats
+        .graph_counters()
+        .into_iter()
+        .map(|(name, n)| (name.to_string(), n as i64))
+        .collect()
 }

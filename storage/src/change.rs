@@ -136,6 +136,40 @@ impl WriteStats {
     }
 }
 
+impl WriteStats {
+    /// The graph's counters under Neo4j's names (camelCase, as its drivers'
+    /// summaries and APOC's `updateStatistics` spell them): the one list the
+    /// protocols and procedures render, each in its own spelling.
+    pub fn graph_counters(&self) -> [(&'static str, u64); 7] {
+        [
+            ("nodesCreated", self.nodes_created),
+            ("nodesDeleted", self.nodes_deleted),
+            ("relationshipsCreated", self.relationships_created),
+            ("relationshipsDeleted", self.relationships_deleted),
+            ("propertiesSet", self.properties_set),
+            ("labelsAdded", self.labels_added),
+            ("labelsRemoved", self.labels_removed),
+        ]
+    }
+
+    /// The schema's counters under Neo4j's names (see `graph_counters`).
+    pub fn schema_counters(&self) -> [(&'static str, u64); 4] {
+        [
+            ("indexesAdded", self.indexes_added),
+            ("indexesRemoved", self.indexes_removed),
+            ("constraintsAdded", self.constraints_added),
+            ("constraintsRemoved", self.constraints_removed),
+        ]
+    }
+
+    /// Every counter: the graph's, then the schema's.
+    pub fn counters(&self) -> impl Iterator<Item = (&'static str, u64)> {
+        self.graph_counters()
+            .into_iter()
+            .chain(self.schema_counters())
+    }
+}
+
 /// Counts of two pieces of work together (a statement and the inner
 /// transactions it committed).
 impl std::ops::Add<&WriteStats> for &WriteStats {

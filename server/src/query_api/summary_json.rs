@@ -44,34 +44,19 @@ pub(crate) fn add(answer: &mut Map<String, Json>, summary: &Summary, counters: b
 }
 
 fn counters_json(summary: &Summary) -> Json {
-    let s = &summary.stats;
-    let updates = s.nodes_created
-        + s.nodes_deleted
-        + s.relationships_created
-        + s.relationships_deleted
-        + s.properties_set
-        + s.labels_added
-        + s.labels_removed
-        + s.indexes_added
-        + s.indexes_removed
-        + s.constraints_added
-        + s.constraints_removed;
-    json!({
-        "containsUpdates": updates > 0,
-        "nodesCreated": s.nodes_created,
-        "nodesDeleted": s.nodes_deleted,
-        "propertiesSet": s.properties_set,
-        "relationshipsCreated": s.relationships_created,
-        "relationshipsDeleted": s.relationships_deleted,
-        "labelsAdded": s.labels_added,
-        "labelsRemoved": s.labels_removed,
-        "indexesAdded": s.indexes_added,
-        "indexesRemoved": s.indexes_removed,
-        "constraintsAdded": s.constraints_added,
-        "constraintsRemoved": s.constraints_removed,
-        "containsSystemUpdates": summary.system_updates > 0,
-        "systemUpdates": summary.system_updates,
-    })
+    let mut counters = serde_json::Map::new();
+    let mut updates = 0;
+    for (name, count) in summary.stats.counters() {
+        updates += count;
+        counters.insert(name.into(), json!(count));
+    }
+    counters.insert("containsUpdates".into(), json!(updates > 0));
+    counters.insert(
+        "containsSystemUpdates".into(),
+        json!(summary.system_updates > 0),
+    );
+    counters.insert("systemUpdates".into(), json!(summary.system_updates));
+    Json::Object(counters)
 }
 
 fn explained(plan: &PlanNode) -> Json {

@@ -345,24 +345,10 @@ fn profile_metadata(
 /// `contains-system-updates: true` (Neo4j 5 reports a user command's
 /// changes so, apart from the graph's); `None` when nothing changed.
 fn stats_metadata(summary: &Summary) -> Option<PackMap> {
-    let s = &summary.stats;
-    let counters = [
-        ("nodes-created", s.nodes_created),
-        ("nodes-deleted", s.nodes_deleted),
-        ("relationships-created", s.relationships_created),
-        ("relationships-deleted", s.relationships_deleted),
-        ("properties-set", s.properties_set),
-        ("labels-added", s.labels_added),
-        ("labels-removed", s.labels_removed),
-        ("indexes-added", s.indexes_added),
-        ("indexes-removed", s.indexes_removed),
-        ("constraints-added", s.constraints_added),
-        ("constraints-removed", s.constraints_removed),
-    ];
     let mut stats = PackMap::new();
-    for (name, count) in counters {
+    for (name, count) in summary.stats.counters() {
         if count > 0 {
-            stats.insert(name, i64::try_from(count).unwrap_or(i64::MAX));
+            stats.insert(hyphenated(name), i64::try_from(count).unwrap_or(i64::MAX));
         }
     }
     let system = summary.system_updates;
@@ -381,6 +367,21 @@ fn stats_metadata(summary: &Summary) -> Option<PackMap> {
         with_flag.insert(k, v);
     }
     Some(with_flag)
+}
+
+/// A counter's Bolt name: Neo4j's camelCase name in lower case words
+/// joined by hyphens (`nodesCreated` -> `nodes-created`).
+fn hyphenated(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Stops the query at its next batch (no-op for results without one).
