@@ -76,9 +76,9 @@ fn brute_force(t: &Txn, analyzer: Analyzer, q: &str) -> BTreeSet<u64> {
         .filter(|&n| {
             let fields: Vec<_> = ["title", "body"]
                 .iter()
-                .filter_map(|k| match t.node_property(n, k) {
-                    Some(Value::String(s)) => Some((k.to_string(), analyzer.analyze(&s))),
-                    _ => None,
+                .filter_map(|k| {
+                    let text = t.node_property(n, k)?.into_string().ok()?;
+                    Some((k.to_string(), analyzer.analyze(&text)))
                 })
                 .collect();
             query.score(&Doc { fields }, &Flat).is_some()

@@ -26,6 +26,15 @@ CASES = [
     ),
     ("CALL { " * 20000 + "RETURN 1 AS x" + " }" * 20000 + " RETURN 1", "Neo.ClientError.Statement.SyntaxError"),
     ("RETURN " + "(" * 5000 + "1" + ")" * 5000, "Neo.ClientError.Statement.SyntaxError"),
+    # A value nested 20,000 levels deep, built by the query (parameters are
+    # limited to 64 levels): dropping, copying and comparing it recursed
+    # once per level and overflowed an executor thread's stack. Slow (the
+    # memory budget walks the accumulator at each step), but it must end.
+    (
+        "WITH reduce(f = {equals: 1}, i IN range(1, 20000) | {andAll: [f]}) AS f "
+        "WITH f, f AS g WHERE f = g RETURN size(keys(f)) AS k",
+        1,
+    ),
 ]
 
 

@@ -100,12 +100,12 @@ impl ParamDecoder<'_> {
 
     fn key(&mut self, depth: usize) -> Result<String, ParamError> {
         let offset = self.input.position();
-        match self.value(depth + 1)? {
-            Value::String(key) => {
+        match self.value(depth + 1)?.into_string() {
+            Ok(key) => {
                 self.charge(MAP_ENTRY)?;
                 Ok(key)
             }
-            _ => Err(DecodeError::NonStringKey { offset }.into()),
+            Err(_) => Err(DecodeError::NonStringKey { offset }.into()),
         }
     }
 

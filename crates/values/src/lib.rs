@@ -13,6 +13,7 @@
 
 mod footprint;
 mod list;
+mod nesting;
 mod ordering;
 pub mod spatial;
 pub mod temporal;
@@ -22,6 +23,7 @@ mod value;
 pub mod value_codec;
 
 pub use list::List;
+pub use nesting::NULL;
 pub use ordering::{compare_for_order, Comparison};
 pub use spatial::{Crs, Point};
 pub use temporal::{Duration, OffsetTime, ZonedDateTime};

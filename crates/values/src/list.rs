@@ -11,8 +11,23 @@ use std::sync::Arc;
 /// An immutable list of values; `clone` shares it. Equality, hashing and
 /// `Debug` are those of the elements in order, as for the `Vec<Value>` it
 /// replaced (so `[1] == [1.0]`, as in [`Value`]'s equality).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct List(Arc<Vec<Value>>);
+
+/// One empty list per thread, shared by every `List::default()`, so that
+/// an empty list (and a taken one) allocates nothing.
+fn empty() -> Arc<Vec<Value>> {
+    thread_local! {
+        static EMPTY: Arc<Vec<Value>> = Arc::new(Vec::new());
+    }
+    EMPTY.with(Arc::clone)
+}
+
+impl Default for List {
+    fn default() -> List {
+        List(empty())
+    }
+}
 
 impl List {
     /// An empty list.
@@ -30,6 +45,24 @@ impl List {
     /// only holder, a copy made for it otherwise (`Arc::make_mut`).
     pub fn make_mut(&mut self) -> &mut Vec<Value> {
         Arc::make_mut(&mut self.0)
+    }
+
+    /// The list, moved out of `self`, which is left empty (allocating
+    /// nothing when it was already).
+    pub fn take(&mut self) -> List {
+        std::mem::replace(self, List(empty()))
+    }
+
+    /// The elements to take apart when this is the list's only holder
+    /// (dropping a nested value; see `nesting.rs`).
+    pub(crate) fn sole_holder_items(&mut self) -> Option<&mut Vec<Value>> {
+        Arc::get_mut(&mut self.0)
+    }
+
+    /// True when this is the list's only holder and it holds lists or maps:
+    /// dropping it would recurse into them.
+    pub(crate) fn sole_holder_of_containers(&mut self) -> bool {
+        Arc::get_mut(&mut self.0).is_some_and(|items| items.iter().any(Value::is_container))
     }
 
     /// How many values hold this list (1: only this one).

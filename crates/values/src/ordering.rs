@@ -34,7 +34,7 @@ impl Value {
                 }
                 let mut undefined = false;
                 for (x, y) in a.iter().zip(b) {
-                    match x.cypher_eq(y) {
+                    match nereid_stack::deeper(|| x.cypher_eq(y)) {
                         Some(false) => return Some(false),
                         None => undefined = true,
                         Some(true) => {}
@@ -52,7 +52,7 @@ impl Value {
                 }
                 let mut undefined = false;
                 for (x, y) in a.values().zip(b.values()) {
-                    match x.cypher_eq(y) {
+                    match nereid_stack::deeper(|| x.cypher_eq(y)) {
                         Some(false) => return Some(false),
                         None => undefined = true,
                         Some(true) => {}
@@ -95,7 +95,7 @@ impl Value {
             (Bool(a), Bool(b)) => Comparison::Ordered(a.cmp(b)),
             (List(a), List(b)) => {
                 for (x, y) in a.iter().zip(b) {
-                    match x.cypher_cmp(y) {
+                    match nereid_stack::deeper(|| x.cypher_cmp(y)) {
                         Comparison::Ordered(Ordering::Equal) => {}
                         other => return other,
                     }
@@ -190,7 +190,7 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
         (Bytes(x), Bytes(y)) => x.cmp(y),
         (List(x), List(y)) => {
             for (p, q) in x.iter().zip(y) {
-                let o = compare_for_order(p, q);
+                let o = nereid_stack::deeper(|| compare_for_order(p, q));
                 if o != Ordering::Equal {
                     return o;
                 }
@@ -199,7 +199,9 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
         }
         (Map(x), Map(y)) => {
             for ((ka, va), (kb, vb)) in x.iter().zip(y) {
-                let o = ka.cmp(kb).then_with(|| compare_for_order(va, vb));
+                let o = ka
+                    .cmp(kb)
+                    .then_with(|| nereid_stack::deeper(|| compare_for_order(va, vb)));
                 if o != Ordering::Equal {
                     return o;
                 }

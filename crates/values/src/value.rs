@@ -12,7 +12,13 @@ use std::fmt;
 ///
 /// Temporal and spatial types arrive with the Bolt and openCypher issues; the
 /// enum is `non_exhaustive` so that adding them is not a breaking change.
-#[derive(Clone, Debug, Default)]
+///
+/// A query can nest lists and maps as deep as it likes (`reduce` wrapping
+/// an accumulator 100,000 times), so nothing about a value may recurse on
+/// the thread's stack unguarded: `Drop` takes nested containers apart with
+/// a work list, and `Clone`, `Debug`, equality, hashing, `Display` and the
+/// comparisons recurse through `nereid_stack::deeper` (see `nesting.rs`).
+#[derive(Default)]
 #[non_exhaustive]
 pub enum Value {
     #[default]
@@ -171,8 +177,8 @@ impl PartialEq for Value {
             (Int(a), Float(b)) | (Float(b), Int(a)) => (*a as f64) == *b,
             (String(a), String(b)) => a == b,
             (Bytes(a), Bytes(b)) => a == b,
-            (List(a), List(b)) => a == b,
-            (Map(a), Map(b)) => a == b,
+            (List(a), List(b)) => nereid_stack::deeper(|| a == b),
+            (Map(a), Map(b)) => nereid_stack::deeper(|| a == b),
             (Node(a), Node(b)) => a == b,
             (Relationship(a), Relationship(b)) => a == b,
             (Path(a), Path(b)) => a == b,
@@ -209,8 +215,8 @@ impl std::hash::Hash for Value {
             }
             String(s) => s.hash(state),
             Bytes(b) => b.hash(state),
-            List(l) => l.hash(state),
-            Map(m) => m.hash(state),
+            List(l) => nereid_stack::deeper(|| l.hash(state)),
+            Map(m) => nereid_stack::deeper(|| m.hash(state)),
             Node(n) => n.hash(state),
             Relationship(r) => r.hash(state),
             Path(p) => p.hash(state),
@@ -249,7 +255,7 @@ impl fmt::Display for Value {
                     if i > 0 {
                         write!(f, ", ")?;
                     }
-                    write!(f, "{v}")?;
+                    nereid_stack::deeper(|| write!(f, "{v}"))?;
                 }
                 write!(f, "]")
             }
@@ -259,7 +265,7 @@ impl fmt::Display for Value {
                     if i > 0 {
                         write!(f, ", ")?;
                     }
-                    write!(f, "{k}: {v}")?;
+                    nereid_stack::deeper(|| write!(f, "{k}: {v}"))?;
                 }
                 write!(f, "}}")
             }

@@ -222,19 +222,19 @@ pub fn path(graph: &dyn GraphRead, parts: Vec<Value>) -> ExecResult<Value> {
     let mut rels = Vec::with_capacity(parts.len() / 2);
     // After a segment, the node that follows it was already reached.
     let mut node_reached = false;
-    for (position, part) in parts.into_iter().enumerate() {
+    for (position, part) in parts.iter().enumerate() {
         match (position % 2, part) {
             (0, Value::Node(id)) => {
                 if !node_reached {
-                    nodes.push(id);
+                    nodes.push(*id);
                 }
                 node_reached = false;
             }
-            (1, Value::Relationship(id)) => rels.push(id),
+            (1, Value::Relationship(id)) => rels.push(*id),
             (1, Value::List(segment)) => {
                 for item in segment {
-                    let Value::Relationship(rel) = item else {
-                        return Err(type_mismatch("Relationship", &item));
+                    let &Value::Relationship(rel) = item else {
+                        return Err(type_mismatch("Relationship", item));
                     };
                     let current = nodes.last().copied();
                     let next = graph
@@ -249,8 +249,8 @@ pub fn path(graph: &dyn GraphRead, parts: Vec<Value>) -> ExecResult<Value> {
                 }
                 node_reached = true;
             }
-            (0, other) => return Err(type_mismatch("Node", &other)),
-            (_, other) => return Err(type_mismatch("Relationship", &other)),
+            (0, other) => return Err(type_mismatch("Node", other)),
+            (_, other) => return Err(type_mismatch("Relationship", other)),
         }
     }
     Ok(Value::Path(Box::new(PathValue { nodes, rels })))

@@ -6,12 +6,12 @@
 
 use crate::error::{ExecError, ExecResult};
 use nereid_functions::ApocFunction;
-use nereid_values::{compare_for_order, Value};
+use nereid_values::{compare_for_order, Value, NULL};
 use std::collections::BTreeMap;
 
 /// Calls `func` on one row's (already arity-checked) arguments.
 pub fn call(func: ApocFunction, args: &[Value]) -> ExecResult<Value> {
-    let arg = |i: usize| args.get(i).unwrap_or(&Value::Null);
+    let arg = |i: usize| args.get(i).unwrap_or(&NULL);
     let failed = |reason: String| {
         ExecError::ProcedureCallFailed(format!(
             "Failed to invoke function `{}`: Caused by: {reason}",
@@ -142,8 +142,9 @@ fn same(a: &Value, b: &Value) -> bool {
 /// `apoc.map.clean`: drops the entries whose key is in `keys` or whose
 /// value is in `values`, in nested maps and in maps inside lists too.
 fn clean(value: Value, keys: &[Value], values: &[Value]) -> Value {
-    match value {
-        Value::Map(map) => Value::Map(
+    let clean_one = |v: Value| nereid_stack::deeper(|| clean(v, keys, values));
+    match value.into_map() {
+        Ok(map) => Value::Map(
             map.into_iter()
                 .filter(|(key, v)| {
                     !keys
@@ -151,16 +152,13 @@ fn clean(value: Value, keys: &[Value], values: &[Value]) -> Value {
                         .any(|k| matches!(k, Value::String(s) if s == key))
                         && !values.iter().any(|x| same(x, v))
                 })
-                .map(|(key, v)| (key, clean(v, keys, values)))
+                .map(|(key, v)| (key, clean_one(v)))
                 .collect(),
         ),
-        Value::List(items) => Value::List(
-            items
-                .iter()
-                .map(|item| clean(item.clone(), keys, values))
-                .collect(),
-        ),
-        other => other,
+        Err(Value::List(ref items)) => {
+            Value::List(items.iter().map(|item| clean_one(item.clone())).collect())
+        }
+        Err(other) => other,
     }
 }
 
@@ -168,10 +166,10 @@ fn clean(value: Value, keys: &[Value], values: &[Value]) -> Value {
 /// when `recursive`.
 fn flatten(items: Vec<Value>, recursive: bool, out: &mut Vec<Value>) {
     for item in items {
-        match item {
-            Value::List(inner) if recursive => flatten(inner.into_vec(), true, out),
-            Value::List(inner) => out.extend(inner.into_vec()),
-            other => out.push(other),
+        match item.into_list() {
+            Ok(inner) if recursive => nereid_stack::deeper(|| flatten(inner.into_vec(), true, out)),
+            Ok(inner) => out.extend(inner.into_vec()),
+            Err(other) => out.push(other),
         }
     }
 }

@@ -57,34 +57,36 @@ fn numeric(
 
 /// `a + b`: numbers, string concatenation (strings with numbers too), list
 /// concatenation, and appending/prepending a single element to a list.
-pub fn add(a: Value, b: Value) -> ExecResult<Value> {
-    match (a, b) {
+pub fn add(mut a: Value, mut b: Value) -> ExecResult<Value> {
+    match (&mut a, &mut b) {
         (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
         (a, b) if a.is_temporal() && b.is_temporal() => {
-            temporal::add(&a, &b).unwrap_or_else(|| Err(cannot("add", &a, &b)))
+            temporal::add(a, b).unwrap_or_else(|| Err(cannot("add", a, b)))
         }
-        (Value::String(x), Value::String(y)) => Ok(Value::String(x + &y)),
+        (Value::String(x), Value::String(y)) => Ok(Value::String(std::mem::take(x) + y)),
         (Value::String(x), n @ (Value::Int(_) | Value::Float(_))) => {
-            Ok(Value::String(x + &number_text(&n)))
+            Ok(Value::String(std::mem::take(x) + &number_text(n)))
         }
         (n @ (Value::Int(_) | Value::Float(_)), Value::String(y)) => {
-            Ok(Value::String(number_text(&n) + &y))
+            Ok(Value::String(number_text(n) + y))
         }
-        (Value::List(mut x), Value::List(y)) => {
-            x.make_mut().extend(y);
+        (Value::List(x), Value::List(y)) => {
+            let mut x = x.take();
+            x.make_mut().extend(y.take());
             Ok(Value::List(x))
         }
-        (Value::List(mut x), element) => {
-            x.make_mut().push(element);
+        (Value::List(x), element) => {
+            let mut x = x.take();
+            x.make_mut().push(std::mem::take(element));
             Ok(Value::List(x))
         }
         (element, Value::List(y)) => {
             let mut out = Vec::with_capacity(y.len() + 1);
-            out.push(element);
-            out.extend(y);
+            out.push(std::mem::take(element));
+            out.extend(y.take());
             Ok(Value::List(out.into()))
         }
-        (a, b) => numeric("add", &a, &b, |x, y| Ok(x.checked_add(y)), |x, y| x + y),
+        (a, b) => numeric("add", a, b, |x, y| Ok(x.checked_add(y)), |x, y| x + y),
     }
 }
 

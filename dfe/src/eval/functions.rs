@@ -231,10 +231,10 @@ fn length(arg: &Value) -> ExecResult<Value> {
 
 /// `head`, `last`, `tail`: null for null, `pick` on lists (null if it finds nothing).
 fn list_part(arg: Value, pick: fn(&[Value]) -> Option<Value>) -> ExecResult<Value> {
-    match arg {
+    match &arg {
         Value::Null => Ok(Value::Null),
-        Value::List(items) => Ok(pick(&items).unwrap_or_default()),
-        other => Err(invalid_argument_value("List", &other)),
+        Value::List(items) => Ok(pick(items).unwrap_or_default()),
+        other => Err(invalid_argument_value("List", other)),
     }
 }
 

@@ -15,10 +15,10 @@ use nereid_values::Value;
 /// The list a comprehension ranges over: `None` for null (the result is
 /// null), an error for anything that is not a list.
 fn as_list(value: Value) -> ExecResult<Option<Vec<Value>>> {
-    match value {
-        Value::Null => Ok(None),
-        Value::List(items) => Ok(Some(items.into_vec())),
-        other => Err(type_mismatch("List", &other)),
+    match value.into_list() {
+        Ok(items) => Ok(Some(items.into_vec())),
+        Err(Value::Null) => Ok(None),
+        Err(other) => Err(type_mismatch("List", &other)),
     }
 }
 

@@ -61,10 +61,10 @@ impl RowWriter for Delete {
         ctx: &mut ExecContext,
     ) -> ExecResult<()> {
         for expr in &self.items {
-            match ctx.evaluator().eval_row(expr, batch, row)? {
+            match &ctx.evaluator().eval_row(expr, batch, row)? {
                 Value::Null => {}
-                Value::Node(id) => self.pending.add_node(id),
-                Value::Relationship(id) => self.pending.add_rel(id),
+                &Value::Node(id) => self.pending.add_node(id),
+                &Value::Relationship(id) => self.pending.add_rel(id),
                 Value::Path(path) => {
                     for &rel in &path.rels {
                         self.pending.add_rel(rel);
@@ -73,7 +73,7 @@ impl RowWriter for Delete {
                         self.pending.add_node(node);
                     }
                 }
-                other => return Err(type_mismatch("Node, Relationship or Path", &other)),
+                other => return Err(type_mismatch("Node, Relationship or Path", other)),
             }
         }
         Ok(())

@@ -55,8 +55,8 @@ impl Expander for NodeIdSeek {
         _row: usize,
         ctx: &mut ExecContext,
     ) -> ExecResult<Extensions> {
-        let list = match self.values.get_mut(position).map(std::mem::take) {
-            Some(Value::List(items)) => items,
+        let list = match self.values.get_mut(position) {
+            Some(Value::List(items)) => items.take(),
             _ => List::new(),
         };
         let mut found = Vec::new();

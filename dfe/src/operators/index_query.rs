@@ -48,11 +48,12 @@ pub(crate) fn seeks(
     let mut combinations: Vec<Vec<Value>> = vec![Vec::new()];
     for arg in &query.equal {
         let value = values.next().unwrap_or_default();
-        let choices = match (arg, value) {
-            (_, Value::Null) => return Ok(Vec::new()),
-            (SeekArg::Equal(_), v) => vec![v],
-            (SeekArg::In(_), Value::List(items)) => distinct(items.into_vec()),
-            (SeekArg::In(_), other) => return Err(type_mismatch("List", &other)),
+        let choices = match (arg, value.into_list()) {
+            (_, Err(Value::Null)) => return Ok(Vec::new()),
+            (SeekArg::Equal(_), Ok(list)) => vec![Value::List(list)],
+            (SeekArg::Equal(_), Err(v)) => vec![v],
+            (SeekArg::In(_), Ok(items)) => distinct(items.into_vec()),
+            (SeekArg::In(_), Err(other)) => return Err(type_mismatch("List", &other)),
         };
         combinations = combinations
             .into_iter()
@@ -65,10 +66,7 @@ pub(crate) fn seeks(
             })
             .collect();
     }
-    let string = |values: &mut dyn Iterator<Item = Value>| match values.next() {
-        Some(Value::String(s)) => Some(s),
-        _ => None,
-    };
+    let string = |values: &mut dyn Iterator<Item = Value>| values.next()?.into_string().ok();
     let next = match &query.next {
         IndexCondition::All => KeyPredicate::All,
         IndexCondition::Range { lower, upper } => {

@@ -77,12 +77,12 @@ impl LoadCsv {
                 .eval(&self.spec.source, batch, &[row])?
                 .pop()
                 .unwrap_or(Value::Null);
-            let Value::String(url) = source else {
-                return Err(ExecError::Type(format!(
+            let url = source.into_string().map_err(|source| {
+                ExecError::Type(format!(
                     "LOAD CSV expects a string naming the file, got {}",
                     source.type_name()
-                )));
-            };
+                ))
+            })?;
             self.open = Some(self.open_file(ctx, &url)?);
             return Ok(true);
         }

@@ -68,12 +68,12 @@ impl Entity {
 /// The properties a `SET t = x` / `SET t += x` right-hand side stands for:
 /// a map, or the properties of a node or relationship. Null is no map.
 fn source_map(value: Value, txn: &Txn) -> ExecResult<BTreeMap<String, Value>> {
-    match value {
-        Value::Null => Ok(BTreeMap::new()),
-        Value::Map(map) => Ok(map),
-        Value::Node(id) => Ok(txn.node_properties(id)),
-        Value::Relationship(id) => Ok(txn.rel_properties(id)),
-        other => Err(type_mismatch("Map", &other)),
+    match value.into_map() {
+        Ok(map) => Ok(map),
+        Err(Value::Null) => Ok(BTreeMap::new()),
+        Err(Value::Node(id)) => Ok(txn.node_properties(id)),
+        Err(Value::Relationship(id)) => Ok(txn.rel_properties(id)),
+        Err(other) => Err(type_mismatch("Map", &other)),
     }
 }
 
@@ -89,19 +89,19 @@ fn with_dynamic(
 ) -> ExecResult<Vec<String>> {
     let mut all = labels.to_vec();
     for expr in dynamic {
-        let names = match ctx.evaluator().eval_row(expr, batch, row)? {
-            Value::List(items) => items.into_iter().collect(),
-            single => vec![single],
+        let names = match ctx.evaluator().eval_row(expr, batch, row)?.into_list() {
+            Ok(items) => items.into_iter().collect(),
+            Err(single) => vec![single],
         };
         for name in names {
-            match name {
-                Value::String(label) if !label.is_empty() => all.push(label),
-                Value::String(_) => {
+            match name.into_string() {
+                Ok(label) if !label.is_empty() => all.push(label),
+                Ok(_) => {
                     return Err(ExecError::Argument(
                         "A dynamic label or type must not be the empty string".to_string(),
                     ))
                 }
-                other => return Err(type_mismatch("String or List<String>", &other)),
+                Err(other) => return Err(type_mismatch("String or List<String>", &other)),
             }
         }
     }

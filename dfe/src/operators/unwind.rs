@@ -83,14 +83,16 @@ impl Expander for Unwind {
                 range.map(move |i| smallvec::smallvec![(out, Value::Int(i))]),
             ));
         }
-        Ok(match values.into_iter().next().unwrap_or_default() {
-            Value::Null => Box::new(iter::empty()),
-            Value::List(items) => Box::new(
-                items
-                    .into_iter()
-                    .map(move |v| smallvec::smallvec![(out, v)]),
-            ),
-            single => Box::new(iter::once(smallvec::smallvec![(out, single)])),
-        })
+        Ok(
+            match values.into_iter().next().unwrap_or_default().into_list() {
+                Err(Value::Null) => Box::new(iter::empty()),
+                Ok(items) => Box::new(
+                    items
+                        .into_iter()
+                        .map(move |v| smallvec::smallvec![(out, v)]),
+                ),
+                Err(single) => Box::new(iter::once(smallvec::smallvec![(out, single)])),
+            },
+        )
     }
 }

@@ -100,5 +100,5 @@ pub(super) fn node(procedure: &str, what: &str, value: &Value) -> Result<NodeId,
 
 /// The argument at `index` (the planner fills defaults, so it is there).
 pub(super) fn arg(args: &[Value], index: usize) -> &Value {
-    args.get(index).unwrap_or(&Value::Null)
+    args.get(index).unwrap_or(&nereid_values::NULL)
 }

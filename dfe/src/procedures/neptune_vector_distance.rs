@@ -106,7 +106,7 @@ fn metric(config: &Value, others: &[&str]) -> ExecResult<Metric> {
 }
 
 fn distance(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let metric = metric(args.get(2).unwrap_or(&Value::Null), &[])?;
+    let metric = metric(args.get(2).unwrap_or(&nereid_values::NULL), &[])?;
     let (Some(source), Some(target)) = (
         optional_node(&args[0], "Expected a node")?,
         optional_node(&args[1], "Expected a node")?,
@@ -128,7 +128,7 @@ fn distance(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 }
 
 fn by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let config = args.get(1).unwrap_or(&Value::Null);
+    let config = args.get(1).unwrap_or(&nereid_values::NULL);
     let metric = metric(config, &["embedding"])?;
     let embedding = match config {
         Value::Map(map) => map.get("embedding").cloned().unwrap_or(Value::Null),
@@ -144,7 +144,7 @@ fn by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 }
 
 fn embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let metric = metric(args.get(2).unwrap_or(&Value::Null), &[])?;
+    let metric = metric(args.get(2).unwrap_or(&nereid_values::NULL), &[])?;
     let Some((node, distance)) = from_embedding(txn, &args[0], &args[1], metric)? else {
         return Ok(Vec::new());
     };

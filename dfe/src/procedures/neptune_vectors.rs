@@ -92,7 +92,7 @@ fn top_k_by_embedding(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> 
 
 fn top_k_by_embedding_first(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
     let config = config_map(
-        args.get(1).unwrap_or(&Value::Null),
+        args.get(1).unwrap_or(&nereid_values::NULL),
         &["topK", "concurrency"],
     )?;
     let rows = nearest(txn, &args[0], top_k(config)?, None, &mut |_| true)?;
@@ -110,7 +110,7 @@ fn top_k_by_node(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
         other => vec![other.clone()],
     };
     let config = config_map(
-        args.get(1).unwrap_or(&Value::Null),
+        args.get(1).unwrap_or(&nereid_values::NULL),
         &["topK", "concurrency"],
     )?;
     let top_k = top_k(config)?;

@@ -199,7 +199,7 @@ mod tests {
         let nearest: Vec<f64> = found
             .iter()
             .map(
-                |(id, _)| match txn.node_property(nereid_values::NodeId(*id), "embedding") {
+                |(id, _)| match &txn.node_property(nereid_values::NodeId(*id), "embedding") {
                     Some(Value::List(v)) => match v.iter().next() {
                         Some(Value::Float(x)) => *x,
                         _ => f64::NAN,

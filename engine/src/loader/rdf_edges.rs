@@ -32,7 +32,7 @@ fn has_edge(txn: &Txn, src: NodeId, dst: NodeId, rel_type: &str, graph: Option<&
     let types = [rel_type.to_owned()];
     txn.expand_into(src, dst, Direction::Outgoing, &types)
         .into_iter()
-        .any(|(rel, _)| match txn.rel_property(rel, GRAPH_KEY) {
+        .any(|(rel, _)| match &txn.rel_property(rel, GRAPH_KEY) {
             Some(Value::String(g)) => Some(g.as_str()) == graph,
             _ => graph.is_none(),
         })

@@ -186,13 +186,14 @@ pub fn add_value(properties: &mut Vec<(Arc<str>, Value)>, key: Arc<str>, value: 
 /// (compared as stored, so `1` and `1.0` stay two) are kept once. A list
 /// `value` (the values one document gave a key) merges element by element.
 pub fn merge_value(existing: &mut Value, value: Value) {
-    if let Value::List(values) = value {
-        for value in values {
-            merge_one(existing, value);
+    match value.into_list() {
+        Ok(values) => {
+            for value in values {
+                merge_one(existing, value);
+            }
         }
-        return;
+        Err(value) => merge_one(existing, value),
     }
-    merge_one(existing, value);
 }
 
 fn merge_one(existing: &mut Value, value: Value) {
