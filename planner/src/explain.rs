@@ -583,6 +583,9 @@ fn expr_level(e: &Expr) -> String {
             from.as_deref().map(expr).unwrap_or_default(),
             to.as_deref().map(expr).unwrap_or_default()
         ),
+        // How often it is evaluated is the executor's business: the plan
+        // reads as if it were evaluated per row.
+        Expr::Reused { expr: inner, .. } => expr(inner),
         // The nested plan on one line, root first: `Expand ... <- Argument`.
         Expr::PatternList {
             plan,

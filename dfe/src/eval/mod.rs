@@ -19,6 +19,7 @@ mod pattern_batch;
 mod pattern_memo;
 mod range;
 mod regex_cache;
+mod reused;
 mod scoped;
 mod spatial;
 mod temporal;
@@ -260,6 +261,7 @@ impl<'a> Evaluator<'a> {
                 exists,
                 reads,
             } => self.eval_pattern_list(plan, projection, *exists, reads, batch, rows),
+            Expr::Reused { expr, reads } => self.eval_reused(expr, reads, batch, rows),
             Expr::MapProjection {
                 base,
                 all_properties,

@@ -4,8 +4,10 @@
 //! every stage reads them: lowering builds them, rules move them between
 //! operators, EXPLAIN prints them and the executor evaluates them.
 
+mod repeatable;
 mod slots;
 
+pub(crate) use repeatable::repeatable;
 pub use slots::slots_of;
 
 use crate::plan::Op;
@@ -118,6 +120,17 @@ pub enum Expr {
         base: Box<Expr>,
         all_properties: bool,
         items: Vec<(String, Expr)>,
+    },
+    /// `expr`, whose value depends only on the slots in `reads` (rule
+    /// `reuse_invariant`): evaluated once for each run of consecutive rows
+    /// in which those slots hold the same values, so a property of a node
+    /// bound before an expand is read once per node, not once per
+    /// relationship. The rows get exactly the values (and the error) the
+    /// bare `expr` would give: it is repeatable, so equal inputs give
+    /// equal outputs. EXPLAIN prints the bare `expr`.
+    Reused {
+        expr: Box<Expr>,
+        reads: Vec<Slot>,
     },
 }
 

@@ -68,6 +68,7 @@ fn slots_of_level(expr: &Expr, out: &mut Vec<Slot>) {
         }
         Map(items) => items.iter().for_each(|(_, e)| slots_of(e, out)),
         PatternList { reads, .. } => out.extend(reads.iter().copied()),
+        Reused { reads, .. } => out.extend(reads.iter().copied()),
         Binary { lhs, rhs, .. } => {
             slots_of(lhs, out);
             slots_of(rhs, out);

@@ -15,10 +15,9 @@
 //! side-effect-free expressions qualify (no `rand()`, no nested plans).
 
 use super::{transform_up, RewriteRule};
-use crate::expr::{BinaryOp, Expr, Slot};
+use crate::expr::{repeatable, BinaryOp, Expr, Slot};
 use crate::plan::Op;
 use crate::Catalog;
-use nereid_functions::ScalarFunction;
 
 pub struct ImpliedInList;
 
@@ -141,38 +140,6 @@ fn fixed_property(conjunct: &Expr) -> Option<(Slot, &str, &Expr)> {
         return Some((slot, key_of(lhs), &**rhs));
     }
     side(rhs, lhs).map(|slot| (slot, key_of(rhs), &**lhs))
-}
-
-/// Whether evaluating `e` again gives the same value and does nothing else:
-/// literals, parameters, variables, property reads, arithmetic and
-/// deterministic functions of those.
-fn repeatable(e: &Expr) -> bool {
-    nereid_stack::deeper(|| match e {
-        Expr::Literal(_) | Expr::Param(_) | Expr::Slot(_) => true,
-        Expr::Property { expr, .. } => repeatable(expr),
-        Expr::List(items) => items.iter().all(repeatable),
-        Expr::Negate(e) => repeatable(e),
-        Expr::Binary { op, lhs, rhs } => {
-            matches!(
-                op,
-                BinaryOp::Add
-                    | BinaryOp::Subtract
-                    | BinaryOp::Multiply
-                    | BinaryOp::Divide
-                    | BinaryOp::Modulo
-            ) && repeatable(lhs)
-                && repeatable(rhs)
-        }
-        Expr::Function { func, args } => deterministic(*func) && args.iter().all(repeatable),
-        _ => false,
-    })
-}
-
-/// Functions whose value depends only on their arguments (a short list on
-/// purpose: anything not named here is left alone).
-fn deterministic(func: ScalarFunction) -> bool {
-    use ScalarFunction::*;
-    matches!(func, Id | ElementId | StartNode | EndNode | ToInteger)
 }
 
 fn reads_slot(e: &Expr, slot: Slot) -> bool {

@@ -19,6 +19,7 @@ mod project_after_top;
 mod property_seek;
 mod rel_index_seek;
 mod rel_type_scan;
+mod reuse_invariant;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
 
@@ -37,7 +38,9 @@ pub trait RewriteRule: Sync {
 /// The rules, in application order. The last, `choose_operators`, makes
 /// the choices the others leave open (which label index a scan reads, ...):
 /// the rules before it may meet and produce logical forms such as
-/// `Op::NodeScan`, and none runs after it.
+/// `Op::NodeScan`, and none runs after it but `reuse_invariant`, which
+/// changes no operator (it marks parts of expressions worth evaluating
+/// once per run of rows) and would hide those parts from the other rules.
 pub static RULES: &[&dyn RewriteRule] = &[
     &implied_in_list::ImpliedInList,
     &filter_pushdown::FilterPushdown,
@@ -58,6 +61,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &project_after_top::ProjectAfterTop,
     &filter_reads_projection::FilterReadsProjection,
     &choose_operators::ChooseOperators,
+    &reuse_invariant::ReuseInvariant,
 ];
 
 /// Applies every rule once, in order.
