@@ -82,12 +82,12 @@ fn output(found: Option<DegreeDistribution>) -> Value {
             put("minDeg", int(d.min));
             put("mean", Value::Float(d.mean));
             for (name, &p) in PERCENTILE_NAMES.iter().zip(&d.percentiles) {
-                put(*name, int(p));
+                put(name, int(p));
             }
         }
         None => {
             for name in ["maxDeg", "minDeg", "mean"].iter().chain(&PERCENTILE_NAMES) {
-                put(*name, Value::Null);
+                put(name, Value::Null);
             }
         }
     }
