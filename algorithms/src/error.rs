@@ -13,6 +13,8 @@ pub enum AlgorithmError {
     },
     #[error("edge weight property `{property}` of relationship {rel} is negative or NaN")]
     NegativeWeight { property: String, rel: i64 },
+    #[error("no personalization source node is in the graph the call covers")]
+    NoSourceInView,
     #[error("the query was stopped")]
     Stopped,
     #[error("could not start {threads} worker threads: {reason}")]

@@ -116,7 +116,7 @@ pub fn louvain(
     let mut member: Vec<u32> = (0..n as u32).collect();
     let mut modularity = partition_modularity(&level, &(0..n as u32).collect::<Vec<_>>());
     for _ in 0..options.max_levels {
-        let (assignment, gained) = local_moves(&level, options, stop)?;
+        let (assignment, gained) = local_moves(&level, options, modularity, stop)?;
         let (renumbered, count) = renumber(&assignment);
         if count == level.rows.len() {
             break;
@@ -140,10 +140,13 @@ pub fn louvain(
 }
 
 /// One level's local moves: returns each vertex's community and the
-/// modularity gained.
+/// modularity gained. `start` is the modularity of `level` with every
+/// vertex alone, which the caller already knows (the previous level's
+/// result, or the input's singletons).
 fn local_moves(
     level: &Level,
     options: &LouvainOptions,
+    start: f64,
     stop: Stop,
 ) -> Result<(Vec<u32>, f64), AlgorithmError> {
     let n = level.rows.len();
@@ -155,7 +158,7 @@ fn local_moves(
     }
     // Total strength of each community.
     let mut total: Vec<f64> = strength.clone();
-    let start = partition_modularity(level, &community);
+    debug_assert!((start - partition_modularity(level, &community)).abs() < 1e-9);
     let mut quality = start;
     let mut links: HashMap<u32, f64> = HashMap::new();
     for _ in 0..options.max_iterations {

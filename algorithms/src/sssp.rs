@@ -154,6 +154,48 @@ fn finish(graph: &Graph, dir: Direction, source: u32, dist: Vec<AtomicU64>) -> S
     ShortestPaths { distance, parent }
 }
 
+/// The vertices of one shortest path from `source` to `target` (both
+/// included), or `None` when `target` is unreached. Among the shortest
+/// paths it takes one with the fewest edges: a breadth-first search from
+/// `source` over the tight edges (`distance[u] + w == distance[v]`), which
+/// cannot loop where zero-weight edges tie, as following the kernels'
+/// parents could. Sequential and stopped at `target`: a path is asked for
+/// a few targets, after the parallel kernel has done the real work.
+pub fn shortest_path(
+    graph: &Graph,
+    dir: Direction,
+    source: u32,
+    target: u32,
+    distance: &[f64],
+) -> Option<Vec<u32>> {
+    if distance[target as usize].is_infinite() {
+        return None;
+    }
+    let mut parent = vec![u32::MAX; distance.len()];
+    parent[source as usize] = source;
+    let mut frontier = std::collections::VecDeque::from([source]);
+    while let Some(u) = frontier.pop_front() {
+        if u == target {
+            break;
+        }
+        for (v, w) in graph.weighted(u, dir) {
+            if parent[v as usize] == u32::MAX && distance[u as usize] + w == distance[v as usize] {
+                parent[v as usize] = u;
+                frontier.push_back(v);
+            }
+        }
+    }
+    if parent[target as usize] == u32::MAX {
+        return None;
+    }
+    let mut path = vec![target];
+    while let Some(&last) = path.last().filter(|&&v| v != source) {
+        path.push(parent[last as usize]);
+    }
+    path.reverse();
+    Some(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +232,25 @@ mod tests {
                 bellman_ford(&g, 3, dir, Stop::NEVER).unwrap(),
             ] {
                 assert_eq!(paths.distance, expected);
+                for target in 0..n {
+                    let Some(path) = shortest_path(&g, dir, 3, target, &paths.distance) else {
+                        assert!(expected[target as usize].is_infinite());
+                        continue;
+                    };
+                    assert_eq!((path[0], *path.last().unwrap()), (3, target));
+                    // Each step is an edge, and their weights add up, one
+                    // by one from the source, to the distance.
+                    let mut sum = 0.0;
+                    for step in path.windows(2) {
+                        let weight = g
+                            .weighted(step[0], dir)
+                            .filter(|&(w, _)| w == step[1])
+                            .map(|(_, wt)| wt)
+                            .fold(f64::INFINITY, f64::min);
+                        sum += weight;
+                        assert_eq!(sum, expected[step[1] as usize]);
+                    }
+                }
                 for v in 0..n as usize {
                     let p = paths.parent[v];
                     if p != u32::MAX {

@@ -47,28 +47,35 @@ pub struct GraphView {
 }
 
 impl GraphView {
-    /// Reads the snapshot `txn` sees. Node and edge reads are sequential
-    /// (one pass through the store); mapping ids to indices and building
-    /// the CSR run on the current rayon pool.
+    /// Reads the snapshot `txn` sees, in parallel on the current rayon
+    /// pool: the edges one cell of the store's partition grid per task
+    /// (each cell mapped to dense indices as it is read), the weights in
+    /// chunks, the CSR construction. Edges come in cell order whatever the
+    /// thread count, so the view is the same for every run.
     pub fn build(txn: &Txn, spec: &ViewSpec) -> Result<GraphView, AlgorithmError> {
         let started = Instant::now();
         let mut nodes = txn.scan_nodes(spec.vertex_label.as_deref());
         nodes.par_sort_unstable();
-        let apl = txn.apl();
         let pattern = EdgePattern {
             src: Endpoint::Any,
             types: &spec.edge_labels,
             dst: Endpoint::Any,
         };
-        let mut matches = Vec::new();
-        apl.edges(&pattern, None, ModeChoice::Auto, |m| {
-            matches.push((m.src, m.dst, m.rel))
-        });
         let index = |node: NodeId| nodes.binary_search(&node).ok().map(|i| i as u32);
-        let kept: Vec<(u32, u32, RelId)> = matches
-            .par_iter()
-            .filter_map(|&(s, d, rel)| Some((index(s)?, index(d)?, rel)))
+        let per_cell: Vec<Vec<(u32, u32, RelId)>> = (0..txn.apl().cells())
+            .into_par_iter()
+            .map(|cell| {
+                let mut kept = Vec::new();
+                txn.apl()
+                    .edges_in_cell(&pattern, cell, ModeChoice::Auto, |m| {
+                        if let (Some(s), Some(d)) = (index(m.src), index(m.dst)) {
+                            kept.push((s, d, m.rel));
+                        }
+                    });
+                kept
+            })
             .collect();
+        let kept = per_cell.concat();
         let edges: Vec<(u32, u32)> = kept.par_iter().map(|&(s, d, _)| (s, d)).collect();
         let weights = match &spec.weight_property {
             Some(key) => Some(read_weights(txn, &kept, key)?),
@@ -101,41 +108,54 @@ impl GraphView {
     }
 }
 
-/// Each kept edge's weight: a number, never negative or NaN.
+/// Relationships whose weights one task reads.
+const WEIGHT_CHUNK: usize = 1 << 16;
+
+/// Each kept edge's weight: a number, never negative or NaN (read in
+/// chunks in parallel; a bad edge fails the build, naming it).
 fn read_weights(
     txn: &Txn,
     kept: &[(u32, u32, RelId)],
     key: &str,
 ) -> Result<Vec<f64>, AlgorithmError> {
-    let rels: Vec<RelId> = kept.iter().map(|&(_, _, rel)| rel).collect();
-    txn.rel_property_column(&rels, key)
-        .into_iter()
-        .zip(&rels)
-        .map(|(value, rel)| {
-            let weight = match value {
-                Some(Value::Int(i)) => i as f64,
-                Some(Value::Float(f)) => f,
-                Some(other) => {
-                    return Err(AlgorithmError::WeightNotNumeric {
-                        property: key.to_string(),
-                        rel: rel.external(),
-                        found: other.type_name().to_string(),
-                    })
-                }
-                None => {
-                    return Err(AlgorithmError::WeightMissing {
-                        property: key.to_string(),
-                        rel: rel.external(),
-                    })
-                }
-            };
-            if weight.is_nan() || weight < 0.0 {
-                return Err(AlgorithmError::NegativeWeight {
-                    property: key.to_string(),
-                    rel: rel.external(),
-                });
-            }
-            Ok(weight)
+    let chunks: Vec<Vec<f64>> = kept
+        .par_chunks(WEIGHT_CHUNK)
+        .map(|chunk| {
+            let rels: Vec<RelId> = chunk.iter().map(|&(_, _, rel)| rel).collect();
+            txn.rel_property_column(&rels, key)
+                .into_iter()
+                .zip(&rels)
+                .map(|(value, &rel)| weight_of(value, rel, key))
+                .collect::<Result<Vec<f64>, AlgorithmError>>()
         })
-        .collect()
+        .collect::<Result<Vec<Vec<f64>>, AlgorithmError>>()?;
+    Ok(chunks.concat())
+}
+
+/// One relationship's weight from its property value.
+fn weight_of(value: Option<Value>, rel: RelId, key: &str) -> Result<f64, AlgorithmError> {
+    let weight = match value {
+        Some(Value::Int(i)) => i as f64,
+        Some(Value::Float(f)) => f,
+        Some(other) => {
+            return Err(AlgorithmError::WeightNotNumeric {
+                property: key.to_string(),
+                rel: rel.external(),
+                found: other.type_name().to_string(),
+            })
+        }
+        None => {
+            return Err(AlgorithmError::WeightMissing {
+                property: key.to_string(),
+                rel: rel.external(),
+            })
+        }
+    };
+    if weight.is_nan() || weight < 0.0 {
+        return Err(AlgorithmError::NegativeWeight {
+            property: key.to_string(),
+            rel: rel.external(),
+        });
+    }
+    Ok(weight)
 }

@@ -11,6 +11,10 @@
 //! exclude its graph build too); then each kernel runs as many trials as
 //! GAPBS's and the mean is reported, next to GAPBS's `Average Time`; the
 //! best of three interleaved rounds of both, the machine being shared.
+//! With `NEREID_NETWORKIT_PYTHON` (a Python that has `networkit`), each
+//! round also runs `benches/compare/networkit/kernels.py` on the same file,
+//! threads and sources: NetworKit's figures in a third column (its SSSP is
+//! Dijkstra, its triangle count the per-edge triangle scores).
 
 use nereid_algorithms::{
     bfs, delta_stepping, pagerank, run_with_threads, triangle_count, wcc, Direction, GraphView,
@@ -18,6 +22,7 @@ use nereid_algorithms::{
 };
 use nereid_storage::{BulkNode, BulkRel, Store, StoreConfig};
 use nereid_values::Value;
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
@@ -69,8 +74,9 @@ fn main() {
     let s = scale.to_string();
     // The machine is shared: each figure is the best of `ROUNDS`
     // interleaved rounds of both.
-    let mut best: Vec<(&str, f64, Option<f64>)> = Vec::new();
+    let mut best: Vec<(&str, f64, Option<f64>, Option<f64>)> = Vec::new();
     for _ in 0..ROUNDS {
+        let networkit = networkit_means(&path, threads, &sources[..16]);
         let rows = [
             (
                 "bfs",
@@ -124,26 +130,63 @@ fn main() {
             ),
         ];
         for (i, (kernel, ours, theirs)) in rows.into_iter().enumerate() {
+            let library = networkit.get(kernel).copied();
             match best.get_mut(i) {
-                None => best.push((kernel, ours, theirs)),
+                None => best.push((kernel, ours, theirs, library)),
                 Some(b) => {
                     b.1 = b.1.min(ours);
-                    b.2 = match (b.2, theirs) {
-                        (Some(x), Some(y)) => Some(x.min(y)),
-                        (x, y) => x.or(y),
-                    };
+                    b.2 = least(b.2, theirs);
+                    b.3 = least(b.3, library);
                 }
             }
         }
     }
-    println!("| kernel | nereid mean (s) | GAPBS average (s) | ratio |");
-    println!("|---|---:|---:|---:|");
-    for (kernel, ours, theirs) in best {
-        match theirs {
-            Some(t) => println!("| {kernel} | {ours:.4} | {t:.4} | {:.2} |", ours / t),
-            None => println!("| {kernel} | {ours:.4} | — | — |"),
-        }
+    println!(
+        "| kernel | nereid mean (s) | GAPBS average (s) | ratio | NetworKit mean (s) | ratio |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    let cell = |ours: f64, theirs: Option<f64>| match theirs {
+        Some(t) => format!("{t:.4} | {:.2}", ours / t),
+        None => "— | —".to_string(),
+    };
+    for (kernel, ours, theirs, library) in best {
+        println!(
+            "| {kernel} | {ours:.4} | {} | {} |",
+            cell(ours, theirs),
+            cell(ours, library)
+        );
     }
+}
+
+/// The smaller of two optional figures (either when one is missing).
+fn least(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// NetworKit's mean seconds per kernel on the same file, threads and
+/// sources (empty without `NEREID_NETWORKIT_PYTHON`).
+fn networkit_means(path: &str, threads: usize, sources: &[u32]) -> HashMap<String, f64> {
+    let Ok(python) = std::env::var("NEREID_NETWORKIT_PYTHON") else {
+        return HashMap::new();
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/compare/networkit/kernels.py");
+    let list: Vec<String> = sources.iter().map(u32::to_string).collect();
+    let Ok(output) = Command::new(python)
+        .args([script, path, &threads.to_string(), &list.join(",")])
+        .output()
+    else {
+        return HashMap::new();
+    };
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| {
+            let (kernel, seconds) = line.split_once(' ')?;
+            Some((kernel.to_string(), seconds.trim().parse().ok()?))
+        })
+        .collect()
 }
 
 fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {

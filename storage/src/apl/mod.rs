@@ -118,58 +118,118 @@ impl<'t> Apl<'t> {
         if types.as_ref().is_some_and(Vec::is_empty) || limit == Some(0) {
             return report;
         }
-        let store = self.reader.store;
-        let p = store.partitions;
+        let p = self.reader.store.partitions;
         let limit = limit.unwrap_or(u64::MAX);
         for cell in 0..p * p {
             if report.matches >= limit {
                 report.stopped_early = true;
                 break;
             }
-            let (row, column) = (cell / p, cell % p);
-            let src_probes = bound_in(pattern.src, row);
-            let dst_probes = bound_in(pattern.dst, column);
-            if src_probes == Some(0) || dst_probes == Some(0) {
-                report.skipped_partitions += 1;
-                continue;
-            }
-            let Some(part) = store.e.read(cell) else {
-                continue;
-            };
-            // Probe the bound side with fewer members in this cell.
-            let side = match (src_probes, dst_probes) {
-                (Some(s), Some(d)) if d < s => Some((Side::Object, d, column)),
-                (Some(s), _) => Some((Side::Subject, s, row)),
-                (None, Some(d)) => Some((Side::Object, d, column)),
-                (None, None) => None,
-            };
-            let mode = match side {
-                Some((side, probes, _)) => choose(&part, side, probes, choice),
-                None => AccessMode::RelationScan,
-            };
-            let mut cell_read = CellRead {
-                apl: self,
+            self.read_cell(
                 pattern,
-                types: types.as_deref(),
+                types.as_deref(),
+                cell,
                 limit,
-                report: &mut report,
-                sink: &mut sink,
-            };
-            match (mode, side) {
-                (AccessMode::IndexScan, Some((side, _, part_1d))) => {
-                    cell_read.index_scan(&part, side, part_1d)
-                }
-                _ => {
-                    // A relation scan needs no index: it reads the zones
-                    // alone (`PartitionScan`).
-                    drop(part);
-                    if let Some(scan) = store.e.scan(cell) {
-                        cell_read.relation_scan(&scan);
-                    }
+                choice,
+                &mut report,
+                &mut sink,
+            );
+        }
+        report
+    }
+
+    /// The number of cells of the partition grid (see [`Apl::edges_in_cell`]).
+    pub fn cells(&self) -> usize {
+        self.reader.store.partitions * self.reader.store.partitions
+    }
+
+    /// [`Apl::edges`] kept to one cell of the partition grid (`cell < `
+    /// [`Apl::cells`]), without a limit. The cells are disjoint and
+    /// together hold every edge, so a caller that reads all of a large
+    /// graph (an algorithm's CSR view) reads them in parallel, one `Apl`
+    /// per thread.
+    pub fn edges_in_cell(
+        &self,
+        pattern: &EdgePattern<'_>,
+        cell: usize,
+        choice: ModeChoice,
+        mut sink: impl FnMut(EdgeMatch),
+    ) -> AccessReport {
+        let mut report = AccessReport::default();
+        let types = self.type_ids(pattern.types);
+        if types.as_ref().is_some_and(Vec::is_empty) || cell >= self.cells() {
+            return report;
+        }
+        let types = types.as_deref();
+        self.read_cell(
+            pattern,
+            types,
+            cell,
+            u64::MAX,
+            choice,
+            &mut report,
+            &mut sink,
+        );
+        report
+    }
+
+    /// Reads the matches of `pattern` in grid cell `cell` into `sink`,
+    /// choosing the access mode for the cell.
+    #[allow(clippy::too_many_arguments)]
+    fn read_cell(
+        &self,
+        pattern: &EdgePattern<'_>,
+        types: Option<&[u32]>,
+        cell: usize,
+        limit: u64,
+        choice: ModeChoice,
+        report: &mut AccessReport,
+        sink: &mut impl FnMut(EdgeMatch),
+    ) {
+        let store = self.reader.store;
+        let p = store.partitions;
+        let (row, column) = (cell / p, cell % p);
+        let src_probes = bound_in(pattern.src, row);
+        let dst_probes = bound_in(pattern.dst, column);
+        if src_probes == Some(0) || dst_probes == Some(0) {
+            report.skipped_partitions += 1;
+            return;
+        }
+        let Some(part) = store.e.read(cell) else {
+            return;
+        };
+        // Probe the bound side with fewer members in this cell.
+        let side = match (src_probes, dst_probes) {
+            (Some(s), Some(d)) if d < s => Some((Side::Object, d, column)),
+            (Some(s), _) => Some((Side::Subject, s, row)),
+            (None, Some(d)) => Some((Side::Object, d, column)),
+            (None, None) => None,
+        };
+        let mode = match side {
+            Some((side, probes, _)) => choose(&part, side, probes, choice),
+            None => AccessMode::RelationScan,
+        };
+        let mut cell_read = CellRead {
+            apl: self,
+            pattern,
+            types,
+            limit,
+            report,
+            sink,
+        };
+        match (mode, side) {
+            (AccessMode::IndexScan, Some((side, _, part_1d))) => {
+                cell_read.index_scan(&part, side, part_1d)
+            }
+            _ => {
+                // A relation scan needs no index: it reads the zones
+                // alone (`PartitionScan`).
+                drop(part);
+                if let Some(scan) = store.e.scan(cell) {
+                    cell_read.relation_scan(&scan);
                 }
             }
         }
-        report
     }
 
     /// Estimated number of visible edges matching `pattern` (sampling; see

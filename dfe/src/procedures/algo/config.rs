@@ -55,11 +55,17 @@ impl Config {
         Ok(config)
     }
 
+    /// The name of the procedure called.
+    pub(super) fn procedure(&self) -> &'static str {
+        self.procedure
+    }
+
     pub(super) fn failed(&self, why: &str) -> ExecError {
         call_failed(self.procedure, why)
     }
 
-    fn get(&self, key: &str) -> Option<&Value> {
+    /// The value of `key`, if given and not null.
+    pub(super) fn get(&self, key: &str) -> Option<&Value> {
         self.map.get(key).filter(|v| !matches!(v, Value::Null))
     }
 
@@ -98,6 +104,25 @@ impl Config {
                 })
                 .collect(),
             Some(other) => Err(self.wrong_type(key, "a list of integers", other)),
+        }
+    }
+
+    /// A list-of-numbers option (integers widened), each at least 0;
+    /// `None` when left out.
+    pub(super) fn non_negative_numbers(&self, key: &str) -> ExecResult<Option<Vec<f64>>> {
+        let expected = "a list of non-negative numbers";
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::List(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::Int(i) if *i >= 0 => Ok(*i as f64),
+                    Value::Float(f) if *f >= 0.0 && f.is_finite() => Ok(*f),
+                    other => Err(self.wrong_type(key, expected, other)),
+                })
+                .collect::<ExecResult<Vec<f64>>>()
+                .map(Some),
+            Some(other) => Err(self.wrong_type(key, expected, other)),
         }
     }
 

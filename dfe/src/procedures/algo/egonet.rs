@@ -136,9 +136,7 @@ fn egonets(name: &'static str, txn: &Txn, args: &[Value]) -> ExecResult<Vec<Ego>
                     .collect();
                 let members = &ego.members;
                 let seen = |v: u32| members.contains(&view.node(v));
-                let admit = |v: u32| {
-                    label.is_none_or(|l| txn.node_labels(view.node(v)).iter().any(|x| x == l))
-                };
+                let admit = |v: u32| label.is_none_or(|l| txn.node_has_label(view.node(v), l));
                 let kept = ego_hop(view.graph(), &frontier, hop.hop, &seen, &admit);
                 ego.frontier.clear();
                 for (from, to, weight) in kept {

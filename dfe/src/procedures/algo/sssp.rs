@@ -90,12 +90,9 @@ fn with_delta_stepping(
     args: &[Value],
     report: Report,
 ) -> ExecResult<Vec<Vec<Value>>> {
-    let config = Config::parse(name, args.get(1), KEYS)?;
-    let delta = config
-        .number("delta", f64::MIN_POSITIVE..=f64::MAX)?
-        .unwrap_or(DEFAULT_DELTA);
+    let (config, kernel) = Kernel::delta_stepping(name, args.get(1))?;
     shortest(name, &config, txn, args, report, |g, s, dir, stop| {
-        delta_stepping(g, s, dir, delta, stop)
+        kernel.run(g, s, dir, stop)
     })
 }
 
@@ -105,9 +102,60 @@ fn with_bellman_ford(
     args: &[Value],
     report: Report,
 ) -> ExecResult<Vec<Vec<Value>>> {
-    let keys = &KEYS[..KEYS.len() - 1];
-    let config = Config::parse(name, args.get(1), keys)?;
-    shortest(name, &config, txn, args, report, bellman_ford)
+    let (config, kernel) = Kernel::bellman_ford(name, args.get(1))?;
+    shortest(name, &config, txn, args, report, |g, s, dir, stop| {
+        kernel.run(g, s, dir, stop)
+    })
+}
+
+/// The kernel a call names, with its own option checked.
+#[derive(Clone, Copy)]
+pub(super) enum Kernel {
+    DeltaStepping { delta: f64 },
+    BellmanFord,
+}
+
+impl Kernel {
+    /// Delta-stepping and the configuration `config` of a call to `name`.
+    pub(super) fn delta_stepping(
+        name: &'static str,
+        config: Option<&Value>,
+    ) -> ExecResult<(Config, Kernel)> {
+        let config = Config::parse(name, config, KEYS)?;
+        let delta = config
+            .number("delta", f64::MIN_POSITIVE..=f64::MAX)?
+            .unwrap_or(DEFAULT_DELTA);
+        Ok((config, Kernel::DeltaStepping { delta }))
+    }
+
+    /// Bellman-Ford (which has no `delta`) and the configuration.
+    pub(super) fn bellman_ford(
+        name: &'static str,
+        config: Option<&Value>,
+    ) -> ExecResult<(Config, Kernel)> {
+        let config = Config::parse(name, config, &KEYS[..KEYS.len() - 1])?;
+        Ok((config, Kernel::BellmanFord))
+    }
+
+    pub(super) fn run(
+        self,
+        graph: &Graph,
+        source: u32,
+        dir: Direction,
+        stop: Stop,
+    ) -> Result<ShortestPaths, AlgorithmError> {
+        match self {
+            Kernel::DeltaStepping { delta } => delta_stepping(graph, source, dir, delta, stop),
+            Kernel::BellmanFord => bellman_ford(graph, source, dir, stop),
+        }
+    }
+}
+
+/// The weight property a shortest-path call must name.
+pub(super) fn required_weight(config: &Config) -> ExecResult<String> {
+    config
+        .edge_weight()?
+        .ok_or_else(|| config.failed("configuration key `edgeWeightProperty` is required"))
 }
 
 fn shortest(
@@ -119,9 +167,7 @@ fn shortest(
     kernel: impl Fn(&Graph, u32, Direction, Stop) -> Result<ShortestPaths, AlgorithmError> + Sync,
 ) -> ExecResult<Vec<Vec<Value>>> {
     let sources = source_nodes(name, args.first().unwrap_or(&Value::Null))?;
-    let weight = config
-        .edge_weight()?
-        .ok_or_else(|| config.failed("configuration key `edgeWeightProperty` is required"))?;
+    let weight = required_weight(config)?;
     let direction = config.direction(Direction::Out)?;
     let spec = config.view_spec(Some(weight))?;
     if sources.is_empty() {
