@@ -138,6 +138,27 @@ def test_errors_and_refusals(server):
     assert post(server, "/db/neo4j/query/v2", {"statement": "RETURN 1"}, accept="text/html")[0] == 406
 
 
+def test_values_nested_past_the_bound_are_refused_not_fatal(server):
+    """A value nested 20,000 levels deep overflowed the HTTP worker's stack
+    (serde_json writes and drops recursively) and killed the server: past
+    200 levels the Query API answers an ArgumentError instead; below, the
+    value comes back whole, plain and typed."""
+    nest = "RETURN reduce(f = 1, i IN range(1, $n) | {a: [f]}) AS f"
+    code, answer = query(server, nest, parameters={"n": 100})
+    assert code == 202, answer
+    value = answer["data"]["values"][0][0]
+    for _ in range(100):
+        value = value["a"][0]
+    assert value == 1
+    code, answer = post(server, "/db/neo4j/query/v2", {"statement": nest, "parameters": {"n": 90}},
+                        accept="application/vnd.neo4j.query")
+    assert code == 202, answer
+    code, answer = query(server, nest, parameters={"n": 3000})
+    assert answer["errors"][0]["code"] == "Neo.ClientError.Statement.ArgumentError", answer
+    assert "deeper than 200 levels" in answer["errors"][0]["message"]
+    assert query(server, "RETURN 1 AS x")[1]["data"]["values"] == [[1]]
+
+
 def test_explicit_transactions(server):
     tx = "/db/neo4j/query/v2/tx"
     code, answer = post(server, tx, {"statement": "CREATE (n:T) RETURN 1 AS one"})

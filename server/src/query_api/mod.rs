@@ -275,15 +275,23 @@ impl<B: Backend> Api<B> {
         let budget = self.backend.query_max_memory();
         let mut held = 0usize;
         let mut over_budget = false;
+        let mut too_deep = false;
         let format = request.format;
         let pulled = results.pull(-1, &mut |row, resolver| {
-            if over_budget {
+            if over_budget || too_deep {
                 return;
             }
-            let row: Vec<Json> = row
+            let row = row
                 .iter()
                 .map(|v| values_out::to_json(v, resolver, format))
-                .collect();
+                .collect::<Result<Vec<Json>, _>>();
+            let Ok(row) = row else {
+                too_deep = true;
+                if let Some(cancel) = &cancel {
+                    cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                return;
+            };
             held += serde_json::to_vec(&row).map_or(0, |bytes| bytes.len());
             if budget > 0 && held > budget {
                 over_budget = true;
@@ -296,6 +304,14 @@ impl<B: Backend> Api<B> {
         let mut answer = Map::new();
         answer.insert("data".into(), json!({ "fields": fields, "values": values }));
         let error = match (pulled, over_budget) {
+            _ if too_deep => Some(DbError {
+                status: Status::ArgumentError,
+                message: format!(
+                    "A value of the answer nests lists and maps deeper than {} levels, \
+                     which the Query API does not write; use Bolt, which streams it.",
+                    values_out::MAX_DEPTH
+                ),
+            }),
             (_, true) => Some(DbError {
                 status: Status::MemoryPoolOutOfMemoryError,
                 message: format!(

@@ -17,12 +17,29 @@ pub(crate) enum Format {
     Typed,
 }
 
+/// How deep a value written as JSON may nest. serde_json serialises and
+/// drops its values recursively, on the HTTP worker's stack, so a value a
+/// query nested 20,000 levels deep overflowed it and killed the server;
+/// Bolt streams such values (PackStream encoding is guarded), the Query
+/// API refuses those past this bound: far past any real answer, and small
+/// enough that typed JSON (two JSON levels per value level) serialises on
+/// a 2 MiB worker stack in a debug build.
+pub(crate) const MAX_DEPTH: usize = 200;
+
+/// A value nested deeper than [`MAX_DEPTH`] levels.
+#[derive(Debug)]
+pub(crate) struct TooDeep;
+
 /// One value in `format`; entities are read through `resolver` (the
 /// statement's snapshot). An entity the snapshot no longer has (deleted by
 /// the statement) is null, as a driver would see it.
-pub(crate) fn to_json(value: &Value, resolver: &dyn EntityResolver, format: Format) -> Json {
+pub(crate) fn to_json(
+    value: &Value,
+    resolver: &dyn EntityResolver,
+    format: Format,
+) -> Result<Json, TooDeep> {
     let out = Writer { resolver, format };
-    nereid_stack::deeper(|| out.value(value))
+    out.value(value, 0)
 }
 
 struct Writer<'a> {
@@ -31,8 +48,11 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn value(&self, value: &Value) -> Json {
-        match value {
+    fn value(&self, value: &Value, depth: usize) -> Result<Json, TooDeep> {
+        if depth > MAX_DEPTH {
+            return Err(TooDeep);
+        }
+        Ok(match value {
             Value::Null => self.typed("Null", Json::Null, Json::Null),
             Value::Bool(b) => self.typed("Boolean", json!(b), json!(b)),
             Value::Int(i) => self.typed("Integer", json!(i), json!(i.to_string())),
@@ -43,25 +63,25 @@ impl Writer<'_> {
                 self.typed("Base64", json!(text), json!(text))
             }
             Value::List(items) => {
-                let items: Vec<Json> = items
+                let items = items
                     .iter()
-                    .map(|v| nereid_stack::deeper(|| self.value(v)))
-                    .collect();
-                self.typed("List", Json::Array(items.clone()), Json::Array(items))
+                    .map(|v| nereid_stack::deeper(|| self.value(v, depth + 1)))
+                    .collect::<Result<Vec<Json>, TooDeep>>()?;
+                self.same_in_both("List", Json::Array(items))
             }
             Value::Map(map) => {
-                let map = self.map(map);
-                self.typed("Map", map.clone(), map)
+                let map = self.map(map, depth)?;
+                self.same_in_both("Map", map)
             }
             Value::Node(id) => match self.resolver.node(*id) {
-                Some(node) => self.node(&node),
-                None => self.value(&Value::Null),
+                Some(node) => self.node(&node, depth)?,
+                None => self.value(&Value::Null, depth)?,
             },
             Value::Relationship(id) => match self.resolver.relationship(*id) {
-                Some(rel) => self.relationship(&rel),
-                None => self.value(&Value::Null),
+                Some(rel) => self.relationship(&rel, depth)?,
+                None => self.value(&Value::Null, depth)?,
             },
-            Value::Path(path) => self.path(path),
+            Value::Path(path) => self.path(path, depth)?,
             Value::Date(_) => self.text("Date", value),
             Value::LocalTime(_) => self.text("LocalTime", value),
             Value::Time(_) => self.text("Time", value),
@@ -88,6 +108,15 @@ impl Writer<'_> {
             }
             // Values added to the enum later are written as their text.
             other => self.text("String", other),
+        })
+    }
+
+    /// `payload` in plain JSON, `{"$type": name, "_value": payload}` in
+    /// typed (lists and maps, whose elements carry their own types).
+    fn same_in_both(&self, name: &str, payload: Json) -> Json {
+        match self.format {
+            Format::Plain => payload,
+            Format::Typed => json!({ "$type": name, "_value": payload }),
         }
     }
 
@@ -105,17 +134,26 @@ impl Writer<'_> {
         self.typed(name, json!(text), json!(text))
     }
 
-    fn map(&self, map: &std::collections::BTreeMap<String, Value>) -> Json {
-        let entries: Map<String, Json> = map
+    fn map(
+        &self,
+        map: &std::collections::BTreeMap<String, Value>,
+        depth: usize,
+    ) -> Result<Json, TooDeep> {
+        let entries = map
             .iter()
-            .map(|(k, v)| (k.clone(), nereid_stack::deeper(|| self.value(v))))
-            .collect();
-        Json::Object(entries)
+            .map(|(k, v)| {
+                Ok((
+                    k.clone(),
+                    nereid_stack::deeper(|| self.value(v, depth + 1))?,
+                ))
+            })
+            .collect::<Result<Map<String, Json>, TooDeep>>()?;
+        Ok(Json::Object(entries))
     }
 
-    fn node(&self, node: &NodeData) -> Json {
-        let properties = self.map(&node.properties);
-        match self.format {
+    fn node(&self, node: &NodeData, depth: usize) -> Result<Json, TooDeep> {
+        let properties = self.map(&node.properties, depth)?;
+        Ok(match self.format {
             Format::Plain => json!({
                 "elementId": node.element_id,
                 "labels": node.labels,
@@ -126,12 +164,12 @@ impl Writer<'_> {
                 "_labels": node.labels,
                 "_properties": properties,
             }}),
-        }
+        })
     }
 
-    fn relationship(&self, rel: &RelData) -> Json {
-        let properties = self.map(&rel.properties);
-        match self.format {
+    fn relationship(&self, rel: &RelData, depth: usize) -> Result<Json, TooDeep> {
+        let properties = self.map(&rel.properties, depth)?;
+        Ok(match self.format {
             Format::Plain => json!({
                 "elementId": rel.element_id,
                 "startNodeElementId": rel.start_element_id,
@@ -146,22 +184,22 @@ impl Writer<'_> {
                 "_type": rel.rel_type,
                 "_properties": properties,
             }}),
-        }
+        })
     }
 
     /// Nodes and relationships alternating, from the path's start.
-    fn path(&self, path: &PathValue) -> Json {
+    fn path(&self, path: &PathValue, depth: usize) -> Result<Json, TooDeep> {
         let mut items = Vec::with_capacity(path.nodes.len() + path.rels.len());
         for (i, node) in path.nodes.iter().enumerate() {
             if i > 0 {
-                items.push(self.value(&Value::Relationship(path.rels[i - 1])));
+                items.push(self.value(&Value::Relationship(path.rels[i - 1]), depth + 1)?);
             }
-            items.push(self.value(&Value::Node(*node)));
+            items.push(self.value(&Value::Node(*node), depth + 1)?);
         }
-        match self.format {
+        Ok(match self.format {
             Format::Plain => Json::Array(items),
             Format::Typed => json!({ "$type": "Path", "_value": items }),
-        }
+        })
     }
 }
 
