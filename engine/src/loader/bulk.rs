@@ -40,7 +40,8 @@ pub(super) struct NodeRow {
 impl NodeRow {
     pub(super) fn new(node: NodeRecord) -> Result<NodeRow, RowError> {
         let id_len = node.id.len();
-        let key = owned_user_key(node.id_space.as_deref(), node.id).map_err(RowError::at(node.line))?;
+        let key =
+            owned_user_key(node.id_space.as_deref(), node.id).map_err(RowError::at(node.line))?;
         Ok(NodeRow {
             id_from: key.len() - id_len,
             key,

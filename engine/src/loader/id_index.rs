@@ -153,7 +153,12 @@ mod tests {
         for (at, (space, id)) in pairs.iter().enumerate() {
             assert_eq!(index.position(*space, id, &mut scratch), Some(at));
         }
-        for (space, id) in [(None, "2"), (Some("P"), "2"), (Some("R"), "1"), (None, "(R)1")] {
+        for (space, id) in [
+            (None, "2"),
+            (Some("P"), "2"),
+            (Some("R"), "1"),
+            (None, "(R)1"),
+        ] {
             assert_eq!(index.position(space, id, &mut scratch), None);
         }
     }
