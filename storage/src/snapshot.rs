@@ -50,7 +50,13 @@ impl Store {
     /// with the schema ([`Store::export_schema`], as of now: a schema
     /// change after `at` is also in the log after it, and replaying it
     /// again changes nothing).
-    pub fn export_nodes(&self, at: u64, part: usize) -> Vec<Change> {
+    ///
+    /// Lazy: only the partition's subjects are listed up front; each
+    /// change is built as it is asked for, so a checkpoint encodes a chunk
+    /// at a time instead of holding a whole partition's changes (their
+    /// property maps and strings, hundreds of megabytes on a large graph,
+    /// fresh memory at the moment a bulk load's peak is reached).
+    pub fn export_nodes(&self, at: u64, part: usize) -> impl Iterator<Item = Change> + '_ {
         let reader = Reader {
             store: self,
             view: View::committed(at),
@@ -70,7 +76,7 @@ impl Store {
         };
         schema
             .into_iter()
-            .chain(nodes.into_iter().filter_map(|node| {
+            .chain(nodes.into_iter().filter_map(move |node| {
                 Some(Change::CreateNode {
                     id: NodeId(node),
                     key: self.vertices.resolve_str(node)?,
@@ -78,12 +84,11 @@ impl Store {
                     properties: reader.node_properties(node),
                 })
             }))
-            .collect()
     }
 
     /// The relationships of REL_E grid cell `cell` visible at `at`, as
-    /// `CreateRel`s.
-    pub fn export_rels(&self, at: u64, cell: usize) -> Vec<Change> {
+    /// `CreateRel`s, built lazily as [`Store::export_nodes`]'s.
+    pub fn export_rels(&self, at: u64, cell: usize) -> impl Iterator<Item = Change> + '_ {
         let reader = Reader {
             store: self,
             view: View::committed(at),
@@ -94,11 +99,11 @@ impl Store {
                 .filter(|(_, t)| t.visible(&View::committed(at)))
                 .map(|(_, t)| (t.i, t.s, t.p, t.o.payload))
                 .collect(),
-            None => return Vec::new(),
+            None => Vec::new(),
         };
         edges
             .into_iter()
-            .filter_map(|(sid, src, type_id, dst)| {
+            .filter_map(move |(sid, src, type_id, dst)| {
                 Some(Change::CreateRel {
                     id: RelId(sid),
                     src: NodeId(src),
@@ -107,7 +112,6 @@ impl Store {
                     properties: reader.rel_properties(sid),
                 })
             })
-            .collect()
     }
 
     /// The id generators' current positions (at or past those at any

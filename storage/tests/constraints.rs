@@ -339,10 +339,12 @@ fn the_schema_travels_in_a_checkpoint_and_the_log_after_it_repeats_harmlessly() 
     let at = s.visible_ts();
     let fresh = Store::new(StoreConfig { partitions: 4 });
     for part in 0..s.node_partitions() {
-        fresh.load_snapshot(at, &s.export_nodes(at, part)).unwrap();
+        let nodes: Vec<_> = s.export_nodes(at, part).collect();
+        fresh.load_snapshot(at, &nodes).unwrap();
     }
     for cell in 0..s.rel_partitions() {
-        fresh.load_snapshot(at, &s.export_rels(at, cell)).unwrap();
+        let rels: Vec<_> = s.export_rels(at, cell).collect();
+        fresh.load_snapshot(at, &rels).unwrap();
     }
     fresh.finish_snapshot_load(at, &s.id_counters()).unwrap();
     // The constraint's creation again, as a log after the checkpoint may hold it.

@@ -7,9 +7,7 @@
 //! IRI merged on this thread). Either way the store takes the rows as
 //! they are: no copy of them is made on the way in.
 
-use std::borrow::Borrow;
 use std::collections::HashMap;
-use std::hash::Hash;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,7 +20,7 @@ use nereid_values::Value;
 use super::apply::{Ended, RowError};
 use super::progress::Progress;
 use super::source::Input;
-use super::user_id::{user_key, user_key_into};
+use super::user_id::{owned_user_key, user_key_into};
 use crate::db::{Database, DbError, Transaction};
 
 pub(super) type Properties = Vec<(Arc<str>, Value)>;
@@ -41,9 +39,11 @@ pub(super) struct NodeRow {
 
 impl NodeRow {
     pub(super) fn new(node: NodeRecord) -> Result<NodeRow, RowError> {
-        let key = user_key(node.id_space.as_deref(), &node.id).map_err(RowError::at(node.line))?;
+        let id_len = node.id.len();
+        let key =
+            owned_user_key(node.id_space.as_deref(), node.id).map_err(RowError::at(node.line))?;
         Ok(NodeRow {
-            id_from: key.len() - node.id.len(),
+            id_from: key.len() - id_len,
             key,
             labels: node.labels,
             properties: node.properties,
@@ -60,6 +60,12 @@ impl NodeRow {
                 &self.key[self.id_from..]
             ),
         })
+    }
+
+    /// The key's id space part (`(space)`, or `()` or nothing for the
+    /// global space) and its id.
+    pub(super) fn split_key(&self) -> (&str, &str) {
+        self.key.split_at(self.id_from)
     }
 
     pub(super) fn keyed(&self) -> KeyedNode<'_, Arc<str>> {
@@ -156,10 +162,10 @@ impl Commit<'_> {
     }
 }
 
-/// Resolves relationship ends: a node of this load (by its key in
-/// `keys`, owned or borrowed from the rows), else a committed one.
+/// Resolves relationship ends: a node of this load (by its id in
+/// `keys`), else a committed one.
 pub(super) struct Ends<'a, K> {
-    pub(super) keys: &'a HashMap<K, usize, Fast>,
+    pub(super) keys: &'a K,
     pub(super) txn: &'a Txn,
 }
 
@@ -171,7 +177,26 @@ impl<K> Clone for Ends<'_, K> {
 
 impl<K> Copy for Ends<'_, K> {}
 
-impl<K: Borrow<str> + Hash + Eq> Ends<'_, K> {
+/// The positions of a load's own vertices by their ids.
+pub(super) trait LoadKeys {
+    /// The position of the load's vertex `id` of `space`, if the load
+    /// has one; `scratch` is a buffer for spelling its key when needed.
+    fn position(&self, space: Option<&str>, id: &str, scratch: &mut String) -> Option<usize>;
+}
+
+/// Vertex keys of an RDF load, spelled (IRIs are the global id space).
+impl LoadKeys for HashMap<String, usize, Fast> {
+    fn position(&self, space: Option<&str>, id: &str, scratch: &mut String) -> Option<usize> {
+        if space.is_none() && !id.starts_with('(') {
+            // The key is the id itself: no copy to look it up.
+            return self.get(id).copied();
+        }
+        user_key_into(space, id, scratch).ok()?;
+        self.get(scratch.as_str()).copied()
+    }
+}
+
+impl<K: LoadKeys> Ends<'_, K> {
     /// `rel` with its ends resolved (`scratch` holds the key looked up).
     pub(super) fn resolve(
         self,
@@ -190,10 +215,10 @@ impl<K: Borrow<str> + Hash + Eq> Ends<'_, K> {
     }
 
     fn end(self, space: Option<&str>, id: &str, key: &mut String) -> Result<BulkEnd, DbError> {
-        user_key_into(space, id, key)?;
-        if let Some(&at) = self.keys.get(key.as_str()) {
+        if let Some(at) = self.keys.position(space, id, key) {
             return Ok(BulkEnd::Loaded(at));
         }
+        user_key_into(space, id, key)?;
         super::apply::endpoint_by_key(self.txn, key, space, id).map(BulkEnd::Existing)
     }
 }

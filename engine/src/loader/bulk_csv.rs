@@ -1,13 +1,12 @@
 //! CSV files through the bulk path (docs/adr/0127-rows-staged-in-place.md):
 //! the node files parsed in parallel into node rows (each id spelled as
 //! its vertex key and checked against the committed graph by the worker),
-//! their keys checked for repeats on this thread, then the relationship
+//! their ids checked for repeats on this thread (`id_index.rs`), then the relationship
 //! files parsed in parallel with their ends resolved by the workers
 //! (against the load's own nodes, then the committed graph). The store
 //! takes every file's rows where its worker put them: the load's nodes
 //! and its key map borrow them, nothing is copied into a load-wide vector.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use nereid_errors::Status;
@@ -15,7 +14,8 @@ use nereid_loader_formats::Record;
 use nereid_storage::Txn;
 
 use super::apply::{Ended, RowError};
-use super::bulk::{Commit, Ends, Fast, NodeRow, Outcome, Ready, RelRow};
+use super::bulk::{Commit, Ends, NodeRow, Outcome, Ready, RelRow};
+use super::id_index::IdIndex;
 use super::parse::{parse_all, walk};
 use super::progress::Progress;
 use super::source::Input;
@@ -45,16 +45,15 @@ impl Read<'_> {
             |record| node_row(txn, record)
         })?;
         let count = node_files.iter().map(|f| f.rows.len()).sum();
-        let mut keys: HashMap<&str, usize, Fast> =
-            HashMap::with_capacity_and_hasher(count, Fast::default());
+        let mut keys = IdIndex::default();
         let mut nodes = Vec::with_capacity(count);
         let mut values = 0;
         self.walk(&node_files, |row: &NodeRow| {
-            if keys.contains_key(row.key.as_str()) {
+            let (space, id) = row.split_key();
+            if !keys.insert(space, id, nodes.len()) {
                 return Err(row.taken());
             }
             values += row.properties.len();
-            keys.insert(&row.key, nodes.len());
             nodes.push(row.keyed());
             Ok(())
         })?;

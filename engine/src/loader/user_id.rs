@@ -20,6 +20,16 @@ pub fn user_key(space: Option<&str>, id: &str) -> Result<String, DbError> {
     Ok(key)
 }
 
+/// [`user_key`] of an owned `id`: the id itself when it is its own key
+/// (the global space, not starting with `(`), with no copy — an RDF load
+/// spells a key for every IRI it meets.
+pub(crate) fn owned_user_key(space: Option<&str>, id: String) -> Result<String, DbError> {
+    if space.is_none() && !id.starts_with('(') {
+        return Ok(id);
+    }
+    user_key(space, &id)
+}
+
 /// [`user_key`] written into `key` (cleared first): a load spells two keys
 /// per relationship row, and reusing one buffer saves their allocations.
 pub(crate) fn user_key_into(

@@ -187,12 +187,15 @@ pub fn take_checkpoint_to(
         } else {
             (PartKind::Rels, i - node_parts)
         };
-        let changes = match kind {
-            PartKind::Nodes => store.export_nodes(commit_ts, part),
-            PartKind::Rels => store.export_rels(commit_ts, part),
+        let encoded = match kind {
+            PartKind::Nodes => {
+                part_file::encode(kind, part, commit_ts, store.export_nodes(commit_ts, part))
+            }
+            PartKind::Rels => {
+                part_file::encode(kind, part, commit_ts, store.export_rels(commit_ts, part))
+            }
         };
-        let bytes =
-            part_file::encode(kind, part, commit_ts, &changes).map_err(WalError::Unencodable)?;
+        let (bytes, count) = encoded.map_err(WalError::Unencodable)?;
         let name = kind.file_name(part);
         target.put(&key(commit_ts, &name), &bytes)?;
         let entry = FileEntry {
@@ -200,7 +203,7 @@ pub fn take_checkpoint_to(
             len: bytes.len() as u64,
             crc: crc32c::crc32c(&bytes),
         };
-        Ok((entry, changes.len() as u64))
+        Ok((entry, count))
     };
     let written = run_parallel(node_parts + rel_parts, write_part)?;
     let nodes = written[..node_parts].iter().map(|(_, n)| n).sum();

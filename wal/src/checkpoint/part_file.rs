@@ -34,14 +34,16 @@ impl PartKind {
     }
 }
 
-/// Encodes a whole partition file.
+/// Encodes a whole partition file from `changes`, taken [`CHUNK`] at a
+/// time (an export builds them lazily, so only one chunk's changes are
+/// ever held); answers the bytes and the number of changes.
 pub(crate) fn encode(
     kind: PartKind,
     partition: usize,
     commit_ts: u64,
-    changes: &[Change],
-) -> Result<Vec<u8>, &'static str> {
-    let mut out = Vec::with_capacity(HEADER_LEN + changes.len() * 32);
+    changes: impl IntoIterator<Item = Change>,
+) -> Result<(Vec<u8>, u64), &'static str> {
+    let mut out = Vec::with_capacity(HEADER_LEN);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(kind as u8);
@@ -49,16 +51,24 @@ pub(crate) fn encode(
     out.extend_from_slice(&commit_ts.to_le_bytes());
     let crc = crc32c::crc32c(&out);
     out.extend_from_slice(&crc.to_le_bytes());
+    let mut changes = changes.into_iter();
+    let mut chunk = Vec::with_capacity(CHUNK);
     let mut body = Vec::new();
-    for chunk in changes.chunks(CHUNK) {
+    let mut count = 0;
+    loop {
+        chunk.clear();
+        chunk.extend(changes.by_ref().take(CHUNK));
+        if chunk.is_empty() {
+            return Ok((out, count));
+        }
+        count += chunk.len() as u64;
         body.clear();
-        encode_changes(chunk, &mut body)?;
+        encode_changes(&chunk, &mut body)?;
         let len = u32::try_from(body.len()).map_err(|_| "chunk too large")?;
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
         out.extend_from_slice(&body);
     }
-    Ok(out)
 }
 
 fn le_u32(b: &[u8], at: usize) -> Option<u32> {
@@ -135,7 +145,8 @@ mod tests {
     #[test]
     fn partition_files_round_trip_in_chunks_and_detect_damage() {
         let changes = nodes(2500);
-        let bytes = encode(PartKind::Nodes, 3, 77, &changes).unwrap();
+        let (bytes, count) = encode(PartKind::Nodes, 3, 77, changes.clone()).unwrap();
+        assert_eq!(count, 2500);
         let mut back = Vec::new();
         let mut chunks = 0;
         decode(&bytes, PartKind::Nodes, 3, 77, |c| {

@@ -1,0 +1,165 @@
+//! The positions of a CSV load's vertices by id space and id, for the
+//! parse workers resolving relationship ends (docs/adr/0131-load-id-index.md).
+//!
+//! Why not a map of spelled keys: each end looked up that way was first
+//! spelled (`(Person)933`, a copy), hashed whole and compared against a
+//! key that lives in its node row (a second cache miss); on SNB that was
+//! the largest cost of parsing the relationship files. Here an end finds
+//! its id space among the load's few by comparing names, then its id:
+//! an id in canonical decimal (SNB's, most generated ids) as a number in
+//! a map of plain integers, any other id by its text. A (space, id) pair
+//! maps to one vertex key and back (`user_id.rs`), so this index answers
+//! exactly what the map of keys did.
+
+use std::collections::HashMap;
+
+use super::bulk::{Fast, LoadKeys};
+
+/// The load's vertices of one id space.
+#[derive(Default)]
+struct SpaceIds<'a> {
+    numbers: HashMap<u64, usize, Fast>,
+    texts: HashMap<&'a str, usize, Fast>,
+}
+
+/// Vertex positions by (id space, id), borrowing the node rows' keys.
+#[derive(Default)]
+pub(super) struct IdIndex<'a> {
+    /// Each space by its key prefix (`(name)`; `` or `()` for the global
+    /// space, see `user_id.rs`). Loads name a handful: a scan suffices.
+    spaces: Vec<(&'a str, SpaceIds<'a>)>,
+}
+
+/// `id` as a number when it is one in canonical decimal (no sign, no
+/// leading zero, fits 64 bits): such ids and their numbers correspond one
+/// to one, so a lookup by number finds exactly the vertex of that text.
+fn canonical_number(id: &str) -> Option<u64> {
+    let bytes = id.as_bytes();
+    let canonical = !bytes.is_empty()
+        && bytes.len() <= 19
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes[0] != b'0' || bytes.len() == 1);
+    if canonical {
+        id.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Whether `prefix` is the key prefix `user_key` gives `id` of `space`.
+fn prefix_is(prefix: &str, space: Option<&str>, id: &str) -> bool {
+    match space {
+        None if id.starts_with('(') => prefix == "()",
+        None => prefix.is_empty(),
+        Some(space) => {
+            prefix.len() == space.len() + 2
+                && prefix.starts_with('(')
+                && prefix.ends_with(')')
+                && &prefix[1..prefix.len() - 1] == space
+        }
+    }
+}
+
+impl<'a> IdIndex<'a> {
+    /// Records the vertex at `at` whose key is `prefix` + `id`; false
+    /// (nothing changed) when the load already has that key.
+    pub(super) fn insert(&mut self, prefix: &'a str, id: &'a str, at: usize) -> bool {
+        let space = match self.spaces.iter().position(|(p, _)| *p == prefix) {
+            Some(i) => &mut self.spaces[i].1,
+            None => {
+                self.spaces.push((prefix, SpaceIds::default()));
+                &mut self.spaces.last_mut().expect("just pushed").1
+            }
+        };
+        match canonical_number(id) {
+            Some(n) => space.numbers.try_insert_or_keep(n, at),
+            None => space.texts.try_insert_or_keep(id, at),
+        }
+    }
+}
+
+impl LoadKeys for IdIndex<'_> {
+    fn position(&self, space: Option<&str>, id: &str, _scratch: &mut String) -> Option<usize> {
+        let (_, ids) = self
+            .spaces
+            .iter()
+            .find(|(prefix, _)| prefix_is(prefix, space, id))?;
+        match canonical_number(id) {
+            Some(n) => ids.numbers.get(&n).copied(),
+            None => ids.texts.get(id).copied(),
+        }
+    }
+}
+
+/// `HashMap::insert` that keeps the first value (a repeated id is refused).
+trait InsertOrKeep<K> {
+    fn try_insert_or_keep(&mut self, key: K, at: usize) -> bool;
+}
+
+impl<K: std::hash::Hash + Eq> InsertOrKeep<K> for HashMap<K, usize, Fast> {
+    fn try_insert_or_keep(&mut self, key: K, at: usize) -> bool {
+        match self.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(at);
+                true
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::user_id::user_key;
+    use super::*;
+
+    #[test]
+    fn numbers_are_only_canonical_decimals() {
+        assert_eq!(canonical_number("0"), Some(0));
+        assert_eq!(canonical_number("933"), Some(933));
+        assert_eq!(canonical_number("18446744073709551615"), None);
+        for text in ["", "007", "+1", "-1", "1.0", " 1", "1e3", "٣"] {
+            assert_eq!(canonical_number(text), None, "{text:?}");
+        }
+    }
+
+    /// Every (space, id) pair finds the vertex whose spelled key is its
+    /// own, and no other: the index answers as the map of keys did.
+    #[test]
+    fn finds_what_the_spelled_keys_find() {
+        let pairs: Vec<(Option<&str>, &str)> = vec![
+            (None, "1"),
+            (None, "01"),
+            (None, "a"),
+            (None, "(P)1"),
+            (Some("P"), "1"),
+            (Some("P"), "01"),
+            (Some("P"), "x"),
+            (Some("Q"), "1"),
+            (Some(""), "1"),
+            (Some("P"), "(Q)1"),
+        ];
+        let keys: Vec<String> = pairs
+            .iter()
+            .map(|(space, id)| user_key(*space, id).unwrap())
+            .collect();
+        let mut index = IdIndex::default();
+        for (at, ((_, id), key)) in pairs.iter().zip(&keys).enumerate() {
+            let prefix = &key[..key.len() - id.len()];
+            assert!(index.insert(prefix, &key[prefix.len()..], at));
+            assert!(!index.insert(prefix, &key[prefix.len()..], at + 100));
+        }
+        let mut scratch = String::new();
+        for (at, (space, id)) in pairs.iter().enumerate() {
+            assert_eq!(index.position(*space, id, &mut scratch), Some(at));
+        }
+        for (space, id) in [
+            (None, "2"),
+            (Some("P"), "2"),
+            (Some("R"), "1"),
+            (None, "(R)1"),
+        ] {
+            assert_eq!(index.position(space, id, &mut scratch), None);
+        }
+    }
+}
