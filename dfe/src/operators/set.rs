@@ -4,9 +4,9 @@
 
 use super::writes::{check_storable, RowWriter};
 use crate::batch::Batch;
-use crate::eval::dynamic_names::{names_of, NameKind};
 use crate::context::ExecContext;
-use crate::error::{type_mismatch, ExecError, ExecResult};
+use crate::error::{type_mismatch, ExecResult};
+use crate::eval::dynamic_names::{names_of, NameKind};
 use nereid_planner::SetItem;
 use nereid_storage::Txn;
 use nereid_values::{NodeId, RelId, Value};

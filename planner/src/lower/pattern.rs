@@ -463,7 +463,9 @@ fn create_node(
 ) -> Result<Slot, PlanError> {
     if let Some(v) = &node.variable {
         if let Some((slot, _)) = scope.get(&v.name) {
-            if !node.labels.is_empty() || !node.dynamic_labels.is_empty() || node.properties.is_some()
+            if !node.labels.is_empty()
+                || !node.dynamic_labels.is_empty()
+                || node.properties.is_some()
             {
                 return Err(PlanError::semantic(
                     format!("Variable `{}` already declared", v.name),
