@@ -250,6 +250,18 @@ impl Analyzer<'_> {
                     ));
                 }
             }
+            // `:$(['A', 'B'])` written out names other than one type.
+            if let Some(dynamic) = &rel.dynamic_type {
+                if let crate::ast::ExprKind::List(items) = &dynamic.expr.kind {
+                    if items.len() != 1 {
+                        return Err(self.error(
+                            Detail::NoSingleRelationshipType,
+                            &format!("A single relationship type must be specified for {verb}"),
+                            rel.span,
+                        ));
+                    }
+                }
+            }
             if rel.types.len() + usize::from(rel.dynamic_type.is_some()) != 1 {
                 return Err(self.error(
                     Detail::NoSingleRelationshipType,
