@@ -519,17 +519,34 @@ pub struct NodePattern {
     pub variable: Option<Ident>,
     /// Labels, resolved (prefixed names expanded to IRIs).
     pub labels: Vec<String>,
+    /// Labels named at run time (Cypher 5.26: `(n:$(expr))`), beside the
+    /// static ones.
+    pub dynamic_labels: Vec<DynamicNames>,
     /// A map literal or a parameter.
     pub properties: Option<Expr>,
     pub span: Span,
+}
+
+/// `:$(expr)`, `:$all(expr)` or `:$any(expr)` in a pattern (Cypher 5.26):
+/// label or type names computed for each row, a string or a list of
+/// strings. A node must carry all of them (`$(..)`, `$all(..)`) or one of
+/// them (`$any(..)`); a relationship's one type must be among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynamicNames {
+    pub expr: Expr,
+    pub any: bool,
 }
 
 /// `-[var:T|U *min..max {props}]->`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RelPattern {
     pub variable: Option<Ident>,
-    /// Alternative types (`:A|B`), resolved; empty means any type.
+    /// Alternative types (`:A|B`), resolved; empty means any type (unless
+    /// `dynamic_type` names them).
     pub types: Vec<String>,
+    /// The type named at run time (`-[:$(expr)]->`, Cypher 5.26); never
+    /// together with static `types`.
+    pub dynamic_type: Option<DynamicNames>,
     /// Seen from the node on the left.
     pub direction: Direction,
     /// Variable length. `None`: exactly one hop. `Some((min, max))` for `*...`:

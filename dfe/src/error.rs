@@ -54,6 +54,10 @@ pub enum ExecError {
     /// directory, or not CSV (the message names file, line and column).
     #[error("{0}")]
     ExternalResource(String),
+    /// A label, type or property name that cannot be one (empty, or with
+    /// a null byte), e.g. computed by `:$(expr)`.
+    #[error("{0}")]
+    TokenName(String),
     /// An inner transaction of `CALL { } IN TRANSACTIONS` could not be
     /// committed; the engine, which committed it, has already decided the
     /// status (from the store's or the log's error).

@@ -68,6 +68,7 @@ pub fn from_exec(e: ExecError) -> DbError {
         ExecError::Vector(_) => Status::ArgumentError,
         ExecError::Cancelled => Status::General,
         ExecError::ExternalResource(_) => Status::ExternalResourceFailed,
+        ExecError::TokenName(_) => Status::TokenNameError,
         ExecError::Commit { status, .. } => *status,
         ExecError::TimedOut { origin, .. } => return timed_out(*origin, e.to_string()),
         ExecError::MemoryLimit { .. } => return memory_limit(e.to_string()),

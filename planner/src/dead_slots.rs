@@ -319,19 +319,26 @@ fn create_items(items: &[CreateItem], live: &mut Vec<bool>) {
     for item in items {
         match item {
             CreateItem::Node {
-                out, properties, ..
+                out,
+                dynamic,
+                properties,
+                ..
             } => {
                 mark(live, *out);
+                dynamic.iter().for_each(|e| reads_of_expr(e, live));
                 properties.iter().for_each(|(_, e)| reads_of_expr(e, live));
             }
             CreateItem::Rel {
                 out,
                 from,
                 to,
+                rel_type,
                 properties,
-                ..
             } => {
                 [*out, *from, *to].into_iter().for_each(|s| mark(live, s));
+                if let crate::plan::RelTypeName::Dynamic(e) = rel_type {
+                    reads_of_expr(e, live);
+                }
                 properties.iter().for_each(|(_, e)| reads_of_expr(e, live));
             }
         }

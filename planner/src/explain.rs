@@ -4,8 +4,8 @@
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
 use crate::plan::{
-    CreateItem, ExpandSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest, SetItem,
-    VarExpandSpec,
+    CreateItem, ExpandSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName,
+    SetItem, VarExpandSpec,
 };
 use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;
@@ -423,18 +423,30 @@ fn create_items(items: &[CreateItem]) -> String {
             CreateItem::Node {
                 out,
                 labels,
+                dynamic,
                 properties,
-            } => format!("(${out}{}{})", labels_text(labels), props(properties)),
+            } => format!(
+                "(${out}{}{}{})",
+                labels_text(labels),
+                dynamic_text(dynamic),
+                props(properties)
+            ),
             CreateItem::Rel {
                 out,
                 from,
                 to,
                 rel_type,
                 properties,
-            } => format!(
-                "(${from})-[${out}:{rel_type}{}]->(${to})",
-                props(properties)
-            ),
+            } => {
+                let rel_type = match rel_type {
+                    RelTypeName::Static(name) => name.clone(),
+                    RelTypeName::Dynamic(e) => format!("$({})", expr(e)),
+                };
+                format!(
+                    "(${from})-[${out}:{rel_type}{}]->(${to})",
+                    props(properties)
+                )
+            }
         })
         .collect();
     parts.join(", ")
@@ -543,6 +555,14 @@ fn expr_level(e: &Expr) -> String {
             expr: inner,
             labels,
         } => format!("{}{}", expr(inner), labels_text(labels)),
+        Expr::HasDynamicNames {
+            expr: inner,
+            names,
+            any,
+        } => {
+            let quantifier = if *any { "any" } else { "" };
+            format!("{}:${quantifier}({})", expr(inner), expr(names))
+        }
         Expr::List(items) => {
             let p: Vec<String> = items.iter().map(expr).collect();
             format!("[{}]", p.join(", "))

@@ -38,7 +38,8 @@ pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
 pub use plan::{
     Aggregate, CreateItem, ExpandSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
-    PropertyPredicate, PropertyTest, SetItem, SortKey, TransactionBatches, VarExpandSpec,
+    PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey, TransactionBatches,
+    VarExpandSpec,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};

@@ -75,6 +75,9 @@ pub enum Status {
     ConstraintAlreadyExists,
     /// `db.awaitIndex` of a name that is no index.
     IndexNotFound,
+    /// A label, type or property name that cannot be one (empty, or
+    /// with a null byte).
+    TokenNameError,
     /// `db.awaitIndex` of an index whose population failed.
     IndexCreationFailed,
     /// A procedure waited longer than allowed (`db.awaitIndexes(t)`).
@@ -163,6 +166,7 @@ impl Status {
             Status::IndexAlreadyExists => "Neo.ClientError.Schema.IndexAlreadyExists",
             Status::ConstraintAlreadyExists => "Neo.ClientError.Schema.ConstraintAlreadyExists",
             Status::IndexNotFound => "Neo.ClientError.Schema.IndexNotFound",
+            Status::TokenNameError => "Neo.ClientError.Schema.TokenNameError",
             Status::IndexCreationFailed => "Neo.DatabaseError.Schema.IndexCreationFailed",
             Status::ProcedureTimedOut => "Neo.ClientError.Procedure.ProcedureTimedOut",
             Status::AccessMode => "Neo.ClientError.Statement.AccessMode",
@@ -228,6 +232,7 @@ impl Status {
             | Status::IndexAlreadyExists
             | Status::ConstraintAlreadyExists
             | Status::IndexNotFound
+            | Status::TokenNameError
             | Status::IndexDropFailed => "50N42",
             Status::ConstraintDropFailed => "50N12",
             Status::ConstraintCreationFailed => "50N11",

@@ -10,8 +10,8 @@ use crate::lexer::Tok;
 /// relationship types and property keys may still use any of them.
 const RESERVED: &[&str] = &[
     "AND", "AS", "CALL", "CASE", "CONTAINS", "CREATE", "DELETE", "DETACH", "DISTINCT", "ELSE",
-    "END", "ENDS", "FALSE", "IN", "IS", "LIMIT", "MATCH", "MERGE", "NOT", "NULL", "ON", "OPTIONAL",
-    "OR", "ORDER", "REMOVE", "RETURN", "SET", "SKIP", "STARTS", "THEN", "TRUE", "UNION", "UNWIND",
+    "ENDS", "FALSE", "IN", "IS", "LIMIT", "MATCH", "MERGE", "NOT", "NULL", "ON", "OPTIONAL", "OR",
+    "ORDER", "REMOVE", "RETURN", "SET", "SKIP", "STARTS", "THEN", "TRUE", "UNION", "UNWIND",
     "WHEN", "WHERE", "WITH", "XOR",
 ];
 

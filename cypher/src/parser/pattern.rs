@@ -3,7 +3,9 @@
 use nereid_values::Direction;
 
 use super::{PResult, Parser};
-use crate::ast::{Expr, NameKind, NodePattern, PathKind, PatternElement, PatternPart, RelPattern};
+use crate::ast::{
+    DynamicNames, Expr, NameKind, NodePattern, PathKind, PatternElement, PatternPart, RelPattern,
+};
 use crate::lexer::Tok;
 
 impl Parser<'_> {
@@ -79,19 +81,58 @@ impl Parser<'_> {
             self.record("an identifier");
             None
         };
-        let labels = if self.at(Tok::Colon) {
-            self.node_labels()?
+        let (labels, dynamic_labels) = if self.at(Tok::Colon) {
+            self.node_pattern_labels()?
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let properties = self.pattern_properties()?;
         self.expect(Tok::RParen)?;
         Ok(NodePattern {
             variable,
             labels,
+            dynamic_labels,
             properties,
             span: self.span_from(start),
         })
+    }
+
+    /// `:L:M`, `:$(expr)`, `:$all(expr)`, `:$any(expr)` in any mix.
+    fn node_pattern_labels(&mut self) -> PResult<(Vec<String>, Vec<DynamicNames>)> {
+        let (mut labels, mut dynamic) = (Vec::new(), Vec::new());
+        while self.eat(Tok::Colon) {
+            match self.dynamic_names()? {
+                Some(names) => dynamic.push(names),
+                None => labels.push(self.name_read(NameKind::Label)?),
+            }
+        }
+        Ok((labels, dynamic))
+    }
+
+    /// Whether `$(`, `$all(` or `$any(` comes next.
+    fn dynamic_names_ahead(&mut self) -> bool {
+        self.at(Tok::DynamicOpen)
+            || (self.at(Tok::Parameter)
+                && matches!(
+                    self.peek().value.to_ascii_lowercase().as_str(),
+                    "all" | "any"
+                )
+                && self.peek_at(1).kind == Tok::LParen)
+    }
+
+    /// `$(expr)`, `$all(expr)` or `$any(expr)` if one comes next.
+    fn dynamic_names(&mut self) -> PResult<Option<DynamicNames>> {
+        if !self.dynamic_names_ahead() {
+            return Ok(None);
+        }
+        let any = self.at(Tok::Parameter) && self.peek().value.eq_ignore_ascii_case("any");
+        if !self.eat(Tok::DynamicOpen) {
+            self.bump();
+            self.bump();
+        }
+        let expr = self.expression()?;
+        self.expect(Tok::RParen)?;
+        Ok(Some(DynamicNames { expr, any }))
     }
 
     /// `[{map} | $param]` inside a node or relationship pattern.
@@ -113,6 +154,7 @@ impl Parser<'_> {
         let mut rel = RelPattern {
             variable: None,
             types: Vec::new(),
+            dynamic_type: None,
             direction: Direction::Both,
             length: None,
             properties: None,
@@ -141,9 +183,19 @@ impl Parser<'_> {
             self.record("an identifier");
         }
         if self.eat(Tok::Colon) {
-            rel.types.push(self.name_read(NameKind::RelationshipType)?);
+            if let Some(dynamic) = self.dynamic_names()? {
+                rel.dynamic_type = Some(dynamic);
+            } else {
+                rel.types.push(self.name_read(NameKind::RelationshipType)?);
+            }
             while self.eat(Tok::Pipe) {
                 self.eat(Tok::Colon);
+                if rel.dynamic_type.is_some() || self.dynamic_names_ahead() {
+                    return self.hard_syntax(
+                        "A dynamic relationship type cannot be combined with other types here",
+                        self.peek().span,
+                    );
+                }
                 rel.types.push(self.name_read(NameKind::RelationshipType)?);
             }
         }

@@ -48,10 +48,20 @@ impl Parser<'_> {
         })
     }
 
-    /// Every `$name` of the text, each once, in order of first use.
+    /// Every `$name` of the text, each once, in order of first use. A
+    /// `$name` right before `(` is no parameter but a dynamic label's
+    /// quantifier (`:$any(...)`, `:$all(...)`): a parameter is never called.
     fn parameter_names(&self) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
-        for token in self.tokens.iter().filter(|t| t.kind == Tok::Parameter) {
+        let called = |i: usize| {
+            self.tokens
+                .get(i + 1)
+                .is_some_and(|t| t.kind == Tok::LParen)
+        };
+        for (i, token) in self.tokens.iter().enumerate() {
+            if token.kind != Tok::Parameter || called(i) {
+                continue;
+            }
             if !names.contains(&token.value) {
                 names.push(token.value.clone());
             }

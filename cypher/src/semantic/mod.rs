@@ -161,7 +161,7 @@ impl Analyzer<'_> {
                             } => {
                                 self.check_defined(variable, &scope)?;
                                 for expr in dynamic {
-                                    self.check_expr(expr, &scope, AggregationRule::Forbidden)?;
+                                    self.check_dynamic_names(expr, &scope)?;
                                 }
                             }
                         }
@@ -233,7 +233,7 @@ impl Analyzer<'_> {
             } => {
                 self.check_defined(variable, scope)?;
                 for expr in dynamic {
-                    self.check_expr(expr, scope, AggregationRule::Forbidden)?;
+                    self.check_dynamic_names(expr, scope)?;
                 }
                 Ok(())
             }

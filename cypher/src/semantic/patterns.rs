@@ -71,8 +71,9 @@ impl Analyzer<'_> {
             let element = &part.element;
             if usage != PatternUse::Match && element.chain.is_empty() {
                 if let Some(v) = &element.start.variable {
-                    let bare =
-                        element.start.labels.is_empty() && element.start.properties.is_none();
+                    let bare = element.start.labels.is_empty()
+                        && element.start.dynamic_labels.is_empty()
+                        && element.start.properties.is_none();
                     if before.get(&v.name).is_some() && bare {
                         return Err(self.error(
                             Detail::VariableAlreadyBound,
@@ -109,6 +110,58 @@ impl Analyzer<'_> {
             for expr in props.flatten() {
                 self.check_expr(expr, scope, AggregationRule::Forbidden)?;
                 self.check_pattern_placement(expr, Position::Value)?;
+            }
+            for dynamic in dynamic_names(element) {
+                self.check_dynamic_names(&dynamic.expr, scope)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The expression of `:$(expr)`: variables in scope, and a literal that
+    /// can never name a label or type refused before anything runs, with
+    /// Neo4j's messages.
+    pub(super) fn check_dynamic_names(
+        &self,
+        expr: &crate::ast::Expr,
+        scope: &Scope,
+    ) -> Result<(), CypherError> {
+        use crate::ast::{ExprKind, Literal};
+        self.check_expr(expr, scope, AggregationRule::Forbidden)?;
+        self.check_pattern_placement(expr, Position::Value)?;
+        let invalid_token = |shown: &str| {
+            self.error(
+                Detail::InvalidArgumentType,
+                &format!(
+                    "{shown} is not a valid token name. Token names cannot be empty or contain any null-bytes."
+                ),
+                expr.span,
+            )
+        };
+        let literals: Vec<&crate::ast::Expr> = match &expr.kind {
+            ExprKind::List(items) => items.iter().collect(),
+            _ => vec![expr],
+        };
+        for item in literals {
+            match &item.kind {
+                ExprKind::Literal(Literal::Null) => return Err(invalid_token("Null")),
+                ExprKind::Literal(Literal::String(s)) if s.is_empty() => {
+                    return Err(invalid_token("''"))
+                }
+                ExprKind::Literal(Literal::String(_)) => {}
+                ExprKind::Literal(other) if std::ptr::eq(item, expr) => {
+                    let kind = match other {
+                        Literal::Integer(_) => "Integer",
+                        Literal::Float(_) => "Float",
+                        _ => "Boolean",
+                    };
+                    return Err(self.error(
+                        Detail::InvalidArgumentType,
+                        &format!("Type mismatch: expected String or List<String> but was {kind}"),
+                        expr.span,
+                    ));
+                }
+                _ => {}
             }
         }
         Ok(())
@@ -155,7 +208,8 @@ impl Analyzer<'_> {
         let Some(variable) = &node.variable else {
             return Ok(());
         };
-        let decorated = !node.labels.is_empty() || node.properties.is_some();
+        let decorated =
+            !node.labels.is_empty() || !node.dynamic_labels.is_empty() || node.properties.is_some();
         if usage != PatternUse::Match && decorated && scope.get(&variable.name).is_some() {
             return Err(self.error(
                 Detail::VariableAlreadyBound,
@@ -196,7 +250,19 @@ impl Analyzer<'_> {
                     ));
                 }
             }
-            if rel.types.len() != 1 {
+            // `:$(['A', 'B'])` written out names other than one type.
+            if let Some(dynamic) = &rel.dynamic_type {
+                if let crate::ast::ExprKind::List(items) = &dynamic.expr.kind {
+                    if items.len() != 1 {
+                        return Err(self.error(
+                            Detail::NoSingleRelationshipType,
+                            &format!("A single relationship type must be specified for {verb}"),
+                            rel.span,
+                        ));
+                    }
+                }
+            }
+            if rel.types.len() + usize::from(rel.dynamic_type.is_some()) != 1 {
                 return Err(self.error(
                     Detail::NoSingleRelationshipType,
                     &format!(
@@ -241,4 +307,18 @@ impl Analyzer<'_> {
         };
         self.bind_typed(scope, variable, ty)
     }
+}
+
+/// The `:$(expr)` names of every node and relationship of a pattern element.
+fn dynamic_names(element: &crate::ast::PatternElement) -> Vec<&crate::ast::DynamicNames> {
+    let nodes = std::iter::once(&element.start).chain(element.chain.iter().map(|(_, n)| n));
+    nodes
+        .flat_map(|n| &n.dynamic_labels)
+        .chain(
+            element
+                .chain
+                .iter()
+                .filter_map(|(r, _)| r.dynamic_type.as_ref()),
+        )
+        .collect()
 }

@@ -11,6 +11,7 @@ mod arithmetic;
 mod budgeted;
 pub(crate) mod compare;
 mod conversions;
+pub(crate) mod dynamic_names;
 mod functions;
 mod logic;
 mod math;
@@ -118,6 +119,17 @@ impl<'a> Evaluator<'a> {
             Expr::HasLabels { expr, labels } => {
                 let bases = self.eval(expr, batch, rows)?;
                 access::has_labels_column(self.graph, &bases, labels)
+            }
+            Expr::HasDynamicNames { expr, names, any } => {
+                let bases = self.eval(expr, batch, rows)?;
+                let names = self.eval(names, batch, rows)?;
+                bases
+                    .iter()
+                    .zip(names)
+                    .map(|(base, names)| {
+                        dynamic_names::has_dynamic_names(self.graph, base, names, *any)
+                    })
+                    .collect()
             }
             Expr::List(items) => {
                 let columns = self.eval_all(items, batch, rows)?;

@@ -6,7 +6,8 @@ use super::writes::{check_storable, RowWriter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use nereid_planner::{CreateItem, Expr};
+use crate::eval::dynamic_names::single_type;
+use nereid_planner::{CreateItem, Expr, RelTypeName};
 use nereid_values::Value;
 use std::collections::BTreeMap;
 
@@ -60,10 +61,12 @@ impl RowWriter for Create {
                 CreateItem::Node {
                     out,
                     labels,
+                    dynamic,
                     properties,
                 } => {
+                    let labels = super::set::with_dynamic(labels, dynamic, ctx, batch, row)?;
                     let properties = property_map(properties, batch, row, ctx)?;
-                    let id = ctx.txn.create_node(labels, &properties)?;
+                    let id = ctx.txn.create_node(&labels, &properties)?;
                     batch.set(*out, row, Value::Node(id));
                 }
                 CreateItem::Rel {
@@ -73,10 +76,16 @@ impl RowWriter for Create {
                     rel_type,
                     properties,
                 } => {
-                    let src = endpoint(batch, *from, row, rel_type)?;
-                    let dst = endpoint(batch, *to, row, rel_type)?;
+                    let rel_type = match rel_type {
+                        RelTypeName::Static(name) => name.clone(),
+                        RelTypeName::Dynamic(expr) => {
+                            single_type(ctx.evaluator().eval_row(expr, batch, row)?)?
+                        }
+                    };
+                    let src = endpoint(batch, *from, row, &rel_type)?;
+                    let dst = endpoint(batch, *to, row, &rel_type)?;
                     let properties = property_map(properties, batch, row, ctx)?;
-                    let id = ctx.txn.create_rel(src, dst, rel_type, &properties)?;
+                    let id = ctx.txn.create_rel(src, dst, &rel_type, &properties)?;
                     batch.set(*out, row, Value::Relationship(id));
                 }
             }

@@ -5,7 +5,8 @@
 use super::writes::{check_storable, RowWriter};
 use crate::batch::Batch;
 use crate::context::ExecContext;
-use crate::error::{type_mismatch, ExecError, ExecResult};
+use crate::error::{type_mismatch, ExecResult};
+use crate::eval::dynamic_names::{names_of, NameKind};
 use nereid_planner::SetItem;
 use nereid_storage::Txn;
 use nereid_values::{NodeId, RelId, Value};
@@ -78,9 +79,10 @@ fn source_map(value: Value, txn: &Txn) -> ExecResult<BTreeMap<String, Value>> {
 }
 
 /// The static labels and those the dynamic expressions name for this row
-/// (`SET n:$(expr)`): each a string or a list of strings, as in Neo4j 5.26;
-/// null, an empty name or anything else is refused before any is written.
-fn with_dynamic(
+/// (`SET n:$(expr)`, `CREATE (n:$(expr))`): each a string or a list of
+/// strings, as in Neo4j 5.26; anything else is refused before any is
+/// written.
+pub(crate) fn with_dynamic(
     labels: &[String],
     dynamic: &[nereid_planner::Expr],
     ctx: &mut ExecContext,
@@ -89,21 +91,8 @@ fn with_dynamic(
 ) -> ExecResult<Vec<String>> {
     let mut all = labels.to_vec();
     for expr in dynamic {
-        let names = match ctx.evaluator().eval_row(expr, batch, row)?.into_list() {
-            Ok(items) => items.into_iter().collect(),
-            Err(single) => vec![single],
-        };
-        for name in names {
-            match name.into_string() {
-                Ok(label) if !label.is_empty() => all.push(label),
-                Ok(_) => {
-                    return Err(ExecError::Argument(
-                        "A dynamic label or type must not be the empty string".to_string(),
-                    ))
-                }
-                Err(other) => return Err(type_mismatch("String or List<String>", &other)),
-            }
-        }
+        let value = ctx.evaluator().eval_row(expr, batch, row)?;
+        all.extend(names_of(value, NameKind::Label)?);
     }
     Ok(all)
 }

@@ -1,7 +1,8 @@
 //! Neo4j's vector procedures: `db.index.vector.queryNodes` /
 //! `queryRelationships` (the `k` nearest entities of a vector index in the
 //! transaction's view, best first, with their scores) and
-//! `db.create.setNodeVectorProperty` (a checked vector write). Refusals are
+//! `db.create.setNodeVectorProperty` / `setRelationshipVectorProperty` (a
+//! checked vector write). Refusals are
 //! the store's (`StorageError::VectorQueryRefused`) or
 //! `ExecError::ProcedureCallFailed`, before anything is read or written.
 
@@ -47,6 +48,18 @@ pub(super) const PROCEDURES: &[Procedure] = &[
         description: "Set a vector property on a node, checked to be a list of finite numbers and stored as 32-bit floats.",
         mode: "WRITE",
         body: set_node_vector_property,
+    },
+    Procedure {
+        name: "db.create.setRelationshipVectorProperty",
+        inputs: &[
+            ("relationship", ProcedureType::Relationship),
+            ("key", ProcedureType::String),
+            ("vector", ProcedureType::List),
+        ],
+        outputs: &[],
+        description: "Set a vector property on a relationship, checked to be a list of finite numbers and stored as 32-bit floats.",
+        mode: "WRITE",
+        body: set_relationship_vector_property,
     },
 ];
 
@@ -173,6 +186,26 @@ fn set_node_vector_property(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Val
     let Value::Node(node) = &args[0] else {
         return Err(call_failed(format!("Expected a node, was {}", args[0])));
     };
+    let (key, vector) = checked_vector_property(args)?;
+    txn.set_node_property(*node, key, vector)?;
+    Ok(Vec::new())
+}
+
+fn set_relationship_vector_property(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
+    let Value::Relationship(rel) = &args[0] else {
+        return Err(call_failed(format!(
+            "Expected a relationship, was {}",
+            args[0]
+        )));
+    };
+    let (key, vector) = checked_vector_property(args)?;
+    txn.set_rel_property(*rel, key, vector)?;
+    Ok(Vec::new())
+}
+
+/// The key and the stored value of a `db.create.set*VectorProperty` call:
+/// a non-empty list of finite numbers, as 32-bit floats.
+fn checked_vector_property(args: &[Value]) -> ExecResult<(&str, Value)> {
     let Value::String(key) = &args[1] else {
         return Err(call_failed(format!(
             "Expected a property key, was {}",
@@ -187,8 +220,7 @@ fn set_node_vector_property(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Val
             "Invalid vector: it must hold at least one element, each finite and within the range of a 32-bit float".into(),
         ));
     }
-    txn.set_node_property(*node, key, vector.to_value())?;
-    Ok(Vec::new())
+    Ok((key, vector.to_value()))
 }
 
 fn call_failed(message: String) -> ExecError {

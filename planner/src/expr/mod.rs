@@ -34,6 +34,15 @@ pub enum Expr {
         expr: Box<Expr>,
         labels: Vec<String>,
     },
+    /// A pattern's `:$(names)` (Cypher 5.26): `names` evaluates to a
+    /// string or list of strings; a node must carry all of them (or one,
+    /// with `any`), a relationship's type must be among them (and be the
+    /// only one, unless `any`).
+    HasDynamicNames {
+        expr: Box<Expr>,
+        names: Box<Expr>,
+        any: bool,
+    },
     List(Vec<Expr>),
     Map(Vec<(String, Expr)>),
     Not(Box<Expr>),

@@ -19,6 +19,10 @@ fn slots_of_level(expr: &Expr, out: &mut Vec<Slot>) {
             slots_of(expr, out)
         }
         IsNull { expr, .. } => slots_of(expr, out),
+        HasDynamicNames { expr, names, .. } => {
+            slots_of(expr, out);
+            slots_of(names, out);
+        }
         List(items) | Path(items) => items.iter().for_each(|e| slots_of(e, out)),
         // The local variables (`var`, `acc`) are written inside the
         // expression, never read from the row, so they are not reported.

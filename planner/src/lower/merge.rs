@@ -3,7 +3,9 @@
 //! very same slots when the read finds nothing, so the clauses after MERGE
 //! see one set of variables either way.
 
-use super::pattern::{bind_path, match_element, property_list, MatchState};
+use super::pattern::{
+    bind_path, created_dynamic_labels, created_rel_type, match_element, property_list, MatchState,
+};
 use super::scope::{Scope, Slots};
 use super::{lower_set_item, uniqueness};
 use crate::error::PlanError;
@@ -46,6 +48,7 @@ pub(crate) fn lower_merge(
         create.push(CreateItem::Node {
             out: slot,
             labels: node.labels.clone(),
+            dynamic: created_dynamic_labels(node, st.scope)?,
             properties: property_list(&node.properties, st.scope)?,
         });
     }
@@ -56,12 +59,7 @@ pub(crate) fn lower_merge(
                 rel.span.start,
             ));
         }
-        let [rel_type] = rel.types.as_slice() else {
-            return Err(PlanError::semantic(
-                "Exactly one relationship type must be specified for MERGE",
-                rel.span.start,
-            ));
-        };
+        let rel_type = created_rel_type(rel, "MERGE", st.scope)?;
         let (left, right) = (node_slots[i], node_slots[i + 1]);
         // An undirected MERGE creates the relationship left to right.
         let (from, to) = match rel.direction {
@@ -72,7 +70,7 @@ pub(crate) fn lower_merge(
             out: rel_slots[i],
             from,
             to,
-            rel_type: rel_type.clone(),
+            rel_type,
             properties: property_list(&rel.properties, st.scope)?,
         });
     }

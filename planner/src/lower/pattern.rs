@@ -4,7 +4,7 @@ use super::expr::lower_expr;
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Slot};
-use crate::plan::{CreateItem, ExpandSpec, Op, SetItem, VarExpandSpec};
+use crate::plan::{CreateItem, ExpandSpec, Op, RelTypeName, SetItem, VarExpandSpec};
 use nereid_cypher::ast::{self, ExprKind, NodePattern, PatternPart, RelPattern};
 use nereid_values::Direction;
 
@@ -114,8 +114,30 @@ pub(crate) fn match_node(
             },
         );
     }
+    plan = dynamic_filters(plan, slot, &node.dynamic_labels, st.scope)?;
     plan = property_filters(plan, slot, &node.properties, st.scope)?;
     Ok((plan, slot))
+}
+
+/// `(n:$(expr))` and `-[r:$(expr)]->` in a MATCH (or MERGE's match): a
+/// filter on the bound entity's labels or type, evaluated for each row.
+fn dynamic_filters<'a>(
+    mut plan: Op,
+    slot: Slot,
+    dynamic: impl IntoIterator<Item = &'a ast::DynamicNames>,
+    scope: &Scope,
+) -> Result<Op, PlanError> {
+    for names in dynamic {
+        plan = filter(
+            plan,
+            Expr::HasDynamicNames {
+                expr: Box::new(Expr::Slot(slot)),
+                names: Box::new(lower_expr(&names.expr, scope, &mut None)?),
+                any: names.any,
+            },
+        );
+    }
+    Ok(plan)
 }
 
 fn is_bound(node: &NodePattern, scope: &Scope) -> bool {
@@ -246,6 +268,12 @@ pub(crate) fn match_element(
                 (s, false)
             }
         };
+        if let (Some(_), Some(dynamic)) = (rel.length, &rel.dynamic_type) {
+            return Err(PlanError::unsupported(
+                "A dynamic relationship type on a variable-length relationship",
+                dynamic.expr.span.start,
+            ));
+        }
         if let Some(length) = rel.length {
             let (min, max) = length_bounds(length);
             plan = Op::VarExpand {
@@ -283,6 +311,7 @@ pub(crate) fn match_element(
             if let Some(bound) = bound_rel {
                 plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));
             }
+            plan = dynamic_filters(plan, rel_slot, &rel.dynamic_type, st.scope)?;
             plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
         }
         if !target.labels.is_empty() {
@@ -294,6 +323,7 @@ pub(crate) fn match_element(
                 },
             );
         }
+        plan = dynamic_filters(plan, to_slot, &target.dynamic_labels, st.scope)?;
         plan = property_filters(plan, to_slot, &target.properties, st.scope)?;
         node_slots[to_idx] = to_slot;
         rel_slots[rel_idx] = rel_slot;
@@ -362,12 +392,7 @@ pub(crate) fn lower_create(
         for (rel, node) in &el.chain {
             let left = *node_slots.last().unwrap_or(&0);
             let right = create_node(node, scope, slots, &mut items, &mut sets)?;
-            let [rel_type] = rel.types.as_slice() else {
-                return Err(PlanError::semantic(
-                    "Exactly one relationship type must be specified for CREATE",
-                    rel.span.start,
-                ));
-            };
+            let rel_type = created_rel_type(rel, "CREATE", scope)?;
             let (from, to) = match rel.direction {
                 Direction::Outgoing => (left, right),
                 Direction::Incoming => (right, left),
@@ -403,7 +428,7 @@ pub(crate) fn lower_create(
                 out,
                 from,
                 to,
-                rel_type: rel_type.clone(),
+                rel_type,
                 properties,
             });
             node_slots.push(right);
@@ -438,7 +463,10 @@ fn create_node(
 ) -> Result<Slot, PlanError> {
     if let Some(v) = &node.variable {
         if let Some((slot, _)) = scope.get(&v.name) {
-            if !node.labels.is_empty() || node.properties.is_some() {
+            if !node.labels.is_empty()
+                || !node.dynamic_labels.is_empty()
+                || node.properties.is_some()
+            {
                 return Err(PlanError::semantic(
                     format!("Variable `{}` already declared", v.name),
                     v.span.start,
@@ -455,9 +483,43 @@ fn create_node(
     items.push(CreateItem::Node {
         out,
         labels: node.labels.clone(),
+        dynamic: created_dynamic_labels(node, scope)?,
         properties,
     });
     Ok(out)
+}
+
+/// The label expressions of a node CREATE or MERGE makes (`$any` has no
+/// meaning there: every name is added).
+pub(crate) fn created_dynamic_labels(
+    node: &NodePattern,
+    scope: &Scope,
+) -> Result<Vec<Expr>, PlanError> {
+    node.dynamic_labels
+        .iter()
+        .map(|names| lower_expr(&names.expr, scope, &mut None))
+        .collect()
+}
+
+/// The one type of a relationship CREATE or MERGE makes: written, or named
+/// by `:$(expr)` for each row.
+pub(crate) fn created_rel_type(
+    rel: &RelPattern,
+    verb: &str,
+    scope: &Scope,
+) -> Result<RelTypeName, PlanError> {
+    match (rel.types.as_slice(), &rel.dynamic_type) {
+        ([rel_type], None) => Ok(RelTypeName::Static(rel_type.clone())),
+        ([], Some(dynamic)) => Ok(RelTypeName::Dynamic(lower_expr(
+            &dynamic.expr,
+            scope,
+            &mut None,
+        )?)),
+        _ => Err(PlanError::semantic(
+            format!("Exactly one relationship type must be specified for {verb}"),
+            rel.span.start,
+        )),
+    }
 }
 
 /// A literal map becomes the created entity's properties; a parameter map is

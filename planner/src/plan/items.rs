@@ -38,6 +38,8 @@ pub enum CreateItem {
     Node {
         out: Slot,
         labels: Vec<String>,
+        /// `(n:$(expr))`: each a label name or a list of them, per row.
+        dynamic: Vec<Expr>,
         properties: Vec<(String, Expr)>,
     },
     /// `from` and `to` already hold nodes (the planner orders items so);
@@ -46,9 +48,17 @@ pub enum CreateItem {
         out: Slot,
         from: Slot,
         to: Slot,
-        rel_type: String,
+        rel_type: RelTypeName,
         properties: Vec<(String, Expr)>,
     },
+}
+
+/// The type of a relationship to create: written in the query, or named
+/// per row by `-[:$(expr)]->` (a string, or a list of exactly one).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RelTypeName {
+    Static(String),
+    Dynamic(Expr),
 }
 
 /// One SET / REMOVE item. The target evaluates to a node or relationship

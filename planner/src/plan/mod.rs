@@ -29,7 +29,9 @@ mod tree;
 
 pub use batches::{LoadCsvSpec, OnError, TransactionBatches};
 pub use expand::{ExpandSpec, VarExpandSpec};
-pub use items::{Aggregate, CreateItem, PropertyPredicate, PropertyTest, SetItem, SortKey};
+pub use items::{
+    Aggregate, CreateItem, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
+};
 pub use tree::OwnedPlan;
 
 use crate::expr::{Expr, Slot};

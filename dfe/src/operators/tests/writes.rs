@@ -12,18 +12,20 @@ fn create_binds_new_entities_and_skips_null_properties() {
             CreateItem::Node {
                 out: 1,
                 labels: labels(&["A"]),
+                dynamic: Vec::new(),
                 properties: vec![("i".into(), slot(0)), ("gone".into(), lit(Value::Null))],
             },
             CreateItem::Node {
                 out: 3,
                 labels: labels(&["B"]),
+                dynamic: Vec::new(),
                 properties: vec![("from".into(), prop(1, "i"))],
             },
             CreateItem::Rel {
                 out: 2,
                 from: 1,
                 to: 3,
-                rel_type: "T".into(),
+                rel_type: nereid_planner::RelTypeName::Static("T".into()),
                 properties: vec![("w".into(), bin(BinaryOp::Multiply, slot(0), lit(10)))],
             },
         ],
@@ -49,6 +51,7 @@ fn create_binds_new_entities_and_skips_null_properties() {
         items: vec![CreateItem::Node {
             out: 0,
             labels: vec![],
+            dynamic: Vec::new(),
             properties: vec![("m".into(), Expr::Map(vec![]))],
         }],
     };
