@@ -48,12 +48,15 @@ pub(crate) fn seeks(
     let mut combinations: Vec<Vec<Value>> = vec![Vec::new()];
     for arg in &query.equal {
         let value = values.next().unwrap_or_default();
-        let choices = match (arg, value.into_list()) {
-            (_, Err(Value::Null)) => return Ok(Vec::new()),
-            (SeekArg::Equal(_), Ok(list)) => vec![Value::List(list)],
-            (SeekArg::Equal(_), Err(v)) => vec![v],
-            (SeekArg::In(_), Ok(items)) => distinct(items.into_vec()),
-            (SeekArg::In(_), Err(other)) => return Err(type_mismatch("List", &other)),
+        if value.is_null() {
+            return Ok(Vec::new());
+        }
+        let choices = match arg {
+            SeekArg::Equal(_) => vec![value],
+            SeekArg::In(_) => match value.into_list() {
+                Ok(items) => distinct(items.into_vec()),
+                Err(other) => return Err(type_mismatch("List", &other)),
+            },
         };
         combinations = combinations
             .into_iter()
