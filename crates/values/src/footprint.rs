@@ -10,6 +10,13 @@
 //! shared pages), and a list only this value holds is charged in full, as
 //! when it is built. Copying a value ([`Value::clone_heap_footprint`])
 //! allocates nothing for a list (docs/adr/0093-shared-list-values.md).
+//!
+//! A list's own count (its buffer and elements) is made once and kept in
+//! the list, which does not change while shared: charging each list a
+//! query builds stays linear when lists nest lists (`reduce` wrapping its
+//! accumulator level by level walked the whole value at each step). A
+//! nested shared list is counted at its share when the outer list is
+//! counted; later changes in its holders do not move the outer's count.
 
 use crate::Value;
 use std::mem::size_of;
@@ -48,76 +55,136 @@ impl Value {
         // stack's allocation (the executor asks for every slot of every row
         // it copies).
         match self {
-            Value::String(s) => return s.capacity(),
-            Value::Bytes(b) => return b.capacity(),
-            Value::List(_) if !shared_lists => return 0,
-            Value::List(_) | Value::Map(_) => {}
-            _ if !self.owns_heap() => return 0,
-            _ => {}
+            Value::List(_) if !shared_lists => 0,
+            Value::List(_) | Value::Map(_) => Counting::new(shared_lists).total(self),
+            _ => leaf_bytes(self),
         }
-        let mut total = 0usize;
-        // Each pending value with the number of holders its bytes are
-        // divided among (the product of its enclosing lists' holders).
-        let mut pending: Vec<(&Value, usize)> = vec![(self, 1)];
-        while let Some((value, holders)) = pending.pop() {
-            let bytes = match value {
-                Value::String(s) => s.capacity(),
-                Value::Bytes(b) => b.capacity(),
-                Value::List(_) if !shared_lists => 0,
-                Value::List(items) => {
-                    let holders = holders.saturating_mul(items.holders());
-                    pending.extend(
-                        items
-                            .iter()
-                            .filter(|v| v.owns_heap())
-                            .map(|item| (item, holders)),
-                    );
-                    total = total.saturating_add(
-                        items.capacity().saturating_mul(size_of::<Value>()) / holders,
-                    );
-                    continue;
-                }
-                Value::Map(map) => {
-                    let mut bytes = 0usize;
-                    for (key, item) in map {
-                        bytes = bytes.saturating_add(
-                            key.capacity()
-                                + size_of::<String>()
-                                + size_of::<Value>()
-                                + MAP_ENTRY_OVERHEAD,
-                        );
-                        if item.owns_heap() {
-                            pending.push((item, holders));
-                        }
-                    }
-                    bytes
-                }
-                Value::Path(path) => {
-                    size_of::<crate::PathValue>()
-                        + (path.nodes.capacity() + path.rels.capacity()) * size_of::<u64>()
-                }
-                Value::DateTime(_) => size_of::<crate::ZonedDateTime>(),
-                Value::WideLocal(_) => size_of::<crate::WideLocal>(),
-                _ => 0,
-            };
-            total = total.saturating_add(bytes / holders);
+    }
+}
+
+/// Bytes a value that holds no other value occupies on the heap.
+fn leaf_bytes(value: &Value) -> usize {
+    match value {
+        Value::String(s) => s.capacity(),
+        Value::Bytes(b) => b.capacity(),
+        Value::Path(path) => {
+            size_of::<crate::PathValue>()
+                + (path.nodes.capacity() + path.rels.capacity()) * size_of::<u64>()
         }
-        total
+        Value::DateTime(_) => size_of::<crate::ZonedDateTime>(),
+        Value::WideLocal(_) => size_of::<crate::WideLocal>(),
+        _ => 0,
+    }
+}
+
+/// Bytes of a map's entries themselves (keys, slots, node overhead), not
+/// of the values they hold.
+fn map_entry_bytes(map: &std::collections::BTreeMap<String, Value>) -> usize {
+    map.keys().fold(0usize, |sum, key| {
+        sum.saturating_add(
+            key.capacity() + size_of::<String>() + size_of::<Value>() + MAP_ENTRY_OVERHEAD,
+        )
+    })
+}
+
+/// A list or map being counted: its elements still to visit and the bytes
+/// summed so far.
+enum Open<'a> {
+    List(&'a crate::List, std::slice::Iter<'a, Value>, usize),
+    Map(
+        std::collections::btree_map::Values<'a, String, Value>,
+        usize,
+    ),
+}
+
+impl Open<'_> {
+    fn add(&mut self, bytes: usize) {
+        let (Open::List(_, _, sum) | Open::Map(_, sum)) = self;
+        *sum = sum.saturating_add(bytes);
+    }
+}
+
+/// A post-order walk of nested lists and maps with an explicit stack, so
+/// that the nesting of a value cannot exhaust the thread's. A list's own
+/// bytes (its buffer and its elements, nested lists at their share) are
+/// counted once and kept in the list (see `list.rs`); each holder is
+/// charged that count divided by the list's current holders.
+struct Counting<'a> {
+    shared_lists: bool,
+    stack: Vec<Open<'a>>,
+}
+
+/// What visiting one value gives: its bytes, or a container to open.
+enum Visit<'a> {
+    Bytes(usize),
+    Open(Open<'a>),
+}
+
+impl<'a> Counting<'a> {
+    fn new(shared_lists: bool) -> Counting<'a> {
+        Counting {
+            shared_lists,
+            stack: Vec::new(),
+        }
     }
 
-    /// Whether the value owns heap memory (what [`Value::heap_footprint`]
-    /// needs to look into).
-    fn owns_heap(&self) -> bool {
-        matches!(
-            self,
-            Value::String(_)
-                | Value::Bytes(_)
-                | Value::List(_)
-                | Value::Map(_)
-                | Value::Path(_)
-                | Value::DateTime(_)
-                | Value::WideLocal(_)
-        )
+    fn visit(&self, value: &'a Value) -> Visit<'a> {
+        match value {
+            Value::List(_) if !self.shared_lists => Visit::Bytes(0),
+            Value::List(list) => match list.counted_bytes() {
+                Some(bytes) => Visit::Bytes(bytes / list.holders()),
+                None => Visit::Open(Open::List(
+                    list,
+                    list.iter(),
+                    list.capacity().saturating_mul(size_of::<Value>()),
+                )),
+            },
+            Value::Map(map) => Visit::Open(Open::Map(map.values(), map_entry_bytes(map))),
+            other => Visit::Bytes(leaf_bytes(other)),
+        }
+    }
+
+    fn total(mut self, value: &'a Value) -> usize {
+        match self.visit(value) {
+            Visit::Bytes(bytes) => return bytes,
+            Visit::Open(open) => self.stack.push(open),
+        }
+        loop {
+            // The walk returns when its outermost container closes, so
+            // the stack is never empty here.
+            let next = match self.stack.last_mut() {
+                Some(Open::List(_, items, _)) => items.next(),
+                Some(Open::Map(values, _)) => values.next(),
+                None => return 0,
+            };
+            let closed = match next {
+                Some(child) => match self.visit(child) {
+                    Visit::Bytes(bytes) => {
+                        if let Some(parent) = self.stack.last_mut() {
+                            parent.add(bytes);
+                        }
+                        continue;
+                    }
+                    Visit::Open(open) => {
+                        self.stack.push(open);
+                        continue;
+                    }
+                },
+                None => self.stack.pop(),
+            };
+            let bytes = match closed {
+                Some(Open::List(list, _, own)) => {
+                    list.set_counted_bytes(own);
+                    own / list.holders()
+                }
+                Some(Open::Map(_, own)) => own,
+                None => 0,
+            };
+            match self.stack.last_mut() {
+                Some(parent) => parent.add(bytes),
+                None => return bytes,
+            }
+        }
     }
 }
 
@@ -155,6 +222,39 @@ mod tests {
         let outer = Value::List(vec![ints.clone(), Value::String("xy".into())].into());
         assert_eq!(outer.heap_footprint(), 2 * slot + 2 + 1000 * slot / 5);
         assert_eq!(Value::String("xy".into()).clone_heap_footprint(), 2);
+    }
+
+    #[test]
+    fn a_list_is_counted_once_and_recounted_when_changed() {
+        let slot = size_of::<Value>();
+        let mut list: crate::List = (0..10).map(Value::Int).collect();
+        assert_eq!(list.counted_bytes(), None);
+        let value = Value::List(list.clone());
+        assert_eq!(value.heap_footprint(), 10 * slot / 2);
+        assert_eq!(list.counted_bytes(), Some(10 * slot));
+        // Changing a shared list changes a copy, counted afresh; the list
+        // the value holds keeps its count.
+        list.make_mut().push(Value::String("abc".into()));
+        assert_eq!(list.counted_bytes(), None);
+        let capacity = list.capacity();
+        assert_eq!(Value::List(list).heap_footprint(), capacity * slot + 3);
+        assert_eq!(value.heap_footprint(), 10 * slot);
+    }
+
+    #[test]
+    fn nesting_lists_step_by_step_counts_each_level_once() {
+        // What `reduce(f = x, i IN range(..) | [f])` builds: each level's
+        // count reads the one below's kept count instead of walking it.
+        let slot = size_of::<Value>();
+        let mut value = Value::List(vec![Value::Null].into());
+        for level in 2..=1000 {
+            let next = Value::List(vec![value].into());
+            assert_eq!(next.heap_footprint(), level * slot);
+            value = next;
+        }
+        if let Value::List(list) = &value {
+            assert_eq!(list.counted_bytes(), Some(1000 * slot));
+        }
     }
 
     #[test]
