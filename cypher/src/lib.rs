@@ -22,7 +22,19 @@ pub use error::{CypherError, Detail, ErrorKind};
 /// ORDER BY repeats are already replaced by the projection's aliases (see
 /// `projected_aliases.rs`).
 pub fn parse(query: &str) -> Result<ast::Statement, CypherError> {
-    let mut statement = parser::parse_statement(query)?;
+    parse_with_prefixes(query, &[])
+}
+
+/// [`parse`] with `(name, iri)` prefixes declared for every query (a
+/// server's `--prefix`, so that clients need not repeat `PREFIX` lines):
+/// a `name::local` or backticked `` `name::local` `` the query does not
+/// declare itself resolves against them; the query's own `PREFIX` of the
+/// same name wins, so a query text means what it says wherever it runs.
+pub fn parse_with_prefixes(
+    query: &str,
+    default_prefixes: &[(String, String)],
+) -> Result<ast::Statement, CypherError> {
+    let mut statement = parser::parse_statement(query, default_prefixes)?;
     projected_aliases::substitute(&mut statement);
     Ok(statement)
 }

@@ -291,6 +291,49 @@ fn prefixes_resolve_labels_types_and_keys() {
 }
 
 #[test]
+fn default_prefixes_resolve_where_the_query_declares_none() {
+    let defaults = [
+        ("ex".to_string(), "http://example.org/".to_string()),
+        ("foaf".to_string(), "http://xmlns.com/foaf/0.1/".to_string()),
+    ];
+    let labels = |query: &str| {
+        let statement = nereid_cypher::parse_with_prefixes(query, &defaults).expect("parses");
+        let Query::Single(q) = &statement.query else {
+            panic!("single")
+        };
+        let Clause::Match(m) = &q.clauses[0] else {
+            panic!("match")
+        };
+        let node = &m.pattern[0].element.start;
+        let key = match node.properties.as_ref().map(|p| &p.kind) {
+            Some(ExprKind::Map(entries)) => entries[0].0.clone(),
+            _ => String::new(),
+        };
+        (node.labels.clone(), key, statement.prefixes)
+    };
+    // Defaults stand for undeclared names, in `name::local` and backticks.
+    assert_eq!(
+        labels("MATCH (n:ex::Person {`foaf::name`: 'A'}) RETURN n"),
+        (
+            vec!["http://example.org/Person".to_string()],
+            "http://xmlns.com/foaf/0.1/name".to_string(),
+            vec![]
+        )
+    );
+    // The query's own declaration wins over a default of the same name.
+    assert_eq!(
+        labels("PREFIX ex: <http://other.org/>\nMATCH (n:ex::Person) RETURN n").0,
+        vec!["http://other.org/Person".to_string()]
+    );
+    // An IRI written as a value resolves too; an unknown name still fails.
+    assert!(nereid_cypher::parse_with_prefixes("RETURN ex::alice", &defaults).is_ok());
+    let error = nereid_cypher::parse_with_prefixes("RETURN owl::Thing", &defaults)
+        .expect_err("undeclared");
+    assert!(error.to_string().contains("Undeclared prefix `owl`"), "{error}");
+    assert!(parse("MATCH (n:ex::Person) RETURN n").is_err());
+}
+
+#[test]
 fn keywords_are_case_insensitive_and_names_keep_case() {
     let p = returned("match (Foo:BarLabel) where Foo.Prop = 1 return Foo.Prop as `My Col`");
     assert_eq!(p.items[0].column_name(), "My Col");

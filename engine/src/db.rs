@@ -92,6 +92,10 @@ pub struct DbConfig {
     /// What `SHOW SETTINGS` lists: the embedding server's settings (the
     /// engine does not know the listeners' or the log's).
     pub settings: Vec<nereid_dfe::Setting>,
+    /// OneGraph prefixes `(name, iri)` declared for every query, as if each
+    /// began with `PREFIX name: <iri>` lines (its own declarations win):
+    /// set once rather than repeated by every client in every query.
+    pub prefixes: Vec<(String, String)>,
 }
 
 impl DbConfig {
@@ -107,6 +111,7 @@ impl DbConfig {
             s3_region: crate::durable::DEFAULT_S3_REGION.to_string(),
             query_log: None,
             settings: Vec::new(),
+            prefixes: Vec::new(),
             data_dir,
         }
     }
@@ -167,6 +172,10 @@ pub struct Database {
     statistics: Arc<StatisticsMaintainer>,
     /// Bytes one query may hold (0: no limit).
     query_max_memory: usize,
+    /// Prefixes declared for every query (see [`DbConfig::prefixes`]).
+    /// They do not change while the database is open, so a cached plan,
+    /// keyed by the query's text, stays what the text means.
+    prefixes: Arc<[(String, String)]>,
     /// Queries, transactions and conflicts counted (see `metrics.rs`).
     metrics: Arc<EngineMetrics>,
     /// Where `LOAD CSV` opens files.
@@ -356,6 +365,7 @@ impl Database {
             plans: PlanCache::new(PLAN_CACHE_CAPACITY),
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
+            prefixes: Arc::from(config.prefixes.clone()),
             metrics: EngineMetrics::new(),
             users: std::sync::OnceLock::new(),
             files: Arc::new(crate::batches::ImportFiles {
@@ -788,7 +798,8 @@ impl Database {
                 self.query_max_memory,
             ));
         }
-        let stmt = nereid_cypher::parse(query).map_err(status::from_cypher)?;
+        let stmt = nereid_cypher::parse_with_prefixes(query, &self.prefixes)
+            .map_err(status::from_cypher)?;
         let mut options = query_options::decide(&stmt, query).map_err(status::from_option)?;
         nereid_cypher::analyze(&stmt).map_err(status::from_cypher)?;
         options

@@ -20,6 +20,7 @@ fn config() -> Config {
         http_tls: false,
         query_max_memory: 0,
         transaction_timeout: None,
+        prefixes: Vec::new(),
         durable: Default::default(),
         s3_endpoint: None,
         s3_region: "us-east-1".into(),

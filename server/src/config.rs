@@ -21,6 +21,8 @@ pub use bolt_limits::{BoltLimitArgs, BoltLimitFile, BoltLimits};
 mod auth_settings;
 #[path = "config_timeout.rs"]
 mod transaction_timeout;
+#[path = "config_prefixes.rs"]
+mod prefixes;
 pub use auth_settings::{AuthArgs, AuthFile, AuthHashing};
 
 pub const DEFAULT_DATA_DIR: &str = "./data";
@@ -44,7 +46,7 @@ pub enum LogFormat {
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, import_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, log_format, statistics_update_percent, query_max_memory, transaction_timeout,
+/// partitions, exec_threads, log, log_format, statistics_update_percent, query_max_memory, transaction_timeout, prefixes,
 /// query_log, slow_query_ms, query_log_redact,
 /// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
@@ -115,6 +117,19 @@ pub struct Cli {
     /// With --query-log, write parameter names only, not their values
     #[arg(long, env = "NEREID_QUERY_LOG_REDACT")]
     pub query_log_redact: bool,
+
+    /// A OneGraph prefix declared for every query, as NAME=IRI (repeat the
+    /// flag; in the environment variable, separate them with spaces):
+    /// `ex::name` then needs no `PREFIX ex: <...>` line, and a query's own
+    /// `PREFIX` of the same name wins [default: none]
+    #[arg(
+        long = "prefix",
+        id = "prefixes",
+        env = "NEREID_PREFIXES",
+        value_name = "NAME=IRI",
+        value_delimiter = ' '
+    )]
+    pub prefixes: Vec<String>,
 
     /// Bytes one query may hold (its parameters, the values it builds, the
     /// rows a sort or aggregation keeps); over it the query fails with
@@ -263,6 +278,8 @@ pub struct FileConfig {
     pub statistics_update_percent: Option<u32>,
     pub query_max_memory: Option<u64>,
     pub transaction_timeout: Option<String>,
+    /// `[prefixes]`: `name = "iri"` per prefix.
+    pub prefixes: Option<std::collections::BTreeMap<String, String>>,
     pub durability: Option<String>,
     pub checkpoint_uri: Option<String>,
     pub s3_endpoint: Option<String>,
@@ -309,6 +326,8 @@ pub struct Config {
     /// The server's default transaction timeout (`None`: no limit); a
     /// client's `tx_timeout` replaces it.
     pub transaction_timeout: Option<std::time::Duration>,
+    /// OneGraph prefixes `(name, iri)` declared for every query.
+    pub prefixes: Vec<(String, String)>,
     /// Durability and checkpoint settings.
     pub durable: DurableConfig,
     /// The S3-compatible endpoint of `s3://` load sources (`None`: AWS),
@@ -443,6 +462,7 @@ impl Config {
                     parameters: !(cli.query_log_redact || file.query_log_redact.unwrap_or(false)),
                 }),
             transaction_timeout,
+            prefixes: prefixes::resolve(&cli.prefixes, file.prefixes.as_ref())?,
             durable,
             s3_endpoint,
             s3_region,

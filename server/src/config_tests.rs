@@ -4,7 +4,7 @@ use std::sync::Mutex;
 /// Tests that touch NEREID_* variables run one at a time.
 static ENV: Mutex<()> = Mutex::new(());
 
-const VARS: [&str; 10] = [
+const VARS: [&str; 11] = [
     "NEREID_DATA_DIR",
     "NEREID_BOLT_ADDRESS",
     "NEREID_HTTP_ADDRESS",
@@ -15,6 +15,7 @@ const VARS: [&str; 10] = [
     "NEREID_LOG_FORMAT",
     "NEREID_STATISTICS_UPDATE_PERCENT",
     "NEREID_TRANSACTION_TIMEOUT",
+    "NEREID_PREFIXES",
 ];
 
 fn clear_env() {
@@ -120,6 +121,33 @@ fn the_file_is_named_by_flag_or_environment() {
 }
 
 #[test]
+fn prefixes_come_from_the_environment_over_the_files_table() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    std::env::set_var(
+        "NEREID_PREFIXES",
+        "ex=http://example.org/ dc=http://purl.org/dc/terms/",
+    );
+    let cli = parse(&[]);
+    clear_env();
+    let file = parse_file(
+        "[prefixes]\nex = 'http://file.org/'\nfoaf = 'http://xmlns.com/foaf/0.1/'\n",
+        Path::new("n.toml"),
+    )
+    .unwrap();
+    let prefixes = Config::resolve(cli, file).unwrap().prefixes;
+    let pair = |n: &str, i: &str| (n.to_string(), i.to_string());
+    assert_eq!(
+        prefixes,
+        vec![
+            pair("dc", "http://purl.org/dc/terms/"),
+            pair("ex", "http://example.org/"),
+            pair("foaf", "http://xmlns.com/foaf/0.1/"),
+        ]
+    );
+}
+
+#[test]
 fn unknown_toml_keys_are_rejected_by_name() {
     let err = parse_file("data_dir = 'x'\nbolt_adress = 'y'\n", Path::new("n.toml")).unwrap_err();
     let text = err.to_string();
@@ -160,6 +188,8 @@ fn help_documents_every_setting() {
         "NEREID_LOG_FORMAT",
         "--transaction-timeout",
         "NEREID_TRANSACTION_TIMEOUT",
+        "--prefix",
+        "NEREID_PREFIXES",
         "127.0.0.1:7687",
     ] {
         assert!(help.contains(needle), "help lacks {needle}:\n{help}");

@@ -78,6 +78,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
         s3_region: config.s3_region.clone(),
         query_log: config.query_log.clone(),
         settings: nereid_server::settings::of(&config),
+        prefixes: config.prefixes.clone(),
         ..DbConfig::new(config.data_dir.clone(), config.partitions)
     };
     // Opening recovers from the log: blocking work, off the I/O threads.

@@ -27,6 +27,13 @@ const SETTINGS: &[(&str, Reader)] = &[
     }),
     ("query_max_memory", |c| c.query_max_memory.to_string()),
     ("transaction_timeout", |c| duration(c.transaction_timeout)),
+    ("prefixes", |c| {
+        c.prefixes
+            .iter()
+            .map(|(name, iri)| format!("{name}={iri}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }),
     ("query_log", |c| {
         c.query_log
             .as_ref()

@@ -58,6 +58,9 @@ pub(crate) struct Parser<'q> {
     pos: usize,
     /// `PREFIX` declarations seen so far, `(name, iri)`.
     prefixes: Vec<(String, String)>,
+    /// Prefixes declared for every query (the server's `--prefix`), used
+    /// where the query declares no prefix of the name.
+    default_prefixes: &'q [(String, String)],
     /// Token index of the furthest failed expectation.
     furthest: usize,
     /// What would have been accepted at `furthest`: names already quoted
@@ -73,13 +76,17 @@ pub(crate) struct Parser<'q> {
     names: Vec<NameUse>,
 }
 
-/// Parses one statement; see [`crate::parse`].
-pub(crate) fn parse_statement(query: &str) -> Result<Statement, CypherError> {
+/// Parses one statement; see [`crate::parse_with_prefixes`].
+pub(crate) fn parse_statement<'q>(
+    query: &'q str,
+    default_prefixes: &'q [(String, String)],
+) -> Result<Statement, CypherError> {
     let mut parser = Parser {
         query,
         tokens: tokenize(query),
         pos: 0,
         prefixes: Vec::new(),
+        default_prefixes,
         furthest: 0,
         expected: Vec::new(),
         nesting: 0,
@@ -94,6 +101,16 @@ pub(crate) fn parse_statement(query: &str) -> Result<Statement, CypherError> {
 }
 
 impl<'q> Parser<'q> {
+    /// The IRI `prefix` stands for: the query's own declaration, else the
+    /// default of that name.
+    fn prefix_iri(&self, prefix: &str) -> Option<&str> {
+        self.prefixes
+            .iter()
+            .chain(self.default_prefixes)
+            .find(|(name, _)| name == prefix)
+            .map(|(_, iri)| iri.as_str())
+    }
+
     /// The current token.
     fn peek(&self) -> &Token {
         self.peek_at(0)

@@ -45,7 +45,7 @@ impl Parser<'_> {
     }
 
     /// A label, relationship type or property key: a word, a backticked name, an IRI in angle
-    /// brackets, or `prefix::local` (resolved against the `PREFIX` declarations).
+    /// brackets, or `prefix::local` (resolved against the `PREFIX` declarations, then the default prefixes).
     pub(super) fn schema_name(&mut self) -> PResult<(String, Span)> {
         let token = self.peek().clone();
         match token.kind {
@@ -65,8 +65,8 @@ impl Parser<'_> {
                 }
                 self.bump();
                 let span = token.span.to(local.span);
-                match self.prefixes.iter().find(|(name, _)| *name == token.value) {
-                    Some((_, iri)) => Ok((format!("{iri}{}", local.value), span)),
+                match self.prefix_iri(&token.value) {
+                    Some(iri) => Ok((format!("{iri}{}", local.value), span)),
                     None => self
                         .hard_semantic(&format!("Undeclared prefix `{}`", token.value), token.span),
                 }
@@ -81,12 +81,8 @@ impl Parser<'_> {
         let Some((prefix, local)) = name.split_once("::") else {
             return name;
         };
-        match self
-            .prefixes
-            .iter()
-            .find(|(declared, _)| declared == prefix)
-        {
-            Some((_, iri)) => format!("{iri}{local}"),
+        match self.prefix_iri(prefix) {
+            Some(iri) => format!("{iri}{local}"),
             None => name,
         }
     }
