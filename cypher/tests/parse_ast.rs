@@ -327,9 +327,12 @@ fn default_prefixes_resolve_where_the_query_declares_none() {
     );
     // An IRI written as a value resolves too; an unknown name still fails.
     assert!(nereid_cypher::parse_with_prefixes("RETURN ex::alice", &defaults).is_ok());
-    let error = nereid_cypher::parse_with_prefixes("RETURN owl::Thing", &defaults)
-        .expect_err("undeclared");
-    assert!(error.to_string().contains("Undeclared prefix `owl`"), "{error}");
+    let error =
+        nereid_cypher::parse_with_prefixes("RETURN owl::Thing", &defaults).expect_err("undeclared");
+    assert!(
+        error.to_string().contains("Undeclared prefix `owl`"),
+        "{error}"
+    );
     assert!(parse("MATCH (n:ex::Person) RETURN n").is_err());
 }
 

@@ -19,10 +19,10 @@ mod bolt_limits;
 pub use bolt_limits::{BoltLimitArgs, BoltLimitFile, BoltLimits};
 #[path = "config_auth.rs"]
 mod auth_settings;
-#[path = "config_timeout.rs"]
-mod transaction_timeout;
 #[path = "config_prefixes.rs"]
 mod prefixes;
+#[path = "config_timeout.rs"]
+mod transaction_timeout;
 pub use auth_settings::{AuthArgs, AuthFile, AuthHashing};
 
 pub const DEFAULT_DATA_DIR: &str = "./data";

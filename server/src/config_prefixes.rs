@@ -20,9 +20,11 @@ pub fn resolve(
 ) -> Result<Vec<(String, String)>, ConfigError> {
     let mut prefixes = file.cloned().unwrap_or_default();
     for entry in cli {
-        let (name, iri) = entry.split_once('=').ok_or_else(|| invalid(format!(
-            "`{entry}` is not NAME=IRI (e.g. ex=http://example.org/)"
-        )))?;
+        let (name, iri) = entry.split_once('=').ok_or_else(|| {
+            invalid(format!(
+                "`{entry}` is not NAME=IRI (e.g. ex=http://example.org/)"
+            ))
+        })?;
         prefixes.insert(name.trim().to_string(), iri.trim().to_string());
     }
     for (name, iri) in &prefixes {
@@ -35,9 +37,7 @@ pub fn resolve(
 /// A prefix name as a query writes it before `::`: a plain identifier.
 fn check_name(name: &str) -> Result<(), ConfigError> {
     let mut chars = name.chars();
-    let starts = chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_');
+    let starts = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
     if starts && chars.all(|c| c.is_alphanumeric() || c == '_') {
         Ok(())
     } else {
@@ -121,7 +121,10 @@ mod tests {
             ("ex=http://example.org/<", "may not contain"),
         ] {
             let error = resolve(&entries(&[entry]), None).unwrap_err().to_string();
-            assert!(error.contains("prefixes") && error.contains(says), "{entry}: {error}");
+            assert!(
+                error.contains("prefixes") && error.contains(says),
+                "{entry}: {error}"
+            );
         }
     }
 }
