@@ -11,9 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{
-    Error, FileKind, Format, InputFormat, Options, RdfReader, Reader, Record,
-};
+use nereid_loader_formats::{Error, FileKind, InputFormat, Options, RdfReader, Reader, Record};
 
 use nereid_wal::{ObjectStore, S3Store};
 
@@ -165,18 +163,28 @@ impl Read for Counted {
 /// The records of one input file.
 pub(crate) type Records = Box<dyn Iterator<Item = Result<Record, Error>> + Send>;
 
-/// An opened input file (a CSV file's header read).
+/// An input file ready to be read (a CSV file's header already checked).
 pub(crate) struct Input {
     pub(crate) name: String,
+    /// Opens the file when first pulled (see [`open_all`]).
     pub(crate) reader: Records,
     /// Whether its records are nodes only (CSV node files go first).
     pub(crate) nodes_only: bool,
 }
 
-/// Opens every file and orders them node files first (each group by
+/// Checks every file and orders them node files first (each group by
 /// name), so relationships find endpoints created by the same load. An
 /// RDF document yields its vertices before its edges, so it needs no
 /// order; its blank nodes are scoped by `blank_scope`.
+///
+/// A CSV file's header is read here, to order the files and to refuse a
+/// bad header before anything is applied; the file is then closed and
+/// opened again when its records are first pulled. So a load holds open
+/// only the files its readers are reading (one per parse worker), not
+/// every file of the source: an `s3://` prefix of thousands of objects
+/// would otherwise keep thousands of connections waiting, which servers
+/// drop, and a directory of thousands of files would run out of file
+/// descriptors.
 pub(crate) fn open_all(
     files: &[InputFile],
     format: InputFormat,
@@ -186,39 +194,143 @@ pub(crate) fn open_all(
     let mut inputs = Vec::with_capacity(files.len());
     for input in files {
         let name = input.name();
-        let io = |source| Error::Io {
-            file: name.clone(),
-            source,
+        let failed = |e| Box::new((name.clone(), e));
+        let nodes_only = match format {
+            InputFormat::Csv(csv) => {
+                let file = input.open().map_err(|source| failed(io(&name, source)))?;
+                let header = Reader::new(&name, file, csv, &Options::default()).map_err(failed)?;
+                header.header().kind() == FileKind::Nodes
+            }
+            InputFormat::Rdf(_) => false,
         };
-        let file = input.open().map_err(|e| Box::new((name.clone(), io(e))))?;
-        let counted = Counted {
-            file,
+        let opener = Opener {
+            input: input.clone(),
+            name: name.clone(),
+            format,
+            blank_scope: blank_scope.to_owned(),
             bytes: bytes.clone(),
         };
-        let failed = |e| Box::new((name.clone(), e));
-        let input = match format {
-            InputFormat::Csv(csv) => csv_input(&name, counted, csv).map_err(failed)?,
-            InputFormat::Rdf(syntax) => Input {
-                reader: Box::new(
-                    RdfReader::new(&name, counted, syntax, blank_scope)
-                        .map_err(failed)?
-                        .with_length(input.size()),
-                ),
-                name,
-                nodes_only: false,
-            },
-        };
-        inputs.push(input);
+        inputs.push(Input {
+            name,
+            reader: Box::new(Deferred::Closed(opener)),
+            nodes_only,
+        });
     }
     inputs.sort_by_key(|input| !input.nodes_only);
     Ok(inputs)
 }
 
-fn csv_input(name: &str, input: Counted, format: Format) -> Result<Input, Error> {
-    let reader = Reader::new(name, input, format, &Options::default())?;
-    Ok(Input {
-        name: name.to_owned(),
-        nodes_only: reader.header().kind() == FileKind::Nodes,
-        reader: Box::new(reader),
-    })
+fn io(name: &str, source: std::io::Error) -> Error {
+    Error::Io {
+        file: name.to_owned(),
+        source,
+    }
+}
+
+/// What opening one input's records takes.
+struct Opener {
+    input: InputFile,
+    name: String,
+    format: InputFormat,
+    blank_scope: String,
+    bytes: Arc<AtomicU64>,
+}
+
+impl Opener {
+    fn open(self) -> Result<Records, Error> {
+        let file = self.input.open().map_err(|e| io(&self.name, e))?;
+        let counted = Counted {
+            file,
+            bytes: self.bytes,
+        };
+        Ok(match self.format {
+            InputFormat::Csv(csv) => {
+                Box::new(Reader::new(&self.name, counted, csv, &Options::default())?)
+            }
+            InputFormat::Rdf(syntax) => Box::new(
+                RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?
+                    .with_length(self.input.size()),
+            ),
+        })
+    }
+}
+
+/// An input's records, its file opened when they are first pulled; a file
+/// that cannot be opened then yields its error as its only item.
+enum Deferred {
+    Closed(Opener),
+    Open(Records),
+    Done,
+}
+
+impl Iterator for Deferred {
+    type Item = Result<Record, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if matches!(self, Deferred::Closed(_)) {
+            let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
+                return None;
+            };
+            match opener.open() {
+                Ok(records) => *self = Deferred::Open(records),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        match self {
+            Deferred::Open(records) => {
+                let next = records.next();
+                if next.is_none() {
+                    // Closes the file as soon as it is read.
+                    *self = Deferred::Done;
+                }
+                next
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nereid_loader_formats::Format;
+
+    #[test]
+    fn files_are_opened_when_read_not_when_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            InputFile::Local(path)
+        };
+        let knows = write("knows.csv", ":START_ID,:END_ID,:TYPE\n1,2,KNOWS\n");
+        let people = write("people.csv", ":ID,name\n1,Ann\n2,Bob\n");
+        let bytes = Arc::default();
+        let format = InputFormat::Csv(Format::OpenCypher);
+        let inputs = open_all(&[knows.clone(), people], format, "b", &bytes).unwrap();
+        // Headers were read (node files first), no record yet.
+        let order: Vec<bool> = inputs.iter().map(|i| i.nodes_only).collect();
+        assert_eq!(order, [true, false]);
+        assert_eq!(bytes.load(Ordering::Relaxed), 0);
+        // A file gone after listing fails when its turn comes, not before:
+        // it was not held open meanwhile.
+        let InputFile::Local(path) = &knows else {
+            unreachable!()
+        };
+        std::fs::remove_file(path).unwrap();
+        let mut inputs = inputs.into_iter();
+        let people: Vec<_> = inputs.next().unwrap().reader.collect();
+        assert_eq!(people.len(), 2);
+        assert!(people.iter().all(Result::is_ok));
+        assert!(bytes.load(Ordering::Relaxed) > 0);
+        let knows: Vec<_> = inputs.next().unwrap().reader.collect();
+        assert!(
+            matches!(knows.as_slice(), [Err(Error::Io { source, .. })] if source.kind() == std::io::ErrorKind::NotFound),
+            "{:?}",
+            knows
+                .iter()
+                .map(|r| r.as_ref().err().map(ToString::to_string))
+                .collect::<Vec<_>>()
+        );
+    }
 }
