@@ -172,6 +172,8 @@ pub struct Database {
     statistics: Arc<StatisticsMaintainer>,
     /// Bytes one query may hold (0: no limit).
     query_max_memory: usize,
+    /// Where the loader saves ended loads (`<data_dir>/loads`).
+    loads_dir: PathBuf,
     /// Prefixes declared for every query (see [`DbConfig::prefixes`]).
     /// They do not change while the database is open, so a cached plan,
     /// keyed by the query's text, stays what the text means.
@@ -366,6 +368,7 @@ impl Database {
             statistics: Arc::new(StatisticsMaintainer::new(config.statistics_update_percent)),
             query_max_memory: config.query_max_memory,
             prefixes: Arc::from(config.prefixes.clone()),
+            loads_dir: config.data_dir.join("loads"),
             metrics: EngineMetrics::new(),
             users: std::sync::OnceLock::new(),
             files: Arc::new(crate::batches::ImportFiles {
@@ -936,7 +939,7 @@ impl Database {
             )
         })?;
         let started = Arc::new(
-            crate::loader::Loader::new(self, &self.import_dir)
+            crate::loader::Loader::new(self, &self.import_dir, &self.loads_dir)
                 .map_err(|e| unavailable("its thread", e))?,
         );
         *loader = Some(started.clone());

@@ -86,6 +86,17 @@ impl InputFormat {
         Some(InputFormat::Rdf(syntax))
     }
 
+    /// The name [`InputFormat::from_name`] reads back (lower case).
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Csv(Format::OpenCypher) => "opencypher",
+            InputFormat::Csv(Format::NeptuneCsv) => "csv",
+            InputFormat::Rdf(RdfSyntax::NTriples) => "ntriples",
+            InputFormat::Rdf(RdfSyntax::NQuads) => "nquads",
+            InputFormat::Rdf(RdfSyntax::Turtle) => "turtle",
+        }
+    }
+
     /// The file extensions (before any `.gz` / `.zst`) a directory source
     /// of this format is listed by.
     pub fn extensions(self) -> &'static [&'static str] {

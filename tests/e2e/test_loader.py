@@ -194,6 +194,31 @@ def test_resume_loads_only_what_earlier_loads_of_the_source_did_not(server, driv
     assert code == 400, answer
 
 
+def test_load_statuses_and_resume_outlive_a_restart(server):
+    """Ended loads are saved in the data directory (ADR 0142): after a restart their status still
+    answers, GET /loader lists them, and AUTO skips the files they applied."""
+    source = os.path.join(import_dir(server), "kept")
+    os.makedirs(source)
+    with open(os.path.join(source, "a.csv"), "w") as f:
+        f.write(":ID,:LABEL\n1,P\n2,P\n")
+    first = load(server, "file:///kept", mode="NEW")
+    assert first["overallStatus"]["status"] == "LOAD_COMPLETED"
+    load_id = request(server, "GET", "/loader")[1]["payload"]["loadIds"][-1]
+    server.stop()
+    server.start()
+    code, answer = request(server, "GET", f"/loader/{load_id}")
+    assert code == 200, answer
+    overall = answer["payload"]["overallStatus"]
+    assert (overall["status"], overall["totalRecords"]) == ("LOAD_COMPLETED", 2), overall
+    assert load_id in request(server, "GET", "/loader")[1]["payload"]["loadIds"]
+    with open(os.path.join(source, "b.csv"), "w") as f:
+        f.write(":ID,:LABEL\n3,P\n")
+    overall = load(server, "file:///kept")["overallStatus"]
+    assert (overall["status"], overall["filesTotal"], overall["totalRecords"]) == ("LOAD_COMPLETED", 1, 1)
+    with GraphDatabase.driver(server.uri, auth=("neo4j", "x")) as driver:
+        assert single(driver, "MATCH (p:P) RETURN count(p)") == 3
+
+
 def test_sources_outside_the_import_dir_are_refused(server, tmp_path):
     outside = tmp_path / "outside.csv"
     outside.write_text(":ID,:LABEL\n1,X\n")

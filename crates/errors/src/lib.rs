@@ -248,6 +248,130 @@ impl Status {
     }
 }
 
+impl Status {
+    /// Every status, for reading a code back ([`Status::from_code`]).
+    pub const ALL: [Status; 45] = [
+        Status::SyntaxError,
+        Status::SemanticError,
+        Status::TypeError,
+        Status::ArgumentError,
+        Status::ArithmeticError,
+        Status::EntityNotFound,
+        Status::ParameterMissing,
+        Status::ConstraintValidationFailed,
+        Status::ProcedureNotFound,
+        Status::ProcedureCallFailed,
+        Status::RequestInvalid,
+        Status::Unauthorized,
+        Status::AuthenticationRateLimit,
+        Status::Forbidden,
+        Status::CredentialsExpired,
+        Status::InvalidBookmark,
+        Status::DatabaseNotFound,
+        Status::NoThreadsAvailable,
+        Status::DeadlockDetected,
+        Status::LockClientStopped,
+        Status::TransactionNotFound,
+        Status::TransactionTimedOut,
+        Status::TransactionTimedOutClientConfiguration,
+        Status::DatabaseUnavailable,
+        Status::TransactionCommitFailed,
+        Status::TransactionStartFailed,
+        Status::MemoryPoolOutOfMemoryError,
+        Status::EquivalentSchemaRuleAlreadyExists,
+        Status::IndexWithNameAlreadyExists,
+        Status::ConstraintWithNameAlreadyExists,
+        Status::IndexAlreadyExists,
+        Status::ConstraintAlreadyExists,
+        Status::IndexNotFound,
+        Status::TokenNameError,
+        Status::IndexCreationFailed,
+        Status::ProcedureTimedOut,
+        Status::IndexDropFailed,
+        Status::ConstraintDropFailed,
+        Status::ConstraintCreationFailed,
+        Status::ForbiddenDueToTransactionType,
+        Status::AccessMode,
+        Status::Terminated,
+        Status::ExternalResourceFailed,
+        Status::NotSupported,
+        Status::General,
+    ];
+
+    /// The status whose [`Status::code`] is `code` (a status kept as text,
+    /// such as a load's errors in its saved record).
+    pub fn from_code(code: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|status| status.code() == code)
+    }
+}
+
+#[cfg(test)]
+mod all_tests {
+    use super::Status;
+
+    /// Each status's place in [`Status::ALL`]: a new variant fails to
+    /// compile here until it is placed, and the test below then fails
+    /// until `ALL` holds it there.
+    fn position(status: Status) -> usize {
+        match status {
+            Status::SyntaxError => 0,
+            Status::SemanticError => 1,
+            Status::TypeError => 2,
+            Status::ArgumentError => 3,
+            Status::ArithmeticError => 4,
+            Status::EntityNotFound => 5,
+            Status::ParameterMissing => 6,
+            Status::ConstraintValidationFailed => 7,
+            Status::ProcedureNotFound => 8,
+            Status::ProcedureCallFailed => 9,
+            Status::RequestInvalid => 10,
+            Status::Unauthorized => 11,
+            Status::AuthenticationRateLimit => 12,
+            Status::Forbidden => 13,
+            Status::CredentialsExpired => 14,
+            Status::InvalidBookmark => 15,
+            Status::DatabaseNotFound => 16,
+            Status::NoThreadsAvailable => 17,
+            Status::DeadlockDetected => 18,
+            Status::LockClientStopped => 19,
+            Status::TransactionNotFound => 20,
+            Status::TransactionTimedOut => 21,
+            Status::TransactionTimedOutClientConfiguration => 22,
+            Status::DatabaseUnavailable => 23,
+            Status::TransactionCommitFailed => 24,
+            Status::TransactionStartFailed => 25,
+            Status::MemoryPoolOutOfMemoryError => 26,
+            Status::EquivalentSchemaRuleAlreadyExists => 27,
+            Status::IndexWithNameAlreadyExists => 28,
+            Status::ConstraintWithNameAlreadyExists => 29,
+            Status::IndexAlreadyExists => 30,
+            Status::ConstraintAlreadyExists => 31,
+            Status::IndexNotFound => 32,
+            Status::TokenNameError => 33,
+            Status::IndexCreationFailed => 34,
+            Status::ProcedureTimedOut => 35,
+            Status::IndexDropFailed => 36,
+            Status::ConstraintDropFailed => 37,
+            Status::ConstraintCreationFailed => 38,
+            Status::ForbiddenDueToTransactionType => 39,
+            Status::AccessMode => 40,
+            Status::Terminated => 41,
+            Status::ExternalResourceFailed => 42,
+            Status::NotSupported => 43,
+            Status::General => 44,
+        }
+    }
+
+    #[test]
+    fn all_holds_every_status_once_and_codes_read_back() {
+        for (i, status) in Status::ALL.into_iter().enumerate() {
+            assert_eq!(position(status), i, "{status:?}");
+            assert_eq!(Status::from_code(status.code()), Some(status));
+        }
+        assert_eq!(Status::from_code("Neo.ClientError.Nothing.Such"), None);
+    }
+}
+
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())

@@ -1,6 +1,7 @@
 //! Loads by id: submitted, queued, run one at a time on the loader's
-//! thread, and kept (with their final state) for status requests while
-//! the process lives.
+//! thread, and kept (with their final state) for status requests; loads
+//! that ended are also saved in the data directory (`history.rs`), so
+//! their status and what they loaded outlive a restart.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use parking_lot::{Condvar, Mutex};
 
 use super::apply::{self, Ended};
+use super::history::{History, Record};
 use super::mode::{LoadMode, Loaded};
 use super::progress::LoadErrorEntry;
 use super::progress::{LoadPhase, LoadState, LoadStatus, Progress};
@@ -35,6 +37,11 @@ struct Shared {
     next: AtomicU64,
     /// Makes ids differ between runs of the process.
     epoch: u64,
+    /// Where ended loads are saved.
+    history: History,
+    /// Loads that ended before this process started, in the order they
+    /// ended.
+    past: Vec<Record>,
 }
 
 struct Job {
@@ -61,8 +68,13 @@ struct JobState {
 }
 
 impl Loader {
-    /// A loader for `db` reading sources only inside `import_dir`.
-    pub fn new(db: &Arc<Database>, import_dir: &Path) -> std::io::Result<Loader> {
+    /// A loader for `db` reading sources only inside `import_dir`, saving
+    /// ended loads in `history_dir` (and reading those saved before).
+    pub fn new(
+        db: &Arc<Database>,
+        import_dir: &Path,
+        history_dir: &Path,
+    ) -> std::io::Result<Loader> {
         let epoch = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
@@ -76,6 +88,8 @@ impl Loader {
             closed: AtomicBool::new(false),
             next: AtomicU64::new(1),
             epoch,
+            history: History::new(history_dir),
+            past: History::new(history_dir).read_all(),
         });
         let worker = shared.clone();
         std::thread::Builder::new()
@@ -201,19 +215,27 @@ impl Loader {
     }
 
     pub fn status(&self, id: &str) -> Option<LoadStatus> {
-        self.shared.find(id).map(|job| job.status())
+        match self.shared.find(id) {
+            Some(job) => Some(job.status()),
+            None => self.shared.past_load(id)?.status(),
+        }
     }
 
-    /// Every load's id, oldest first.
+    /// Every load's id, oldest first (those saved before this start first).
     pub fn list(&self) -> Vec<String> {
+        let past = self.shared.past.iter().map(|record| record.id.clone());
         let jobs = self.shared.jobs.lock();
-        jobs.values().map(|job| job.id.clone()).collect()
+        past.chain(jobs.values().map(|job| job.id.clone()))
+            .collect()
     }
 
     /// Asks a queued or running load to stop (a running one rolls back);
     /// `None` for an unknown id, else its state after asking.
     pub fn cancel(&self, id: &str) -> Option<LoadState> {
-        let job = self.shared.find(id)?;
+        let Some(job) = self.shared.find(id) else {
+            // A load saved before this start has ended.
+            return self.shared.past_load(id)?.status().map(|s| s.state);
+        };
         job.cancel.store(true, Ordering::Relaxed);
         let mut state = job.state.lock();
         if state.state == LoadState::InQueue {
@@ -274,7 +296,7 @@ impl Shared {
             };
             let Some(db) = self.db.upgrade() else { return };
             let previous = self.loaded_before(&job);
-            job.run(&db, previous);
+            job.run(&db, previous, &self.history);
         }
     }
 
@@ -291,22 +313,39 @@ impl Shared {
     }
 
     fn has_earlier(&self, request: &LoadRequest, seq: u64) -> bool {
-        !self.earlier(request, seq).is_empty()
+        !self.earlier(request, seq).is_empty() || self.last_past(request).is_some()
     }
 
     /// What the last earlier load of `job`'s source had loaded when it
-    /// ended (loads run in order, so it has ended); `None` without one.
+    /// ended (loads run in order, so it has ended), in this process or
+    /// saved before it started; `None` without one.
     fn loaded_before(&self, job: &Job) -> Option<Loaded> {
-        let last = self.earlier(&job.request, job.seq).pop()?;
-        let loaded = last.loaded.lock().clone();
-        loaded
+        match self.earlier(&job.request, job.seq).pop() {
+            Some(last) => last.loaded.lock().clone(),
+            None => {
+                let record = self.last_past(&job.request)?;
+                Some(Loaded::new(record.loaded.iter().cloned().collect()))
+            }
+        }
+    }
+
+    /// The last load of `request`'s source and format saved before this
+    /// process started.
+    fn last_past(&self, request: &LoadRequest) -> Option<&Record> {
+        self.past.iter().rev().find(|record| {
+            record.source == request.source && record.format == request.format.name()
+        })
+    }
+
+    fn past_load(&self, id: &str) -> Option<&Record> {
+        self.past.iter().find(|record| record.id == id)
     }
 }
 
 impl Job {
     /// Runs the load; `previous` is what the last earlier load of its
     /// source had loaded, which a resuming load skips.
-    fn run(&self, db: &Arc<Database>, previous: Option<Loaded>) {
+    fn run(&self, db: &Arc<Database>, previous: Option<Loaded>, history: &History) {
         let before = previous.unwrap_or_default();
         let skipped = match self.request.mode {
             LoadMode::New => Loaded::default(),
@@ -315,7 +354,9 @@ impl Job {
         {
             let mut state = self.state.lock();
             if state.state != LoadState::InQueue {
+                drop(state);
                 *self.loaded.lock() = Some(before);
+                self.save(history, self.status());
                 return;
             }
             state.state = LoadState::InProgress;
@@ -351,16 +392,41 @@ impl Job {
             _ => before,
         };
         *self.loaded.lock() = Some(loaded);
-        let mut state = self.state.lock();
-        state.ended = Some(Instant::now());
-        match outcome {
-            Ok(()) => state.state = LoadState::Completed,
-            Err(Ended::Cancelled) => state.state = LoadState::Cancelled,
+        let (ended, failure) = match outcome {
+            Ok(()) => (LoadState::Completed, None),
+            Err(Ended::Cancelled) => (LoadState::Cancelled, None),
             Err(Ended::Failed(e)) => {
                 tracing::warn!(load = %self.id, "load failed: {e}");
-                state.state = LoadState::Failed;
-                state.failure = Some(e);
+                (LoadState::Failed, Some(e))
             }
+        };
+        let now = Instant::now();
+        // Saved before the state turns final, so that whoever sees the
+        // load ended (a `neptune.load` caller, a status request) can count
+        // on its record.
+        let mut status = self.status();
+        status.state = ended;
+        status.failure = failure.clone();
+        status.elapsed = now - self.state.lock().since;
+        self.save(history, status);
+        let mut state = self.state.lock();
+        state.ended = Some(now);
+        state.state = ended;
+        state.failure = failure;
+    }
+
+    /// Saves the ended load (a failure to save is logged: the load itself
+    /// is done, and only its status after a restart is lost).
+    fn save(&self, history: &History, status: LoadStatus) {
+        let loaded = self
+            .loaded
+            .lock()
+            .as_ref()
+            .map(|files| files.iter().cloned().collect())
+            .unwrap_or_default();
+        let record = Record::of(&status, self.request.format.name(), loaded);
+        if let Err(e) = history.save(&record) {
+            tracing::warn!(load = %self.id, "the load's status was not saved: {e}");
         }
     }
 

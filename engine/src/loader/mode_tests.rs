@@ -39,7 +39,7 @@ fn resuming_skips_the_files_earlier_loads_of_the_source_applied() {
     let import = dir.path().join("import");
     let g = import.join("g");
     std::fs::create_dir_all(&g).unwrap();
-    let loader = Loader::new(&db, &import).unwrap();
+    let loader = Loader::new(&db, &import, &dir.path().join("data").join("loads")).unwrap();
     let write = |name: &str, text: &str| std::fs::write(g.join(name), text).unwrap();
 
     // RESUME needs an earlier load of the source.
@@ -90,4 +90,60 @@ fn mode_names_are_neptunes() {
         assert_eq!(LoadMode::from_name(&mode.name().to_lowercase()), Some(mode));
     }
     assert_eq!(LoadMode::from_name("RESTART"), None);
+}
+
+#[test]
+fn statuses_and_what_was_loaded_outlive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let import = dir.path().join("import");
+    let g = import.join("g");
+    std::fs::create_dir_all(&g).unwrap();
+    std::fs::write(g.join("a.csv"), ":ID,:LABEL\n1,P\n2,P\n").unwrap();
+    let (completed, failed) = {
+        let db = Database::open(&DbConfig::new(data.clone(), 2)).unwrap();
+        let loader = Loader::new(&db, &import, &data.join("loads")).unwrap();
+        let completed = load(&loader, LoadMode::New);
+        assert_eq!(completed.state, LoadState::Completed);
+        let failed = loader
+            .run(LoadRequest {
+                source: "file:///g/a.csv".into(),
+                format: InputFormat::Csv(Format::OpenCypher),
+                fail_on_error: true,
+                mode: LoadMode::New,
+            })
+            .unwrap();
+        assert_eq!(failed.state, LoadState::Failed, "the ids exist");
+        db.shutdown();
+        (completed, failed)
+    };
+    let db = Database::open(&DbConfig::new(data.clone(), 2)).unwrap();
+    let loader = Loader::new(&db, &import, &data.join("loads")).unwrap();
+    // Both loads answer with the status they ended with, listed first.
+    let again = loader.status(&completed.id).expect("kept");
+    assert_eq!(
+        (again.state, again.files_done, again.records),
+        (LoadState::Completed, 1, 2)
+    );
+    let again = loader.status(&failed.id).expect("kept");
+    assert_eq!(again.state, LoadState::Failed);
+    assert_eq!(
+        again.failure.map(|f| f.status),
+        failed.failure.map(|f| f.status)
+    );
+    assert_eq!(
+        loader.list()[..2],
+        [completed.id.clone(), failed.id.clone()]
+    );
+    // AUTO and RESUME know what the source's loads applied before.
+    std::fs::write(g.join("b.csv"), ":ID,:LABEL\n3,P\n").unwrap();
+    let status = load(&loader, LoadMode::Auto);
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    assert_eq!((status.files_total, status.records), (1, 1));
+    assert_eq!(people(&db), 3);
+    let status = load(&loader, LoadMode::Resume);
+    assert_eq!(
+        (status.state, status.files_total),
+        (LoadState::Completed, 0)
+    );
 }

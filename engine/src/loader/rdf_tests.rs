@@ -29,7 +29,7 @@ pub(super) fn setup() -> (tempfile::TempDir, Arc<Database>, Loader, std::path::P
     let db = Database::open(&DbConfig::new(dir.path().join("data"), 2)).unwrap();
     let import = dir.path().join("import");
     std::fs::create_dir_all(&import).unwrap();
-    let loader = Loader::new(&db, &import).unwrap();
+    let loader = Loader::new(&db, &import, &dir.path().join("data").join("loads")).unwrap();
     (dir, db, loader, import)
 }
 
