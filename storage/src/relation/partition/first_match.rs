@@ -88,7 +88,10 @@ impl Partition {
 
 /// `(zone, slot)` of the first [`FIRST_ROWS`] positions of `positions`
 /// below `len`.
-fn first_rows<'a>(positions: &Positions<'a>, len: u32) -> impl Iterator<Item = (usize, usize)> + 'a {
+fn first_rows<'a>(
+    positions: &Positions<'a>,
+    len: u32,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
     positions
         .clone()
         .take(FIRST_ROWS)
