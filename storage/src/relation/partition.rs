@@ -12,6 +12,7 @@
 //! [`PartitionWriter`], behind the partition's lock.
 
 mod between;
+mod first_match;
 mod probe;
 mod scan;
 mod value_scan;
@@ -234,13 +235,6 @@ impl Partition {
         let index = self.by_i.get(sid)?;
         let t = self.tuple(index)?;
         (t.i == sid && !t.is_freed()).then_some((index, t))
-    }
-
-    /// Starts loading the S-index head of `s` (a reader about to probe
-    /// many subjects one at a time, with other work between them).
-    #[inline]
-    pub(crate) fn prefetch_subject(&self, s: u64) {
-        self.by_s.prefetch(s);
     }
 
     /// Prefetches the S and O index heads a [`Partition::push`] of a tuple

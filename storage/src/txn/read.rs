@@ -131,18 +131,63 @@ impl Reader<'_> {
     }
 
     /// [`Reader::node_has_label`] of each of `nodes`, aligned with it: the
-    /// label resolved once and the nodes' first misses started together
-    /// (as [`Reader::node_property_column`] does), for a filter testing a
-    /// label on a batch of rows, e.g. after an expand.
+    /// label resolved once and the nodes read through the pipelined probe
+    /// ([`Reader::first_node_tuples`]), for a filter testing a label on a
+    /// batch of rows, e.g. after an expand.
     pub(crate) fn node_has_label_column(&self, nodes: &[u64], label: &str) -> Vec<bool> {
         let Some(gui) = self.store.literals.lookup(label.as_bytes()) else {
             return vec![false; nodes.len()];
         };
-        self.prefetch_nodes(nodes);
-        nodes
-            .iter()
-            .map(|&node| self.label_tuple(node, gui).is_some())
+        self.first_node_tuples(nodes, |t| self.is_visible_label(t, gui).then_some(()))
+            .into_iter()
+            .map(|found| found.is_some())
             .collect()
+    }
+
+    /// For each of `nodes`, aligned with it, what `pick` returns for the
+    /// first of the node's REL_VP tuples it returns something for (as
+    /// [`Reader::first_node_tuple`] finds it): the nodes grouped by
+    /// partition (a counting sort, each partition read once), each group
+    /// read through `Partition::first_by_subjects`, whose software
+    /// pipeline overlaps the misses of neighbouring nodes.
+    fn first_node_tuples<T>(
+        &self,
+        nodes: &[u64],
+        mut pick: impl FnMut(&Tuple<'_>) -> Option<T>,
+    ) -> Vec<Option<T>> {
+        let parts = self.store.partitions;
+        let mut starts = vec![0usize; parts + 1];
+        for &node in nodes {
+            starts[self.vertex_part(node) + 1] += 1;
+        }
+        for p in 0..parts {
+            starts[p + 1] += starts[p];
+        }
+        // Per partition, its nodes and their places in `nodes`.
+        let mut next = starts.clone();
+        let mut grouped = vec![0u64; nodes.len()];
+        let mut places = vec![0usize; nodes.len()];
+        for (place, &node) in nodes.iter().enumerate() {
+            let p = self.vertex_part(node);
+            grouped[next[p]] = node;
+            places[next[p]] = place;
+            next[p] += 1;
+        }
+        let mut found: Vec<Option<T>> = std::iter::repeat_with(|| None).take(nodes.len()).collect();
+        for part_no in 0..parts {
+            let range = starts[part_no]..starts[part_no + 1];
+            if range.is_empty() {
+                continue;
+            }
+            let Some(part) = self.store.vp.read(part_no) else {
+                continue;
+            };
+            let picked = part.first_by_subjects(&grouped[range.clone()], &mut pick);
+            for (&place, value) in places[range].iter().zip(picked) {
+                found[place] = value;
+            }
+        }
+        found
     }
 
     pub(crate) fn node_property_tuple(
@@ -165,57 +210,21 @@ impl Reader<'_> {
         o.decode(&self.store.literals)
     }
 
-    /// Starts loading the S-index heads of `nodes`, one pass per partition
-    /// under its lock once: an executor about to read a property of each
-    /// row of a batch, with its own work between the reads, finds the
-    /// heads in cache (the first miss of each read's chain, which the
-    /// processor cannot overlap across rows by itself there).
-    pub(crate) fn prefetch_nodes(&self, nodes: &[u64]) {
-        // Grouped by partition in two passes (a counting sort), so each
-        // partition is locked once and the ids are walked twice whatever
-        // the partition count.
-        let parts = self.store.partitions;
-        let mut starts = vec![0usize; parts + 1];
-        for &node in nodes {
-            starts[self.vertex_part(node) + 1] += 1;
-        }
-        for p in 0..parts {
-            starts[p + 1] += starts[p];
-        }
-        let mut next = starts.clone();
-        let mut grouped = vec![0u64; nodes.len()];
-        for &node in nodes {
-            let p = self.vertex_part(node);
-            grouped[next[p]] = node;
-            next[p] += 1;
-        }
-        for part_no in 0..parts {
-            let mine = &grouped[starts[part_no]..starts[part_no + 1]];
-            if mine.is_empty() {
-                continue;
-            }
-            let Some(part) = self.store.vp.read(part_no) else {
-                continue;
-            };
-            for &node in mine {
-                part.prefetch_subject(node);
-            }
-        }
-    }
-
     /// [`Reader::node_property`] of each of `nodes`, aligned with it: the
-    /// key resolved once, the heads of all the nodes requested first
-    /// ([`Reader::prefetch_nodes`]), then one point read per node in a
-    /// tight loop, whose independent misses the processor overlaps.
+    /// key resolved once, the stored values found through the pipelined
+    /// probe ([`Reader::first_node_tuples`]), then decoded (decoding a
+    /// string takes the dictionary's lock, which would stall the loads
+    /// still in flight).
     pub(crate) fn node_property_column(&self, nodes: &[u64], key: &str) -> Vec<Option<Value>> {
         let Some(key_id) = self.store.keys.lookup(key) else {
             return vec![None; nodes.len()];
         };
-        self.prefetch_nodes(nodes);
-        nodes
-            .iter()
-            .map(|&node| self.node_property_of(node, key_id))
-            .collect()
+        self.first_node_tuples(nodes, |t| {
+            (t.p == key_id && self.visible(t)).then(|| t.encoded())
+        })
+        .into_iter()
+        .map(|found| found.and_then(|o| o.decode(&self.store.literals)))
+        .collect()
     }
 
     /// Every visible property of `node` (the point-read path: the tuples

@@ -81,6 +81,11 @@ impl Side {
         self.level.contains_key(&node)
     }
 
+    /// Whether `node` is on the deepest level reached.
+    pub(super) fn on_frontier(&self, node: NodeId) -> bool {
+        self.level.get(&node) == Some(&self.depth)
+    }
+
     /// The shortest walks from `from` (a node this side reached) back to
     /// the root, each listing its nodes from `from` to the root: every one
     /// when `all`, else the first. Iterative, so a long walk cannot exhaust

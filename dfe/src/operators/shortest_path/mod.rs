@@ -297,9 +297,10 @@ impl Expander for ShortestPath {
             if self.tree.as_ref().is_none_or(|t| t.start() != start) {
                 self.tree = Some(SourceTree::build(&search)?);
             }
-            self.tree
-                .as_ref()
-                .map_or_else(Vec::new, |tree| tree.paths_to(target))
+            match self.tree.as_mut() {
+                Some(tree) => tree.paths_to(target, &search)?,
+                None => Vec::new(),
+            }
         } else {
             let ends_pass = {
                 let mut checks = search.checks.borrow_mut();
