@@ -23,6 +23,7 @@ mod export;
 mod id_index;
 mod jobs;
 mod mode;
+mod number_table;
 mod parse;
 mod progress;
 mod rdf_edges;
