@@ -113,16 +113,17 @@ impl Store {
             store: self,
             view: View::committed(*last),
         };
+        let mut ends = EndCheck::new(|node| reader.node_exists(node));
         let rel = |i: usize| -> Result<BulkRel<'_>> {
             let rel = &rels[i];
             Ok(BulkRel {
-                src: rel.src,
-                dst: rel.dst,
+                src: ends.check(rel.src)?,
+                dst: ends.check(rel.dst)?,
                 rel_type: rel.rel_type,
                 properties: rel.properties,
             })
         };
-        let staged = self.stage_rels(rels.len(), rel, |node| reader.node_exists(node))?;
+        let staged = self.stage_rels(rels.len(), rel)?;
         let ids = self.append_rels(staged, commit_ts)?;
         *last = commit_ts;
         self.publish(commit_ts);
@@ -195,15 +196,16 @@ impl Store {
     }
 
     /// Stages the `count` edges `rel(0..count)` by grid cell; fails
-    /// (staging nothing) when an endpoint is not a node by `exists`. The
-    /// edges are asked for a chunk at a time, so a caller whose rows name
-    /// their ends otherwise (a graph load's positions) builds no second
-    /// copy of them all.
+    /// (staging nothing) when `rel` does. The edges are asked for a chunk
+    /// at a time, outside the dictionary writer, so a caller whose rows
+    /// name their ends otherwise (a graph load's positions) builds no
+    /// second copy of them all, and checks the ends that need it there
+    /// (with [`EndCheck`]: random reads of the vertex partitions under
+    /// the writer would lengthen its hold).
     pub(crate) fn stage_rels<'r, K: AsRef<str> + 'r>(
         &self,
         count: usize,
-        rel: impl Fn(usize) -> Result<BulkRel<'r, K>>,
-        exists: impl Fn(u64) -> bool,
+        mut rel: impl FnMut(usize) -> Result<BulkRel<'r, K>>,
     ) -> Result<StagedRels> {
         let mut names = NameCache::default();
         let cells = self.e.partitions();
@@ -220,7 +222,6 @@ impl Store {
             .map(|_| Vec::with_capacity(props_share))
             .collect();
         let mut origin: Vec<Vec<usize>> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
-        let mut known: HashMap<u64, bool, foldhash::fast::RandomState> = HashMap::default();
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
         let mut types: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
         let mut chunk = Vec::with_capacity(BULK_CHUNK.min(count));
@@ -228,16 +229,6 @@ impl Store {
             chunk.clear();
             for i in first..(first + BULK_CHUNK).min(count) {
                 chunk.push(rel(i)?);
-            }
-            // Endpoints first, outside the dictionary writer: random reads
-            // of the vertex partitions would lengthen its hold.
-            for end in chunk.iter().flat_map(|rel| [rel.src, rel.dst]) {
-                if !*known.entry(end.0).or_insert_with(|| exists(end.0)) {
-                    return Err(StorageError::EntityNotFound(format!(
-                        "node {}",
-                        end.external()
-                    )));
-                }
             }
             let mut literals = self.literals.writer();
             for (n, rel) in (first..).zip(&chunk) {
@@ -288,11 +279,7 @@ impl Store {
         append_all(&self.ep, &props, commit_ts)?;
         self.bulk_statistics(RelKind::E, &edges);
         self.bulk_statistics(RelKind::Ep, &props);
-        let counted = edges.iter().flatten();
-        self.apply_counts(
-            commit_ts,
-            counted.flat_map(|t| count_keys(RelKind::E, t.p, 0).map(|key| (key, 1))),
-        );
+        self.apply_counts(commit_ts, edge_counts(&edges));
         let mut ids = vec![RelId(0); count];
         for (&first, cell_origin) in firsts.iter().zip(&origin) {
             for (sid, &n) in (first..).zip(cell_origin) {
@@ -321,6 +308,35 @@ impl Store {
     fn rebuild_indexes_after_bulk(&self) {
         if !self.schema.catalog().indexes.is_empty() {
             self.rebuild_indexes();
+        }
+    }
+}
+
+/// Checks that edge ends are nodes, each distinct end asked of `exists`
+/// once (a load's edges name the same vertices many times).
+pub(crate) struct EndCheck<F> {
+    exists: F,
+    known: HashMap<u64, bool, foldhash::fast::RandomState>,
+}
+
+impl<F: Fn(u64) -> bool> EndCheck<F> {
+    pub(crate) fn new(exists: F) -> EndCheck<F> {
+        EndCheck {
+            exists,
+            known: HashMap::default(),
+        }
+    }
+
+    /// `end`, or the error that it is not a node.
+    pub(crate) fn check(&mut self, end: NodeId) -> Result<NodeId> {
+        let exists = &self.exists;
+        if *self.known.entry(end.0).or_insert_with(|| exists(end.0)) {
+            Ok(end)
+        } else {
+            Err(StorageError::EntityNotFound(format!(
+                "node {}",
+                end.external()
+            )))
         }
     }
 }
@@ -357,6 +373,21 @@ fn cluster_by_type_source_and_target(
         }
         props.sort_by_key(|prop| prop.0);
     }
+}
+
+/// The count deltas of appended edges, added up per type first: each
+/// cell's edges are ordered by type, so a run of one type is counted
+/// once instead of updating the counts' maps per edge.
+fn edge_counts(edges: &[Batch]) -> Deltas {
+    let mut deltas = Deltas::default();
+    for cell in edges {
+        for run in cell.chunk_by(|a, b| a.p == b.p) {
+            for key in count_keys(RelKind::E, run[0].p, 0) {
+                *deltas.entry(key).or_insert(0) += run.len() as i64;
+            }
+        }
+    }
+    deltas
 }
 
 /// Appends each partition's batch; returns per partition the SID of its

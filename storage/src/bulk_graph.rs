@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::bulk::{BulkNode, BulkRel, BULK_CHUNK};
+use crate::bulk::{BulkNode, BulkRel, EndCheck, BULK_CHUNK};
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
 use crate::schema::EntityKind;
@@ -131,28 +131,32 @@ impl Store {
             store.keyed_vertices(&nodes[first..first + n], &reader, &mut loaded)
         })?;
         drop(contents);
-        let ids = &staged_nodes.ids;
-        let end = |end: BulkEnd| -> Result<NodeId> {
-            match end {
-                BulkEnd::Loaded(i) => ids
-                    .get(i)
-                    .copied()
-                    .ok_or_else(|| StorageError::EntityNotFound(format!("node {i} of the load"))),
-                BulkEnd::Existing(id) => Ok(id),
-            }
+        let staged_rels = {
+            let ids = &staged_nodes.ids;
+            // A vertex of the load is one by construction: only the ends
+            // naming committed vertices are checked (under the commit lock, as
+            // the loader looked them up in an older snapshot).
+            let mut existing =
+                EndCheck::new(|node| loaded.contains(&node) || reader.node_exists(node));
+            let mut end = |end: BulkEnd| -> Result<NodeId> {
+                match end {
+                    BulkEnd::Loaded(i) => ids.get(i).copied().ok_or_else(|| {
+                        StorageError::EntityNotFound(format!("node {i} of the load"))
+                    }),
+                    BulkEnd::Existing(id) => existing.check(id),
+                }
+            };
+            let rel = |i: usize| -> Result<BulkRel<'_, K>> {
+                let rel = rels.get(i);
+                Ok(BulkRel {
+                    src: end(rel.src)?,
+                    dst: end(rel.dst)?,
+                    rel_type: rel.rel_type.as_ref(),
+                    properties: rel.properties.as_ref(),
+                })
+            };
+            self.stage_rels(rels.len, rel)?
         };
-        let rel = |i: usize| -> Result<BulkRel<'_, K>> {
-            let rel = rels.get(i);
-            Ok(BulkRel {
-                src: end(rel.src)?,
-                dst: end(rel.dst)?,
-                rel_type: rel.rel_type.as_ref(),
-                properties: rel.properties.as_ref(),
-            })
-        };
-        let staged_rels = self.stage_rels(rels.len, rel, |node| {
-            loaded.contains(&node) || reader.node_exists(node)
-        })?;
         drop(batches);
         drop(loaded);
         self.append_nodes(&staged_nodes, commit_ts)?;

@@ -7,18 +7,19 @@
 //! the largest cost of parsing the relationship files. Here an end finds
 //! its id space among the load's few by comparing names, then its id:
 //! an id in canonical decimal (SNB's, most generated ids) as a number in
-//! a map of plain integers, any other id by its text. A (space, id) pair
+//! a table of plain integers (`number_table.rs`), any other id by its text. A (space, id) pair
 //! maps to one vertex key and back (`user_id.rs`), so this index answers
 //! exactly what the map of keys did.
 
 use std::collections::HashMap;
 
 use super::bulk::{Fast, LoadKeys};
+use super::number_table::NumberTable;
 
 /// The load's vertices of one id space.
 #[derive(Default)]
 struct SpaceIds<'a> {
-    numbers: HashMap<u64, usize, Fast>,
+    numbers: NumberTable,
     texts: HashMap<&'a str, usize, Fast>,
 }
 
@@ -72,7 +73,7 @@ impl<'a> IdIndex<'a> {
             }
         };
         match canonical_number(id) {
-            Some(n) => space.numbers.try_insert_or_keep(n, at),
+            Some(n) => space.numbers.insert(n, at),
             None => space.texts.try_insert_or_keep(id, at),
         }
     }
@@ -85,7 +86,7 @@ impl LoadKeys for IdIndex<'_> {
             .iter()
             .find(|(prefix, _)| prefix_is(prefix, space, id))?;
         match canonical_number(id) {
-            Some(n) => ids.numbers.get(&n).copied(),
+            Some(n) => ids.numbers.get(n),
             None => ids.texts.get(id).copied(),
         }
     }

@@ -24,6 +24,7 @@ mod history;
 mod id_index;
 mod jobs;
 mod mode;
+mod number_table;
 mod parse;
 mod progress;
 mod rdf_edges;
