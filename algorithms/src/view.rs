@@ -6,7 +6,7 @@
 use crate::csr::Graph;
 use crate::error::AlgorithmError;
 use nereid_storage::apl::{EdgePattern, Endpoint, ModeChoice};
-use nereid_storage::Txn;
+use nereid_storage::{NodeIndex, Txn};
 use nereid_values::{NodeId, RelId, Value};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -38,10 +38,15 @@ impl ViewSpec {
     }
 }
 
+/// One grid cell's kept edges as dense index pairs, and their
+/// relationships when weights are to be read (empty otherwise).
+type CellEdges = (Vec<(u32, u32)>, Vec<RelId>);
+
 /// A graph built from one snapshot, and the nodes its indices stand for.
 #[derive(Debug)]
 pub struct GraphView {
     nodes: Vec<NodeId>,
+    index: NodeIndex,
     graph: Graph,
     build_time: Duration,
 }
@@ -49,41 +54,47 @@ pub struct GraphView {
 impl GraphView {
     /// Reads the snapshot `txn` sees, in parallel on the current rayon
     /// pool: the edges one cell of the store's partition grid per task
-    /// (each cell mapped to dense indices as it is read), the weights in
-    /// chunks, the CSR construction. Edges come in cell order whatever the
-    /// thread count, so the view is the same for every run.
+    /// (both ends mapped to dense indices as they are read, through a
+    /// direct-access [`NodeIndex`]: one array read per end), the weights
+    /// in chunks, the CSR construction. Edges come in cell order whatever
+    /// the thread count, so the view is the same for every run.
     pub fn build(txn: &Txn, spec: &ViewSpec) -> Result<GraphView, AlgorithmError> {
         let started = Instant::now();
         let mut nodes = txn.scan_nodes(spec.vertex_label.as_deref());
         nodes.par_sort_unstable();
+        let index = NodeIndex::new(&nodes);
         let pattern = EdgePattern {
             src: Endpoint::Any,
             types: &spec.edge_labels,
             dst: Endpoint::Any,
         };
-        let index = |node: NodeId| nodes.binary_search(&node).ok().map(|i| i as u32);
-        let per_cell: Vec<Vec<(u32, u32, RelId)>> = (0..txn.apl().cells())
+        let weighted = spec.weight_property.is_some();
+        let per_cell: Vec<CellEdges> = (0..txn.apl().cells())
             .into_par_iter()
             .map(|cell| {
-                let mut kept = Vec::new();
+                let (mut edges, mut rels) = (Vec::new(), Vec::new());
                 txn.apl()
                     .edges_in_cell(&pattern, cell, ModeChoice::Auto, |m| {
-                        if let (Some(s), Some(d)) = (index(m.src), index(m.dst)) {
-                            kept.push((s, d, m.rel));
+                        if let (Some(s), Some(d)) = (index.get(m.src), index.get(m.dst)) {
+                            edges.push((s, d));
+                            if weighted {
+                                rels.push(m.rel);
+                            }
                         }
                     });
-                kept
+                (edges, rels)
             })
             .collect();
-        let kept = per_cell.concat();
-        let edges: Vec<(u32, u32)> = kept.par_iter().map(|&(s, d, _)| (s, d)).collect();
+        let (edges, rels): (Vec<_>, Vec<_>) = per_cell.into_iter().unzip();
+        let edges = edges.concat();
         let weights = match &spec.weight_property {
-            Some(key) => Some(read_weights(txn, &kept, key)?),
+            Some(key) => Some(read_weights(txn, &rels.concat(), key)?),
             None => None,
         };
         let graph = Graph::from_edges(nodes.len(), &edges, weights.as_deref());
         Ok(GraphView {
             nodes,
+            index,
             graph,
             build_time: started.elapsed(),
         })
@@ -95,7 +106,7 @@ impl GraphView {
 
     /// The dense index of `node`, if the view holds it.
     pub fn index_of(&self, node: NodeId) -> Option<u32> {
-        self.nodes.binary_search(&node).ok().map(|i| i as u32)
+        self.index.get(node)
     }
 
     pub fn node(&self, index: u32) -> NodeId {
@@ -113,18 +124,13 @@ const WEIGHT_CHUNK: usize = 1 << 16;
 
 /// Each kept edge's weight: a number, never negative or NaN (read in
 /// chunks in parallel; a bad edge fails the build, naming it).
-fn read_weights(
-    txn: &Txn,
-    kept: &[(u32, u32, RelId)],
-    key: &str,
-) -> Result<Vec<f64>, AlgorithmError> {
-    let chunks: Vec<Vec<f64>> = kept
+fn read_weights(txn: &Txn, rels: &[RelId], key: &str) -> Result<Vec<f64>, AlgorithmError> {
+    let chunks: Vec<Vec<f64>> = rels
         .par_chunks(WEIGHT_CHUNK)
-        .map(|chunk| {
-            let rels: Vec<RelId> = chunk.iter().map(|&(_, _, rel)| rel).collect();
-            txn.rel_property_column(&rels, key)
+        .map(|rels| {
+            txn.rel_property_column(rels, key)
                 .into_iter()
-                .zip(&rels)
+                .zip(rels)
                 .map(|(value, &rel)| weight_of(value, rel, key))
                 .collect::<Result<Vec<f64>, AlgorithmError>>()
         })

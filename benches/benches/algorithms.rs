@@ -27,7 +27,7 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
-/// Rounds of the whole comparison.
+/// Rounds of the whole comparison (`NEREID_ALGO_ROUNDS` overrides).
 const ROUNDS: usize = 3;
 
 #[global_allocator]
@@ -75,7 +75,14 @@ fn main() {
     // The machine is shared: each figure is the best of `ROUNDS`
     // interleaved rounds of both.
     let mut best: Vec<(&str, f64, Option<f64>, Option<f64>)> = Vec::new();
-    for _ in 0..ROUNDS {
+    let rounds: usize = env_or("NEREID_ALGO_ROUNDS", ROUNDS);
+    let table_head = || {
+        println!(
+            "| kernel | nereid mean (s) | GAPBS average (s) | ratio | NetworKit mean (s) | ratio |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|");
+    };
+    for round in 1..=rounds {
         let networkit = networkit_means(&path, threads, &sources[..16]);
         let rows = [
             (
@@ -129,8 +136,16 @@ fn main() {
                 gapbs("tc", &["-g", &s, "-n", "4"]),
             ),
         ];
+        // Each round prints as it ends: a long sitting that is stopped
+        // still leaves its finished rounds.
+        println!(
+            "round {round} of {rounds} (load average {}):",
+            load_average()
+        );
+        table_head();
         for (i, (kernel, ours, theirs)) in rows.into_iter().enumerate() {
             let library = networkit.get(kernel).copied();
+            print_row(kernel, ours, theirs, library);
             match best.get_mut(i) {
                 None => best.push((kernel, ours, theirs, library)),
                 Some(b) => {
@@ -141,21 +156,32 @@ fn main() {
             }
         }
     }
-    println!(
-        "| kernel | nereid mean (s) | GAPBS average (s) | ratio | NetworKit mean (s) | ratio |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|");
-    let cell = |ours: f64, theirs: Option<f64>| match theirs {
+    println!("best of {rounds} rounds:");
+    table_head();
+    for (kernel, ours, theirs, library) in best {
+        print_row(kernel, ours, theirs, library);
+    }
+}
+
+/// One table row: our figure and its ratio to GAPBS's and NetworKit's.
+fn print_row(kernel: &str, ours: f64, theirs: Option<f64>, library: Option<f64>) {
+    let cell = |theirs: Option<f64>| match theirs {
         Some(t) => format!("{t:.4} | {:.2}", ours / t),
         None => "— | —".to_string(),
     };
-    for (kernel, ours, theirs, library) in best {
-        println!(
-            "| {kernel} | {ours:.4} | {} | {} |",
-            cell(ours, theirs),
-            cell(ours, library)
-        );
-    }
+    println!(
+        "| {kernel} | {ours:.4} | {} | {} |",
+        cell(theirs),
+        cell(library)
+    );
+}
+
+/// The 1-minute load average, for the record beside each round.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".to_string())
 }
 
 /// The smaller of two optional figures (either when one is missing).

@@ -34,6 +34,7 @@ const DENSE_COUNTERS: u32 = 1 << 12;
 /// The dense number of a gui of `tag` (`counter << 16 | hash`), when it
 /// has one: the layout every direct-access map over guis shares (this one
 /// and the dictionary's lock-free slots).
+#[inline]
 pub(crate) fn dense_number(tag: u8, gui: u64) -> Option<usize> {
     match split_gui(gui) {
         Some((t, counter, hash)) if t == tag && counter < DENSE_COUNTERS => {
@@ -64,11 +65,13 @@ impl GuiMap {
     }
 
     /// The dense number of `gui`, when it has one.
+    #[inline]
     fn dense_slot(&self, gui: u64) -> Option<usize> {
         dense_number(self.tag, gui)
     }
 
     /// The value of `gui`, 0 when it has none.
+    #[inline]
     pub(crate) fn get(&self, gui: u64) -> u32 {
         match self.dense_slot(gui) {
             Some(slot) => self.pages.get(slot).copied().unwrap_or(0),

@@ -37,6 +37,7 @@ pub(crate) const MAX_PARTITIONS_PER_DIM: usize = 1024;
 /// guis are written to the log and checked against the hash on replay.
 const HASH_SEED: u32 = 0x4e52_4431;
 
+#[inline]
 pub(crate) fn tag_of(id: u64) -> u8 {
     (id >> TAG_SHIFT) as u8
 }
@@ -62,6 +63,7 @@ pub(crate) fn make_gui(tag: u8, counter: u32, hash: u16) -> u64 {
 }
 
 /// `(tag, counter, hash)` of a gui, or `None` when the reserved bits are set.
+#[inline]
 pub(crate) fn split_gui(gui: u64) -> Option<(u8, u32, u16)> {
     let middle = (gui >> (HASH_BITS + COUNTER_BITS)) & ((1 << (TAG_SHIFT - 44)) - 1);
     if middle != 0 {

@@ -46,6 +46,7 @@ mod lock_wait;
 mod lock_wait_tests;
 mod memory;
 mod mvcc;
+mod node_index;
 mod paged;
 mod pinned;
 mod predicates;
@@ -68,6 +69,7 @@ pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;
 pub use lock_wait::WaitLimits;
 pub use memory::MemoryUsage;
+pub use node_index::NodeIndex;
 pub use pinned::free_retired;
 pub use resolver::rel_element_id;
 pub use schema::{
