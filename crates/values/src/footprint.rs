@@ -92,6 +92,29 @@ impl Value {
                     }
                     bytes
                 }
+                // Shared like lists: each holder charged its share.
+                Value::VirtualNode(_) | Value::VirtualRelationship(_) if !shared_lists => 0,
+                Value::VirtualNode(node) => {
+                    let holders = holders.saturating_mul(std::sync::Arc::strong_count(node));
+                    let names: usize = node.labels.iter().map(|l| l.capacity()).sum();
+                    let entries = entity_properties(&node.properties, holders, &mut pending);
+                    total = total.saturating_add(
+                        (size_of::<crate::VirtualNode>() + names + entries) / holders,
+                    );
+                    continue;
+                }
+                // Its end nodes are charged where their own values are held.
+                Value::VirtualRelationship(rel) => {
+                    let holders = holders.saturating_mul(std::sync::Arc::strong_count(rel));
+                    let entries = entity_properties(&rel.properties, holders, &mut pending);
+                    total = total.saturating_add(
+                        (size_of::<crate::VirtualRelationship>()
+                            + rel.rel_type.capacity()
+                            + entries)
+                            / holders,
+                    );
+                    continue;
+                }
                 Value::Path(path) => {
                     size_of::<crate::PathValue>()
                         + (path.nodes.capacity() + path.rels.capacity()) * size_of::<u64>()
@@ -115,10 +138,31 @@ impl Value {
                 | Value::List(_)
                 | Value::Map(_)
                 | Value::Path(_)
+                | Value::VirtualNode(_)
+                | Value::VirtualRelationship(_)
                 | Value::DateTime(_)
                 | Value::WideLocal(_)
         )
     }
+}
+
+/// A virtual entity's property entries (keys and slots), its values queued
+/// on `pending` to be looked into with the entity's holders.
+fn entity_properties<'a>(
+    properties: &'a std::collections::BTreeMap<String, Value>,
+    holders: usize,
+    pending: &mut Vec<(&'a Value, usize)>,
+) -> usize {
+    let mut bytes = 0usize;
+    for (key, item) in properties {
+        bytes = bytes.saturating_add(
+            key.capacity() + size_of::<String>() + size_of::<Value>() + MAP_ENTRY_OVERHEAD,
+        );
+        if item.owns_heap() {
+            pending.push((item, holders));
+        }
+    }
+    bytes
 }
 
 #[cfg(test)]

@@ -71,6 +71,10 @@ pub(crate) struct Parser<'q> {
     /// branch tried and abandoned may have recorded the same token, which
     /// `names_read` removes.
     names: Vec<NameUse>,
+    /// Parameters written as a whole `SKIP` / `LIMIT` (see
+    /// `Statement::row_count_parameters`); an abandoned branch may have
+    /// recorded one twice.
+    row_counts: Vec<(String, Span)>,
 }
 
 /// Parses one statement; see [`crate::parse`].
@@ -85,6 +89,7 @@ pub(crate) fn parse_statement(query: &str) -> Result<Statement, CypherError> {
         nesting: 0,
         tree_depth: 0,
         names: Vec::new(),
+        row_counts: Vec::new(),
     };
     match parser.statement() {
         Ok(statement) => Ok(statement),
