@@ -83,6 +83,10 @@ pub struct Statement {
     /// pattern property maps), in text order: Neo4j warns of those the
     /// database has never seen.
     pub names: Vec<NameUse>,
+    /// The parameters that are a `SKIP` or `LIMIT` by themselves: Neo4j
+    /// fails a query whose value there is not a number when it compiles
+    /// the query (`Type mismatch for parameter`), before anything runs.
+    pub row_count_parameters: Vec<(String, Span)>,
     pub query: Query,
     /// The original query text; spans index into it, and [`crate::analyze`] uses it to
     /// render line/column and the caret excerpt of semantic errors.

@@ -24,6 +24,9 @@ macro_rules! details {
         }
 
         impl Detail {
+            /// Every detail, in declaration order.
+            pub const ALL: &'static [Detail] = &[$(Detail::$name,)*];
+
             /// The name as the openCypher TCK spells it.
             pub fn name(self) -> &'static str {
                 match self {

@@ -136,8 +136,14 @@ pub(crate) fn invalid_argument_value(expected: &str, actual: &Value) -> ExecErro
 
 /// [`type_mismatch`] named as another openCypher `detail` (e.g. `MapElementAccessByNonString`).
 pub(crate) fn type_mismatch_as(detail: &str, expected: &str, actual: &Value) -> ExecError {
+    // A virtual entity is a Node or Relationship by type, but none of the
+    // store's: say so, or "expected Node but was Node" would puzzle.
+    let virtual_entity = match actual {
+        Value::VirtualNode(_) | Value::VirtualRelationship(_) => "a virtual ",
+        _ => "",
+    };
     ExecError::Type(format!(
-        "{detail}: Type mismatch: expected {expected} but was {}",
+        "{detail}: Type mismatch: expected {expected} but was {virtual_entity}{}",
         actual.type_name()
     ))
 }

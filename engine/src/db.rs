@@ -52,6 +52,20 @@ pub struct DbError {
     pub message: String,
 }
 
+impl DbError {
+    /// The message as Neo4j words it, which clients match: without the
+    /// openCypher detail prefix the engine's messages carry.
+    pub fn client_message(&self) -> &str {
+        crate::error_detail::split(&self.message).1
+    }
+
+    /// The openCypher detail (`UndefinedVariable`, ...) the error stands
+    /// for, if any: sent in the GQL status description.
+    pub fn detail(&self) -> Option<&'static str> {
+        crate::error_detail::split(&self.message).0
+    }
+}
+
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.status.code(), self.message)
@@ -595,9 +609,12 @@ impl Database {
             profile,
             notifications,
             names_read,
+            row_count_parameters,
             ..
         } = self.plan(query).map_err(failed)?;
         nereid_dfe::check_parameters(&plan, &params).map_err(|e| failed(status::from_exec(e)))?;
+        crate::parameter_types::check_row_counts(&row_count_parameters, &params, query)
+            .map_err(failed)?;
         if tx.is_some_and(|t| t.listed.is_terminated()) {
             return Err(failed(terminated()));
         }
@@ -822,7 +839,8 @@ impl Database {
         let cached = CachedPlan::new(Arc::new(plan), stmt.explain, nodes, schema)
             .profiled(stmt.profile)
             .with_options(options.notifications, options.replan == Replan::Skip)
-            .warning_of_unknown(stmt.names);
+            .warning_of_unknown(stmt.names)
+            .with_row_count_parameters(stmt.row_count_parameters);
         // `replan=force` plans every time: its plan is never cached, so no
         // later run finds it.
         if options.replan != Replan::Force {

@@ -41,6 +41,9 @@ pub(crate) struct CachedPlan {
     /// The names a read-only statement reads, checked against the store at
     /// every run (`unknown_names.rs`); empty for a statement that writes.
     pub(crate) names_read: Arc<[nereid_cypher::ast::NameUse]>,
+    /// The parameters that are a whole `SKIP` / `LIMIT`, type-checked
+    /// before every run (`parameter_types.rs`).
+    pub(crate) row_count_parameters: Arc<[(String, nereid_cypher::ast::Span)]>,
     keep_when_stale: bool,
 }
 
@@ -59,6 +62,7 @@ impl CachedPlan {
             schema_at_planning,
             notifications: Arc::from([]),
             names_read: Arc::from([]),
+            row_count_parameters: Arc::from([]),
             keep_when_stale: false,
         }
     }
@@ -91,6 +95,15 @@ impl CachedPlan {
         if crate::query_type::of(&self.plan) == "r" {
             self.names_read = Arc::from(names);
         }
+        self
+    }
+
+    /// Keeps the statement's `SKIP` / `LIMIT` parameters to check.
+    pub(crate) fn with_row_count_parameters(
+        mut self,
+        used: Vec<(String, nereid_cypher::ast::Span)>,
+    ) -> CachedPlan {
+        self.row_count_parameters = Arc::from(used);
         self
     }
 }

@@ -4,7 +4,9 @@
 //! the server's `protocol_status.rs` (docs/adr/0088-the-engine-crate.md).
 //!
 //! Messages keep the crate's wording; positions (byte offsets) become Neo4j's
-//! `(line L, column C (offset: O))` suffix.
+//! `(line L, column C (offset: O))` suffix, the query line and a caret under
+//! the column, as the parser lays out its own errors. A message may start with
+//! its openCypher detail (`error_detail.rs`), which the front ends send apart.
 
 use crate::db::DbError;
 use nereid_cypher::{CypherError, ErrorKind};
@@ -42,9 +44,13 @@ pub(crate) fn from_plan(e: PlanError, query: &str) -> DbError {
         PlanError::Unsupported { .. } => Status::NotSupported,
         PlanError::ProcedureNotFound { .. } => Status::ProcedureNotFound,
     };
-    let message = match e.offset() {
-        Some(offset) => format!("{e} {}", position(query, offset)),
-        None => e.to_string(),
+    let message = match (&e, e.offset()) {
+        // Neo4j names no position for a procedure it does not have.
+        (PlanError::ProcedureNotFound { .. }, _) | (_, None) => e.to_string(),
+        // The parser's layout: position, the query line, a caret under the column.
+        (_, Some(offset)) => {
+            CypherError::at(ErrorKind::Semantic, &e.to_string(), query, offset).message
+        }
     };
     DbError { status, message }
 }
@@ -173,30 +179,5 @@ pub(crate) fn from_wal(e: WalError) -> DbError {
     DbError {
         status: Status::TransactionCommitFailed,
         message: format!("the transaction log failed: {e}"),
-    }
-}
-
-/// `(line L, column C (offset: O))`, 1-based line and column (in characters).
-pub(crate) fn position(query: &str, offset: usize) -> String {
-    let offset = offset.min(query.len());
-    let before = query.get(..offset).unwrap_or(query);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let column = before[line_start..].chars().count() + 1;
-    format!("(line {line}, column {column} (offset: {offset}))")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::position;
-
-    #[test]
-    fn positions_are_one_based_lines_and_columns() {
-        assert_eq!(position("RETURN x", 7), "(line 1, column 8 (offset: 7))");
-        assert_eq!(
-            position("MATCH (n)\nRETURN x", 17),
-            "(line 2, column 8 (offset: 17))"
-        );
-        assert_eq!(position("", 5), "(line 1, column 1 (offset: 0))");
     }
 }

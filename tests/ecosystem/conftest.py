@@ -72,21 +72,3 @@ def driver(uri):
     finally:
         drv.close()
 
-
-# Steps nereid cannot pass yet: LlamaIndex's Neo4jPropertyGraphStore refreshes
-# its schema through apoc.meta.subGraph and langchain's enhanced schema calls
-# apoc.meta.graph (both return virtual nodes, not implemented). Marked strict
-# expected failures against nereid, so one that starts passing fails the run
-# until it is taken off this list; against Neo4j (--neo4j) nothing is marked.
-NOT_YET_ON_NEREID = {"test_graph_enhanced_schema"} | {
-    f"test_property_graph_{step}" for step in (
-        "upsert_nodes", "upsert_relations", "get_by_ids", "rel_map", "vector_query", "structured_query",
-        "schema", "delete")}
-
-
-def pytest_collection_modifyitems(config, items):
-    if os.environ.get("ECOSYSTEM_URI"):
-        return
-    for item in items:
-        if item.name in NOT_YET_ON_NEREID:
-            item.add_marker(pytest.mark.xfail(strict=True, reason="apoc.meta.subGraph / apoc.meta.graph missing"))

@@ -41,6 +41,12 @@ class Failed:
     phase: str
     code: str
     message: str
+    description: str = ""  # the GQL status description (nereid's detail is there)
+
+
+def _description(e):
+    """The failure's GQL status description (Bolt 5.7+), or ""."""
+    return getattr(e, "gql_status_description", None) or ""
 
 
 def execute(session, query, params):
@@ -48,13 +54,13 @@ def execute(session, query, params):
     try:
         result = session.run(query, params)
     except Neo4jError as e:
-        return Failed(errors.COMPILE, e.code or "", e.message or "")
+        return Failed(errors.COMPILE, e.code or "", e.message or "", _description(e))
     try:
         records = list(result)
         columns = list(result.keys())
         return Rows(columns, [[tagged(v) for v in r.values()] for r in records])
     except Neo4jError as e:
-        return Failed(errors.RUNTIME, e.code or "", e.message or "")
+        return Failed(errors.RUNTIME, e.code or "", e.message or "", _description(e))
     except Unrepresentable as e:
         raise CaseFailed("driver: value not representable", str(e)) from None
     except (ValueError, TypeError, OverflowError) as e:
@@ -134,7 +140,7 @@ class _Run:
                 f"no error raised: {expected.detail}",
                 f"expected {expected.error_type} {expected.detail}, got {len(self.last.rows)} row(s)",
             )
-        problem = errors.check(expected, self.last.phase, self.last.code, self.last.message, self.strict)
+        problem = errors.check(expected, self.last.phase, self.last.code, self.last.description, self.strict)
         if problem:
             raise CaseFailed(
                 f"wrong error: expected {expected.error_type} {expected.detail}; {problem.split(';')[0]}",

@@ -32,10 +32,11 @@ catch-all `Error` accepts any `Neo.ClientError.*`, never a
 not that it found the error).
 
 Detail (`VariableAlreadyBound`, ...): in the `strict` mode the
-FAILURE message must start with the detail name and a colon, the convention
-nereid's errors follow so clients can tell the cases apart. Neo4j's messages
-do not name openCypher details, so the `lenient` mode (the reference server)
-checks type and phase only. The TCK's `*` detail accepts anything.
+FAILURE's GQL status description must start with `error: `, the detail name
+and a colon: nereid sends Neo4j's message as the message and names the
+detail in the description (ADR 0138). Neo4j names no openCypher details, so
+the `lenient` mode (the reference server) checks type and phase only. The
+TCK's `*` detail accepts anything.
 """
 
 from dataclasses import dataclass
@@ -78,9 +79,10 @@ def tck_type(code):
     return code.rsplit(".", 1)[-1]
 
 
-def detail_of(message):
-    """The detail name a message starts with (`VariableAlreadyBound: ...`)."""
-    head, sep, _ = (message or "").partition(":")
+def detail_of(description):
+    """The detail name a GQL description names (`error: VariableAlreadyBound: ...`)."""
+    text = (description or "").removeprefix("error: ")
+    head, sep, _ = text.partition(":")
     return head if sep and head and head.isascii() and head.isalnum() else None
 
 
@@ -98,9 +100,9 @@ def implied_phase(code):
     return None
 
 
-def check(expected, phase, code, message, strict):
-    """None when the failure (`code`, `message`) observed at `phase` is the
-    expected error, else a short description of what differs."""
+def check(expected, phase, code, description, strict):
+    """None when the failure (`code`, GQL `description`) observed at `phase`
+    is the expected error, else a short description of what differs."""
     problems = []
     want_phase = expected.phase
     if not strict:
@@ -115,6 +117,6 @@ def check(expected, phase, code, message, strict):
         type_ok = tck_type(code) == expected.error_type
     if not type_ok:
         problems.append(f"type: expected {expected.error_type}, got {code}")
-    if strict and expected.detail != "*" and detail_of(message) != expected.detail:
+    if strict and expected.detail != "*" and detail_of(description) != expected.detail:
         problems.append(f"detail: expected {expected.detail}")
     return "; ".join(problems) or None

@@ -72,8 +72,8 @@ def test_duration_text():
 def test_error_check_strict_and_lenient():
     want = errors.ExpectedError.parse("a TypeError should be raised at runtime: InvalidArgumentType")
     code = "Neo.ClientError.Statement.TypeError"
-    assert errors.check(want, errors.RUNTIME, code, "InvalidArgumentType: no", strict=True) is None
-    assert errors.check(want, errors.COMPILE, code, "InvalidArgumentType: no", strict=True)
+    assert errors.check(want, errors.RUNTIME, code, "error: InvalidArgumentType: no", strict=True) is None
+    assert errors.check(want, errors.COMPILE, code, "error: InvalidArgumentType: no", strict=True)
     assert errors.check(want, errors.RUNTIME, code, "Type mismatch", strict=True)
     assert errors.check(want, errors.COMPILE, code, "Type mismatch", strict=False) is None
     assert errors.check(want, errors.RUNTIME, "Neo.ClientError.Statement.SyntaxError", "x", strict=False)

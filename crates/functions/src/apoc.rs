@@ -9,6 +9,10 @@ use crate::ScalarFunction;
 /// An APOC function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ApocFunction {
+    /// `apoc.any.property(entityOrMap, key)`: also on virtual entities.
+    AnyProperty,
+    /// `apoc.any.properties(entityOrMap[, keys])`.
+    AnyProperties,
     /// `apoc.map.clean(map, keys, values)`.
     MapClean,
     /// `apoc.map.merge(first, second)`.

@@ -193,6 +193,8 @@ pub static CATALOGUE: &[Signature] = &[
     row("acos", C::Trigonometric, (1, 1), scalar(S::Acos), "Returns the arccosine of a number."),
     row("all", C::Predicate, (1, 1), SYNTAX, "Returns true if the predicate holds for every element of a list."),
     row("any", C::Predicate, (1, 1), SYNTAX, "Returns true if the predicate holds for at least one element of a list."),
+    row("apoc.any.properties", C::UserDefined, (1, 2), apoc(X::AnyProperties), "Returns all properties of the given object (a virtual or stored NODE or RELATIONSHIP, or a MAP), or only the given keys."),
+    row("apoc.any.property", C::UserDefined, (2, 2), apoc(X::AnyProperty), "Returns the property for the given key from an object (a virtual or stored NODE or RELATIONSHIP, or a MAP)."),
     row("apoc.coll.flatten", C::UserDefined, (1, 2), apoc(X::CollFlatten), "Flattens the given LIST (to flatten nested LIST values, set recursive to true)."),
     row("apoc.coll.sort", C::UserDefined, (1, 1), apoc(X::CollSort), "Sorts the given LIST into ascending order."),
     row("apoc.coll.sum", C::UserDefined, (1, 1), apoc(X::CollSum), "Returns the sum of all the INTEGER | FLOAT in the LIST."),

@@ -91,8 +91,10 @@ pub fn value_to_pack(value: &Value) -> Result<PackValue, ParamError> {
             }
             PackValue::Map(out)
         }
-        Value::Node(_) => return Err(ParamError::Entity("Node")),
-        Value::Relationship(_) => return Err(ParamError::Entity("Relationship")),
+        Value::Node(_) | Value::VirtualNode(_) => return Err(ParamError::Entity("Node")),
+        Value::Relationship(_) | Value::VirtualRelationship(_) => {
+            return Err(ParamError::Entity("Relationship"))
+        }
         Value::Path(_) => return Err(ParamError::Entity("Path")),
         other => match crate::temporal::to_pack(other).or_else(|| crate::spatial::to_pack(other)) {
             Some(structure) => structure,

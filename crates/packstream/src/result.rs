@@ -75,6 +75,24 @@ fn encode_at(
             Some(node) => encode_node(&node, resolver, format, out, depth)?,
             None => write_null(out),
         },
+        Value::VirtualNode(node) => {
+            let parts = EntityParts {
+                id: node.id,
+                element_id: &node.element_id(),
+                properties: &node.properties,
+            };
+            write_node(parts, &node.labels, resolver, format, out, depth)?
+        }
+        Value::VirtualRelationship(rel) => {
+            let parts = EntityParts {
+                id: rel.id,
+                element_id: &rel.element_id(),
+                properties: &rel.properties,
+            };
+            let (start, end) = (rel.start_element_id(), rel.end_element_id());
+            let ends = [(rel.start.id, start.as_str()), (rel.end.id, end.as_str())];
+            write_relationship(parts, &rel.rel_type, ends, resolver, format, out, depth)?
+        }
         Value::Relationship(id) => match resolver.relationship(*id) {
             Some(rel) => encode_relationship(&rel, resolver, format, out, depth)?,
             None => write_null(out),
@@ -102,6 +120,14 @@ fn encode_properties(
     Ok(())
 }
 
+/// What a stored (materialised) and a virtual entity both have: the id
+/// Bolt sends (negative for a virtual one), the element id, the properties.
+struct EntityParts<'a> {
+    id: i64,
+    element_id: &'a str,
+    properties: &'a BTreeMap<String, Value>,
+}
+
 fn encode_node(
     node: &NodeData,
     resolver: &dyn EntityResolver,
@@ -109,15 +135,31 @@ fn encode_node(
     out: &mut Vec<u8>,
     depth: usize,
 ) -> Result<(), EncodeError> {
+    let parts = EntityParts {
+        id: node.id.external(),
+        element_id: &node.element_id,
+        properties: &node.properties,
+    };
+    write_node(parts, &node.labels, resolver, format, out, depth)
+}
+
+fn write_node(
+    node: EntityParts<'_>,
+    labels: &[String],
+    resolver: &dyn EntityResolver,
+    format: StructFormat,
+    out: &mut Vec<u8>,
+    depth: usize,
+) -> Result<(), EncodeError> {
     write_struct_header(out, tag::NODE, if format.element_ids { 4 } else { 3 })?;
-    write_int(out, node.id.external());
-    write_list_header(out, node.labels.len())?;
-    for label in &node.labels {
+    write_int(out, node.id);
+    write_list_header(out, labels.len())?;
+    for label in labels {
         write_string(out, label)?;
     }
-    encode_properties(&node.properties, resolver, format, out, depth + 1)?;
+    encode_properties(node.properties, resolver, format, out, depth + 1)?;
     if format.element_ids {
-        write_string(out, &node.element_id)?;
+        write_string(out, node.element_id)?;
     }
     Ok(())
 }
@@ -129,20 +171,43 @@ fn encode_relationship(
     out: &mut Vec<u8>,
     depth: usize,
 ) -> Result<(), EncodeError> {
+    let parts = EntityParts {
+        id: rel.id.external(),
+        element_id: &rel.element_id,
+        properties: &rel.properties,
+    };
+    let ends = [
+        (rel.start.external(), rel.start_element_id.as_str()),
+        (rel.end.external(), rel.end_element_id.as_str()),
+    ];
+    write_relationship(parts, &rel.rel_type, ends, resolver, format, out, depth)
+}
+
+/// A Relationship structure; `ends` are the start and end nodes' ids and
+/// element ids.
+fn write_relationship(
+    rel: EntityParts<'_>,
+    rel_type: &str,
+    ends: [(i64, &str); 2],
+    resolver: &dyn EntityResolver,
+    format: StructFormat,
+    out: &mut Vec<u8>,
+    depth: usize,
+) -> Result<(), EncodeError> {
     write_struct_header(
         out,
         tag::RELATIONSHIP,
         if format.element_ids { 8 } else { 5 },
     )?;
-    write_int(out, rel.id.external());
-    write_int(out, rel.start.external());
-    write_int(out, rel.end.external());
-    write_string(out, &rel.rel_type)?;
-    encode_properties(&rel.properties, resolver, format, out, depth + 1)?;
+    write_int(out, rel.id);
+    write_int(out, ends[0].0);
+    write_int(out, ends[1].0);
+    write_string(out, rel_type)?;
+    encode_properties(rel.properties, resolver, format, out, depth + 1)?;
     if format.element_ids {
-        write_string(out, &rel.element_id)?;
-        write_string(out, &rel.start_element_id)?;
-        write_string(out, &rel.end_element_id)?;
+        write_string(out, rel.element_id)?;
+        write_string(out, ends[0].1)?;
+        write_string(out, ends[1].1)?;
     }
     Ok(())
 }

@@ -242,3 +242,44 @@ fn paths_index_relationships_one_based_and_signed_by_direction() {
     encode_result_value(&Value::Node(NodeId(9)), &Golden, format, &mut out).unwrap();
     assert_eq!(out, vec![0xC0]);
 }
+
+/// Virtual entities (APOC's meta graph) are Node / Relationship structures
+/// built from their own data: negative ids, `virtual:` element ids.
+#[test]
+fn virtual_entities_encode_as_nodes_and_relationships() {
+    use nereid_values::{VirtualNode, VirtualRelationship};
+    use std::sync::Arc;
+    let properties = BTreeMap::from([("count".to_string(), Value::Int(2))]);
+    let node = Arc::new(VirtualNode::new(vec!["P".to_string()], properties.clone()));
+    let rel = VirtualRelationship::new(node.clone(), "K".to_string(), node.clone(), properties);
+    let (node_id, rel_id) = (node.id, rel.id);
+    let format = StructFormat::for_version(5, 8, false);
+    let mut out = Vec::new();
+    encode_result_value(&Value::VirtualNode(node.clone()), &Golden, format, &mut out).unwrap();
+    let PackValue::Struct { tag: t, fields } = from_slice(&out).unwrap() else {
+        panic!("a node is a structure");
+    };
+    assert_eq!(t, tag::NODE);
+    assert_eq!(fields[0], PackValue::Int(node_id));
+    assert!(node_id < 0);
+    assert_eq!(
+        fields[1],
+        PackValue::List(vec![PackValue::String("P".into())])
+    );
+    assert_eq!(fields[3], PackValue::String(node.element_id()));
+    let mut out = Vec::new();
+    let value = Value::VirtualRelationship(Arc::new(rel));
+    encode_result_value(&value, &Golden, format, &mut out).unwrap();
+    let PackValue::Struct { tag: t, fields } = from_slice(&out).unwrap() else {
+        panic!("a relationship is a structure");
+    };
+    assert_eq!(t, tag::RELATIONSHIP);
+    assert_eq!(fields.len(), 8);
+    assert_eq!(fields[0], PackValue::Int(rel_id));
+    assert_eq!(
+        (&fields[1], &fields[2]),
+        (&PackValue::Int(node_id), &PackValue::Int(node_id))
+    );
+    assert_eq!(fields[3], PackValue::String("K".into()));
+    assert_eq!(fields[6], PackValue::String(node.element_id()));
+}

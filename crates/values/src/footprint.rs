@@ -87,19 +87,25 @@ fn map_entry_bytes(map: &std::collections::BTreeMap<String, Value>) -> usize {
     })
 }
 
-/// A list or map being counted: its elements still to visit and the bytes
-/// summed so far.
+/// A list, map or virtual entity being counted: its elements still to
+/// visit and the bytes summed so far (an entity's with the holders of its
+/// shared allocation, among whom they are divided).
 enum Open<'a> {
     List(&'a crate::List, std::slice::Iter<'a, Value>, usize),
     Map(
         std::collections::btree_map::Values<'a, String, Value>,
         usize,
     ),
+    Entity(
+        std::collections::btree_map::Values<'a, String, Value>,
+        usize,
+        usize,
+    ),
 }
 
 impl Open<'_> {
     fn add(&mut self, bytes: usize) {
-        let (Open::List(_, _, sum) | Open::Map(_, sum)) = self;
+        let (Open::List(_, _, sum) | Open::Map(_, sum) | Open::Entity(_, sum, _)) = self;
         *sum = sum.saturating_add(bytes);
     }
 }
@@ -140,6 +146,29 @@ impl<'a> Counting<'a> {
                 )),
             },
             Value::Map(map) => Visit::Open(Open::Map(map.values(), map_entry_bytes(map))),
+            // Shared like lists: each holder charged its share. A virtual
+            // relationship's end nodes are charged where their own values
+            // are held.
+            Value::VirtualNode(_) | Value::VirtualRelationship(_) if !self.shared_lists => {
+                Visit::Bytes(0)
+            }
+            Value::VirtualNode(node) => {
+                let names: usize = node.labels.iter().map(String::capacity).sum();
+                Visit::Open(Open::Entity(
+                    node.properties.values(),
+                    size_of::<crate::VirtualNode>()
+                        + names
+                        + map_entry_bytes(&node.properties),
+                    std::sync::Arc::strong_count(node),
+                ))
+            }
+            Value::VirtualRelationship(rel) => Visit::Open(Open::Entity(
+                rel.properties.values(),
+                size_of::<crate::VirtualRelationship>()
+                    + rel.rel_type.capacity()
+                    + map_entry_bytes(&rel.properties),
+                std::sync::Arc::strong_count(rel),
+            )),
             other => Visit::Bytes(leaf_bytes(other)),
         }
     }
@@ -154,7 +183,7 @@ impl<'a> Counting<'a> {
             // the stack is never empty here.
             let next = match self.stack.last_mut() {
                 Some(Open::List(_, items, _)) => items.next(),
-                Some(Open::Map(values, _)) => values.next(),
+                Some(Open::Map(values, _) | Open::Entity(values, _, _)) => values.next(),
                 None => return 0,
             };
             let closed = match next {
@@ -178,6 +207,7 @@ impl<'a> Counting<'a> {
                     own / list.holders()
                 }
                 Some(Open::Map(_, own)) => own,
+                Some(Open::Entity(_, own, holders)) => own / holders.max(1),
                 None => 0,
             };
             match self.stack.last_mut() {

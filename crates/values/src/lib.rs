@@ -6,7 +6,9 @@
 //!   through the dataflow executor;
 //! - at the edge of the system (Bolt records, golden test output) references
 //!   are *materialised* into [`NodeData`] / [`RelData`] through an
-//!   [`EntityResolver`] that reads the transaction's snapshot.
+//!   [`EntityResolver`] that reads the transaction's snapshot;
+//! - virtual entities ([`VirtualNode`], [`VirtualRelationship`]), which are
+//!   not in the store, carry their labels and properties themselves.
 //!
 //! Invariant: this crate knows nothing about Cypher syntax, storage layout or
 //! the wire protocol; it is the vocabulary the other crates share.
@@ -21,6 +23,7 @@ pub mod temporal_codec;
 pub mod temporal_wide;
 mod value;
 pub mod value_codec;
+mod virtual_entity;
 
 pub use list::List;
 pub use nesting::NULL;
@@ -29,6 +32,7 @@ pub use spatial::{Crs, Point};
 pub use temporal::{Duration, OffsetTime, ZonedDateTime};
 pub use temporal_wide::WideLocal;
 pub use value::{PathValue, Value};
+pub use virtual_entity::{VirtualNode, VirtualRelationship};
 
 use std::collections::BTreeMap;
 use std::fmt;

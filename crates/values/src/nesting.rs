@@ -66,6 +66,8 @@ impl Clone for Value {
             Value::Node(n) => Value::Node(*n),
             Value::Relationship(r) => Value::Relationship(*r),
             Value::Path(p) => Value::Path(p.clone()),
+            Value::VirtualNode(n) => Value::VirtualNode(n.clone()),
+            Value::VirtualRelationship(r) => Value::VirtualRelationship(r.clone()),
             Value::Date(d) => Value::Date(*d),
             Value::LocalTime(t) => Value::LocalTime(*t),
             Value::Time(t) => Value::Time(*t),
@@ -97,6 +99,14 @@ impl fmt::Debug for Value {
             Value::Node(n) => ("Node", n),
             Value::Relationship(r) => ("Relationship", r),
             Value::Path(p) => ("Path", p),
+            Value::VirtualNode(n) => {
+                return nereid_stack::deeper(|| f.debug_tuple("VirtualNode").field(n).finish())
+            }
+            Value::VirtualRelationship(r) => {
+                return nereid_stack::deeper(|| {
+                    f.debug_tuple("VirtualRelationship").field(r).finish()
+                })
+            }
             Value::Date(d) => ("Date", d),
             Value::LocalTime(t) => ("LocalTime", t),
             Value::Time(t) => ("Time", t),

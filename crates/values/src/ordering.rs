@@ -70,6 +70,8 @@ impl Value {
             (Node(a), Node(b)) => Some(a == b),
             (Relationship(a), Relationship(b)) => Some(a == b),
             (Path(a), Path(b)) => Some(a == b),
+            (VirtualNode(a), VirtualNode(b)) => Some(a.id == b.id),
+            (VirtualRelationship(a), VirtualRelationship(b)) => Some(a.id == b.id),
             (Duration(a), Duration(b)) => Some(a == b),
             (Point(a), Point(b)) => Some(a == b),
             _ if self.is_temporal() => match temporal_cmp(self, other) {
@@ -151,8 +153,8 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
     fn rank(v: &Value) -> u8 {
         match v {
             Map(_) => 0,
-            Node(_) => 1,
-            Relationship(_) => 2,
+            Node(_) | VirtualNode(_) => 1,
+            Relationship(_) | VirtualRelationship(_) => 2,
             List(_) => 3,
             Path(_) => 4,
             DateTime(_) => 5,
@@ -210,6 +212,11 @@ pub fn compare_for_order(a: &Value, b: &Value) -> Ordering {
         }
         (Node(x), Node(y)) => x.cmp(y),
         (Relationship(x), Relationship(y)) => x.cmp(y),
+        // Virtual entities (negative ids) before the stored ones, by id.
+        (VirtualNode(x), VirtualNode(y)) => x.id.cmp(&y.id),
+        (VirtualNode(_), Node(_)) | (VirtualRelationship(_), Relationship(_)) => Ordering::Less,
+        (Node(_), VirtualNode(_)) | (Relationship(_), VirtualRelationship(_)) => Ordering::Greater,
+        (VirtualRelationship(x), VirtualRelationship(y)) => x.id.cmp(&y.id),
         (Path(x), Path(y)) => x.nodes.cmp(&y.nodes).then_with(|| x.rels.cmp(&y.rels)),
         (Duration(x), Duration(y)) => temporal::cmp_duration(x, y),
         (Point(x), Point(y)) => crate::spatial::cmp_points(x, y),

@@ -3,10 +3,11 @@
 use crate::spatial::Point;
 use crate::temporal::{self, Duration, OffsetTime, ZonedDateTime};
 use crate::temporal_wide::WideLocal;
-use crate::{List, NodeId, RelId};
+use crate::{List, NodeId, RelId, VirtualNode, VirtualRelationship};
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// A Cypher value. Entities are references (see the crate docs).
 ///
@@ -36,6 +37,11 @@ pub enum Value {
     Node(NodeId),
     Relationship(RelId),
     Path(Box<PathValue>),
+    /// A node not in the store (see `virtual_entity.rs`); shared, so a
+    /// copy costs a pointer.
+    VirtualNode(Arc<VirtualNode>),
+    /// A relationship not in the store, between virtual nodes.
+    VirtualRelationship(Arc<VirtualRelationship>),
     Date(NaiveDate),
     LocalTime(NaiveTime),
     Time(OffsetTime),
@@ -69,8 +75,8 @@ impl Value {
             Value::Bytes(_) => "ByteArray",
             Value::List(_) => "List",
             Value::Map(_) => "Map",
-            Value::Node(_) => "Node",
-            Value::Relationship(_) => "Relationship",
+            Value::Node(_) | Value::VirtualNode(_) => "Node",
+            Value::Relationship(_) | Value::VirtualRelationship(_) => "Relationship",
             Value::Path(_) => "Path",
             Value::Date(_) => "Date",
             Value::LocalTime(_) => "LocalTime",
@@ -182,6 +188,8 @@ impl PartialEq for Value {
             (Node(a), Node(b)) => a == b,
             (Relationship(a), Relationship(b)) => a == b,
             (Path(a), Path(b)) => a == b,
+            (VirtualNode(a), VirtualNode(b)) => a.id == b.id,
+            (VirtualRelationship(a), VirtualRelationship(b)) => a.id == b.id,
             (Date(a), Date(b)) => a == b,
             (LocalTime(a), LocalTime(b)) => a == b,
             (Time(a), Time(b)) => a == b,
@@ -220,6 +228,8 @@ impl std::hash::Hash for Value {
             Node(n) => n.hash(state),
             Relationship(r) => r.hash(state),
             Path(p) => p.hash(state),
+            VirtualNode(n) => n.id.hash(state),
+            VirtualRelationship(r) => r.id.hash(state),
             Date(d) => d.hash(state),
             LocalTime(t) => t.hash(state),
             Time(t) => t.hash(state),
@@ -271,6 +281,8 @@ impl fmt::Display for Value {
             }
             Value::Node(n) => write!(f, "node({n})"),
             Value::Relationship(r) => write!(f, "relationship({r})"),
+            Value::VirtualNode(n) => write!(f, "node({})", n.id),
+            Value::VirtualRelationship(r) => write!(f, "relationship({})", r.id),
             Value::Path(p) => {
                 write!(f, "path(")?;
                 for (i, n) in p.nodes.iter().enumerate() {

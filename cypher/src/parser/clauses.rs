@@ -93,6 +93,25 @@ impl Parser<'_> {
         })
     }
 
+    /// The expression of a `SKIP` or `LIMIT`; a lone parameter is recorded.
+    fn row_count(&mut self) -> PResult<Expr> {
+        let expr = self.expression()?;
+        if let ExprKind::Parameter(name) = &expr.kind {
+            let used = (name.clone(), expr.span);
+            if !self.row_counts.contains(&used) {
+                self.row_counts.push(used);
+            }
+        }
+        Ok(expr)
+    }
+
+    /// The parameters recorded by [`Self::row_count`], in text order.
+    pub(super) fn row_count_parameters(&self) -> Vec<(String, Span)> {
+        let mut used = self.row_counts.clone();
+        used.sort_by_key(|(_, span)| span.start);
+        used
+    }
+
     /// `[ORDER BY ...] [SKIP e] [LIMIT e]`, as a projection without items
     /// (also what follows the items of an ordered `SHOW ... YIELD`).
     pub(super) fn ordering_body(&mut self, start: Span) -> PResult<Projection> {
@@ -107,12 +126,12 @@ impl Parser<'_> {
             }
         }
         let skip = if self.eat_kw("SKIP") {
-            Some(self.expression()?)
+            Some(self.row_count()?)
         } else {
             None
         };
         let limit = if self.eat_kw("LIMIT") {
-            Some(self.expression()?)
+            Some(self.row_count()?)
         } else {
             None
         };

@@ -74,6 +74,10 @@ pub(crate) struct Parser<'q> {
     /// branch tried and abandoned may have recorded the same token, which
     /// `names_read` removes.
     names: Vec<NameUse>,
+    /// Parameters written as a whole `SKIP` / `LIMIT` (see
+    /// `Statement::row_count_parameters`); an abandoned branch may have
+    /// recorded one twice.
+    row_counts: Vec<(String, Span)>,
 }
 
 /// Parses one statement; see [`crate::parse_with_prefixes`].
@@ -92,6 +96,7 @@ pub(crate) fn parse_statement<'q>(
         nesting: 0,
         tree_depth: 0,
         names: Vec::new(),
+        row_counts: Vec::new(),
     };
     match parser.statement() {
         Ok(statement) => Ok(statement),

@@ -120,24 +120,27 @@ impl Analyzer<'_> {
             }
             return Err(error);
         }
-        let invalid = match &expr.kind {
-            ExprKind::Literal(Literal::Integer(n)) if *n < 0 => {
-                Some(Detail::NegativeIntegerArgument)
-            }
-            ExprKind::Literal(Literal::Float(_)) => Some(Detail::InvalidArgumentType),
-            _ => None,
+        // Neo4j quotes the value: a string's text, `NULL` in capitals.
+        let (detail, shown) = match &expr.kind {
+            ExprKind::Literal(Literal::Integer(n)) if *n < 0 => (
+                Detail::NegativeIntegerArgument,
+                self.text(expr.span).to_string(),
+            ),
+            ExprKind::Literal(Literal::Float(_) | Literal::Bool(_)) => (
+                Detail::InvalidArgumentType,
+                self.text(expr.span).to_string(),
+            ),
+            ExprKind::Literal(Literal::String(text)) => (Detail::InvalidArgumentType, text.clone()),
+            ExprKind::Literal(Literal::Null) => (Detail::InvalidArgumentType, "NULL".to_string()),
+            _ => return Ok(()),
         };
-        if let Some(detail) = invalid {
-            return Err(self.error(
-                detail,
-                &format!(
-                    "Invalid input. '{}' is not a valid value. Must be a non-negative integer.",
-                    self.text(expr.span)
-                ),
-                expr.span,
-            ));
-        }
-        Ok(())
+        Err(self.error(
+            detail,
+            &format!(
+                "Invalid input. '{shown}' is not a valid value. Must be a non-negative integer."
+            ),
+            expr.span,
+        ))
     }
 }
 

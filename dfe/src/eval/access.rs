@@ -16,6 +16,8 @@ pub fn property(graph: &dyn GraphRead, base: &Value, key: &str) -> ExecResult<Va
             return rel_property_found(graph, *id, graph.rel_property(*id, key))
         }
         Value::Map(map) => map.get(key).cloned(),
+        Value::VirtualNode(node) => node.properties.get(key).cloned(),
+        Value::VirtualRelationship(rel) => rel.properties.get(key).cloned(),
         temporal if temporal.is_temporal() => Some(super::temporal::component(temporal, key)?),
         Value::Point(point) => Some(super::spatial::component(point, key)?),
         other => return Err(type_mismatch("Map, Node or Relationship", other)),
@@ -90,6 +92,9 @@ pub fn has_labels(graph: &dyn GraphRead, base: &Value, labels: &[String]) -> Exe
         Value::Node(id) => Ok(Value::Bool(
             labels.iter().all(|label| graph.node_has_label(*id, label)),
         )),
+        Value::VirtualNode(node) => Ok(Value::Bool(
+            labels.iter().all(|label| node.labels.contains(label)),
+        )),
         other => Err(type_mismatch("Node", other)),
     }
 }
@@ -155,10 +160,22 @@ pub fn index(graph: &dyn GraphRead, base: &Value, index: &Value) -> ExecResult<V
             .and_then(|p| items.get(p).cloned())
             .unwrap_or(Value::Null)),
         (Value::List(_), other) => Err(type_mismatch("Integer", other)),
-        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), Value::String(key)) => {
-            property(graph, base, key)
-        }
-        (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => Err(type_mismatch_as(
+        (
+            Value::Map(_)
+            | Value::Node(_)
+            | Value::Relationship(_)
+            | Value::VirtualNode(_)
+            | Value::VirtualRelationship(_),
+            Value::String(key),
+        ) => property(graph, base, key),
+        (
+            Value::Map(_)
+            | Value::Node(_)
+            | Value::Relationship(_)
+            | Value::VirtualNode(_)
+            | Value::VirtualRelationship(_),
+            other,
+        ) => Err(type_mismatch_as(
             "MapElementAccessByNonString",
             "String",
             other,
@@ -270,7 +287,16 @@ pub fn map_projection(
         (Value::Node(n), true) => graph.node_properties(*n),
         (Value::Relationship(r), true) => graph.rel_properties(*r),
         (Value::Map(m), true) => m.clone(),
-        (Value::Node(_) | Value::Relationship(_) | Value::Map(_), false) => BTreeMap::new(),
+        (Value::VirtualNode(n), true) => n.properties.clone(),
+        (Value::VirtualRelationship(r), true) => r.properties.clone(),
+        (
+            Value::Node(_)
+            | Value::Relationship(_)
+            | Value::Map(_)
+            | Value::VirtualNode(_)
+            | Value::VirtualRelationship(_),
+            false,
+        ) => BTreeMap::new(),
         (other, _) => return Err(type_mismatch("Map, Node or Relationship", other)),
     };
     for ((key, _), value) in items.iter().zip(values) {

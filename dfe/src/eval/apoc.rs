@@ -5,12 +5,13 @@
 //! is APOC's `Failed to invoke function` (`ProcedureCallFailed`).
 
 use crate::error::{ExecError, ExecResult};
+use crate::graph::GraphRead;
 use nereid_functions::ApocFunction;
 use nereid_values::{compare_for_order, Value, NULL};
 use std::collections::BTreeMap;
 
 /// Calls `func` on one row's (already arity-checked) arguments.
-pub fn call(func: ApocFunction, args: &[Value]) -> ExecResult<Value> {
+pub fn call(func: ApocFunction, args: &[Value], graph: &dyn GraphRead) -> ExecResult<Value> {
     let arg = |i: usize| args.get(i).unwrap_or(&NULL);
     let failed = |reason: String| {
         ExecError::ProcedureCallFailed(format!(
@@ -38,7 +39,59 @@ pub fn call(func: ApocFunction, args: &[Value]) -> ExecResult<Value> {
             ))),
         }
     };
+    let entity_or_map = |value: &Value| {
+        matches!(
+            value,
+            Value::Map(_)
+                | Value::Node(_)
+                | Value::Relationship(_)
+                | Value::VirtualNode(_)
+                | Value::VirtualRelationship(_)
+        )
+    };
     match func {
+        ApocFunction::AnyProperty => match (arg(0), arg(1)) {
+            (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+            (base, Value::String(key)) if entity_or_map(base) => {
+                super::access::property(graph, base, key)
+            }
+            (base, Value::String(_)) => Err(failed(format!(
+                "expected a node, relationship or map but was {}",
+                base.type_name()
+            ))),
+            (_, key) => Err(failed(format!(
+                "a key must be a string but was {}",
+                key.type_name()
+            ))),
+        },
+        ApocFunction::AnyProperties => {
+            let base = arg(0);
+            if base.is_null() {
+                return Ok(Value::Null);
+            }
+            if !entity_or_map(base) {
+                return Err(failed(format!(
+                    "expected a node, relationship or map but was {}",
+                    base.type_name()
+                )));
+            }
+            let all = super::functions::properties(base, graph)?
+                .into_map()
+                .unwrap_or_default();
+            if arg(1).is_null() {
+                return Ok(Value::Map(all));
+            }
+            let wanted = list(arg(1))?;
+            Ok(Value::Map(
+                all.into_iter()
+                    .filter(|(key, _)| {
+                        wanted
+                            .iter()
+                            .any(|w| matches!(w, Value::String(s) if s == key))
+                    })
+                    .collect(),
+            ))
+        }
         ApocFunction::MapClean => {
             if arg(0).is_null() {
                 return Ok(Value::Null);

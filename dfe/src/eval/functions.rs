@@ -40,7 +40,7 @@ pub fn call(func: ScalarFunction, args: Vec<Value>, graph: &dyn GraphRead) -> Ex
         F::Temporal(t) => return temporal::call(t, &args, temporal::StatementTime::now()),
         F::Spatial(s) => return spatial::call(s, &args),
         F::Vector(v) => return vector::call(v, &args),
-        F::Apoc(a) => return apoc::call(a, &args),
+        F::Apoc(a) => return apoc::call(a, &args, graph),
         F::Substring => return text::substring(&args),
         F::Replace => return text::replace(&args),
         F::Split => return text::split(&args),
@@ -138,6 +138,8 @@ fn id(arg: &Value) -> ExecResult<Value> {
         Value::Null => Ok(Value::Null),
         Value::Node(n) => Ok(Value::Int(n.external())),
         Value::Relationship(r) => Ok(Value::Int(r.external())),
+        Value::VirtualNode(n) => Ok(Value::Int(n.id)),
+        Value::VirtualRelationship(r) => Ok(Value::Int(r.id)),
         other => Err(invalid_argument_value("Node or Relationship", other)),
     }
 }
@@ -147,6 +149,8 @@ fn element_id(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
         Value::Null => None,
         Value::Node(n) => graph.node_element_id(*n),
         Value::Relationship(r) => graph.rel_element_id(*r),
+        Value::VirtualNode(n) => Some(n.element_id()),
+        Value::VirtualRelationship(r) => Some(r.element_id()),
         other => return Err(invalid_argument_value("Node or Relationship", other)),
     };
     Ok(found.map(Value::String).unwrap_or_default())
@@ -162,6 +166,9 @@ fn labels(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
             }
             Ok(Value::List(labels.into_iter().map(Value::String).collect()))
         }
+        Value::VirtualNode(n) => Ok(Value::List(
+            n.labels.iter().cloned().map(Value::String).collect(),
+        )),
         other => Err(invalid_argument_value("Node", other)),
     }
 }
@@ -170,6 +177,7 @@ fn rel_type(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
         Value::Relationship(r) => Ok(graph.rel_type(*r).map(Value::String).unwrap_or_default()),
+        Value::VirtualRelationship(r) => Ok(Value::String(r.rel_type.clone())),
         other => Err(invalid_argument_value("Relationship", other)),
     }
 }
@@ -180,6 +188,8 @@ fn entity_properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<BTreeMap<
     let (map, deleted) = match arg {
         Value::Node(n) => (graph.node_properties(*n), graph.node_deleted(*n)),
         Value::Relationship(r) => (graph.rel_properties(*r), graph.rel_deleted(*r)),
+        Value::VirtualNode(n) => (n.properties.clone(), false),
+        Value::VirtualRelationship(r) => (r.properties.clone(), false),
         _ => (BTreeMap::new(), false),
     };
     if map.is_empty() && deleted {
@@ -188,10 +198,13 @@ fn entity_properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<BTreeMap<
     Ok(map)
 }
 
-fn properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
+pub(super) fn properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     match arg {
         Value::Null => Ok(Value::Null),
-        Value::Node(_) | Value::Relationship(_) => Ok(Value::Map(entity_properties(arg, graph)?)),
+        Value::Node(_)
+        | Value::Relationship(_)
+        | Value::VirtualNode(_)
+        | Value::VirtualRelationship(_) => Ok(Value::Map(entity_properties(arg, graph)?)),
         Value::Map(m) => Ok(Value::Map(m.clone())),
         other => Err(invalid_argument_value("Map, Node or Relationship", other)),
     }
@@ -200,9 +213,10 @@ fn properties(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
 fn keys(arg: &Value, graph: &dyn GraphRead) -> ExecResult<Value> {
     let names: Vec<String> = match arg {
         Value::Null => return Ok(Value::Null),
-        Value::Node(_) | Value::Relationship(_) => {
-            entity_properties(arg, graph)?.into_keys().collect()
-        }
+        Value::Node(_)
+        | Value::Relationship(_)
+        | Value::VirtualNode(_)
+        | Value::VirtualRelationship(_) => entity_properties(arg, graph)?.into_keys().collect(),
         Value::Map(m) => m.keys().cloned().collect(),
         other => return Err(invalid_argument_value("Map, Node or Relationship", other)),
     };
@@ -254,6 +268,11 @@ fn endpoint(arg: &Value, graph: &dyn GraphRead, start: bool) -> ExecResult<Value
             .rel_endpoints(*r)
             .map(|(s, e, _)| Value::Node(if start { s } else { e }))
             .unwrap_or_default()),
+        Value::VirtualRelationship(r) => Ok(Value::VirtualNode(if start {
+            r.start.clone()
+        } else {
+            r.end.clone()
+        })),
         other => Err(invalid_argument_value("Relationship", other)),
     }
 }

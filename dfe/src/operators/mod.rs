@@ -152,10 +152,20 @@ fn evaluate_count(expr: &Expr, clause: &str, ctx: &mut ExecContext) -> ExecResul
     let value = ctx.evaluator().eval_row(expr, &row, 0)?;
     match value {
         Value::Int(n) if n >= 0 => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
-        other => Err(ExecError::Argument(format!(
-            "{}: Invalid input. '{other}' is not a valid value for {clause}. Must be a non-negative integer.",
-            if matches!(other, Value::Int(_)) { "NegativeIntegerArgument" } else { "InvalidArgumentType" }
-        ))),
+        // Neo4j's text: the clause, then the value quoted once.
+        other => {
+            let detail = match other {
+                Value::Int(_) => "NegativeIntegerArgument",
+                _ => "InvalidArgumentType",
+            };
+            let shown = match &other {
+                Value::String(text) => text.clone(),
+                value => value.to_string(),
+            };
+            Err(ExecError::Argument(format!(
+                "{detail}: {clause}: Invalid input. '{shown}' is not a valid value. Must be a non-negative integer."
+            )))
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod apoc_args;
 mod apoc_create;
 mod apoc_merge;
 mod apoc_meta;
+mod apoc_meta_graph;
 mod apoc_meta_stats;
 mod apoc_periodic;
 mod apoc_schema;
@@ -120,6 +121,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     apoc_create::PROCEDURES,
     apoc_merge::PROCEDURES,
     apoc_meta::PROCEDURES,
+    apoc_meta_graph::PROCEDURES,
     apoc_meta_stats::PROCEDURES,
     apoc_schema::PROCEDURES,
     apoc_util::PROCEDURES,

@@ -10,7 +10,11 @@ use nereid_packstream::PackMap;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     pub status: Status,
+    /// Neo4j's text, without the openCypher detail.
     pub message: String,
+    /// The openCypher detail (`UndefinedVariable`, ...), sent in the GQL
+    /// description only (clients match the message against Neo4j's).
+    pub detail: Option<&'static str>,
 }
 
 impl Failure {
@@ -18,6 +22,7 @@ impl Failure {
         Failure {
             status,
             message: message.into(),
+            detail: None,
         }
     }
 
@@ -49,8 +54,19 @@ impl Failure {
             .with("neo4j_code", self.status.code())
             .with("message", self.message.as_str())
             .with("gql_status", self.status.gql_status())
-            .with("description", format!("error: {}", self.message))
+            .with("description", self.description())
             .with("diagnostic_record", diagnostic)
+    }
+}
+
+impl Failure {
+    /// The GQL status description: the message, after the detail when
+    /// there is one (`error: UndefinedVariable: Variable `x` not defined`).
+    fn description(&self) -> String {
+        match self.detail {
+            Some(detail) => format!("error: {detail}: {}", self.message),
+            None => format!("error: {}", self.message),
+        }
     }
 }
 
@@ -58,7 +74,8 @@ impl From<DbError> for Failure {
     fn from(e: DbError) -> Self {
         Failure {
             status: e.status,
-            message: e.message,
+            message: e.client_message().to_string(),
+            detail: e.detail(),
         }
     }
 }
@@ -67,6 +84,29 @@ impl From<DbError> for Failure {
 mod tests {
     use super::*;
     use nereid_packstream::PackValue;
+
+    #[test]
+    fn the_detail_goes_to_the_description_and_the_message_is_neo4js() {
+        let failure = Failure::from(DbError {
+            status: Status::SyntaxError,
+            message: "UndefinedVariable: Variable `x` not defined".to_string(),
+        });
+        assert_eq!(failure.message, "Variable `x` not defined");
+        let new = failure.metadata(BoltVersion::new(5, 7));
+        assert_eq!(
+            new.get("message").and_then(PackValue::as_str),
+            Some("Variable `x` not defined")
+        );
+        assert_eq!(
+            new.get("description").and_then(PackValue::as_str),
+            Some("error: UndefinedVariable: Variable `x` not defined")
+        );
+        let old = failure.metadata(BoltVersion::new(5, 6));
+        assert_eq!(
+            old.get("message").and_then(PackValue::as_str),
+            Some("Variable `x` not defined")
+        );
+    }
 
     #[test]
     fn failure_shape_depends_on_the_version() {

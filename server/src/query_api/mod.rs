@@ -521,8 +521,9 @@ fn failure(e: &DbError) -> Answer {
     (status, body)
 }
 
+/// Neo4j's Query API error: code and Neo4j's message (no detail prefix).
 fn errors(e: &DbError) -> Json {
-    json!([{ "code": e.status.code(), "message": e.message }])
+    json!([{ "code": e.status.code(), "message": e.client_message() }])
 }
 
 fn invalid(message: &str) -> Answer {

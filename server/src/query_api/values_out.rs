@@ -7,8 +7,9 @@
 
 use base64::Engine;
 use nereid_values::Point;
-use nereid_values::{EntityResolver, NodeData, PathValue, RelData, Value};
+use nereid_values::{EntityResolver, PathValue, Value};
 use serde_json::{json, Map, Value as Json};
+use std::collections::BTreeMap;
 
 /// Which of the two result formats a request asked for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -74,13 +75,31 @@ impl Writer<'_> {
                 self.same_in_both("Map", map)
             }
             Value::Node(id) => match self.resolver.node(*id) {
-                Some(node) => self.node(&node, depth)?,
+                Some(node) => self.node(&node.element_id, &node.labels, &node.properties, depth)?,
                 None => self.value(&Value::Null, depth)?,
             },
+            Value::VirtualNode(node) => {
+                self.node(&node.element_id(), &node.labels, &node.properties, depth)?
+            }
             Value::Relationship(id) => match self.resolver.relationship(*id) {
-                Some(rel) => self.relationship(&rel, depth)?,
+                Some(rel) => self.relationship(
+                    [&rel.element_id, &rel.start_element_id, &rel.end_element_id],
+                    &rel.rel_type,
+                    &rel.properties,
+                    depth,
+                )?,
                 None => self.value(&Value::Null, depth)?,
             },
+            Value::VirtualRelationship(rel) => self.relationship(
+                [
+                    &rel.element_id(),
+                    &rel.start_element_id(),
+                    &rel.end_element_id(),
+                ],
+                &rel.rel_type,
+                &rel.properties,
+                depth,
+            )?,
             Value::Path(path) => self.path(path, depth)?,
             Value::Date(_) => self.text("Date", value),
             Value::LocalTime(_) => self.text("LocalTime", value),
@@ -134,11 +153,7 @@ impl Writer<'_> {
         self.typed(name, json!(text), json!(text))
     }
 
-    fn map(
-        &self,
-        map: &std::collections::BTreeMap<String, Value>,
-        depth: usize,
-    ) -> Result<Json, TooDeep> {
+    fn map(&self, map: &BTreeMap<String, Value>, depth: usize) -> Result<Json, TooDeep> {
         let entries = map
             .iter()
             .map(|(k, v)| {
@@ -151,37 +166,52 @@ impl Writer<'_> {
         Ok(Json::Object(entries))
     }
 
-    fn node(&self, node: &NodeData, depth: usize) -> Result<Json, TooDeep> {
-        let properties = self.map(&node.properties, depth)?;
+    /// A stored or virtual node, from its parts.
+    fn node(
+        &self,
+        element_id: &str,
+        labels: &[String],
+        properties: &BTreeMap<String, Value>,
+        depth: usize,
+    ) -> Result<Json, TooDeep> {
+        let properties = self.map(properties, depth)?;
         Ok(match self.format {
             Format::Plain => json!({
-                "elementId": node.element_id,
-                "labels": node.labels,
+                "elementId": element_id,
+                "labels": labels,
                 "properties": properties,
             }),
             Format::Typed => json!({ "$type": "Node", "_value": {
-                "_element_id": node.element_id,
-                "_labels": node.labels,
+                "_element_id": element_id,
+                "_labels": labels,
                 "_properties": properties,
             }}),
         })
     }
 
-    fn relationship(&self, rel: &RelData, depth: usize) -> Result<Json, TooDeep> {
-        let properties = self.map(&rel.properties, depth)?;
+    /// A stored or virtual relationship, from its parts: the element ids
+    /// are its own, its start node's and its end node's.
+    fn relationship(
+        &self,
+        [element_id, start, end]: [&String; 3],
+        rel_type: &str,
+        properties: &BTreeMap<String, Value>,
+        depth: usize,
+    ) -> Result<Json, TooDeep> {
+        let properties = self.map(properties, depth)?;
         Ok(match self.format {
             Format::Plain => json!({
-                "elementId": rel.element_id,
-                "startNodeElementId": rel.start_element_id,
-                "endNodeElementId": rel.end_element_id,
-                "type": rel.rel_type,
+                "elementId": element_id,
+                "startNodeElementId": start,
+                "endNodeElementId": end,
+                "type": rel_type,
                 "properties": properties,
             }),
             Format::Typed => json!({ "$type": "Relationship", "_value": {
-                "_element_id": rel.element_id,
-                "_start_node_element_id": rel.start_element_id,
-                "_end_node_element_id": rel.end_element_id,
-                "_type": rel.rel_type,
+                "_element_id": element_id,
+                "_start_node_element_id": start,
+                "_end_node_element_id": end,
+                "_type": rel_type,
                 "_properties": properties,
             }}),
         })
