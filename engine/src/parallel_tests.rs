@@ -35,9 +35,7 @@ fn open(dir: &tempfile::TempDir, threads: usize) -> Arc<Database> {
 }
 
 fn run(db: &Arc<Database>, query: &str) -> Result<Vec<Vec<Value>>, Status> {
-    let mut result = db
-        .run(None, query, Params::new())
-        .map_err(|e| e.status)?;
+    let mut result = db.run(None, query, Params::new()).map_err(|e| e.status)?;
     let mut rows = Vec::new();
     result
         .pull(-1, &mut |row, _| rows.push(row.to_vec()))

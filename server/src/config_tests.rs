@@ -370,7 +370,13 @@ fn query_threads_come_from_flag_or_file_and_must_be_positive() {
     assert_eq!(from_flag.query_threads, 1, "flag over file");
     let zero = Config::resolve(parse(&["--query-threads", "0"]), FileConfig::default());
     assert!(
-        matches!(zero, Err(ConfigError::Invalid { name: "query_threads", .. })),
+        matches!(
+            zero,
+            Err(ConfigError::Invalid {
+                name: "query_threads",
+                ..
+            })
+        ),
         "{zero:?}"
     );
 }

@@ -157,15 +157,16 @@ pub(crate) fn estimated_rows(op: &Op, catalog: &dyn Catalog) -> f64 {
     match op {
         Op::Argument => 1.0,
         Op::AllNodesScan { .. } => input(op) * catalog.estimate_nodes(None) as f64,
-        Op::NodeByLabelScan { label, .. } => {
-            input(op) * catalog.estimate_nodes(Some(label)) as f64
-        }
+        Op::NodeByLabelScan { label, .. } => input(op) * catalog.estimate_nodes(Some(label)) as f64,
         Op::Expand { spec, .. } if !spec.into => {
             input(op) * fan_out(catalog, &spec.types, spec.dir).unwrap_or(1.0)
         }
         Op::VarExpand { spec, .. } if !spec.into => {
             let step = fan_out(catalog, &spec.types, spec.dir).unwrap_or(1.0);
-            let max = spec.max.unwrap_or(MAX_ESTIMATED_HOPS).min(MAX_ESTIMATED_HOPS);
+            let max = spec
+                .max
+                .unwrap_or(MAX_ESTIMATED_HOPS)
+                .min(MAX_ESTIMATED_HOPS);
             let paths: f64 = (spec.min.min(max)..=max)
                 .map(|hops| step.powi(i32::try_from(hops).unwrap_or(0)))
                 .sum();
