@@ -99,6 +99,50 @@ impl ExecContext {
         }
     }
 
+    /// A context for a worker thread of a parallel segment: the same
+    /// snapshot, parameters, statement time, stop signals, memory budget
+    /// and pattern memo; its own regex cache and zeroed statistics (added
+    /// to this context's by [`ExecContext::add_stats`] when it is done).
+    pub(crate) fn for_worker(&self) -> ExecContext {
+        let stats = self
+            .stats
+            .iter()
+            .map(|s| OperatorStats {
+                rows: 0,
+                db_hits: 0,
+                time_ns: 0,
+                ..s.clone()
+            })
+            .collect();
+        ExecContext {
+            statement_time: self.statement_time,
+            procedures: Arc::clone(&self.procedures),
+            database_hook: self.database_hook.clone(),
+            files: self.files.clone(),
+            inner_transactions: self.inner_transactions.clone(),
+            tx_metadata: self.tx_metadata.clone(),
+            stop: self.stop.clone(),
+            memory: Arc::clone(&self.memory),
+            memo: self.memo.clone(),
+            ..ExecContext::new(
+                Arc::clone(&self.txn),
+                Arc::clone(&self.params),
+                self.slot_count,
+                self.batch_size,
+                stats,
+            )
+        }
+    }
+
+    /// Adds a worker's statistics (see [`ExecContext::for_worker`]).
+    pub(crate) fn add_stats(&mut self, worker: &[OperatorStats]) {
+        for (mine, theirs) in self.stats.iter_mut().zip(worker) {
+            mine.rows += theirs.rows;
+            mine.db_hits += theirs.db_hits;
+            mine.time_ns += theirs.time_ns;
+        }
+    }
+
     /// An evaluator over this query's snapshot and parameters.
     pub(crate) fn evaluator(&mut self) -> Evaluator<'_> {
         let subplans = SubplanEnv {

@@ -93,6 +93,10 @@ pub struct DbConfig {
     /// Bytes one query may hold (0: no limit): its parameters, the values
     /// it builds and the rows its operators buffer (`nereid_dfe::MemoryBudget`).
     pub query_max_memory: usize,
+    /// Threads one read-only query may run its operators on when the
+    /// planner's estimate says it pays (1: every query on its calling
+    /// thread; docs/adr/0139-morsel-driven-parallel-segments.md).
+    pub query_threads: usize,
     /// Where `LOAD CSV` reads `file:///` URLs (Neo4j's
     /// `server.directories.import`).
     pub import_dir: PathBuf,
@@ -120,6 +124,7 @@ impl DbConfig {
             partitions,
             statistics_update_percent: DEFAULT_STATISTICS_UPDATE_PERCENT,
             query_max_memory: DEFAULT_QUERY_MAX_MEMORY as usize,
+            query_threads: 1,
             import_dir: data_dir.join("import"),
             s3_endpoint: None,
             s3_region: crate::durable::DEFAULT_S3_REGION.to_string(),
@@ -192,6 +197,8 @@ pub struct Database {
     /// They do not change while the database is open, so a cached plan,
     /// keyed by the query's text, stays what the text means.
     prefixes: Arc<[(String, String)]>,
+    /// See [`DbConfig::query_threads`].
+    query_threads: usize,
     /// Queries, transactions and conflicts counted (see `metrics.rs`).
     metrics: Arc<EngineMetrics>,
     /// Where `LOAD CSV` opens files.
@@ -265,6 +272,7 @@ pub struct QueryResult {
 struct DbCatalog<'a> {
     store: &'a Store,
     procedures: &'a ProcedureRegistry,
+    query_threads: usize,
 }
 
 impl nereid_planner::Catalog for DbCatalog<'_> {
@@ -274,6 +282,10 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
 
     fn procedure_signature(&self, name: &str) -> Option<ProcedureSignature> {
         self.procedures.signature(name)
+    }
+
+    fn query_threads(&self) -> usize {
+        self.query_threads
     }
 
     fn estimate_nodes_having(&self, labels: &[String], keys: &[String]) -> Option<u64> {
@@ -383,6 +395,7 @@ impl Database {
             query_max_memory: config.query_max_memory,
             prefixes: Arc::from(config.prefixes.clone()),
             loads_dir: config.data_dir.join("loads"),
+            query_threads: config.query_threads.max(1),
             metrics: EngineMetrics::new(),
             users: std::sync::OnceLock::new(),
             files: Arc::new(crate::batches::ImportFiles {
@@ -828,6 +841,7 @@ impl Database {
         let catalog = DbCatalog {
             store: &self.store,
             procedures: &self.procedures,
+            query_threads: self.query_threads,
         };
         let plan =
             nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;

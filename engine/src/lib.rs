@@ -45,6 +45,8 @@ mod memory_tests;
 #[cfg(test)]
 mod metrics_tests;
 #[cfg(test)]
+mod parallel_tests;
+#[cfg(test)]
 mod timeout_tests;
 
 /// The database, its settings, and what running a query returns.

@@ -120,7 +120,7 @@ fn mark(live: &mut Vec<bool>, slot: Slot) {
 fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
     let exprs = |live: &mut Vec<bool>, es: &[Expr]| es.iter().for_each(|e| reads_of_expr(e, live));
     match op {
-        Op::Argument | Op::Eager { .. } | Op::Union { .. } => {}
+        Op::Argument | Op::Eager { .. } | Op::Gather { .. } | Op::Union { .. } => {}
         Op::NodeScan { out, .. }
         | Op::AllNodesScan { out, .. }
         | Op::NodeByLabelScan { out, .. }

@@ -276,6 +276,9 @@ fn describe(op: &Op) -> String {
             spec.out
         ),
         Op::Eager { .. } => "Eager".into(),
+        Op::Gather { workers, chain, .. } => {
+            format!("Gather workers={workers}, parallel operators={chain}")
+        }
         Op::VarExpand { spec, .. } => var_expand(spec),
         Op::ShortestPath { spec, .. } => shortest_path(spec),
         Op::Merge {

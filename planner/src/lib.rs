@@ -84,6 +84,11 @@ pub trait Catalog {
     fn hints(&self) -> Vec<IndexHint> {
         Vec::new()
     }
+    /// Threads one query may run its operators on (the server's
+    /// `--query-threads`; 1: every query on its calling thread alone).
+    fn query_threads(&self) -> usize {
+        1
+    }
 }
 
 /// A catalog plus the hints of the statement being planned: how the rules
@@ -114,6 +119,9 @@ impl Catalog for Hinted<'_> {
     }
     fn hints(&self) -> Vec<IndexHint> {
         self.hints.to_vec()
+    }
+    fn query_threads(&self) -> usize {
+        self.catalog.query_threads()
     }
 }
 

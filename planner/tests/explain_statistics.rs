@@ -11,6 +11,7 @@
 //! is declared); `//@ no-characteristic-sets` answers `None` there instead.
 //! `//@ index NAME range|text node|rel LABEL KEY[,KEY...] [unique]` lists
 //! an online index (the snapshots under `tests/explain/indexes`).
+//! `//@ threads N` lets a query run on N threads (rule `parallel_gather`).
 
 mod common;
 
@@ -29,6 +30,7 @@ struct DeclaredCatalog {
     rels: HashMap<String, RelStatistics>,
     no_characteristic_sets: bool,
     indexes: Vec<IndexDescriptor>,
+    threads: usize,
 }
 
 impl DeclaredCatalog {
@@ -51,6 +53,7 @@ impl DeclaredCatalog {
                     },
                 )),
                 ["no-characteristic-sets"] => c.no_characteristic_sets = true,
+                ["threads", _] => c.threads = usize::try_from(n(1)).expect("a thread count"),
                 ["index", name, kind, entity, label, keys, rest @ ..] => {
                     c.indexes.push(IndexDescriptor {
                         name: name.to_string(),
@@ -112,6 +115,10 @@ impl Catalog for DeclaredCatalog {
 
     fn indexes(&self) -> Vec<IndexDescriptor> {
         self.indexes.clone()
+    }
+
+    fn query_threads(&self) -> usize {
+        self.threads.max(1)
     }
 }
 

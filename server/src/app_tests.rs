@@ -13,6 +13,7 @@ fn config() -> Config {
         http_address: "127.0.0.1:0".into(),
         partitions: 1,
         exec_threads: 1,
+        query_threads: 1,
         log: "info".into(),
         log_format: crate::config::LogFormat::Text,
         statistics_update_percent: 10,

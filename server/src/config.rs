@@ -46,7 +46,7 @@ pub enum LogFormat {
 ///
 /// Every setting can also come from an environment variable or from the
 /// TOML file named by --config (keys: data_dir, import_dir, bolt_address, http_address,
-/// partitions, exec_threads, log, log_format, statistics_update_percent, query_max_memory, transaction_timeout, prefixes,
+/// partitions, exec_threads, query_threads, log, log_format, statistics_update_percent, query_max_memory, transaction_timeout, prefixes,
 /// query_log, slow_query_ms, query_log_redact,
 /// durability, checkpoint_uri,
 /// checkpoint_log_bytes, checkpoint_interval_ms, checkpoint_on_shutdown,
@@ -87,6 +87,13 @@ pub struct Cli {
     /// Threads executing queries [default: number of CPU cores]
     #[arg(long, env = "NEREID_EXEC_THREADS", value_name = "N")]
     pub exec_threads: Option<usize>,
+
+    /// Threads one read-only query may run its expands, filters and
+    /// projections on when the planner estimates it long (a `Gather` in
+    /// EXPLAIN); 1 runs every query on one thread [default: number of CPU
+    /// cores]
+    #[arg(long, env = "NEREID_QUERY_THREADS", value_name = "N")]
+    pub query_threads: Option<usize>,
 
     /// Log filter, e.g. `info` or `nereid_server=debug,info` [default: info]
     #[arg(long, env = "NEREID_LOG", value_name = "FILTER")]
@@ -273,6 +280,7 @@ pub struct FileConfig {
     pub http_address: Option<String>,
     pub partitions: Option<usize>,
     pub exec_threads: Option<usize>,
+    pub query_threads: Option<usize>,
     pub log: Option<String>,
     pub log_format: Option<LogFormat>,
     pub statistics_update_percent: Option<u32>,
@@ -315,6 +323,8 @@ pub struct Config {
     pub http_address: String,
     pub partitions: usize,
     pub exec_threads: usize,
+    /// Threads one query may run on (see `DbConfig::query_threads`).
+    pub query_threads: usize,
     pub log: String,
     pub log_format: LogFormat,
     /// Background statistics rebuild threshold (see `DbConfig`).
@@ -438,6 +448,10 @@ impl Config {
                 .exec_threads
                 .or(file.exec_threads)
                 .unwrap_or_else(default_exec_threads),
+            query_threads: cli
+                .query_threads
+                .or(file.query_threads)
+                .unwrap_or_else(default_exec_threads),
             log: cli
                 .log
                 .or(file.log)
@@ -501,6 +515,12 @@ impl Config {
         if self.exec_threads == 0 {
             return Err(ConfigError::Invalid {
                 name: "exec_threads",
+                message: "must be at least 1".into(),
+            });
+        }
+        if self.query_threads == 0 {
+            return Err(ConfigError::Invalid {
+                name: "query_threads",
                 message: "must be at least 1".into(),
             });
         }

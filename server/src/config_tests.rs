@@ -11,6 +11,7 @@ const VARS: [&str; 11] = [
     "NEREID_CONFIG",
     "NEREID_PARTITIONS",
     "NEREID_EXEC_THREADS",
+    "NEREID_QUERY_THREADS",
     "NEREID_LOG",
     "NEREID_LOG_FORMAT",
     "NEREID_STATISTICS_UPDATE_PERCENT",
@@ -40,6 +41,7 @@ fn defaults_apply_when_nothing_is_set() {
     assert_eq!(config.http_address, "127.0.0.1:7474");
     assert_eq!(config.partitions, 4);
     assert_eq!(config.exec_threads, default_exec_threads());
+    assert_eq!(config.query_threads, default_exec_threads(), "all cores");
     assert_eq!(config.log, "info");
     assert_eq!(config.transaction_timeout, None, "no limit by default");
 }
@@ -385,4 +387,26 @@ fn an_s3_checkpoint_uri_takes_endpoint_and_region_from_their_settings() {
         }
         other => panic!("expected S3, got {other:?}"),
     }
+}
+
+#[test]
+fn query_threads_come_from_flag_or_file_and_must_be_positive() {
+    let _guard = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    clear_env();
+    let file = parse_file("query_threads = 3\n", Path::new("t.toml")).unwrap();
+    let from_file = Config::resolve(parse(&[]), file.clone()).unwrap();
+    assert_eq!(from_file.query_threads, 3);
+    let from_flag = Config::resolve(parse(&["--query-threads", "1"]), file).unwrap();
+    assert_eq!(from_flag.query_threads, 1, "flag over file");
+    let zero = Config::resolve(parse(&["--query-threads", "0"]), FileConfig::default());
+    assert!(
+        matches!(
+            zero,
+            Err(ConfigError::Invalid {
+                name: "query_threads",
+                ..
+            })
+        ),
+        "{zero:?}"
+    );
 }

@@ -73,6 +73,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
     let db_config = DbConfig {
         statistics_update_percent: config.statistics_update_percent,
         query_max_memory: usize::try_from(config.query_max_memory).unwrap_or(usize::MAX),
+        query_threads: config.query_threads,
         import_dir: config.import_dir.clone(),
         s3_endpoint: config.s3_endpoint.clone(),
         s3_region: config.s3_region.clone(),

@@ -18,6 +18,7 @@ const SETTINGS: &[(&str, Reader)] = &[
     ("http_address", |c| c.http_address.clone()),
     ("partitions", |c| c.partitions.to_string()),
     ("exec_threads", |c| c.exec_threads.to_string()),
+    ("query_threads", |c| c.query_threads.to_string()),
     ("log", |c| c.log.clone()),
     ("log_format", |c| {
         format!("{:?}", c.log_format).to_lowercase()

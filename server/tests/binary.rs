@@ -12,6 +12,7 @@ fn nereid() -> Command {
         "NEREID_CONFIG",
         "NEREID_PARTITIONS",
         "NEREID_EXEC_THREADS",
+        "NEREID_QUERY_THREADS",
         "NEREID_LOG",
         "NEREID_AUTH",
         "NEREID_NO_AUTH",

@@ -17,6 +17,7 @@ use super::eager::Eager;
 use super::expand::Expand;
 use super::filter::Filter;
 use super::flat_map::FlatMap;
+use super::gather::Gather;
 use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
 use super::load_csv::LoadCsv;
@@ -82,6 +83,7 @@ fn name(op: &Op) -> &'static str {
         Op::Apply { .. } => "Apply",
         Op::LoadCsv { .. } => "LoadCSV",
         Op::Eager { .. } => "Eager",
+        Op::Gather { .. } => "Gather",
         Op::Create { .. } => "Create",
         Op::SetProperties { .. } => "SetProperties",
         Op::Delete { .. } => "Delete",
@@ -195,8 +197,22 @@ pub(crate) fn build_on_rows(
 /// [`build`] with what the `Argument` leaf emits, copied only into the
 /// leaf (a batched `Optional`'s argument is a whole batch).
 pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator> {
+    build_with_inputs(op, id, argument, &|input, input_id| {
+        nereid_stack::deeper(|| build_on(input, input_id, argument))
+    })
+}
+
+/// [`build_on`] for `op` alone, its input built by `build_input` (given
+/// the input and its number): a parallel segment's workers build their
+/// chain down to a leaf that emits their morsel instead of the producer.
+pub(crate) fn build_with_inputs(
+    op: &Op,
+    id: usize,
+    argument: &Leaf,
+    build_input: &dyn Fn(&Op, usize) -> Box<dyn Operator>,
+) -> Box<dyn Operator> {
     let input_id = id + 1;
-    let input = |input: &Op| nereid_stack::deeper(|| build_on(input, input_id, argument));
+    let input = |input: &Op| build_input(input, input_id);
     if let Some(choice) = op.unresolved() {
         return Box::new(Counted {
             id,
@@ -405,6 +421,11 @@ pub(crate) fn build_on(op: &Op, id: usize, argument: &Leaf) -> Box<dyn Operator>
             *unit,
         )),
         Op::Eager { input: i } => Box::new(Eager::new(input(i))),
+        Op::Gather {
+            input: i,
+            workers,
+            chain,
+        } => Box::new(Gather::new(i, input_id, *chain, *workers, argument)),
         Op::Create { input: i, items } => Box::new(Updating::new(
             input(i),
             Create {

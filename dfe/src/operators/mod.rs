@@ -21,6 +21,7 @@ mod expand;
 mod expand_into_table;
 mod filter;
 mod flat_map;
+mod gather;
 mod id_seek;
 mod index_query;
 mod limit;

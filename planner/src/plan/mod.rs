@@ -280,6 +280,19 @@ pub enum Op {
     Eager {
         input: Box<Op>,
     },
+    /// Runs the `chain` operators under it (its input and the streaming
+    /// operators below it: expands, filters, projections, optional
+    /// matches) on `workers` threads. The operator under the chain (the
+    /// producer) runs on the calling thread and hands its rows out in
+    /// morsels; each worker runs its own copy of the chain over a morsel,
+    /// and the morsels' rows come back in the producer's order, so every
+    /// operator above sees the rows of a serial run in the same order
+    /// (rule `parallel_gather`, docs/adr/0139-morsel-driven-parallel-segments.md).
+    Gather {
+        input: Box<Op>,
+        workers: usize,
+        chain: usize,
+    },
     /// `CALL { ... }`: for each input row, `inner` runs with that row as its
     /// argument; each inner row adds its `returned` slots to a copy of the
     /// input row (no inner row: the input row is dropped). With `unit` (no

@@ -36,6 +36,7 @@ macro_rules! input_of {
             | Op::Optional { input, .. }
             | Op::Apply { input, .. }
             | Op::Eager { input }
+            | Op::Gather { input, .. }
             | Op::Create { input, .. }
             | Op::SetProperties { input, .. }
             | Op::Delete { input, .. }

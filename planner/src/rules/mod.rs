@@ -15,6 +15,7 @@ mod label_scan;
 mod min_max_from_index;
 mod node_index_seek;
 mod node_property_scan;
+mod parallel_gather;
 mod project_after_top;
 mod property_seek;
 mod rel_index_seek;
@@ -40,7 +41,10 @@ pub trait RewriteRule: Sync {
 /// the rules before it may meet and produce logical forms such as
 /// `Op::NodeScan`, and none runs after it but `reuse_invariant`, which
 /// changes no operator (it marks parts of expressions worth evaluating
-/// once per run of rows) and would hide those parts from the other rules.
+/// once per run of rows) and would hide those parts from the other rules,
+/// and `parallel_gather`, which only marks where the executor may run
+/// operators on several threads (read-only plans; the other rules never
+/// meet its `Gather`).
 pub static RULES: &[&dyn RewriteRule] = &[
     &implied_in_list::ImpliedInList,
     &filter_pushdown::FilterPushdown,
@@ -62,6 +66,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &filter_reads_projection::FilterReadsProjection,
     &choose_operators::ChooseOperators,
     &reuse_invariant::ReuseInvariant,
+    &parallel_gather::ParallelGather,
 ];
 
 /// Applies every rule once, in order.

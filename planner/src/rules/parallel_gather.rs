@@ -1,0 +1,196 @@
+//! Rule `parallel_gather`: runs the streaming operators under an operator
+//! that drains its whole input (aggregation, DISTINCT, ORDER BY, Top) on
+//! several threads when the estimate says the work pays for them
+//! (docs/adr/0139-morsel-driven-parallel-segments.md).
+//!
+//! The chain is a run of expands, filters, projections and optional
+//! matches under that consumer, down to the deepest one whose input (the
+//! producer) is estimated at enough rows to cut into morsels; the
+//! producer keeps running on the calling thread and hands its rows out in
+//! morsels. The executor gives the chain's rows back in the producer's
+//! order, so the consumer sees exactly the rows and order of a serial run
+//! (`collect()`, float sums and sort ties included): the rule changes
+//! speed, never results.
+//!
+//! It fires only for a read-only plan (no writes, procedure calls, LOAD
+//! CSV or batched transactions anywhere), only when the catalog allows
+//! more than one query thread, and only when both the producer's rows and
+//! the chain's output rows are estimated large enough: a short OLTP query
+//! stays on one thread with no coordination.
+
+use super::RewriteRule;
+use crate::cardinality::fan_out;
+use crate::plan::Op;
+use crate::Catalog;
+
+pub(crate) struct ParallelGather;
+
+/// Fewest estimated producer rows worth splitting (fewer: one morsel).
+const MIN_PRODUCER_ROWS: f64 = 16.0;
+/// Fewest estimated chain output rows worth the threads' start and the
+/// hand-over of morsels (several milliseconds of serial work: an SNB IC chain does a few
+/// thousand rows per 10 ms).
+const MIN_CHAIN_ROWS: f64 = 5_000.0;
+/// Hops of a variable-length expand counted in its estimate (longer
+/// bounds are estimated as this many).
+const MAX_ESTIMATED_HOPS: u64 = 3;
+
+impl RewriteRule for ParallelGather {
+    fn name(&self) -> &'static str {
+        "parallel_gather"
+    }
+
+    fn rewrite(&self, plan: Op, catalog: &dyn Catalog) -> Op {
+        let workers = catalog.query_threads();
+        if workers < 2 || !read_only(&plan) {
+            return plan;
+        }
+        along_inputs(plan, &|op| gather_under(op, workers, catalog))
+    }
+}
+
+/// Applies `f` to every operator on the plan's spine of inputs, inputs
+/// first; nested plans (an `Optional`'s inner plan runs per outer row, or
+/// per batch) are left alone: threads started per row would never pay.
+fn along_inputs(mut plan: Op, f: &dyn Fn(Op) -> Op) -> Op {
+    if let Some(input) = plan.input_mut() {
+        let taken = std::mem::replace(input, Op::Argument);
+        *input = nereid_stack::deeper(|| along_inputs(taken, f));
+    }
+    f(plan)
+}
+
+/// Whether nothing in the plan writes, calls a procedure, reads a file or
+/// commits: only such plans may run their operators on other threads.
+fn read_only(op: &Op) -> bool {
+    let own = !matches!(
+        op,
+        Op::Create { .. }
+            | Op::SetProperties { .. }
+            | Op::Delete { .. }
+            | Op::Merge { .. }
+            | Op::ProcedureCall { .. }
+            | Op::LoadCsv { .. }
+            | Op::Apply { .. }
+            | Op::Gather { .. }
+    );
+    own && op
+        .input()
+        .into_iter()
+        .chain(op.nested())
+        .all(|child| nereid_stack::deeper(|| read_only(child)))
+}
+
+/// An operator that reads its whole input before emitting (so the
+/// producer is drained to its end whatever the chain's speed).
+fn drains_input(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Aggregate { .. } | Op::Distinct { .. } | Op::Sort { .. } | Op::Top { .. }
+    )
+}
+
+/// An operator a worker can run over any morsel of its input: its rows
+/// for a row depend on that row alone.
+fn streams(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Expand { .. }
+            | Op::Filter { .. }
+            | Op::Project { .. }
+            | Op::VarExpand { .. }
+            | Op::Optional { .. }
+    )
+}
+
+/// `op` with a `Gather` between it and its input when `op` drains its
+/// input, a chain worth running in parallel lies under it, and the
+/// estimates say so. The chain ends at the deepest operator whose input
+/// (the producer) is estimated at enough rows to cut into morsels: under
+/// a seek of one node, the first expand stays with the producer.
+fn gather_under(mut op: Op, workers: usize, catalog: &dyn Catalog) -> Op {
+    if !drains_input(&op) {
+        return op;
+    }
+    let Some(input) = op.input() else {
+        return op;
+    };
+    let mut streaming = Vec::new();
+    let mut below = input;
+    while streams(below) {
+        streaming.push(below);
+        below = below.input().expect("a streaming operator has an input");
+    }
+    let Some(chain) = (1..=streaming.len()).rev().find(|&len| {
+        let producer = streaming[len - 1]
+            .input()
+            .expect("a streaming operator has an input");
+        estimated_rows(producer, catalog) >= MIN_PRODUCER_ROWS
+    }) else {
+        return op;
+    };
+    let expands = streaming[..chain]
+        .iter()
+        .any(|o| !matches!(o, Op::Filter { .. } | Op::Project { .. }));
+    if !expands || estimated_rows(input, catalog) < MIN_CHAIN_ROWS {
+        return op;
+    }
+    let slot = op.input_mut().expect("checked above");
+    let taken = std::mem::replace(slot, Op::Argument);
+    *slot = Op::Gather {
+        input: Box::new(taken),
+        workers,
+        chain,
+    };
+    op
+}
+
+/// The rows `op` is estimated to emit from the catalog's statistics: label
+/// counts for scans, average fan-outs for expands; a seek counts as one
+/// row per input row and a filter as keeping every row (neither makes a
+/// query look longer than it is where the statistics say nothing).
+pub(crate) fn estimated_rows(op: &Op, catalog: &dyn Catalog) -> f64 {
+    let input = |op: &Op| {
+        op.input()
+            .map_or(1.0, |i| nereid_stack::deeper(|| estimated_rows(i, catalog)))
+    };
+    match op {
+        Op::Argument => 1.0,
+        Op::AllNodesScan { .. } => input(op) * catalog.estimate_nodes(None) as f64,
+        Op::NodeByLabelScan { label, .. } => input(op) * catalog.estimate_nodes(Some(label)) as f64,
+        Op::Expand { spec, .. } if !spec.into => {
+            input(op) * fan_out(catalog, &spec.types, spec.dir).unwrap_or(1.0)
+        }
+        Op::VarExpand { spec, .. } if !spec.into => {
+            let step = fan_out(catalog, &spec.types, spec.dir).unwrap_or(1.0);
+            let max = spec
+                .max
+                .unwrap_or(MAX_ESTIMATED_HOPS)
+                .min(MAX_ESTIMATED_HOPS);
+            let paths: f64 = (spec.min.min(max)..=max)
+                .map(|hops| step.powi(i32::try_from(hops).unwrap_or(0)))
+                .sum();
+            input(op) * paths
+        }
+        // A list collected by an aggregation below holds its input rows.
+        Op::Unwind {
+            input: below,
+            expr: crate::expr::Expr::Slot(list),
+            ..
+        } => match &**below {
+            Op::Aggregate {
+                input: collected,
+                aggregates,
+                ..
+            } if aggregates.iter().any(|(out, _)| out == list) => {
+                nereid_stack::deeper(|| estimated_rows(collected, catalog))
+            }
+            _ => input(op),
+        },
+        Op::Aggregate { keys, .. } if keys.is_empty() => 1.0,
+        Op::Optional { inner, .. } => {
+            input(op) * nereid_stack::deeper(|| estimated_rows(inner, catalog)).max(1.0)
+        }
+        _ => input(op),
+    }
+}
