@@ -4,7 +4,7 @@ use std::sync::Mutex;
 /// Tests that touch NEREID_* variables run one at a time.
 static ENV: Mutex<()> = Mutex::new(());
 
-const VARS: [&str; 11] = [
+const VARS: [&str; 12] = [
     "NEREID_DATA_DIR",
     "NEREID_BOLT_ADDRESS",
     "NEREID_HTTP_ADDRESS",
