@@ -102,6 +102,23 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     let missing = s.bulk_load_graph(&[keyed("k4", &[])], vec![&dangling[..]], hook);
     assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
+    // A committed end is checked under the commit lock: one deleted since
+    // the loader found it fails the load.
+    let gone = s.begin();
+    let doomed = gone.create_node(&labels(&["P"]), &BTreeMap::new()).unwrap();
+    commit(&gone).unwrap();
+    let delete = s.begin();
+    delete.delete_node(doomed, false).unwrap();
+    commit(&delete).unwrap();
+    let to_deleted = [GraphRel {
+        src: BulkEnd::Loaded(0),
+        dst: BulkEnd::Existing(doomed),
+        rel_type: "R",
+        properties: NO_PROPERTIES,
+    }];
+    let deleted = s.bulk_load_graph(&[keyed("k5", &[])], vec![&to_deleted[..]], hook);
+    assert!(matches!(deleted, Err(StorageError::EntityNotFound(_))));
+    assert_eq!(count(&s), 1);
     // A key a failed load interned is free for the next one.
     s.bulk_load_graph(&[keyed("k2", &[])], no_rels(), hook)
         .unwrap()
