@@ -34,9 +34,13 @@ fn timeout_value(value: PackValue) -> PackMap {
     PackMap::new().with("tx_timeout", value)
 }
 
-/// After a FAILURE: RESET, then `RETURN 1` answers as usual.
+/// After a FAILURE: RESET, then `RETURN 1` answers as usual. It carries a
+/// long timeout of its own: under a short server default, a loaded test
+/// machine could otherwise time it out too.
 async fn reset_and_return_one(client: &mut Client) {
-    client.send(&[reset(), run("RETURN 1"), pull(-1)]).await;
+    client
+        .send(&[reset(), run_with_extra("RETURN 1", timeout(600_000)), pull(-1)])
+        .await;
     client.recv().await.success();
     client.recv().await.success();
     let (records, summary) = client.records().await;
