@@ -156,9 +156,7 @@ impl<'a> Counting<'a> {
                 let names: usize = node.labels.iter().map(String::capacity).sum();
                 Visit::Open(Open::Entity(
                     node.properties.values(),
-                    size_of::<crate::VirtualNode>()
-                        + names
-                        + map_entry_bytes(&node.properties),
+                    size_of::<crate::VirtualNode>() + names + map_entry_bytes(&node.properties),
                     std::sync::Arc::strong_count(node),
                 ))
             }

@@ -39,7 +39,11 @@ fn timeout_value(value: PackValue) -> PackMap {
 /// machine could otherwise time it out too.
 async fn reset_and_return_one(client: &mut Client) {
     client
-        .send(&[reset(), run_with_extra("RETURN 1", timeout(600_000)), pull(-1)])
+        .send(&[
+            reset(),
+            run_with_extra("RETURN 1", timeout(600_000)),
+            pull(-1),
+        ])
         .await;
     client.recv().await.success();
     client.recv().await.success();
