@@ -218,10 +218,7 @@ fn a_property_column_equals_the_point_reads_row_by_row() {
         }
     }
     let fresh = t.create_node(&[], &props(&[("k", Value::Int(7))])).unwrap();
-    let mut rows: Vec<_> = nodes.iter().rev().copied().collect();
-    rows.extend_from_slice(&nodes[..50]);
-    rows.push(fresh);
-    rows.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::NodeId));
+    let rows = column_rows(&nodes, fresh);
     for key in ["k", "s", "missing"] {
         let column = t.node_property_column(&rows, key);
         let points: Vec<_> = rows.iter().map(|&n| t.node_property(n, key)).collect();
@@ -233,6 +230,19 @@ fn a_property_column_equals_the_point_reads_row_by_row() {
         vec![None, Some(Value::Int(4))]
     );
     assert!(t.node_property_column(&[], "k").is_empty());
+}
+
+/// Rows for a column read: `nodes` backwards, the first 50 again, a node
+/// the transaction created, and ids that name nothing.
+fn column_rows(
+    nodes: &[nereid_values::NodeId],
+    fresh: nereid_values::NodeId,
+) -> Vec<nereid_values::NodeId> {
+    let mut rows: Vec<_> = nodes.iter().rev().copied().collect();
+    rows.extend_from_slice(&nodes[..50]);
+    rows.push(fresh);
+    rows.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::NodeId));
+    rows
 }
 
 /// The label column (read through the pipelined probe) answers as the
@@ -266,10 +276,7 @@ fn a_label_column_equals_the_point_tests_row_by_row() {
         }
     }
     let fresh = t.create_node(&labels(&["A"]), &props(&[])).unwrap();
-    let mut rows: Vec<_> = nodes.iter().rev().copied().collect();
-    rows.extend_from_slice(&nodes[..50]);
-    rows.push(fresh);
-    rows.extend([0, 1, u64::MAX, 1 << 63].map(nereid_values::NodeId));
+    let rows = column_rows(&nodes, fresh);
     for label in ["A", "B", "missing"] {
         let column = t.node_has_label_column(&rows, label);
         let points: Vec<_> = rows.iter().map(|&n| t.node_has_label(n, label)).collect();
