@@ -77,27 +77,13 @@ impl Value {
                     );
                     continue;
                 }
-                Value::Map(map) => {
-                    let mut bytes = 0usize;
-                    for (key, item) in map {
-                        bytes = bytes.saturating_add(
-                            key.capacity()
-                                + size_of::<String>()
-                                + size_of::<Value>()
-                                + MAP_ENTRY_OVERHEAD,
-                        );
-                        if item.owns_heap() {
-                            pending.push((item, holders));
-                        }
-                    }
-                    bytes
-                }
+                Value::Map(map) => map_entries(map, holders, &mut pending),
                 // Shared like lists: each holder charged its share.
                 Value::VirtualNode(_) | Value::VirtualRelationship(_) if !shared_lists => 0,
                 Value::VirtualNode(node) => {
                     let holders = holders.saturating_mul(std::sync::Arc::strong_count(node));
                     let names: usize = node.labels.iter().map(|l| l.capacity()).sum();
-                    let entries = entity_properties(&node.properties, holders, &mut pending);
+                    let entries = map_entries(&node.properties, holders, &mut pending);
                     total = total.saturating_add(
                         (size_of::<crate::VirtualNode>() + names + entries) / holders,
                     );
@@ -106,7 +92,7 @@ impl Value {
                 // Its end nodes are charged where their own values are held.
                 Value::VirtualRelationship(rel) => {
                     let holders = holders.saturating_mul(std::sync::Arc::strong_count(rel));
-                    let entries = entity_properties(&rel.properties, holders, &mut pending);
+                    let entries = map_entries(&rel.properties, holders, &mut pending);
                     total = total.saturating_add(
                         (size_of::<crate::VirtualRelationship>()
                             + rel.rel_type.capacity()
@@ -146,9 +132,9 @@ impl Value {
     }
 }
 
-/// A virtual entity's property entries (keys and slots), its values queued
-/// on `pending` to be looked into with the entity's holders.
-fn entity_properties<'a>(
+/// A map's (or a virtual entity's properties') entries, keys and slots;
+/// its values queued on `pending` to be looked into with `holders`.
+fn map_entries<'a>(
     properties: &'a std::collections::BTreeMap<String, Value>,
     holders: usize,
     pending: &mut Vec<(&'a Value, usize)>,
