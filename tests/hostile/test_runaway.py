@@ -137,9 +137,12 @@ def test_a_stuck_reader_holds_no_execution_thread(server, driver):
 
 def test_a_long_loop_inside_one_expression_stops_when_its_client_leaves(server, driver):
     committed = commit_marker(driver)
-    # One row, one expression: a reduce whose every step copies its
-    # growing accumulator (minutes of work between two batches).
-    sock = start_long(server, "RETURN size(reduce(a = [], x IN range(1, 100000) | [a])) AS n")
+    # One row, one expression: a reduce whose every step builds and sums a
+    # list of 100,000 values (minutes of work between two batches; a
+    # growing nested accumulator no longer is, since a list's footprint is
+    # counted once).
+    sock = start_long(server, "RETURN reduce(a = 0, x IN range(1, 100000) | "
+                              "a + size([y IN range(1, 100000) WHERE y % 7 = x % 7])) AS n")
     time.sleep(0.5)
     assert cpu_share(server.proc.pid, 0.5) > 0.5, "the query should be running"
     sock.close()
