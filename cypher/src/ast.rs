@@ -83,10 +83,9 @@ pub struct Statement {
     /// pattern property maps), in text order: Neo4j warns of those the
     /// database has never seen.
     pub names: Vec<NameUse>,
-    /// The parameters that are a `SKIP` or `LIMIT` by themselves: Neo4j
-    /// fails a query whose value there is not a number when it compiles
-    /// the query (`Type mismatch for parameter`), before anything runs.
-    pub row_count_parameters: Vec<(String, Span)>,
+    /// The parameters whose type Neo4j checks when it compiles the query
+    /// (`Type mismatch for parameter`), before anything runs, in text order.
+    pub checked_parameters: Vec<CheckedParameter>,
     pub query: Query,
     /// The original query text; spans index into it, and [`crate::analyze`] uses it to
     /// render line/column and the caret excerpt of semantic errors.
@@ -517,6 +516,26 @@ pub struct PatternElement {
     pub chain: Vec<(RelPattern, NodePattern)>,
 }
 
+/// A parameter standing alone where Neo4j knows the type it must have
+/// when it compiles the query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedParameter {
+    pub name: String,
+    pub span: Span,
+    pub role: ParameterRole,
+}
+
+/// What a [`CheckedParameter`] stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ParameterRole {
+    /// A whole `SKIP` or `LIMIT`: a number.
+    RowCount,
+    /// A whole dynamic label or type that CREATE, MERGE, SET or REMOVE
+    /// writes (`:$($p)`): a string or a list (its items are checked when
+    /// the clause runs, as Neo4j does).
+    TokenNames,
+}
+
 /// `(var:Label:Other {props})`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodePattern {
@@ -526,6 +545,10 @@ pub struct NodePattern {
     /// Labels named at run time (Cypher 5.26: `(n:$(expr))`), beside the
     /// static ones.
     pub dynamic_labels: Vec<DynamicNames>,
+    /// The conjuncts of a GQL label expression (`(n:A|B)`, `(n:!A)`,
+    /// `(n:%)`) that are neither a plain name nor a dynamic name: the node
+    /// must satisfy each of them too. Only MATCH allows them.
+    pub label_filters: Vec<LabelExpr>,
     /// A map literal or a parameter.
     pub properties: Option<Expr>,
     pub span: Span,
@@ -541,6 +564,38 @@ pub struct DynamicNames {
     pub any: bool,
 }
 
+/// A GQL label expression (Cypher 5): names combined with `|` (or), `&`
+/// (and), `!` (not), `%` (any label; for a relationship, any type) and
+/// parentheses. For a relationship a name tests its one type, so `A&B`
+/// matches nothing and `!A` every other type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabelExpr {
+    Name(String),
+    Dynamic(DynamicNames),
+    Wildcard,
+    Not(Box<LabelExpr>),
+    And(Vec<LabelExpr>),
+    Or(Vec<LabelExpr>),
+}
+
+impl LabelExpr {
+    /// The dynamic names inside, in text order (their expressions are
+    /// checked like any other expression of the pattern).
+    pub fn dynamic_names(&self) -> Vec<&DynamicNames> {
+        let mut found = Vec::new();
+        let mut stack = vec![self];
+        while let Some(expr) = stack.pop() {
+            match expr {
+                LabelExpr::Dynamic(names) => found.push(names),
+                LabelExpr::Not(inner) => stack.push(inner),
+                LabelExpr::And(items) | LabelExpr::Or(items) => stack.extend(items.iter().rev()),
+                LabelExpr::Name(_) | LabelExpr::Wildcard => {}
+            }
+        }
+        found
+    }
+}
+
 /// `-[var:T|U *min..max {props}]->`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RelPattern {
@@ -551,6 +606,11 @@ pub struct RelPattern {
     /// The type named at run time (`-[:$(expr)]->`, Cypher 5.26); never
     /// together with static `types`.
     pub dynamic_type: Option<DynamicNames>,
+    /// A GQL type expression that is not a plain alternative of names or
+    /// one dynamic name (`-[:!A]->`, `-[:A|$(x)]->`, `-[:%]->`): the
+    /// relationship's type must satisfy it; `types` and `dynamic_type` are
+    /// then empty. Only MATCH allows it.
+    pub type_filter: Option<LabelExpr>,
     /// Seen from the node on the left.
     pub direction: Direction,
     /// Variable length. `None`: exactly one hop. `Some((min, max))` for `*...`:
@@ -682,6 +742,9 @@ pub enum ExprKind {
     IsNotNull(Box<Expr>),
     /// `n:Person:Actor` used as a predicate (labels resolved).
     HasLabels(Box<Expr>, Vec<String>),
+    /// `n:A|B`, `n:!A`, `r:%` ... used as a predicate: a label expression
+    /// other than a plain conjunction of names (no dynamic names here).
+    HasLabelExpr(Box<Expr>, Box<LabelExpr>),
     /// `name(args)`; `name` dotted and in original case (`apoc.coll.sum`).
     FunctionCall {
         name: String,

@@ -77,6 +77,12 @@ pub(crate) enum Tok {
     ColonColon,
     #[token("|")]
     Pipe,
+    /// `&` (label expressions: `:A&B`).
+    #[token("&")]
+    Amp,
+    /// `!` (label expressions: `:!A`; `!=` is [`Tok::Ne`]).
+    #[token("!")]
+    Bang,
     #[token("=")]
     Eq,
     #[token("<>")]

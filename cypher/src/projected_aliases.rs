@@ -115,7 +115,8 @@ fn replace(root: &mut Expr, aliases: &[(String, String)], columns: &[&str], sour
             | ExprKind::Unary(_, inner)
             | ExprKind::IsNull(inner)
             | ExprKind::IsNotNull(inner)
-            | ExprKind::HasLabels(inner, _) => stack.push(inner),
+            | ExprKind::HasLabels(inner, _)
+            | ExprKind::HasLabelExpr(inner, _) => stack.push(inner),
             ExprKind::List(items) | ExprKind::FunctionCall { args: items, .. } => {
                 stack.extend(items.iter_mut())
             }

@@ -43,6 +43,7 @@ fn shape(e: &Expr) -> String {
         ExprKind::IsNull(inner) => format!("({} IsNull)", shape(inner)),
         ExprKind::IsNotNull(inner) => format!("({} IsNotNull)", shape(inner)),
         ExprKind::HasLabels(inner, labels) => format!("({}:{})", shape(inner), labels.join(":")),
+        ExprKind::HasLabelExpr(inner, labels) => format!("({}:{labels:?})", shape(inner)),
         ExprKind::List(items) => format!(
             "[{}]",
             items.iter().map(shape).collect::<Vec<_>>().join(", ")

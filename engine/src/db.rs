@@ -622,11 +622,11 @@ impl Database {
             profile,
             notifications,
             names_read,
-            row_count_parameters,
+            checked_parameters,
             ..
         } = self.plan(query).map_err(failed)?;
         nereid_dfe::check_parameters(&plan, &params).map_err(|e| failed(status::from_exec(e)))?;
-        crate::parameter_types::check_row_counts(&row_count_parameters, &params, query)
+        crate::parameter_types::check_parameters(&checked_parameters, &params, query)
             .map_err(failed)?;
         if tx.is_some_and(|t| t.listed.is_terminated()) {
             return Err(failed(terminated()));
@@ -854,7 +854,7 @@ impl Database {
             .profiled(stmt.profile)
             .with_options(options.notifications, options.replan == Replan::Skip)
             .warning_of_unknown(stmt.names)
-            .with_row_count_parameters(stmt.row_count_parameters);
+            .with_checked_parameters(stmt.checked_parameters);
         // `replan=force` plans every time: its plan is never cached, so no
         // later run finds it.
         if options.replan != Replan::Force {

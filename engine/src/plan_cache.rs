@@ -41,9 +41,9 @@ pub(crate) struct CachedPlan {
     /// The names a read-only statement reads, checked against the store at
     /// every run (`unknown_names.rs`); empty for a statement that writes.
     pub(crate) names_read: Arc<[nereid_cypher::ast::NameUse]>,
-    /// The parameters that are a whole `SKIP` / `LIMIT`, type-checked
-    /// before every run (`parameter_types.rs`).
-    pub(crate) row_count_parameters: Arc<[(String, nereid_cypher::ast::Span)]>,
+    /// The parameters whose type is known at compile time, checked before
+    /// every run (`parameter_types.rs`).
+    pub(crate) checked_parameters: Arc<[nereid_cypher::ast::CheckedParameter]>,
     keep_when_stale: bool,
 }
 
@@ -62,7 +62,7 @@ impl CachedPlan {
             schema_at_planning,
             notifications: Arc::from([]),
             names_read: Arc::from([]),
-            row_count_parameters: Arc::from([]),
+            checked_parameters: Arc::from([]),
             keep_when_stale: false,
         }
     }
@@ -98,12 +98,12 @@ impl CachedPlan {
         self
     }
 
-    /// Keeps the statement's `SKIP` / `LIMIT` parameters to check.
-    pub(crate) fn with_row_count_parameters(
+    /// Keeps the statement's type-checked parameters.
+    pub(crate) fn with_checked_parameters(
         mut self,
-        used: Vec<(String, nereid_cypher::ast::Span)>,
+        used: Vec<nereid_cypher::ast::CheckedParameter>,
     ) -> CachedPlan {
-        self.row_count_parameters = Arc::from(used);
+        self.checked_parameters = Arc::from(used);
         self
     }
 }

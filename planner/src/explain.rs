@@ -558,6 +558,7 @@ fn expr_level(e: &Expr) -> String {
             expr: inner,
             labels,
         } => format!("{}{}", expr(inner), labels_text(labels)),
+        Expr::HasAnyLabel(inner) => format!("{}:%", expr(inner)),
         Expr::HasDynamicNames {
             expr: inner,
             names,

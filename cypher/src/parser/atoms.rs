@@ -2,10 +2,11 @@
 //! comprehensions, quantifiers, function calls, map projections, pattern predicates,
 //! property access, indexing, slicing and label predicates.
 
+use super::label_expr::LabelPlace;
 use super::{Fail, PResult, Parser};
 use crate::ast::{
-    Expr, ExprKind, Ident, Literal, MapProjectionItem, NameKind, PatternElement, QuantifierKind,
-    Reduce,
+    Expr, ExprKind, Ident, LabelExpr, Literal, MapProjectionItem, NameKind, PatternElement,
+    QuantifierKind, Reduce,
 };
 use crate::lexer::Tok;
 
@@ -22,10 +23,14 @@ impl Parser<'_> {
         let result = self.postfix_loop(&mut expr, &mut grown);
         self.shrink_tree(grown);
         result?;
-        if self.at(Tok::Colon) {
-            let labels = self.node_labels()?;
+        if self.eat(Tok::Colon) {
+            let labels = self.label_expression(LabelPlace::Predicate)?;
             let span = self.span_from(expr.span);
-            expr = Expr::new(ExprKind::HasLabels(Box::new(expr), labels), span);
+            let kind = match plain_conjunction(labels) {
+                Ok(names) => ExprKind::HasLabels(Box::new(expr), names),
+                Err(labels) => ExprKind::HasLabelExpr(Box::new(expr), Box::new(labels)),
+            };
+            expr = Expr::new(kind, span);
         }
         Ok(expr)
     }
@@ -194,6 +199,15 @@ impl Parser<'_> {
         ))
     }
 
+    /// A comprehension's WHERE, where a `|` after a label test may start
+    /// the projection.
+    fn comprehension_predicate(&mut self) -> PResult<Expr> {
+        let outer = std::mem::replace(&mut self.bar_ends_predicate, true);
+        let predicate = self.expression();
+        self.bar_ends_predicate = outer;
+        predicate
+    }
+
     /// `reduce ( acc = init , var IN list | step )`
     fn reduce(&mut self) -> PResult<Expr> {
         let start = self.bump().span;
@@ -306,7 +320,7 @@ impl Parser<'_> {
         self.expect_kw("IN")?;
         let list = self.expression()?;
         let predicate = if self.eat_kw("WHERE") {
-            Some(Box::new(self.expression()?))
+            Some(Box::new(self.comprehension_predicate()?))
         } else {
             None
         };
@@ -342,7 +356,7 @@ impl Parser<'_> {
         }
         let pattern = self.relationships_pattern()?;
         let predicate = if self.eat_kw("WHERE") {
-            Some(Box::new(self.expression()?))
+            Some(Box::new(self.comprehension_predicate()?))
         } else {
             None
         };
@@ -467,4 +481,20 @@ fn wrap_in_place(slot: &mut Expr, wrap: impl FnOnce(Expr) -> Expr) {
     let placeholder = Expr::new(ExprKind::Literal(Literal::Null), slot.span);
     let inner = std::mem::replace(slot, placeholder);
     *slot = wrap(inner);
+}
+
+/// The names of a label expression that is only a conjunction of names
+/// (`n:A:B`, `n:A&B`), or the expression itself.
+fn plain_conjunction(labels: LabelExpr) -> Result<Vec<String>, LabelExpr> {
+    match labels {
+        LabelExpr::Name(name) => Ok(vec![name]),
+        LabelExpr::And(items) if items.iter().all(|i| matches!(i, LabelExpr::Name(_))) => Ok(items
+            .into_iter()
+            .map(|item| match item {
+                LabelExpr::Name(name) => name,
+                _ => unreachable!("all names"),
+            })
+            .collect()),
+        other => Err(other),
+    }
 }

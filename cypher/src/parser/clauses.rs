@@ -2,8 +2,9 @@
 
 use super::{Fail, PResult, Parser};
 use crate::ast::{
-    Call, Create, Delete, Expr, ExprKind, Ident, Match, Merge, Projection, Remove, RemoveItem,
-    ReturnItem, SetClause, SetItem, SortItem, Span, Unwind, With, YieldItem,
+    Call, CheckedParameter, Create, Delete, Expr, ExprKind, Ident, Match, Merge, ParameterRole,
+    Projection, Remove, RemoveItem, ReturnItem, SetClause, SetItem, SortItem, Span, Unwind, With,
+    YieldItem,
 };
 use crate::lexer::Tok;
 
@@ -96,19 +97,28 @@ impl Parser<'_> {
     /// The expression of a `SKIP` or `LIMIT`; a lone parameter is recorded.
     fn row_count(&mut self) -> PResult<Expr> {
         let expr = self.expression()?;
-        if let ExprKind::Parameter(name) = &expr.kind {
-            let used = (name.clone(), expr.span);
-            if !self.row_counts.contains(&used) {
-                self.row_counts.push(used);
-            }
-        }
+        self.check_parameter(&expr, ParameterRole::RowCount);
         Ok(expr)
     }
 
-    /// The parameters recorded by [`Self::row_count`], in text order.
-    pub(super) fn row_count_parameters(&self) -> Vec<(String, Span)> {
-        let mut used = self.row_counts.clone();
-        used.sort_by_key(|(_, span)| span.start);
+    /// Records `expr` if it is a lone parameter, to be type-checked as `role`.
+    pub(super) fn check_parameter(&mut self, expr: &Expr, role: ParameterRole) {
+        if let ExprKind::Parameter(name) = &expr.kind {
+            let used = CheckedParameter {
+                name: name.clone(),
+                span: expr.span,
+                role,
+            };
+            if !self.checked.contains(&used) {
+                self.checked.push(used);
+            }
+        }
+    }
+
+    /// The parameters recorded by [`Self::check_parameter`], in text order.
+    pub(super) fn checked_parameters(&self) -> Vec<CheckedParameter> {
+        let mut used = self.checked.clone();
+        used.sort_by_key(|p| p.span.start);
         used
     }
 
@@ -176,7 +186,7 @@ impl Parser<'_> {
     /// `CREATE pattern`
     pub(super) fn create_clause(&mut self) -> PResult<Create> {
         let start = self.expect_kw("CREATE")?;
-        let pattern = self.pattern()?;
+        let pattern = self.writing_names(|p| p.pattern())?;
         Ok(Create {
             pattern,
             span: self.span_from(start),
@@ -186,7 +196,7 @@ impl Parser<'_> {
     /// `MERGE part (ON CREATE SET items | ON MATCH SET items)*`
     pub(super) fn merge_clause(&mut self) -> PResult<Merge> {
         let start = self.expect_kw("MERGE")?;
-        let pattern = self.pattern_part()?;
+        let pattern = self.writing_names(|p| p.pattern_part())?;
         let mut on_create = Vec::new();
         let mut on_match = Vec::new();
         while self.eat_kw("ON") {

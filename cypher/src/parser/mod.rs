@@ -14,6 +14,7 @@ mod clauses;
 mod expr;
 mod hints;
 mod iri;
+mod label_expr;
 mod load_csv;
 mod names;
 mod options;
@@ -29,7 +30,7 @@ mod show_schema;
 mod subquery;
 mod users;
 
-use crate::ast::{NameUse, Span, Statement};
+use crate::ast::{CheckedParameter, NameUse, Span, Statement};
 use crate::error::{CypherError, ErrorKind};
 use crate::lexer::{tokenize, Tok, Token};
 
@@ -74,10 +75,19 @@ pub(crate) struct Parser<'q> {
     /// branch tried and abandoned may have recorded the same token, which
     /// `names_read` removes.
     names: Vec<NameUse>,
-    /// Parameters written as a whole `SKIP` / `LIMIT` (see
-    /// `Statement::row_count_parameters`); an abandoned branch may have
+    /// Parameters standing alone where their type is known (see
+    /// `Statement::checked_parameters`); an abandoned branch may have
     /// recorded one twice.
-    row_counts: Vec<(String, Span)>,
+    checked: Vec<CheckedParameter>,
+    /// Inside a pattern or SET/REMOVE item that writes labels or types,
+    /// where a lone `$(param)` is a [`CheckedParameter`].
+    writing_names: bool,
+    /// Inside a list or pattern comprehension's WHERE, where a `|` may
+    /// start the projection rather than a label alternative.
+    bar_ends_predicate: bool,
+    /// Inside a relationship pattern's brackets (for messages that name
+    /// types rather than labels).
+    in_relationship: bool,
 }
 
 /// Parses one statement; see [`crate::parse_with_prefixes`].
@@ -96,7 +106,10 @@ pub(crate) fn parse_statement<'q>(
         nesting: 0,
         tree_depth: 0,
         names: Vec::new(),
-        row_counts: Vec::new(),
+        checked: Vec::new(),
+        writing_names: false,
+        in_relationship: false,
+        bar_ends_predicate: false,
     };
     match parser.statement() {
         Ok(statement) => Ok(statement),
@@ -355,6 +368,8 @@ fn describe(kind: Tok) -> &'static str {
         Tok::Colon => "':'",
         Tok::ColonColon => "'::'",
         Tok::Pipe => "'|'",
+        Tok::Amp => "'&'",
+        Tok::Bang => "'!'",
         Tok::Eq => "'='",
         Tok::Ne => "'<>'",
         Tok::Lt => "'<'",

@@ -87,16 +87,6 @@ impl Parser<'_> {
         }
     }
 
-    /// `:A:B...` (at least one label), resolved.
-    pub(super) fn node_labels(&mut self) -> PResult<Vec<String>> {
-        self.expect(Tok::Colon)?;
-        let mut labels = vec![self.name_read(NameKind::Label)?];
-        while self.eat(Tok::Colon) {
-            labels.push(self.name_read(NameKind::Label)?);
-        }
-        Ok(labels)
-    }
-
     /// A [`Self::schema_name`] the query reads as `kind`, recorded for
     /// `Statement::names`.
     pub(super) fn name_read(&mut self, kind: NameKind) -> PResult<String> {
@@ -124,7 +114,9 @@ impl Parser<'_> {
         let (mut labels, mut dynamic) = (Vec::new(), Vec::new());
         loop {
             if self.eat(Tok::DynamicOpen) {
-                dynamic.push(self.expression()?);
+                let names = self.expression()?;
+                self.check_parameter(&names, crate::ast::ParameterRole::TokenNames);
+                dynamic.push(names);
                 self.expect(Tok::RParen)?;
             } else {
                 labels.push(self.schema_name()?.0);

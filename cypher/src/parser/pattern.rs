@@ -2,9 +2,11 @@
 
 use nereid_values::Direction;
 
+use super::label_expr::{self, LabelPlace};
 use super::{PResult, Parser};
 use crate::ast::{
-    DynamicNames, Expr, NameKind, NodePattern, PathKind, PatternElement, PatternPart, RelPattern,
+    DynamicNames, Expr, NameKind, NodePattern, ParameterRole, PathKind, PatternElement,
+    PatternPart, RelPattern,
 };
 use crate::lexer::Tok;
 
@@ -81,36 +83,47 @@ impl Parser<'_> {
             self.record("an identifier");
             None
         };
-        let (labels, dynamic_labels) = if self.at(Tok::Colon) {
-            self.node_pattern_labels()?
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let (labels, dynamic_labels, label_filters) =
+            if self.eat(Tok::Colon) || (variable.is_some() && self.eat_is()) {
+                label_expr::node_parts(self.label_expression(LabelPlace::Node)?)
+            } else {
+                (Vec::new(), Vec::new(), Vec::new())
+            };
         let properties = self.pattern_properties()?;
         self.expect(Tok::RParen)?;
         Ok(NodePattern {
             variable,
             labels,
             dynamic_labels,
+            label_filters,
             properties,
             span: self.span_from(start),
         })
     }
 
-    /// `:L:M`, `:$(expr)`, `:$all(expr)`, `:$any(expr)` in any mix.
-    fn node_pattern_labels(&mut self) -> PResult<(Vec<String>, Vec<DynamicNames>)> {
-        let (mut labels, mut dynamic) = (Vec::new(), Vec::new());
-        while self.eat(Tok::Colon) {
-            match self.dynamic_names()? {
-                Some(names) => dynamic.push(names),
-                None => labels.push(self.name_read(NameKind::Label)?),
-            }
+    /// `IS` as GQL's spelling of `:` after a pattern's variable (`(n IS A)`);
+    /// not recorded as an expectation, so error texts name `:` only.
+    fn eat_is(&mut self) -> bool {
+        let found = self.is_kw_at(0, "IS");
+        if found {
+            self.bump();
         }
-        Ok((labels, dynamic))
+        found
+    }
+
+    /// Runs `f` over a pattern that CREATE or MERGE writes.
+    pub(super) fn writing_names<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> PResult<T>,
+    ) -> PResult<T> {
+        let outer = std::mem::replace(&mut self.writing_names, true);
+        let result = f(self);
+        self.writing_names = outer;
+        result
     }
 
     /// Whether `$(`, `$all(` or `$any(` comes next.
-    fn dynamic_names_ahead(&mut self) -> bool {
+    pub(super) fn dynamic_names_ahead(&mut self) -> bool {
         self.at(Tok::DynamicOpen)
             || (self.at(Tok::Parameter)
                 && matches!(
@@ -121,17 +134,31 @@ impl Parser<'_> {
     }
 
     /// `$(expr)`, `$all(expr)` or `$any(expr)` if one comes next.
-    fn dynamic_names(&mut self) -> PResult<Option<DynamicNames>> {
+    pub(super) fn dynamic_names(&mut self) -> PResult<Option<DynamicNames>> {
         if !self.dynamic_names_ahead() {
             return Ok(None);
         }
         let any = self.at(Tok::Parameter) && self.peek().value.eq_ignore_ascii_case("any");
+        if any && self.writing_names {
+            let what = if self.in_relationship {
+                "types"
+            } else {
+                "labels"
+            };
+            return self.hard_syntax(
+                &format!("Dynamic {what} using `$any()` are not allowed in CREATE or MERGE."),
+                self.peek().span,
+            );
+        }
         if !self.eat(Tok::DynamicOpen) {
             self.bump();
             self.bump();
         }
         let expr = self.expression()?;
         self.expect(Tok::RParen)?;
+        if self.writing_names {
+            self.check_parameter(&expr, ParameterRole::TokenNames);
+        }
         Ok(Some(DynamicNames { expr, any }))
     }
 
@@ -155,13 +182,17 @@ impl Parser<'_> {
             variable: None,
             types: Vec::new(),
             dynamic_type: None,
+            type_filter: None,
             direction: Direction::Both,
             length: None,
             properties: None,
             span: start,
         };
         if self.eat(Tok::LBracket) {
-            self.rel_detail(&mut rel)?;
+            let outer = std::mem::replace(&mut self.in_relationship, true);
+            let detail = self.rel_detail(&mut rel);
+            self.in_relationship = outer;
+            detail?;
             self.expect(Tok::RBracket)?;
         }
         self.expect(Tok::Minus)?;
@@ -182,22 +213,9 @@ impl Parser<'_> {
         } else {
             self.record("an identifier");
         }
-        if self.eat(Tok::Colon) {
-            if let Some(dynamic) = self.dynamic_names()? {
-                rel.dynamic_type = Some(dynamic);
-            } else {
-                rel.types.push(self.name_read(NameKind::RelationshipType)?);
-            }
-            while self.eat(Tok::Pipe) {
-                self.eat(Tok::Colon);
-                if rel.dynamic_type.is_some() || self.dynamic_names_ahead() {
-                    return self.hard_syntax(
-                        "A dynamic relationship type cannot be combined with other types here",
-                        self.peek().span,
-                    );
-                }
-                rel.types.push(self.name_read(NameKind::RelationshipType)?);
-            }
+        if self.eat(Tok::Colon) || (rel.variable.is_some() && self.eat_is()) {
+            let expr = self.label_expression(LabelPlace::Relationship)?;
+            (rel.types, rel.dynamic_type, rel.type_filter) = label_expr::relationship_parts(expr);
         }
         if self.eat(Tok::Star) {
             rel.length = Some(self.length_range()?);

@@ -43,7 +43,7 @@ impl Parser<'_> {
             prefixes: self.prefixes.clone(),
             parameters: self.parameter_names(),
             names: self.names_read(),
-            row_count_parameters: self.row_count_parameters(),
+            checked_parameters: self.checked_parameters(),
             query,
             source: self.query.to_string(),
         })

@@ -47,7 +47,8 @@ pub(crate) fn children(expr: &Expr) -> Vec<&Expr> {
         | ExprKind::Unary(_, inner)
         | ExprKind::IsNull(inner)
         | ExprKind::IsNotNull(inner)
-        | ExprKind::HasLabels(inner, _) => vec![inner],
+        | ExprKind::HasLabels(inner, _)
+        | ExprKind::HasLabelExpr(inner, _) => vec![inner],
         ExprKind::List(items) | ExprKind::FunctionCall { args: items, .. } => {
             items.iter().collect()
         }

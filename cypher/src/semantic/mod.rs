@@ -192,7 +192,7 @@ impl Analyzer<'_> {
     fn check_deletable(&self, expr: &crate::ast::Expr) -> Result<(), CypherError> {
         use crate::ast::ExprKind;
         match &expr.kind {
-            ExprKind::HasLabels(..) => Err(self.error(
+            ExprKind::HasLabels(..) | ExprKind::HasLabelExpr(..) => Err(self.error(
                 Detail::InvalidDelete,
                 "Invalid delete expression: to remove a label use REMOVE, not DELETE",
                 expr.span,

@@ -73,6 +73,7 @@ impl Analyzer<'_> {
                 if let Some(v) = &element.start.variable {
                     let bare = element.start.labels.is_empty()
                         && element.start.dynamic_labels.is_empty()
+                        && element.start.label_filters.is_empty()
                         && element.start.properties.is_none();
                     if before.get(&v.name).is_some() && bare {
                         return Err(self.error(
@@ -205,6 +206,15 @@ impl Analyzer<'_> {
         scope: &mut Scope,
         usage: PatternUse,
     ) -> Result<(), CypherError> {
+        if usage != PatternUse::Match {
+            if !node.label_filters.is_empty() {
+                return Err(self.error(
+                    Detail::UnexpectedSyntax,
+                    &label_expression_refusal(usage),
+                    node.span,
+                ));
+            }
+        }
         let Some(variable) = &node.variable else {
             return Ok(());
         };
@@ -249,6 +259,15 @@ impl Analyzer<'_> {
                         v.span,
                     ));
                 }
+            }
+            if rel.type_filter.is_some() {
+                return Err(self.error(
+                    Detail::NoSingleRelationshipType,
+                    &format!(
+                        "Relationship type expressions in patterns are not allowed in a {verb} clause, but only in a MATCH clause"
+                    ),
+                    rel.span,
+                ));
             }
             // `:$(['A', 'B'])` written out names other than one type.
             if let Some(dynamic) = &rel.dynamic_type {
@@ -312,13 +331,26 @@ impl Analyzer<'_> {
 /// The `:$(expr)` names of every node and relationship of a pattern element.
 fn dynamic_names(element: &crate::ast::PatternElement) -> Vec<&crate::ast::DynamicNames> {
     let nodes = std::iter::once(&element.start).chain(element.chain.iter().map(|(_, n)| n));
-    nodes
+    let rels = element.chain.iter().map(|(r, _)| r);
+    let plain = nodes
+        .clone()
         .flat_map(|n| &n.dynamic_labels)
-        .chain(
-            element
-                .chain
-                .iter()
-                .filter_map(|(r, _)| r.dynamic_type.as_ref()),
-        )
-        .collect()
+        .chain(rels.clone().filter_map(|r| r.dynamic_type.as_ref()));
+    let in_expressions = nodes
+        .flat_map(|n| &n.label_filters)
+        .chain(rels.filter_map(|r| r.type_filter.as_ref()))
+        .flat_map(|expr| expr.dynamic_names());
+    plain.chain(in_expressions).collect()
+}
+
+/// Neo4j's refusal of `|`, `!` and `%` in a pattern that creates.
+fn label_expression_refusal(usage: PatternUse) -> String {
+    let clause = if usage == PatternUse::Create {
+        "CREATE"
+    } else {
+        "MERGE"
+    };
+    format!(
+        "Label expressions in patterns are not allowed in a {clause} clause, but only in a MATCH clause and in expressions"
+    )
 }

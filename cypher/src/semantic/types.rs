@@ -9,12 +9,36 @@
 
 use super::scope::{Scope, VarType};
 use super::Analyzer;
-use crate::ast::{BinaryOp, Expr, ExprKind, Literal, SubqueryKind, UnaryOp};
+use crate::ast::{BinaryOp, Expr, ExprKind, Literal, Span, SubqueryKind, UnaryOp};
 use crate::error::{CypherError, Detail};
 
 /// The type `expr` is known to have in `scope` (shallow: looks at the expression's own kind
 /// and, for variables, at the scope; never recurses deeply, so chains cost no stack).
 pub(crate) fn infer(expr: &Expr, scope: &Scope) -> VarType {
+    match &expr.kind {
+        ExprKind::Binary(BinaryOp::Add, left, right) => {
+            sum_type(infer_leaf(left, scope), infer_leaf(right, scope))
+        }
+        _ => infer_leaf(expr, scope),
+    }
+}
+
+/// The type of `left + right` when both operand types are known: a string
+/// beside a number or string concatenates, numbers add. Lists and anything
+/// unknown stay unknown.
+fn sum_type(left: VarType, right: VarType) -> VarType {
+    use VarType::*;
+    match (left, right) {
+        (String, String | Integer | Float) | (Integer | Float, String) => String,
+        (Integer, Integer) => Integer,
+        (Float, Float | Integer) | (Integer, Float) => Float,
+        _ => Value,
+    }
+}
+
+/// [`infer`] without looking into a sum's operands (so a long chain of `+`
+/// costs no stack).
+fn infer_leaf(expr: &Expr, scope: &Scope) -> VarType {
     match &expr.kind {
         ExprKind::Literal(literal) => match literal {
             Literal::Null => VarType::Value,
@@ -33,6 +57,7 @@ pub(crate) fn infer(expr: &Expr, scope: &Scope) -> VarType {
         | ExprKind::IsNull(_)
         | ExprKind::IsNotNull(_)
         | ExprKind::HasLabels(..)
+        | ExprKind::HasLabelExpr(..)
         | ExprKind::Quantifier { .. } => VarType::Boolean,
         ExprKind::Binary(op, ..) if is_predicate(*op) => VarType::Boolean,
         _ => VarType::Value,
@@ -126,13 +151,39 @@ impl Analyzer<'_> {
                 self.expect_type(left, scope, "Boolean", not_boolean)?;
                 self.expect_type(right, scope, "Boolean", not_boolean)
             }
-            ExprKind::Binary(
-                BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Pow,
-                left,
-                right,
-            ) => {
-                self.expect_type(left, scope, "Integer or Float", not_arithmetic)?;
-                self.expect_type(right, scope, "Integer or Float", not_arithmetic)
+            // Neo4j names what the left operand could be, then what the
+            // right one could be beside it (temporal values and durations
+            // infer as unknown, so only numbers are certain here).
+            ExprKind::Binary(op @ (BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div), left, right) => {
+                let (left_types, right_types) = match op {
+                    BinaryOp::Sub => (
+                        "Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime",
+                        "Float or Integer",
+                    ),
+                    BinaryOp::Mul => ("Float, Integer or Duration", "Float, Integer or Duration"),
+                    _ => ("Float, Integer or Duration", "Float or Integer"),
+                };
+                self.expect_type(left, scope, left_types, not_arithmetic)?;
+                self.expect_type(right, scope, right_types, not_arithmetic)
+            }
+            ExprKind::Binary(BinaryOp::Mod, left, right) => {
+                self.expect_type(left, scope, "Float or Integer", not_arithmetic)?;
+                self.expect_type(right, scope, "Float or Integer", not_arithmetic)
+            }
+            ExprKind::Binary(BinaryOp::Pow, left, right) => {
+                self.expect_type(left, scope, "Float", not_arithmetic)?;
+                self.expect_type(right, scope, "Float", not_arithmetic)
+            }
+            ExprKind::Unary(UnaryOp::Negate, operand) => {
+                self.expect_type(operand, scope, "Float or Integer", not_arithmetic)
+            }
+            ExprKind::HasLabels(target, _) | ExprKind::HasLabelExpr(target, _) => {
+                self.expect_type(target, scope, "Node or Relationship", |ty| {
+                    !matches!(
+                        ty,
+                        VarType::Node | VarType::Relationship | VarType::Value
+                    )
+                })
             }
             ExprKind::Binary(BinaryOp::In, _, list) => {
                 self.expect_type(list, scope, "List<T>", not_list)
@@ -175,6 +226,16 @@ impl Analyzer<'_> {
             "properties" => self.expect_type(arg, scope, "Map, Node or Relationship", |ty| {
                 has_no_properties(ty) || ty == VarType::Path
             }),
+            "toupper" | "tolower" | "upper" | "lower" | "trim" | "ltrim" | "rtrim" => self
+                .expect_type(arg, scope, "String", |ty| {
+                    !matches!(ty, VarType::String | VarType::Value)
+                }),
+            "reverse" => self.expect_type(arg, scope, "String or List<T>", |ty| {
+                !matches!(
+                    ty,
+                    VarType::String | VarType::List | VarType::RelationshipList | VarType::Value
+                )
+            }),
             _ => Ok(()),
         }
     }
@@ -206,9 +267,27 @@ impl Analyzer<'_> {
                     "Type mismatch: expected {expected} but was {}",
                     actual.describe()
                 ),
-                operand.span,
+                self.position_of(operand),
             ));
         }
         Ok(())
+    }
+
+    /// Where Neo4j places an operand in its messages: a binary operation
+    /// at its operator (`1 + 'a'` at the `+`), anything else at its start.
+    fn position_of(&self, operand: &Expr) -> Span {
+        let ExprKind::Binary(_, left, _) = &operand.kind else {
+            return operand.span;
+        };
+        let after = self.text(Span {
+            start: left.span.end,
+            end: operand.span.end,
+        });
+        let gap = after.len() - after.trim_start().len();
+        let at = left.span.end + gap;
+        Span {
+            start: at,
+            end: at + 1,
+        }
     }
 }

@@ -95,6 +95,28 @@ pub fn has_labels(graph: &dyn GraphRead, base: &Value, labels: &[String]) -> Exe
         Value::VirtualNode(node) => Ok(Value::Bool(
             labels.iter().all(|label| node.labels.contains(label)),
         )),
+        // `r:T` tests the one type (Cypher 5's label expressions), so
+        // `r:A:B` holds for no relationship.
+        Value::Relationship(id) => {
+            let found = graph.rel_type(*id);
+            Ok(Value::Bool(
+                labels.iter().all(|label| found.as_ref() == Some(label)),
+            ))
+        }
+        Value::VirtualRelationship(rel) => Ok(Value::Bool(
+            labels.iter().all(|label| rel.rel_type == *label),
+        )),
+        other => Err(type_mismatch("Node", other)),
+    }
+}
+
+/// `e:%`: a node with at least one label, or any relationship.
+pub fn has_any_label(graph: &dyn GraphRead, base: &Value) -> ExecResult<Value> {
+    match base {
+        Value::Null => Ok(Value::Null),
+        Value::Node(id) => Ok(Value::Bool(!graph.node_labels(*id).is_empty())),
+        Value::VirtualNode(node) => Ok(Value::Bool(!node.labels.is_empty())),
+        Value::Relationship(_) | Value::VirtualRelationship(_) => Ok(Value::Bool(true)),
         other => Err(type_mismatch("Node", other)),
     }
 }

@@ -120,6 +120,11 @@ impl<'a> Evaluator<'a> {
                 let bases = self.eval(expr, batch, rows)?;
                 access::has_labels_column(self.graph, &bases, labels)
             }
+            Expr::HasAnyLabel(expr) => self
+                .eval(expr, batch, rows)?
+                .iter()
+                .map(|base| access::has_any_label(self.graph, base))
+                .collect(),
             Expr::HasDynamicNames { expr, names, any } => {
                 let bases = self.eval(expr, batch, rows)?;
                 let names = self.eval(names, batch, rows)?;

@@ -34,6 +34,9 @@ pub enum Expr {
         expr: Box<Expr>,
         labels: Vec<String>,
     },
+    /// `expr:%` (a label expression's wildcard): a node with at least one
+    /// label, or any relationship.
+    HasAnyLabel(Box<Expr>),
     /// A pattern's `:$(names)` (Cypher 5.26): `names` evaluates to a
     /// string or list of strings; a node must carry all of them (or one,
     /// with `any`), a relationship's type must be among them (and be the

@@ -15,9 +15,11 @@ fn slots_of_level(expr: &Expr, out: &mut Vec<Slot>) {
     match expr {
         Literal(_) | Param(_) => {}
         Slot(s) => out.push(*s),
-        Property { expr, .. } | HasLabels { expr, .. } | Not(expr) | Negate(expr) => {
-            slots_of(expr, out)
-        }
+        Property { expr, .. }
+        | HasLabels { expr, .. }
+        | HasAnyLabel(expr)
+        | Not(expr)
+        | Negate(expr) => slots_of(expr, out),
         IsNull { expr, .. } => slots_of(expr, out),
         HasDynamicNames { expr, names, .. } => {
             slots_of(expr, out);

@@ -1,5 +1,6 @@
 //! Lowering of AST expressions to resolved plan expressions.
 
+use super::label_test::label_test;
 use super::scope::{Scope, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Quantifier, Slot};
@@ -92,6 +93,10 @@ fn lower_expr_level(
             expr: Box::new(lower_expr(inner, scope, aggs)?),
             labels: labels.clone(),
         },
+        ExprKind::HasLabelExpr(inner, labels) => {
+            let entity = lower_expr(inner, scope, aggs)?;
+            label_test(&entity, labels, scope)?
+        }
         ExprKind::FunctionCall {
             name,
             distinct,
@@ -420,7 +425,8 @@ fn contains_aggregate_level(e: &ast::Expr) -> bool {
         | ExprKind::Unary(_, inner)
         | ExprKind::IsNull(inner)
         | ExprKind::IsNotNull(inner)
-        | ExprKind::HasLabels(inner, _) => contains_aggregate(inner),
+        | ExprKind::HasLabels(inner, _)
+        | ExprKind::HasLabelExpr(inner, _) => contains_aggregate(inner),
         ExprKind::Binary(_, l, r) | ExprKind::Index(l, r) => {
             contains_aggregate(l) || contains_aggregate(r)
         }

@@ -7,6 +7,7 @@
 mod call_subquery;
 mod expr;
 mod hints;
+mod label_test;
 mod merge;
 mod pattern;
 mod pattern_expr;

@@ -1,6 +1,7 @@
 //! Lowering of MATCH and CREATE patterns.
 
 use super::expr::lower_expr;
+use super::label_test::label_test;
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Slot};
@@ -115,6 +116,7 @@ pub(crate) fn match_node(
         );
     }
     plan = dynamic_filters(plan, slot, &node.dynamic_labels, st.scope)?;
+    plan = label_filters(plan, slot, &node.label_filters, st.scope)?;
     plan = property_filters(plan, slot, &node.properties, st.scope)?;
     Ok((plan, slot))
 }
@@ -136,6 +138,20 @@ fn dynamic_filters<'a>(
                 any: names.any,
             },
         );
+    }
+    Ok(plan)
+}
+
+/// A pattern's label expressions beyond plain and dynamic names
+/// (`(n:A|B)`, `-[r:!T]->`): a filter on the bound entity.
+fn label_filters<'a>(
+    mut plan: Op,
+    slot: Slot,
+    labels: impl IntoIterator<Item = &'a ast::LabelExpr>,
+    scope: &Scope,
+) -> Result<Op, PlanError> {
+    for expr in labels {
+        plan = filter(plan, label_test(&Expr::Slot(slot), expr, scope)?);
     }
     Ok(plan)
 }
@@ -274,6 +290,12 @@ pub(crate) fn match_element(
                 dynamic.expr.span.start,
             ));
         }
+        if let (Some(_), Some(_)) = (rel.length, &rel.type_filter) {
+            return Err(PlanError::unsupported(
+                "A relationship type expression other than `:A|B` on a variable-length relationship",
+                rel.span.start,
+            ));
+        }
         if let Some(length) = rel.length {
             let (min, max) = length_bounds(length);
             plan = Op::VarExpand {
@@ -312,6 +334,7 @@ pub(crate) fn match_element(
                 plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));
             }
             plan = dynamic_filters(plan, rel_slot, &rel.dynamic_type, st.scope)?;
+            plan = label_filters(plan, rel_slot, &rel.type_filter, st.scope)?;
             plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
         }
         if !target.labels.is_empty() {
@@ -324,6 +347,7 @@ pub(crate) fn match_element(
             );
         }
         plan = dynamic_filters(plan, to_slot, &target.dynamic_labels, st.scope)?;
+        plan = label_filters(plan, to_slot, &target.label_filters, st.scope)?;
         plan = property_filters(plan, to_slot, &target.properties, st.scope)?;
         node_slots[to_idx] = to_slot;
         rel_slots[rel_idx] = rel_slot;

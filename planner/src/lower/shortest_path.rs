@@ -63,6 +63,12 @@ pub(crate) fn lower_shortest_part(
             rel.span.start,
         ));
     }
+    if rel.dynamic_type.is_some() || rel.type_filter.is_some() {
+        return Err(PlanError::unsupported(
+            format!("{name}(...) with a relationship type expression other than `:A|B`"),
+            rel.span.start,
+        ));
+    }
     if rel.properties.is_some() {
         return Err(PlanError::semantic(
             format!("{name}(...) contains properties. This is currently not supported."),
