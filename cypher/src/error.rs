@@ -69,6 +69,21 @@ details! {
     InvalidRelationshipPattern,
     /// The text does not match the grammar.
     UnexpectedSyntax,
+    // Raised after analysis, by the planner or the executor, as the first
+    // word of their messages (the analyser never names these).
+    DeleteConnectedNode,
+    DeletedEntityAccess,
+    InvalidArgumentPassingMode,
+    InvalidArgumentValue,
+    InvalidNumberOfArguments,
+    InvalidPropertyType,
+    ListElementAccessByNonInteger,
+    MapElementAccessByNonString,
+    MergeReadOwnWrites,
+    MissingParameter,
+    NumberOutOfRange,
+    ProcedureNotFound,
+    UnknownFunction,
 }
 
 impl Detail {

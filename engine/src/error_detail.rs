@@ -13,24 +13,6 @@
 
 use nereid_cypher::Detail;
 
-/// The details the planner and executor name that the parser never
-/// raises (the parser's are [`Detail::ALL`]).
-const LATER_DETAILS: &[&str] = &[
-    "DeleteConnectedNode",
-    "DeletedEntityAccess",
-    "InvalidArgumentPassingMode",
-    "InvalidArgumentValue",
-    "InvalidNumberOfArguments",
-    "InvalidPropertyType",
-    "ListElementAccessByNonInteger",
-    "MapElementAccessByNonString",
-    "MergeReadOwnWrites",
-    "MissingParameter",
-    "NumberOutOfRange",
-    "ProcedureNotFound",
-    "UnknownFunction",
-];
-
 /// The detail `message` starts with, if any, and the text after it.
 pub(crate) fn split(message: &str) -> (Option<&'static str>, &str) {
     let Some((head, rest)) = message.split_once(": ") else {
@@ -39,7 +21,6 @@ pub(crate) fn split(message: &str) -> (Option<&'static str>, &str) {
     let known = Detail::ALL
         .iter()
         .map(|detail| detail.name())
-        .chain(LATER_DETAILS.iter().copied())
         .find(|name| *name == head);
     match known {
         Some(name) => (Some(name), rest),

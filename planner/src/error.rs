@@ -1,5 +1,7 @@
 //! Planner errors.
 
+use nereid_cypher::Detail;
+
 /// Why a statement could not be planned. `offset` is the byte offset in the
 /// query of the offending construct, when known; the server turns it into a
 /// line and column.
@@ -60,40 +62,52 @@ impl PlanError {
 /// net; this one table keeps their messages in the analyser's form without every call site
 /// naming its detail.
 fn detail_of(description: &str) -> Option<&'static str> {
-    const DETAILS: &[(&str, &str, &str)] = &[
+    const DETAILS: &[(&str, &str, Detail)] = &[
         // (starts with, contains, detail)
-        ("Variable `", "` not defined", "UndefinedVariable"),
-        ("Variable `", "` already declared", "VariableAlreadyBound"),
-        ("Type mismatch:", "conflicting type", "VariableTypeConflict"),
+        ("Variable `", "` not defined", Detail::UndefinedVariable),
+        (
+            "Variable `",
+            "` already declared",
+            Detail::VariableAlreadyBound,
+        ),
+        (
+            "Type mismatch:",
+            "conflicting type",
+            Detail::VariableTypeConflict,
+        ),
         (
             "Exactly one relationship type",
             "",
-            "NoSingleRelationshipType",
+            Detail::NoSingleRelationshipType,
         ),
         (
             "Only directed relationships",
             "",
-            "RequiresDirectedRelationship",
+            Detail::RequiresDirectedRelationship,
         ),
         (
             "Variable length relationships cannot",
             "",
-            "CreatingVarLength",
+            Detail::CreatingVarLength,
         ),
-        ("RETURN * is not allowed", "", "NoVariablesInScope"),
-        ("Unknown function '", "", "UnknownFunction"),
-        ("Multiple result columns", "", "ColumnNameConflict"),
-        ("All sub queries in an UNION", "", "DifferentColumnsInUnion"),
+        ("RETURN * is not allowed", "", Detail::NoVariablesInScope),
+        ("Unknown function '", "", Detail::UnknownFunction),
+        ("Multiple result columns", "", Detail::ColumnNameConflict),
+        (
+            "All sub queries in an UNION",
+            "",
+            Detail::DifferentColumnsInUnion,
+        ),
         (
             "In a WITH/RETURN with DISTINCT or an aggregation",
             "",
-            "UndefinedVariable",
+            Detail::UndefinedVariable,
         ),
     ];
     DETAILS
         .iter()
         .find(|(start, middle, _)| description.starts_with(start) && description.contains(middle))
-        .map(|(_, _, detail)| *detail)
+        .map(|(_, _, detail)| detail.name())
 }
 
 #[cfg(test)]

@@ -79,6 +79,7 @@ impl Loader {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or_default();
+        let history = History::new(history_dir);
         let shared = Arc::new(Shared {
             db: Arc::downgrade(db),
             import_dir: import_dir.to_path_buf(),
@@ -88,8 +89,8 @@ impl Loader {
             closed: AtomicBool::new(false),
             next: AtomicU64::new(1),
             epoch,
-            history: History::new(history_dir),
-            past: History::new(history_dir).read_all(),
+            past: history.read_all(),
+            history,
         });
         let worker = shared.clone();
         std::thread::Builder::new()
