@@ -88,13 +88,15 @@ impl LoadEdges {
     }
 }
 
+/// A type's named graphs (`None`: the default graph) and their numbers.
+type GraphNumbers = Vec<(Option<Box<str>>, u32)>;
+
 /// Numbers for the (type, named graph) pairs of a load's edges. A
 /// document's reader shares one name among its edges of a type, so the
 /// last type is recognised by its pointer, without hashing its name.
 #[derive(Default)]
 struct EdgeKinds {
-    /// Per type, its graphs (`None`: the default graph) and their numbers.
-    by_type: HashMap<Arc<str>, Vec<(Option<Box<str>>, u32)>, foldhash::fast::RandomState>,
+    by_type: HashMap<Arc<str>, GraphNumbers, foldhash::fast::RandomState>,
     /// The last pair numbered: its type, graph and number.
     last: Option<(Arc<str>, Option<Box<str>>, u32)>,
     count: u32,
