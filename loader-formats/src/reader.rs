@@ -253,6 +253,7 @@ impl<'a> Reader<'a> {
                 rel_type,
                 properties,
                 line,
+                ends_in_group: None,
             }))
         } else {
             if labels.is_empty() && self.format == Format::NeptuneCsv {
@@ -272,6 +273,7 @@ impl<'a> Reader<'a> {
                 labels,
                 properties,
                 line,
+                in_group: None,
             }))
         }
     }

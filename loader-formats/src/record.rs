@@ -16,6 +16,11 @@ pub struct NodeRecord {
     pub properties: Vec<(Arc<str>, Value)>,
     /// The physical line the row starts on.
     pub line: u64,
+    /// Its position among the node records of its group, from a reader
+    /// that yields a document's vertices as a group followed by the edges
+    /// between them (RDF, `rdf/group.rs`): a group starts at position 0.
+    /// `None` from a reader that groups nothing (CSV).
+    pub in_group: Option<usize>,
 }
 
 /// A relationship row; its ends are node ids within their id spaces.
@@ -30,6 +35,11 @@ pub struct RelationshipRecord {
     pub rel_type: Arc<str>,
     pub properties: Vec<(Arc<str>, Value)>,
     pub line: u64,
+    /// The positions of its start and end among the node records of its
+    /// group ([`NodeRecord::in_group`]), which came just before it: a
+    /// loader that kept what those records resolved to needs no lookup
+    /// of the ids. `None` from a reader that groups nothing.
+    pub ends_in_group: Option<(usize, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

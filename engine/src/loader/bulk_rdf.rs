@@ -4,13 +4,16 @@
 //! one IRI merge into one vertex and an edge already in the load or the
 //! graph adds nothing (docs/adr/0108-onegraph-rdf.md, 0113). No vector of
 //! a file's records is kept: a document's records go to the rows as the
-//! reader yields them (docs/adr/0127-rows-staged-in-place.md).
+//! reader yields them (docs/adr/0127-rows-staged-in-place.md). An edge's
+//! ends are the vertex records of its group, resolved just before it: it
+//! takes what they resolved to by position, not by IRI
+//! (docs/adr/0145-load-commit-beside-statistics-and-rdf-ends-by-position.md).
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use nereid_loader_formats::{add_value, NodeRecord, Record};
-use nereid_storage::Txn;
+use nereid_loader_formats::{add_value, NodeRecord, Record, RelationshipRecord};
+use nereid_storage::{BulkEnd, Txn};
 
 use super::apply::{each_record, Ended, RowError};
 use super::bulk::{Commit, Ends, Fast, NodeRow, Outcome, Ready, RelRow};
@@ -60,18 +63,25 @@ struct Rows {
     adds_to_committed: bool,
     /// The load's edges: a triple loaded twice is one edge.
     edges: LoadEdges,
+    /// What the node records of the current group resolved to, by their
+    /// position in it (`NodeRecord::in_group`; `None`: a record refused):
+    /// the group's edges name their ends by these positions, so an edge
+    /// needs no lookup of its ends' IRIs (two string hashes and compares
+    /// per edge, most of the merge's time on the loader thread).
+    group: Vec<Option<BulkEnd>>,
 }
 
 impl Rows {
     fn add(&mut self, txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
         match record {
-            Record::Node(node) => self.merge_node(txn, node),
+            Record::Node(node) => {
+                let at = node.in_group;
+                let merged = self.merge_node(txn, node);
+                self.note_in_group(at, merged.as_ref().ok().copied());
+                merged.map(|_| ())
+            }
             Record::Relationship(rel) => {
-                let ends = Ends {
-                    keys: &self.keys,
-                    txn,
-                };
-                let rel = ends.resolve(rel, &mut self.scratch)?;
+                let rel = self.resolve(txn, rel)?;
                 let (src, dst) = (rel.src, rel.dst);
                 if !self
                     .edges
@@ -86,10 +96,46 @@ impl Rows {
         }
     }
 
+    /// Records what the node record at position `at` of its group
+    /// resolved to. Positions come in order from 0; out of step (or from
+    /// a reader that groups nothing), the group is forgotten and its edges
+    /// are resolved by their ends' ids.
+    fn note_in_group(&mut self, at: Option<usize>, end: Option<BulkEnd>) {
+        match at {
+            Some(0) => {
+                self.group.clear();
+                self.group.push(end);
+            }
+            Some(at) if at == self.group.len() && !self.group.is_empty() => self.group.push(end),
+            _ => self.group.clear(),
+        }
+    }
+
+    /// `rel` with its ends resolved: by their positions in the group when
+    /// the group's records resolved them, else by their ids.
+    fn resolve(&mut self, txn: &Txn, rel: RelationshipRecord) -> Result<RelRow, RowError> {
+        let in_group = |at: usize| self.group.get(at).copied().flatten();
+        if let Some((Some(src), Some(dst))) =
+            rel.ends_in_group.map(|(s, d)| (in_group(s), in_group(d)))
+        {
+            return Ok(RelRow {
+                src,
+                dst,
+                rel_type: rel.rel_type,
+                properties: rel.properties,
+            });
+        }
+        let ends = Ends {
+            keys: &self.keys,
+            txn,
+        };
+        ends.resolve(rel, &mut self.scratch)
+    }
+
     /// A vertex: merged into the load's vertex of the same IRI, or nothing
     /// when it is a committed vertex it adds nothing to (an edge end), or
-    /// a new vertex.
-    fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<(), RowError> {
+    /// a new vertex. Answers where edges find it.
+    fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<BulkEnd, RowError> {
         let row = NodeRow::new(node)?;
         if let Some(&at) = self.keys.get(&row.key) {
             let merged = &mut self.nodes[at];
@@ -101,15 +147,16 @@ impl Rows {
             for (k, v) in row.properties {
                 add_value(&mut merged.properties, k, v);
             }
-            return Ok(());
+            return Ok(BulkEnd::Loaded(at));
         }
-        if txn.node_by_element_id(&row.key).is_some() {
+        if let Some(committed) = txn.node_by_element_id(&row.key) {
             let adds = !row.labels.is_empty() || !row.properties.is_empty();
             self.adds_to_committed |= adds;
-            return Ok(());
+            return Ok(BulkEnd::Existing(committed));
         }
-        self.keys.insert(row.key.clone(), self.nodes.len());
+        let at = self.nodes.len();
+        self.keys.insert(row.key.clone(), at);
         self.nodes.push(row);
-        Ok(())
+        Ok(BulkEnd::Loaded(at))
     }
 }

@@ -148,3 +148,44 @@ fn a_bad_document_fails_the_load_and_leaves_nothing() {
     let message = status.failure.unwrap().message;
     assert!(message.contains("t.ttl:1:"), "{message}");
 }
+
+/// Edges take their ends from the vertex records of their group by
+/// position (`bulk_rdf.rs`): ends in the load, committed ends, and ends
+/// in another parse chunk of the document (over 2 MiB: chunks of at
+/// least 1 MiB, one per core) all resolve to the right vertices.
+#[test]
+fn edges_find_their_ends_across_chunks_and_in_the_graph() {
+    let (_dir, db, loader, import) = setup();
+    let csv = ":ID,:LABEL,name:String\nhttp://example.org/acme,Company,Acme\n";
+    load_ok(&loader, &import, "acme.csv", csv, CSV);
+    let people = 9_000;
+    let mut doc = String::new();
+    for i in 0..people {
+        let p = format!("<http://example.org/person/{i}>");
+        doc.push_str(&format!(
+            "{p} <http://example.org/n> \"{i}\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n\
+             {p} <http://example.org/worksFor> <http://example.org/acme> .\n"
+        ));
+        if i + 1 < people {
+            let next = format!("<http://example.org/person/{}>", i + 1);
+            doc.push_str(&format!("{p} <http://example.org/knows> {next} .\n"));
+        }
+    }
+    assert!(doc.len() > 2 << 20, "{} bytes: one chunk", doc.len());
+    load_ok(&loader, &import, "people.nt", &doc, NT);
+    let q =
+        format!("{PREFIX}MATCH (a)-[:ex::knows]->(b) WHERE b.ex::n = a.ex::n + 1 RETURN count(*)");
+    assert_eq!(one(&db, &q), Value::Int(people - 1));
+    let q = format!("{PREFIX}MATCH ()-[k:ex::knows]->() RETURN count(k)");
+    assert_eq!(one(&db, &q), Value::Int(people - 1));
+    let q =
+        format!("{PREFIX}MATCH (p)-[:ex::worksFor]->(c:Company) RETURN count(DISTINCT p), c.name");
+    assert_eq!(
+        rows(&db, &q),
+        vec![vec![Value::Int(people), Value::String("Acme".into())]]
+    );
+    assert_eq!(
+        one(&db, "MATCH (n) RETURN count(n)"),
+        Value::Int(people + 1)
+    );
+}

@@ -112,6 +112,7 @@ impl Grouped {
             labels: Vec::new(),
             properties: Vec::new(),
             line,
+            in_group: Some(at),
         });
         self.vertex.insert(id, at);
         at
@@ -135,6 +136,7 @@ impl Grouped {
             rel_type,
             properties,
             line,
+            ends_in_group: Some((s, o)),
         });
     }
 
