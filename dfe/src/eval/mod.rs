@@ -6,6 +6,7 @@
 //! `CASE WHEN x = 0 THEN 0 ELSE 1 / x END` never divides by zero.
 
 mod access;
+pub(crate) mod adjacency_memo;
 mod apoc;
 mod arithmetic;
 mod budgeted;

@@ -166,6 +166,7 @@ fn nested_context(env: &SubplanEnv, plan: &Op, slot_count: usize) -> ExecContext
     ctx.stop = env.stop.clone();
     ctx.memory = env.memory.clone();
     ctx.memo = env.memo.clone();
+    ctx.nested = true;
     ctx
 }
 
