@@ -159,6 +159,7 @@ impl ExecContext {
             params: Arc::clone(&self.params),
             memory: Arc::clone(&self.memory),
             memo: self.memo.clone(),
+            nested: self.nested,
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)

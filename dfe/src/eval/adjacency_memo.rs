@@ -23,11 +23,23 @@
 use nereid_storage::apl::Neighbour;
 use nereid_values::{Direction, NodeId, RelId};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// How much all hops' remembered lists may hold.
 const ADJACENCY_BYTES: usize = 64 << 20;
+
+/// Lookups of a table after which it is kept up only if at least one in
+/// [`HIT_SHARE`] found its node: where nested plans never come back to a
+/// node (each post's tags in IC10), keeping costs an allocation and a
+/// hash insert per node and saves nothing.
+pub(crate) const TRIAL_LOOKUPS: u64 = 2048;
+pub(crate) const HIT_SHARE: u64 = 8;
+
+/// Whether a memo with these counts is still worth consulting.
+pub(crate) fn worthwhile(lookups: u64, hits: u64) -> bool {
+    lookups < TRIAL_LOOKUPS || hits.saturating_mul(HIT_SHARE) >= lookups
+}
 
 /// A node's relationships for one hop: `(relationship, other end)`.
 pub(crate) type Neighbours = Arc<[(RelId, NodeId)]>;
@@ -41,8 +53,11 @@ pub(crate) struct AdjacencyMemo {
 
 /// One hop kind's remembered lists, by start node.
 pub(crate) struct HopTable {
-    lists: Mutex<HashMap<NodeId, Neighbours>>,
+    lists: Mutex<HashMap<NodeId, Neighbours, foldhash::fast::RandomState>>,
     bytes: Arc<AtomicUsize>,
+    /// Nodes asked and found, for [`HopTable::worthwhile`].
+    lookups: AtomicU64,
+    hits: AtomicU64,
 }
 
 impl AdjacencyMemo {
@@ -55,12 +70,28 @@ impl AdjacencyMemo {
             Arc::new(HopTable {
                 lists: Mutex::default(),
                 bytes: Arc::clone(bytes),
+                lookups: AtomicU64::new(0),
+                hits: AtomicU64::new(0),
             })
         }))
     }
 }
 
 impl HopTable {
+    /// Whether this hop's nodes come back often enough to be worth
+    /// remembering (callers read the store directly when not).
+    pub(crate) fn worthwhile(&self) -> bool {
+        worthwhile(
+            self.lookups.load(Ordering::Relaxed),
+            self.hits.load(Ordering::Relaxed),
+        )
+    }
+
+    fn count(&self, lookups: usize, hits: usize) {
+        self.lookups.fetch_add(lookups as u64, Ordering::Relaxed);
+        self.hits.fetch_add(hits as u64, Ordering::Relaxed);
+    }
+
     /// `from`'s relationships: remembered, or read by `read` and kept.
     pub(crate) fn neighbours(
         &self,
@@ -68,8 +99,10 @@ impl HopTable {
         read: impl FnOnce() -> Vec<(RelId, NodeId)>,
     ) -> Neighbours {
         if let Some(known) = self.lock().get(&from) {
+            self.count(1, 1);
             return Arc::clone(known);
         }
+        self.count(1, 0);
         let list: Neighbours = read().into();
         self.keep(&mut self.lock(), from, &list);
         list
@@ -95,6 +128,7 @@ impl HopTable {
                 .filter(|n| !lists.contains_key(n))
                 .collect()
         };
+        self.count(nodes.len(), nodes.len() - missing.len());
         let fresh = if missing.is_empty() {
             Vec::new()
         } else {
@@ -127,12 +161,19 @@ impl HopTable {
         out
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<NodeId, Neighbours>> {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<NodeId, Neighbours, foldhash::fast::RandomState>> {
         self.lists.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Keeps `list` under `from` unless the statement's budget is spent.
-    fn keep(&self, lists: &mut HashMap<NodeId, Neighbours>, from: NodeId, list: &Neighbours) {
+    fn keep(
+        &self,
+        lists: &mut HashMap<NodeId, Neighbours, foldhash::fast::RandomState>,
+        from: NodeId,
+        list: &Neighbours,
+    ) {
         let size = std::mem::size_of_val::<[(RelId, NodeId)]>(list) + 48;
         if self.bytes.fetch_add(size, Ordering::Relaxed) + size > ADJACENCY_BYTES {
             self.bytes.fetch_sub(size, Ordering::Relaxed);

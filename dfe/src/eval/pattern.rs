@@ -39,6 +39,9 @@ pub struct SubplanEnv {
     /// The statement's remembered answers; `None` when it may not have
     /// one (see `pattern_memo.rs`).
     pub(crate) memo: Option<Arc<PatternMemo>>,
+    /// Whether the evaluator runs inside a nested plan, whose label tests
+    /// use `memo` (see `label_memo.rs`).
+    pub(crate) nested: bool,
 }
 
 impl Evaluator<'_> {

@@ -21,6 +21,7 @@
 //! The memo stops growing past a byte budget; it only ever saves work.
 
 use super::adjacency_memo::AdjacencyMemo;
+use super::node_facts_memo::NodeFacts;
 use nereid_values::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,6 +43,10 @@ pub struct PatternMemo {
     /// Nodes' relationships read by the nested plans' expands
     /// (`adjacency_memo.rs`).
     pub(crate) adjacency: AdjacencyMemo,
+    /// Nodes' label tests and property values read by the nested plans'
+    /// expressions (`node_facts_memo.rs`).
+    pub(crate) labels: NodeFacts<bool>,
+    pub(crate) properties: NodeFacts<Option<Value>>,
 }
 
 #[derive(Default)]

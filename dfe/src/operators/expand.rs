@@ -86,7 +86,12 @@ impl Expand {
             })
             .collect();
         let (dir, types) = (self.spec.dir, &self.spec.types);
-        let edges = match self.remembered.as_ref().and_then(Option::as_ref) {
+        let edges = match self
+            .remembered
+            .as_ref()
+            .and_then(Option::as_ref)
+            .filter(|t| t.worthwhile())
+        {
             Some(table) => table.neighbours_of_all(&starts, |missing| {
                 ctx.txn.expand_column(missing, dir, types)
             }),
@@ -145,7 +150,12 @@ impl Expander for Expand {
                 extension((rel, other))
             })));
         }
-        let neighbours = match (bound_to, self.remembered.as_ref().and_then(Option::as_ref)) {
+        let remembered = self
+            .remembered
+            .as_ref()
+            .and_then(Option::as_ref)
+            .filter(|t| t.worthwhile());
+        let neighbours = match (bound_to, remembered) {
             (Some(to), _) => self.into_table.expand_into(from, to, spec, ctx)?,
             (None, Some(table)) => {
                 let list = table.neighbours(from, || ctx.txn.expand(from, spec.dir, &spec.types));
