@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// How much all hops' remembered lists may hold.
-const ADJACENCY_BYTES: usize = 64 << 20;
+const ADJACENCY_BYTES: usize = 32 << 20;
 
 /// Lookups of a table after which it is kept up only if at least one in
 /// [`HIT_SHARE`] found its node: where nested plans never come back to a
@@ -44,10 +44,13 @@ pub(crate) fn worthwhile(lookups: u64, hits: u64) -> bool {
 /// A node's relationships for one hop: `(relationship, other end)`.
 pub(crate) type Neighbours = Arc<[(RelId, NodeId)]>;
 
+/// A hop's direction and relationship types.
+type HopKind = (Direction, Vec<String>);
+
 /// The statement's tables, one per hop kind (direction and types).
 #[derive(Default)]
 pub(crate) struct AdjacencyMemo {
-    tables: Mutex<HashMap<(Direction, Vec<String>), Arc<HopTable>>>,
+    tables: Mutex<HashMap<HopKind, Arc<HopTable>>>,
     bytes: Arc<AtomicUsize>,
 }
 

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 /// How much all remembered answers may hold (entries counted at 32 bytes
 /// plus a value's heap footprint).
-const FACT_BYTES: usize = 64 << 20;
+const FACT_BYTES: usize = 16 << 20;
 
 type ByNode<T> = HashMap<NodeId, T, foldhash::fast::RandomState>;
 
@@ -132,7 +132,7 @@ mod tests {
     #[test]
     fn answers_as_read_whether_remembered_or_not() {
         let facts: NodeFacts<Option<Value>> = NodeFacts::default();
-        let stored = |n: &NodeId| (n.0 % 3 != 0).then(|| Value::Int(n.0 as i64 * 2));
+        let stored = |n: &NodeId| (!n.0.is_multiple_of(3)).then(|| Value::Int(n.0 as i64 * 2));
         let nodes: Vec<NodeId> = [4, 3, 4, 8].map(NodeId).to_vec();
         let first = facts.column(&nodes, "id", |m| m.iter().map(stored).collect());
         assert_eq!(first, nodes.iter().map(stored).collect::<Vec<_>>());
