@@ -67,6 +67,10 @@ pub struct ExecContext {
     /// Remembered answers of pattern expressions (a read-only statement
     /// without procedure calls only; see `eval/pattern_memo.rs`).
     pub(crate) memo: Option<Arc<PatternMemo>>,
+    /// A nested plan's context: its expands remember nodes' relationships
+    /// in `memo` (see `eval/adjacency_memo.rs`), since other arguments of
+    /// the same nested plan walk the same nodes again.
+    pub(crate) nested: bool,
 }
 
 impl ExecContext {
@@ -96,6 +100,7 @@ impl ExecContext {
             params_charge: None,
             profiling: false,
             memo: None,
+            nested: false,
         }
     }
 
@@ -154,6 +159,7 @@ impl ExecContext {
             params: Arc::clone(&self.params),
             memory: Arc::clone(&self.memory),
             memo: self.memo.clone(),
+            nested: self.nested,
         };
         Evaluator::new(&*self.txn, &self.params, &mut self.regexes)
             .at_statement_time(self.statement_time)

@@ -206,14 +206,12 @@ impl Analyzer<'_> {
         scope: &mut Scope,
         usage: PatternUse,
     ) -> Result<(), CypherError> {
-        if usage != PatternUse::Match {
-            if !node.label_filters.is_empty() {
-                return Err(self.error(
-                    Detail::UnexpectedSyntax,
-                    &label_expression_refusal(usage),
-                    node.span,
-                ));
-            }
+        if usage != PatternUse::Match && !node.label_filters.is_empty() {
+            return Err(self.error(
+                Detail::UnexpectedSyntax,
+                &label_expression_refusal(usage),
+                node.span,
+            ));
         }
         let Some(variable) = &node.variable else {
             return Ok(());

@@ -33,6 +33,20 @@ pub fn property_column(
     bases: &[Value],
     key: &str,
 ) -> ExecResult<Vec<Value>> {
+    property_column_with(graph, bases, key, |nodes| {
+        graph.node_property_column(nodes, key)
+    })
+}
+
+/// [`property_column`] with the nodes' values read by `read_nodes`
+/// (aligned with its input): a nested plan's remembered values
+/// (`node_facts_memo.rs`).
+pub(crate) fn property_column_with(
+    graph: &dyn GraphRead,
+    bases: &[Value],
+    key: &str,
+    read_nodes: impl FnOnce(&[NodeId]) -> Vec<Option<Value>>,
+) -> ExecResult<Vec<Value>> {
     let mut nodes = Vec::new();
     let mut rels = Vec::new();
     for base in bases {
@@ -48,7 +62,7 @@ pub fn property_column(
             .map(|base| property(graph, base, key))
             .collect();
     }
-    let mut node_values = graph.node_property_column(&nodes, key).into_iter();
+    let mut node_values = read_nodes(&nodes).into_iter();
     let mut rel_values = graph.rel_property_column(&rels, key).into_iter();
     bases
         .iter()
@@ -129,6 +143,20 @@ pub fn has_labels_column(
     bases: &[Value],
     labels: &[String],
 ) -> ExecResult<Vec<Value>> {
+    has_labels_column_with(graph, bases, labels, |nodes, label| {
+        graph.node_has_label_column(nodes, label)
+    })
+}
+
+/// [`has_labels_column`] with each label's test of the nodes read by
+/// `read_label` (aligned with its input): a nested plan's remembered
+/// answers (`node_facts_memo.rs`).
+pub(crate) fn has_labels_column_with(
+    graph: &dyn GraphRead,
+    bases: &[Value],
+    labels: &[String],
+    mut read_label: impl FnMut(&[NodeId], &str) -> Vec<bool>,
+) -> ExecResult<Vec<Value>> {
     let nodes: Vec<NodeId> = bases
         .iter()
         .filter_map(|base| match base {
@@ -144,10 +172,7 @@ pub fn has_labels_column(
     }
     let mut all = vec![true; nodes.len()];
     for label in labels {
-        for (has, found) in all
-            .iter_mut()
-            .zip(graph.node_has_label_column(&nodes, label))
-        {
+        for (has, found) in all.iter_mut().zip(read_label(&nodes, label)) {
             *has &= found;
         }
     }

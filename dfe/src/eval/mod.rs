@@ -6,6 +6,7 @@
 //! `CASE WHEN x = 0 THEN 0 ELSE 1 / x END` never divides by zero.
 
 mod access;
+pub(crate) mod adjacency_memo;
 mod apoc;
 mod arithmetic;
 mod budgeted;
@@ -15,6 +16,7 @@ pub(crate) mod dynamic_names;
 mod functions;
 mod logic;
 mod math;
+mod node_facts_memo;
 mod pattern;
 mod pattern_batch;
 mod pattern_memo;
@@ -83,6 +85,16 @@ impl<'a> Evaluator<'a> {
         self
     }
 
+    /// The statement's memo when this evaluator runs inside a nested plan
+    /// (whose label tests and node properties it remembers:
+    /// `node_facts_memo.rs`).
+    fn nested_memo(&self) -> Option<std::sync::Arc<PatternMemo>> {
+        self.subplans
+            .as_ref()
+            .filter(|env| env.nested)
+            .and_then(|env| env.memo.clone())
+    }
+
     /// Lets this evaluator run the nested plans of pattern expressions.
     pub(crate) fn with_subplans(mut self, env: SubplanEnv) -> Self {
         self.subplans = Some(env);
@@ -114,11 +126,29 @@ impl<'a> Evaluator<'a> {
                 .collect()),
             Expr::Property { expr, key } => {
                 let bases = self.eval(expr, batch, rows)?;
-                access::property_column(self.graph, &bases, key)
+                let graph = self.graph;
+                match self.nested_memo().filter(|m| m.properties.worthwhile()) {
+                    Some(memo) => access::property_column_with(graph, &bases, key, |nodes| {
+                        memo.properties.column(nodes, key, |missing| {
+                            graph.node_property_column(missing, key)
+                        })
+                    }),
+                    None => access::property_column(graph, &bases, key),
+                }
             }
             Expr::HasLabels { expr, labels } => {
                 let bases = self.eval(expr, batch, rows)?;
-                access::has_labels_column(self.graph, &bases, labels)
+                let graph = self.graph;
+                match self.nested_memo().filter(|m| m.labels.worthwhile()) {
+                    Some(memo) => {
+                        access::has_labels_column_with(graph, &bases, labels, |nodes, label| {
+                            memo.labels.column(nodes, label, |missing| {
+                                graph.node_has_label_column(missing, label)
+                            })
+                        })
+                    }
+                    None => access::has_labels_column(graph, &bases, labels),
+                }
             }
             Expr::HasAnyLabel(expr) => self
                 .eval(expr, batch, rows)?

@@ -39,6 +39,9 @@ pub struct SubplanEnv {
     /// The statement's remembered answers; `None` when it may not have
     /// one (see `pattern_memo.rs`).
     pub(crate) memo: Option<Arc<PatternMemo>>,
+    /// Whether the evaluator runs inside a nested plan, whose label tests
+    /// use `memo` (see `label_memo.rs`).
+    pub(crate) nested: bool,
 }
 
 impl Evaluator<'_> {
@@ -166,6 +169,7 @@ fn nested_context(env: &SubplanEnv, plan: &Op, slot_count: usize) -> ExecContext
     ctx.stop = env.stop.clone();
     ctx.memory = env.memory.clone();
     ctx.memo = env.memo.clone();
+    ctx.nested = true;
     ctx
 }
 

@@ -20,6 +20,8 @@
 //! `1.0`, equal in Cypher but projected differently, never share an entry).
 //! The memo stops growing past a byte budget; it only ever saves work.
 
+use super::adjacency_memo::AdjacencyMemo;
+use super::node_facts_memo::NodeFacts;
 use nereid_values::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,6 +40,13 @@ pub struct PatternMemo {
     /// not a flag, so that nested answers computed inside another do not
     /// hide the outer one's).
     volatile: AtomicU64,
+    /// Nodes' relationships read by the nested plans' expands
+    /// (`adjacency_memo.rs`).
+    pub(crate) adjacency: AdjacencyMemo,
+    /// Nodes' label tests and property values read by the nested plans'
+    /// expressions (`node_facts_memo.rs`).
+    pub(crate) labels: NodeFacts<bool>,
+    pub(crate) properties: NodeFacts<Option<Value>>,
 }
 
 #[derive(Default)]

@@ -21,6 +21,7 @@ use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
+use crate::eval::adjacency_memo::HopTable;
 use nereid_planner::ExpandSpec;
 use nereid_storage::apl::Neighbour;
 use nereid_values::{NodeId, Value};
@@ -48,6 +49,10 @@ pub(crate) struct Expand {
     probed: usize,
     /// With `into`: the table of an end many rows share.
     into_table: IntoTable,
+    /// In a nested plan of a read-only statement: the statement's
+    /// remembered relationships for this hop (`eval/adjacency_memo.rs`),
+    /// looked up at the first batch; `None` until then and elsewhere.
+    remembered: Option<Option<Arc<HopTable>>>,
 }
 
 impl Expand {
@@ -57,6 +62,7 @@ impl Expand {
             batch_edges: None,
             probed: 0,
             into_table: IntoTable::default(),
+            remembered: None,
         }
     }
 
@@ -79,9 +85,18 @@ impl Expand {
                 _ => None,
             })
             .collect();
-        let edges = ctx
-            .txn
-            .expand_column(&starts, self.spec.dir, &self.spec.types);
+        let (dir, types) = (self.spec.dir, &self.spec.types);
+        let edges = match self
+            .remembered
+            .as_ref()
+            .and_then(Option::as_ref)
+            .filter(|t| t.worthwhile())
+        {
+            Some(table) => table.neighbours_of_all(&starts, |missing| {
+                ctx.txn.expand_column(missing, dir, types)
+            }),
+            None => ctx.txn.expand_column(&starts, dir, types),
+        };
         ctx.memory
             .check(edges.len().saturating_mul(std::mem::size_of::<Neighbour>()))?;
         self.batch_edges = Some(Arc::new(edges));
@@ -91,6 +106,14 @@ impl Expand {
 
 impl Expander for Expand {
     fn start_batch(&mut self, _batch: &Batch, ctx: &mut ExecContext) -> ExecResult<()> {
+        if self.remembered.is_none() {
+            self.remembered = Some(match &ctx.memo {
+                Some(memo) if ctx.nested && !self.spec.into => {
+                    Some(memo.adjacency.table(self.spec.dir, &self.spec.types))
+                }
+                _ => None,
+            });
+        }
         self.batch_edges = None;
         self.probed = 0;
         self.into_table.start_batch(ctx);
@@ -127,9 +150,19 @@ impl Expander for Expand {
                 extension((rel, other))
             })));
         }
-        let neighbours = match bound_to {
-            Some(to) => self.into_table.expand_into(from, to, spec, ctx)?,
-            None => ctx.txn.expand(from, spec.dir, &spec.types),
+        let remembered = self
+            .remembered
+            .as_ref()
+            .and_then(Option::as_ref)
+            .filter(|t| t.worthwhile());
+        let neighbours = match (bound_to, remembered) {
+            (Some(to), _) => self.into_table.expand_into(from, to, spec, ctx)?,
+            (None, Some(table)) => {
+                let list = table.neighbours(from, || ctx.txn.expand(from, spec.dir, &spec.types));
+                self.probed += list.len();
+                return Ok(Box::new((0..list.len()).map(move |i| extension(list[i]))));
+            }
+            (None, None) => ctx.txn.expand(from, spec.dir, &spec.types),
         };
         self.probed += neighbours.len();
         Ok(Box::new(neighbours.into_iter().map(extension)))
