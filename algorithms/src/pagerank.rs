@@ -60,13 +60,13 @@ const CHUNK: usize = 2048;
 
 /// The power iteration, jumping by `jump` (uniformly when `None`).
 ///
-/// One pass over the in-rows per iteration: each vertex sums the
-/// contributions (`rank / degree`, computed once per vertex and
-/// iteration, not once per edge) of its in-neighbours into a buffer
-/// reused across iterations; a second, cheap pass over the vertices turns
-/// the new ranks into the next contributions and the dangling rank. Sums
-/// over chunks are added in chunk order, so the ranks are the same for
-/// every thread count and schedule.
+/// One pass over the vertices per iteration: each vertex sums the shares
+/// (`rank / degree`, computed once per vertex and iteration, not once
+/// per edge) of its in-neighbours, and at once writes its new rank, its
+/// own next share (into a second buffer: the current shares are still
+/// being read) and its part of the next dangling rank. Buffers are reused
+/// across iterations. Sums over chunks are added in chunk order, so the
+/// ranks are the same for every thread count and schedule.
 fn power_iteration(
     graph: &Graph,
     options: &PageRankOptions,
@@ -92,42 +92,52 @@ fn power_iteration(
         .collect();
     let mut rank = vec![1.0 / nf; n];
     let mut next = vec![0.0; n];
-    let mut contribution = vec![0f32; n];
-    let mut dangling = contribute(&rank, &inverse_degree, &mut contribution);
+    let mut share = vec![0f32; n];
+    let mut next_share = vec![0f32; n];
+    let mut dangling = contribute(&rank, &inverse_degree, &mut share);
     for _ in 0..options.iterations {
         stop.check()?;
         // What the jump and the dangling vertices give each vertex, per
         // unit of its jump probability.
         let spread = (1.0 - d) + d * dangling;
         let uniform = spread / nf;
-        let changes: Vec<f64> = next
+        let parts: Vec<(f64, f64)> = next
             .par_chunks_mut(CHUNK)
+            .zip(next_share.par_chunks_mut(CHUNK))
             .zip(rank.par_chunks(CHUNK))
+            .zip(inverse_degree.par_chunks(CHUNK))
             .enumerate()
-            .map(|(c, (next, rank))| {
+            .map(|(c, (((next, next_share), rank), inverse_degree))| {
                 let first = c * CHUNK;
-                let mut change = 0.0;
-                for (i, (slot, &old)) in next.iter_mut().zip(rank).enumerate() {
+                let (mut change, mut dangling) = (0.0, 0.0);
+                for (i, (slot, out)) in next.iter_mut().zip(next_share).enumerate() {
                     let v = first + i;
                     let [(a, _), (b, _)] = graph.slices(v as u32, back);
-                    let pulled = gather(a, &contribution) + gather(b, &contribution);
+                    let pulled = gather(a, &share) + gather(b, &share);
                     let base = jump.map_or(uniform, |p| spread * p[v]);
-                    *slot = base + d * pulled;
-                    change += (*slot - old).abs();
+                    let r = base + d * pulled;
+                    *slot = r;
+                    *out = (r * inverse_degree[i]) as f32;
+                    if inverse_degree[i] == 0.0 {
+                        dangling += r;
+                    }
+                    change += (r - rank[i]).abs();
                 }
-                change
+                (change, dangling)
             })
             .collect();
         std::mem::swap(&mut rank, &mut next);
-        dangling = contribute(&rank, &inverse_degree, &mut contribution);
-        if changes.iter().sum::<f64>() < options.tolerance {
+        std::mem::swap(&mut share, &mut next_share);
+        dangling = parts.iter().map(|&(_, dangling)| dangling).sum();
+        let change: f64 = parts.iter().map(|&(change, _)| change).sum();
+        if change < options.tolerance {
             break;
         }
     }
     Ok(rank)
 }
 
-/// Writes every vertex's share of its rank per out-edge into
+/// Writes every vertex's first share of its rank per out-edge into
 /// `contribution` and returns the rank of the dangling vertices.
 ///
 /// The shares are kept in single precision, as GAPBS keeps its scores:
