@@ -5,7 +5,7 @@ use crate::dictionary::RecordHint;
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::{Partition, RelKind, Relation, Tuple, TupleRef};
+use crate::relation::{Partition, RelKind, Tuple, TupleRef};
 use crate::store::Store;
 use crate::typed_value::{Encoded, TypedValue, F_STRING};
 use nereid_values::{Direction, NodeId, RelId, Value};
@@ -153,52 +153,33 @@ impl Reader<'_> {
     fn first_node_tuples<T>(
         &self,
         nodes: &[u64],
-        pick: impl FnMut(&Tuple<'_>) -> Option<T>,
-    ) -> Vec<Option<T>> {
-        let parts = self.store.partitions;
-        let part_of = |node| Some(vertex_partition(node, parts));
-        self.first_tuples(&self.store.vp, parts, nodes, part_of, pick)
-    }
-
-    /// [`Reader::first_node_tuples`] over any relation: `part_of` names
-    /// each subject's partition (`None`: the subject has no tuples there,
-    /// its answer is `None`).
-    fn first_tuples<T>(
-        &self,
-        relation: &Relation,
-        parts: usize,
-        subjects: &[u64],
-        part_of: impl Fn(u64) -> Option<usize>,
         mut pick: impl FnMut(&Tuple<'_>) -> Option<T>,
     ) -> Vec<Option<T>> {
-        // Subjects without a partition go to a last group never read.
-        let group = |subject| part_of(subject).filter(|&p| p < parts).unwrap_or(parts);
-        let mut starts = vec![0usize; parts + 2];
-        for &subject in subjects {
-            starts[group(subject) + 1] += 1;
+        let parts = self.store.partitions;
+        let mut starts = vec![0usize; parts + 1];
+        for &node in nodes {
+            starts[self.vertex_part(node) + 1] += 1;
         }
-        for p in 0..=parts {
+        for p in 0..parts {
             starts[p + 1] += starts[p];
         }
-        // Per partition, its subjects and their places in `subjects`.
+        // Per partition, its nodes and their places in `nodes`.
         let mut next = starts.clone();
-        let mut grouped = vec![0u64; subjects.len()];
-        let mut places = vec![0usize; subjects.len()];
-        for (place, &subject) in subjects.iter().enumerate() {
-            let p = group(subject);
-            grouped[next[p]] = subject;
+        let mut grouped = vec![0u64; nodes.len()];
+        let mut places = vec![0usize; nodes.len()];
+        for (place, &node) in nodes.iter().enumerate() {
+            let p = self.vertex_part(node);
+            grouped[next[p]] = node;
             places[next[p]] = place;
             next[p] += 1;
         }
-        let mut found: Vec<Option<T>> = std::iter::repeat_with(|| None)
-            .take(subjects.len())
-            .collect();
+        let mut found: Vec<Option<T>> = std::iter::repeat_with(|| None).take(nodes.len()).collect();
         for part_no in 0..parts {
             let range = starts[part_no]..starts[part_no + 1];
             if range.is_empty() {
                 continue;
             }
-            let Some(part) = relation.read(part_no) else {
+            let Some(part) = self.store.vp.read(part_no) else {
                 continue;
             };
             let picked = part.first_by_subjects(&grouped[range.clone()], &mut pick);
@@ -564,27 +545,19 @@ impl Reader<'_> {
     }
 
     /// [`Reader::rel_property`] of each of `rels`, aligned with it, the key
-    /// resolved once, through the pipelined probe of
-    /// [`Reader::first_tuples`] (an algorithm's weighted view reads one
-    /// property of every relationship). Reads each relationship's property
-    /// tuples only: a relationship and its properties are created, and
-    /// deleted, together, so a visible property tuple means a visible
-    /// relationship.
+    /// resolved once. Reads each relationship's property tuples only: a
+    /// relationship and its properties are created, and deleted, together,
+    /// so a visible property tuple means a visible relationship.
     pub(crate) fn rel_property_column(&self, rels: &[u64], key: &str) -> Vec<Option<Value>> {
         let Some(key_id) = self.store.keys.lookup(key) else {
             return vec![None; rels.len()];
         };
-        let part_of = |rel| match crate::ids::split_sid(rel) {
-            Some((crate::ids::TAG_E, part, _)) => Some(part),
-            _ => None,
-        };
-        let parts = self.store.ep.partitions();
-        self.first_tuples(&self.store.ep, parts, rels, part_of, |t| {
-            (t.p == key_id && self.visible(t)).then(|| t.encoded())
-        })
-        .into_iter()
-        .map(|found| found.and_then(|o| o.decode(&self.store.literals)))
-        .collect()
+        rels.iter()
+            .map(|&rel| {
+                let (_, o) = self.rel_property_tuple(rel, key_id)?;
+                o.decode(&self.store.literals)
+            })
+            .collect()
     }
 
     pub(crate) fn rel_property(&self, rel: u64, key: &str) -> Option<Value> {
