@@ -53,7 +53,20 @@ pub fn personalized_pagerank(
     power_iteration(graph, options, Some(&jump), stop)
 }
 
+/// Vertices per unit of parallel work: large enough to amortise the
+/// scheduling, small enough that a hub's long row does not leave one
+/// thread alone at the end of a pass.
+const CHUNK: usize = 2048;
+
 /// The power iteration, jumping by `jump` (uniformly when `None`).
+///
+/// One pass over the vertices per iteration: each vertex sums the shares
+/// (`rank / degree`, computed once per vertex and iteration, not once
+/// per edge) of its in-neighbours, and at once writes its new rank, its
+/// own next share (into a second buffer: the current shares are still
+/// being read) and its part of the next dangling rank. Buffers are reused
+/// across iterations. Sums over chunks are added in chunk order, so the
+/// ranks are the same for every thread count and schedule.
 fn power_iteration(
     graph: &Graph,
     options: &PageRankOptions,
@@ -65,51 +78,108 @@ fn power_iteration(
         return Ok(Vec::new());
     }
     let dir = options.direction;
+    let back = dir.reverse();
     let d = options.damping;
     let nf = n as f64;
-    let degree: Vec<f64> = (0..n as u32)
+    // 1 / out-degree, 0 for a dangling vertex (its rank spreads evenly).
+    let inverse_degree: Vec<f64> = (0..n as u32)
         .into_par_iter()
-        .map(|v| graph.degree(v, dir) as f64)
+        .with_min_len(CHUNK)
+        .map(|v| match graph.degree(v, dir) {
+            0 => 0.0,
+            k => 1.0 / k as f64,
+        })
         .collect();
     let mut rank = vec![1.0 / nf; n];
-    let mut contribution = vec![0.0; n];
+    let mut next = vec![0.0; n];
+    let mut share = vec![0f32; n];
+    let mut next_share = vec![0f32; n];
+    let mut dangling = contribute(&rank, &inverse_degree, &mut share);
     for _ in 0..options.iterations {
         stop.check()?;
-        contribution
-            .par_iter_mut()
-            .zip(&rank)
-            .zip(&degree)
-            .for_each(|((c, &r), &deg)| *c = if deg > 0.0 { r / deg } else { 0.0 });
-        let dangling: f64 = rank
-            .par_iter()
-            .zip(&degree)
-            .filter(|(_, &deg)| deg == 0.0)
-            .map(|(&r, _)| r)
-            .sum();
         // What the jump and the dangling vertices give each vertex, per
         // unit of its jump probability.
         let spread = (1.0 - d) + d * dangling;
         let uniform = spread / nf;
-        let back = dir.reverse();
-        let next: Vec<f64> = (0..n as u32)
-            .into_par_iter()
-            .map(|v| {
-                let pulled: f64 = graph
-                    .slices(v, back)
-                    .iter()
-                    .map(|(from, _)| from.iter().map(|&u| contribution[u as usize]).sum::<f64>())
-                    .sum();
-                let base = jump.map_or(uniform, |p| spread * p[v as usize]);
-                base + d * pulled
+        let parts: Vec<(f64, f64)> = next
+            .par_chunks_mut(CHUNK)
+            .zip(next_share.par_chunks_mut(CHUNK))
+            .zip(rank.par_chunks(CHUNK))
+            .zip(inverse_degree.par_chunks(CHUNK))
+            .enumerate()
+            .map(|(c, (((next, next_share), rank), inverse_degree))| {
+                let first = c * CHUNK;
+                let (mut change, mut dangling) = (0.0, 0.0);
+                for (i, (slot, out)) in next.iter_mut().zip(next_share).enumerate() {
+                    let v = first + i;
+                    let [(a, _), (b, _)] = graph.slices(v as u32, back);
+                    let pulled = gather(a, &share) + gather(b, &share);
+                    let base = jump.map_or(uniform, |p| spread * p[v]);
+                    let r = base + d * pulled;
+                    *slot = r;
+                    *out = (r * inverse_degree[i]) as f32;
+                    if inverse_degree[i] == 0.0 {
+                        dangling += r;
+                    }
+                    change += (r - rank[i]).abs();
+                }
+                (change, dangling)
             })
             .collect();
-        let change: f64 = next.par_iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
-        rank = next;
+        std::mem::swap(&mut rank, &mut next);
+        std::mem::swap(&mut share, &mut next_share);
+        dangling = parts.iter().map(|&(_, dangling)| dangling).sum();
+        let change: f64 = parts.iter().map(|&(change, _)| change).sum();
         if change < options.tolerance {
             break;
         }
     }
     Ok(rank)
+}
+
+/// Writes every vertex's first share of its rank per out-edge into
+/// `contribution` and returns the rank of the dangling vertices.
+///
+/// The shares are kept in single precision, as GAPBS keeps its scores:
+/// the pull reads one share per edge at a random place, and 4 bytes per
+/// vertex keep twice as many of them in cache as 8 (4 MB instead of 8 at
+/// a million vertices). Ranks and sums stay in double precision; a
+/// share's rounding (relative 6e-8) is far below Graphalytics' tolerance
+/// (relative 1e-4).
+fn contribute(rank: &[f64], inverse_degree: &[f64], contribution: &mut [f32]) -> f64 {
+    let dangling: Vec<f64> = contribution
+        .par_chunks_mut(CHUNK)
+        .zip(rank.par_chunks(CHUNK))
+        .zip(inverse_degree.par_chunks(CHUNK))
+        .map(|((contribution, rank), inverse_degree)| {
+            let mut dangling = 0.0;
+            for ((c, &r), &inv) in contribution.iter_mut().zip(rank).zip(inverse_degree) {
+                *c = (r * inv) as f32;
+                if inv == 0.0 {
+                    dangling += r;
+                }
+            }
+            dangling
+        })
+        .collect();
+    dangling.iter().sum()
+}
+
+/// The sum of `values` at `indices`, in four independent running sums so
+/// that the additions do not wait on one another (a row of a hub holds
+/// thousands of entries).
+fn gather(indices: &[u32], values: &[f32]) -> f64 {
+    let value = |u: u32| f64::from(values[u as usize]);
+    let mut sums = [0.0f64; 4];
+    let mut quads = indices.chunks_exact(4);
+    for q in &mut quads {
+        sums[0] += value(q[0]);
+        sums[1] += value(q[1]);
+        sums[2] += value(q[2]);
+        sums[3] += value(q[3]);
+    }
+    let tail: f64 = quads.remainder().iter().map(|&u| value(u)).sum();
+    (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
 }
 
 #[cfg(test)]
@@ -150,10 +220,12 @@ mod tests {
         }
     }
 
+    /// Equal to a relative 1e-5: the kernel rounds each vertex's share
+    /// to single precision (relative 6e-8 per share), the model does not.
     fn assert_close(a: &[f64], b: &[f64]) {
         assert_eq!(a.len(), b.len());
         for (x, y) in a.iter().zip(b) {
-            assert!((x - y).abs() < 1e-12, "{x} vs {y}");
+            assert!((x - y).abs() <= 1e-5 * y.abs(), "{x} vs {y}");
         }
     }
 

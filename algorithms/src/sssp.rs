@@ -114,6 +114,12 @@ fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) ->
         for (targets, weights) in graph.slices(u, dir) {
             for (&w, &weight) in targets.iter().zip(weights) {
                 let candidate = du + weight;
+                // A plain load first: most edges do not improve their
+                // target, and a read costs far less than the locked
+                // read-modify-write the minimum takes.
+                if candidate >= load(dist, w) {
+                    continue;
+                }
                 let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
                 if candidate.to_bits() < before {
                     improved.push((candidate, w));

@@ -109,10 +109,12 @@ def test_personalised_pagerank_jumps_only_to_the_weighted_sources(session):
     assert [r["id"] for r in rows] == [1]
     ranks = {r["id"]: r["rank"] for r in whole}
     assert set(ranks) == set(vertices)
+    # The kernel keeps each vertex's share of its rank in single precision
+    # (ADR 0146): ranks agree with this double-precision model to ~1e-7.
     for v, rank in ranks.items():
-        assert abs(rank - want[v]) <= 1e-12 + 1e-9 * want[v], (v, rank, want[v])
+        assert abs(rank - want[v]) <= 1e-12 + 1e-5 * want[v], (v, rank, want[v])
     assert rows[0]["rank"] == ranks[1]
-    assert abs(sum(ranks.values()) - 1.0) < 1e-9
+    assert abs(sum(ranks.values()) - 1.0) < 1e-6
     # Equal shares when no weights are given; plain PageRank without sources.
     equal = session.run("MATCH (a:D {id: 1}), (b:D {id: 5}) "
                         "CALL neptune.algo.pageRank({vertexLabel: 'D', edgeLabels: ['ED'], "
@@ -120,13 +122,13 @@ def test_personalised_pagerank_jumps_only_to_the_weighted_sources(session):
                         "RETURN node.id AS id, rank").data()
     want = personalised(vertices, directed_edges(), 0.85, {1: 0.5, 5: 0.5}, 20)
     for r in equal:
-        assert abs(r["rank"] - want[r["id"]]) <= 1e-12 + 1e-9 * want[r["id"]], r
+        assert abs(r["rank"] - want[r["id"]]) <= 1e-12 + 1e-5 * want[r["id"]], r
     plain = session.run("CALL neptune.algo.pageRank($config) YIELD node, rank "
                         "RETURN node.id AS id, rank", config=cfg).data()
     uniform = personalised(vertices, directed_edges(), 0.85,
                            {v: 1.0 / len(vertices) for v in vertices}, 20)
     for r in plain:
-        assert abs(r["rank"] - uniform[r["id"]]) <= 1e-12 + 1e-9 * uniform[r["id"]], r
+        assert abs(r["rank"] - uniform[r["id"]]) <= 1e-12 + 1e-5 * uniform[r["id"]], r
 
 
 @pytest.mark.parametrize("options, named", [
