@@ -24,6 +24,7 @@ mod lower;
 mod plan;
 mod procedure_signature;
 mod property_predicate;
+mod row_estimate;
 pub mod rules;
 mod shortest_path;
 
@@ -37,7 +38,7 @@ pub use index_query::{
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
 pub use plan::{
-    Aggregate, CreateItem, ExpandSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
+    Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
     PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey, TransactionBatches,
     VarExpandSpec,
 };
