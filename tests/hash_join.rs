@@ -51,28 +51,35 @@ fn case() -> impl Strategy<Value = Case> {
         .prop_flat_map(|(a, b, c, shape)| {
             let (nb, nc) = (b.len(), c.len());
             let edges = prop::collection::vec((0..nb, 0..nc), 0..(nb * 2));
-            (Just(a), Just(b), Just(c), edges, Just(shape)).prop_map(
-                |(a, b, c, edges, shape)| Case {
+            (Just(a), Just(b), Just(c), edges, Just(shape)).prop_map(|(a, b, c, edges, shape)| {
+                Case {
                     a,
                     b,
                     c,
                     edges,
                     shape,
-                },
-            )
+                }
+            })
         })
 }
 
 fn create_query(case: &Case) -> String {
     let node = |label: &str, key: &str, i: usize, v: &Option<&str>| match v {
-        Some(v) => format!("({}{i}:{label} {{id: {i}, {key}: {v}}})", label.to_lowercase()),
+        Some(v) => format!(
+            "({}{i}:{label} {{id: {i}, {key}: {v}}})",
+            label.to_lowercase()
+        ),
         None => format!("({}{i}:{label} {{id: {i}}})", label.to_lowercase()),
     };
     let mut parts: Vec<String> = Vec::new();
     parts.extend(case.a.iter().enumerate().map(|(i, v)| node("A", "x", i, v)));
     parts.extend(case.b.iter().enumerate().map(|(i, v)| node("B", "y", i, v)));
     parts.extend(case.c.iter().enumerate().map(|(i, v)| node("C", "y", i, v)));
-    parts.extend(case.edges.iter().map(|(b, c)| format!("(b{b})-[:R]->(c{c})")));
+    parts.extend(
+        case.edges
+            .iter()
+            .map(|(b, c)| format!("(b{b})-[:R]->(c{c})")),
+    );
     format!("CREATE {}", parts.join(", "))
 }
 

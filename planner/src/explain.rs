@@ -4,8 +4,8 @@
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
 use crate::plan::{
-    CreateItem, ExpandSpec, HashJoinSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName,
-    SetItem, VarExpandSpec,
+    CreateItem, ExpandSpec, HashJoinSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest,
+    RelTypeName, SetItem, VarExpandSpec,
 };
 use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;

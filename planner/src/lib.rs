@@ -38,9 +38,9 @@ pub use index_query::{
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
 pub use plan::{
-    Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
-    PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey, TransactionBatches,
-    VarExpandSpec,
+    Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan,
+    PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
+    TransactionBatches, VarExpandSpec,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};

@@ -46,11 +46,14 @@ pub(crate) fn rows(op: &Op, catalog: &dyn Catalog) -> f64 {
         Op::Expand { input, spec } if !spec.into => {
             below(input) * fan_out(catalog, &spec.types, spec.dir).unwrap_or(UNKNOWN_FAN_OUT)
         }
-        Op::VarExpand { input, .. } | Op::Unwind { input, .. } => {
-            below(input) * UNKNOWN_FAN_OUT
-        }
+        Op::VarExpand { input, .. } | Op::Unwind { input, .. } => below(input) * UNKNOWN_FAN_OUT,
         Op::Aggregate { keys, .. } if keys.is_empty() => 1.0,
-        Op::Limit { input, count, .. } | Op::Top { input, limit: count, .. } => {
+        Op::Limit { input, count, .. }
+        | Op::Top {
+            input,
+            limit: count,
+            ..
+        } => {
             let limit = match count {
                 Expr::Literal(nereid_values::Value::Int(n)) => *n as f64,
                 _ => f64::INFINITY,

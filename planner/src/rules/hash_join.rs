@@ -245,16 +245,21 @@ impl Segment {
 
     /// The join of `left` with the segment, when estimated to pay; else the
     /// plan as it was (an `Optional` again when `outer`).
-    fn join(self, left: Op, catalog: &dyn Catalog, outer: bool, nulled: Vec<Slot>) -> Result<Op, Op> {
+    fn join(
+        self,
+        left: Op,
+        catalog: &dyn Catalog,
+        outer: bool,
+        nulled: Vec<Slot>,
+    ) -> Result<Op, Op> {
         let right = self.over_argument(false);
-        let choice = (!self.keys.is_empty()
-            && !writes_or_calls(&left)
-            && !self.seek_unestimated(catalog))
-            .then(|| {
-                let per_row = work(&self.over_argument(true), catalog);
-                Choice::estimate(&left, &right, per_row, &self.keys, catalog, outer)
-            })
-            .flatten();
+        let choice =
+            (!self.keys.is_empty() && !writes_or_calls(&left) && !self.seek_unestimated(catalog))
+                .then(|| {
+                    let per_row = work(&self.over_argument(true), catalog);
+                    Choice::estimate(&left, &right, per_row, &self.keys, catalog, outer)
+                })
+                .flatten();
         let Some(choice) = choice else {
             return Err(self.unjoined(left, outer, nulled));
         };
@@ -475,7 +480,9 @@ impl Choice {
         }
         let distinct = keys
             .iter()
-            .filter_map(|(l, r)| Some(distinct_values(l, catalog)?.max(distinct_values(r, catalog)?)))
+            .filter_map(|(l, r)| {
+                Some(distinct_values(l, catalog)?.max(distinct_values(r, catalog)?))
+            })
             .fold(1.0f64, f64::max);
         let distinct = if distinct > 1.0 {
             distinct

@@ -70,7 +70,11 @@ fn right_side_hashed_keeps_the_left_order() {
     let txn = new_txn();
     let left: Vec<Value> = (0..3000).map(|i| Value::Int(i % 7)).collect();
     let right: Vec<Value> = (0..7).rev().map(Value::Int).collect();
-    let rows = run(plan(join(left.clone(), right, false, false), 2, &[("l", 0)]), &txn).unwrap();
+    let rows = run(
+        plan(join(left.clone(), right, false, false), 2, &[("l", 0)]),
+        &txn,
+    )
+    .unwrap();
     let got: Vec<Value> = rows.into_iter().map(|r| r[0].clone()).collect();
     assert_eq!(got, left);
 }
@@ -79,7 +83,11 @@ fn right_side_hashed_keeps_the_left_order() {
 fn left_outer_join_keeps_unmatched_rows_once() {
     let (left, right) = values();
     let txn = new_txn();
-    let rows = run(plan(join(left, right, true, false), 2, &[("l", 0), ("r", 1)]), &txn).unwrap();
+    let rows = run(
+        plan(join(left, right, true, false), 2, &[("l", 0), ("r", 1)]),
+        &txn,
+    )
+    .unwrap();
     let expected = sorted(vec![
         vec![Value::Int(1), Value::Float(1.0)],
         vec![Value::Int(1), Value::Int(1)],
@@ -106,9 +114,13 @@ fn a_build_side_over_the_budget_fails_with_the_memory_error() {
     let txn = new_txn();
     // The rows alone stream under the limit (the control)...
     let streamed = unwind(arg(), range(1, 400_000), 1);
-    let cursor = Cursor::new(plan(*streamed, 2, &[("r", 1)]), Arc::clone(&txn), Params::new())
-        .with_memory_limit(LIMIT)
-        .expect("no parameters to charge");
+    let cursor = Cursor::new(
+        plan(*streamed, 2, &[("r", 1)]),
+        Arc::clone(&txn),
+        Params::new(),
+    )
+    .with_memory_limit(LIMIT)
+    .expect("no parameters to charge");
     assert_eq!(drain(cursor).map(|n| n.len()), Ok(400_000));
     // ... but not when hashed.
     let root = Op::HashJoin {
