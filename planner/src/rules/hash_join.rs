@@ -253,13 +253,14 @@ impl Segment {
         nulled: Vec<Slot>,
     ) -> Result<Op, Op> {
         let right = self.over_argument(false);
-        let choice =
-            (!self.keys.is_empty() && !writes_or_calls(&left) && !self.seek_unestimated(catalog))
-                .then(|| {
-                    let per_row = work(&self.over_argument(true), catalog);
-                    Choice::estimate(&left, &right, per_row, &self.keys, catalog, outer)
-                })
-                .flatten();
+        let choice = (!self.keys.is_empty()
+            && super::parallel_gather::read_only(&left)
+            && !self.seek_unestimated(catalog))
+        .then(|| {
+            let per_row = work(&self.over_argument(true), catalog);
+            Choice::estimate(&left, &right, per_row, &self.keys, catalog, outer)
+        })
+        .flatten();
         let Some(choice) = choice else {
             return Err(self.unjoined(left, outer, nulled));
         };
@@ -408,31 +409,6 @@ fn conjunction(parts: Vec<&Expr>) -> Option<Expr> {
         lhs: Box::new(lhs),
         rhs: Box::new(rhs),
     })
-}
-
-/// Whether the plan writes or calls procedures: its rows are then not
-/// read ahead of the segment's (the per-row plan interleaves them).
-fn writes_or_calls(op: &Op) -> bool {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        if matches!(
-            op,
-            Op::Create { .. }
-                | Op::SetProperties { .. }
-                | Op::Delete { .. }
-                | Op::Merge { .. }
-                | Op::ProcedureCall { .. }
-                | Op::Apply { .. }
-                | Op::LoadCsv { .. }
-        ) || op
-            .nested()
-            .is_some_and(|n| nereid_stack::deeper(|| writes_or_calls(n)))
-        {
-            return true;
-        }
-        current = op.input();
-    }
-    false
 }
 
 /// Whether rows of `op` come in an order a query may rely on.
