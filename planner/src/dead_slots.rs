@@ -222,6 +222,11 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         }
         Op::Skip { count, .. } | Op::Limit { count, .. } => reads_of_expr(count, live),
         Op::Optional { nullable, .. } => nullable.iter().for_each(|s| mark(live, *s)),
+        Op::HashJoin { spec, .. } => {
+            exprs(live, &spec.left_keys);
+            exprs(live, &spec.right_keys);
+            spec.right_slots.iter().for_each(|s| mark(live, *s));
+        }
         Op::Apply {
             returned,
             transactions,

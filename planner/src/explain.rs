@@ -4,8 +4,8 @@
 use crate::expr::{Expr, Slot};
 use crate::index_query::{IndexCondition, IndexKind, IndexQuery, SeekArg};
 use crate::plan::{
-    CreateItem, ExpandSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName,
-    SetItem, VarExpandSpec,
+    CreateItem, ExpandSpec, HashJoinSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest,
+    RelTypeName, SetItem, VarExpandSpec,
 };
 use crate::shortest_path::ShortestPathSpec;
 use nereid_values::Direction;
@@ -90,6 +90,8 @@ fn render(op: &Op, depth: usize, out: &mut String) {
         let label = match op {
             Op::Merge { .. } => "pattern",
             Op::Union { .. } => "other",
+            Op::HashJoin { spec, .. } if spec.build_left => "probe",
+            Op::HashJoin { .. } => "build",
             _ => "inner",
         };
         let _ = writeln!(out, "{pad}  {label}:");
@@ -98,6 +100,25 @@ fn render(op: &Op, depth: usize, out: &mut String) {
     if let Some(input) = op.input() {
         nereid_stack::deeper(|| render(input, depth + 1, out));
     }
+}
+
+/// `HashJoin` with its key pairs (left = right), the kind and the side
+/// hashed, the slots the right side adds, and the estimated rows.
+fn hash_join(spec: &HashJoinSpec) -> String {
+    let keys: Vec<String> = spec
+        .left_keys
+        .iter()
+        .zip(&spec.right_keys)
+        .map(|(l, r)| format!("{} = {}", expr(l), expr(r)))
+        .collect();
+    format!(
+        "HashJoin{} on {} adding {} build {} estimated rows {}",
+        if spec.outer { " left outer" } else { "" },
+        keys.join(" AND "),
+        slot_list(&spec.right_slots),
+        if spec.build_left { "left" } else { "right" },
+        spec.estimated_rows
+    )
 }
 
 fn describe(op: &Op) -> String {
@@ -297,6 +318,7 @@ fn describe(op: &Op) -> String {
             text
         }
         Op::Union { .. } => "Union".into(),
+        Op::HashJoin { spec, .. } => hash_join(spec),
         Op::Create { items, .. } => format!("Create {}", create_items(items)),
         Op::SetProperties { items, .. } => format!("SetProperties {}", set_items(items)),
         Op::Delete { items, detach, .. } => {

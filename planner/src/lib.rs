@@ -24,6 +24,7 @@ mod lower;
 mod plan;
 mod procedure_signature;
 mod property_predicate;
+mod row_estimate;
 pub mod rules;
 mod shortest_path;
 
@@ -37,9 +38,9 @@ pub use index_query::{
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
 pub use plan::{
-    Aggregate, CreateItem, ExpandSpec, LoadCsvSpec, OnError, Op, OwnedPlan, PhysicalPlan,
-    PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey, TransactionBatches,
-    VarExpandSpec,
+    Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan,
+    PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
+    TransactionBatches, VarExpandSpec,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};
 pub use shortest_path::{ElementFilter, ShortestPathSpec};

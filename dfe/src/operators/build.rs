@@ -18,6 +18,7 @@ use super::expand::Expand;
 use super::filter::Filter;
 use super::flat_map::FlatMap;
 use super::gather::Gather;
+use super::hash_join::HashJoin;
 use super::id_seek::NodeIdSeek;
 use super::limit::Limit;
 use super::load_csv::LoadCsv;
@@ -92,6 +93,7 @@ fn name(op: &Op) -> &'static str {
         Op::ShortestPath { .. } => "ShortestPath",
         Op::Merge { .. } => "Merge",
         Op::Union { .. } => "Union",
+        Op::HashJoin { .. } => "HashJoin",
     }
 }
 
@@ -479,6 +481,17 @@ pub(crate) fn build_with_inputs(
             on_match.clone(),
         )),
         Op::Union { .. } => return build_union_chain(op, id, argument),
+        // The right side starts from the join's own argument: it reads
+        // nothing the left side binds (rule `hash_join`).
+        Op::HashJoin {
+            input: i,
+            right,
+            spec,
+        } => Box::new(HashJoin::new(
+            input(i),
+            nereid_stack::deeper(|| build_on(right, input_id + subtree_size(i), argument)),
+            (**spec).clone(),
+        )),
     };
     Box::new(Counted { id, inner })
 }

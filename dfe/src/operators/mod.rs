@@ -22,6 +22,7 @@ mod expand_into_table;
 mod filter;
 mod flat_map;
 mod gather;
+mod hash_join;
 mod id_seek;
 mod index_query;
 mod limit;

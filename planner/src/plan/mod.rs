@@ -24,11 +24,13 @@
 
 mod batches;
 mod expand;
+mod hash_join;
 mod items;
 mod tree;
 
 pub use batches::{LoadCsvSpec, OnError, TransactionBatches};
 pub use expand::{ExpandSpec, VarExpandSpec};
+pub use hash_join::HashJoinSpec;
 pub use items::{
     Aggregate, CreateItem, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
 };
@@ -371,6 +373,16 @@ pub enum Op {
         create: Vec<CreateItem>,
         on_create: Vec<SetItem>,
         on_match: Vec<SetItem>,
+    },
+    /// Hash join ([`HashJoinSpec`]; rule `hash_join`,
+    /// docs/adr/0144-hash-join.md): the rows of `input` joined on equal
+    /// keys with the rows of `right`, a plan on its own `Argument` leaf
+    /// (the one the join itself is built on) that reads nothing `input`
+    /// binds. One side is read whole into a hash table, the other streams.
+    HashJoin {
+        input: Box<Op>,
+        right: Box<Op>,
+        spec: Box<HashJoinSpec>,
     },
     /// UNION ALL: the rows of `input`, then the rows of `other` (both built
     /// on their own Argument leaf; each writes the same result slots).

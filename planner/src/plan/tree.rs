@@ -44,6 +44,7 @@ macro_rules! input_of {
             | Op::VarExpand { input, .. }
             | Op::ShortestPath { input, .. }
             | Op::Merge { input, .. }
+            | Op::HashJoin { input, .. }
             | Op::Union { input, .. } => Some(input),
         }
     };
@@ -56,6 +57,7 @@ macro_rules! nested_of {
             Op::Optional { inner, .. } | Op::Apply { inner, .. } => Some(inner),
             Op::Merge { pattern, .. } => Some(pattern),
             Op::Union { other, .. } => Some(other),
+            Op::HashJoin { right, .. } => Some(right),
             _ => None,
         }
     };
@@ -181,6 +183,7 @@ impl Op {
             VarExpand { spec, .. } => spec.bound_here(),
             ShortestPath { spec, .. } => spec.bound_here(),
             Merge { create, .. } => created(create),
+            HashJoin { spec, .. } => spec.right_slots.clone(),
             _ => Vec::new(),
         }
     }

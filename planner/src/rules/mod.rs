@@ -7,6 +7,7 @@ mod count_from_store;
 mod expand_into_known;
 mod filter_pushdown;
 mod filter_reads_projection;
+mod hash_join;
 mod id_seek;
 mod implied_in_list;
 mod index_order;
@@ -52,6 +53,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &start_from_smaller_end::StartFromSmallerEnd,
     &join_order::JoinOrder,
     &expand_into_known::ExpandIntoKnown,
+    &hash_join::HashJoin,
     &id_seek::IdSeek,
     &node_index_seek::NodeIndexSeek,
     &property_seek::PropertySeek,

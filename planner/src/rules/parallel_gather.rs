@@ -61,8 +61,10 @@ fn along_inputs(mut plan: Op, f: &dyn Fn(Op) -> Op) -> Op {
 }
 
 /// Whether nothing in the plan writes, calls a procedure, reads a file or
-/// commits: only such plans may run their operators on other threads.
-fn read_only(op: &Op) -> bool {
+/// commits: only such plans may run their operators on other threads
+/// (and, for rule `hash_join`, have their rows read ahead of another
+/// part's).
+pub(super) fn read_only(op: &Op) -> bool {
     let own = !matches!(
         op,
         Op::Create { .. }
