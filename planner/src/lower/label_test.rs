@@ -7,7 +7,7 @@ use super::expr::lower_expr;
 use super::scope::Scope;
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr};
-use nereid_cypher::ast::LabelExpr;
+use nereid_cypher::ast::{DynamicNames, LabelExpr};
 
 /// `entity` satisfies `labels`. Recursion follows the expression's depth,
 /// which the parser bounds.
@@ -21,15 +21,24 @@ pub(crate) fn label_test(
             expr: Box::new(entity.clone()),
             labels: vec![name.clone()],
         },
-        LabelExpr::Dynamic(names) => Expr::HasDynamicNames {
-            expr: Box::new(entity.clone()),
-            names: Box::new(lower_expr(&names.expr, scope, &mut None)?),
-            any: names.any,
-        },
+        LabelExpr::Dynamic(names) => dynamic_test(entity, names, scope)?,
         LabelExpr::Wildcard => Expr::HasAnyLabel(Box::new(entity.clone())),
         LabelExpr::Not(inner) => Expr::Not(Box::new(label_test(entity, inner, scope)?)),
         LabelExpr::And(items) => fold(entity, items, BinaryOp::And, scope)?,
         LabelExpr::Or(items) => fold(entity, items, BinaryOp::Or, scope)?,
+    })
+}
+
+/// `entity` carries the names `names` evaluates to (ADR 0133).
+pub(crate) fn dynamic_test(
+    entity: &Expr,
+    names: &DynamicNames,
+    scope: &Scope,
+) -> Result<Expr, PlanError> {
+    Ok(Expr::HasDynamicNames {
+        expr: Box::new(entity.clone()),
+        names: Box::new(lower_expr(&names.expr, scope, &mut None)?),
+        any: names.any,
     })
 }
 

@@ -1,7 +1,7 @@
 //! Lowering of MATCH and CREATE patterns.
 
 use super::expr::lower_expr;
-use super::label_test::label_test;
+use super::label_test::{dynamic_test, label_test};
 use super::scope::{Scope, Slots, VarKind};
 use crate::error::PlanError;
 use crate::expr::{BinaryOp, Expr, Slot};
@@ -115,43 +115,27 @@ pub(crate) fn match_node(
             },
         );
     }
-    plan = dynamic_filters(plan, slot, &node.dynamic_labels, st.scope)?;
-    plan = label_filters(plan, slot, &node.label_filters, st.scope)?;
+    plan = entity_filters(plan, slot, &node.dynamic_labels, |e, d| {
+        dynamic_test(e, d, st.scope)
+    })?;
+    plan = entity_filters(plan, slot, &node.label_filters, |e, l| {
+        label_test(e, l, st.scope)
+    })?;
     plan = property_filters(plan, slot, &node.properties, st.scope)?;
     Ok((plan, slot))
 }
 
-/// `(n:$(expr))` and `-[r:$(expr)]->` in a MATCH (or MERGE's match): a
-/// filter on the bound entity's labels or type, evaluated for each row.
-fn dynamic_filters<'a>(
+/// `(n:$(expr))`, `(n:A|B)`, `-[r:!T]->` in a MATCH (or MERGE's match):
+/// a filter on the bound entity for each of `items`, built by `test`.
+fn entity_filters<T>(
     mut plan: Op,
     slot: Slot,
-    dynamic: impl IntoIterator<Item = &'a ast::DynamicNames>,
-    scope: &Scope,
+    items: impl IntoIterator<Item = T>,
+    test: impl Fn(&Expr, T) -> Result<Expr, PlanError>,
 ) -> Result<Op, PlanError> {
-    for names in dynamic {
-        plan = filter(
-            plan,
-            Expr::HasDynamicNames {
-                expr: Box::new(Expr::Slot(slot)),
-                names: Box::new(lower_expr(&names.expr, scope, &mut None)?),
-                any: names.any,
-            },
-        );
-    }
-    Ok(plan)
-}
-
-/// A pattern's label expressions beyond plain and dynamic names
-/// (`(n:A|B)`, `-[r:!T]->`): a filter on the bound entity.
-fn label_filters<'a>(
-    mut plan: Op,
-    slot: Slot,
-    labels: impl IntoIterator<Item = &'a ast::LabelExpr>,
-    scope: &Scope,
-) -> Result<Op, PlanError> {
-    for expr in labels {
-        plan = filter(plan, label_test(&Expr::Slot(slot), expr, scope)?);
+    let entity = Expr::Slot(slot);
+    for item in items {
+        plan = filter(plan, test(&entity, item)?);
     }
     Ok(plan)
 }
@@ -333,8 +317,12 @@ pub(crate) fn match_element(
             if let Some(bound) = bound_rel {
                 plan = filter(plan, eq(Expr::Slot(rel_slot), Expr::Slot(bound)));
             }
-            plan = dynamic_filters(plan, rel_slot, &rel.dynamic_type, st.scope)?;
-            plan = label_filters(plan, rel_slot, &rel.type_filter, st.scope)?;
+            plan = entity_filters(plan, rel_slot, &rel.dynamic_type, |e, d| {
+                dynamic_test(e, d, st.scope)
+            })?;
+            plan = entity_filters(plan, rel_slot, &rel.type_filter, |e, l| {
+                label_test(e, l, st.scope)
+            })?;
             plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
         }
         if !target.labels.is_empty() {
@@ -346,8 +334,12 @@ pub(crate) fn match_element(
                 },
             );
         }
-        plan = dynamic_filters(plan, to_slot, &target.dynamic_labels, st.scope)?;
-        plan = label_filters(plan, to_slot, &target.label_filters, st.scope)?;
+        plan = entity_filters(plan, to_slot, &target.dynamic_labels, |e, d| {
+            dynamic_test(e, d, st.scope)
+        })?;
+        plan = entity_filters(plan, to_slot, &target.label_filters, |e, l| {
+            label_test(e, l, st.scope)
+        })?;
         plan = property_filters(plan, to_slot, &target.properties, st.scope)?;
         node_slots[to_idx] = to_slot;
         rel_slots[rel_idx] = rel_slot;
