@@ -165,6 +165,17 @@ def test_functions_and_schema_procedures(driver):
     assert [r.data() for r in records] == [
         {"relType": ":`R`", "propertyName": "w", "propertyTypes": ["Double"], "mandatory": True}
     ]
+    # Browser's schema view: virtual nodes and relationships as Bolt structures
+    records, _, _ = driver.execute_query("CALL db.schema.visualization()")
+    nodes, rels = records[0]["nodes"], records[0]["relationships"]
+    assert sorted((set(n.labels), n["name"], n["indexes"], n["constraints"]) for n in nodes) == [
+        ({"A"}, "A", [], []),
+        ({"B"}, "B", [], []),
+    ]
+    assert all(int(n.element_id.split(":")[-1]) < 0 for n in nodes)
+    assert [(r.type, r["name"], r.start_node["name"], r.end_node["name"]) for r in rels] == [
+        ("R", "R", "A", "B")
+    ]
 
 
 # langchain-neo4j's refresh_schema reads constraints and RANGE indexes so.

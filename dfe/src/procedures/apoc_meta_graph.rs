@@ -42,7 +42,7 @@ pub(super) const PROCEDURES: &[Procedure] = &[
 
 /// Which labels and types a meta graph shows.
 #[derive(Default)]
-struct Selection {
+pub(super) struct Selection {
     /// Only these labels, when not empty.
     include_labels: Vec<String>,
     /// Only these types, when not empty.
@@ -112,12 +112,12 @@ fn meta_sub_graph(txn: &Txn, args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
 
 /// Counts per label and per (start label, type, end label), in one pass.
 #[derive(Default)]
-struct Counts {
-    labels: BTreeMap<String, i64>,
-    rels: BTreeMap<(String, String, String), i64>,
+pub(super) struct Counts {
+    pub(super) labels: BTreeMap<String, i64>,
+    pub(super) rels: BTreeMap<(String, String, String), i64>,
 }
 
-fn count(txn: &Txn, selection: &Selection) -> Counts {
+pub(super) fn count(txn: &Txn, selection: &Selection) -> Counts {
     let mut counts = Counts::default();
     for node in txn.scan_nodes(None) {
         let mut labels = txn.node_labels(node);

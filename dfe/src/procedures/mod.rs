@@ -37,6 +37,7 @@ mod schema_names;
 mod schema_notice;
 mod schema_show;
 mod schema_types;
+mod schema_visualization;
 mod settings;
 mod show;
 mod table;
@@ -122,6 +123,7 @@ const NAMESPACES: &[&[Procedure]] = &[
     apoc_merge::PROCEDURES,
     apoc_meta::PROCEDURES,
     apoc_meta_graph::PROCEDURES,
+    schema_visualization::PROCEDURES,
     apoc_meta_stats::PROCEDURES,
     apoc_schema::PROCEDURES,
     apoc_util::PROCEDURES,
