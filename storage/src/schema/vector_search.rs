@@ -14,7 +14,7 @@ use super::vector_ann::{fingerprint, VectorAnn};
 use crate::txn::Reader;
 use nereid_vector::{Similarity, Vector};
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashSet};
 use std::ops::Bound;
 
 /// One scored entity; the heap's order puts the worst on top (lowest
@@ -95,10 +95,16 @@ impl Search<'_> {
         loop {
             let mut best = Best::new(self.k);
             let ef = (2 * wanted).max(SEARCH_WIDTH);
+            // An entity whose vector was set twice to the same value has two
+            // points with the current fingerprint: it counts once.
+            let mut current = HashSet::new();
             for (entity, point) in ann.candidates(self.query.as_slice(), wanted, ef) {
                 // A stale point (the entity's vector replaced since) is
                 // skipped: the current vector has a point of its own.
-                self.offer(&mut best, entity, Some(point), accept);
+                if !current.contains(&entity) && self.offer(&mut best, entity, Some(point), accept)
+                {
+                    current.insert(entity);
+                }
             }
             if best.len() >= self.k {
                 return best.into_sorted();
@@ -149,20 +155,21 @@ impl Search<'_> {
 
     /// Scores `entity` into `best` if it has a vector in the reader's view
     /// (with the fingerprint `point`, when given) and `accept` passes it.
+    /// Whether that vector was there (offered, accepted or not).
     fn offer(
         &self,
         best: &mut Best,
         entity: u64,
         point: Option<u64>,
         accept: &mut dyn FnMut(u64, f64) -> bool,
-    ) {
+    ) -> bool {
         let Some(vector) = vector_of(self.reader, self.index, &self.resolved, entity) else {
-            return;
+            return false;
         };
         if vector.len() != self.query.len()
             || point.is_some_and(|p| p != fingerprint(vector.as_slice()))
         {
-            return;
+            return false;
         }
         let score = self
             .similarity
@@ -170,6 +177,7 @@ impl Search<'_> {
         if accept(entity, score) {
             best.offer(score, entity);
         }
+        true
     }
 }
 
