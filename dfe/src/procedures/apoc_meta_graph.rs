@@ -151,17 +151,37 @@ pub(super) fn count(txn: &Txn, selection: &Selection) -> Counts {
 
 /// The one row: the virtual nodes (by label) and relationships.
 fn virtual_meta_graph(txn: &Txn, selection: &Selection) -> Vec<Value> {
-    let counts = count(txn, selection);
+    virtual_graph(
+        count(txn, selection),
+        |label, count| {
+            BTreeMap::from([
+                ("name".to_string(), Value::from(label)),
+                ("count".to_string(), Value::Int(count)),
+            ])
+        },
+        |rel_type, count| {
+            BTreeMap::from([
+                ("type".to_string(), Value::from(rel_type)),
+                ("count".to_string(), Value::Int(count)),
+            ])
+        },
+    )
+}
+
+/// `[nodes, relationships]` of `counts` as virtual entities: a node per
+/// label, a relationship per (start label, type, end label), with the
+/// properties `node` and `rel` give for a label or type and its count.
+pub(super) fn virtual_graph(
+    counts: Counts,
+    node: impl Fn(&str, i64) -> BTreeMap<String, Value>,
+    rel: impl Fn(&str, i64) -> BTreeMap<String, Value>,
+) -> Vec<Value> {
     let nodes: BTreeMap<String, Arc<VirtualNode>> = counts
         .labels
         .into_iter()
         .map(|(label, count)| {
-            let properties = BTreeMap::from([
-                ("name".to_string(), Value::from(label.as_str())),
-                ("count".to_string(), Value::Int(count)),
-            ]);
-            let node = VirtualNode::new(vec![label.clone()], properties);
-            (label, Arc::new(node))
+            let virtual_node = VirtualNode::new(vec![label.clone()], node(&label, count));
+            (label, Arc::new(virtual_node))
         })
         .collect();
     let relationships: Vec<Value> = counts
@@ -169,12 +189,10 @@ fn virtual_meta_graph(txn: &Txn, selection: &Selection) -> Vec<Value> {
         .into_iter()
         .filter_map(|((start, rel_type, end), count)| {
             let (start, end) = (nodes.get(&start)?, nodes.get(&end)?);
-            let properties = BTreeMap::from([
-                ("type".to_string(), Value::from(rel_type.as_str())),
-                ("count".to_string(), Value::Int(count)),
-            ]);
-            let rel = VirtualRelationship::new(start.clone(), rel_type, end.clone(), properties);
-            Some(Value::VirtualRelationship(Arc::new(rel)))
+            let properties = rel(&rel_type, count);
+            let virtual_rel =
+                VirtualRelationship::new(start.clone(), rel_type, end.clone(), properties);
+            Some(Value::VirtualRelationship(Arc::new(virtual_rel)))
         })
         .collect();
     let nodes: Vec<Value> = nodes.into_values().map(Value::VirtualNode).collect();

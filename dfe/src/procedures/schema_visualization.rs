@@ -6,14 +6,13 @@
 //! label) met, with `name`. Neo4j reads its count store and may show pairs
 //! that do not occur; the counting here is exact (`apoc_meta_graph.rs`).
 
-use super::apoc_meta_graph::{count, Selection};
+use super::apoc_meta_graph::{count, virtual_graph, Selection};
 use super::schema_names::{constraint_type, shown_id};
 use super::Procedure;
 use crate::error::ExecResult;
 use nereid_storage::{ConstraintInfo, EntityKind, SchemaView, Txn};
-use nereid_values::{Value, VirtualNode, VirtualRelationship};
+use nereid_values::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
     name: "db.schema.visualization",
@@ -25,36 +24,18 @@ pub(super) const PROCEDURES: &[Procedure] = &[Procedure {
 }];
 
 fn visualization(txn: &Txn, _args: &[Value]) -> ExecResult<Vec<Vec<Value>>> {
-    let counts = count(txn, &Selection::default());
     let schema = txn.schema();
-    let nodes: BTreeMap<String, Arc<VirtualNode>> = counts
-        .labels
-        .into_keys()
-        .map(|label| {
-            let properties = BTreeMap::from([
-                ("name".to_string(), Value::from(label.as_str())),
-                ("indexes".to_string(), indexes_of(&schema, &label)),
-                ("constraints".to_string(), constraints_of(&schema, &label)),
-            ]);
-            let node = VirtualNode::new(vec![label.clone()], properties);
-            (label, Arc::new(node))
-        })
-        .collect();
-    let relationships: Vec<Value> = counts
-        .rels
-        .into_keys()
-        .filter_map(|(start, rel_type, end)| {
-            let (start, end) = (nodes.get(&start)?, nodes.get(&end)?);
-            let properties = BTreeMap::from([("name".to_string(), Value::from(rel_type.as_str()))]);
-            let rel = VirtualRelationship::new(start.clone(), rel_type, end.clone(), properties);
-            Some(Value::VirtualRelationship(Arc::new(rel)))
-        })
-        .collect();
-    let nodes: Vec<Value> = nodes.into_values().map(Value::VirtualNode).collect();
-    Ok(vec![vec![
-        Value::List(nodes.into()),
-        Value::List(relationships.into()),
-    ]])
+    Ok(vec![virtual_graph(
+        count(txn, &Selection::default()),
+        |label, _| {
+            BTreeMap::from([
+                ("name".to_string(), Value::from(label)),
+                ("indexes".to_string(), indexes_of(&schema, label)),
+                ("constraints".to_string(), constraints_of(&schema, label)),
+            ])
+        },
+        |rel_type, _| BTreeMap::from([("name".to_string(), Value::from(rel_type))]),
+    )])
 }
 
 /// The node indexes on `label` that back no constraint, as their keys.
