@@ -106,6 +106,19 @@ pub(crate) fn match_node(
             slot
         }
     };
+    plan = node_filters(plan, slot, node, st.scope)?;
+    Ok((plan, slot))
+}
+
+/// A node pattern's tests on its bound node, in the order written: plain
+/// labels, dynamic labels, label expressions, then property equalities
+/// (rules later fold them into scans and seeks).
+fn node_filters(
+    mut plan: Op,
+    slot: Slot,
+    node: &NodePattern,
+    scope: &Scope,
+) -> Result<Op, PlanError> {
     if !node.labels.is_empty() {
         plan = filter(
             plan,
@@ -115,14 +128,13 @@ pub(crate) fn match_node(
             },
         );
     }
-    plan = entity_filters(plan, slot, &node.dynamic_labels, |e, d| {
-        dynamic_test(e, d, st.scope)
+    let plan = entity_filters(plan, slot, &node.dynamic_labels, |e, d| {
+        dynamic_test(e, d, scope)
     })?;
-    plan = entity_filters(plan, slot, &node.label_filters, |e, l| {
-        label_test(e, l, st.scope)
+    let plan = entity_filters(plan, slot, &node.label_filters, |e, l| {
+        label_test(e, l, scope)
     })?;
-    plan = property_filters(plan, slot, &node.properties, st.scope)?;
-    Ok((plan, slot))
+    property_filters(plan, slot, &node.properties, scope)
 }
 
 /// `(n:$(expr))`, `(n:A|B)`, `-[r:!T]->` in a MATCH (or MERGE's match):
@@ -325,22 +337,7 @@ pub(crate) fn match_element(
             })?;
             plan = property_filters(plan, rel_slot, &rel.properties, st.scope)?;
         }
-        if !target.labels.is_empty() {
-            plan = filter(
-                plan,
-                Expr::HasLabels {
-                    expr: Box::new(Expr::Slot(to_slot)),
-                    labels: target.labels.clone(),
-                },
-            );
-        }
-        plan = entity_filters(plan, to_slot, &target.dynamic_labels, |e, d| {
-            dynamic_test(e, d, st.scope)
-        })?;
-        plan = entity_filters(plan, to_slot, &target.label_filters, |e, l| {
-            label_test(e, l, st.scope)
-        })?;
-        plan = property_filters(plan, to_slot, &target.properties, st.scope)?;
+        plan = node_filters(plan, to_slot, target, st.scope)?;
         node_slots[to_idx] = to_slot;
         rel_slots[rel_idx] = rel_slot;
         current = to_slot;
