@@ -680,7 +680,8 @@ impl Database {
         } else {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
-        let explained = (explain || profile).then(|| Arc::new(nereid_planner::plan_tree(&plan)));
+        let explained = (explain || profile)
+            .then(|| Arc::new(nereid_planner::plan_tree(&plan, &self.catalog())));
         let statements = match tx {
             Some(t) => {
                 t.statements.fetch_add(1, Ordering::AcqRel);
@@ -838,13 +839,8 @@ impl Database {
         options
             .notifications
             .extend(crate::cartesian::notifications(&stmt, query));
-        let catalog = DbCatalog {
-            store: &self.store,
-            procedures: &self.procedures,
-            query_threads: self.query_threads,
-        };
-        let plan =
-            nereid_planner::plan(&stmt, &catalog).map_err(|e| status::from_plan(e, query))?;
+        let plan = nereid_planner::plan(&stmt, &self.catalog())
+            .map_err(|e| status::from_plan(e, query))?;
         options.notifications.extend(
             plan.missing_hints
                 .iter()
@@ -1375,6 +1371,16 @@ impl Database {
     /// transactions.
     pub fn visible_commit_ts(&self) -> u64 {
         self.store.visible_ts()
+    }
+
+    /// The planner's view of the database now (statistics, procedures,
+    /// threads), for planning and for EXPLAIN's estimates.
+    fn catalog(&self) -> DbCatalog<'_> {
+        DbCatalog {
+            store: &self.store,
+            procedures: &self.procedures,
+            query_threads: self.query_threads,
+        }
     }
 }
 

@@ -121,6 +121,7 @@ mod tests {
             operator_type: name.into(),
             details: String::new(),
             identifiers: Vec::new(),
+            estimated_rows: 1.0,
             children,
         }
     }

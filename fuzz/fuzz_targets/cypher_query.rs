@@ -31,6 +31,6 @@ fuzz_target!(|bytes: &[u8]| {
     }
     if let Ok(plan) = nereid_planner::plan(&statement, &FixedCatalog) {
         let _ = nereid_planner::explain(&plan);
-        let _ = nereid_planner::plan_tree(&plan);
+        let _ = nereid_planner::plan_tree(&plan, &FixedCatalog);
     }
 });

@@ -7,7 +7,9 @@ use crate::plan::{
     CreateItem, ExpandSpec, HashJoinSpec, Op, PhysicalPlan, PropertyPredicate, PropertyTest,
     RelTypeName, SetItem, VarExpandSpec,
 };
+use crate::row_estimate::Estimator;
 use crate::shortest_path::ShortestPathSpec;
+use crate::Catalog;
 use nereid_values::Direction;
 use std::fmt::Write;
 
@@ -32,6 +34,9 @@ pub struct PlanNode {
     pub operator_type: String,
     pub details: String,
     pub identifiers: Vec<String>,
+    /// The rows the planner's estimate gives the operator in one run
+    /// (Neo4j's `EstimatedRows`; a nested plan's per run of it).
+    pub estimated_rows: f64,
     pub children: Vec<PlanNode>,
 }
 
@@ -47,22 +52,25 @@ impl Drop for PlanNode {
 }
 
 /// The plan as a tree of [`PlanNode`]s, rooted at `ProduceResults`; the
-/// same names and details as [`explain`]'s text.
-pub fn plan_tree(plan: &PhysicalPlan) -> PlanNode {
+/// same names and details as [`explain`]'s text, with each operator's
+/// estimated rows from `catalog`'s statistics.
+pub fn plan_tree(plan: &PhysicalPlan, catalog: &dyn Catalog) -> PlanNode {
     let cols: Vec<String> = plan
         .outputs
         .iter()
         .map(|(n, s)| format!("{n}=${s}"))
         .collect();
+    let estimator = Estimator::new(catalog);
     PlanNode {
         operator_type: "ProduceResults".into(),
         details: cols.join(", "),
         identifiers: plan.outputs.iter().map(|(n, _)| n.clone()).collect(),
-        children: vec![node(&plan.root)],
+        estimated_rows: estimator.rows(&plan.root),
+        children: vec![node(&plan.root, &estimator)],
     }
 }
 
-fn node(op: &Op) -> PlanNode {
+fn node(op: &Op, estimator: &Estimator<'_>) -> PlanNode {
     let line = describe(op);
     let (operator_type, details) = match line.split_once(' ') {
         Some((name, rest)) => (name.to_string(), rest.to_string()),
@@ -72,12 +80,13 @@ fn node(op: &Op) -> PlanNode {
         .input()
         .into_iter()
         .chain(op.nested())
-        .map(|child| nereid_stack::deeper(|| node(child)))
+        .map(|child| nereid_stack::deeper(|| node(child, estimator)))
         .collect();
     PlanNode {
         operator_type,
         details,
         identifiers: Vec::new(),
+        estimated_rows: estimator.rows(op),
         children,
     }
 }

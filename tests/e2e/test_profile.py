@@ -53,3 +53,26 @@ def test_explain_profile_explains_without_running(driver):
     assert summary.plan is not None
     records, _, _ = driver.execute_query("MATCH (v:ProfV) RETURN count(v) AS n")
     assert records[0]["n"] == 0
+
+
+def test_explain_and_profile_carry_estimated_rows_per_operator(driver):
+    driver.execute_query(
+        "UNWIND range(1, 40) AS i CREATE (a:EstA {i: i}) "
+        "CREATE (a)-[:EST_R]->(:EstB), (a)-[:EST_R]->(:EstB)"
+    )
+    _, summary, _ = driver.execute_query("EXPLAIN MATCH (a:EstA)-[:EST_R]->(b) RETURN b LIMIT 25")
+    nodes = flatten(summary.plan)
+    for node in nodes:
+        assert isinstance(node["args"]["EstimatedRows"], float), node["operatorType"]
+    by_type = {n["operatorType"]: n["args"]["EstimatedRows"] for n in nodes}
+    # The label's count is exact; the expand multiplies it by the type's
+    # average fan-out (80 relationships from 40 sources, a distinct count
+    # that is an estimate itself); the limit caps what flows above it.
+    assert by_type["NodeByLabelScan"] == 40.0
+    assert 60.0 <= by_type["Expand"] <= 100.0
+    assert by_type["Limit"] == 25.0
+    assert by_type["ProduceResults"] == 25.0
+    _, summary, _ = driver.execute_query("PROFILE MATCH (a:EstA) RETURN count(a) AS n")
+    profiled = flatten(summary.profile)
+    assert all(isinstance(n["args"]["EstimatedRows"], float) for n in profiled)
+    assert profiled[0]["args"]["EstimatedRows"] == 1.0

@@ -19,8 +19,8 @@
 //! stays on one thread with no coordination.
 
 use super::RewriteRule;
-use crate::cardinality::fan_out;
 use crate::plan::Op;
+use crate::row_estimate::rows as estimated_rows;
 use crate::Catalog;
 
 pub(crate) struct ParallelGather;
@@ -31,9 +31,6 @@ const MIN_PRODUCER_ROWS: f64 = 16.0;
 /// hand-over of morsels (several milliseconds of serial work: an SNB IC chain does a few
 /// thousand rows per 10 ms).
 const MIN_CHAIN_ROWS: f64 = 5_000.0;
-/// Hops of a variable-length expand counted in its estimate (longer
-/// bounds are estimated as this many).
-const MAX_ESTIMATED_HOPS: u64 = 3;
 
 impl RewriteRule for ParallelGather {
     fn name(&self) -> &'static str {
@@ -145,54 +142,4 @@ fn gather_under(mut op: Op, workers: usize, catalog: &dyn Catalog) -> Op {
         chain,
     };
     op
-}
-
-/// The rows `op` is estimated to emit from the catalog's statistics: label
-/// counts for scans, average fan-outs for expands; a seek counts as one
-/// row per input row and a filter as keeping every row (neither makes a
-/// query look longer than it is where the statistics say nothing).
-pub(crate) fn estimated_rows(op: &Op, catalog: &dyn Catalog) -> f64 {
-    let input = |op: &Op| {
-        op.input()
-            .map_or(1.0, |i| nereid_stack::deeper(|| estimated_rows(i, catalog)))
-    };
-    match op {
-        Op::Argument => 1.0,
-        Op::AllNodesScan { .. } => input(op) * catalog.estimate_nodes(None) as f64,
-        Op::NodeByLabelScan { label, .. } => input(op) * catalog.estimate_nodes(Some(label)) as f64,
-        Op::Expand { spec, .. } if !spec.into => {
-            input(op) * fan_out(catalog, &spec.types, spec.dir).unwrap_or(1.0)
-        }
-        Op::VarExpand { spec, .. } if !spec.into => {
-            let step = fan_out(catalog, &spec.types, spec.dir).unwrap_or(1.0);
-            let max = spec
-                .max
-                .unwrap_or(MAX_ESTIMATED_HOPS)
-                .min(MAX_ESTIMATED_HOPS);
-            let paths: f64 = (spec.min.min(max)..=max)
-                .map(|hops| step.powi(i32::try_from(hops).unwrap_or(0)))
-                .sum();
-            input(op) * paths
-        }
-        // A list collected by an aggregation below holds its input rows.
-        Op::Unwind {
-            input: below,
-            expr: crate::expr::Expr::Slot(list),
-            ..
-        } => match &**below {
-            Op::Aggregate {
-                input: collected,
-                aggregates,
-                ..
-            } if aggregates.iter().any(|(out, _)| out == list) => {
-                nereid_stack::deeper(|| estimated_rows(collected, catalog))
-            }
-            _ => input(op),
-        },
-        Op::Aggregate { keys, .. } if keys.is_empty() => 1.0,
-        Op::Optional { inner, .. } => {
-            input(op) * nereid_stack::deeper(|| estimated_rows(inner, catalog)).max(1.0)
-        }
-        _ => input(op),
-    }
 }

@@ -283,7 +283,8 @@ fn identifiers(plan: &nereid_planner::PlanNode) -> PackValue {
 
 /// An EXPLAIN plan as Neo4j reports it: `{operatorType, args, identifiers,
 /// children}` per operator, the EXPLAIN line's details under
-/// `args.Details`.
+/// `args.Details` and the planner's estimate under `args.EstimatedRows`
+/// (a float, as Neo4j sends it; cypher-shell shows it as "Estimated Rows").
 fn plan_metadata(plan: &nereid_planner::PlanNode) -> PackMap {
     let children: Vec<PackValue> = plan
         .children
@@ -294,7 +295,9 @@ fn plan_metadata(plan: &nereid_planner::PlanNode) -> PackMap {
         .with("operatorType", plan.operator_type.as_str())
         .with(
             "args",
-            PackMap::new().with("Details", plan.details.as_str()),
+            PackMap::new()
+                .with("Details", plan.details.as_str())
+                .with("EstimatedRows", plan.estimated_rows),
         )
         .with("identifiers", identifiers(plan))
         .with("children", PackValue::List(children))
@@ -325,6 +328,7 @@ fn profile_metadata(
             "args",
             PackMap::new()
                 .with("Details", plan.details.as_str())
+                .with("EstimatedRows", plan.estimated_rows)
                 .with("Rows", as_int(own.rows))
                 .with("DbHits", as_int(own.db_hits))
                 .with("Time", as_int(own.time_ns))
