@@ -13,8 +13,9 @@
 //! ```
 //! Taking one: `T` is the store's visible (published, hence durable)
 //! timestamp; partitions are exported through an MVCC view at `T` and
-//! written in parallel while writers continue; every file is put durably
-//! and atomically (see [`ObjectStore::put`]); then the manifest is put.
+//! written in parallel while writers continue; every file's put is started
+//! as it is encoded and all are finished (durable and atomic, see
+//! [`ObjectStore::put_started`]) before the manifest is put.
 //! Only then are older checkpoints
 //! (and directories without a manifest: interrupted attempts) deleted, and
 //! the caller may discard log segments up to `T`.
@@ -29,7 +30,7 @@ mod manifest;
 mod part_file;
 
 use crate::error::WalError;
-use crate::object_store::{LocalDir, ObjectStore};
+use crate::object_store::{LocalDir, ObjectStore, PendingPut};
 use manifest::{FileEntry, Manifest, MANIFEST};
 use nereid_storage::Store;
 use part_file::PartKind;
@@ -181,7 +182,7 @@ pub fn take_checkpoint_to(
     let counters = store.id_counters();
     let node_parts = store.node_partitions();
     let rel_parts = store.rel_partitions();
-    let write_part = |i: usize| -> Result<(FileEntry, u64), WalError> {
+    let write_part = |i: usize| -> Result<(FileEntry, u64, Box<dyn PendingPut>), WalError> {
         let (kind, part) = if i < node_parts {
             (PartKind::Nodes, i)
         } else {
@@ -197,22 +198,34 @@ pub fn take_checkpoint_to(
         };
         let (bytes, count) = encoded.map_err(WalError::Unencodable)?;
         let name = kind.file_name(part);
-        target.put(&key(commit_ts, &name), &bytes)?;
+        // Started, not finished: the device writes this file while the
+        // next partitions are encoded; all are finished below.
+        let pending = target.put_started(&key(commit_ts, &name), &bytes)?;
         let entry = FileEntry {
             name,
             len: bytes.len() as u64,
             crc: crc32c::crc32c(&bytes),
         };
-        Ok((entry, count))
+        Ok((entry, count, pending))
     };
     let written = run_parallel(node_parts + rel_parts, write_part)?;
-    let nodes = written[..node_parts].iter().map(|(_, n)| n).sum();
-    let relationships = written[node_parts..].iter().map(|(_, n)| n).sum();
+    let nodes = written[..node_parts].iter().map(|(_, n, _)| n).sum();
+    let relationships = written[node_parts..].iter().map(|(_, n, _)| n).sum();
+    let mut files = Vec::with_capacity(written.len());
+    let mut pending = Vec::with_capacity(written.len());
+    for (entry, _, put) in written {
+        files.push(entry);
+        pending.push(put);
+    }
+    // Every partition file durable before the manifest names it.
+    for put in pending {
+        put.finish()?;
+    }
     let manifest = Manifest {
         commit_ts,
         partitions: node_parts,
         counters,
-        files: written.into_iter().map(|(entry, _)| entry).collect(),
+        files,
     };
     // Last: the checkpoint exists from here on.
     target.put(&key(commit_ts, MANIFEST), manifest.encode().as_bytes())?;

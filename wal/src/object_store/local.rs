@@ -1,6 +1,6 @@
 //! [`ObjectStore`] over a local directory: keys are paths under the root.
 
-use super::ObjectStore;
+use super::{ObjectStore, PendingPut};
 use crate::error::WalError;
 use crate::recovery::sync_dir;
 use std::fs::File;
@@ -49,11 +49,63 @@ impl LocalDir {
     }
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = File::create(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
+/// A [`LocalDir`] put whose file is written under its temporary name.
+/// Dropped unfinished (or failing), it removes that file: a full disk
+/// leaves a partial file, which must not hold space nor outlive the failure.
+struct LocalPut {
+    /// `None` once finished.
+    file: Option<File>,
+    tmp: PathBuf,
+    path: PathBuf,
+    parent: PathBuf,
+    /// Whether the put created `parent` (then its parent is fsynced too).
+    created: bool,
 }
+
+impl PendingPut for LocalPut {
+    fn finish(mut self: Box<Self>) -> Result<(), WalError> {
+        if let Some(file) = self.file.take() {
+            if let Err(e) = file
+                .sync_all()
+                .and_then(|()| std::fs::rename(&self.tmp, &self.path))
+            {
+                let _ = std::fs::remove_file(&self.tmp);
+                return Err(e.into());
+            }
+        }
+        sync_dir(&self.parent)?;
+        if self.created {
+            if let Some(grandparent) = self.parent.parent() {
+                sync_dir(grandparent)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for LocalPut {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Asks the kernel to start writing `file`'s dirty pages to the device now
+/// (without waiting), so a later fsync finds them written or under way.
+#[cfg(target_os = "linux")]
+fn start_writeback(file: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a valid open descriptor; the call only starts writeback of
+    // the whole file (offset 0, length 0 = to the end) and reads no memory.
+    // A failure only means the fsync does all the waiting.
+    unsafe {
+        libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_writeback(_file: &File) {}
 
 /// The files under `dir` that interrupted writes left.
 fn interrupted_writes(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), WalError> {
@@ -75,6 +127,13 @@ fn interrupted_writes(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), WalErr
 
 impl ObjectStore for LocalDir {
     fn put(&self, key: &str, bytes: &[u8]) -> Result<(), WalError> {
+        self.put_started(key, bytes)?.finish()
+    }
+
+    /// Writes the temporary file and asks the kernel to start writing it
+    /// back; [`PendingPut::finish`] fsyncs it (by then mostly written),
+    /// renames it into place and fsyncs the directory.
+    fn put_started(&self, key: &str, bytes: &[u8]) -> Result<Box<dyn PendingPut>, WalError> {
         let path = self.path(key);
         let parent = path.parent().unwrap_or(&self.root).to_path_buf();
         let created = !parent.exists();
@@ -82,19 +141,19 @@ impl ObjectStore for LocalDir {
         let mut tmp_name = path.clone().into_os_string();
         tmp_name.push(TMP_SUFFIX);
         let tmp = PathBuf::from(tmp_name);
-        if let Err(e) = write_file(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &path)) {
-            // A full disk leaves a partial file: remove it now, so that it
-            // does not hold space (nor outlive the failure).
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e.into());
+        let mut pending = LocalPut {
+            file: Some(File::create(&tmp)?),
+            tmp,
+            path,
+            parent,
+            created,
+        };
+        if let Some(file) = pending.file.as_mut() {
+            // An error drops `pending`, which removes the partial file.
+            file.write_all(bytes)?;
+            start_writeback(file);
         }
-        sync_dir(&parent)?;
-        if created {
-            if let Some(grandparent) = parent.parent() {
-                sync_dir(grandparent)?;
-            }
-        }
-        Ok(())
+        Ok(Box::new(pending))
     }
 
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, WalError> {
@@ -184,6 +243,27 @@ mod tests {
         store.delete("a/x").unwrap();
         store.delete("a/x").unwrap();
         assert_eq!(store.list("a/").unwrap(), vec!["a/y"]);
+    }
+
+    #[test]
+    fn a_started_put_exists_only_once_finished_and_leaves_nothing_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalDir::new(dir.path().join("root"));
+        store.put("c/kept", b"old").unwrap();
+        let first = store.put_started("c/new", b"one").unwrap();
+        let second = store.put_started("c/kept", b"two").unwrap();
+        let dropped = store.put_started("c/dropped", b"three").unwrap();
+        // Started puts are not objects yet: the old value is still read.
+        assert_eq!(store.list("c/").unwrap(), vec!["c/kept"]);
+        assert_eq!(store.get("c/kept").unwrap().as_deref(), Some(&b"old"[..]));
+        first.finish().unwrap();
+        second.finish().unwrap();
+        drop(dropped);
+        assert_eq!(store.list("c/").unwrap(), vec!["c/kept", "c/new"]);
+        assert_eq!(store.get("c/new").unwrap().as_deref(), Some(&b"one"[..]));
+        assert_eq!(store.get("c/kept").unwrap().as_deref(), Some(&b"two"[..]));
+        // The dropped put left no temporary file behind.
+        assert_eq!(store.remove_interrupted_writes().unwrap(), 0);
     }
 
     #[test]

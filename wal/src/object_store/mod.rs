@@ -34,6 +34,19 @@ pub trait ObjectStore: Send + Sync {
     /// and atomically (see the module documentation).
     fn put(&self, key: &str, bytes: &[u8]) -> Result<(), WalError>;
 
+    /// Starts a put: the bytes are handed over and, where the store can,
+    /// their writing to the device begun; the object exists, durably and
+    /// whole, once [`PendingPut::finish`] has returned, and not at all if
+    /// the pending put is dropped unfinished. A writer of many objects (a
+    /// checkpoint's partition files) starts each as it is encoded and
+    /// finishes them all at the end, so the device writes one file while
+    /// the next is encoded instead of each put waiting for its fsync. The
+    /// default puts at once.
+    fn put_started(&self, key: &str, bytes: &[u8]) -> Result<Box<dyn PendingPut>, WalError> {
+        self.put(key, bytes)?;
+        Ok(Box::new(AlreadyPut))
+    }
+
     /// The object under `key`, or `None` when there is none.
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, WalError>;
 
@@ -46,4 +59,19 @@ pub trait ObjectStore: Send + Sync {
     /// How an operator finds `key` (a file path, or `s3://bucket/prefix/key`):
     /// used in log lines and in error messages naming damaged files.
     fn location(&self, key: &str) -> PathBuf;
+}
+
+/// A put started by [`ObjectStore::put_started`], not yet durable.
+pub trait PendingPut: Send {
+    /// Waits until the object is durable and makes it visible under its key.
+    fn finish(self: Box<Self>) -> Result<(), WalError>;
+}
+
+/// The pending put of a store that put the object at once.
+struct AlreadyPut;
+
+impl PendingPut for AlreadyPut {
+    fn finish(self: Box<Self>) -> Result<(), WalError> {
+        Ok(())
+    }
 }
