@@ -207,16 +207,62 @@ impl Batch {
         overrides: &mut [(usize, Value)],
         dropped: &[bool],
     ) {
+        let copied =
+            (0..self.columns.len()).filter(|&slot| !dropped.get(slot).copied().unwrap_or(false));
+        self.push_copying(source, row, copied, overrides);
+    }
+
+    /// The slots of this batch a row copy must visit: those holding a value
+    /// in some row (a column no row wrote stays empty) and not marked in
+    /// `dropped` (as in [`Batch::push_extended_taking`]). Computed once per
+    /// input batch by operators that copy its rows many times, so a copy
+    /// visits the few live columns of a wide row, not all of them (a nested
+    /// plan's rows are as wide as the whole statement's).
+    pub fn copied_slots(&self, dropped: &[bool]) -> Vec<usize> {
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(|(slot, column)| {
+                !column.is_empty() && !dropped.get(*slot).copied().unwrap_or(false)
+            })
+            .map(|(slot, _)| slot)
+            .collect()
+    }
+
+    /// [`Batch::push_extended_taking`] copying only `slots` of the source
+    /// row (from [`Batch::copied_slots`] of `source`): any other slot of the
+    /// new row is null unless overridden.
+    pub fn push_extended_slots(
+        &mut self,
+        source: &Batch,
+        row: usize,
+        slots: &[usize],
+        overrides: &mut [(usize, Value)],
+    ) {
+        self.push_copying(source, row, slots.iter().copied(), overrides);
+    }
+
+    /// A new row: `slots` of the source row copied, then `overrides`
+    /// moved in.
+    fn push_copying(
+        &mut self,
+        source: &Batch,
+        row: usize,
+        slots: impl Iterator<Item = usize>,
+        overrides: &mut [(usize, Value)],
+    ) {
         self.reserve_room();
         let (at, room) = (self.len, self.room);
-        for (slot, column) in self.columns.iter_mut().enumerate() {
-            if dropped.get(slot).copied().unwrap_or(false) {
+        for slot in slots {
+            let (Some(column), Some(value)) = (
+                self.columns.get_mut(slot),
+                source.columns.get(slot).and_then(|c| c.get(row)),
+            ) else {
                 continue;
-            }
+            };
             // A null is left past the column's end: nothing to copy.
-            match source.columns.get(slot).and_then(|c| c.get(row)) {
-                None | Some(Value::Null) => {}
-                Some(value) => put(column, at, room, value.clone()),
+            if !matches!(value, Value::Null) {
+                put(column, at, room, value.clone());
             }
         }
         // In order, so the last override of a slot wins, as when
@@ -238,11 +284,15 @@ impl Batch {
     /// marked in `dropped` (as in [`Batch::push_extended_taking`]) not
     /// copied.
     pub fn row_heap_footprint(&self, row: usize, dropped: &[bool]) -> usize {
-        self.columns
+        self.row_heap_footprint_of(row, &self.copied_slots(dropped))
+    }
+
+    /// [`Batch::row_heap_footprint`] of `slots` only (from
+    /// [`Batch::copied_slots`]).
+    pub fn row_heap_footprint_of(&self, row: usize, slots: &[usize]) -> usize {
+        slots
             .iter()
-            .enumerate()
-            .filter(|(slot, _)| !dropped.get(*slot).copied().unwrap_or(false))
-            .filter_map(|(_, column)| column.get(row))
+            .filter_map(|&slot| self.columns.get(slot).and_then(|c| c.get(row)))
             .map(Value::clone_heap_footprint)
             .fold(0usize, usize::saturating_add)
     }
@@ -323,6 +373,37 @@ mod tests {
         // Overriding a dropped slot still writes it.
         out.push_extended_taking(&source, 0, &mut [(0, Value::Int(1))], &dropped);
         assert_eq!(out.row(1), vec![Value::Int(1), Value::Int(2), Value::Null]);
+    }
+
+    #[test]
+    fn copying_the_written_slots_makes_the_same_rows_as_copying_all() {
+        // Slot 1 is never written, slot 3 only by a later row, slot 2 dropped.
+        let mut source = Batch::new(5);
+        source.push_row(vec![
+            Value::Int(1),
+            Value::Null,
+            Value::from("x"),
+            Value::Null,
+        ]);
+        source.push_row(vec![
+            Value::Int(2),
+            Value::Null,
+            Value::from("y"),
+            Value::Int(7),
+        ]);
+        let dropped = [false, false, true];
+        let slots = source.copied_slots(&dropped);
+        assert_eq!(slots, vec![0, 3]);
+        for row in 0..2 {
+            let (mut all, mut some) = (Batch::new(5), Batch::new(5));
+            all.push_extended_taking(&source, row, &mut [(4, Value::Int(9))], &dropped);
+            some.push_extended_slots(&source, row, &slots, &mut [(4, Value::Int(9))]);
+            assert_eq!(all.row(0), some.row(0));
+            assert_eq!(
+                source.row_heap_footprint(row, &dropped),
+                source.row_heap_footprint_of(row, &slots)
+            );
+        }
     }
 
     #[test]

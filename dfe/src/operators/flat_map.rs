@@ -70,6 +70,10 @@ pub(crate) struct FlatMap<E: Expander> {
     /// copying it from the input row (no operator above reads it); empty
     /// when every slot is copied.
     dropped: Vec<bool>,
+    /// The current input batch's slots each output row copies
+    /// (`Batch::copied_slots`: its written columns less `dropped`), found
+    /// once per input batch rather than by visiting every slot per row.
+    copied: Vec<usize>,
 }
 
 impl<E: Expander> FlatMap<E> {
@@ -80,6 +84,7 @@ impl<E: Expander> FlatMap<E> {
             current: None,
             row_heap: 0,
             dropped: Vec::new(),
+            copied: Vec::new(),
         }
     }
 
@@ -100,17 +105,17 @@ impl<E: Expander> FlatMap<E> {
     /// Moves to the next input row and computes its outputs; false when the
     /// input is exhausted.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        let expander = &mut self.expander;
-        if !self
-            .rows
-            .advance(ctx, |batch, ctx| expander.start_batch(batch, ctx))?
-        {
+        let (expander, dropped, copied) = (&mut self.expander, &self.dropped, &mut self.copied);
+        if !self.rows.advance(ctx, |batch, ctx| {
+            *copied = batch.copied_slots(dropped);
+            expander.start_batch(batch, ctx)
+        })? {
             return Ok(false);
         }
         let Some((batch, position, row)) = self.rows.current() else {
             return Ok(false);
         };
-        self.row_heap = batch.row_heap_footprint(row, &self.dropped);
+        self.row_heap = batch.row_heap_footprint_of(row, &self.copied);
         self.current = Some(self.expander.expand(batch, position, row, ctx)?);
         Ok(true)
     }
@@ -119,16 +124,16 @@ impl<E: Expander> FlatMap<E> {
 impl<E: Expander> Operator for FlatMap<E> {
     fn next(&mut self, ctx: &mut ExecContext) -> ExecResult<Option<Batch>> {
         let mut out = Batch::with_capacity(ctx.slot_count, ctx.batch_size);
-        let mut copied = 0usize;
+        let mut copied_bytes = 0usize;
         while out.active_len() < ctx.batch_size {
             if let (Some(outputs), Some((batch, _, row))) = (&mut self.current, self.rows.current())
             {
                 if let Some(mut extension) = outputs.next() {
                     if self.row_heap > 0 {
-                        copied = copied.saturating_add(self.row_heap);
-                        ctx.memory.check(copied)?;
+                        copied_bytes = copied_bytes.saturating_add(self.row_heap);
+                        ctx.memory.check(copied_bytes)?;
                     }
-                    out.push_extended_taking(batch, row, &mut extension, &self.dropped);
+                    out.push_extended_slots(batch, row, &self.copied, &mut extension);
                     continue;
                 }
                 self.current = None;

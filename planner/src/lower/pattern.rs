@@ -13,9 +13,8 @@ use nereid_values::Direction;
 pub(crate) struct MatchState<'a> {
     pub scope: &'a mut Scope,
     pub slots: &'a mut Slots,
-    /// Relationship slots bound by this clause (for uniqueness), with
-    /// `true` for a variable-length relationship (its slot holds a list).
-    pub rels: Vec<(Slot, bool)>,
+    /// Relationships bound by this clause (for uniqueness).
+    pub rels: Vec<super::MatchedRel>,
     /// Slots this clause bound (OPTIONAL MATCH nulls them when no match).
     pub bound: Vec<Slot>,
 }
@@ -262,7 +261,13 @@ pub(crate) fn match_element(
             (None, None) => st.slots.fresh(),
         };
         st.bound.push(rel_slot);
-        st.rels.push((rel_slot, rel.length.is_some()));
+        st.rels.push(super::MatchedRel {
+            slot: rel_slot,
+            list: rel.length.is_some(),
+            // Static types only: `types` is empty beside a dynamic type or
+            // a type expression, which may then match any type.
+            types: rel.types.clone(),
+        });
         let target = nodes[to_idx];
         let bound_target = target
             .variable
