@@ -42,7 +42,16 @@ pub(super) fn load(
     if rows.adds_to_committed {
         return Ok(Outcome::AddsToCommitted);
     }
-    let Rows { nodes, rels, .. } = rows;
+    // Only the rows go on: the lookups are freed before the commit, whose
+    // tuples then take their memory instead of fresh pages.
+    let Rows {
+        nodes,
+        rels,
+        keys,
+        edges,
+        ..
+    } = rows;
+    drop((keys, edges));
     let ready = Ready {
         nodes: nodes.iter().map(NodeRow::keyed).collect(),
         rels: vec![rels],
