@@ -65,7 +65,8 @@ pub(crate) fn run(
     let sizes = files.iter().map(source::InputFile::size);
     Progress::add(&progress.bytes_total, sizes.sum());
     let fail_on_error = request.fail_on_error;
-    let open = || match source::open_all(files, request.format, scope, &progress.bytes, fail_on_error) {
+    let bytes = &progress.bytes;
+    let open = || match source::open_all(files, request.format, scope, bytes, fail_on_error) {
         Ok(inputs) => Ok(inputs),
         Err(failed) => {
             let (file, e) = *failed;
