@@ -64,7 +64,9 @@ pub(crate) fn run(
     Progress::add(&progress.files_total, files.len() as u64);
     let sizes = files.iter().map(source::InputFile::size);
     Progress::add(&progress.bytes_total, sizes.sum());
-    let open = || match source::open_all(files, request.format, scope, &progress.bytes) {
+    let fail_on_error = request.fail_on_error;
+    let bytes = &progress.bytes;
+    let open = || match source::open_all(files, request.format, scope, bytes, fail_on_error) {
         Ok(inputs) => Ok(inputs),
         Err(failed) => {
             let (file, e) = *failed;
@@ -75,7 +77,6 @@ pub(crate) fn run(
     };
     let merge = matches!(request.format, InputFormat::Rdf(_));
     let inputs = open()?;
-    let fail_on_error = request.fail_on_error;
     match super::bulk::run(db, inputs, fail_on_error, merge, progress, cancel)? {
         super::bulk::Outcome::Applied => return Ok(()),
         super::bulk::Outcome::AddsToCommitted => progress.restart(),

@@ -4,7 +4,10 @@
 //! one IRI merge into one vertex and an edge already in the load or the
 //! graph adds nothing (docs/adr/0108-onegraph-rdf.md, 0113). No vector of
 //! a file's records is kept: a document's records go to the rows as the
-//! reader yields them (docs/adr/0127-rows-staged-in-place.md). An edge's
+//! reader yields them (docs/adr/0127-rows-staged-in-place.md) — with
+//! failOnError, each piece's as soon as the reader's workers parsed it, so
+//! this thread merges while they parse the next pieces
+//! (docs/adr/0150-rdf-parsed-in-pieces-while-read.md). An edge's
 //! ends are the vertex records of its group, resolved just before it: it
 //! takes what they resolved to by position, not by IRI
 //! (docs/adr/0145-load-commit-beside-statistics-and-rdf-ends-by-position.md).
@@ -42,7 +45,16 @@ pub(super) fn load(
     if rows.adds_to_committed {
         return Ok(Outcome::AddsToCommitted);
     }
-    let Rows { nodes, rels, .. } = rows;
+    // Only the rows go on: the lookups are freed before the commit, whose
+    // tuples then take their memory instead of fresh pages.
+    let Rows {
+        nodes,
+        rels,
+        keys,
+        edges,
+        ..
+    } = rows;
+    drop((keys, edges));
     let ready = Ready {
         nodes: nodes.iter().map(NodeRow::keyed).collect(),
         rels: vec![rels],

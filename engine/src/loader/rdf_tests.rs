@@ -149,16 +149,9 @@ fn a_bad_document_fails_the_load_and_leaves_nothing() {
     assert!(message.contains("t.ttl:1:"), "{message}");
 }
 
-/// Edges take their ends from the vertex records of their group by
-/// position (`bulk_rdf.rs`): ends in the load, committed ends, and ends
-/// in another parse chunk of the document (over 2 MiB: chunks of at
-/// least 1 MiB, one per core) all resolve to the right vertices.
-#[test]
-fn edges_find_their_ends_across_chunks_and_in_the_graph() {
-    let (_dir, db, loader, import) = setup();
-    let csv = ":ID,:LABEL,name:String\nhttp://example.org/acme,Company,Acme\n";
-    load_ok(&loader, &import, "acme.csv", csv, CSV);
-    let people = 9_000;
+/// `people` subjects, each with a number, an edge to a company and one to
+/// the next person: about 250 bytes a subject.
+fn people_document(people: i64) -> String {
     let mut doc = String::new();
     for i in 0..people {
         let p = format!("<http://example.org/person/{i}>");
@@ -171,7 +164,29 @@ fn edges_find_their_ends_across_chunks_and_in_the_graph() {
             doc.push_str(&format!("{p} <http://example.org/knows> {next} .\n"));
         }
     }
-    assert!(doc.len() > 2 << 20, "{} bytes: one chunk", doc.len());
+    doc
+}
+
+/// Subjects enough for a document of more than two of the reader's
+/// pieces (8 MiB each), parsed on worker threads and merged while parsed.
+const MANY_PIECES: i64 = 75_000;
+
+/// Edges take their ends from the vertex records of their group by
+/// position (`bulk_rdf.rs`): ends in the load, committed ends, and ends
+/// in another piece of the document (over two pieces, merged as each is
+/// parsed: ADR 0150) all resolve to the right vertices.
+#[test]
+fn edges_find_their_ends_across_pieces_and_in_the_graph() {
+    let (_dir, db, loader, import) = setup();
+    let csv = ":ID,:LABEL,name:String\nhttp://example.org/acme,Company,Acme\n";
+    load_ok(&loader, &import, "acme.csv", csv, CSV);
+    let people = MANY_PIECES;
+    let doc = people_document(people);
+    assert!(
+        doc.len() > 16 << 20,
+        "{} bytes: under three pieces",
+        doc.len()
+    );
     load_ok(&loader, &import, "people.nt", &doc, NT);
     let q =
         format!("{PREFIX}MATCH (a)-[:ex::knows]->(b) WHERE b.ex::n = a.ex::n + 1 RETURN count(*)");
@@ -188,4 +203,48 @@ fn edges_find_their_ends_across_chunks_and_in_the_graph() {
         one(&db, "MATCH (n) RETURN count(n)"),
         Value::Int(people + 1)
     );
+}
+
+/// A syntax error after pieces already merged: with failOnError the load
+/// fails naming the line and leaves nothing (the streamed records were
+/// merged into rows never committed); without it the broken document is
+/// skipped whole (read whole before any record) and the next file loads.
+#[test]
+fn a_late_syntax_error_leaves_nothing_of_its_document() {
+    let mut doc = people_document(MANY_PIECES);
+    doc.push_str("<http://example.org/x> <http://example.org/p> .\n");
+    let line = doc.lines().count();
+    for fail_on_error in [true, false] {
+        let (_dir, db, loader, import) = setup();
+        std::fs::create_dir_all(import.join("d")).unwrap();
+        std::fs::write(import.join("d/a.nt"), &doc).unwrap();
+        std::fs::write(import.join("d/b.nt"), PEOPLE).unwrap();
+        let request = LoadRequest {
+            source: "file:///d".into(),
+            format: NT,
+            fail_on_error,
+            mode: Default::default(),
+        };
+        let status = loader.run(request).unwrap();
+        let at = format!("a.nt:{line}:");
+        let count = one(&db, "MATCH (n) RETURN count(n)");
+        if fail_on_error {
+            assert_eq!(status.state, LoadState::Failed, "{status:?}");
+            let message = status.failure.unwrap().message;
+            assert!(message.contains(&at), "{message}");
+            assert_eq!(count, Value::Int(0));
+        } else {
+            let errors: Vec<(&str, u64)> = status
+                .errors
+                .iter()
+                .map(|e| (e.file.as_str(), e.line))
+                .collect();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert!(
+                errors[0].0.ends_with("a.nt") && errors[0].1 == line as u64,
+                "{errors:?}"
+            );
+            assert_eq!(count, Value::Int(3), "only b.nt's vertices");
+        }
+    }
 }

@@ -185,11 +185,16 @@ pub(crate) struct Input {
 /// would otherwise keep thousands of connections waiting, which servers
 /// drop, and a directory of thousands of files would run out of file
 /// descriptors.
+///
+/// With `fail_on_error`, an RDF document's records come as each piece of
+/// it is parsed (`RdfReader::streamed`): an error fails the whole load,
+/// so the records yielded before it are never applied.
 pub(crate) fn open_all(
     files: &[InputFile],
     format: InputFormat,
     blank_scope: &str,
     bytes: &Arc<AtomicU64>,
+    fail_on_error: bool,
 ) -> Result<Vec<Input>, Box<(String, Error)>> {
     let mut inputs = Vec::with_capacity(files.len());
     for input in files {
@@ -209,6 +214,7 @@ pub(crate) fn open_all(
             format,
             blank_scope: blank_scope.to_owned(),
             bytes: bytes.clone(),
+            streamed: fail_on_error,
         };
         inputs.push(Input {
             name,
@@ -234,6 +240,7 @@ struct Opener {
     format: InputFormat,
     blank_scope: String,
     bytes: Arc<AtomicU64>,
+    streamed: bool,
 }
 
 impl Opener {
@@ -247,10 +254,13 @@ impl Opener {
             InputFormat::Csv(csv) => {
                 Box::new(Reader::new(&self.name, counted, csv, &Options::default())?)
             }
-            InputFormat::Rdf(syntax) => Box::new(
-                RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?
-                    .with_length(self.input.size()),
-            ),
+            InputFormat::Rdf(syntax) => {
+                let reader = RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?;
+                match self.streamed {
+                    true => Box::new(reader.streamed()),
+                    false => Box::new(reader),
+                }
+            }
         })
     }
 }
@@ -307,7 +317,7 @@ mod tests {
         let people = write("people.csv", ":ID,name\n1,Ann\n2,Bob\n");
         let bytes = Arc::default();
         let format = InputFormat::Csv(Format::OpenCypher);
-        let inputs = open_all(&[knows.clone(), people], format, "b", &bytes).unwrap();
+        let inputs = open_all(&[knows.clone(), people], format, "b", &bytes, true).unwrap();
         // Headers were read (node files first), no record yet.
         let order: Vec<bool> = inputs.iter().map(|i| i.nodes_only).collect();
         assert_eq!(order, [true, false]);

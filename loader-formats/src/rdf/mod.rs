@@ -7,11 +7,13 @@
 //! per subject (with every label and property) is what a loader needs.
 //! Reading starts at the first `next()`, so a loader that iterates files
 //! on several threads parses them in parallel; an N-Triples or N-Quads
-//! document is also cut into chunks parsed on every core (`parallel.rs`).
+//! document is also read in pieces parsed on every core (`parallel.rs`).
 //!
 //! Any syntax error (with its line and column), undefined prefix or
 //! invalid IRI ends the document with that error and no records: a
-//! document is loaded whole or not at all.
+//! document is loaded whole or not at all. A loader that fails the whole
+//! load on an error anyway may ask for each piece's records as soon as it
+//! is parsed ([`RdfReader::streamed`]), and merge them meanwhile.
 
 mod group;
 mod literal;
@@ -43,8 +45,8 @@ pub struct RdfReader<'a> {
     pending: Option<(Box<dyn Read + Send + 'a>, Compression)>,
     syntax: RdfSyntax,
     blank_scope: String,
-    /// The document's length in bytes, when known (0 if not).
-    length: u64,
+    /// Records yielded per piece as parsed ([`RdfReader::streamed`]).
+    streamed: bool,
     records: Box<dyn Iterator<Item = Result<Record, Error>> + Send + 'a>,
 }
 
@@ -68,47 +70,53 @@ impl<'a> RdfReader<'a> {
             pending: Some((input, compression)),
             syntax,
             blank_scope: blank_scope.to_owned(),
-            length: 0,
+            streamed: false,
             records: Box::new(std::iter::empty()),
         })
     }
 
-    /// Tells the reader the document's length in bytes (a file's size):
-    /// an N-Triples or N-Quads document is read whole into one buffer,
-    /// and a buffer of the right size writes each page once, where one
-    /// that doubles as it fills copies (and faults in) the document again.
-    pub fn with_length(mut self, bytes: u64) -> RdfReader<'a> {
-        self.length = bytes;
+    /// Makes the reader yield each piece's records as soon as that piece
+    /// is parsed (N-Triples and N-Quads), instead of after the whole
+    /// document: a syntax error may then come after records of the same
+    /// document. For a loader that fails the whole load on any error, where
+    /// nothing of it is applied either way: it merges the document while
+    /// it is parsed and never holds every record of it at once.
+    pub fn streamed(mut self) -> RdfReader<'a> {
+        self.streamed = true;
         self
     }
 
-    fn read(&mut self, mut input: Box<dyn Read + Send + 'a>, compression: Compression) {
+    fn read(&mut self, input: Box<dyn Read + Send + 'a>, compression: Compression) {
         let quads = match self.syntax {
             RdfSyntax::Turtle => return self.read_turtle(input, compression),
             RdfSyntax::NTriples => false,
             RdfSyntax::NQuads => true,
         };
-        // A compressed document is longer than its file: the buffer grows.
-        let mut bytes = Vec::with_capacity(match compression {
-            Compression::None => usize::try_from(self.length).unwrap_or(0),
-            _ => 0,
-        });
-        if let Err(e) = input.read_to_end(&mut bytes) {
-            let e = self.error(TurtleParseError::Io(e), compression);
-            self.records = Box::new(std::iter::once(Err(e)));
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let pieces = parallel::Pieces::new(input, quads, &self.blank_scope, threads);
+        let file = self.file.clone();
+        let failed = move |e| piece_error(&file, e, compression);
+        if self.streamed {
+            self.records = Box::new(pieces.flat_map(move |piece| {
+                let records: Box<dyn Iterator<Item = _> + Send> = match piece {
+                    Ok(group) => Box::new(group.into_records().map(Ok)),
+                    Err(e) => Box::new(std::iter::once(Err(failed(e)))),
+                };
+                records
+            }));
             return;
         }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        self.records = match parallel::parse(&bytes, quads, &self.blank_scope, threads) {
-            Ok(groups) => Box::new(groups.into_iter().flat_map(|g| g.into_records().map(Ok))),
-            Err(chunk) => {
-                let mut e = self.error(TurtleParseError::Syntax(chunk.error), compression);
-                if let Error::RdfSyntax { line, .. } = &mut e {
-                    *line += chunk.lines_before;
+        let mut groups = Vec::new();
+        for piece in pieces {
+            match piece {
+                Ok(group) => groups.push(group),
+                Err(e) => {
+                    self.records = Box::new(std::iter::once(Err(failed(e))));
+                    return;
                 }
-                Box::new(std::iter::once(Err(e)))
             }
-        };
+        }
+        self.records = Box::new(groups.into_iter().flat_map(|g| g.into_records().map(Ok)));
     }
 
     /// Turtle, whose statements span lines and whose prefixes are read in
@@ -121,31 +129,49 @@ impl<'a> RdfReader<'a> {
             .try_for_each(|triple| triple.map(|t| grouped.add(in_default_graph(t), 0)));
         self.records = match outcome {
             Ok(()) => Box::new(grouped.into_records().map(Ok)),
-            Err(e) => Box::new(std::iter::once(Err(self.error(e, compression)))),
+            Err(e) => Box::new(std::iter::once(Err(error(&self.file, e, compression)))),
         };
     }
+}
 
-    fn error(&self, e: TurtleParseError, compression: Compression) -> Error {
-        match e {
-            TurtleParseError::Syntax(e) => {
-                let at = e.location().start;
-                Error::RdfSyntax {
-                    file: self.file.clone(),
-                    line: at.line + 1,
-                    column: at.column + 1,
-                    message: e.message().to_owned(),
-                }
+/// The error of a piece of the document `file`, its line counted from the
+/// document's start.
+fn piece_error(file: &str, e: parallel::PieceError, compression: Compression) -> Error {
+    match e {
+        parallel::PieceError::Io(e) => error(file, TurtleParseError::Io(e), compression),
+        parallel::PieceError::Syntax {
+            error: syntax,
+            lines_before,
+        } => {
+            let mut e = error(file, TurtleParseError::Syntax(syntax), compression);
+            if let Error::RdfSyntax { line, .. } = &mut e {
+                *line += lines_before;
             }
-            TurtleParseError::Io(source) if compression != Compression::None => Error::Truncated {
-                file: self.file.clone(),
-                line: 0,
-                source,
-            },
-            TurtleParseError::Io(source) => Error::Io {
-                file: self.file.clone(),
-                source,
-            },
+            e
         }
+    }
+}
+
+fn error(file: &str, e: TurtleParseError, compression: Compression) -> Error {
+    match e {
+        TurtleParseError::Syntax(e) => {
+            let at = e.location().start;
+            Error::RdfSyntax {
+                file: file.to_owned(),
+                line: at.line + 1,
+                column: at.column + 1,
+                message: e.message().to_owned(),
+            }
+        }
+        TurtleParseError::Io(source) if compression != Compression::None => Error::Truncated {
+            file: file.to_owned(),
+            line: 0,
+            source,
+        },
+        TurtleParseError::Io(source) => Error::Io {
+            file: file.to_owned(),
+            source,
+        },
     }
 }
 

@@ -1,111 +1,354 @@
-//! One N-Triples or N-Quads document parsed on several threads: the bytes
-//! are cut into chunks after line feeds (a statement of either syntax
-//! never spans lines: its strings escape line breaks), each chunk is
-//! parsed and grouped by subject on its own thread, and the groups are
-//! yielded in document order.
+//! One N-Triples or N-Quads document parsed on several threads while it is
+//! read: the input is read in pieces of about [`PIECE_BYTES`], each cut
+//! just after its last line feed (a statement of either syntax never spans
+//! lines: its strings escape line breaks), each piece parsed and grouped by
+//! subject on a worker thread, and the groups handed back in document order
+//! as they are ready (docs/adr/0150-rdf-parsed-in-pieces-while-read.md).
+//!
+//! No copy of the whole document is ever held: a few pieces are in flight
+//! at a time, their buffers reused. A consumer that merges each group as it
+//! comes (the bulk loader) holds only the merged rows and the groups in
+//! flight, not every group of the document.
 //!
 //! A subject whose triples straddle a cut, or an object named in several
-//! chunks, gives one vertex record per chunk: the loader merges records of
+//! pieces, gives one vertex record per piece: the loader merges records of
 //! one IRI (as it merges them across files), so the graph is the one a
 //! single pass gives. An error's line is counted from the document's
-//! start; the column needs nothing, since chunks start at a line.
+//! start; the column needs nothing, since pieces start at a line.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 use oxttl::{NQuadsParser, NTriplesParser, TurtleSyntaxError};
 
 use super::group::Grouped;
 use super::in_default_graph;
 
-/// Bytes a chunk holds at least: a smaller document is parsed on one
-/// thread, where starting threads would cost more than it saves.
-const MIN_CHUNK_BYTES: usize = 1 << 20;
+/// Bytes a piece holds at least (unless the document ends first): a
+/// document of one piece is parsed on the reading thread, where starting
+/// threads would cost more than it saves. Larger pieces name fewer vertex
+/// records twice (an object met in several pieces is a record in each);
+/// smaller ones hold less memory in flight.
+pub(super) const PIECE_BYTES: usize = 8 << 20;
 
-/// Bytes a statement line takes, in the estimate that reserves a chunk's
+/// Bytes a statement line takes, in the estimate that reserves a piece's
 /// records at once (too many reserves address space no page is written
 /// in; too few regrows the vectors, copying them).
 const LINE_BYTES: usize = 128;
 
-/// Where each chunk of `bytes` ends when cut into about `chunks` pieces,
-/// every end just after a line feed (the last one at the end).
-pub(super) fn chunk_ends(bytes: &[u8], chunks: usize) -> Vec<usize> {
-    let chunks = (bytes.len() / MIN_CHUNK_BYTES).clamp(1, chunks.max(1));
-    let step = bytes.len() / chunks;
-    let mut ends = Vec::with_capacity(chunks);
-    let mut start = 0;
-    for _ in 1..chunks {
-        let from = start + step;
-        let Some(feed) = bytes
-            .get(from..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-        else {
-            break;
-        };
-        start = from + feed + 1;
-        ends.push(start);
-    }
-    if ends.last() != Some(&bytes.len()) {
-        ends.push(bytes.len());
-    }
-    ends
+/// What reading or parsing a document failed on.
+pub(super) enum PieceError {
+    /// A syntax error and the line its piece starts on (0-based).
+    Syntax {
+        error: TurtleSyntaxError,
+        lines_before: u64,
+    },
+    Io(std::io::Error),
 }
 
-/// A syntax error and the line its chunk starts on (0-based).
-pub(super) struct ChunkError {
-    pub(super) error: TurtleSyntaxError,
-    pub(super) lines_before: u64,
+/// A piece to parse: its place in the document and its bytes.
+struct Job {
+    at: u64,
+    bytes: Vec<u8>,
 }
 
-/// Parses `bytes` (N-Quads when `quads`, else N-Triples) on up to
-/// `threads` threads into one group per chunk, in document order; or the
-/// error that comes first in the document.
-pub(super) fn parse(
-    bytes: &[u8],
+/// A parsed piece: its place, its line count, its bytes (for reuse) and
+/// its group or error.
+struct Done {
+    at: u64,
+    lines: u64,
+    bytes: Vec<u8>,
+    /// A worker's panic is carried here and resumed by the reading
+    /// thread, which would otherwise wait for the piece forever.
+    parsed: std::thread::Result<Result<Grouped, TurtleSyntaxError>>,
+}
+
+/// The worker threads of one document and their queues.
+struct Workers {
+    jobs: Option<Sender<Job>>,
+    /// Set when the document is no longer wanted: pieces still queued are
+    /// left unparsed.
+    stop: Arc<AtomicBool>,
+    done: Receiver<Done>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Workers {
+    fn start(threads: usize, quads: bool, blank_scope: &str) -> Workers {
+        let (jobs, queue) = channel::<Job>();
+        let (finished, done) = channel();
+        let queue = Arc::new(Mutex::new(queue));
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads = (0..threads)
+            .map(|_| {
+                let queue = queue.clone();
+                let stop = stop.clone();
+                let finished = finished.clone();
+                let scope = blank_scope.to_owned();
+                std::thread::spawn(move || loop {
+                    let job = match queue.lock() {
+                        Ok(queue) => queue.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(Job { at, bytes }) = job else { return };
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let parse = || parse_piece(&bytes, quads, &scope);
+                    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse));
+                    let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
+                    let done = Done {
+                        at,
+                        lines,
+                        bytes,
+                        parsed,
+                    };
+                    if finished.send(done).is_err() {
+                        return;
+                    }
+                })
+            })
+            .collect();
+        Workers {
+            jobs: Some(jobs),
+            stop,
+            done,
+            threads,
+        }
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        // Each worker ends after its current piece.
+        self.stop.store(true, Ordering::Relaxed);
+        self.jobs = None;
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A document's groups in document order, parsed while it is read.
+/// Iterate it; it ends after the first error.
+pub(super) struct Pieces<'a> {
+    input: Box<dyn Read + Send + 'a>,
     quads: bool,
-    blank_scope: &str,
+    blank_scope: String,
     threads: usize,
-) -> Result<Vec<Grouped>, ChunkError> {
-    let ends = chunk_ends(bytes, threads);
-    let starts = std::iter::once(0).chain(ends.iter().copied());
-    let chunks: Vec<&[u8]> = starts.zip(&ends).map(|(s, &e)| &bytes[s..e]).collect();
-    let parse_one = |chunk: &[u8]| parse_chunk(chunk, quads, blank_scope);
-    let results: Vec<Result<Grouped, TurtleSyntaxError>> = match chunks.as_slice() {
-        [one] => vec![parse_one(one)],
-        _ => std::thread::scope(|scope| {
-            let running: Vec<_> = chunks
-                .iter()
-                .map(|&chunk| scope.spawn(move || parse_one(chunk)))
-                .collect();
-            running
-                .into_iter()
-                .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect()
-        }),
-    };
-    let mut groups = Vec::with_capacity(results.len());
-    for (at, result) in results.into_iter().enumerate() {
-        match result {
-            Ok(group) => groups.push(group),
-            Err(error) => {
-                let before = &bytes[..ends[at] - chunks[at].len()];
-                let lines_before = before.iter().filter(|&&b| b == b'\n').count() as u64;
-                return Err(ChunkError {
-                    error,
-                    lines_before,
-                });
+    /// Bytes a piece holds at least ([`PIECE_BYTES`]).
+    piece_bytes: usize,
+    /// Bytes read after the last line feed of the last piece cut.
+    carry: Vec<u8>,
+    /// Buffers of parsed pieces, reused for the next ones.
+    spare: Vec<Vec<u8>>,
+    /// The input is read to its end.
+    read_all: bool,
+    workers: Option<Workers>,
+    /// Pieces handed out, and the next one to hand back.
+    sent: u64,
+    next: u64,
+    /// Pieces parsed ahead of their turn.
+    early: BTreeMap<u64, Done>,
+    lines_before: u64,
+    ended: bool,
+}
+
+impl<'a> Pieces<'a> {
+    /// Parses `input` (N-Quads when `quads`, else N-Triples) on up to
+    /// `threads` worker threads.
+    pub(super) fn new(
+        input: Box<dyn Read + Send + 'a>,
+        quads: bool,
+        blank_scope: &str,
+        threads: usize,
+    ) -> Pieces<'a> {
+        Pieces {
+            input,
+            quads,
+            blank_scope: blank_scope.to_owned(),
+            threads: threads.max(1),
+            piece_bytes: PIECE_BYTES,
+            carry: Vec::new(),
+            spare: Vec::new(),
+            read_all: false,
+            workers: None,
+            sent: 0,
+            next: 0,
+            early: BTreeMap::new(),
+            lines_before: 0,
+            ended: false,
+        }
+    }
+
+    /// Pieces of about `bytes` instead of [`PIECE_BYTES`].
+    #[cfg(test)]
+    pub(super) fn with_piece_bytes(mut self, bytes: usize) -> Pieces<'a> {
+        self.piece_bytes = bytes;
+        self
+    }
+
+    /// The next piece of the input, cut after its last line feed (the
+    /// last piece ends where the input does); `None` at the end.
+    fn read_piece(&mut self) -> std::io::Result<Option<Vec<u8>>> {
+        if self.read_all {
+            return Ok(None);
+        }
+        let mut bytes = self.spare.pop().unwrap_or_default();
+        bytes.clear();
+        bytes.reserve(self.piece_bytes + self.piece_bytes / 8);
+        bytes.append(&mut self.carry);
+        // Where the search for the last line feed starts: bytes before it
+        // were searched already (a line longer than a piece).
+        let mut searched = 0;
+        loop {
+            let want = match bytes.len() < self.piece_bytes {
+                true => self.piece_bytes - bytes.len(),
+                false => bytes.len() / 4,
+            };
+            let got = (&mut self.input)
+                .take(want.max(4 << 10) as u64)
+                .read_to_end(&mut bytes)?;
+            if got == 0 {
+                self.read_all = true;
+                break;
+            }
+            if bytes.len() < self.piece_bytes {
+                continue;
+            }
+            match memchr::memrchr(b'\n', &bytes[searched..]) {
+                Some(feed) => {
+                    let end = searched + feed + 1;
+                    self.carry.extend_from_slice(&bytes[end..]);
+                    bytes.truncate(end);
+                    break;
+                }
+                None => searched = bytes.len(),
+            }
+        }
+        Ok((!bytes.is_empty()).then_some(bytes))
+    }
+
+    /// Hands out pieces until enough are in flight; answers the one piece
+    /// of a document that is no longer than a piece, parsed here.
+    fn fill(&mut self) -> std::io::Result<Option<Done>> {
+        while self.sent - self.next < 2 * self.threads as u64 {
+            let Some(bytes) = self.read_piece()? else {
+                break;
+            };
+            if self.sent == 0 && self.read_all {
+                let parsed = Ok(parse_piece(&bytes, self.quads, &self.blank_scope));
+                self.sent = 1;
+                return Ok(Some(Done {
+                    at: 0,
+                    lines: 0,
+                    bytes,
+                    parsed,
+                }));
+            }
+            let (threads, quads) = (self.threads, self.quads);
+            let scope = &self.blank_scope;
+            let workers = self
+                .workers
+                .get_or_insert_with(|| Workers::start(threads, quads, scope));
+            let job = Job {
+                at: self.sent,
+                bytes,
+            };
+            match &workers.jobs {
+                Some(jobs) if jobs.send(job).is_ok() => {}
+                _ => return Err(stopped()),
+            }
+            self.sent += 1;
+        }
+        Ok(None)
+    }
+
+    /// The piece whose turn it is, waiting for it if needed.
+    fn next_done(&mut self) -> std::io::Result<Option<Done>> {
+        if let Some(done) = self.fill()? {
+            return Ok(Some(done));
+        }
+        if self.next == self.sent {
+            return Ok(None);
+        }
+        loop {
+            if let Some(done) = self.early.remove(&self.next) {
+                return Ok(Some(done));
+            }
+            let Some(workers) = &self.workers else {
+                return Ok(None);
+            };
+            match workers.done.recv() {
+                Ok(done) if done.at == self.next => return Ok(Some(done)),
+                Ok(done) => {
+                    self.early.insert(done.at, done);
+                }
+                Err(_) => return Err(stopped()),
             }
         }
     }
-    Ok(groups)
 }
 
-fn parse_chunk(chunk: &[u8], quads: bool, blank_scope: &str) -> Result<Grouped, TurtleSyntaxError> {
+impl Iterator for Pieces<'_> {
+    type Item = Result<Grouped, PieceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.ended {
+            return None;
+        }
+        let done = match self.next_done() {
+            Ok(Some(done)) => done,
+            Ok(None) => {
+                self.ended = true;
+                self.workers = None;
+                self.spare = Vec::new();
+                return None;
+            }
+            Err(e) => {
+                self.ended = true;
+                self.workers = None;
+                return Some(Err(PieceError::Io(e)));
+            }
+        };
+        self.next += 1;
+        let lines_before = self.lines_before;
+        self.lines_before += done.lines;
+        self.spare.push(done.bytes);
+        let parsed = done
+            .parsed
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        match parsed {
+            Ok(group) => Some(Ok(group)),
+            Err(error) => {
+                self.ended = true;
+                self.workers = None;
+                Some(Err(PieceError::Syntax {
+                    error,
+                    lines_before,
+                }))
+            }
+        }
+    }
+}
+
+fn stopped() -> std::io::Error {
+    std::io::Error::other("the RDF parse workers stopped")
+}
+
+fn parse_piece(piece: &[u8], quads: bool, blank_scope: &str) -> Result<Grouped, TurtleSyntaxError> {
     let mut grouped = Grouped::new(blank_scope);
-    grouped.reserve(chunk.len() / LINE_BYTES);
+    grouped.reserve(piece.len() / LINE_BYTES);
     if quads {
-        for quad in NQuadsParser::new().for_slice(chunk) {
+        for quad in NQuadsParser::new().for_slice(piece) {
             grouped.add(quad?, 0);
         }
     } else {
-        for triple in NTriplesParser::new().for_slice(chunk) {
+        for triple in NTriplesParser::new().for_slice(piece) {
             grouped.add(in_default_graph(triple?), 0);
         }
     }

@@ -1,11 +1,14 @@
-//! A document cut into chunks: cuts fall after line feeds, the chunks
-//! together hold every statement once, and an error deep in a later chunk
-//! names its line in the whole document.
+//! A document read in pieces: cuts fall after line feeds, the pieces
+//! together hold every statement once whatever their size and the
+//! threads, an error deep in a later piece names its line in the whole
+//! document, and a streamed reader yields records before such an error.
 
-use super::parallel::{chunk_ends, parse};
+use super::group::Grouped;
+use super::parallel::{PieceError, Pieces};
+use super::{RdfReader, RdfSyntax};
 use crate::record::Record;
 
-/// `people` subjects of three triples each, one per line: a few MiB.
+/// `people` subjects of three triples each, one per line.
 fn document(people: usize) -> String {
     let mut doc = String::new();
     for i in 0..people {
@@ -22,54 +25,71 @@ fn document(people: usize) -> String {
     doc
 }
 
-#[test]
-fn chunks_end_after_line_feeds_and_cover_the_document() {
-    let doc = document(40_000);
-    let bytes = doc.as_bytes();
-    let ends = chunk_ends(bytes, 4);
-    assert_eq!(ends.len(), 4, "{} bytes", bytes.len());
-    assert_eq!(*ends.last().unwrap(), bytes.len());
-    for &end in &ends[..ends.len() - 1] {
-        assert_eq!(bytes[end - 1], b'\n');
-    }
-    // A small document is one chunk, whatever the threads.
-    assert_eq!(chunk_ends(b"<a:s> <a:p> <a:o> .\n", 8), vec![20]);
+fn pieces(doc: &str, threads: usize, piece_bytes: usize) -> Pieces<'_> {
+    Pieces::new(Box::new(doc.as_bytes()), false, "L", threads).with_piece_bytes(piece_bytes)
 }
 
-#[test]
-fn chunks_parsed_apart_hold_every_statement_once() {
-    let people = 40_000;
-    let doc = document(people);
-    let one = parse(doc.as_bytes(), false, "L", 1).ok().unwrap();
-    let four = parse(doc.as_bytes(), false, "L", 4).ok().unwrap();
-    assert_eq!((one.len(), four.len()), (1, 4));
-    let count = |groups: Vec<super::group::Grouped>| {
-        let (mut names, mut edges, mut blank) = (0, 0, 0);
-        for record in groups.into_iter().flat_map(|g| g.into_records()) {
-            match record {
-                Record::Node(n) => names += n.properties.len(),
-                Record::Relationship(r) => {
-                    edges += 1;
-                    blank += usize::from(r.end.starts_with("_:L_b"));
-                }
+fn groups(doc: &str, threads: usize, piece_bytes: usize) -> Vec<Grouped> {
+    let parsed: Result<Vec<_>, _> = pieces(doc, threads, piece_bytes).collect();
+    parsed.ok().unwrap()
+}
+
+/// (property values, edges, edges to a blank node) of `groups`.
+fn count(groups: Vec<Grouped>) -> (usize, usize, usize) {
+    let (mut names, mut edges, mut blank) = (0, 0, 0);
+    for record in groups.into_iter().flat_map(|g| g.into_records()) {
+        match record {
+            Record::Node(n) => names += n.properties.len(),
+            Record::Relationship(r) => {
+                edges += 1;
+                blank += usize::from(r.end.starts_with("_:L_b"));
             }
         }
-        (names, edges, blank)
-    };
-    assert_eq!(count(one), (people, 2 * people, people));
-    assert_eq!(count(four), (people, 2 * people, people));
+    }
+    (names, edges, blank)
 }
 
 #[test]
-fn an_error_in_a_later_chunk_names_its_line_in_the_document() {
-    let mut doc = document(40_000);
+fn pieces_parsed_apart_hold_every_statement_once() {
+    let people = 5_000;
+    let doc = document(people);
+    let one = groups(&doc, 1, doc.len() + 1);
+    let many = groups(&doc, 3, 20_000);
+    assert_eq!(one.len(), 1);
+    assert!(many.len() > 10, "{} pieces", many.len());
+    assert_eq!(count(one), (people, 2 * people, people));
+    assert_eq!(count(many), (people, 2 * people, people));
+}
+
+#[test]
+fn a_line_longer_than_a_piece_is_read_whole() {
+    let long = "x".repeat(300_000);
+    let doc = format!(
+        "<http://example.org/a> <http://example.org/p> \"{long}\" .\n{}",
+        document(100)
+    );
+    let parsed = groups(&doc, 2, 1_000);
+    assert_eq!(count(parsed), (101, 200, 100));
+}
+
+#[test]
+fn an_error_in_a_later_piece_names_its_line_in_the_document() {
+    let mut doc = document(5_000);
     doc.push_str("<http://example.org/x> <http://example.org/p> <not an iri> .\n");
-    let lines = doc.lines().count() as u64;
-    let Err(e) = parse(doc.as_bytes(), false, "L", 4) else {
-        panic!("the last line is broken");
+    doc.push_str(&document(10));
+    let line = document(5_000).lines().count() as u64 + 1;
+    let mut parsed = pieces(&doc, 4, 20_000);
+    let error = parsed.find_map(Result::err);
+    let Some(PieceError::Syntax {
+        error,
+        lines_before,
+    }) = error
+    else {
+        panic!("a syntax error");
     };
-    assert_eq!(e.lines_before + e.error.location().start.line + 1, lines);
-    assert!(e.lines_before > 0, "the error is in a later chunk");
+    assert_eq!(lines_before + error.location().start.line + 1, line);
+    assert!(lines_before > 0, "the error is in a later piece");
+    assert!(parsed.next().is_none(), "nothing after the error");
 }
 
 #[test]
@@ -77,9 +97,22 @@ fn the_reader_reports_a_deep_error_with_file_line_and_column() {
     let mut doc = document(40_000);
     let line = doc.lines().count() + 1;
     doc.push_str("<http://example.org/x> <http://example.org/p> <not an iri> .\n");
-    let reader = super::RdfReader::new("big.nt", doc.as_bytes(), super::RdfSyntax::NTriples, "L");
+    let reader = RdfReader::new("big.nt", doc.as_bytes(), RdfSyntax::NTriples, "L");
     let items: Vec<_> = reader.unwrap().collect();
     assert_eq!(items.len(), 1, "an error and no records");
     let message = items[0].as_ref().err().unwrap().to_string();
+    assert!(message.starts_with(&format!("big.nt:{line}:")), "{message}");
+}
+
+#[test]
+fn a_streamed_reader_yields_records_before_a_deep_error_then_ends() {
+    let mut doc = document(40_000);
+    let line = doc.lines().count() + 1;
+    doc.push_str("<http://example.org/x> <http://example.org/p> <not an iri> .\n");
+    let reader = RdfReader::new("big.nt", doc.as_bytes(), RdfSyntax::NTriples, "L").unwrap();
+    let items: Vec<_> = reader.streamed().collect();
+    let (last, records) = items.split_last().unwrap();
+    assert!(!records.is_empty() && records.iter().all(Result::is_ok));
+    let message = last.as_ref().err().unwrap().to_string();
     assert!(message.starts_with(&format!("big.nt:{line}:")), "{message}");
 }
