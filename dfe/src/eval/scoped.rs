@@ -2,9 +2,10 @@
 //! predicates (all/any/none/single) and reduce.
 //!
 //! The planner gives each local variable its own slot. To evaluate the body
-//! for the elements of one row's list, the row is copied once per element
-//! into a scratch batch with the element in that slot; the body is then
-//! evaluated vectorised over the scratch batch.
+//! for the elements of a row's list, the row is copied once per element
+//! into a scratch batch with the element in that slot (the lists of
+//! several rows share one scratch batch); the body is then evaluated
+//! vectorised over the scratch batch.
 
 use super::Evaluator;
 use crate::batch::Batch;
@@ -22,19 +23,65 @@ fn as_list(value: Value) -> ExecResult<Option<Vec<Value>>> {
     }
 }
 
-/// One copy of `batch`'s row `row` per element, with the element in `var`.
-fn scratch(batch: &Batch, row: usize, var: Slot, items: Vec<Value>) -> Batch {
-    let base = batch.row(row);
-    Batch::from_rows(
-        batch.slot_count(),
-        items.into_iter().map(|item| {
+/// Elements gathered into one scratch batch before the body is evaluated
+/// over them: the lists of several rows share a batch, so a body holding a
+/// pattern (`[p IN posts WHERE (p)-[:HAS_TAG]->()<-[:HAS_INTEREST]-(u)]`,
+/// SNB IC10) runs its nested plan once per scratch batch instead of once
+/// per row (see `pattern_batch`). A row's list is never split; one longer
+/// than this makes a scratch batch of its own, as before.
+const ELEMENTS_PER_SCRATCH: usize = 1024;
+
+/// The elements of several rows' lists, each a copy of its row with the
+/// element in the local variable's slot, and which output row owns which.
+struct Scratch {
+    slot_count: usize,
+    var: Slot,
+    rows: Vec<Vec<Value>>,
+    /// Per gathered list: its output index and its first element's row in
+    /// `rows` (its elements run to the next owner's first row).
+    owners: Vec<(usize, usize)>,
+}
+
+impl Scratch {
+    fn new(slot_count: usize, var: Slot) -> Self {
+        Scratch {
+            slot_count,
+            var,
+            rows: Vec::new(),
+            owners: Vec::new(),
+        }
+    }
+
+    /// Adds the elements of `batch`'s row `row`'s list, owned by output `at`.
+    fn push(&mut self, at: usize, batch: &Batch, row: usize, items: Vec<Value>) {
+        self.owners.push((at, self.rows.len()));
+        let base = batch.row(row);
+        self.rows.extend(items.into_iter().map(|item| {
             let mut copy = base.clone();
-            if let Some(cell) = copy.get_mut(var) {
+            if let Some(cell) = copy.get_mut(self.var) {
                 *cell = item;
             }
             copy
-        }),
-    )
+        }));
+    }
+
+    fn is_full(&self) -> bool {
+        self.rows.len() >= ELEMENTS_PER_SCRATCH
+    }
+
+    /// The gathered elements as one batch, and per list its output index
+    /// and its range of rows in that batch; `self` is left empty.
+    fn take(&mut self) -> (Batch, Vec<(usize, std::ops::Range<usize>)>) {
+        let total = self.rows.len();
+        let owners = std::mem::take(&mut self.owners);
+        let mut ranges = Vec::with_capacity(owners.len());
+        for (i, &(at, first)) in owners.iter().enumerate() {
+            let end = owners.get(i + 1).map_or(total, |&(_, next)| next);
+            ranges.push((at, first..end));
+        }
+        let batch = Batch::from_rows(self.slot_count, std::mem::take(&mut self.rows));
+        (batch, ranges)
+    }
 }
 
 impl Evaluator<'_> {
@@ -48,33 +95,59 @@ impl Evaluator<'_> {
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
         let lists = self.eval(list, batch, rows)?;
-        let mut out = Vec::with_capacity(rows.len());
-        for (&row, list) in rows.iter().zip(lists) {
-            let Some(items) = as_list(list)? else {
-                out.push(Value::Null);
-                continue;
-            };
-            let elements = scratch(batch, row, var, items);
-            let mut kept: Vec<usize> = (0..elements.physical_len()).collect();
-            if let Some(predicate) = predicate {
-                let tests = self.eval(predicate, &elements, &kept)?;
-                kept = kept
-                    .into_iter()
-                    .zip(tests)
-                    .filter(|(_, t)| matches!(t, Value::Bool(true)))
-                    .map(|(r, _)| r)
-                    .collect();
+        let mut out = vec![Value::Null; rows.len()];
+        let mut scratch = Scratch::new(batch.slot_count(), var);
+        for (at, (&row, list)) in rows.iter().zip(lists).enumerate() {
+            if let Some(items) = as_list(list)? {
+                scratch.push(at, batch, row, items);
             }
-            let values = match projection {
-                Some(projection) => self.eval(projection, &elements, &kept)?,
-                None => kept
-                    .iter()
-                    .map(|&r| elements.value(var, r).clone())
-                    .collect(),
-            };
-            out.push(Value::List(values.into()));
+            if scratch.is_full() || at + 1 == rows.len() {
+                let (elements, owners) = scratch.take();
+                self.comprehend(&elements, &owners, var, predicate, projection, &mut out)?;
+            }
         }
         Ok(out)
+    }
+
+    /// Evaluates a comprehension's body over gathered `elements` and puts
+    /// each owner's list into `out`.
+    fn comprehend(
+        &mut self,
+        elements: &Batch,
+        owners: &[(usize, std::ops::Range<usize>)],
+        var: Slot,
+        predicate: Option<&Expr>,
+        projection: Option<&Expr>,
+        out: &mut [Value],
+    ) -> ExecResult<()> {
+        let mut kept: Vec<usize> = (0..elements.physical_len()).collect();
+        if let Some(predicate) = predicate {
+            let tests = self.eval(predicate, elements, &kept)?;
+            kept = kept
+                .into_iter()
+                .zip(tests)
+                .filter(|(_, t)| matches!(t, Value::Bool(true)))
+                .map(|(r, _)| r)
+                .collect();
+        }
+        let mut values = match projection {
+            Some(projection) => self.eval(projection, elements, &kept)?,
+            None => kept
+                .iter()
+                .map(|&r| elements.value(var, r).clone())
+                .collect(),
+        }
+        .into_iter();
+        // `kept` is ascending and the owners' ranges follow one another.
+        let mut kept = kept.into_iter().peekable();
+        for (at, range) in owners {
+            let mut list = Vec::new();
+            while kept.next_if(|r| range.contains(r)).is_some() {
+                list.extend(values.next());
+            }
+            out[*at] = Value::List(list.into());
+        }
+        Ok(())
     }
 
     pub(super) fn eval_quantifier(
@@ -87,29 +160,20 @@ impl Evaluator<'_> {
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
         let lists = self.eval(list, batch, rows)?;
-        let mut out = Vec::with_capacity(rows.len());
-        for (&row, list) in rows.iter().zip(lists) {
-            let Some(items) = as_list(list)? else {
-                out.push(Value::Null);
-                continue;
-            };
-            let elements = scratch(batch, row, var, items);
-            let all: Vec<usize> = (0..elements.physical_len()).collect();
-            let tests = self.eval(predicate, &elements, &all)?;
-            let trues = tests.iter().filter(|t| **t == Value::Bool(true)).count();
-            let falses = tests.iter().filter(|t| **t == Value::Bool(false)).count();
-            let unknown = tests.len() - trues - falses > 0;
-            let result = match kind {
-                Quantifier::All if falses > 0 => Some(false),
-                Quantifier::Any | Quantifier::None if trues > 0 => Some(kind == Quantifier::Any),
-                Quantifier::Single if trues > 1 => Some(false),
-                _ if unknown => None,
-                Quantifier::All => Some(true),
-                Quantifier::Any => Some(false),
-                Quantifier::None => Some(true),
-                Quantifier::Single => Some(trues == 1),
-            };
-            out.push(result.map(Value::Bool).unwrap_or_default());
+        let mut out = vec![Value::Null; rows.len()];
+        let mut scratch = Scratch::new(batch.slot_count(), var);
+        for (at, (&row, list)) in rows.iter().zip(lists).enumerate() {
+            if let Some(items) = as_list(list)? {
+                scratch.push(at, batch, row, items);
+            }
+            if scratch.is_full() || at + 1 == rows.len() {
+                let (elements, owners) = scratch.take();
+                let all: Vec<usize> = (0..elements.physical_len()).collect();
+                let tests = self.eval(predicate, &elements, &all)?;
+                for (at, range) in owners {
+                    out[at] = quantified(kind, &tests[range]);
+                }
+            }
         }
         Ok(out)
     }
@@ -147,4 +211,23 @@ impl Evaluator<'_> {
         }
         Ok(out)
     }
+}
+
+/// `kind`'s answer over one list's element tests (true, false or null
+/// each): null when the known tests do not decide it.
+fn quantified(kind: Quantifier, tests: &[Value]) -> Value {
+    let trues = tests.iter().filter(|t| **t == Value::Bool(true)).count();
+    let falses = tests.iter().filter(|t| **t == Value::Bool(false)).count();
+    let unknown = tests.len() - trues - falses > 0;
+    let result = match kind {
+        Quantifier::All if falses > 0 => Some(false),
+        Quantifier::Any | Quantifier::None if trues > 0 => Some(kind == Quantifier::Any),
+        Quantifier::Single if trues > 1 => Some(false),
+        _ if unknown => None,
+        Quantifier::All => Some(true),
+        Quantifier::Any => Some(false),
+        Quantifier::None => Some(true),
+        Quantifier::Single => Some(trues == 1),
+    };
+    result.map(Value::Bool).unwrap_or_default()
 }
