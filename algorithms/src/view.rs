@@ -38,9 +38,9 @@ impl ViewSpec {
     }
 }
 
-/// One grid cell's kept edges as dense index pairs, and their
-/// relationships when weights are to be read (empty otherwise).
-type CellEdges = (Vec<(u32, u32)>, Vec<RelId>);
+/// One grid cell's kept edges as dense index pairs, and their weights
+/// when the spec names a weight property (empty otherwise).
+type CellEdges = (Vec<(u32, u32)>, Vec<f64>);
 
 /// A graph built from one snapshot, and the nodes its indices stand for.
 #[derive(Debug)]
@@ -53,10 +53,10 @@ pub struct GraphView {
 
 impl GraphView {
     /// Reads the snapshot `txn` sees, in parallel on the current rayon
-    /// pool: the edges one cell of the store's partition grid per task
-    /// (both ends mapped to dense indices as they are read, through a
-    /// direct-access [`NodeIndex`]: one array read per end), the weights
-    /// in chunks, the CSR construction. Edges come in cell order whatever
+    /// pool: the edges and their weights one cell of the store's partition
+    /// grid per task (both ends mapped to dense indices as they are read,
+    /// through a direct-access [`NodeIndex`]: one array read per end), the
+    /// CSR construction. Edges come in cell order whatever
     /// the thread count, so the view is the same for every run.
     pub fn build(txn: &Txn, spec: &ViewSpec) -> Result<GraphView, AlgorithmError> {
         let started = Instant::now();
@@ -68,29 +68,13 @@ impl GraphView {
             types: &spec.edge_labels,
             dst: Endpoint::Any,
         };
-        let weighted = spec.weight_property.is_some();
         let per_cell: Vec<CellEdges> = (0..txn.apl().cells())
             .into_par_iter()
-            .map(|cell| {
-                let (mut edges, mut rels) = (Vec::new(), Vec::new());
-                txn.apl()
-                    .edges_in_cell(&pattern, cell, ModeChoice::Auto, |m| {
-                        if let (Some(s), Some(d)) = (index.get(m.src), index.get(m.dst)) {
-                            edges.push((s, d));
-                            if weighted {
-                                rels.push(m.rel);
-                            }
-                        }
-                    });
-                (edges, rels)
-            })
-            .collect();
-        let (edges, rels): (Vec<_>, Vec<_>) = per_cell.into_iter().unzip();
+            .map(|cell| read_cell(txn, &pattern, &index, cell, spec))
+            .collect::<Result<_, _>>()?;
+        let (edges, weights): (Vec<_>, Vec<_>) = per_cell.into_iter().unzip();
         let edges = edges.concat();
-        let weights = match &spec.weight_property {
-            Some(key) => Some(read_weights(txn, &rels.concat(), key)?),
-            None => None,
-        };
+        let weights = spec.weight_property.as_ref().map(|_| weights.concat());
         let graph = Graph::from_edges(nodes.len(), &edges, weights.as_deref());
         Ok(GraphView {
             nodes,
@@ -119,30 +103,49 @@ impl GraphView {
     }
 }
 
-/// Relationships whose weights one task reads.
-const WEIGHT_CHUNK: usize = 1 << 16;
-
-/// Each kept edge's weight: a number, never negative or NaN (read in
-/// chunks in parallel; a bad edge fails the build, naming it).
-fn read_weights(txn: &Txn, rels: &[RelId], key: &str) -> Result<Vec<f64>, AlgorithmError> {
-    let chunks: Vec<Vec<f64>> = rels
-        .par_chunks(WEIGHT_CHUNK)
-        .map(|rels| {
-            txn.rel_property_column(rels, key)
-                .into_iter()
-                .zip(rels)
-                .map(|(value, &rel)| weight_of(value, rel, key))
-                .collect::<Result<Vec<f64>, AlgorithmError>>()
-        })
-        .collect::<Result<Vec<Vec<f64>>, AlgorithmError>>()?;
-    Ok(chunks.concat())
+/// One grid cell's edges among the view's nodes, both ends mapped to
+/// dense indices, each with its weight when the spec names a weight
+/// property: the cell's weights are read in one scan of its property
+/// partition first, then looked up by relationship as the edges come.
+fn read_cell(
+    txn: &Txn,
+    pattern: &EdgePattern<'_>,
+    index: &NodeIndex,
+    cell: usize,
+    spec: &ViewSpec,
+) -> Result<CellEdges, AlgorithmError> {
+    let apl = txn.apl();
+    let weights_of = spec
+        .weight_property
+        .as_deref()
+        .map(|key| (key, apl.rel_property_in_cell(cell, key)));
+    let (mut edges, mut weights) = (Vec::new(), Vec::new());
+    let mut failed = None;
+    apl.edges_in_cell(pattern, cell, ModeChoice::Auto, |m| {
+        let (Some(s), Some(d)) = (index.get(m.src), index.get(m.dst)) else {
+            return;
+        };
+        edges.push((s, d));
+        if let Some((key, column)) = &weights_of {
+            match weight_of(column.get(m.rel), m.rel, key) {
+                Ok(w) => weights.push(w),
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+            }
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok((edges, weights)),
+    }
 }
 
 /// One relationship's weight from its property value.
-fn weight_of(value: Option<Value>, rel: RelId, key: &str) -> Result<f64, AlgorithmError> {
+fn weight_of(value: Option<&Value>, rel: RelId, key: &str) -> Result<f64, AlgorithmError> {
     let weight = match value {
-        Some(Value::Int(i)) => i as f64,
-        Some(Value::Float(f)) => f,
+        Some(&Value::Int(i)) => i as f64,
+        Some(&Value::Float(f)) => f,
         Some(other) => {
             return Err(AlgorithmError::WeightNotNumeric {
                 property: key.to_string(),

@@ -119,3 +119,46 @@ fn bad_options_fail_the_call_naming_the_option() {
         assert!(error.message.contains(named), "{query}: {}", error.message);
     }
 }
+
+/// The weights a view reads are those of the calling transaction's
+/// snapshot with its own writes: a changed weight, a new relationship's
+/// weight, a deleted relationship gone, a removed weight a failure that
+/// names the property (the view reads a cell's weights in one scan of its
+/// property partition, beside the edges).
+#[test]
+fn weights_are_read_as_the_transaction_sees_them() {
+    let (_dir, db) = open();
+    let tx = db.begin();
+    let run = |query: &str| {
+        let mut result = db.run(Some(&tx), query, Params::new())?;
+        let mut rows = Vec::new();
+        result.pull(-1, &mut |row, _| rows.push(row.to_vec()))?;
+        Ok::<_, nereid_engine::DbError>(rows)
+    };
+    let distances = "MATCH (a {k: 'a'}) CALL neptune.algo.sssp.deltaStepping(a, \
+                     {edgeWeightProperty: 'w', edgeWeightType: 'double'}) YIELD node, distance \
+                     RETURN node.k AS k, distance ORDER BY k";
+    let before = run(distances).unwrap();
+    let at = |rows: &[Vec<Value>], k: &str| {
+        rows.iter()
+            .find(|r| r[0] == Value::String(k.into()))
+            .map(|r| r[1].clone())
+    };
+    assert_eq!(at(&before, "c"), Some(Value::Float(3.5)));
+    assert_eq!(at(&before, "e"), Some(Value::Float(5.5)));
+    run("MATCH (:N {k: 'b'})-[r:R]->(:N {k: 'c'}) SET r.w = 10").unwrap();
+    run("MATCH (a {k: 'a'}), (d {k: 'd'}) CREATE (a)-[:R {w: 0.25}]->(d)").unwrap();
+    run("MATCH (:N {k: 'c'})-[x:X]->() DELETE x").unwrap();
+    let after = run(distances).unwrap();
+    assert_eq!(at(&after, "c"), Some(Value::Float(11.0)));
+    assert_eq!(at(&after, "d"), Some(Value::Float(0.25)));
+    assert_eq!(at(&after, "e"), Some(Value::Float(1.25)));
+    run("MATCH (:N {k: 'a'})-[r:R]->(:N {k: 'b'}) REMOVE r.w").unwrap();
+    let error = run(distances).unwrap_err();
+    assert_eq!(
+        error.status.code(),
+        "Neo.ClientError.Procedure.ProcedureCallFailed"
+    );
+    assert!(error.message.contains('w'), "{}", error.message);
+    db.rollback(tx);
+}

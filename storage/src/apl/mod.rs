@@ -14,6 +14,7 @@
 //! pattern (only the order may differ); the proptest `apl_modes` checks it.
 
 mod bfs;
+mod cell_property;
 mod choose;
 mod estimate;
 mod expand_many;
@@ -22,6 +23,7 @@ mod vertex_set;
 
 pub use crate::value_test::{Comparison, ValueTest};
 pub use bfs::{BfsLevel, BfsReport};
+pub use cell_property::CellProperty;
 pub use choose::{AccessMode, ModeChoice};
 pub use expand_many::Neighbour;
 pub use vertex_set::VertexSet;

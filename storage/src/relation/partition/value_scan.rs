@@ -30,19 +30,32 @@ impl PartitionScan {
         mut fallback: impl FnMut(Encoded) -> bool,
         mut sink: impl FnMut(u64),
     ) -> u64 {
+        self.scan_key(view, key, |zone, slot| {
+            let (flag, payload) = (zone.flag(slot), zone.object(slot));
+            let passes = match test.and_then(|t| t.decide(flag, payload)) {
+                Some(pass) => pass,
+                None => fallback(encoded(zone, slot)),
+            };
+            if passes {
+                sink(zone.subject(slot));
+            }
+        })
+    }
+
+    /// Calls `sink(s, o)` for every tuple visible to `view` whose P is
+    /// `key`: every value of one property in the partition, in one pass.
+    pub(crate) fn key_values(&self, view: &View, key: u32, mut sink: impl FnMut(u64, Encoded)) {
+        self.scan_key(view, key, |zone, slot| {
+            sink(zone.subject(slot), encoded(zone, slot))
+        });
+    }
+
+    /// Calls `visit(zone, slot)` for every slot visible to `view` whose P
+    /// is `key`, passing over zones that hold none. Returns the slots
+    /// examined.
+    fn scan_key(&self, view: &View, key: u32, mut visit: impl FnMut(&Zone, usize)) -> u64 {
         let types = [key];
         let mut examined = 0;
-        // Whether the value of a visible slot whose P is `key` passes.
-        let mut passes = |zone: &Zone, slot: usize| {
-            let (flag, payload) = (zone.flag(slot), zone.object(slot));
-            match test.and_then(|t| t.decide(flag, payload)) {
-                Some(pass) => pass,
-                None => fallback(Encoded {
-                    o: TypedValue { flag, payload },
-                    hint: zone.hint(slot),
-                }),
-            }
-        };
         for (z, zone, len) in self.zones() {
             if !self.may_have_type(z, Some(&types)) || !zone.may_be_visible(view) {
                 continue;
@@ -52,18 +65,27 @@ impl PartitionScan {
                 let mut sel = zone.live_selection(len);
                 select_types(&mut sel, &p, &types);
                 for slot in selected(&sel) {
-                    if passes(zone, slot) {
-                        sink(zone.subject(slot));
-                    }
+                    visit(zone, slot);
                 }
                 continue;
             }
             for slot in 0..len {
-                if zone.predicate(slot) == key && zone.visible(slot, view) && passes(zone, slot) {
-                    sink(zone.subject(slot));
+                if zone.predicate(slot) == key && zone.visible(slot, view) {
+                    visit(zone, slot);
                 }
             }
         }
         examined
+    }
+}
+
+/// The stored O of `slot` with its hint.
+fn encoded(zone: &Zone, slot: usize) -> Encoded {
+    Encoded {
+        o: TypedValue {
+            flag: zone.flag(slot),
+            payload: zone.object(slot),
+        },
+        hint: zone.hint(slot),
     }
 }
