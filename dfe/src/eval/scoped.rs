@@ -31,6 +31,10 @@ fn as_list(value: Value) -> ExecResult<Option<Vec<Value>>> {
 /// than this makes a scratch batch of its own, as before.
 const ELEMENTS_PER_SCRATCH: usize = 1024;
 
+/// A gathered list: its output index and its elements' rows in the
+/// scratch batch.
+type Owner = (usize, std::ops::Range<usize>);
+
 /// The elements of several rows' lists, each a copy of its row with the
 /// element in the local variable's slot, and which output row owns which.
 struct Scratch {
@@ -71,7 +75,7 @@ impl Scratch {
 
     /// The gathered elements as one batch, and per list its output index
     /// and its range of rows in that batch; `self` is left empty.
-    fn take(&mut self) -> (Batch, Vec<(usize, std::ops::Range<usize>)>) {
+    fn take(&mut self) -> (Batch, Vec<Owner>) {
         let total = self.rows.len();
         let owners = std::mem::take(&mut self.owners);
         let mut ranges = Vec::with_capacity(owners.len());
@@ -94,6 +98,22 @@ impl Evaluator<'_> {
         batch: &Batch,
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
+        self.over_elements(var, list, batch, rows, |this, elements, owners, out| {
+            this.comprehend(elements, owners, var, predicate, projection, out)
+        })
+    }
+
+    /// Gathers the elements of `list`'s value in each of `rows` into
+    /// scratch batches and hands each to `body`, which writes the answers
+    /// of the lists it owns into the output (left null for a null list).
+    fn over_elements(
+        &mut self,
+        var: Slot,
+        list: &Expr,
+        batch: &Batch,
+        rows: &[usize],
+        mut body: impl FnMut(&mut Self, &Batch, &[Owner], &mut [Value]) -> ExecResult<()>,
+    ) -> ExecResult<Vec<Value>> {
         let lists = self.eval(list, batch, rows)?;
         let mut out = vec![Value::Null; rows.len()];
         let mut scratch = Scratch::new(batch.slot_count(), var);
@@ -103,7 +123,7 @@ impl Evaluator<'_> {
             }
             if scratch.is_full() || at + 1 == rows.len() {
                 let (elements, owners) = scratch.take();
-                self.comprehend(&elements, &owners, var, predicate, projection, &mut out)?;
+                body(self, &elements, &owners, &mut out)?;
             }
         }
         Ok(out)
@@ -114,7 +134,7 @@ impl Evaluator<'_> {
     fn comprehend(
         &mut self,
         elements: &Batch,
-        owners: &[(usize, std::ops::Range<usize>)],
+        owners: &[Owner],
         var: Slot,
         predicate: Option<&Expr>,
         projection: Option<&Expr>,
@@ -159,23 +179,14 @@ impl Evaluator<'_> {
         batch: &Batch,
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
-        let lists = self.eval(list, batch, rows)?;
-        let mut out = vec![Value::Null; rows.len()];
-        let mut scratch = Scratch::new(batch.slot_count(), var);
-        for (at, (&row, list)) in rows.iter().zip(lists).enumerate() {
-            if let Some(items) = as_list(list)? {
-                scratch.push(at, batch, row, items);
+        self.over_elements(var, list, batch, rows, |this, elements, owners, out| {
+            let all: Vec<usize> = (0..elements.physical_len()).collect();
+            let tests = this.eval(predicate, elements, &all)?;
+            for (at, range) in owners {
+                out[*at] = quantified(kind, &tests[range.clone()]);
             }
-            if scratch.is_full() || at + 1 == rows.len() {
-                let (elements, owners) = scratch.take();
-                let all: Vec<usize> = (0..elements.physical_len()).collect();
-                let tests = self.eval(predicate, &elements, &all)?;
-                for (at, range) in owners {
-                    out[at] = quantified(kind, &tests[range]);
-                }
-            }
-        }
-        Ok(out)
+            Ok(())
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
