@@ -41,9 +41,7 @@ struct Scratch {
     slot_count: usize,
     var: Slot,
     rows: Vec<Vec<Value>>,
-    /// Per gathered list: its output index and its first element's row in
-    /// `rows` (its elements run to the next owner's first row).
-    owners: Vec<(usize, usize)>,
+    owners: Vec<Owner>,
 }
 
 impl Scratch {
@@ -58,7 +56,7 @@ impl Scratch {
 
     /// Adds the elements of `batch`'s row `row`'s list, owned by output `at`.
     fn push(&mut self, at: usize, batch: &Batch, row: usize, items: Vec<Value>) {
-        self.owners.push((at, self.rows.len()));
+        let first = self.rows.len();
         let base = batch.row(row);
         self.rows.extend(items.into_iter().map(|item| {
             let mut copy = base.clone();
@@ -67,24 +65,21 @@ impl Scratch {
             }
             copy
         }));
+        self.owners.push((at, first..self.rows.len()));
     }
 
     fn is_full(&self) -> bool {
         self.rows.len() >= ELEMENTS_PER_SCRATCH
     }
 
-    /// The gathered elements as one batch, and per list its output index
-    /// and its range of rows in that batch; `self` is left empty.
+    /// The gathered elements as one batch, and their owners; `self` is
+    /// left empty.
     fn take(&mut self) -> (Batch, Vec<Owner>) {
-        let total = self.rows.len();
-        let owners = std::mem::take(&mut self.owners);
-        let mut ranges = Vec::with_capacity(owners.len());
-        for (i, &(at, first)) in owners.iter().enumerate() {
-            let end = owners.get(i + 1).map_or(total, |&(_, next)| next);
-            ranges.push((at, first..end));
-        }
-        let batch = Batch::from_rows(self.slot_count, std::mem::take(&mut self.rows));
-        (batch, ranges)
+        let rows = std::mem::take(&mut self.rows);
+        (
+            Batch::from_rows(self.slot_count, rows),
+            std::mem::take(&mut self.owners),
+        )
     }
 }
 
