@@ -20,7 +20,7 @@
 
 use super::RewriteRule;
 use crate::plan::Op;
-use crate::row_estimate::rows as estimated_rows;
+use crate::row_estimate::Estimator;
 use crate::Catalog;
 
 pub(crate) struct ParallelGather;
@@ -114,6 +114,9 @@ fn gather_under(mut op: Op, workers: usize, catalog: &dyn Catalog) -> Op {
     let Some(input) = op.input() else {
         return op;
     };
+    // One estimator for every candidate producer and the chain: each
+    // estimate reuses those of the operators below it.
+    let estimator = Estimator::new(catalog);
     let mut streaming = Vec::new();
     let mut below = input;
     while streams(below) {
@@ -124,14 +127,14 @@ fn gather_under(mut op: Op, workers: usize, catalog: &dyn Catalog) -> Op {
         let producer = streaming[len - 1]
             .input()
             .expect("a streaming operator has an input");
-        estimated_rows(producer, catalog) >= MIN_PRODUCER_ROWS
+        estimator.rows(producer) >= MIN_PRODUCER_ROWS
     }) else {
         return op;
     };
     let expands = streaming[..chain]
         .iter()
         .any(|o| !matches!(o, Op::Filter { .. } | Op::Project { .. }));
-    if !expands || estimated_rows(input, catalog) < MIN_CHAIN_ROWS {
+    if !expands || estimator.rows(input) < MIN_CHAIN_ROWS {
         return op;
     }
     let slot = op.input_mut().expect("checked above");
