@@ -346,6 +346,12 @@ impl nereid_planner::Catalog for DbCatalog<'_> {
             distinct_targets: s.distinct_targets.estimate.round() as u64,
         })
     }
+
+    fn count_node_index_entries(&self, index: &str, values: &[Value], cap: u64) -> Option<u64> {
+        let seek = nereid_storage::IndexSeek::equal(values.to_vec());
+        self.store
+            .estimate_index_entries(index, nereid_storage::EntityKind::Node, &seek, cap)
+    }
 }
 
 impl Database {
@@ -624,7 +630,7 @@ impl Database {
             names_read,
             checked_parameters,
             ..
-        } = self.plan(query).map_err(failed)?;
+        } = self.plan(query, &params).map_err(failed)?;
         nereid_dfe::check_parameters(&plan, &params).map_err(|e| failed(status::from_exec(e)))?;
         crate::parameter_types::check_parameters(&checked_parameters, &params, query)
             .map_err(failed)?;
@@ -680,8 +686,12 @@ impl Database {
         } else {
             plan.outputs.iter().map(|(n, _)| n.clone()).collect()
         };
-        let explained = (explain || profile)
-            .then(|| Arc::new(nereid_planner::plan_tree(&plan, &self.catalog())));
+        let explained = (explain || profile).then(|| {
+            let values = |name: &str| params.get(name);
+            let catalog = self.catalog();
+            let catalog = nereid_planner::with_parameters(&catalog, &values);
+            Arc::new(nereid_planner::plan_tree(&plan, &catalog))
+        });
         let statements = match tx {
             Some(t) => {
                 t.statements.fetch_add(1, Ordering::AcqRel);
@@ -805,23 +815,33 @@ impl Database {
         self.query_max_memory
     }
 
-    /// The plan of `query`: from the plan cache, or parsed, analysed and
-    /// planned now (and cached when that succeeds).
     /// The query type `query` would report (`r`, `w`, `rw`, `s`; an
     /// EXPLAIN reports that of the statement it explains), decided from its
     /// plan without running it: a front end holding a read-only session
     /// refuses a writing statement before it runs.
     pub fn statement_type(&self, query: &str) -> Result<&'static str, DbError> {
-        Ok(crate::query_type::of(&self.plan(query)?.plan))
+        Ok(crate::query_type::of(
+            &self.plan(query, &Params::new())?.plan,
+        ))
     }
 
-    pub(crate) fn plan(&self, query: &str) -> Result<CachedPlan, DbError> {
+    /// The plan of `query` for a run with `params`: from the plan cache, or
+    /// parsed, analysed and planned now with `params` informing its
+    /// estimates (and cached when that succeeds).
+    pub(crate) fn plan(&self, query: &str, params: &Params) -> Result<CachedPlan, DbError> {
         let nodes = self.store.estimate_nodes(None);
         // Read before planning: an index that comes online while this
         // query is planned makes the plan older than the version, never
         // newer, so it is replanned next time rather than kept too long.
         let schema = self.store.schema_version();
-        if let Some(cached) = self.plans.get(query, nodes, schema) {
+        let values = |name: &str| params.get(name);
+        let catalog = self.catalog();
+        let with_values = nereid_planner::with_parameters(&catalog, &values);
+        // A plan whose estimates read parameter values is reused only for
+        // values that estimate alike (ADR 0152).
+        let fits =
+            |cached: &CachedPlan| nereid_planner::probes_fit(&cached.plan.probes, &with_values);
+        if let Some(cached) = self.plans.get(query, nodes, schema, fits) {
             return Ok(cached);
         }
         let needed = query.len().saturating_mul(PLANNING_BYTES_PER_TEXT_BYTE);
@@ -839,7 +859,7 @@ impl Database {
         options
             .notifications
             .extend(crate::cartesian::notifications(&stmt, query));
-        let plan = nereid_planner::plan(&stmt, &self.catalog())
+        let plan = nereid_planner::plan_with_parameters(&stmt, &catalog, &values)
             .map_err(|e| status::from_plan(e, query))?;
         options.notifications.extend(
             plan.missing_hints
@@ -852,8 +872,15 @@ impl Database {
             .warning_of_unknown(stmt.names)
             .with_checked_parameters(stmt.checked_parameters);
         // `replan=force` plans every time: its plan is never cached, so no
-        // later run finds it.
-        if options.replan != Replan::Force {
+        // later run finds it. Nor is a plan made without a value for every
+        // parameter (a statement's type asked before its run, a run that
+        // fails for a missing parameter): its estimates did not read them.
+        let valued = cached
+            .plan
+            .parameters
+            .iter()
+            .all(|p| params.contains_key(p));
+        if options.replan != Replan::Force && valued {
             self.plans.insert_cached(query, cached.clone());
         }
         Ok(cached)

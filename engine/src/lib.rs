@@ -47,6 +47,8 @@ mod metrics_tests;
 #[cfg(test)]
 mod parallel_tests;
 #[cfg(test)]
+mod parameter_plan_tests;
+#[cfg(test)]
 mod timeout_tests;
 
 /// The database, its settings, and what running a query returns.

@@ -28,7 +28,7 @@ impl Database {
         stopped: &dyn Fn() -> bool,
     ) -> ExecResult<Vec<BTreeMap<String, Value>>> {
         let failed = |e: DbError| ExecError::ProcedureCallFailed(e.message);
-        let planned = self.plan(query).map_err(failed)?;
+        let planned = self.plan(query, &params).map_err(failed)?;
         let plan = planned.plan;
         if planned.explain || planned.profile {
             return Err(refused("EXPLAIN and PROFILE have no rows to give"));

@@ -66,6 +66,7 @@ mod tests {
             writes,
             missing_hints: Vec::new(),
             parameters: Vec::new(),
+            probes: Vec::new(),
             reads,
         }
     }

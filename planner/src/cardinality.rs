@@ -9,13 +9,16 @@
 //! keys). Where an online index would serve the frontier (rule
 //! `node_index_seek`), a unique index with every key equal names at most
 //! one node per value and a range or string condition keeps a fixed share
-//! ([`RANGE_SELECTIVITY`]). Other predicates are not estimated: they count
+//! ([`RANGE_SELECTIVITY`]); an indexed equality whose values are known at
+//! planning (literals, parameters' values) is counted in the index instead
+//! of averaged. Other predicates are not estimated: they count
 //! as keeping every row, which never makes an end look smaller than it is.
 
 use crate::expr::{slots_of, BinaryOp, Expr, Slot};
 use crate::id_predicate::seekable;
 use crate::index_predicate::{choose, condition};
-use crate::index_query::{allowed_for, IndexCondition, IndexEntity, SeekArg};
+use crate::index_query::{allowed_for, IndexCondition, IndexEntity, IndexQuery, SeekArg};
+use crate::parameter_probe::{ParameterProbe, ProbeValue, PLANNING_COUNT_CAP};
 use crate::{Catalog, RelStatistics};
 use nereid_values::Direction;
 
@@ -33,7 +36,7 @@ pub(crate) fn node_frontier(
     // list's length (rule `id_seek` makes either a seek).
     if let Some(named) = filters
         .iter()
-        .filter_map(|f| ids_named(f, slot))
+        .filter_map(|f| ids_named(catalog, f, slot))
         .reduce(f64::min)
     {
         return named;
@@ -79,6 +82,17 @@ pub(crate) fn node_frontier(
     }
     match index_seek(catalog, slot, &labels, filters) {
         Some(IndexEstimate::Unique(at_most)) => estimate.min(at_most),
+        Some(IndexEstimate::Counted {
+            entries,
+            keys: counted,
+        }) => {
+            // The count replaces the label's nodes and the counted keys'
+            // averages; the other equalities keep theirs.
+            keys.iter()
+                .filter(|k| !counted.contains(k))
+                .filter_map(|k| catalog.distinct_node_values(k))
+                .fold(entries, |e, distinct| e / distinct.max(1) as f64)
+        }
         Some(IndexEstimate::Narrowed) => estimate * RANGE_SELECTIVITY,
         None => estimate,
     }
@@ -91,6 +105,12 @@ pub(crate) fn node_frontier(
 /// (equalities were counted above, through distinct values).
 enum IndexEstimate {
     Unique(f64),
+    /// The index's entries for the values the leading `keys` equal, when
+    /// every value is known at planning (literals, parameters' values).
+    Counted {
+        entries: f64,
+        keys: Vec<String>,
+    },
     Narrowed,
 }
 
@@ -131,12 +151,13 @@ fn index_seek(
             .iter()
             .map(|arg| match arg {
                 SeekArg::Equal(_) => 1.0,
-                SeekArg::In(Expr::List(items)) => items.len() as f64,
-                SeekArg::In(Expr::Literal(nereid_values::Value::List(items))) => items.len() as f64,
-                SeekArg::In(_) => IDS_IN_UNKNOWN_LIST,
+                SeekArg::In(list) => list_length(catalog, list),
             })
             .product();
         return Some(IndexEstimate::Unique(values));
+    }
+    if let Some(counted) = counted_entries(catalog, &query) {
+        return Some(counted);
     }
     match query.next {
         IndexCondition::All => None,
@@ -144,17 +165,75 @@ fn index_seek(
     }
 }
 
+/// The entries `query`'s index holds for the values its leading keys
+/// equal, when each is a literal or a parameter with a known value and no
+/// other condition follows (a range after them keeps its fixed share).
+/// A count that read a parameter is noted as a probe of the plan.
+fn counted_entries(catalog: &dyn Catalog, query: &IndexQuery) -> Option<IndexEstimate> {
+    if query.equal.is_empty() || query.next != IndexCondition::All {
+        return None;
+    }
+    let mut values = Vec::with_capacity(query.equal.len());
+    let mut probed = Vec::with_capacity(query.equal.len());
+    for arg in &query.equal {
+        match arg {
+            SeekArg::Equal(Expr::Literal(value)) => {
+                values.push(value.clone());
+                probed.push(ProbeValue::Literal(value.clone()));
+            }
+            SeekArg::Equal(Expr::Param(name)) => {
+                values.push(catalog.parameter(name)?.clone());
+                probed.push(ProbeValue::Param(name.clone()));
+            }
+            _ => return None,
+        }
+    }
+    let entries =
+        catalog.count_node_index_entries(&query.index.name, &values, PLANNING_COUNT_CAP)? as f64;
+    if probed.iter().any(|v| matches!(v, ProbeValue::Param(_))) {
+        let probe = ParameterProbe::IndexEquality {
+            index: query.index.name.clone(),
+            values: probed,
+        };
+        catalog.note_probe(probe, entries);
+    }
+    Some(IndexEstimate::Counted {
+        entries,
+        keys: query.index.keys[..query.equal.len()].to_vec(),
+    })
+}
+
 /// How many nodes `filter` can name when it is an id predicate on `slot`
 /// (module `id_predicate`): the length of the list of ids when it is
-/// literal (1 for `id(n) = e`), else [`IDS_IN_UNKNOWN_LIST`].
-fn ids_named(filter: &Expr, slot: Slot) -> Option<f64> {
+/// literal or a parameter with a known value (1 for `id(n) = e`), else
+/// [`IDS_IN_UNKNOWN_LIST`].
+fn ids_named(catalog: &dyn Catalog, filter: &Expr, slot: Slot) -> Option<f64> {
     let (named, seek) = seekable(filter)?;
-    let count = match &seek.ids {
-        Expr::List(items) => items.len() as f64,
-        Expr::Literal(nereid_values::Value::List(items)) => items.len() as f64,
-        _ => IDS_IN_UNKNOWN_LIST,
-    };
-    (named == slot).then_some(count)
+    (named == slot).then(|| list_length(catalog, &seek.ids))
+}
+
+/// The length of a list of ids: [`known_list_length`], else
+/// [`IDS_IN_UNKNOWN_LIST`].
+fn list_length(catalog: &dyn Catalog, list: &Expr) -> f64 {
+    known_list_length(catalog, list).unwrap_or(IDS_IN_UNKNOWN_LIST)
+}
+
+/// The length of a list written in the text, or of a list parameter's
+/// value (noted as a probe of the plan, module `parameter_probe`).
+pub(crate) fn known_list_length(catalog: &dyn Catalog, list: &Expr) -> Option<f64> {
+    match list {
+        Expr::List(items) => Some(items.len() as f64),
+        Expr::Literal(nereid_values::Value::List(items)) => Some(items.len() as f64),
+        Expr::Param(name) => match catalog.parameter(name)? {
+            nereid_values::Value::List(items) => {
+                let length = items.len() as f64;
+                catalog.note_probe(ParameterProbe::ListLength(name.clone()), length);
+                Some(length)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The assumed length of a list of ids known only at run time (a

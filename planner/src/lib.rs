@@ -10,6 +10,9 @@
 //! so a plan cache can share them between sessions. Estimates come from the
 //! catalog's statistics (module `cardinality`); the first cost-based choice
 //! is which end of a pattern to start from (rule `start_from_smaller_end`).
+//! Parameter values known at planning inform the estimates; where they did,
+//! the plan carries probes saying whether it fits other values (module
+//! `parameter_probe`).
 
 mod batch_optional;
 mod cardinality;
@@ -21,6 +24,7 @@ mod id_predicate;
 mod index_predicate;
 mod index_query;
 mod lower;
+mod parameter_probe;
 mod plan;
 mod procedure_signature;
 mod property_predicate;
@@ -37,6 +41,9 @@ pub use index_query::{
 };
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
+pub use parameter_probe::{
+    probes_fit, ParameterProbe, PlannedProbe, ProbeValue, REPLAN_RATIO, RUN_COUNT_CAP,
+};
 pub use plan::{
     Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan,
     PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
@@ -46,6 +53,8 @@ pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType}
 pub use shortest_path::{ElementFilter, ShortestPathSpec};
 
 use nereid_cypher::ast::Statement;
+use nereid_values::Value;
+use std::cell::RefCell;
 
 /// What the planner may ask about the database: cardinality estimates and
 /// the procedures that exist.
@@ -90,16 +99,38 @@ pub trait Catalog {
     fn query_threads(&self) -> usize {
         1
     }
+    /// About how many entries node index `index` holds whose leading keys
+    /// equal `values`, counting at most `cap` (an estimate: may count
+    /// entries no transaction sees).
+    fn count_node_index_entries(&self, _index: &str, _values: &[Value], _cap: u64) -> Option<u64> {
+        None
+    }
+    /// The value of parameter `name` the statement is planned or its plan
+    /// checked with (set by [`plan_with_parameters`] and [`with_parameters`],
+    /// never by a database's catalog).
+    fn parameter(&self, _name: &str) -> Option<&Value> {
+        None
+    }
+    /// Notes that an estimate of `estimate` read parameter values through
+    /// `probe` (kept with the plan by [`plan_with_parameters`]).
+    fn note_probe(&self, _probe: ParameterProbe, _estimate: f64) {}
 }
 
-/// A catalog plus the hints of the statement being planned: how the rules
-/// (which see only a catalog) learn what `USING` asked for.
-struct Hinted<'a> {
+/// Parameter values by name (those of the run a plan is made or checked
+/// for).
+pub type Parameters<'a> = &'a dyn Fn(&str) -> Option<&'a Value>;
+
+/// A catalog plus what the statement being planned brings: its hints, the
+/// parameter values it is planned with, and the probes its estimates read
+/// (how the rules, which see only a catalog, learn of them).
+struct Planning<'a, 'p> {
     catalog: &'a dyn Catalog,
     hints: &'a [IndexHint],
+    parameters: Parameters<'p>,
+    probes: RefCell<Vec<PlannedProbe>>,
 }
 
-impl Catalog for Hinted<'_> {
+impl Catalog for Planning<'_, '_> {
     fn estimate_nodes(&self, label: Option<&str>) -> u64 {
         self.catalog.estimate_nodes(label)
     }
@@ -123,6 +154,32 @@ impl Catalog for Hinted<'_> {
     }
     fn query_threads(&self) -> usize {
         self.catalog.query_threads()
+    }
+    fn count_node_index_entries(&self, index: &str, values: &[Value], cap: u64) -> Option<u64> {
+        self.catalog.count_node_index_entries(index, values, cap)
+    }
+    fn parameter(&self, name: &str) -> Option<&Value> {
+        (self.parameters)(name)
+    }
+    fn note_probe(&self, probe: ParameterProbe, estimate: f64) {
+        let mut probes = self.probes.borrow_mut();
+        if !probes.iter().any(|p| p.probe == probe) {
+            probes.push(PlannedProbe { probe, estimate });
+        }
+    }
+}
+
+/// `catalog` answering [`Catalog::parameter`] from `parameters`: what
+/// [`probes_fit`] and EXPLAIN's estimates read a run's values through.
+pub fn with_parameters<'a>(
+    catalog: &'a dyn Catalog,
+    parameters: Parameters<'a>,
+) -> impl Catalog + 'a {
+    Planning {
+        catalog,
+        hints: &[],
+        parameters,
+        probes: RefCell::new(Vec::new()),
     }
 }
 
@@ -180,8 +237,19 @@ pub struct RelStatistics {
     pub distinct_targets: u64,
 }
 
-/// Plans an analysed statement.
+/// Plans an analysed statement, as for any parameter values.
 pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, PlanError> {
+    plan_with_parameters(stmt, catalog, &|_| None)
+}
+
+/// Plans an analysed statement with the parameter values it will first run
+/// with informing the estimates; the plan's `probes` say which estimates
+/// read them (module `parameter_probe`).
+pub fn plan_with_parameters(
+    stmt: &Statement,
+    catalog: &dyn Catalog,
+    parameters: Parameters<'_>,
+) -> Result<PhysicalPlan, PlanError> {
     let lowered = lower::lower(stmt, catalog)?;
     // A hint naming an index the catalog lacks is dropped with a warning,
     // as Neo4j 5 does (`HintedIndexNotFound`): the query is planned as if
@@ -191,11 +259,13 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
         .hints
         .into_iter()
         .partition(|h| h.index.is_none() || indexes.iter().any(|i| h.names(i)));
-    let hinted = Hinted {
+    let planning = Planning {
         catalog,
         hints: &hints,
+        parameters,
+        probes: RefCell::new(Vec::new()),
     };
-    let mut root = rules::apply_all(lowered.plan, &hinted);
+    let mut root = rules::apply_all(lowered.plan, &planning);
     check_hints(&hints, &mut root)?;
     let (reads, writes) = access(&root);
     let mut plan = PhysicalPlan {
@@ -206,6 +276,7 @@ pub fn plan(stmt: &Statement, catalog: &dyn Catalog) -> Result<PhysicalPlan, Pla
         reads,
         missing_hints: missing.iter().map(IndexHint::missing).collect(),
         parameters: stmt.parameters.clone(),
+        probes: planning.probes.into_inner(),
     };
     dead_slots::mark_dead_slots(&mut plan);
     batch_optional::mark_batched_optionals(&mut plan);

@@ -11,8 +11,9 @@
 //! operator passes its input's count on. Seeks and filters are thus never
 //! taken to multiply rows.
 
-use crate::cardinality::{fan_out, node_frontier};
+use crate::cardinality::{fan_out, known_list_length, node_frontier};
 use crate::expr::Expr;
+use crate::parameter_probe::ParameterProbe;
 use crate::plan::Op;
 use crate::Catalog;
 use nereid_values::Direction;
@@ -111,7 +112,7 @@ impl<'a> Estimator<'a> {
                     },
                     Expr::Slot(list),
                 ) if aggregates.iter().any(|(out, _)| out == list) => below(collected),
-                _ => below(input) * UNKNOWN_FAN_OUT,
+                _ => below(input) * known_list_length(catalog, expr).unwrap_or(UNKNOWN_FAN_OUT),
             },
             Op::Optional { input, inner, .. } => below(input) * below(inner).max(1.0),
             Op::Aggregate { keys, .. } if keys.is_empty() => 1.0,
@@ -123,6 +124,14 @@ impl<'a> Estimator<'a> {
             } => {
                 let limit = match count {
                     Expr::Literal(nereid_values::Value::Int(n)) => *n as f64,
+                    Expr::Param(name) => match catalog.parameter(name) {
+                        Some(nereid_values::Value::Int(n)) => {
+                            let n = (*n).max(0) as f64;
+                            catalog.note_probe(ParameterProbe::Integer(name.clone()), n);
+                            n
+                        }
+                        _ => f64::INFINITY,
+                    },
                     _ => f64::INFINITY,
                 };
                 below(input).min(limit)

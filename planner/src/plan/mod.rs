@@ -59,6 +59,9 @@ pub struct PhysicalPlan {
     pub missing_hints: Vec<crate::MissingHint>,
     /// The parameters the query text reads (see `Statement::parameters`).
     pub parameters: Vec<String>,
+    /// The estimates that read parameter values, with the values the plan
+    /// was made with (a cache checks them before reuse: `probes_fit`).
+    pub probes: Vec<crate::PlannedProbe>,
 }
 
 /// An operator and, through its `input` (and nested plan), the plan under

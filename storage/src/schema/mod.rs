@@ -32,7 +32,7 @@ pub(crate) use image::{check_vector, entity_values, key_of};
 pub(crate) use index::{unix_millis, PropertyIndex};
 pub(crate) use names::{constraint_name, index_name};
 pub(crate) use populate::{entities_of, populate};
-pub(crate) use seek::seek;
+pub(crate) use seek::{count_candidates, seek};
 pub use seek::{IndexSeek, KeyPredicate};
 pub(crate) use stale::StaleEntry;
 pub(crate) use vector_search::nearest;

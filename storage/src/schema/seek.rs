@@ -100,6 +100,28 @@ pub(crate) fn seek(
     Some(found)
 }
 
+/// How many entries of `index` fall in the byte range of `seek`'s
+/// candidates, counting at most `cap`: a planner's estimate of a seek's
+/// rows for one value (issue 24's "parameter values seen at planning").
+/// Entries are not decided in any view (the tree is a superset of every
+/// view's keys, and equal numbers share a group), so the count may exceed
+/// the seek's answer but never misses one; `None` when the index cannot
+/// bound the seek (the caller keeps its average estimate).
+pub(crate) fn count_candidates(index: &PropertyIndex, seek: &IndexSeek, cap: u64) -> Option<u64> {
+    let Some((lower, upper)) = byte_range(index, seek)? else {
+        return Some(0);
+    };
+    let mut count = 0u64;
+    if cap == 0 {
+        return Some(0);
+    }
+    index.scan(lower, upper, false, |_, _| {
+        count += 1;
+        count < cap
+    });
+    Some(count)
+}
+
 /// An equality on every key of a range index through its side table
 /// (module `points`): `None` when the table cannot answer (other seeks,
 /// a hash several entries share).

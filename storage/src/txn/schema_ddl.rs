@@ -183,6 +183,24 @@ impl Store {
         self.schema.view()
     }
 
+    /// About how many entities of `entity` kind the online index `name`
+    /// holds for `seek`, counting at most `cap` (see
+    /// `schema::count_candidates`): an estimate for planners, read without a
+    /// transaction and not counted as a read of the index.
+    pub fn estimate_index_entries(
+        &self,
+        name: &str,
+        entity: EntityKind,
+        seek: &IndexSeek,
+        cap: u64,
+    ) -> Option<u64> {
+        let catalog = self.schema.catalog();
+        let index = catalog
+            .index_named(name)
+            .filter(|i| i.def.entity == entity && i.is_online())?;
+        crate::schema::count_candidates(index, seek, cap)
+    }
+
     /// Entries and approximate bytes of the index `name` (its tree walked:
     /// for benchmarks and reports, not for every `SHOW INDEXES`).
     pub fn index_memory(&self, name: &str) -> Option<(usize, usize)> {

@@ -30,6 +30,7 @@ pub(super) fn plan(root: Op, slot_count: usize, outputs: &[(&str, usize)]) -> Ar
         reads: true,
         missing_hints: Vec::new(),
         parameters: Vec::new(),
+        probes: Vec::new(),
     })
 }
 
