@@ -35,7 +35,7 @@ mod value_type;
 pub use error::Error;
 pub use header::{Cardinality, FileKind, Header, PropertyColumn};
 pub use plain::PlainRecords;
-pub use rdf::{add_value, merge_value, RdfReader, RdfSyntax, RdfWriter, GRAPH_KEY};
+pub use rdf::{add_value, merge_value, IriNumbers, RdfReader, RdfSyntax, RdfWriter, GRAPH_KEY};
 pub use reader::Reader;
 pub use record::{NodeRecord, Record, RelationshipRecord};
 pub use value_type::ValueType;

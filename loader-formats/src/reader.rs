@@ -253,7 +253,7 @@ impl<'a> Reader<'a> {
                 rel_type,
                 properties,
                 line,
-                ends_in_group: None,
+                end_numbers: None,
             }))
         } else {
             if labels.is_empty() && self.format == Format::NeptuneCsv {
@@ -273,7 +273,7 @@ impl<'a> Reader<'a> {
                 labels,
                 properties,
                 line,
-                in_group: None,
+                number: None,
             }))
         }
     }

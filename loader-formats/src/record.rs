@@ -16,11 +16,11 @@ pub struct NodeRecord {
     pub properties: Vec<(Arc<str>, Value)>,
     /// The physical line the row starts on.
     pub line: u64,
-    /// Its position among the node records of its group, from a reader
-    /// that yields a document's vertices as a group followed by the edges
-    /// between them (RDF, `rdf/group.rs`): a group starts at position 0.
-    /// `None` from a reader that groups nothing (CSV).
-    pub in_group: Option<usize>,
+    /// The vertex's number in the load's [`crate::IriNumbers`], from an
+    /// RDF reader asked to number its records (`RdfReader::numbered`),
+    /// which then leaves `id` empty: the loader spells a number once, from
+    /// the dictionary. `None` from every other reader.
+    pub number: Option<u64>,
 }
 
 /// A relationship row; its ends are node ids within their id spaces.
@@ -35,11 +35,10 @@ pub struct RelationshipRecord {
     pub rel_type: Arc<str>,
     pub properties: Vec<(Arc<str>, Value)>,
     pub line: u64,
-    /// The positions of its start and end among the node records of its
-    /// group ([`NodeRecord::in_group`]), which came just before it: a
-    /// loader that kept what those records resolved to needs no lookup
-    /// of the ids. `None` from a reader that groups nothing.
-    pub ends_in_group: Option<(usize, usize)>,
+    /// The numbers of its start and end ([`NodeRecord::number`]) from a
+    /// numbering RDF reader, which then leaves `start` and `end` empty (no
+    /// copy of two IRIs per edge). `None` from every other reader.
+    pub end_numbers: Option<(u64, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -168,3 +168,75 @@ fn every_data_file_reads_as_expected() {
     assert!(count > 20, "only {count} data files found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The errors `reader` yields, as text.
+fn errors(reader: impl Iterator<Item = Result<Record, Error>>) -> Vec<String> {
+    reader
+        .filter_map(|item| item.err().map(|e| e.to_string()))
+        .collect()
+}
+
+/// The bulk loader's numbering reader parses N-Triples and N-Quads with
+/// oxttl's lenient parse and checks each distinct IRI and language tag
+/// itself: it must refuse exactly what the plain (strict) reader refuses,
+/// with the same error and place, and accept what it accepts.
+#[test]
+fn a_numbering_reader_refuses_what_the_plain_one_refuses() {
+    let rdf_type = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+    let lang_string = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>";
+    let mut docs: Vec<(String, Vec<u8>, RdfSyntax)> = [
+        "<http://e/a> <http://e/p> \"a\nb\" .\n".to_owned(),
+        "<http://e/a> <http://e/p> \"a\rb\" .\n".to_owned(),
+        "<http://e/a> <http://e/p> \"\\uD83D\\uDE00\" .\n".to_owned(),
+        "<http://e/a> <http://e/p> \"\\U0001F600 caf\\u00E9\" .\n".to_owned(),
+        format!("<http://e/a> <http://e/p> \"x\"^^{lang_string} .\n"),
+        "<http://e/a> <http://e/p> \"x\"^^<dt> .\n".to_owned(),
+        "<http://e/a> <http://e/p> <b> .\n".to_owned(),
+        "<a> <http://e/p> <http://e/b> .\n".to_owned(),
+        "<http://e/a> <p> <http://e/b> .\n".to_owned(),
+        format!("<http://e/a> {rdf_type} <T> .\n"),
+        format!("<http://e/a> {rdf_type} <http://e/T> .\n<http://e/b> {rdf_type} <T> .\n"),
+        "<http://e/a> <http://e/p> \"x\"@abcdefghi .\n".to_owned(),
+        "<http://e/a> <http://e/p> \"x\"@en-GB .\n<http://e/a> <http://e/q> \"y\"@EN-gb .\n".to_owned(),
+        "<http://e/a> <http://e/p> _:b .\n_:b <http://e/p> <_:c> .\n".to_owned(),
+        "<http://e/a> <http://e/p> <http://e/b> .\n<http://e/c> <http://e/p> <http://e/b> .\n<http://e/d> <http://e/p> <http://e/x y> .\n".to_owned(),
+        "<http://e/a> <http://e/p> <http://e/b%zz> .\n".to_owned(),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, text)| (format!("case{i}.nt"), text.into_bytes(), RdfSyntax::NTriples))
+    .collect();
+    docs.push((
+        "graph.nq".to_owned(),
+        b"<http://e/a> <http://e/p> <http://e/b> <g> .\n".to_vec(),
+        RdfSyntax::NQuads,
+    ));
+    for (dir, extension, syntax) in [
+        ("ntriples", "nt", RdfSyntax::NTriples),
+        ("nquads", "nq", RdfSyntax::NQuads),
+    ] {
+        for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == extension) {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                docs.push((name, std::fs::read(&path).unwrap(), syntax));
+            }
+        }
+    }
+    let (mut refused, mut accepted) = (0, 0);
+    for (name, bytes, syntax) in &docs {
+        let plain = errors(RdfReader::new(name, &bytes[..], *syntax, "t").unwrap());
+        let numbers = std::sync::Arc::new(nereid_loader_formats::IriNumbers::new());
+        let reader = RdfReader::new(name, &bytes[..], *syntax, "t").unwrap();
+        let numbered = errors(reader.numbered(numbers));
+        assert_eq!(numbered, plain, "{name}");
+        match plain.is_empty() {
+            true => accepted += 1,
+            false => refused += 1,
+        }
+    }
+    assert!(
+        refused >= 15 && accepted >= 5,
+        "{refused} refused, {accepted} accepted"
+    );
+}

@@ -79,7 +79,7 @@ fn expected(n: &Node) -> NodeRecord {
         labels: n.labels.iter().map(|l| Arc::from(l.as_str())).collect(),
         properties,
         line: 0,
-        in_group: None,
+        number: None,
     }
 }
 

@@ -4,7 +4,9 @@ IRIs loaded through POST /loader are one graph; vertices are found by IRI (`id(n
 Python driver; a Turtle file with an undeclared prefix fails with its line and leaves nothing;
 GET /export writes N-Quads that, loaded into an empty server, give the same graph; the export
 streams (chunked transfer) and refuses relationship properties before its first byte; a triple
-loaded twice is one edge (ADR 0113)."""
+loaded twice is one edge (ADR 0113); a document of several 8 MiB pieces (parsed on worker threads,
+its vertices numbered by one dictionary: ADRs 0150, 0155) gives the graph it spells, kept by a
+kill -9 after LOAD_COMPLETED."""
 
 import json
 import os
@@ -239,3 +241,45 @@ def test_export_of_a_query_subgraph(server):
         assert single(driver, "MATCH (n) RETURN count(n)") == 6
     finally:
         driver.close()
+
+
+def test_a_document_of_many_pieces_loads_whole_and_survives_kill9(server):
+    """~13 MB of N-Triples: subjects, blank nodes and edge objects met in several pieces, an
+    object that is never a subject, a literal with escapes; counts, lookups by IRI and edges
+    equal what the file says, before and after kill -9."""
+    people = 60_000
+    knows = lambda i: ((i * 7919) % people, (i * 104729 + 1) % people)
+    with open(os.path.join(import_dir(server), "many.nt"), "w", encoding="utf-8") as f:
+        for i in range(people):
+            s = f"<http://example.org/p/{i}>"
+            f.write(f"{s} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Person> .\n")
+            f.write(f'{s} <http://example.org/name> "Person {i} \\u00E9\\n" .\n')
+            f.write(f'{s} <http://example.org/age> "{i % 90}"^^<http://www.w3.org/2001/XMLSchema#integer> .\n')
+            for t in knows(i):
+                f.write(f"{s} <http://example.org/knows> <http://example.org/p/{t}> .\n")
+            f.write(f"{s} <http://example.org/in> _:g{i % 1000} .\n")
+            f.write(f"{s} <http://example.org/likes> <http://example.org/thing> .\n")
+    edges = sum(len(set(knows(i))) for i in range(people))
+    assert os.path.getsize(os.path.join(import_dir(server), "many.nt")) > 12 << 20
+
+    def check():
+        driver = GraphDatabase.driver(server.uri, auth=("neo4j", "x"))
+        try:
+            assert single(driver, "MATCH (n) RETURN count(n)") == people + 1000 + 1
+            assert single(driver, "MATCH (n:`http://example.org/Person`) RETURN count(n)") == people
+            knows_query = "MATCH (:`http://example.org/Person`)-[r:`http://example.org/knows`]->() RETURN count(r)"
+            assert single(driver, knows_query) == edges
+            assert single(driver, "MATCH ()-[r:`http://example.org/in`]->() RETURN count(r)") == people
+            assert single(driver, PREFIX + "MATCH (t)<-[:ex::likes]-() WHERE id(t) = ex::thing RETURN count(*)") == people
+            query = PREFIX + "MATCH (p)-[:ex::knows]->(q) WHERE id(p) = <http://example.org/p/12345> RETURN collect(elementId(q))"
+            assert sorted(single(driver, query)) == sorted(f"http://example.org/p/{t}" for t in set(knows(12345)))
+            query = PREFIX + "MATCH (p) WHERE id(p) = <http://example.org/p/59999> RETURN [p.`ex::name`, p.`ex::age`]"
+            assert single(driver, query) == ["Person 59999 \u00e9\n", 59999 % 90]
+        finally:
+            driver.close()
+
+    assert run_load(server, "many.nt", "ntriples")["overallStatus"]["status"] == "LOAD_COMPLETED"
+    check()
+    server.kill9()
+    server.start()
+    check()

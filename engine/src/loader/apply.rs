@@ -66,7 +66,14 @@ pub(crate) fn run(
     Progress::add(&progress.bytes_total, sizes.sum());
     let fail_on_error = request.fail_on_error;
     let bytes = &progress.bytes;
-    let open = || match source::open_all(files, request.format, scope, bytes, fail_on_error) {
+    let open = |numbers| match source::open_all(
+        files,
+        request.format,
+        scope,
+        bytes,
+        fail_on_error,
+        numbers,
+    ) {
         Ok(inputs) => Ok(inputs),
         Err(failed) => {
             let (file, e) = *failed;
@@ -76,12 +83,15 @@ pub(crate) fn run(
         }
     };
     let merge = matches!(request.format, InputFormat::Rdf(_));
-    let inputs = open()?;
-    match super::bulk::run(db, inputs, fail_on_error, merge, progress, cancel)? {
+    // The bulk path numbers an RDF load's vertices by one dictionary
+    // (docs/adr/0155-rdf-records-numbered-by-a-shared-dictionary.md).
+    let numbers = merge.then(|| Arc::new(nereid_loader_formats::IriNumbers::new()));
+    let inputs = open(numbers.clone())?;
+    match super::bulk::run(db, inputs, fail_on_error, numbers, progress, cancel)? {
         super::bulk::Outcome::Applied => return Ok(()),
         super::bulk::Outcome::AddsToCommitted => progress.restart(),
     }
-    let inputs = open()?;
+    let inputs = open(None)?;
     let started = Instant::now();
     let tx = db.begin();
     let files = inputs.into_iter().map(|input| (input.name, input.reader));

@@ -7,13 +7,12 @@
 //! IRI merged on this thread). Either way the store takes the rows as
 //! they are: no copy of them is made on the way in.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{NodeRecord, RelationshipRecord};
+use nereid_loader_formats::{IriNumbers, NodeRecord, RelationshipRecord};
 use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, Txn};
 use nereid_values::Value;
 
@@ -49,6 +48,17 @@ impl NodeRow {
             properties: node.properties,
             line: node.line,
         })
+    }
+
+    /// An RDF vertex keyed by its IRI `key`, no labels or properties yet.
+    pub(super) fn vertex(key: String) -> NodeRow {
+        NodeRow {
+            key,
+            labels: Vec::new(),
+            properties: Vec::new(),
+            line: 0,
+            id_from: 0,
+        }
     }
 
     /// The error of a row whose id a node already has.
@@ -106,12 +116,13 @@ pub(super) struct Commit<'a> {
 }
 
 /// Runs a load whose files are `inputs` through the bulk path; with
-/// `merge` (RDF), vertex records of one id are merged, not refused.
+/// `merge` (RDF, the dictionary the readers number vertices by), vertex
+/// records of one id are merged, not refused.
 pub(crate) fn run(
     db: &Arc<Database>,
     inputs: Vec<Input>,
     fail_on_error: bool,
-    merge: bool,
+    merge: Option<Arc<IriNumbers>>,
     progress: &Progress,
     cancel: &AtomicBool,
 ) -> Result<Outcome, Ended> {
@@ -125,8 +136,17 @@ pub(crate) fn run(
         started,
         progress,
     };
-    if merge {
-        return super::bulk_rdf::load(tx, inputs, fail_on_error, progress, cancel, &commit);
+    if let Some(numbers) = merge {
+        let rdf = super::bulk_rdf::load;
+        return rdf(
+            tx,
+            inputs,
+            numbers,
+            fail_on_error,
+            progress,
+            cancel,
+            &commit,
+        );
     }
     let read = super::bulk_csv::Read {
         threads,
@@ -182,18 +202,6 @@ pub(super) trait LoadKeys {
     /// The position of the load's vertex `id` of `space`, if the load
     /// has one; `scratch` is a buffer for spelling its key when needed.
     fn position(&self, space: Option<&str>, id: &str, scratch: &mut String) -> Option<usize>;
-}
-
-/// Vertex keys of an RDF load, spelled (IRIs are the global id space).
-impl LoadKeys for HashMap<String, usize, Fast> {
-    fn position(&self, space: Option<&str>, id: &str, scratch: &mut String) -> Option<usize> {
-        if space.is_none() && !id.starts_with('(') {
-            // The key is the id itself: no copy to look it up.
-            return self.get(id).copied();
-        }
-        user_key_into(space, id, scratch).ok()?;
-        self.get(scratch.as_str()).copied()
-    }
 }
 
 impl<K: LoadKeys> Ends<'_, K> {

@@ -7,23 +7,26 @@
 //! reader yields them (docs/adr/0127-rows-staged-in-place.md) — with
 //! failOnError, each piece's as soon as the reader's workers parsed it, so
 //! this thread merges while they parse the next pieces
-//! (docs/adr/0150-rdf-parsed-in-pieces-while-read.md). An edge's
-//! ends are the vertex records of its group, resolved just before it: it
-//! takes what they resolved to by position, not by IRI
-//! (docs/adr/0145-load-commit-beside-statistics-and-rdf-ends-by-position.md).
+//! (docs/adr/0150-rdf-parsed-in-pieces-while-read.md). The readers number
+//! every vertex by one dictionary of the load, so records name vertices by
+//! number and this thread indexes a vector by it; a vertex's IRI is read
+//! from the dictionary once, when its number is first met
+//! (docs/adr/0155-rdf-records-numbered-by-a-shared-dictionary.md).
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-use nereid_loader_formats::{add_value, NodeRecord, Record, RelationshipRecord};
+use nereid_errors::Status;
+use nereid_loader_formats::{add_value, IriNumbers, NodeRecord, Record};
 use nereid_storage::{BulkEnd, Txn};
 
 use super::apply::{each_record, Ended, RowError};
-use super::bulk::{Commit, Ends, Fast, NodeRow, Outcome, Ready, RelRow};
+use super::bulk::{Commit, NodeRow, Outcome, Ready, RelRow};
 use super::progress::Progress;
 use super::rdf_edges::LoadEdges;
 use super::source::Input;
-use crate::db::Transaction;
+use super::user_id::owned_user_key;
+use crate::db::{DbError, Transaction};
 
 /// Reads the RDF documents `inputs` and applies them by `commit`, or
 /// answers [`Outcome::AddsToCommitted`] having applied nothing; `tx` is
@@ -31,12 +34,13 @@ use crate::db::Transaction;
 pub(super) fn load(
     tx: Transaction,
     inputs: Vec<Input>,
+    numbers: Arc<IriNumbers>,
     fail_on_error: bool,
     progress: &Progress,
     cancel: &AtomicBool,
     commit: &Commit<'_>,
 ) -> Result<Outcome, Ended> {
-    let mut rows = Rows::default();
+    let mut rows = Rows::new(numbers);
     let txn = tx.store_txn();
     let files = inputs.into_iter().map(|input| (input.name, input.reader));
     each_record(files, fail_on_error, progress, cancel, |record| {
@@ -50,11 +54,12 @@ pub(super) fn load(
     let Rows {
         nodes,
         rels,
-        keys,
+        numbers,
+        ends,
         edges,
         ..
     } = rows;
-    drop((keys, edges));
+    drop((numbers, ends, edges));
     let ready = Ready {
         nodes: nodes.iter().map(NodeRow::keyed).collect(),
         rels: vec![rels],
@@ -63,38 +68,39 @@ pub(super) fn load(
 }
 
 /// The rows of an RDF load so far.
-#[derive(Default)]
 struct Rows {
     nodes: Vec<NodeRow>,
-    /// Vertex key -> position in `nodes`.
-    keys: HashMap<String, usize, Fast>,
+    /// The load's dictionary: the readers number every vertex by it.
+    numbers: Arc<IriNumbers>,
+    /// What each vertex number resolved to, once met (`None`: not yet).
+    ends: Vec<Option<BulkEnd>>,
     rels: Vec<RelRow>,
-    /// The key being looked up (one buffer for all rows).
-    scratch: String,
     /// A record found a committed vertex to add to.
     adds_to_committed: bool,
     /// The load's edges: a triple loaded twice is one edge.
     edges: LoadEdges,
-    /// What the node records of the current group resolved to, by their
-    /// position in it (`NodeRecord::in_group`; `None`: a record refused):
-    /// the group's edges name their ends by these positions, so an edge
-    /// needs no lookup of its ends' IRIs (two string hashes and compares
-    /// per edge, most of the merge's time on the loader thread).
-    group: Vec<Option<BulkEnd>>,
 }
 
 impl Rows {
+    fn new(numbers: Arc<IriNumbers>) -> Rows {
+        Rows {
+            nodes: Vec::new(),
+            numbers,
+            ends: Vec::new(),
+            rels: Vec::new(),
+            adds_to_committed: false,
+            edges: LoadEdges::default(),
+        }
+    }
+
     fn add(&mut self, txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
         match record {
-            Record::Node(node) => {
-                let at = node.in_group;
-                let merged = self.merge_node(txn, node);
-                self.note_in_group(at, merged.as_ref().ok().copied());
-                merged.map(|_| ())
-            }
+            Record::Node(node) => self.merge_node(txn, node),
             Record::Relationship(rel) => {
-                let rel = self.resolve(txn, rel)?;
-                let (src, dst) = (rel.src, rel.dst);
+                let at = RowError::at(rel.line);
+                let (src, dst) = rel.end_numbers.ok_or_else(|| unnumbered(rel.line))?;
+                let src = self.vertex(txn, src).map_err(at)?;
+                let dst = self.vertex(txn, dst).map_err(at)?;
                 if !self
                     .edges
                     .is_new(txn, src, dst, &rel.rel_type, &rel.properties)
@@ -102,73 +108,78 @@ impl Rows {
                     return Ok(());
                 }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
-                self.rels.push(rel);
+                self.rels.push(RelRow {
+                    src,
+                    dst,
+                    rel_type: rel.rel_type,
+                    properties: rel.properties,
+                });
                 Ok(())
             }
         }
     }
 
-    /// Records what the node record at position `at` of its group
-    /// resolved to. Positions come in order from 0; out of step (or from
-    /// a reader that groups nothing), the group is forgotten and its edges
-    /// are resolved by their ends' ids.
-    fn note_in_group(&mut self, at: Option<usize>, end: Option<BulkEnd>) {
-        match at {
-            Some(0) => {
-                self.group.clear();
-                self.group.push(end);
-            }
-            Some(at) if at == self.group.len() && !self.group.is_empty() => self.group.push(end),
-            _ => self.group.clear(),
-        }
-    }
-
-    /// `rel` with its ends resolved: by their positions in the group when
-    /// the group's records resolved them, else by their ids.
-    fn resolve(&mut self, txn: &Txn, rel: RelationshipRecord) -> Result<RelRow, RowError> {
-        let in_group = |at: usize| self.group.get(at).copied().flatten();
-        if let Some((Some(src), Some(dst))) =
-            rel.ends_in_group.map(|(s, d)| (in_group(s), in_group(d)))
-        {
-            return Ok(RelRow {
-                src,
-                dst,
-                rel_type: rel.rel_type,
-                properties: rel.properties,
-            });
-        }
-        let ends = Ends {
-            keys: &self.keys,
-            txn,
-        };
-        ends.resolve(rel, &mut self.scratch)
-    }
-
-    /// A vertex: merged into the load's vertex of the same IRI, or nothing
-    /// when it is a committed vertex it adds nothing to (an edge end), or
-    /// a new vertex. Answers where edges find it.
-    fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<BulkEnd, RowError> {
-        let row = NodeRow::new(node)?;
-        if let Some(&at) = self.keys.get(&row.key) {
-            let merged = &mut self.nodes[at];
-            for label in row.labels {
-                if !merged.labels.contains(&label) {
-                    merged.labels.push(label);
+    /// The labels and properties of a node record, merged into its
+    /// vertex; a committed vertex they would add to sends the load to the
+    /// transaction path.
+    fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<(), RowError> {
+        let number = node.number.ok_or_else(|| unnumbered(node.line))?;
+        match self.vertex(txn, number).map_err(RowError::at(node.line))? {
+            BulkEnd::Loaded(at) => {
+                let merged = &mut self.nodes[at];
+                for label in node.labels {
+                    if !merged.labels.contains(&label) {
+                        merged.labels.push(label);
+                    }
+                }
+                for (k, v) in node.properties {
+                    add_value(&mut merged.properties, k, v);
                 }
             }
-            for (k, v) in row.properties {
-                add_value(&mut merged.properties, k, v);
+            BulkEnd::Existing(_) => {
+                let adds = !node.labels.is_empty() || !node.properties.is_empty();
+                self.adds_to_committed |= adds;
             }
-            return Ok(BulkEnd::Loaded(at));
         }
-        if let Some(committed) = txn.node_by_element_id(&row.key) {
-            let adds = !row.labels.is_empty() || !row.properties.is_empty();
-            self.adds_to_committed |= adds;
-            return Ok(BulkEnd::Existing(committed));
+        Ok(())
+    }
+
+    /// The vertex numbered `number`: what it resolved to when first met,
+    /// else (spelled from the dictionary once) the committed vertex of
+    /// that IRI or a new vertex of the load.
+    fn vertex(&mut self, txn: &Txn, number: u64) -> Result<BulkEnd, DbError> {
+        let at = usize::try_from(number).map_err(|_| unspelled(number))?;
+        if let Some(Some(end)) = self.ends.get(at) {
+            return Ok(*end);
         }
-        let at = self.nodes.len();
-        self.keys.insert(row.key.clone(), at);
-        self.nodes.push(row);
-        Ok(BulkEnd::Loaded(at))
+        let iri = self.numbers.text(number).ok_or_else(|| unspelled(number))?;
+        let key = owned_user_key(None, iri.to_string())?;
+        let end = match txn.node_by_element_id(&key) {
+            Some(committed) => BulkEnd::Existing(committed),
+            None => {
+                self.nodes.push(NodeRow::vertex(key));
+                BulkEnd::Loaded(self.nodes.len() - 1)
+            }
+        };
+        if self.ends.len() <= at {
+            self.ends.resize(at + 1, None);
+        }
+        self.ends[at] = Some(end);
+        Ok(end)
+    }
+}
+
+/// A record without a vertex number: not from a numbering reader.
+fn unnumbered(line: u64) -> RowError {
+    RowError::at(line)(DbError {
+        status: Status::General,
+        message: "an RDF record reached the bulk loader without its vertex numbers".to_owned(),
+    })
+}
+
+fn unspelled(number: u64) -> DbError {
+    DbError {
+        status: Status::General,
+        message: format!("vertex number {number} is not in the load's dictionary"),
     }
 }

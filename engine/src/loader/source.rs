@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use nereid_errors::Status;
-use nereid_loader_formats::{Error, FileKind, InputFormat, Options, RdfReader, Reader, Record};
+use nereid_loader_formats::{
+    Error, FileKind, InputFormat, IriNumbers, Options, RdfReader, Reader, Record,
+};
 
 use nereid_wal::{ObjectStore, S3Store};
 
@@ -188,13 +190,15 @@ pub(crate) struct Input {
 ///
 /// With `fail_on_error`, an RDF document's records come as each piece of
 /// it is parsed (`RdfReader::streamed`): an error fails the whole load,
-/// so the records yielded before it are never applied.
+/// so the records yielded before it are never applied. With `numbers`,
+/// RDF records are numbered by that dictionary (`RdfReader::numbered`).
 pub(crate) fn open_all(
     files: &[InputFile],
     format: InputFormat,
     blank_scope: &str,
     bytes: &Arc<AtomicU64>,
     fail_on_error: bool,
+    numbers: Option<Arc<IriNumbers>>,
 ) -> Result<Vec<Input>, Box<(String, Error)>> {
     let mut inputs = Vec::with_capacity(files.len());
     for input in files {
@@ -215,6 +219,7 @@ pub(crate) fn open_all(
             blank_scope: blank_scope.to_owned(),
             bytes: bytes.clone(),
             streamed: fail_on_error,
+            numbers: numbers.clone(),
         };
         inputs.push(Input {
             name,
@@ -241,6 +246,7 @@ struct Opener {
     blank_scope: String,
     bytes: Arc<AtomicU64>,
     streamed: bool,
+    numbers: Option<Arc<IriNumbers>>,
 }
 
 impl Opener {
@@ -255,7 +261,10 @@ impl Opener {
                 Box::new(Reader::new(&self.name, counted, csv, &Options::default())?)
             }
             InputFormat::Rdf(syntax) => {
-                let reader = RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?;
+                let mut reader = RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?;
+                if let Some(numbers) = self.numbers {
+                    reader = reader.numbered(numbers);
+                }
                 match self.streamed {
                     true => Box::new(reader.streamed()),
                     false => Box::new(reader),
@@ -317,7 +326,7 @@ mod tests {
         let people = write("people.csv", ":ID,name\n1,Ann\n2,Bob\n");
         let bytes = Arc::default();
         let format = InputFormat::Csv(Format::OpenCypher);
-        let inputs = open_all(&[knows.clone(), people], format, "b", &bytes, true).unwrap();
+        let inputs = open_all(&[knows.clone(), people], format, "b", &bytes, true, None).unwrap();
         // Headers were read (node files first), no record yet.
         let order: Vec<bool> = inputs.iter().map(|i| i.nodes_only).collect();
         assert_eq!(order, [true, false]);

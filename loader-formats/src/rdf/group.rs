@@ -37,7 +37,23 @@ pub(crate) struct Grouped {
     rels: Vec<RelationshipRecord>,
     /// Every edge so far: RDF is a set.
     edges: HashSet<Edge, Fast>,
-    names: HashMap<String, Arc<str>, Fast>,
+    names: Names,
+}
+
+/// Predicates, types and graphs repeat on most quads: interned, so the
+/// records of a piece share one `Arc` per name.
+#[derive(Default)]
+pub(super) struct Names(HashMap<String, Arc<str>, Fast>);
+
+impl Names {
+    pub(super) fn name(&mut self, text: &str) -> Arc<str> {
+        if let Some(name) = self.0.get(text) {
+            return name.clone();
+        }
+        let name: Arc<str> = Arc::from(text);
+        self.0.insert(text.to_owned(), name.clone());
+        name
+    }
 }
 
 impl Grouped {
@@ -48,7 +64,7 @@ impl Grouped {
             vertex: HashMap::default(),
             rels: Vec::new(),
             edges: HashSet::default(),
-            names: HashMap::default(),
+            names: Names::default(),
         }
     }
 
@@ -112,7 +128,7 @@ impl Grouped {
             labels: Vec::new(),
             properties: Vec::new(),
             line,
-            in_group: Some(at),
+            number: None,
         });
         self.vertex.insert(id, at);
         at
@@ -136,7 +152,7 @@ impl Grouped {
             rel_type,
             properties,
             line,
-            ends_in_group: Some((s, o)),
+            end_numbers: None,
         });
     }
 
@@ -151,14 +167,8 @@ impl Grouped {
         }
     }
 
-    /// Predicates, types and graphs repeat on most quads: interned.
     fn name(&mut self, text: &str) -> Arc<str> {
-        if let Some(name) = self.names.get(text) {
-            return name.clone();
-        }
-        let name: Arc<str> = Arc::from(text);
-        self.names.insert(text.to_owned(), name.clone());
-        name
+        self.names.name(text)
     }
 }
 
@@ -170,7 +180,7 @@ fn subject_id(scope: &str, subject: NamedOrBlankNode) -> String {
 }
 
 /// `_:<scope>_<label>`: the same label in two loads names two vertices.
-fn blank_id(scope: &str, label: &str) -> String {
+pub(super) fn blank_id(scope: &str, label: &str) -> String {
     format!("_:{scope}_{label}")
 }
 

@@ -17,14 +17,18 @@
 
 mod group;
 mod literal;
+mod numbered;
+mod numbers;
 mod parallel;
 mod write;
 
 use std::io::Read;
+use std::sync::Arc;
 
 use oxttl::{TurtleParseError, TurtleParser};
 
 pub use group::{add_value, merge_value, GRAPH_KEY};
+pub use numbers::IriNumbers;
 pub use write::RdfWriter;
 
 use crate::compression::{decoder, Compression};
@@ -47,6 +51,8 @@ pub struct RdfReader<'a> {
     blank_scope: String,
     /// Records yielded per piece as parsed ([`RdfReader::streamed`]).
     streamed: bool,
+    /// Records numbered by this dictionary ([`RdfReader::numbered`]).
+    numbers: Option<Arc<IriNumbers>>,
     records: Box<dyn Iterator<Item = Result<Record, Error>> + Send + 'a>,
 }
 
@@ -71,6 +77,7 @@ impl<'a> RdfReader<'a> {
             syntax,
             blank_scope: blank_scope.to_owned(),
             streamed: false,
+            numbers: None,
             records: Box::new(std::iter::empty()),
         })
     }
@@ -86,6 +93,17 @@ impl<'a> RdfReader<'a> {
         self
     }
 
+    /// Makes the reader number its vertices by `numbers` (shared by every
+    /// reader of a load) instead of spelling them: node records carry a
+    /// number and no id, edge records their ends' numbers and no ids, and
+    /// only subjects with labels or properties have node records. For the
+    /// bulk loader, which merges records by number
+    /// (docs/adr/0155-rdf-records-numbered-by-a-shared-dictionary.md).
+    pub fn numbered(mut self, numbers: Arc<IriNumbers>) -> RdfReader<'a> {
+        self.numbers = Some(numbers);
+        self
+    }
+
     fn read(&mut self, input: Box<dyn Read + Send + 'a>, compression: Compression) {
         let quads = match self.syntax {
             RdfSyntax::Turtle => return self.read_turtle(input, compression),
@@ -93,7 +111,8 @@ impl<'a> RdfReader<'a> {
             RdfSyntax::NQuads => true,
         };
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let pieces = parallel::Pieces::new(input, quads, &self.blank_scope, threads);
+        let grouping = Grouping::of(&self.blank_scope, self.numbers.clone());
+        let pieces = parallel::Pieces::new(input, quads, grouping, threads);
         let file = self.file.clone();
         let failed = move |e| piece_error(&file, e, compression);
         if self.streamed {
@@ -122,15 +141,83 @@ impl<'a> RdfReader<'a> {
     /// Turtle, whose statements span lines and whose prefixes are read in
     /// order: one pass on one thread.
     fn read_turtle(&mut self, input: Box<dyn Read + Send + 'a>, compression: Compression) {
-        let mut grouped = group::Grouped::new(&self.blank_scope);
+        let mut grouped = Grouping::of(&self.blank_scope, self.numbers.clone()).start();
         let parser = TurtleParser::new().for_reader(input);
         let outcome = parser
             .into_iter()
-            .try_for_each(|triple| triple.map(|t| grouped.add(in_default_graph(t), 0)));
+            .try_for_each(|triple| triple.map(|t| _ = grouped.add(in_default_graph(t), 0)));
         self.records = match outcome {
             Ok(()) => Box::new(grouped.into_records().map(Ok)),
             Err(e) => Box::new(std::iter::once(Err(error(&self.file, e, compression)))),
         };
+    }
+}
+
+/// How a document's records are built: spelled (`group.rs`) or
+/// numbered (`numbered.rs`); cloned for each piece.
+#[derive(Clone)]
+pub(crate) struct Grouping {
+    blank_scope: String,
+    numbers: Option<Arc<IriNumbers>>,
+}
+
+impl Grouping {
+    fn of(blank_scope: &str, numbers: Option<Arc<IriNumbers>>) -> Grouping {
+        Grouping {
+            blank_scope: blank_scope.to_owned(),
+            numbers,
+        }
+    }
+
+    /// An empty group of records.
+    pub(crate) fn start(&self) -> Group {
+        match &self.numbers {
+            None => Group::Spelled(group::Grouped::new(&self.blank_scope)),
+            Some(n) => Group::Numbered(numbered::Numbered::new(&self.blank_scope, n.clone())),
+        }
+    }
+
+    /// An empty group for the quads of oxttl's lenient parse, which checks
+    /// them itself, once per distinct IRI (numbered groups only: `None`
+    /// for spelled ones, which take the strict parse's quads).
+    pub(crate) fn start_checking(&self) -> Option<Group> {
+        let numbers = self.numbers.clone()?;
+        let group = numbered::Numbered::new(&self.blank_scope, numbers);
+        Some(Group::Numbered(group.checking()))
+    }
+}
+
+/// The records of a document or piece, as they are built.
+pub(crate) enum Group {
+    Spelled(group::Grouped),
+    Numbered(numbered::Numbered),
+}
+
+impl Group {
+    fn reserve(&mut self, statements: usize) {
+        match self {
+            Group::Spelled(g) => g.reserve(statements),
+            Group::Numbered(g) => g.reserve(statements),
+        }
+    }
+
+    /// Adds a quad; false (from a checking group) when the strict parse
+    /// would have refused it.
+    fn add(&mut self, quad: oxrdf::Quad, line: u64) -> bool {
+        match self {
+            Group::Spelled(g) => {
+                g.add(quad, line);
+                true
+            }
+            Group::Numbered(g) => g.add(quad, line),
+        }
+    }
+
+    fn into_records(self) -> Box<dyn Iterator<Item = Record> + Send> {
+        match self {
+            Group::Spelled(g) => Box::new(g.into_records()),
+            Group::Numbered(g) => Box::new(g.into_records()),
+        }
     }
 }
 

@@ -25,8 +25,7 @@ use std::thread::JoinHandle;
 
 use oxttl::{NQuadsParser, NTriplesParser, TurtleSyntaxError};
 
-use super::group::Grouped;
-use super::in_default_graph;
+use super::{in_default_graph, Group, Grouping};
 
 /// Bytes a piece holds at least (unless the document ends first): a
 /// document of one piece is parsed on the reading thread, where starting
@@ -64,7 +63,7 @@ struct Done {
     bytes: Vec<u8>,
     /// A worker's panic is carried here and resumed by the reading
     /// thread, which would otherwise wait for the piece forever.
-    parsed: std::thread::Result<Result<Grouped, TurtleSyntaxError>>,
+    parsed: std::thread::Result<Result<Group, TurtleSyntaxError>>,
 }
 
 /// The worker threads of one document and their queues.
@@ -78,7 +77,7 @@ struct Workers {
 }
 
 impl Workers {
-    fn start(threads: usize, quads: bool, blank_scope: &str) -> Workers {
+    fn start(threads: usize, quads: bool, grouping: &Grouping) -> Workers {
         let (jobs, queue) = channel::<Job>();
         let (finished, done) = channel();
         let queue = Arc::new(Mutex::new(queue));
@@ -88,7 +87,7 @@ impl Workers {
                 let queue = queue.clone();
                 let stop = stop.clone();
                 let finished = finished.clone();
-                let scope = blank_scope.to_owned();
+                let grouping = grouping.clone();
                 std::thread::spawn(move || loop {
                     let job = match queue.lock() {
                         Ok(queue) => queue.recv(),
@@ -98,7 +97,7 @@ impl Workers {
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let parse = || parse_piece(&bytes, quads, &scope);
+                    let parse = || parse_piece(&bytes, quads, &grouping);
                     let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse));
                     let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
                     let done = Done {
@@ -138,7 +137,7 @@ impl Drop for Workers {
 pub(super) struct Pieces<'a> {
     input: Box<dyn Read + Send + 'a>,
     quads: bool,
-    blank_scope: String,
+    grouping: Grouping,
     threads: usize,
     /// Bytes a piece holds at least ([`PIECE_BYTES`]).
     piece_bytes: usize,
@@ -159,18 +158,18 @@ pub(super) struct Pieces<'a> {
 }
 
 impl<'a> Pieces<'a> {
-    /// Parses `input` (N-Quads when `quads`, else N-Triples) on up to
-    /// `threads` worker threads.
+    /// Parses `input` (N-Quads when `quads`, else N-Triples) into groups
+    /// of `grouping` on up to `threads` worker threads.
     pub(super) fn new(
         input: Box<dyn Read + Send + 'a>,
         quads: bool,
-        blank_scope: &str,
+        grouping: Grouping,
         threads: usize,
     ) -> Pieces<'a> {
         Pieces {
             input,
             quads,
-            blank_scope: blank_scope.to_owned(),
+            grouping,
             threads: threads.max(1),
             piece_bytes: PIECE_BYTES,
             carry: Vec::new(),
@@ -241,7 +240,7 @@ impl<'a> Pieces<'a> {
                 break;
             };
             if self.sent == 0 && self.read_all {
-                let parsed = Ok(parse_piece(&bytes, self.quads, &self.blank_scope));
+                let parsed = Ok(parse_piece(&bytes, self.quads, &self.grouping));
                 self.sent = 1;
                 return Ok(Some(Done {
                     at: 0,
@@ -251,10 +250,10 @@ impl<'a> Pieces<'a> {
                 }));
             }
             let (threads, quads) = (self.threads, self.quads);
-            let scope = &self.blank_scope;
+            let grouping = &self.grouping;
             let workers = self
                 .workers
-                .get_or_insert_with(|| Workers::start(threads, quads, scope));
+                .get_or_insert_with(|| Workers::start(threads, quads, grouping));
             let job = Job {
                 at: self.sent,
                 bytes,
@@ -295,7 +294,7 @@ impl<'a> Pieces<'a> {
 }
 
 impl Iterator for Pieces<'_> {
-    type Item = Result<Grouped, PieceError>;
+    type Item = Result<Group, PieceError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.ended {
@@ -340,8 +339,11 @@ fn stopped() -> std::io::Error {
     std::io::Error::other("the RDF parse workers stopped")
 }
 
-fn parse_piece(piece: &[u8], quads: bool, blank_scope: &str) -> Result<Grouped, TurtleSyntaxError> {
-    let mut grouped = Grouped::new(blank_scope);
+fn parse_piece(piece: &[u8], quads: bool, grouping: &Grouping) -> Result<Group, TurtleSyntaxError> {
+    if let Some(group) = parse_lenient(piece, quads, grouping) {
+        return Ok(group);
+    }
+    let mut grouped = grouping.start();
     grouped.reserve(piece.len() / LINE_BYTES);
     if quads {
         for quad in NQuadsParser::new().for_slice(piece) {
@@ -353,4 +355,36 @@ fn parse_piece(piece: &[u8], quads: bool, blank_scope: &str) -> Result<Grouped, 
         }
     }
     Ok(grouped)
+}
+
+/// A piece parsed by oxttl's lenient parse, for a numbered group, which
+/// checks each distinct IRI and language tag once instead of at every
+/// mention (IRI checks were a quarter of a worker's time); `None` when
+/// anything fails or may differ from the strict parse, which then parses
+/// the piece again for its error and its place (or finds it valid).
+/// Lenient oxttl also reads a `\u` escape pair of UTF-16 surrogates,
+/// which the strict parse refuses: a piece with `\uD` or `\ud` in it is
+/// left to the strict one.
+fn parse_lenient(piece: &[u8], quads: bool, grouping: &Grouping) -> Option<Group> {
+    let mut grouped = grouping.start_checking()?;
+    if memchr::memmem::find(piece, b"\\uD").is_some()
+        || memchr::memmem::find(piece, b"\\ud").is_some()
+    {
+        return None;
+    }
+    grouped.reserve(piece.len() / LINE_BYTES);
+    if quads {
+        for quad in NQuadsParser::new().lenient().for_slice(piece) {
+            if !grouped.add(quad.ok()?, 0) {
+                return None;
+            }
+        }
+    } else {
+        for triple in NTriplesParser::new().lenient().for_slice(piece) {
+            if !grouped.add(in_default_graph(triple.ok()?), 0) {
+                return None;
+            }
+        }
+    }
+    Some(grouped)
 }

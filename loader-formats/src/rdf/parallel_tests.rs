@@ -3,8 +3,8 @@
 //! threads, an error deep in a later piece names its line in the whole
 //! document, and a streamed reader yields records before such an error.
 
-use super::group::Grouped;
 use super::parallel::{PieceError, Pieces};
+use super::Group;
 use super::{RdfReader, RdfSyntax};
 use crate::record::Record;
 
@@ -26,16 +26,22 @@ fn document(people: usize) -> String {
 }
 
 fn pieces(doc: &str, threads: usize, piece_bytes: usize) -> Pieces<'_> {
-    Pieces::new(Box::new(doc.as_bytes()), false, "L", threads).with_piece_bytes(piece_bytes)
+    Pieces::new(
+        Box::new(doc.as_bytes()),
+        false,
+        super::Grouping::of("L", None),
+        threads,
+    )
+    .with_piece_bytes(piece_bytes)
 }
 
-fn groups(doc: &str, threads: usize, piece_bytes: usize) -> Vec<Grouped> {
+fn groups(doc: &str, threads: usize, piece_bytes: usize) -> Vec<Group> {
     let parsed: Result<Vec<_>, _> = pieces(doc, threads, piece_bytes).collect();
     parsed.ok().unwrap()
 }
 
 /// (property values, edges, edges to a blank node) of `groups`.
-fn count(groups: Vec<Grouped>) -> (usize, usize, usize) {
+fn count(groups: Vec<Group>) -> (usize, usize, usize) {
     let (mut names, mut edges, mut blank) = (0, 0, 0);
     for record in groups.into_iter().flat_map(|g| g.into_records()) {
         match record {
@@ -115,4 +121,71 @@ fn a_streamed_reader_yields_records_before_a_deep_error_then_ends() {
     assert!(!records.is_empty() && records.iter().all(Result::is_ok));
     let message = last.as_ref().err().unwrap().to_string();
     assert!(message.starts_with(&format!("big.nt:{line}:")), "{message}");
+}
+
+/// A document's graph as sorted facts: `V iri`, `L iri label`,
+/// `P iri key value`, `E start type end`, ids spelled whether the records
+/// name them or number them.
+fn facts(records: Vec<Record>, numbers: Option<&super::IriNumbers>) -> Vec<String> {
+    let spell = |id: &str, number: Option<u64>| match (numbers, number) {
+        (Some(n), Some(number)) => n.text(number).unwrap().to_string(),
+        _ => id.to_owned(),
+    };
+    let mut facts = std::collections::BTreeSet::new();
+    for record in records {
+        match record {
+            Record::Node(n) => {
+                let id = spell(&n.id, n.number);
+                for label in &n.labels {
+                    facts.insert(format!("L {id} {label}"));
+                }
+                for (k, v) in &n.properties {
+                    facts.insert(format!("P {id} {k} {v:?}"));
+                }
+                facts.insert(format!("V {id}"));
+            }
+            Record::Relationship(r) => {
+                let (s, e) = r.end_numbers.unzip();
+                let (s, e) = (spell(&r.start, s), spell(&r.end, e));
+                facts.insert(format!("E {s} {} {e} {:?}", r.rel_type, r.properties));
+                facts.insert(format!("V {s}"));
+                facts.insert(format!("V {e}"));
+            }
+        }
+    }
+    facts.into_iter().collect()
+}
+
+#[test]
+fn numbered_records_spell_the_graph_of_spelled_ones() {
+    let mut doc = document(5_000);
+    let p1 = "<http://example.org/p/1>";
+    doc.push_str(&format!(
+        "{p1} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/T> .\n"
+    ));
+    doc.push_str(&format!(
+        "{p1} <http://example.org/name> \"Person number 1\" .\n"
+    ));
+    doc.push_str(&format!(
+        "{p1} <http://example.org/knows> <http://example.org/p/7> .\n"
+    ));
+    let records = |groups: Vec<Group>| groups.into_iter().flat_map(|g| g.into_records()).collect();
+    let spelled = facts(records(groups(&doc, 1, doc.len() + 1)), None);
+    // In pieces on three threads, and as Turtle on this one.
+    let numbers = std::sync::Arc::new(super::IriNumbers::new());
+    let grouping = super::Grouping::of("L", Some(numbers.clone()));
+    let parsed = Pieces::new(Box::new(doc.as_bytes()), false, grouping, 3).with_piece_bytes(20_000);
+    let numbered: Vec<Record> = records(parsed.collect::<Result<Vec<_>, _>>().ok().unwrap());
+    assert!(numbered.iter().all(|r| match r {
+        Record::Node(n) => n.id.is_empty() && n.number.is_some(),
+        Record::Relationship(r) =>
+            r.start.is_empty() && r.end.is_empty() && r.end_numbers.is_some(),
+    }));
+    assert_eq!(facts(numbered, Some(&numbers)), spelled);
+    let reader = RdfReader::new("d.ttl", doc.as_bytes(), RdfSyntax::Turtle, "L").unwrap();
+    let turtle = reader
+        .numbered(numbers.clone())
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    assert_eq!(facts(turtle, Some(&numbers)), spelled);
 }
