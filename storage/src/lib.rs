@@ -63,7 +63,7 @@ mod typed_value;
 mod value_test;
 
 pub use bulk::{BulkNode, BulkRel};
-pub use bulk_graph::{BulkEnd, GraphLoaded, GraphRel, KeyedNode};
+pub use bulk_graph::{BulkEnd, GraphLoaded, GraphNode, GraphRel, KeyedNode};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;

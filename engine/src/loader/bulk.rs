@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use nereid_errors::Status;
 use nereid_loader_formats::{NodeRecord, RelationshipRecord};
-use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, Txn};
+use nereid_storage::{BulkEnd, BulkNode, GraphNode, GraphRel, KeyedNode, Txn};
 use nereid_values::Value;
 
 use super::apply::{Ended, RowError};
@@ -67,8 +67,10 @@ impl NodeRow {
     pub(super) fn split_key(&self) -> (&str, &str) {
         self.key.split_at(self.id_from)
     }
+}
 
-    pub(super) fn keyed(&self) -> KeyedNode<'_, Arc<str>> {
+impl GraphNode<Arc<str>> for NodeRow {
+    fn keyed(&self) -> KeyedNode<'_, Arc<str>> {
         KeyedNode {
             key: &self.key,
             node: BulkNode {
@@ -90,11 +92,13 @@ pub(crate) enum Outcome {
     AddsToCommitted,
 }
 
-/// A load's rows, checked and resolved, as the store takes them.
-pub(super) struct Ready<'a> {
-    pub(super) nodes: Vec<KeyedNode<'a, Arc<str>>>,
-    /// The relationship rows, in batches (a CSV file's each), handed to
-    /// the store, which frees them once staged.
+/// A load's rows, checked and resolved, as the store takes them: in
+/// batches (a CSV file's each), by value, so the store frees them once
+/// staged (docs/adr/0154-load-rows-freed-once-staged.md).
+pub(super) struct Ready {
+    /// The node rows the load keeps (a refused one is left out); the
+    /// relationships' `BulkEnd::Loaded` positions count them in order.
+    pub(super) nodes: Vec<Vec<NodeRow>>,
     pub(super) rels: Vec<Vec<RelRow>>,
 }
 
@@ -142,13 +146,13 @@ impl Commit<'_> {
     /// `tx`, the snapshot the rows were resolved in, ends first: the store
     /// checks the ids again under its commit lock, and no older snapshot
     /// keeps the load's zones from being frozen at once.
-    pub(super) fn apply(&self, tx: Transaction, ready: Ready<'_>) -> Result<Outcome, Ended> {
+    pub(super) fn apply(&self, tx: Transaction, ready: Ready) -> Result<Outcome, Ended> {
         self.db.rollback(tx);
         self.progress.committing();
         let resolved_in = self.started.elapsed();
         let loaded = self
             .db
-            .bulk_load_graph(&ready.nodes, ready.rels)
+            .bulk_load_graph(ready.nodes, ready.rels)
             .map_err(Ended::Failed)?;
         tracing::info!(
             read_and_resolved_ms = resolved_in.as_millis() as u64,

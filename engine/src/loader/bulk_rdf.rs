@@ -56,7 +56,7 @@ pub(super) fn load(
     } = rows;
     drop((keys, edges));
     let ready = Ready {
-        nodes: nodes.iter().map(NodeRow::keyed).collect(),
+        nodes: vec![nodes],
         rels: vec![rels],
     };
     commit.apply(tx, ready)
