@@ -71,6 +71,7 @@ pub use lock_wait::WaitLimits;
 pub use memory::MemoryUsage;
 pub use node_index::NodeIndex;
 pub use pinned::free_retired;
+pub use prefetch::line as prefetch_line;
 pub use resolver::rel_element_id;
 pub use schema::{
     ConstraintDef, ConstraintInfo, ConstraintKind, Created, EntityKind, IndexDef, IndexInfo,

@@ -186,6 +186,10 @@ pub(super) trait LoadKeys {
     /// The position of the load's vertex `id` of `space`, if the load
     /// has one; `scratch` is a buffer for spelling its key when needed.
     fn position(&self, space: Option<&str>, id: &str, scratch: &mut String) -> Option<usize>;
+
+    /// Asks for the memory a later `position` of the same id will read
+    /// (a hint: nothing by default).
+    fn prefetch(&self, _space: Option<&str>, _id: &str) {}
 }
 
 /// Vertex keys of an RDF load, spelled (IRIs are the global id space).
@@ -201,6 +205,13 @@ impl LoadKeys for HashMap<String, usize, Fast> {
 }
 
 impl<K: LoadKeys> Ends<'_, K> {
+    /// Asks for what resolving `rel`'s ends will read, a few rows before
+    /// [`Ends::resolve`] does (docs/adr/0154-load-rows-freed-once-staged.md).
+    pub(super) fn prefetch(self, rel: &RelationshipRecord) {
+        self.keys.prefetch(rel.start_space.as_deref(), &rel.start);
+        self.keys.prefetch(rel.end_space.as_deref(), &rel.end);
+    }
+
     /// `rel` with its ends resolved (`scratch` holds the key looked up).
     pub(super) fn resolve(
         self,

@@ -43,9 +43,13 @@ impl Read<'_> {
         let txn = tx.store_txn();
         let (node_files, others): (Vec<Input>, Vec<Input>) =
             inputs.into_iter().partition(|input| input.nodes_only);
-        let mut node_files = parse_all(node_files, self.threads, self.cancel, || {
-            |record| node_row(txn, record)
-        })?;
+        let mut node_files = parse_all(
+            node_files,
+            self.threads,
+            self.cancel,
+            || |record| node_row(txn, record),
+            |_| {},
+        )?;
         let mut keys = IdIndex::default();
         // Rows are counted across the files in order; the refused ones
         // (an id repeated within the load) are left out before the store
@@ -67,13 +71,23 @@ impl Read<'_> {
         })?;
         Progress::add(&self.progress.property_values, values as u64);
         let ends = Ends { keys: &keys, txn };
-        let rel_files = parse_all(others, self.threads, self.cancel, || {
-            let mut scratch = String::new();
-            move |record| match record {
-                Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
-                Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
-            }
-        })?;
+        let rel_files = parse_all(
+            others,
+            self.threads,
+            self.cancel,
+            || {
+                let mut scratch = String::new();
+                move |record| match record {
+                    Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
+                    Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
+                }
+            },
+            |record| {
+                if let Record::Relationship(rel) = record {
+                    ends.prefetch(rel);
+                }
+            },
+        )?;
         drop(keys);
         leave_out(&mut node_files, &refused);
         let mut values = 0;
