@@ -22,7 +22,7 @@ use nereid_dfe::{ProcedureRegistry, TableProcedure};
 use nereid_errors::Status;
 use nereid_storage::stats::{DistinctEstimate, Staleness};
 use nereid_storage::{
-    CommitError, GraphLoaded, GraphRel, KeyedNode, Store, StoreConfig, Txn, WriteStats,
+    CommitError, GraphLoaded, GraphNode, GraphRel, Store, StoreConfig, Txn, WriteStats,
 };
 use nereid_values::{EntityResolver, Value};
 use nereid_wal::{CheckpointInfo, Lsn, Wal};
@@ -476,13 +476,15 @@ impl Database {
     /// Applies a whole load through the store's unlogged bulk path as one
     /// published commit and makes it durable by a checkpoint taken before
     /// any later commit can be logged (docs/adr/0096-bulk-load-by-checkpoint.md).
-    pub(crate) fn bulk_load_graph<K, T, P, R>(
+    pub(crate) fn bulk_load_graph<K, N, B, T, P, R>(
         &self,
-        nodes: &[KeyedNode<'_, K>],
+        nodes: Vec<B>,
         rels: Vec<R>,
     ) -> Result<GraphLoaded, DbError>
     where
         K: AsRef<str>,
+        N: GraphNode<K>,
+        B: AsRef<[N]>,
         T: AsRef<str>,
         P: AsRef<[(K, Value)]>,
         R: AsRef<[GraphRel<T, P>]>,

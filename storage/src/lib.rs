@@ -63,7 +63,7 @@ mod typed_value;
 mod value_test;
 
 pub use bulk::{BulkNode, BulkRel};
-pub use bulk_graph::{BulkEnd, GraphLoaded, GraphRel, KeyedNode};
+pub use bulk_graph::{BulkEnd, GraphLoaded, GraphNode, GraphRel, KeyedNode};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
 pub use gc::SnapshotPin;
@@ -71,6 +71,7 @@ pub use lock_wait::WaitLimits;
 pub use memory::MemoryUsage;
 pub use node_index::NodeIndex;
 pub use pinned::free_retired;
+pub use prefetch::line as prefetch_line;
 pub use resolver::rel_element_id;
 pub use schema::{
     ConstraintDef, ConstraintInfo, ConstraintKind, Created, EntityKind, IndexDef, IndexInfo,

@@ -24,9 +24,10 @@ pub(crate) fn prefix<T>(value: &T, len: usize) {
     }
 }
 
-/// The cache line holding `ptr`.
+/// The cache line holding `ptr` (public: the loader prefetches its id
+/// index slots with it).
 #[inline]
-pub(crate) fn line<T>(ptr: *const T) {
+pub fn line<T>(ptr: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

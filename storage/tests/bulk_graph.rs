@@ -52,12 +52,17 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
     ];
     let mut published_at_hook = 0;
     let loaded = s
-        // Two batches with an empty one between them: positions run on.
-        .bulk_load_graph(&nodes, vec![&rels[..1], &rels[..0], &rels[1..]], |ts| {
-            published_at_hook = s.visible_ts();
-            assert_eq!(published_at_hook, ts);
-            Ok::<(), ()>(())
-        })
+        // Two batches with an empty one between them: positions run on
+        // (for the vertices as for the edges).
+        .bulk_load_graph(
+            vec![&nodes[..1], &nodes[..0], &nodes[1..]],
+            vec![&rels[..1], &rels[..0], &rels[1..]],
+            |ts| {
+                published_at_hook = s.visible_ts();
+                assert_eq!(published_at_hook, ts);
+                Ok::<(), ()>(())
+            },
+        )
         .unwrap()
         .unwrap();
     assert_eq!(published_at_hook, loaded.commit_ts);
@@ -82,13 +87,17 @@ fn a_graph_load_is_one_commit_with_keyed_vertices() {
 fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     let s = store();
     let hook = |_| Ok::<(), ()>(());
-    s.bulk_load_graph(&[keyed("k1", &[])], no_rels(), hook)
+    s.bulk_load_graph(vec![[keyed("k1", &[])]], no_rels(), hook)
         .unwrap()
         .unwrap();
     let count = |s: &std::sync::Arc<nereid_storage::Store>| s.begin().scan_nodes(None).len();
-    let taken = s.bulk_load_graph(&[keyed("k2", &[]), keyed("k1", &[])], no_rels(), hook);
+    let taken = s.bulk_load_graph(vec![[keyed("k2", &[]), keyed("k1", &[])]], no_rels(), hook);
     assert!(matches!(taken, Err(StorageError::ConstraintViolation(_))));
-    let repeated = s.bulk_load_graph(&[keyed("k3", &[]), keyed("k3", &[])], no_rels(), hook);
+    let repeated = s.bulk_load_graph(
+        vec![[keyed("k3", &[])], [keyed("k3", &[])]],
+        no_rels(),
+        hook,
+    );
     assert!(matches!(
         repeated,
         Err(StorageError::ConstraintViolation(_))
@@ -99,7 +108,7 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
         rel_type: "R",
         properties: NO_PROPERTIES,
     }];
-    let missing = s.bulk_load_graph(&[keyed("k4", &[])], vec![&dangling[..]], hook);
+    let missing = s.bulk_load_graph(vec![[keyed("k4", &[])]], vec![&dangling[..]], hook);
     assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
     // A committed end is checked under the commit lock: one deleted since
@@ -116,11 +125,11 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
         rel_type: "R",
         properties: NO_PROPERTIES,
     }];
-    let deleted = s.bulk_load_graph(&[keyed("k5", &[])], vec![&to_deleted[..]], hook);
+    let deleted = s.bulk_load_graph(vec![[keyed("k5", &[])]], vec![&to_deleted[..]], hook);
     assert!(matches!(deleted, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
     // A key a failed load interned is free for the next one.
-    s.bulk_load_graph(&[keyed("k2", &[])], no_rels(), hook)
+    s.bulk_load_graph(vec![[keyed("k2", &[])]], no_rels(), hook)
         .unwrap()
         .unwrap();
     assert_eq!(count(&s), 2);

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use nereid_errors::Status;
 use nereid_loader_formats::{IriNumbers, NodeRecord, RelationshipRecord};
-use nereid_storage::{BulkEnd, BulkNode, GraphRel, KeyedNode, Txn};
+use nereid_storage::{BulkEnd, BulkNode, GraphNode, GraphRel, KeyedNode, Txn};
 use nereid_values::Value;
 
 use super::apply::{Ended, RowError};
@@ -77,8 +77,10 @@ impl NodeRow {
     pub(super) fn split_key(&self) -> (&str, &str) {
         self.key.split_at(self.id_from)
     }
+}
 
-    pub(super) fn keyed(&self) -> KeyedNode<'_, Arc<str>> {
+impl GraphNode<Arc<str>> for NodeRow {
+    fn keyed(&self) -> KeyedNode<'_, Arc<str>> {
         KeyedNode {
             key: &self.key,
             node: BulkNode {
@@ -100,11 +102,13 @@ pub(crate) enum Outcome {
     AddsToCommitted,
 }
 
-/// A load's rows, checked and resolved, as the store takes them.
-pub(super) struct Ready<'a> {
-    pub(super) nodes: Vec<KeyedNode<'a, Arc<str>>>,
-    /// The relationship rows, in batches (a CSV file's each), handed to
-    /// the store, which frees them once staged.
+/// A load's rows, checked and resolved, as the store takes them: in
+/// batches (a CSV file's each), by value, so the store frees them once
+/// staged (docs/adr/0154-load-rows-freed-once-staged.md).
+pub(super) struct Ready {
+    /// The node rows the load keeps (a refused one is left out); the
+    /// relationships' `BulkEnd::Loaded` positions count them in order.
+    pub(super) nodes: Vec<Vec<NodeRow>>,
     pub(super) rels: Vec<Vec<RelRow>>,
 }
 
@@ -162,13 +166,13 @@ impl Commit<'_> {
     /// `tx`, the snapshot the rows were resolved in, ends first: the store
     /// checks the ids again under its commit lock, and no older snapshot
     /// keeps the load's zones from being frozen at once.
-    pub(super) fn apply(&self, tx: Transaction, ready: Ready<'_>) -> Result<Outcome, Ended> {
+    pub(super) fn apply(&self, tx: Transaction, ready: Ready) -> Result<Outcome, Ended> {
         self.db.rollback(tx);
         self.progress.committing();
         let resolved_in = self.started.elapsed();
         let loaded = self
             .db
-            .bulk_load_graph(&ready.nodes, ready.rels)
+            .bulk_load_graph(ready.nodes, ready.rels)
             .map_err(Ended::Failed)?;
         tracing::info!(
             read_and_resolved_ms = resolved_in.as_millis() as u64,
@@ -202,9 +206,20 @@ pub(super) trait LoadKeys {
     /// The position of the load's vertex `id` of `space`, if the load
     /// has one; `scratch` is a buffer for spelling its key when needed.
     fn position(&self, space: Option<&str>, id: &str, scratch: &mut String) -> Option<usize>;
+
+    /// Asks for the memory a later `position` of the same id will read
+    /// (a hint: nothing by default).
+    fn prefetch(&self, _space: Option<&str>, _id: &str) {}
 }
 
 impl<K: LoadKeys> Ends<'_, K> {
+    /// Asks for what resolving `rel`'s ends will read, a few rows before
+    /// [`Ends::resolve`] does (docs/adr/0154-load-rows-freed-once-staged.md).
+    pub(super) fn prefetch(self, rel: &RelationshipRecord) {
+        self.keys.prefetch(rel.start_space.as_deref(), &rel.start);
+        self.keys.prefetch(rel.end_space.as_deref(), &rel.end);
+    }
+
     /// `rel` with its ends resolved (`scratch` holds the key looked up).
     pub(super) fn resolve(
         self,

@@ -4,8 +4,10 @@
 //! their ids checked for repeats on this thread (`id_index.rs`), then the relationship
 //! files parsed in parallel with their ends resolved by the workers
 //! (against the load's own nodes, then the committed graph). The store
-//! takes every file's rows where its worker put them: the load's nodes
-//! and its key map borrow them, nothing is copied into a load-wide vector.
+//! takes every file's rows where its worker put them, by value, and frees
+//! them once staged (the key map borrows the node rows only until the
+//! relationship files are resolved); nothing is copied into a load-wide
+//! vector.
 
 use std::sync::atomic::AtomicBool;
 
@@ -16,7 +18,7 @@ use nereid_storage::Txn;
 use super::apply::{Ended, RowError};
 use super::bulk::{Commit, Ends, NodeRow, Outcome, Ready, RelRow};
 use super::id_index::IdIndex;
-use super::parse::{parse_all, walk};
+use super::parse::{parse_all, walk, Parsed};
 use super::progress::Progress;
 use super::source::Input;
 use crate::db::{DbError, Transaction};
@@ -41,48 +43,87 @@ impl Read<'_> {
         let txn = tx.store_txn();
         let (node_files, others): (Vec<Input>, Vec<Input>) =
             inputs.into_iter().partition(|input| input.nodes_only);
-        let node_files = parse_all(node_files, self.threads, self.cancel, || {
-            |record| node_row(txn, record)
-        })?;
-        let count = node_files.iter().map(|f| f.rows.len()).sum();
+        let mut node_files = parse_all(
+            node_files,
+            self.threads,
+            self.cancel,
+            || |record| node_row(txn, record),
+            |_| {},
+        )?;
         let mut keys = IdIndex::default();
-        let mut nodes = Vec::with_capacity(count);
+        // Rows are counted across the files in order; the refused ones
+        // (an id repeated within the load) are left out before the store
+        // takes the rows, so the kept ones are the positions `keys` gives.
+        let mut kept = 0;
+        let mut seen = 0;
+        let mut refused = Vec::new();
         let mut values = 0;
         self.walk(&node_files, |row: &NodeRow| {
+            seen += 1;
             let (space, id) = row.split_key();
-            if !keys.insert(space, id, nodes.len()) {
+            if !keys.insert(space, id, kept) {
+                refused.push(seen - 1);
                 return Err(row.taken());
             }
+            kept += 1;
             values += row.properties.len();
-            nodes.push(row.keyed());
             Ok(())
         })?;
         Progress::add(&self.progress.property_values, values as u64);
         let ends = Ends { keys: &keys, txn };
-        let rel_files = parse_all(others, self.threads, self.cancel, || {
-            let mut scratch = String::new();
-            move |record| match record {
-                Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
-                Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
-            }
-        })?;
+        let rel_files = parse_all(
+            others,
+            self.threads,
+            self.cancel,
+            || {
+                let mut scratch = String::new();
+                move |record| match record {
+                    Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
+                    Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
+                }
+            },
+            |record| {
+                if let Record::Relationship(rel) = record {
+                    ends.prefetch(rel);
+                }
+            },
+        )?;
         drop(keys);
+        leave_out(&mut node_files, &refused);
         let mut values = 0;
         self.walk(&rel_files, |row: &RelRow| {
             values += row.properties.len();
             Ok(())
         })?;
         Progress::add(&self.progress.property_values, values as u64);
+        let nodes = node_files.into_iter().map(|f| f.rows).collect();
         let rels = rel_files.into_iter().map(|f| f.rows).collect();
         commit.apply(tx, Ready { nodes, rels })
     }
 
     fn walk<'a, T>(
         &self,
-        files: &'a [super::parse::Parsed<T>],
+        files: &'a [Parsed<T>],
         visit: impl FnMut(&'a T) -> Result<(), RowError>,
     ) -> Result<(), Ended> {
         walk(files, self.fail_on_error, self.progress, self.cancel, visit)
+    }
+}
+
+/// Removes the rows at `refused` (ascending positions counted across
+/// `files` in order) from their files.
+fn leave_out<T>(files: &mut [Parsed<T>], refused: &[usize]) {
+    if refused.is_empty() {
+        return;
+    }
+    let mut refused = refused.iter().peekable();
+    let mut at = 0;
+    for file in files {
+        file.rows.retain(|_| {
+            let keep = refused.next_if_eq(&&at).is_none();
+            at += 1;
+            keep
+        });
     }
 }
 

@@ -61,7 +61,7 @@ pub(super) fn load(
     } = rows;
     drop((numbers, ends, edges));
     let ready = Ready {
-        nodes: nodes.iter().map(NodeRow::keyed).collect(),
+        nodes: vec![nodes],
         rels: vec![rels],
     };
     commit.apply(tx, ready)

@@ -79,15 +79,27 @@ impl<'a> IdIndex<'a> {
     }
 }
 
+impl IdIndex<'_> {
+    fn space(&self, space: Option<&str>, id: &str) -> Option<&SpaceIds<'_>> {
+        self.spaces
+            .iter()
+            .find(|(prefix, _)| prefix_is(prefix, space, id))
+            .map(|(_, ids)| ids)
+    }
+}
+
 impl LoadKeys for IdIndex<'_> {
     fn position(&self, space: Option<&str>, id: &str, _scratch: &mut String) -> Option<usize> {
-        let (_, ids) = self
-            .spaces
-            .iter()
-            .find(|(prefix, _)| prefix_is(prefix, space, id))?;
+        let ids = self.space(space, id)?;
         match canonical_number(id) {
             Some(n) => ids.numbers.get(n),
             None => ids.texts.get(id).copied(),
+        }
+    }
+
+    fn prefetch(&self, space: Option<&str>, id: &str) {
+        if let (Some(ids), Some(n)) = (self.space(space, id), canonical_number(id)) {
+            ids.numbers.prefetch(n);
         }
     }
 }

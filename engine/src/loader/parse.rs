@@ -38,6 +38,11 @@ pub(crate) struct Parsed<T> {
 /// Rows between checks of the cancel flag.
 const CANCEL_EVERY: usize = 4096;
 
+/// Records a worker reads before it prepares the first of them: far
+/// enough for the cache misses `ahead` asked for to complete meanwhile,
+/// near enough that the lines are still cached when used.
+const READ_AHEAD: usize = 8;
+
 /// Bytes a row of an uncompressed file takes at least, in the estimate
 /// that reserves its rows at once.
 const ROW_BYTES: u64 = 16;
@@ -59,12 +64,15 @@ fn rows_to_reserve<T>(name: &str) -> usize {
 
 /// Parses `inputs` on up to `threads` threads, each record turned into
 /// a row by the worker's own `preparer()` (so it can keep scratch
-/// buffers); the result keeps the inputs' order.
+/// buffers); the result keeps the inputs' order. `ahead` sees each record
+/// [`READ_AHEAD`] records before it is prepared (to prefetch what
+/// preparing it will read: a relationship's ends in the load's id index).
 pub(crate) fn parse_all<T, P>(
     inputs: Vec<Input>,
     threads: usize,
     cancel: &AtomicBool,
     preparer: impl Fn() -> P + Sync,
+    ahead: impl Fn(&Record) + Sync,
 ) -> Result<Vec<Parsed<T>>, Ended>
 where
     T: Send,
@@ -82,7 +90,19 @@ where
             };
             let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name));
             let mut failures = Vec::new();
-            for (n, item) in reader.enumerate() {
+            let mut reader = reader.fuse();
+            let mut pending = VecDeque::with_capacity(READ_AHEAD);
+            for n in 0.. {
+                while pending.len() < READ_AHEAD {
+                    let Some(item) = reader.next() else { break };
+                    if let Ok(record) = &item {
+                        ahead(record);
+                    }
+                    pending.push_back(item);
+                }
+                let Some(item) = pending.pop_front() else {
+                    break;
+                };
                 if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
                     return;
                 }

@@ -120,6 +120,47 @@ fn bad_rows_are_reported_in_file_order_and_the_rest_loads() {
     assert_eq!(count(&db, "MATCH (n:Person) RETURN sum(n.age)"), 70);
 }
 
+/// A node row refused for its repeated id is left out of the rows the
+/// store takes (ADR 0154): the nodes after it, in its file and in later
+/// files, keep the positions their relationships were resolved to.
+#[test]
+fn a_refused_node_row_shifts_no_relationship_end() {
+    let (_dir, db, loader, import) = setup();
+    let g = import.join("g");
+    write(
+        &g,
+        "a.csv",
+        ":ID(Person),:LABEL,age:Int\n1,Person,30\n2,Person,31\n",
+    );
+    write(
+        &g,
+        "b.csv",
+        ":ID(Person),:LABEL,age:Int\n1,Person,99\n3,Person,40\n2,Person,98\n4,Person,50\n",
+    );
+    write(
+        &g,
+        "c.csv",
+        ":ID(Person),:LABEL,age:Int\n4,Person,97\n5,Person,60\n",
+    );
+    write(
+        &g,
+        "r.csv",
+        ":START_ID(Person),:END_ID(Person),:TYPE\n3,1,KNOWS\n4,2,KNOWS\n5,3,KNOWS\n2,5,KNOWS\n",
+    );
+    let status = loader
+        .run(request(format!("file://{}", g.display()), false))
+        .unwrap();
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    assert_eq!(status.error_count, 3, "{status:?}");
+    assert_eq!(count(&db, "MATCH (n:Person) RETURN sum(n.age)"), 211);
+    let pairs = "MATCH (a)-[:KNOWS]->(b) RETURN sum(a.age * 1000 + b.age)";
+    assert_eq!(
+        count(&db, pairs),
+        40_030 + 50_031 + 60_040 + 31_060,
+        "every end is the node its id names"
+    );
+}
+
 #[test]
 fn a_missing_endpoint_names_its_row() {
     let (_dir, db, loader, import) = setup();
