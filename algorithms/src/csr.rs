@@ -3,11 +3,13 @@
 //! A [`Graph`] holds both directions of the same edge list (out-edges by
 //! source, in-edges by target), so a kernel can follow edges either way or
 //! both without rebuilding anything; the per-edge weights sit beside the
-//! targets in the same order. Vertices are dense `u32` indices; what they
-//! stand for (store nodes, Graphalytics ids) is the caller's business.
+//! targets in the same order, in 4 bytes when every weight is a single-
+//! precision value and in 8 otherwise. Vertices are dense `u32` indices;
+//! what they stand for (store nodes, Graphalytics ids) is the caller's
+//! business.
 
+use crate::csr_build::build_direction;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Which edges a kernel follows from a vertex.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -32,9 +34,72 @@ impl Direction {
 /// the neighbours of `v`, sorted ascending (ties by weight).
 #[derive(Debug, Default)]
 pub struct Csr {
-    offsets: Vec<usize>,
-    targets: Vec<u32>,
-    weights: Option<Vec<f64>>,
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) targets: Vec<u32>,
+    pub(crate) weights: WeightColumn,
+}
+
+/// A direction's weights: none, or one per edge in the narrowest float
+/// that holds every weight exactly.
+#[derive(Debug, Default)]
+pub(crate) enum WeightColumn {
+    #[default]
+    None,
+    Single(Vec<f32>),
+    Double(Vec<f64>),
+}
+
+/// One row's weights, position for position with its targets.
+#[derive(Copy, Clone, Debug)]
+pub enum Weights<'a> {
+    None,
+    Single(&'a [f32]),
+    Double(&'a [f64]),
+}
+
+impl<'a> Weights<'a> {
+    pub fn len(self) -> usize {
+        match self {
+            Weights::None => 0,
+            Weights::Single(w) => w.len(),
+            Weights::Double(w) => w.len(),
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(self, i: usize) -> f64 {
+        match self {
+            Weights::None => panic!("a row without weights"),
+            Weights::Single(w) => f64::from(w[i]),
+            Weights::Double(w) => w[i],
+        }
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = f64> + 'a {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+
+    /// Calls `visit` with each of `targets` and its weight (nothing when
+    /// the row has no weights), deciding the width once per row: the inner
+    /// loop stays as tight as over a plain slice.
+    pub fn each(self, targets: &[u32], mut visit: impl FnMut(u32, f64)) {
+        match self {
+            Weights::None => {}
+            Weights::Single(w) => {
+                for (&t, &w) in targets.iter().zip(w) {
+                    visit(t, f64::from(w));
+                }
+            }
+            Weights::Double(w) => {
+                for (&t, &w) in targets.iter().zip(w) {
+                    visit(t, w);
+                }
+            }
+        }
+    }
 }
 
 impl Csr {
@@ -43,13 +108,14 @@ impl Csr {
         &self.targets[self.offsets[v]..self.offsets[v + 1]]
     }
 
-    /// The weights of [`Csr::neighbours`], position for position (empty
-    /// when the view was built without weights).
-    pub fn weights(&self, v: u32) -> &[f64] {
-        let v = v as usize;
+    /// The weights of [`Csr::neighbours`], position for position
+    /// ([`Weights::None`] when the view was built without weights).
+    pub fn weights(&self, v: u32) -> Weights<'_> {
+        let row = self.offsets[v as usize]..self.offsets[v as usize + 1];
         match &self.weights {
-            Some(w) => &w[self.offsets[v]..self.offsets[v + 1]],
-            None => &[],
+            WeightColumn::None => Weights::None,
+            WeightColumn::Single(w) => Weights::Single(&w[row]),
+            WeightColumn::Double(w) => Weights::Double(&w[row]),
         }
     }
 
@@ -59,12 +125,12 @@ impl Csr {
     }
 
     fn bytes(&self) -> usize {
-        self.offsets.len() * size_of::<usize>()
-            + self.targets.len() * size_of::<u32>()
-            + self
-                .weights
-                .as_ref()
-                .map_or(0, |w| w.len() * size_of::<f64>())
+        let weights = match &self.weights {
+            WeightColumn::None => 0,
+            WeightColumn::Single(w) => w.len() * size_of::<f32>(),
+            WeightColumn::Double(w) => w.len() * size_of::<f64>(),
+        };
+        self.offsets.len() * size_of::<usize>() + self.targets.len() * size_of::<u32>() + weights
     }
 }
 
@@ -83,11 +149,31 @@ impl Graph {
     /// Panics if an endpoint is `>= n` or the weights do not match the
     /// edges: callers map their own ids to dense indices first.
     pub fn from_edges(n: usize, edges: &[(u32, u32)], weights: Option<&[f64]>) -> Graph {
-        assert!(weights.is_none_or(|w| w.len() == edges.len()));
-        let (out, inc) = rayon::join(
-            || build(n, edges, weights, |&(s, d)| (s, d)),
-            || build(n, edges, weights, |&(s, d)| (d, s)),
-        );
+        Graph::from_pieces(n, &[edges], weights.map(|w| [w]).as_ref().map(|w| &w[..]))
+    }
+
+    /// [`Graph::from_edges`] over an edge list in pieces (the view's
+    /// cells), read where they lie: never concatenated. The directions are
+    /// built one after the other, each in parallel, so only one
+    /// direction's transient arrays are alive at a time. Weights are kept
+    /// in single precision when every one of them is a single-precision
+    /// value (integers up to 2^24, halves, ...), else in double.
+    pub fn from_pieces(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Graph {
+        assert!(weights.is_none_or(
+            |w| w.len() == edges.len() && w.iter().zip(edges).all(|(w, e)| w.len() == e.len())
+        ));
+        let single = weights.is_some_and(|pieces| {
+            pieces
+                .par_iter()
+                .all(|w| w.iter().all(|&w| f64::from(w as f32) == w))
+        });
+        let direction = |flip| match (weights, single) {
+            (None, _) => build_direction::<f32>(n, edges, None, flip),
+            (Some(w), true) => build_direction::<f32>(n, edges, Some(w), flip),
+            (Some(w), false) => build_direction::<f64>(n, edges, Some(w), flip),
+        };
+        let out = direction(false);
+        let inc = direction(true);
         Graph { n, out, inc }
     }
 
@@ -100,7 +186,7 @@ impl Graph {
     }
 
     pub fn has_weights(&self) -> bool {
-        self.out.weights.is_some()
+        !matches!(self.out.weights, WeightColumn::None)
     }
 
     pub fn out(&self) -> &Csr {
@@ -128,15 +214,16 @@ impl Graph {
     }
 
     /// The neighbours of `v` in `dir` as at most two slices (the second
-    /// empty unless `dir` is `Both`): a tight loop over a slice is much
-    /// faster than one over a chained iterator.
-    pub fn slices(&self, v: u32, dir: Direction) -> [(&[u32], &[f64]); 2] {
-        fn of(csr: &Csr, v: u32) -> (&[u32], &[f64]) {
+    /// empty unless `dir` is `Both`), each with its weights: a tight loop
+    /// over a slice is much faster than one over a chained iterator.
+    pub fn slices(&self, v: u32, dir: Direction) -> [(&[u32], Weights<'_>); 2] {
+        fn of(csr: &Csr, v: u32) -> (&[u32], Weights<'_>) {
             (csr.neighbours(v), csr.weights(v))
         }
+        const NONE: (&[u32], Weights<'_>) = (&[], Weights::None);
         match dir {
-            Direction::Out => [of(&self.out, v), (&[], &[])],
-            Direction::In => [of(&self.inc, v), (&[], &[])],
+            Direction::Out => [of(&self.out, v), NONE],
+            Direction::In => [of(&self.inc, v), NONE],
             Direction::Both => [of(&self.out, v), of(&self.inc, v)],
         }
     }
@@ -144,10 +231,7 @@ impl Graph {
     /// [`Graph::neighbours`] with each edge's weight.
     pub fn weighted(&self, v: u32, dir: Direction) -> impl Iterator<Item = (u32, f64)> + '_ {
         fn pair(csr: &Csr, v: u32) -> impl Iterator<Item = (u32, f64)> + '_ {
-            csr.neighbours(v)
-                .iter()
-                .copied()
-                .zip(csr.weights(v).iter().copied())
+            csr.neighbours(v).iter().copied().zip(csr.weights(v).iter())
         }
         let (first, second) = match dir {
             Direction::Out => (pair(&self.out, v), None),
@@ -163,202 +247,6 @@ impl Graph {
             Direction::In => self.inc.degree(v),
             Direction::Both => self.out.degree(v) + self.inc.degree(v),
         }
-    }
-}
-
-/// Rows per block of [`build`]: a block's rows are filled while its
-/// targets sit in a core's cache (4,096 rows of a Kronecker graph's
-/// average degree 30 hold ~0.5 MB).
-const BLOCK_ROWS: usize = 1 << 12;
-
-/// One direction in two passes, without atomic read-modify-writes:
-/// 1. the edge list, cut into chunks, is bucketed by block of rows (each
-///    chunk counts its edges per block, a prefix sum gives every (block,
-///    chunk) run its place, each chunk writes its runs: a few hundred
-///    sequential output streams instead of one random write per edge);
-/// 2. each block, in parallel, counts its rows' degrees, fills its rows
-///    from its bucket (a cache-sized region) and sorts each row by
-///    (target, weight).
-///
-/// Buckets keep chunk order, so the rows come out the same for every
-/// thread count; the sort then makes them independent of the input order.
-fn build(
-    n: usize,
-    edges: &[(u32, u32)],
-    weights: Option<&[f64]>,
-    key: impl Fn(&(u32, u32)) -> (u32, u32) + Sync,
-) -> Csr {
-    let blocks = n.div_ceil(BLOCK_ROWS);
-    let chunk_len = edges
-        .len()
-        .div_ceil(4 * rayon::current_num_threads())
-        .max(1 << 16);
-    let counts: Vec<Vec<usize>> = edges
-        .par_chunks(chunk_len)
-        .map(|chunk| {
-            let mut count = vec![0usize; blocks];
-            for e in chunk {
-                count[key(e).0 as usize / BLOCK_ROWS] += 1;
-            }
-            count
-        })
-        .collect();
-    // Runs in block order, chunks in order within a block.
-    let mut run_starts = vec![vec![0usize; blocks]; counts.len()];
-    let mut block_bounds = Vec::with_capacity(blocks + 1);
-    let mut at = 0usize;
-    for b in 0..blocks {
-        block_bounds.push(at);
-        for (c, count) in counts.iter().enumerate() {
-            run_starts[c][b] = at;
-            at += count[b];
-        }
-    }
-    block_bounds.push(at);
-    // Relaxed stores are plain stores: the atomics only let chunks write
-    // their disjoint runs of one vector from several threads.
-    let bucket: Vec<AtomicU64> = (0..edges.len())
-        .into_par_iter()
-        .map(|_| AtomicU64::new(0))
-        .collect();
-    let bucket_weights: Option<Vec<AtomicU64>> = weights.map(|w| {
-        (0..w.len())
-            .into_par_iter()
-            .map(|_| AtomicU64::new(0))
-            .collect()
-    });
-    edges
-        .par_chunks(chunk_len)
-        .enumerate()
-        .zip(run_starts)
-        .for_each(|((c, chunk), mut next)| {
-            for (i, e) in chunk.iter().enumerate() {
-                let (row, target) = key(e);
-                let slot = &mut next[row as usize / BLOCK_ROWS];
-                bucket[*slot].store(u64::from(row) << 32 | u64::from(target), Ordering::Relaxed);
-                if let (Some(w), Some(bw)) = (weights, &bucket_weights) {
-                    bw[*slot].store(w[c * chunk_len + i].to_bits(), Ordering::Relaxed);
-                }
-                *slot += 1;
-            }
-        });
-    let mut offsets = vec![0usize; n + 1];
-    offsets[n] = edges.len();
-    let mut targets = vec![0u32; edges.len()];
-    let mut row_weights = weights.map(|w| vec![0f64; w.len()]);
-    let target_blocks = split_rows(&mut targets, &block_bounds);
-    let weight_blocks: Vec<Option<&mut [f64]>> = match &mut row_weights {
-        Some(w) => split_rows(w, &block_bounds).into_iter().map(Some).collect(),
-        None => (0..blocks).map(|_| None).collect(),
-    };
-    offsets[..n]
-        .par_chunks_mut(BLOCK_ROWS)
-        .zip(target_blocks)
-        .zip(weight_blocks)
-        .enumerate()
-        .for_each(|(b, ((row_offsets, targets), weights))| {
-            let (lo, hi) = (block_bounds[b], block_bounds[b + 1]);
-            let block = Block {
-                first_row: b * BLOCK_ROWS,
-                base: lo,
-                bucket: &bucket[lo..hi],
-                bucket_weights: bucket_weights.as_ref().map(|w| &w[lo..hi]),
-            };
-            block.fill(row_offsets, targets, weights);
-        });
-    Csr {
-        offsets,
-        targets,
-        weights: row_weights,
-    }
-}
-
-/// One block of rows of [`build`]'s second pass: its bucketed edges
-/// (`row << 32 | target`) and their weights' bits.
-struct Block<'a> {
-    first_row: usize,
-    /// Position of the block's first edge in the whole direction.
-    base: usize,
-    bucket: &'a [AtomicU64],
-    bucket_weights: Option<&'a [AtomicU64]>,
-}
-
-impl Block<'_> {
-    /// Writes the block's row offsets, its rows' targets (and weights),
-    /// each row sorted by (target, weight).
-    fn fill(&self, row_offsets: &mut [usize], targets: &mut [u32], weights: Option<&mut [f64]>) {
-        let rows = row_offsets.len();
-        let local_row = |packed: u64| (packed >> 32) as usize - self.first_row;
-        let mut starts = vec![0usize; rows + 1];
-        for e in self.bucket {
-            starts[local_row(e.load(Ordering::Relaxed)) + 1] += 1;
-        }
-        for r in 0..rows {
-            starts[r + 1] += starts[r];
-        }
-        for (offset, &start) in row_offsets.iter_mut().zip(&starts) {
-            *offset = self.base + start;
-        }
-        let mut cursor = starts.clone();
-        match (weights, self.bucket_weights) {
-            (Some(weights), Some(bucket_weights)) => {
-                for (e, w) in self.bucket.iter().zip(bucket_weights) {
-                    let packed = e.load(Ordering::Relaxed);
-                    let at = &mut cursor[local_row(packed)];
-                    targets[*at] = packed as u32;
-                    weights[*at] = f64::from_bits(w.load(Ordering::Relaxed));
-                    *at += 1;
-                }
-                let mut pairs = Vec::new();
-                for r in 0..rows {
-                    let row = starts[r]..starts[r + 1];
-                    sort_weighted_row(&mut targets[row.clone()], &mut weights[row], &mut pairs);
-                }
-            }
-            _ => {
-                for e in self.bucket {
-                    let packed = e.load(Ordering::Relaxed);
-                    let at = &mut cursor[local_row(packed)];
-                    targets[*at] = packed as u32;
-                    *at += 1;
-                }
-                for r in 0..rows {
-                    targets[starts[r]..starts[r + 1]].sort_unstable();
-                }
-            }
-        }
-    }
-}
-
-/// `values` cut into the runs `bounds` delimits (`bounds[i]..bounds[i + 1]`).
-fn split_rows<'a, T>(values: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
-    let mut rows = Vec::with_capacity(bounds.len().saturating_sub(1));
-    let mut rest = values;
-    for pair in bounds.windows(2) {
-        let (row, tail) = rest.split_at_mut(pair[1] - pair[0]);
-        rows.push(row);
-        rest = tail;
-    }
-    rows
-}
-
-/// Sorts one row's targets and weights together by (target, weight),
-/// through `pairs` (a buffer reused across rows).
-fn sort_weighted_row(targets: &mut [u32], weights: &mut [f64], pairs: &mut Vec<(u32, f64)>) {
-    let in_order = |a: &(u32, f64), b: &(u32, f64)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1));
-    let sorted = targets
-        .windows(2)
-        .zip(weights.windows(2))
-        .all(|(t, w)| in_order(&(t[0], w[0]), &(t[1], w[1])).is_le());
-    if sorted {
-        return;
-    }
-    pairs.clear();
-    pairs.extend(targets.iter().copied().zip(weights.iter().copied()));
-    pairs.sort_unstable_by(in_order);
-    for ((t, w), &(target, weight)) in targets.iter_mut().zip(weights.iter_mut()).zip(&*pairs) {
-        *t = target;
-        *w = weight;
     }
 }
 
@@ -379,6 +267,11 @@ pub fn distinct_neighbours(graph: &Graph, dir: Direction) -> Vec<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::csr_build::BLOCK_ROWS;
+
+    fn row_weights(csr: &Csr, v: u32) -> Vec<f64> {
+        csr.weights(v).iter().collect()
+    }
 
     #[test]
     fn both_directions_hold_every_edge_sorted_with_weights() {
@@ -386,9 +279,9 @@ mod tests {
         let weights = [1.0, 3.0, 2.0, 4.0, 0.5];
         let g = Graph::from_edges(3, &edges, Some(&weights));
         assert_eq!(g.out().neighbours(0), &[1, 1, 2]);
-        assert_eq!(g.out().weights(0), &[0.5, 3.0, 1.0]);
+        assert_eq!(row_weights(g.out(), 0), [0.5, 3.0, 1.0]);
         assert_eq!(g.inc().neighbours(2), &[0, 1]);
-        assert_eq!(g.inc().weights(2), &[1.0, 4.0]);
+        assert_eq!(row_weights(g.inc(), 2), [1.0, 4.0]);
         assert_eq!(
             g.neighbours(2, Direction::Both).collect::<Vec<_>>(),
             [0, 0, 1]
@@ -398,8 +291,25 @@ mod tests {
         assert_eq!(distinct_neighbours(&g, Direction::Both)[0], [1, 2]);
     }
 
-    /// Many blocks, many chunks, hubs and empty rows: every row holds its
-    /// edges sorted by (target, weight), as a sort of the whole list gives.
+    /// Weights that single precision holds exactly take 4 bytes; one that
+    /// it does not keeps every weight in 8, unrounded.
+    #[test]
+    fn weights_are_narrowed_only_when_exact() {
+        let edges = [(0, 1), (1, 0)];
+        let narrow = Graph::from_edges(2, &edges, Some(&[3.0, 0.5]));
+        assert!(matches!(narrow.out().weights(0), Weights::Single(_)));
+        assert_eq!(narrow.bytes(), 2 * (3 * 8 + 2 * 4 + 2 * 4));
+        let wide = Graph::from_edges(2, &edges, Some(&[3.0, 0.1]));
+        assert!(matches!(wide.out().weights(0), Weights::Double(_)));
+        assert_eq!(row_weights(wide.out(), 1), [0.1]);
+        assert_eq!(row_weights(wide.inc(), 0), [0.1]);
+        let plain = Graph::from_edges(2, &edges, None);
+        assert!(!plain.has_weights() && plain.out().weights(0).is_empty());
+    }
+
+    /// Many blocks, many pieces, hubs and empty rows: every row holds its
+    /// edges sorted by (target, weight), as a sort of the whole list gives,
+    /// however the list is cut into pieces.
     #[test]
     fn blocked_build_matches_a_sort_of_the_edge_list() {
         let n = 3 * BLOCK_ROWS + 5;
@@ -417,29 +327,39 @@ mod tests {
                 _ => (next(n / 2) * 2, next(n)),
             })
             .collect();
-        let weights: Vec<f64> = (0..edges.len()).map(|_| f64::from(next(9))).collect();
-        let g = Graph::from_edges(n, &edges, Some(&weights));
-        for (csr, flip) in [(g.out(), false), (g.inc(), true)] {
-            let mut expected: Vec<(u32, u32, f64)> = edges
-                .iter()
-                .zip(&weights)
-                .map(|(&(s, d), &w)| if flip { (d, s, w) } else { (s, d, w) })
-                .collect();
-            expected.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
-            let got: Vec<(u32, u32, f64)> = (0..n as u32)
-                .flat_map(|v| {
-                    csr.neighbours(v)
-                        .iter()
-                        .zip(csr.weights(v))
-                        .map(move |(&t, &w)| (v, t, w))
-                })
-                .collect();
-            assert_eq!(got, expected);
-        }
-        let plain = Graph::from_edges(n, &edges, None);
-        for v in 0..n as u32 {
-            assert_eq!(plain.out().neighbours(v), g.out().neighbours(v));
-            assert_eq!(plain.inc().neighbours(v), g.inc().neighbours(v));
+        let exact: Vec<f64> = (0..edges.len()).map(|_| f64::from(next(9))).collect();
+        let inexact: Vec<f64> = exact.iter().map(|w| w / 7.0).collect();
+        for weights in [&exact, &inexact] {
+            let g = Graph::from_edges(n, &edges, Some(weights));
+            let cuts = [0, 1, 1, 70_000, 70_001, 200_000, edges.len()];
+            let pieces: Vec<&[(u32, u32)]> = cuts.windows(2).map(|c| &edges[c[0]..c[1]]).collect();
+            let weight_pieces: Vec<&[f64]> =
+                cuts.windows(2).map(|c| &weights[c[0]..c[1]]).collect();
+            let cut = Graph::from_pieces(n, &pieces, Some(&weight_pieces));
+            for (csr, flip) in [(g.out(), false), (g.inc(), true), (cut.out(), false)] {
+                let mut expected: Vec<(u32, u32, f64)> = edges
+                    .iter()
+                    .zip(weights)
+                    .map(|(&(s, d), &w)| if flip { (d, s, w) } else { (s, d, w) })
+                    .collect();
+                expected.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
+                let got: Vec<(u32, u32, f64)> = (0..n as u32)
+                    .flat_map(|v| {
+                        csr.neighbours(v)
+                            .iter()
+                            .zip(csr.weights(v).iter())
+                            .map(move |(&t, w)| (v, t, w))
+                    })
+                    .collect();
+                assert_eq!(got, expected);
+            }
+            let plain = Graph::from_edges(n, &edges, None);
+            for v in 0..n as u32 {
+                assert_eq!(plain.out().neighbours(v), g.out().neighbours(v));
+                assert_eq!(plain.inc().neighbours(v), g.inc().neighbours(v));
+                assert_eq!(cut.inc().neighbours(v), g.inc().neighbours(v));
+                assert_eq!(row_weights(cut.inc(), v), row_weights(g.inc(), v));
+            }
         }
     }
 }

@@ -78,7 +78,12 @@ fn power_iteration(
         return Ok(Vec::new());
     }
     let dir = options.direction;
-    let back = dir.reverse();
+    // The rows pulled from: one CSR direction, or both for `Both`.
+    let (rows, more_rows) = match dir.reverse() {
+        Direction::Out => (graph.out(), None),
+        Direction::In => (graph.inc(), None),
+        Direction::Both => (graph.out(), Some(graph.inc())),
+    };
     let d = options.damping;
     let nf = n as f64;
     // 1 / out-degree, 0 for a dangling vertex (its rank spreads evenly).
@@ -112,8 +117,8 @@ fn power_iteration(
                 let (mut change, mut dangling) = (0.0, 0.0);
                 for (i, (slot, out)) in next.iter_mut().zip(next_share).enumerate() {
                     let v = first + i;
-                    let [(a, _), (b, _)] = graph.slices(v as u32, back);
-                    let pulled = gather(a, &share) + gather(b, &share);
+                    let pulled = gather(rows.neighbours(v as u32), &share)
+                        + more_rows.map_or(0.0, |csr| gather(csr.neighbours(v as u32), &share));
                     let base = jump.map_or(uniform, |p| spread * p[v]);
                     let r = base + d * pulled;
                     *slot = r;

@@ -112,19 +112,19 @@ fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) ->
     let relax_from = |mut improved: Vec<(f64, u32)>, &u: &u32| {
         let du = load(dist, u);
         for (targets, weights) in graph.slices(u, dir) {
-            for (&w, &weight) in targets.iter().zip(weights) {
+            weights.each(targets, |w, weight| {
                 let candidate = du + weight;
                 // A plain load first: most edges do not improve their
                 // target, and a read costs far less than the locked
                 // read-modify-write the minimum takes.
                 if candidate >= load(dist, w) {
-                    continue;
+                    return;
                 }
                 let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
                 if candidate.to_bits() < before {
                     improved.push((candidate, w));
                 }
-            }
+            });
         }
         improved
     };

@@ -55,8 +55,9 @@ impl GraphView {
     /// Reads the snapshot `txn` sees, in parallel on the current rayon
     /// pool: the edges and their weights one cell of the store's partition
     /// grid per task (both ends mapped to dense indices as they are read,
-    /// through a direct-access [`NodeIndex`]: one array read per end), the
-    /// CSR construction. Edges come in cell order whatever
+    /// through a direct-access [`NodeIndex`]: one array read per end), then
+    /// the CSR construction from the cells' pieces where they lie (never
+    /// concatenated). Edges come in cell order whatever
     /// the thread count, so the view is the same for every run.
     pub fn build(txn: &Txn, spec: &ViewSpec) -> Result<GraphView, AlgorithmError> {
         let started = Instant::now();
@@ -72,10 +73,15 @@ impl GraphView {
             .into_par_iter()
             .map(|cell| read_cell(txn, &pattern, &index, cell, spec))
             .collect::<Result<_, _>>()?;
-        let (edges, weights): (Vec<_>, Vec<_>) = per_cell.into_iter().unzip();
-        let edges = edges.concat();
-        let weights = spec.weight_property.as_ref().map(|_| weights.concat());
-        let graph = Graph::from_edges(nodes.len(), &edges, weights.as_deref());
+        let edges: Vec<&[(u32, u32)]> = per_cell.iter().map(|(e, _)| &e[..]).collect();
+        let weights: Option<Vec<&[f64]>> = spec
+            .weight_property
+            .as_ref()
+            .map(|_| per_cell.iter().map(|(_, w)| &w[..]).collect());
+        let graph = Graph::from_pieces(nodes.len(), &edges, weights.as_deref());
+        drop(edges);
+        drop(weights);
+        drop(per_cell);
         Ok(GraphView {
             nodes,
             index,
@@ -137,7 +143,13 @@ fn read_cell(
     });
     match failed {
         Some(e) => Err(e),
-        None => Ok((edges, weights)),
+        None => {
+            // Growth by doubling leaves up to half of a piece unused until
+            // the CSR is built.
+            edges.shrink_to_fit();
+            weights.shrink_to_fit();
+            Ok((edges, weights))
+        }
     }
 }
 
