@@ -26,6 +26,7 @@ mod operators;
 mod parameters;
 mod procedures;
 mod stop;
+mod worker_pool;
 
 pub use batch::Batch;
 pub use context::OperatorStats;

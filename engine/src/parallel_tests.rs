@@ -133,3 +133,32 @@ fn a_deadline_stops_the_workers_too() {
     // Generous: the point is that the workers stopped, not how fast.
     assert!(started.elapsed() < Duration::from_secs(60));
 }
+
+/// Sessions running parallel segments at once share the one worker pool
+/// (ADR 0153): more queries than pool threads, each still gets the serial
+/// run's rows in order (a caller whose jobs wait runs its own morsels).
+#[test]
+fn concurrent_parallel_queries_share_the_pool_and_keep_their_rows() {
+    let (serial_dir, parallel_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let serial = open(&serial_dir, 1);
+    let parallel = open(&parallel_dir, 2);
+    let expected: Vec<_> = QUERIES
+        .iter()
+        .map(|query| run(&serial, query).expect("runs serially"))
+        .collect();
+    std::thread::scope(|scope| {
+        for session in 0..4 {
+            let (parallel, expected) = (&parallel, &expected);
+            scope.spawn(move || {
+                for round in 0..3 {
+                    // Each session starts at another query.
+                    for i in 0..QUERIES.len() {
+                        let k = (i + session + round) % QUERIES.len();
+                        let rows = run(parallel, QUERIES[k]);
+                        assert_eq!(rows.as_ref(), Ok(&expected[k]), "{}", QUERIES[k]);
+                    }
+                }
+            });
+        }
+    });
+}

@@ -4,10 +4,14 @@
 //!
 //! The producer (the operator under the chain) runs on the calling
 //! thread: each batch it emits is cut into morsels, numbered in order and
-//! queued. A worker takes a morsel, builds its own copy of the chain over
-//! it (a leaf emitting the morsel in place of the producer) and runs it to
-//! its end with its own `ExecContext`: the query's snapshot, parameters,
-//! stop signals and memory budget, its own regex cache and statistics.
+//! queued. Jobs on the shared worker pool (`crate::worker_pool`, ADR 0153)
+//! and the calling thread itself take morsels in turn; each builds its own
+//! copy of the chain over a morsel (a leaf emitting the morsel in place of
+//! the producer) and runs it to its end, a job with its own
+//! `ExecContext`: the query's snapshot, parameters, stop signals and
+//! memory budget, its own regex cache and statistics. No thread is
+//! started per run, and a query whose jobs wait behind other queries'
+//! runs its morsels on its own thread.
 //! The calling thread emits the morsels' rows strictly in their numbers'
 //! order, so whatever lies above sees the rows, the order and, should a
 //! morsel fail, the first error of a serial run.
@@ -23,14 +27,14 @@ use crate::batch::Batch;
 use crate::context::{ExecContext, OperatorStats};
 use crate::error::{ExecError, ExecResult};
 use crate::memory::Reservation;
+use crate::worker_pool;
 use nereid_planner::Op;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// Morsels per worker the producer's batch is cut into: enough that a
 /// worker slowed by a heavy morsel does not hold the others up.
@@ -40,9 +44,6 @@ const MIN_MORSEL_ROWS: usize = 4;
 /// Morsels per worker queued or done but not yet emitted: bounds the rows
 /// held beyond a serial run's.
 const IN_FLIGHT_PER_WORKER: usize = 8;
-/// Stack of a worker thread (pipelines recurse per operator; deeper
-/// recursion grows the stack on demand through `nereid_stack`).
-const WORKER_STACK: usize = 8 << 20;
 
 /// The chain a worker runs: the `Gather`'s input (a copy of the plan from
 /// there down), the number of its top operator and how many operators it
@@ -88,37 +89,86 @@ fn run_morsel(chain: &Chain, morsel: Batch, ctx: &mut ExecContext) -> ExecResult
     Ok(out)
 }
 
-/// What a worker sends back.
+/// What a pool job sends back.
 enum Report {
     /// The rows of morsel `seq` (or why it failed).
     Morsel(u64, ExecResult<Vec<Batch>>),
-    /// The worker is done; its operators' statistics.
+    /// The job is done and has dropped its context; its operators'
+    /// statistics.
     Finished(Vec<OperatorStats>),
 }
 
-/// A worker's loop: take a morsel, run it, report; until the queue is
-/// closed and empty, the query no longer wants rows (`abandoned`) or
-/// nobody listens any more.
-fn work(
-    chain: &Chain,
-    mut ctx: ExecContext,
-    queue: &Mutex<Receiver<(u64, Batch)>>,
-    abandoned: &AtomicBool,
-    out: &Sender<Report>,
-) {
-    while !abandoned.load(Ordering::Relaxed) {
-        let next = match queue.lock() {
-            Ok(queue) => queue.recv(),
-            Err(_) => break,
-        };
-        let Ok((seq, morsel)) = next else { break };
-        let result = catch_unwind(AssertUnwindSafe(|| run_morsel(chain, morsel, &mut ctx)))
-            .unwrap_or_else(|panic| Err(worker_panicked(panic.as_ref())));
-        if out.send(Report::Morsel(seq, result)).is_err() {
-            return;
+/// What the calling thread and its pool jobs share: the chain, the
+/// morsels no one has taken yet (lowest number first) and whether the
+/// query still wants rows.
+struct Shared {
+    chain: Arc<Chain>,
+    morsels: Mutex<VecDeque<(u64, Batch)>>,
+    abandoned: AtomicBool,
+    /// Jobs taking morsels now (not yet past their last look at the
+    /// queue): the caller hands over a new job only when fewer are.
+    live: AtomicUsize,
+}
+
+impl Shared {
+    /// The next morsel no one has taken, unless the query stopped wanting
+    /// rows.
+    fn take(&self) -> Option<(u64, Batch)> {
+        if self.abandoned.load(Ordering::Relaxed) {
+            return None;
         }
+        self.morsels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front()
     }
-    let _ = out.send(Report::Finished(std::mem::take(&mut ctx.stats)));
+
+    /// Whether no morsel waits (or the query no longer wants rows).
+    fn is_empty(&self) -> bool {
+        self.abandoned.load(Ordering::Relaxed)
+            || self
+                .morsels
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_empty()
+    }
+
+    fn queued(&self) -> usize {
+        self.morsels.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// A pool job: run the morsels queued, report each, and end once none is
+/// left (the caller hands over another job when it queues more), so a job
+/// never holds a pool thread while it waits for the producer.
+fn work(shared: &Shared, mut ctx: ExecContext, out: &Sender<Report>) {
+    'taking: loop {
+        while let Some((seq, morsel)) = shared.take() {
+            let result = run_guarded(&shared.chain, morsel, &mut ctx);
+            if out.send(Report::Morsel(seq, result)).is_err() {
+                break 'taking;
+            }
+        }
+        shared.live.fetch_sub(1, Ordering::SeqCst);
+        // A morsel queued while this job still counted as live got no job
+        // of its own: take it on rather than leave it to the caller.
+        if shared.is_empty() {
+            break;
+        }
+        shared.live.fetch_add(1, Ordering::SeqCst);
+    }
+    let stats = std::mem::take(&mut ctx.stats);
+    // The snapshot goes before the caller hears this job is done: no job
+    // holds the query's transaction once its `Gather` is gone.
+    drop(ctx);
+    let _ = out.send(Report::Finished(stats));
+}
+
+/// Runs a morsel; a panic ends that morsel (and so the query) with an
+/// error, not the thread running it.
+fn run_guarded(chain: &Chain, morsel: Batch, ctx: &mut ExecContext) -> ExecResult<Vec<Batch>> {
+    catch_unwind(AssertUnwindSafe(|| run_morsel(chain, morsel, ctx)))
+        .unwrap_or_else(|panic| Err(worker_panicked(panic.as_ref())))
 }
 
 /// The error a panicking worker's morsel ends with: the query fails, the
@@ -132,16 +182,14 @@ fn worker_panicked(panic: &(dyn std::any::Any + Send)) -> ExecError {
     ExecError::ExecutionFailed(format!("A query worker thread failed: {message}"))
 }
 
-/// The workers of a started `Gather` and the morsels in flight.
+/// A started `Gather`: its jobs on the pool and the morsels in flight.
 struct Running {
-    /// `None` once the producer is exhausted (closing the queue).
-    queue: Option<SyncSender<(u64, Batch)>>,
-    /// Set when the query stops taking rows: the workers leave the
-    /// morsels still queued.
-    abandoned: Arc<AtomicBool>,
+    shared: Arc<Shared>,
+    /// `false` once the producer is exhausted.
+    producing: bool,
+    report: Sender<Report>,
     reports: Receiver<Report>,
-    workers: Vec<JoinHandle<()>>,
-    /// Workers that have not reported `Finished` yet.
+    /// Jobs handed to the pool that have not reported `Finished` yet.
     busy: usize,
     /// Morsels sent, and the number of the next one to emit.
     sent: u64,
@@ -151,17 +199,22 @@ struct Running {
 }
 
 impl Drop for Running {
-    /// Closes the queue and waits for the workers (each finishes at most
-    /// the morsel it holds; a cancelled query's stop ends that too), so no
-    /// thread outlives the query's transaction.
+    /// Leaves the queued morsels and waits for the jobs handed over (each
+    /// finishes at most the morsel it holds; a cancelled query's stop ends
+    /// that too), so no job outlives the query's transaction.
     fn drop(&mut self) {
-        self.abandoned.store(true, Ordering::Relaxed);
-        self.queue = None;
-        // Drain so no worker blocks on a full report channel (unbounded:
-        // it never does; draining only frees their rows sooner).
-        while self.reports.try_recv().is_ok() {}
-        for worker in self.workers.drain(..) {
-            let _ = worker.join();
+        self.shared.abandoned.store(true, Ordering::Relaxed);
+        self.shared
+            .morsels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        while self.busy > 0 {
+            match self.reports.recv() {
+                Ok(Report::Finished(_)) => self.busy -= 1,
+                Ok(Report::Morsel(..)) => {}
+                Err(_) => break,
+            }
         }
     }
 }
@@ -198,115 +251,54 @@ impl Gather {
         }
     }
 
-    /// Cuts `batch` into morsels of about equal size, in row order.
-    fn morsels(&self, batch: Batch) -> Vec<Batch> {
-        let rows = batch.active_len();
-        let pieces = self.workers * MORSELS_PER_WORKER;
-        let size = rows.div_ceil(pieces).max(MIN_MORSEL_ROWS);
-        if rows <= size {
-            return vec![batch];
-        }
-        let slot_count = batch.slot_count();
-        batch
-            .selection()
-            .chunks(size)
-            .map(|piece| Batch::from_rows(slot_count, piece.iter().map(|&row| batch.row(row))))
-            .collect()
-    }
-
-    fn start(&self, ctx: &ExecContext) -> ExecResult<Running> {
-        let (queue, taken) = sync_channel(self.workers * IN_FLIGHT_PER_WORKER);
-        let taken = Arc::new(Mutex::new(taken));
-        let (report, reports) = channel();
-        let abandoned = Arc::new(AtomicBool::new(false));
-        let mut workers = Vec::with_capacity(self.workers);
-        for n in 0..self.workers {
-            let chain = Arc::clone(&self.chain);
-            let taken = Arc::clone(&taken);
-            let report = report.clone();
-            let abandoned = Arc::clone(&abandoned);
-            let worker_ctx = ctx.for_worker();
-            let spawned = std::thread::Builder::new()
-                .name(format!("nereid-query-worker-{n}"))
-                .stack_size(WORKER_STACK)
-                .spawn(move || work(&chain, worker_ctx, &taken, &abandoned, &report));
-            match spawned {
-                Ok(handle) => workers.push(handle),
-                // No thread to be had: run with the workers started.
-                Err(_) if !workers.is_empty() => break,
-                Err(e) => {
-                    return Err(ExecError::ExecutionFailed(format!(
-                        "Cannot start a query worker thread: {e}"
-                    )))
-                }
-            }
-        }
-        Ok(Running {
-            queue: Some(queue),
-            abandoned,
-            reports,
-            busy: workers.len(),
-            workers,
-            sent: 0,
-            emitted: 0,
-            done: BTreeMap::new(),
-        })
-    }
-
     /// Moves the next morsel's rows (in order) to `ready`; `false` once
-    /// every morsel was emitted and the workers are done.
+    /// every morsel was emitted and the pool jobs are done. The calling
+    /// thread runs the producer, then any morsel no job has taken: it is
+    /// one of the `workers`, and the query goes on at its own pace when
+    /// the pool is busy with other queries.
     fn advance(&mut self, ctx: &mut ExecContext) -> ExecResult<bool> {
-        if self.running.is_none() {
-            self.running = Some(self.start(ctx)?);
-        }
+        let helpers = self.workers - 1;
         let limit = (self.workers * IN_FLIGHT_PER_WORKER) as u64;
+        let pieces = self.workers * MORSELS_PER_WORKER;
+        let run = self
+            .running
+            .get_or_insert_with(|| Running::new(Arc::clone(&self.chain)));
         loop {
-            let run = self.running.as_mut().expect("started above");
             if let Some((rows, held)) = run.done.remove(&run.emitted) {
                 run.emitted += 1;
                 self.ready.extend(rows?);
                 self.held = Some(held);
                 return Ok(true);
             }
-            if run.queue.is_some() && run.sent - run.emitted < limit {
+            if run.producing && run.sent - run.emitted < limit {
                 match self.producer.next(ctx)? {
                     Some(batch) => {
-                        for morsel in self.morsels(batch) {
-                            let run = self.running.as_mut().expect("started above");
-                            let queue = run.queue.as_ref().expect("open");
-                            if queue.send((run.sent, morsel)).is_err() {
-                                return Err(ExecError::ExecutionFailed(
-                                    "The query's worker threads stopped early".into(),
-                                ));
-                            }
-                            run.sent += 1;
-                        }
+                        run.queue(morsels(batch, pieces));
+                        run.hand_over(helpers, ctx);
                     }
-                    None => run_mut(&mut self.running).queue = None,
+                    None => run.producing = false,
                 }
                 continue;
             }
-            if run.queue.is_none() && run.emitted == run.sent && run.busy == 0 {
+            while let Ok(report) = run.reports.try_recv() {
+                run.receive(report, ctx)?;
+            }
+            if run.done.contains_key(&run.emitted) {
+                continue;
+            }
+            if let Some((seq, morsel)) = run.shared.take() {
+                let rows = run_morsel(&run.shared.chain, morsel, ctx);
+                run.keep(seq, rows, ctx)?;
+                continue;
+            }
+            if !run.producing && run.emitted == run.sent && run.busy == 0 {
                 return Ok(false);
             }
-            match run.reports.recv() {
-                Ok(Report::Morsel(seq, rows)) => {
-                    let mut held = ctx.reservation();
-                    if let Ok(batches) = &rows {
-                        held.grow(batches.iter().map(Batch::footprint).sum())?;
-                    }
-                    run.done.insert(seq, (rows, held));
-                }
-                Ok(Report::Finished(stats)) => {
-                    run.busy -= 1;
-                    ctx.add_stats(&stats);
-                }
-                Err(_) => {
-                    return Err(ExecError::ExecutionFailed(
-                        "The query's worker threads stopped early".into(),
-                    ))
-                }
-            }
+            // Every morsel left is in a job's hands: wait for one.
+            let report = run.reports.recv().map_err(|_| {
+                ExecError::ExecutionFailed("The query's worker threads stopped early".into())
+            })?;
+            run.receive(report, ctx)?;
         }
     }
 
@@ -315,7 +307,7 @@ impl Gather {
         let Some(batch) = self.producer.next(ctx)? else {
             return Ok(false);
         };
-        for morsel in self.morsels(batch) {
+        for morsel in morsels(batch, self.workers * MORSELS_PER_WORKER) {
             let rows = run_morsel(&self.chain, morsel, ctx)?;
             self.ready.extend(rows);
         }
@@ -323,8 +315,101 @@ impl Gather {
     }
 }
 
-fn run_mut(running: &mut Option<Running>) -> &mut Running {
-    running.as_mut().expect("started")
+/// Cuts `batch` into about `pieces` morsels of about equal size, in row
+/// order.
+fn morsels(batch: Batch, pieces: usize) -> Vec<Batch> {
+    let rows = batch.active_len();
+    let size = rows.div_ceil(pieces).max(MIN_MORSEL_ROWS);
+    if rows <= size {
+        return vec![batch];
+    }
+    let slot_count = batch.slot_count();
+    batch
+        .selection()
+        .chunks(size)
+        .map(|piece| Batch::from_rows(slot_count, piece.iter().map(|&row| batch.row(row))))
+        .collect()
+}
+
+impl Running {
+    fn new(chain: Arc<Chain>) -> Running {
+        let (report, reports) = channel();
+        Running {
+            shared: Arc::new(Shared {
+                chain,
+                morsels: Mutex::new(VecDeque::new()),
+                abandoned: AtomicBool::new(false),
+                live: AtomicUsize::new(0),
+            }),
+            producing: true,
+            report,
+            reports,
+            busy: 0,
+            sent: 0,
+            emitted: 0,
+            done: BTreeMap::new(),
+        }
+    }
+
+    /// Numbers the morsels and queues them for whoever takes them first.
+    fn queue(&mut self, morsels: Vec<Batch>) {
+        let mut queued = self
+            .shared
+            .morsels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for morsel in morsels {
+            queued.push_back((self.sent, morsel));
+            self.sent += 1;
+        }
+    }
+
+    /// Hands the pool a job per queued morsel, up to `helpers` jobs at a
+    /// time. A pool that cannot start a thread leaves the morsels to the
+    /// calling thread.
+    fn hand_over(&mut self, helpers: usize, ctx: &ExecContext) {
+        let wanted = helpers.min(self.shared.queued());
+        while self.shared.live.load(Ordering::SeqCst) < wanted {
+            self.shared.live.fetch_add(1, Ordering::SeqCst);
+            let shared = Arc::clone(&self.shared);
+            let out = self.report.clone();
+            let job_ctx = ctx.for_worker();
+            match worker_pool::submit(helpers, move || work(&shared, job_ctx, &out)) {
+                Ok(()) => self.busy += 1,
+                Err(_) => {
+                    self.shared.live.fetch_sub(1, Ordering::SeqCst);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn receive(&mut self, report: Report, ctx: &mut ExecContext) -> ExecResult<()> {
+        match report {
+            Report::Morsel(seq, rows) => self.keep(seq, rows, ctx),
+            Report::Finished(stats) => {
+                self.busy -= 1;
+                ctx.add_stats(&stats);
+                Ok(())
+            }
+        }
+    }
+
+    /// Holds morsel `seq`'s rows until their turn, charged to the query's
+    /// memory budget meanwhile.
+    fn keep(
+        &mut self,
+        seq: u64,
+        rows: ExecResult<Vec<Batch>>,
+        ctx: &ExecContext,
+    ) -> ExecResult<()> {
+        let mut held = ctx.reservation();
+        if let Ok(batches) = &rows {
+            held.grow(batches.iter().map(Batch::footprint).sum())?;
+        }
+        self.done.insert(seq, (rows, held));
+        Ok(())
+    }
 }
 
 impl Operator for Gather {
