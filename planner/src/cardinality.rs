@@ -14,7 +14,7 @@
 //! of averaged. Other predicates are not estimated: they count
 //! as keeping every row, which never makes an end look smaller than it is.
 
-use crate::expr::{slots_of, BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, Expr, Slot};
 use crate::id_predicate::seekable;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexCondition, IndexEntity, IndexQuery, SeekArg};
@@ -42,28 +42,19 @@ pub(crate) fn node_frontier(
         return named;
     }
     for filter in filters {
-        match filter {
-            Expr::HasLabels { expr, labels: more } if **expr == Expr::Slot(slot) => {
+        if let Expr::HasLabels { expr, labels: more } = filter {
+            if **expr == Expr::Slot(slot) {
                 for l in more {
                     if !labels.contains(l) {
                         labels.push(l.clone());
                     }
                 }
             }
-            Expr::Binary {
-                op: BinaryOp::Equal,
-                lhs,
-                rhs,
-            } => {
-                if let Some(key) =
-                    equality_key(lhs, rhs, slot).or_else(|| equality_key(rhs, lhs, slot))
-                {
-                    if !keys.contains(&key) {
-                        keys.push(key);
-                    }
-                }
+        } else if let Some((lhs, rhs)) = filter.as_equality() {
+            let key = equality_key(lhs, rhs, slot).or_else(|| equality_key(rhs, lhs, slot));
+            if let Some(key) = key.filter(|k| !keys.contains(k)) {
+                keys.push(key);
             }
-            _ => {}
         }
     }
     let having = catalog.estimate_nodes_having(&labels, &keys);

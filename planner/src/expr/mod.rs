@@ -155,6 +155,21 @@ pub enum Quantifier {
     Single,
 }
 
+impl Expr {
+    /// `(lhs, rhs)` when this is `lhs = rhs`: the shape the rules that
+    /// seek, join or estimate by equality look for.
+    pub(crate) fn as_equality(&self) -> Option<(&Expr, &Expr)> {
+        match self {
+            Expr::Binary {
+                op: BinaryOp::Equal,
+                lhs,
+                rhs,
+            } => Some((lhs, rhs)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum BinaryOp {
     And,

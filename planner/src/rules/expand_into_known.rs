@@ -39,7 +39,7 @@
 
 use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::cardinality::node_frontier;
-use crate::expr::{slots_of, BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, Expr, Slot};
 use crate::id_predicate::seekable;
 use crate::index_predicate::{choose, condition};
 use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
@@ -188,12 +188,7 @@ fn movable(filter: &Expr, t: Slot, rel: Slot) -> bool {
     if let Expr::HasLabels { expr, .. } = filter {
         return **expr == Expr::Slot(t);
     }
-    let Expr::Binary {
-        op: BinaryOp::Equal,
-        lhs,
-        rhs,
-    } = filter
-    else {
+    let Some((lhs, rhs)) = filter.as_equality() else {
         return false;
     };
     let plain = |e: &Expr| match e {

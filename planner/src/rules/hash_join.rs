@@ -357,12 +357,7 @@ fn side(conjunct: &Expr, slots: &[Slot]) -> Side {
 /// with `right` reading only segment slots and `left` only others, each
 /// reading at least one.
 fn key_of(conjunct: &Expr, slots: &[Slot]) -> Option<(Expr, Expr)> {
-    let Expr::Binary {
-        op: BinaryOp::Equal,
-        lhs,
-        rhs,
-    } = conjunct
-    else {
+    let Some((lhs, rhs)) = conjunct.as_equality() else {
         return None;
     };
     let reads = |e: &Expr| {
@@ -379,9 +374,9 @@ fn key_of(conjunct: &Expr, slots: &[Slot]) -> Option<(Expr, Expr)> {
         !r.is_empty() && r.iter().all(|s| !slots.contains(s))
     };
     if only_other(lhs) && only_segment(rhs) {
-        Some(((**lhs).clone(), (**rhs).clone()))
+        Some((lhs.clone(), rhs.clone()))
     } else if only_segment(lhs) && only_other(rhs) {
-        Some(((**rhs).clone(), (**lhs).clone()))
+        Some((rhs.clone(), lhs.clone()))
     } else {
         None
     }

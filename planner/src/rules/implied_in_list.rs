@@ -119,12 +119,7 @@ fn key_of(prop: &Expr) -> &str {
 /// `slot.key = value` (either way round) with a repeatable `value` that
 /// does not read `slot`.
 fn fixed_property(conjunct: &Expr) -> Option<(Slot, &str, &Expr)> {
-    let Expr::Binary {
-        op: BinaryOp::Equal,
-        lhs,
-        rhs,
-    } = conjunct
-    else {
+    let Some((lhs, rhs)) = conjunct.as_equality() else {
         return None;
     };
     let side = |prop: &'_ Expr, value: &'_ Expr| -> Option<Slot> {
@@ -137,9 +132,9 @@ fn fixed_property(conjunct: &Expr) -> Option<(Slot, &str, &Expr)> {
         }
     };
     if let Some(slot) = side(lhs, rhs) {
-        return Some((slot, key_of(lhs), &**rhs));
+        return Some((slot, key_of(lhs), rhs));
     }
-    side(rhs, lhs).map(|slot| (slot, key_of(rhs), &**lhs))
+    side(rhs, lhs).map(|slot| (slot, key_of(rhs), lhs))
 }
 
 fn reads_slot(e: &Expr, slot: Slot) -> bool {

@@ -17,7 +17,7 @@
 //! Runs after `id_seek`: a seek by id names fewer nodes.
 
 use super::{replace_scan_under_filters, transform_up, RewriteRule};
-use crate::expr::{slots_of, BinaryOp, Expr, Slot};
+use crate::expr::{slots_of, Expr, Slot};
 use crate::plan::Op;
 use crate::Catalog;
 use nereid_values::Value;
@@ -61,12 +61,7 @@ impl RewriteRule for PropertySeek {
 /// `(n, key, e)` when `predicate` is `n.key = e` or `e = n.key`, `e` does
 /// not read `n` and is not a literal other than a string.
 fn seekable(predicate: &Expr) -> Option<(Slot, String, Expr)> {
-    let Expr::Binary {
-        op: BinaryOp::Equal,
-        lhs,
-        rhs,
-    } = predicate
-    else {
+    let Some((lhs, rhs)) = predicate.as_equality() else {
         return None;
     };
     let ((slot, key), value) = match (property_of(lhs), property_of(rhs)) {
@@ -74,14 +69,14 @@ fn seekable(predicate: &Expr) -> Option<(Slot, String, Expr)> {
         (None, Some(property)) => (property, lhs),
         (None, None) => return None,
     };
-    if let Expr::Literal(literal) = &**value {
+    if let Expr::Literal(literal) = value {
         if !matches!(literal, Value::String(_)) {
             return None;
         }
     }
     let mut reads = Vec::new();
     slots_of(value, &mut reads);
-    (!reads.contains(&slot)).then(|| (slot, key, (**value).clone()))
+    (!reads.contains(&slot)).then(|| (slot, key, value.clone()))
 }
 
 /// `(slot, key)` when `e` is `slot.key`.
