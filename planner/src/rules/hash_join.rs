@@ -357,9 +357,7 @@ fn side(conjunct: &Expr, slots: &[Slot]) -> Side {
 /// with `right` reading only segment slots and `left` only others, each
 /// reading at least one.
 fn key_of(conjunct: &Expr, slots: &[Slot]) -> Option<(Expr, Expr)> {
-    let Some((lhs, rhs)) = conjunct.as_equality() else {
-        return None;
-    };
+    let (lhs, rhs) = conjunct.as_equality()?;
     let reads = |e: &Expr| {
         let mut reads = Vec::new();
         slots_of(e, &mut reads);

@@ -119,9 +119,7 @@ fn key_of(prop: &Expr) -> &str {
 /// `slot.key = value` (either way round) with a repeatable `value` that
 /// does not read `slot`.
 fn fixed_property(conjunct: &Expr) -> Option<(Slot, &str, &Expr)> {
-    let Some((lhs, rhs)) = conjunct.as_equality() else {
-        return None;
-    };
+    let (lhs, rhs) = conjunct.as_equality()?;
     let side = |prop: &'_ Expr, value: &'_ Expr| -> Option<Slot> {
         match prop {
             Expr::Property { expr, .. } => match **expr {

@@ -61,9 +61,7 @@ impl RewriteRule for PropertySeek {
 /// `(n, key, e)` when `predicate` is `n.key = e` or `e = n.key`, `e` does
 /// not read `n` and is not a literal other than a string.
 fn seekable(predicate: &Expr) -> Option<(Slot, String, Expr)> {
-    let Some((lhs, rhs)) = predicate.as_equality() else {
-        return None;
-    };
+    let (lhs, rhs) = predicate.as_equality()?;
     let ((slot, key), value) = match (property_of(lhs), property_of(rhs)) {
         (Some(property), _) => (property, rhs),
         (None, Some(property)) => (property, lhs),
