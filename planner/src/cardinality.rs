@@ -164,28 +164,24 @@ fn counted_entries(catalog: &dyn Catalog, query: &IndexQuery) -> Option<IndexEst
     if query.equal.is_empty() || query.next != IndexCondition::All {
         return None;
     }
-    let mut values = Vec::with_capacity(query.equal.len());
-    let mut probed = Vec::with_capacity(query.equal.len());
-    for arg in &query.equal {
-        match arg {
-            SeekArg::Equal(Expr::Literal(value)) => {
-                values.push(value.clone());
-                probed.push(ProbeValue::Literal(value.clone()));
-            }
-            SeekArg::Equal(Expr::Param(name)) => {
-                values.push(catalog.parameter(name)?.clone());
-                probed.push(ProbeValue::Param(name.clone()));
-            }
-            _ => return None,
-        }
-    }
-    let entries =
-        catalog.count_node_index_entries(&query.index.name, &values, PLANNING_COUNT_CAP)? as f64;
-    if probed.iter().any(|v| matches!(v, ProbeValue::Param(_))) {
-        let probe = ParameterProbe::IndexEquality {
-            index: query.index.name.clone(),
-            values: probed,
-        };
+    let values = query
+        .equal
+        .iter()
+        .map(|arg| match arg {
+            SeekArg::Equal(Expr::Literal(value)) => Some(ProbeValue::Literal(value.clone())),
+            SeekArg::Equal(Expr::Param(name)) => Some(ProbeValue::Param(name.clone())),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let reads_parameters = values.iter().any(|v| matches!(v, ProbeValue::Param(_)));
+    // Counted as a cached plan's check counts it again (module
+    // `parameter_probe`), so the two estimates compare like for like.
+    let probe = ParameterProbe::IndexEquality {
+        index: query.index.name.clone(),
+        values,
+    };
+    let entries = probe.estimate(catalog, PLANNING_COUNT_CAP)?;
+    if reads_parameters {
         catalog.note_probe(probe, entries);
     }
     Some(IndexEstimate::Counted {

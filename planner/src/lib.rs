@@ -41,9 +41,7 @@ pub use index_query::{
 };
 pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
-pub use parameter_probe::{
-    probes_fit, ParameterProbe, PlannedProbe, ProbeValue, REPLAN_RATIO, RUN_COUNT_CAP,
-};
+pub use parameter_probe::{probes_fit, ParameterProbe, PlannedProbe, ProbeValue};
 pub use plan::{
     Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan,
     PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,

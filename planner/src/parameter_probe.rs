@@ -22,7 +22,7 @@ use nereid_values::Value;
 /// one a plan was made with before the plan no longer fits: an order of
 /// magnitude, the threshold, below which the cost model's choices
 /// rarely flip.
-pub const REPLAN_RATIO: f64 = 10.0;
+pub(crate) const REPLAN_RATIO: f64 = 10.0;
 
 /// Index entries counted, at most, to estimate a seek at planning.
 pub(crate) const PLANNING_COUNT_CAP: u64 = 65_536;
@@ -30,7 +30,7 @@ pub(crate) const PLANNING_COUNT_CAP: u64 = 65_536;
 /// Index entries counted, at most, to re-estimate a seek before a cached
 /// plan is reused (once per run: the check must stay far cheaper than the
 /// query).
-pub const RUN_COUNT_CAP: u64 = 4_096;
+pub(crate) const RUN_COUNT_CAP: u64 = 4_096;
 
 /// One estimate that read parameter values.
 #[derive(Clone, Debug, PartialEq)]
