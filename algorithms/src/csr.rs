@@ -8,7 +8,7 @@
 //! what they stand for (store nodes, Graphalytics ids) is the caller's
 //! business.
 
-use crate::csr_build::build_direction;
+use crate::csr_build::{build_direction, Pieces, Reversed};
 use rayon::prelude::*;
 
 /// Which edges a kernel follows from a vertex.
@@ -159,21 +159,24 @@ impl Graph {
     /// in single precision when every one of them is a single-precision
     /// value (integers up to 2^24, halves, ...), else in double.
     pub fn from_pieces(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Graph {
-        assert!(weights.is_none_or(
-            |w| w.len() == edges.len() && w.iter().zip(edges).all(|(w, e)| w.len() == e.len())
-        ));
-        let single = weights.is_some_and(|pieces| {
-            pieces
-                .par_iter()
-                .all(|w| w.iter().all(|&w| f64::from(w as f32) == w))
-        });
-        let direction = |flip| match (weights, single) {
-            (None, _) => build_direction::<f32>(n, edges, None, flip),
-            (Some(w), true) => build_direction::<f32>(n, edges, Some(w), flip),
-            (Some(w), false) => build_direction::<f64>(n, edges, Some(w), flip),
+        let out = out_direction(n, edges, weights);
+        let inc = reversed(&out);
+        Graph { n, out, inc }
+    }
+
+    /// [`Graph::from_pieces`] over pieces it owns (the view's cells: an
+    /// edge list with its weights, which are empty when there are none),
+    /// freed as soon as the out-direction is built: the in-direction, built
+    /// from that one, then reuses their memory rather than fresh pages.
+    pub fn from_cells(n: usize, cells: Vec<(Vec<(u32, u32)>, Vec<f64>)>, weighted: bool) -> Graph {
+        let out = {
+            let edges: Vec<&[(u32, u32)]> = cells.iter().map(|(e, _)| &e[..]).collect();
+            let weights: Option<Vec<&[f64]>> =
+                weighted.then(|| cells.iter().map(|(_, w)| &w[..]).collect());
+            out_direction(n, &edges, weights.as_deref())
         };
-        let out = direction(false);
-        let inc = direction(true);
+        drop(cells);
+        let inc = reversed(&out);
         Graph { n, out, inc }
     }
 
@@ -264,6 +267,34 @@ pub fn distinct_neighbours(graph: &Graph, dir: Direction) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// The out-direction of edges in pieces, weights in single precision when
+/// every one of them is a single-precision value.
+fn out_direction(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Csr {
+    assert!(weights.is_none_or(
+        |w| w.len() == edges.len() && w.iter().zip(edges).all(|(w, e)| w.len() == e.len())
+    ));
+    let single = weights.is_some_and(|pieces| {
+        pieces
+            .par_iter()
+            .all(|w| w.iter().all(|&w| f64::from(w as f32) == w))
+    });
+    let pieces = Pieces::new(edges, weights, false);
+    match (weights, single) {
+        (None, _) | (Some(_), true) => build_direction::<f32>(n, &pieces),
+        (Some(_), false) => build_direction::<f64>(n, &pieces),
+    }
+}
+
+/// The in-direction of the edges `out` holds, in the same weight width:
+/// read row by row, so every row comes out sorted (no sort pass).
+fn reversed(out: &Csr) -> Csr {
+    let n = out.offsets.len() - 1;
+    match out.weights {
+        WeightColumn::Double(_) => build_direction::<f64>(n, &Reversed::new(out)),
+        _ => build_direction::<f32>(n, &Reversed::<f32>::new(out)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,7 +367,19 @@ mod tests {
             let weight_pieces: Vec<&[f64]> =
                 cuts.windows(2).map(|c| &weights[c[0]..c[1]]).collect();
             let cut = Graph::from_pieces(n, &pieces, Some(&weight_pieces));
-            for (csr, flip) in [(g.out(), false), (g.inc(), true), (cut.out(), false)] {
+            let cells = pieces
+                .iter()
+                .zip(&weight_pieces)
+                .map(|(e, w)| (e.to_vec(), w.to_vec()))
+                .collect();
+            let owned = Graph::from_cells(n, cells, true);
+            for (csr, flip) in [
+                (g.out(), false),
+                (g.inc(), true),
+                (cut.out(), false),
+                (owned.out(), false),
+                (owned.inc(), true),
+            ] {
                 let mut expected: Vec<(u32, u32, f64)> = edges
                     .iter()
                     .zip(weights)

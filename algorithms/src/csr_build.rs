@@ -1,10 +1,10 @@
-//! Building one CSR direction from an edge list in pieces (the view's
-//! per-cell vectors), without concatenating them and without a wide
-//! intermediate bucket.
+//! Building one CSR direction from an edge source: the view's per-cell
+//! vectors (without concatenating them and without a wide intermediate
+//! bucket), or the other direction already built.
 //!
 //! Three parallel passes, no atomic read-modify-write:
-//! 1. each task (a piece, or a part of a long one) counts its edges per
-//!    block of [`BLOCK_ROWS`] rows;
+//! 1. each task (a piece, a part of a long one, or a range of rows of the
+//!    other direction) counts its edges per block of [`BLOCK_ROWS`] rows;
 //! 2. a prefix sum over (block, task) gives every task one run per block
 //!    in the *final* target array, and each task writes its edges' targets
 //!    (and weights) there, with the row inside the block beside them in a
@@ -12,11 +12,14 @@
 //!    random write per edge, and 2 bytes per edge of transient memory;
 //! 3. each block, in parallel, counts its rows' degrees from those 2-byte
 //!    rows, moves its edges into row order through a cache-sized copy of
-//!    the block and sorts each row by (target, weight).
+//!    the block and, when the source is not already in order, sorts each
+//!    row by (target, weight).
 //!
-//! Runs keep task order and tasks keep piece order, so rows come out the
-//! same for every thread count; the sort makes them independent of the
-//! input order altogether.
+//! Runs keep task order and tasks keep source order, and pass 3 moves
+//! edges stably: so the direction built from the other one, read row by
+//! row, comes out with every row already sorted (a counting sort), and
+//! needs no sort at all. Pieces are sorted, which makes rows independent
+//! of the input order altogether.
 
 use crate::csr::{Csr, WeightColumn};
 use rayon::prelude::*;
@@ -33,6 +36,8 @@ pub(crate) trait Weight: Copy + Default + Send + Sync + 'static {
     fn narrow(w: f64) -> Self;
     fn widen(self) -> f64;
     fn column(values: Vec<Self>) -> WeightColumn;
+    /// The weights of `column` when they are stored in this width.
+    fn of(column: &WeightColumn) -> Option<&[Self]>;
 }
 
 impl Weight for f32 {
@@ -44,6 +49,12 @@ impl Weight for f32 {
     }
     fn column(values: Vec<f32>) -> WeightColumn {
         WeightColumn::Single(values)
+    }
+    fn of(column: &WeightColumn) -> Option<&[f32]> {
+        match column {
+            WeightColumn::Single(w) => Some(w),
+            _ => None,
+        }
     }
 }
 
@@ -57,6 +68,25 @@ impl Weight for f64 {
     fn column(values: Vec<f64>) -> WeightColumn {
         WeightColumn::Double(values)
     }
+    fn of(column: &WeightColumn) -> Option<&[f64]> {
+        match column {
+            WeightColumn::Double(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+/// Where one direction's edges come from: tasks visited in parallel,
+/// each in its own order, the tasks' order being the source's.
+pub(crate) trait EdgeSource<W>: Sync {
+    fn edge_count(&self) -> usize;
+    fn weighted(&self) -> bool;
+    fn tasks(&self) -> usize;
+    /// Calls `visit(row, target, weight)` for each edge of task `task`
+    /// (weight `W::default()` when unweighted), in order.
+    fn each(&self, task: usize, visit: impl FnMut(u32, u32, W));
+    /// Whether every row comes out sorted without a sort.
+    fn rows_in_order(&self) -> bool;
 }
 
 /// A stretch of one piece that one task of passes 1 and 2 handles.
@@ -66,6 +96,137 @@ struct Task {
     end: usize,
 }
 
+/// Edges in pieces, by source (or by target when `flip`).
+pub(crate) struct Pieces<'a> {
+    pieces: &'a [&'a [(u32, u32)]],
+    weights: Option<&'a [&'a [f64]]>,
+    flip: bool,
+    tasks: Vec<Task>,
+}
+
+impl<'a> Pieces<'a> {
+    pub(crate) fn new(
+        pieces: &'a [&'a [(u32, u32)]],
+        weights: Option<&'a [&'a [f64]]>,
+        flip: bool,
+    ) -> Self {
+        let total = pieces.iter().map(|p| p.len()).sum();
+        let tasks = tasks(pieces, total);
+        Pieces {
+            pieces,
+            weights,
+            flip,
+            tasks,
+        }
+    }
+}
+
+impl<W: Weight> EdgeSource<W> for Pieces<'_> {
+    fn edge_count(&self) -> usize {
+        self.pieces.iter().map(|p| p.len()).sum()
+    }
+    fn weighted(&self) -> bool {
+        self.weights.is_some()
+    }
+    fn tasks(&self) -> usize {
+        self.tasks.len()
+    }
+    fn each(&self, task: usize, mut visit: impl FnMut(u32, u32, W)) {
+        let t = &self.tasks[task];
+        let edges = &self.pieces[t.piece][t.start..t.end];
+        let flip = self.flip;
+        let key = move |&(s, d): &(u32, u32)| if flip { (d, s) } else { (s, d) };
+        match self.weights {
+            Some(w) => {
+                for (e, &w) in edges.iter().zip(&w[t.piece][t.start..t.end]) {
+                    let (row, target) = key(e);
+                    visit(row, target, W::narrow(w));
+                }
+            }
+            None => {
+                for e in edges {
+                    let (row, target) = key(e);
+                    visit(row, target, W::default());
+                }
+            }
+        }
+    }
+    fn rows_in_order(&self) -> bool {
+        false
+    }
+}
+
+/// The edges of a built direction the other way round, read row by row.
+pub(crate) struct Reversed<'a, W> {
+    csr: &'a Csr,
+    weights: Option<&'a [W]>,
+    /// Task `i` reads rows `bounds[i]..bounds[i + 1]`.
+    bounds: Vec<usize>,
+}
+
+impl<'a, W: Weight> Reversed<'a, W> {
+    /// Panics if `csr` has weights of another width than `W`.
+    pub(crate) fn new(csr: &'a Csr) -> Self {
+        let weights = match csr.weights {
+            WeightColumn::None => None,
+            ref column => Some(W::of(column).expect("weights of the built width")),
+        };
+        let n = csr.offsets.len() - 1;
+        let total = csr.targets.len();
+        let most = most_per_task(total);
+        // Rows cut where the edges before them pass a multiple of `most`.
+        let mut bounds = vec![0];
+        for k in 1..total.div_ceil(most) {
+            let row = csr.offsets.partition_point(|&o| o < k * most).min(n);
+            if row > *bounds.last().unwrap_or(&0) {
+                bounds.push(row);
+            }
+        }
+        if *bounds.last().unwrap_or(&0) < n {
+            bounds.push(n);
+        }
+        Reversed {
+            csr,
+            weights,
+            bounds,
+        }
+    }
+}
+
+impl<W: Weight> EdgeSource<W> for Reversed<'_, W> {
+    fn edge_count(&self) -> usize {
+        self.csr.targets.len()
+    }
+    fn weighted(&self) -> bool {
+        self.weights.is_some()
+    }
+    fn tasks(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+    fn each(&self, task: usize, mut visit: impl FnMut(u32, u32, W)) {
+        let offsets = &self.csr.offsets;
+        for row in self.bounds[task]..self.bounds[task + 1] {
+            let edges = offsets[row]..offsets[row + 1];
+            let targets = &self.csr.targets[edges.clone()];
+            match self.weights {
+                Some(w) => {
+                    for (&t, &w) in targets.iter().zip(&w[edges]) {
+                        visit(t, row as u32, w);
+                    }
+                }
+                None => {
+                    for &t in targets {
+                        visit(t, row as u32, W::default());
+                    }
+                }
+            }
+        }
+    }
+    fn rows_in_order(&self) -> bool {
+        true
+    }
+}
+
 /// One task's runs, one per block, in the final arrays.
 struct Runs<'a, W> {
     targets: Vec<&'a mut [u32]>,
@@ -73,40 +234,32 @@ struct Runs<'a, W> {
     weights: Option<Vec<&'a mut [W]>>,
 }
 
-/// One direction of the edges in `pieces` (by source, or by target when
-/// `flip`), with `weights` (one slice per piece) stored as `W`.
+/// One direction over vertices `0..n` of the edges `source` gives.
 ///
 /// Panics if an endpoint is `>= n`.
-pub(crate) fn build_direction<W: Weight>(
-    n: usize,
-    pieces: &[&[(u32, u32)]],
-    weights: Option<&[&[f64]]>,
-    flip: bool,
-) -> Csr {
-    let key = move |&(s, d): &(u32, u32)| if flip { (d, s) } else { (s, d) };
-    let total: usize = pieces.iter().map(|p| p.len()).sum();
+pub(crate) fn build_direction<W: Weight>(n: usize, source: &impl EdgeSource<W>) -> Csr {
+    let total = source.edge_count();
     let blocks = n.div_ceil(BLOCK_ROWS);
-    let tasks = tasks(pieces, total);
-    let counts: Vec<Vec<u32>> = tasks
-        .par_iter()
+    let tasks = source.tasks();
+    let counts: Vec<Vec<u32>> = (0..tasks)
+        .into_par_iter()
         .map(|t| {
             let mut count = vec![0u32; blocks];
-            for e in &pieces[t.piece][t.start..t.end] {
-                count[key(e).0 as usize / BLOCK_ROWS] += 1;
-            }
+            source.each(t, |row, _, _| count[row as usize / BLOCK_ROWS] += 1);
             count
         })
         .collect();
+    let weighted = source.weighted();
     let mut targets = vec![0u32; total];
     let mut rows = vec![0u16; total];
-    let mut row_weights = weights.map(|_| vec![W::default(); total]);
+    let mut row_weights = weighted.then(|| vec![W::default(); total]);
     let mut block_bounds = Vec::with_capacity(blocks + 1);
     {
-        let mut runs: Vec<Runs<'_, W>> = (0..tasks.len())
+        let mut runs: Vec<Runs<'_, W>> = (0..tasks)
             .map(|_| Runs {
                 targets: Vec::with_capacity(blocks),
                 rows: Vec::with_capacity(blocks),
-                weights: weights.map(|_| Vec::with_capacity(blocks)),
+                weights: weighted.then(|| Vec::with_capacity(blocks)),
             })
             .collect();
         // Runs in block order, tasks in order within a block.
@@ -132,14 +285,9 @@ pub(crate) fn build_direction<W: Weight>(
             }
         }
         block_bounds.push(at);
-        tasks.par_iter().zip(runs).for_each(|(t, mut run)| {
-            scatter(
-                &pieces[t.piece][t.start..t.end],
-                weights.map(|w| &w[t.piece][t.start..t.end]),
-                key,
-                &mut run,
-            )
-        });
+        runs.into_par_iter()
+            .enumerate()
+            .for_each(|(t, mut run)| scatter(source, t, &mut run));
     }
     let mut offsets = vec![0usize; n + 1];
     offsets[n] = total;
@@ -147,6 +295,7 @@ pub(crate) fn build_direction<W: Weight>(
         Some(w) => split_rows(w, &block_bounds).into_iter().map(Some).collect(),
         None => (0..blocks).map(|_| None).collect(),
     };
+    let sort = !source.rows_in_order();
     offsets[..n]
         .par_chunks_mut(BLOCK_ROWS)
         .zip(split_rows(&mut targets, &block_bounds))
@@ -156,7 +305,7 @@ pub(crate) fn build_direction<W: Weight>(
         .for_each_init(
             Scratch::default,
             |scratch, (b, (((offsets, targets), rows), weights))| {
-                scratch.fill(block_bounds[b], offsets, targets, rows, weights);
+                scratch.fill(block_bounds[b], offsets, targets, rows, weights, sort);
             },
         );
     drop(rows);
@@ -167,12 +316,17 @@ pub(crate) fn build_direction<W: Weight>(
     }
 }
 
-/// Pieces cut into tasks of at most a quarter of a thread's share (and at
-/// least 64 Ki edges): a long cell does not keep one thread busy alone.
-fn tasks(pieces: &[&[(u32, u32)]], total: usize) -> Vec<Task> {
-    let most = total
+/// Edges per task at most: a quarter of a thread's share (and at least
+/// 64 Ki edges), so a long piece does not keep one thread busy alone.
+fn most_per_task(total: usize) -> usize {
+    total
         .div_ceil(4 * rayon::current_num_threads())
-        .max(1 << 16);
+        .max(1 << 16)
+}
+
+/// Pieces cut into tasks of at most [`most_per_task`] edges.
+fn tasks(pieces: &[&[(u32, u32)]], total: usize) -> Vec<Task> {
+    let most = most_per_task(total);
     let mut tasks = Vec::new();
     for (piece, edges) in pieces.iter().enumerate() {
         let mut start = 0;
@@ -187,24 +341,18 @@ fn tasks(pieces: &[&[(u32, u32)]], total: usize) -> Vec<Task> {
 
 /// Pass 2 for one task: each edge's target (and weight) into the next
 /// slot of its block's run, its row inside the block beside it.
-fn scatter<W: Weight>(
-    edges: &[(u32, u32)],
-    weights: Option<&[f64]>,
-    key: impl Fn(&(u32, u32)) -> (u32, u32),
-    run: &mut Runs<'_, W>,
-) {
+fn scatter<W: Weight>(source: &impl EdgeSource<W>, task: usize, run: &mut Runs<'_, W>) {
     let mut next = vec![0usize; run.targets.len()];
-    for (i, e) in edges.iter().enumerate() {
-        let (row, target) = key(e);
+    source.each(task, |row, target, weight| {
         let b = row as usize / BLOCK_ROWS;
         let at = next[b];
         run.targets[b][at] = target;
         run.rows[b][at] = (row as usize % BLOCK_ROWS) as u16;
-        if let (Some(w), Some(runs)) = (weights, &mut run.weights) {
-            runs[b][at] = W::narrow(w[i]);
+        if let Some(runs) = &mut run.weights {
+            runs[b][at] = weight;
         }
         next[b] = at + 1;
-    }
+    });
 }
 
 /// A worker's buffers for pass 3, reused from block to block.
@@ -231,7 +379,7 @@ impl<W> Default for Scratch<W> {
 impl<W: Weight> Scratch<W> {
     /// Pass 3 for one block whose first edge is edge `base` of the
     /// direction: its row offsets, its edges moved into row order, each
-    /// row sorted by (target, weight).
+    /// row sorted by (target, weight) when `sort`.
     fn fill(
         &mut self,
         base: usize,
@@ -239,6 +387,7 @@ impl<W: Weight> Scratch<W> {
         targets: &mut [u32],
         rows: &[u16],
         weights: Option<&mut [W]>,
+        sort: bool,
     ) {
         let row_count = offsets.len();
         self.starts.clear();
@@ -265,7 +414,7 @@ impl<W: Weight> Scratch<W> {
                     weights[*at] = w;
                     *at += 1;
                 }
-                for r in 0..row_count {
+                for r in (0..row_count).filter(|_| sort) {
                     let row = self.starts[r]..self.starts[r + 1];
                     sort_weighted_row(
                         &mut targets[row.clone()],
@@ -280,7 +429,7 @@ impl<W: Weight> Scratch<W> {
                     targets[*at] = t;
                     *at += 1;
                 }
-                for r in 0..row_count {
+                for r in (0..row_count).filter(|_| sort) {
                     targets[self.starts[r]..self.starts[r + 1]].sort_unstable();
                 }
             }

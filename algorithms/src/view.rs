@@ -5,10 +5,11 @@
 
 use crate::csr::Graph;
 use crate::error::AlgorithmError;
-use nereid_storage::apl::{EdgePattern, Endpoint, ModeChoice};
+use nereid_storage::apl::{CellProperty, EdgeMatch, EdgePattern, Endpoint, ModeChoice};
 use nereid_storage::{NodeIndex, Txn};
 use nereid_values::{NodeId, RelId, Value};
 use rayon::prelude::*;
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// What a view holds; equal specs over one snapshot give equal views.
@@ -73,15 +74,7 @@ impl GraphView {
             .into_par_iter()
             .map(|cell| read_cell(txn, &pattern, &index, cell, spec))
             .collect::<Result<_, _>>()?;
-        let edges: Vec<&[(u32, u32)]> = per_cell.iter().map(|(e, _)| &e[..]).collect();
-        let weights: Option<Vec<&[f64]>> = spec
-            .weight_property
-            .as_ref()
-            .map(|_| per_cell.iter().map(|(_, w)| &w[..]).collect());
-        let graph = Graph::from_pieces(nodes.len(), &edges, weights.as_deref());
-        drop(edges);
-        drop(weights);
-        drop(per_cell);
+        let graph = Graph::from_cells(nodes.len(), per_cell, spec.weight_property.is_some());
         Ok(GraphView {
             nodes,
             index,
@@ -109,6 +102,12 @@ impl GraphView {
     }
 }
 
+/// Edges a cell's reader holds back while their ends' index slots load:
+/// a cell yields its edges in storage order, so each end's lookup is a
+/// random read of the index (megabytes at a million nodes), and waiting
+/// for them one by one was most of the read's time.
+const LOOKAHEAD: usize = 16;
+
 /// One grid cell's edges among the view's nodes, both ends mapped to
 /// dense indices, each with its weight when the spec names a weight
 /// property: the cell's weights are read in one scan of its property
@@ -121,34 +120,89 @@ fn read_cell(
     spec: &ViewSpec,
 ) -> Result<CellEdges, AlgorithmError> {
     let apl = txn.apl();
-    let weights_of = spec
-        .weight_property
-        .as_deref()
-        .map(|key| (key, apl.rel_property_in_cell(cell, key)));
-    let (mut edges, mut weights) = (Vec::new(), Vec::new());
-    let mut failed = None;
+    let mut kept = Kept {
+        txn,
+        index,
+        weights_of: spec
+            .weight_property
+            .as_deref()
+            .map(|key| (key, apl.rel_property_in_cell_as(cell, key, LOOK_UP, usable))),
+        edges: Vec::new(),
+        weights: Vec::new(),
+        failed: None,
+    };
+    let mut pending = VecDeque::with_capacity(LOOKAHEAD);
     apl.edges_in_cell(pattern, cell, ModeChoice::Auto, |m| {
-        let (Some(s), Some(d)) = (index.get(m.src), index.get(m.dst)) else {
-            return;
-        };
-        edges.push((s, d));
-        if let Some((key, column)) = &weights_of {
-            match weight_of(column.get(m.rel), m.rel, key) {
-                Ok(w) => weights.push(w),
-                Err(e) => {
-                    failed.get_or_insert(e);
-                }
+        index.prefetch(m.src);
+        index.prefetch(m.dst);
+        pending.push_back(m);
+        if pending.len() == LOOKAHEAD {
+            if let Some(m) = pending.pop_front() {
+                kept.keep(m);
             }
         }
     });
-    match failed {
+    for m in pending {
+        kept.keep(m);
+    }
+    match kept.failed {
         Some(e) => Err(e),
         None => {
             // Growth by doubling leaves up to half of a piece unused until
             // the CSR is built.
+            let (mut edges, mut weights) = (kept.edges, kept.weights);
             edges.shrink_to_fit();
             weights.shrink_to_fit();
             Ok((edges, weights))
+        }
+    }
+}
+
+/// A weight slot whose value is not a usable weight (none, not a number,
+/// negative or NaN): the edge's value is looked up again, to name it in
+/// the error. Any negative number would do: no usable weight is one.
+const LOOK_UP: f64 = -1.0;
+
+/// A property value as a weight slot: the weight, or [`LOOK_UP`].
+fn usable(value: Value) -> f64 {
+    match value {
+        Value::Int(i) if i >= 0 => i as f64,
+        Value::Float(f) if f >= 0.0 => f,
+        _ => LOOK_UP,
+    }
+}
+
+/// What one cell's reader keeps: the edges among the view's nodes, as
+/// dense index pairs, and their weights.
+struct Kept<'a> {
+    txn: &'a Txn,
+    index: &'a NodeIndex,
+    weights_of: Option<(&'a str, CellProperty<f64>)>,
+    edges: Vec<(u32, u32)>,
+    weights: Vec<f64>,
+    failed: Option<AlgorithmError>,
+}
+
+impl Kept<'_> {
+    fn keep(&mut self, m: EdgeMatch) {
+        let (Some(s), Some(d)) = (self.index.get(m.src), self.index.get(m.dst)) else {
+            return;
+        };
+        self.edges.push((s, d));
+        let Some((key, column)) = &self.weights_of else {
+            return;
+        };
+        match column.slot(m.rel) {
+            Some(&w) if w >= 0.0 => self.weights.push(w),
+            // Only the first failure is reported.
+            _ if self.failed.is_some() => {}
+            _ => {
+                let value = self.txn.rel_property(m.rel, key);
+                match weight_of(value.as_ref(), m.rel, key) {
+                    Ok(w) => self.weights.push(w),
+                    Err(e) => self.failed = Some(e),
+                }
+            }
         }
     }
 }

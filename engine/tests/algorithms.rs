@@ -162,3 +162,39 @@ fn weights_are_read_as_the_transaction_sees_them() {
     assert!(error.message.contains('w'), "{}", error.message);
     db.rollback(tx);
 }
+
+/// A weight that cannot be one fails the call and says what it is: a
+/// negative number, NaN, a string (the view keeps only usable weights per
+/// relationship and looks a failing one up again to name it).
+#[test]
+fn unusable_weights_fail_the_call_saying_why() {
+    let cases = [
+        ("-2", "negative or NaN"),
+        ("0.0 / 0.0", "negative or NaN"),
+        ("'heavy'", "is a String, not a number"),
+    ];
+    for (weight, said) in cases {
+        let (_dir, db) = open();
+        rows(
+            &db,
+            &format!("MATCH (:N {{k: 'b'}})-[r:R]->(:N {{k: 'c'}}) SET r.w = {weight}"),
+        );
+        let query = "MATCH (a {k: 'a'}) CALL neptune.algo.sssp.deltaStepping(a, \
+                     {edgeWeightProperty: 'w', edgeWeightType: 'double'}) YIELD node, distance \
+                     RETURN node.k, distance";
+        let error = match db.run(None, query, Params::new()) {
+            Err(e) => e,
+            Ok(mut result) => result.pull(-1, &mut |_, _| {}).unwrap_err(),
+        };
+        assert_eq!(
+            error.status.code(),
+            "Neo.ClientError.Procedure.ProcedureCallFailed",
+            "{weight}"
+        );
+        assert!(
+            error.message.contains(said) && error.message.contains("`w`"),
+            "{weight}: {}",
+            error.message
+        );
+    }
+}
