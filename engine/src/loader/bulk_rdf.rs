@@ -63,10 +63,13 @@ pub(super) fn load(
     drop((numbers, ends, edges));
     let ready = Ready {
         nodes: vec![nodes],
-        rels: vec![rels],
+        rels,
     };
     commit.apply(tx, ready)
 }
+
+/// Relationship rows per batch of an RDF load's rows.
+const REL_BATCH: usize = 1 << 16;
 
 /// The rows of an RDF load so far.
 struct Rows {
@@ -75,7 +78,11 @@ struct Rows {
     numbers: Arc<IriNumbers>,
     /// What each vertex number resolved to, once met.
     ends: Ends,
-    rels: Vec<RelRow>,
+    /// The relationship rows in batches of [`REL_BATCH`]: a batch is
+    /// filled in the pages it was given, never grown (one vector of every
+    /// row copied itself at each doubling, into fresh pages the kernel
+    /// zeroes); the commit takes batches as the CSV path hands it files.
+    rels: Vec<Vec<RelRow>>,
     /// A record found a committed vertex to add to.
     adds_to_committed: bool,
     /// The load's edges: a triple loaded twice is one edge.
@@ -109,12 +116,19 @@ impl Rows {
                     return Ok(());
                 }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
-                self.rels.push(RelRow {
+                let row = RelRow {
                     src,
                     dst,
                     rel_type: rel.rel_type,
                     properties: rel.properties,
-                });
+                };
+                match self.rels.last_mut() {
+                    Some(batch) if batch.len() < REL_BATCH => batch.push(row),
+                    // A small load grows its one batch; a large one is
+                    // given whole batches.
+                    Some(_) => self.rels.push(with_first(REL_BATCH, row)),
+                    None => self.rels.push(vec![row]),
+                }
                 Ok(())
             }
         }
@@ -165,6 +179,13 @@ impl Rows {
         self.ends.set(at, end)?;
         Ok(end)
     }
+}
+
+/// A batch of `capacity` rows, `row` the first.
+fn with_first(capacity: usize, row: RelRow) -> Vec<RelRow> {
+    let mut batch = Vec::with_capacity(capacity);
+    batch.push(row);
+    batch
 }
 
 /// A record without a vertex number: not from a numbering reader.
