@@ -19,6 +19,7 @@ use std::sync::Arc;
 use nereid_errors::Status;
 use nereid_loader_formats::{add_value, IriNumbers, NodeRecord, Record};
 use nereid_storage::{BulkEnd, Txn};
+use nereid_values::NodeId;
 
 use super::apply::{each_record, Ended, RowError};
 use super::bulk::{Commit, NodeRow, Outcome, Ready, RelRow};
@@ -62,19 +63,26 @@ pub(super) fn load(
     drop((numbers, ends, edges));
     let ready = Ready {
         nodes: vec![nodes],
-        rels: vec![rels],
+        rels,
     };
     commit.apply(tx, ready)
 }
+
+/// Relationship rows per batch of an RDF load's rows.
+const REL_BATCH: usize = 1 << 16;
 
 /// The rows of an RDF load so far.
 struct Rows {
     nodes: Vec<NodeRow>,
     /// The load's dictionary: the readers number every vertex by it.
     numbers: Arc<IriNumbers>,
-    /// What each vertex number resolved to, once met (`None`: not yet).
-    ends: Vec<Option<BulkEnd>>,
-    rels: Vec<RelRow>,
+    /// What each vertex number resolved to, once met.
+    ends: Ends,
+    /// The relationship rows in batches of [`REL_BATCH`]: a batch is
+    /// filled in the pages it was given, never grown (one vector of every
+    /// row copied itself at each doubling, into fresh pages the kernel
+    /// zeroes); the commit takes batches as the CSV path hands it files.
+    rels: Vec<Vec<RelRow>>,
     /// A record found a committed vertex to add to.
     adds_to_committed: bool,
     /// The load's edges: a triple loaded twice is one edge.
@@ -86,7 +94,7 @@ impl Rows {
         Rows {
             nodes: Vec::new(),
             numbers,
-            ends: Vec::new(),
+            ends: Ends::default(),
             rels: Vec::new(),
             adds_to_committed: false,
             edges: LoadEdges::default(),
@@ -108,12 +116,19 @@ impl Rows {
                     return Ok(());
                 }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
-                self.rels.push(RelRow {
+                let row = RelRow {
                     src,
                     dst,
                     rel_type: rel.rel_type,
                     properties: rel.properties,
-                });
+                };
+                match self.rels.last_mut() {
+                    Some(batch) if batch.len() < REL_BATCH => batch.push(row),
+                    // A small load grows its one batch; a large one is
+                    // given whole batches.
+                    Some(_) => self.rels.push(with_first(REL_BATCH, row)),
+                    None => self.rels.push(vec![row]),
+                }
                 Ok(())
             }
         }
@@ -149,11 +164,11 @@ impl Rows {
     /// that IRI or a new vertex of the load.
     fn vertex(&mut self, txn: &Txn, number: u64) -> Result<BulkEnd, DbError> {
         let at = usize::try_from(number).map_err(|_| unspelled(number))?;
-        if let Some(Some(end)) = self.ends.get(at) {
-            return Ok(*end);
+        if let Some(end) = self.ends.get(at) {
+            return Ok(end);
         }
         let iri = self.numbers.text(number).ok_or_else(|| unspelled(number))?;
-        let key = owned_user_key(None, iri.to_string())?;
+        let key = owned_user_key(None, iri)?;
         let end = match txn.node_by_element_id(&key) {
             Some(committed) => BulkEnd::Existing(committed),
             None => {
@@ -161,12 +176,16 @@ impl Rows {
                 BulkEnd::Loaded(self.nodes.len() - 1)
             }
         };
-        if self.ends.len() <= at {
-            self.ends.resize(at + 1, None);
-        }
-        self.ends[at] = Some(end);
+        self.ends.set(at, end)?;
         Ok(end)
     }
+}
+
+/// A batch of `capacity` rows, `row` the first.
+fn with_first(capacity: usize, row: RelRow) -> Vec<RelRow> {
+    let mut batch = Vec::with_capacity(capacity);
+    batch.push(row);
+    batch
 }
 
 /// A record without a vertex number: not from a numbering reader.
@@ -181,5 +200,61 @@ fn unspelled(number: u64) -> DbError {
     DbError {
         status: Status::General,
         message: format!("vertex number {number} is not in the load's dictionary"),
+    }
+}
+
+/// What each vertex number of a load resolved to, four bytes a number
+/// (an `Option<BulkEnd>` takes 24): the loader reads it at random, once
+/// per edge end, so the smaller it is the more of it stays in cache.
+/// A slot is 0 while its number is not met, the load's own vertex at
+/// position `p` as `p + 1`, and a committed vertex as [`COMMITTED`] plus
+/// its index in `committed` (an RDF load rarely names committed vertices).
+#[derive(Default)]
+struct Ends {
+    slots: Vec<u32>,
+    committed: Vec<NodeId>,
+}
+
+/// The bit of a slot that holds a committed vertex.
+const COMMITTED: u32 = 1 << 31;
+
+impl Ends {
+    fn get(&self, at: usize) -> Option<BulkEnd> {
+        match *self.slots.get(at)? {
+            0 => None,
+            slot if slot & COMMITTED != 0 => Some(BulkEnd::Existing(
+                self.committed[(slot & !COMMITTED) as usize],
+            )),
+            slot => Some(BulkEnd::Loaded(slot as usize - 1)),
+        }
+    }
+
+    fn set(&mut self, at: usize, end: BulkEnd) -> Result<(), DbError> {
+        let (index, flag) = match end {
+            BulkEnd::Loaded(position) => (position + 1, 0),
+            BulkEnd::Existing(node) => {
+                self.committed.push(node);
+                (self.committed.len() - 1, COMMITTED)
+            }
+        };
+        let index = u32::try_from(index)
+            .ok()
+            .filter(|&i| i < COMMITTED)
+            .ok_or_else(too_many_vertices)?;
+        if self.slots.len() <= at {
+            self.slots.resize(at + 1, 0);
+        }
+        self.slots[at] = index | flag;
+        Ok(())
+    }
+}
+
+fn too_many_vertices() -> DbError {
+    DbError {
+        status: Status::General,
+        message: format!(
+            "an RDF bulk load names more than {} vertices",
+            COMMITTED - 1
+        ),
     }
 }

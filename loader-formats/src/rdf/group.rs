@@ -94,7 +94,7 @@ impl Grouped {
             }
             Term::Literal(literal) => {
                 let key = self.name(predicate.as_str());
-                let value = literal_value(&literal);
+                let value = literal_value(literal.as_ref());
                 add_value(&mut self.nodes[subject].properties, key, value);
                 self.mark_graph(subject, graph);
             }

@@ -11,14 +11,14 @@
 //! export writes it back unchanged.
 
 use oxrdf::vocab::xsd;
-use oxrdf::Literal;
+use oxrdf::LiteralRef;
 
 use nereid_values::Value;
 
 use crate::temporal;
 
 /// The value `literal` stands for.
-pub(crate) fn literal_value(literal: &Literal) -> Value {
+pub(crate) fn literal_value(literal: LiteralRef<'_>) -> Value {
     if literal.language().is_none() {
         if let Some(value) = typed_value(literal) {
             return value;
@@ -27,7 +27,7 @@ pub(crate) fn literal_value(literal: &Literal) -> Value {
     Value::String(literal.to_string())
 }
 
-fn typed_value(literal: &Literal) -> Option<Value> {
+fn typed_value(literal: LiteralRef<'_>) -> Option<Value> {
     let text = literal.value();
     let datatype = literal.datatype();
     if datatype == xsd::STRING {
@@ -100,11 +100,11 @@ fn date_time(text: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oxrdf::NamedNode;
+    use oxrdf::{Literal, NamedNode};
 
     fn typed(text: &str, datatype: &str) -> Value {
         let datatype = NamedNode::new(datatype).unwrap();
-        literal_value(&Literal::new_typed_literal(text, datatype))
+        literal_value(Literal::new_typed_literal(text, datatype).as_ref())
     }
 
     const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
@@ -121,7 +121,7 @@ mod tests {
         assert_eq!(typed("0", &x("boolean")), Value::Bool(false));
         assert_eq!(typed("s", &x("string")), Value::String("s".into()));
         assert_eq!(
-            literal_value(&Literal::new_simple_literal("plain")),
+            literal_value(Literal::new_simple_literal("plain").as_ref()),
             Value::String("plain".into())
         );
         assert!(matches!(typed("2024-02-29", &x("date")), Value::Date(_)));
@@ -138,7 +138,10 @@ mod tests {
     #[test]
     fn other_literals_keep_their_spelling() {
         let tagged = Literal::new_language_tagged_literal("chat", "fr").unwrap();
-        assert_eq!(literal_value(&tagged), Value::String("\"chat\"@fr".into()));
+        assert_eq!(
+            literal_value(tagged.as_ref()),
+            Value::String("\"chat\"@fr".into())
+        );
         assert_eq!(
             typed("5", &format!("{XSD}int")),
             Value::String(format!("\"5\"^^<{XSD}int>"))

@@ -16,6 +16,7 @@
 //! is parsed ([`RdfReader::streamed`]), and merge them meanwhile.
 
 mod group;
+mod lines;
 mod literal;
 mod numbered;
 mod numbers;
@@ -209,7 +210,7 @@ impl Group {
                 g.add(quad, line);
                 true
             }
-            Group::Numbered(g) => g.add(quad, line),
+            Group::Numbered(g) => g.add(quad.as_ref(), line),
         }
     }
 
@@ -277,6 +278,8 @@ impl Iterator for RdfReader<'_> {
     }
 }
 
+#[cfg(test)]
+mod lines_tests;
 #[cfg(test)]
 mod parallel_tests;
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use oxrdf::vocab::rdf;
-use oxrdf::{GraphName, NamedOrBlankNode, Quad, Term};
+use oxrdf::{GraphNameRef, NamedOrBlankNodeRef, QuadRef, TermRef};
 
 use nereid_values::Value;
 
@@ -101,29 +101,31 @@ impl Numbered {
     /// adding nothing more, for a quad the strict parse refuses: an
     /// invalid IRI or language tag, a line break in a literal, a string
     /// typed `rdf:langString` (what oxttl's lenient mode lets through);
-    /// the caller then parses the piece strictly for its error.
-    pub(crate) fn add(&mut self, quad: Quad, line: u64) -> bool {
-        if !self.passes(&quad) {
+    /// the caller then parses the piece strictly for its error. The quad
+    /// is borrowed: from oxttl's owned quads or from `lines.rs`, which
+    /// borrows its terms from the piece's bytes.
+    pub(crate) fn add(&mut self, quad: QuadRef<'_>, line: u64) -> bool {
+        if !self.passes(quad) {
             return false;
         }
         let subject = match &quad.subject {
-            NamedOrBlankNode::NamedNode(n) => match self.subject(n.as_str()) {
+            NamedOrBlankNodeRef::NamedNode(n) => match self.subject(n.as_str()) {
                 Some(number) => number,
                 None => return false,
             },
-            NamedOrBlankNode::BlankNode(b) => self.blank(b.as_str()),
+            NamedOrBlankNodeRef::BlankNode(b) => self.blank(b.as_str()),
         };
         let graph = match quad.graph_name {
-            GraphName::DefaultGraph => None,
-            GraphName::NamedNode(n) => Some(self.names.name(n.as_str())),
-            GraphName::BlankNode(b) => {
+            GraphNameRef::DefaultGraph => None,
+            GraphNameRef::NamedNode(n) => Some(self.names.name(n.as_str())),
+            GraphNameRef::BlankNode(b) => {
                 let id = blank_id(&self.blank_scope, b.as_str());
                 Some(self.names.name(&id))
             }
         };
         let predicate = quad.predicate;
         match quad.object {
-            Term::NamedNode(object) if predicate == rdf::TYPE => {
+            TermRef::NamedNode(object) if predicate == rdf::TYPE => {
                 let label = self.names.name(object.as_str());
                 let labels = &mut self.record(subject, line).labels;
                 if !labels.contains(&label) {
@@ -131,13 +133,13 @@ impl Numbered {
                 }
                 self.mark_graph(subject, graph, line);
             }
-            Term::Literal(literal) => {
+            TermRef::Literal(literal) => {
                 let key = self.names.name(predicate.as_str());
-                let value = literal_value(&literal);
+                let value = literal_value(literal);
                 add_value(&mut self.record(subject, line).properties, key, value);
                 self.mark_graph(subject, graph, line);
             }
-            Term::NamedNode(object) => {
+            TermRef::NamedNode(object) => {
                 let object = match self.checks {
                     None => self.numbers.number(object.as_str()),
                     Some(_) => match self.numbers.number_of_iri(object.as_str()) {
@@ -147,7 +149,7 @@ impl Numbered {
                 };
                 self.edge(subject, predicate.as_str(), object, graph, line);
             }
-            Term::BlankNode(object) => {
+            TermRef::BlankNode(object) => {
                 let object = self.blank(object.as_str());
                 self.edge(subject, predicate.as_str(), object, graph, line);
             }
@@ -157,7 +159,7 @@ impl Numbered {
 
     /// Whether a checking group takes `quad` (every other group does),
     /// subject and IRI objects aside: they are checked when numbered.
-    fn passes(&mut self, quad: &Quad) -> bool {
+    fn passes(&mut self, quad: QuadRef<'_>) -> bool {
         let Some(checked) = &mut self.checks else {
             return true;
         };
@@ -165,16 +167,16 @@ impl Numbered {
         if !once(iris, quad.predicate.as_str(), valid_iri) {
             return false;
         }
-        if let GraphName::NamedNode(g) = &quad.graph_name {
+        if let GraphNameRef::NamedNode(g) = quad.graph_name {
             if !once(iris, g.as_str(), valid_iri) {
                 return false;
             }
         }
-        match &quad.object {
-            Term::NamedNode(label) if quad.predicate == rdf::TYPE => {
+        match quad.object {
+            TermRef::NamedNode(label) if quad.predicate == rdf::TYPE => {
                 once(iris, label.as_str(), valid_iri)
             }
-            Term::Literal(literal) => {
+            TermRef::Literal(literal) => {
                 if literal.value().contains(['\n', '\r']) {
                     return false;
                 }

@@ -11,9 +11,8 @@
 //! copy of their IRIs, and a vertex is spelled once, when the loader
 //! first meets its number.
 
-use std::collections::HashMap;
 use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 type Fast = foldhash::fast::FixedState;
 
@@ -21,21 +20,106 @@ type Fast = foldhash::fast::FixedState;
 /// rarely wait for the same lock.
 const SHARD_BITS: u32 = 6;
 
+/// Slots in a shard's smallest table.
+const MIN_SLOTS: usize = 64;
+
 /// The IRIs and blank node ids numbered so far; shared (`Arc`) between the
 /// readers of a load and the loader merging their records.
 pub struct IriNumbers {
     shards: Box<[Mutex<Shard>]>,
-    /// Picks a text's shard (the shard's map hashes it again: the two
-    /// hashes must not agree, or each shard's map would use a fraction of
-    /// its buckets).
-    pick: Fast,
+    /// Hashes a text once: its low bits pick the shard, its high half is
+    /// kept in the shard's slot (and places it in the table).
+    hasher: Fast,
 }
 
+/// One shard: its texts end to end in one arena, each after its length,
+/// and an open-addressing table of slots over them. A lookup reads one
+/// slot (the text's hash half, number and place side by side) and then
+/// the text itself, where a map of `Arc<str>` keys read a control group,
+/// a bucket and the text's own allocation: the workers look up every
+/// edge's object, at random over the load's IRIs, so each of those reads
+/// was a cache miss (docs/adr/0163-rdf-statements-borrowed-from-the-piece.md).
 #[derive(Default)]
 struct Shard {
-    numbers: HashMap<Arc<str>, u64, foldhash::fast::RandomState>,
-    /// Texts by their index in the shard.
-    texts: Vec<Arc<str>>,
+    /// Each text's length (4 bytes, little-endian), then its bytes.
+    arena: Vec<u8>,
+    /// Where each text (by its index in the shard) starts in `arena`.
+    starts: Vec<u64>,
+    /// A power of two of slots, at most half used.
+    slots: Vec<Slot>,
+}
+
+/// A table slot; `index` 0 is an empty slot, else the text's index + 1.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    hash: u32,
+    index: u32,
+    start: u64,
+}
+
+impl Shard {
+    fn text_at(&self, start: u64) -> &[u8] {
+        let start = start as usize;
+        let mut len = [0; 4];
+        len.copy_from_slice(&self.arena[start..start + 4]);
+        let len = u32::from_le_bytes(len) as usize;
+        &self.arena[start + 4..start + 4 + len]
+    }
+
+    /// The index of `text`, whose hash half is `hash`, if numbered.
+    fn find(&self, hash: u32, text: &str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = self.slots[at];
+            if slot.index == 0 {
+                return None;
+            }
+            if slot.hash == hash && self.text_at(slot.start) == text.as_bytes() {
+                return Some(slot.index - 1);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Numbers `text` (not yet numbered): answers its index.
+    fn insert(&mut self, hash: u32, text: &str) -> u32 {
+        if (self.starts.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let index = self.starts.len() as u32;
+        let start = self.arena.len() as u64;
+        self.arena
+            .extend_from_slice(&(text.len() as u32).to_le_bytes());
+        self.arena.extend_from_slice(text.as_bytes());
+        self.starts.push(start);
+        self.place(Slot {
+            hash,
+            index: index + 1,
+            start,
+        });
+        index
+    }
+
+    fn place(&mut self, slot: Slot) {
+        let mask = self.slots.len() - 1;
+        let mut at = slot.hash as usize & mask;
+        while self.slots[at].index != 0 {
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = slot;
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(MIN_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        for slot in old.into_iter().filter(|s| s.index != 0) {
+            self.place(slot);
+        }
+    }
 }
 
 impl Default for IriNumbers {
@@ -48,7 +132,7 @@ impl IriNumbers {
     pub fn new() -> IriNumbers {
         IriNumbers {
             shards: (0..1 << SHARD_BITS).map(|_| Mutex::default()).collect(),
-            pick: Fast::with_seed(0x4e65_7265_6964),
+            hasher: Fast::with_seed(0x4e65_7265_6964),
         }
     }
 
@@ -56,12 +140,13 @@ impl IriNumbers {
     /// small (below about the count of texts numbered, rounded up to a
     /// multiple of the shard count), so a loader may index a vector by them.
     pub fn number(&self, text: &str) -> u64 {
-        let shard = self.shard(text);
+        let (shard, hash) = self.hash(text);
         let mut locked = lock(&self.shards[shard]);
-        if let Some(&number) = locked.numbers.get(text) {
-            return number;
-        }
-        Self::insert(&mut locked, shard, text)
+        let index = match locked.find(hash, text) {
+            Some(index) => index,
+            None => locked.insert(hash, text),
+        };
+        number(index, shard)
     }
 
     /// The number of the IRI `text`, numbered now if it is a valid
@@ -70,42 +155,47 @@ impl IriNumbers {
     /// first numbered, not at every mention. Blank node ids (`_:...`) share
     /// the dictionary but are never valid IRIs, so they are always checked.
     pub(crate) fn number_of_iri(&self, text: &str) -> Option<u64> {
-        let shard = self.shard(text);
+        let (shard, hash) = self.hash(text);
         if !text.starts_with("_:") {
-            if let Some(&number) = lock(&self.shards[shard]).numbers.get(text) {
-                return Some(number);
+            if let Some(index) = lock(&self.shards[shard]).find(hash, text) {
+                return Some(number(index, shard));
             }
         }
         oxrdf::NamedNodeRef::new(text).ok()?;
         let mut locked = lock(&self.shards[shard]);
-        if let Some(&number) = locked.numbers.get(text) {
-            return Some(number);
-        }
-        Some(Self::insert(&mut locked, shard, text))
+        let index = match locked.find(hash, text) {
+            Some(index) => index,
+            None => locked.insert(hash, text),
+        };
+        Some(number(index, shard))
     }
 
-    fn shard(&self, text: &str) -> usize {
-        (self.pick.hash_one(text) & ((1 << SHARD_BITS) - 1)) as usize
-    }
-
-    fn insert(locked: &mut Shard, shard: usize, text: &str) -> u64 {
-        let number = ((locked.texts.len() as u64) << SHARD_BITS) | shard as u64;
-        let text: Arc<str> = Arc::from(text);
-        locked.texts.push(text.clone());
-        locked.numbers.insert(text, number);
-        number
+    /// `text`'s shard and the hash half its shard keeps.
+    fn hash(&self, text: &str) -> (usize, u32) {
+        let hash = self.hasher.hash_one(text);
+        let shard = (hash & ((1 << SHARD_BITS) - 1)) as usize;
+        (shard, (hash >> 32) as u32)
     }
 
     /// The text numbered `number`, if one is.
-    pub fn text(&self, number: u64) -> Option<Arc<str>> {
+    pub fn text(&self, number: u64) -> Option<String> {
         let shard = (number & ((1 << SHARD_BITS) - 1)) as usize;
         let index = usize::try_from(number >> SHARD_BITS).ok()?;
-        lock(&self.shards[shard]).texts.get(index).cloned()
+        let locked = lock(&self.shards[shard]);
+        let start = *locked.starts.get(index)?;
+        // The arena holds only whole `&str`s, so this is one.
+        std::str::from_utf8(locked.text_at(start))
+            .ok()
+            .map(str::to_owned)
     }
 }
 
-/// A shard's lock; a worker that panicked holding it left it whole (each
-/// insert is one push and one map insert of the same text).
+fn number(index: u32, shard: usize) -> u64 {
+    (u64::from(index) << SHARD_BITS) | shard as u64
+}
+
+/// A shard's lock; a worker that panicked holding it left it whole (an
+/// insert writes its text and its slot before the table is read again).
 fn lock(shard: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
     shard
         .lock()
@@ -115,6 +205,7 @@ fn lock(shard: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn a_text_keeps_its_number_and_numbers_spell_their_texts() {

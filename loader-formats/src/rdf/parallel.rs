@@ -25,7 +25,7 @@ use std::thread::JoinHandle;
 
 use oxttl::{NQuadsParser, NTriplesParser, TurtleSyntaxError};
 
-use super::{in_default_graph, Group, Grouping};
+use super::{in_default_graph, lines, Group, Grouping};
 
 /// Bytes a piece holds at least (unless the document ends first): a
 /// document of one piece is parsed on the reading thread, where starting
@@ -340,6 +340,9 @@ fn stopped() -> std::io::Error {
 }
 
 fn parse_piece(piece: &[u8], quads: bool, grouping: &Grouping) -> Result<Group, TurtleSyntaxError> {
+    if let Some(group) = parse_borrowed(piece, quads, grouping) {
+        return Ok(group);
+    }
     if let Some(group) = parse_lenient(piece, quads, grouping) {
         return Ok(group);
     }
@@ -355,6 +358,19 @@ fn parse_piece(piece: &[u8], quads: bool, grouping: &Grouping) -> Result<Group, 
         }
     }
     Ok(grouped)
+}
+
+/// A piece read by `lines.rs`, its terms borrowed from the piece, for a
+/// numbered group (which checks each distinct IRI and language tag once,
+/// as for [`parse_lenient`]); `None` when the piece holds anything that
+/// reader leaves to oxttl, or anything the group refuses.
+fn parse_borrowed(piece: &[u8], quads: bool, grouping: &Grouping) -> Option<Group> {
+    let Some(Group::Numbered(mut numbered)) = grouping.start_checking() else {
+        return None;
+    };
+    numbered.reserve(piece.len() / LINE_BYTES);
+    lines::each_statement(piece, quads, |quad| numbered.add(quad, 0))
+        .then_some(Group::Numbered(numbered))
 }
 
 /// A piece parsed by oxttl's lenient parse, for a numbered group, which
