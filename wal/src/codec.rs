@@ -359,7 +359,11 @@ impl<'a> Reader<'a> {
         String::from_utf8(self.bytes()?).map_err(|_| "string is not UTF-8".to_string())
     }
 
-    fn map(&mut self, depth: usize, names: &impl NameIn) -> Result<BTreeMap<String, Value>, String> {
+    fn map(
+        &mut self,
+        depth: usize,
+        names: &impl NameIn,
+    ) -> Result<BTreeMap<String, Value>, String> {
         let n = self.len()?;
         let mut map = BTreeMap::new();
         for _ in 0..n {

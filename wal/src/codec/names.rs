@@ -122,7 +122,10 @@ mod tests {
         let (mut chunk, mut scratch) = (Vec::new(), Vec::new());
         encode_numbered_chunk(&every_change(), &mut chunk, &mut scratch).unwrap();
         for cut in 0..chunk.len() {
-            assert!(decode_numbered_chunk(&chunk[..cut]).is_err(), "cut at {cut}");
+            assert!(
+                decode_numbered_chunk(&chunk[..cut]).is_err(),
+                "cut at {cut}"
+            );
         }
         // An `AddLabel` (tag 5, node 0) naming name 0: of a table of one
         // name it is "L", of an empty table an error.
