@@ -7,6 +7,10 @@
 //! varint would not be shorter). Strings and byte arrays are
 //! length-prefixed. Every tag byte below is part of format version 1: new
 //! variants get new tags, existing tags never change meaning.
+//!
+//! Names (labels, relationship types, the keys of an entity's property
+//! map) are spelled in place in the log's records; a checkpoint chunk
+//! numbers them in a table of its own instead (module `names`).
 
 use nereid_storage::Change;
 use nereid_values::{NodeId, RelId, Value};
@@ -25,7 +29,11 @@ const C_DROP_INDEX: u8 = 10;
 const C_CREATE_CONSTRAINT: u8 = 11;
 const C_DROP_CONSTRAINT: u8 = 12;
 
+mod names;
 mod schema;
+
+pub(crate) use names::{decode_numbered_chunk, encode_numbered_chunk};
+use names::{NameIn, NameOut, Spelled};
 
 const V_NULL: u8 = 0;
 const V_FALSE: u8 = 1;
@@ -43,6 +51,15 @@ const MAX_DEPTH: usize = 64;
 /// Appends the encoding of `changes` to `out`. Fails (with the type name)
 /// on values that are not data: nodes, relationships, paths.
 pub(crate) fn encode_changes(changes: &[Change], out: &mut Vec<u8>) -> Result<(), &'static str> {
+    encode_changes_named(changes, out, &mut Spelled)
+}
+
+/// [`encode_changes`] with the names written by `names`.
+fn encode_changes_named<'a>(
+    changes: &'a [Change],
+    out: &mut Vec<u8>,
+    names: &mut impl NameOut<'a>,
+) -> Result<(), &'static str> {
     put_varint(out, changes.len() as u64);
     for change in changes {
         match change {
@@ -57,9 +74,9 @@ pub(crate) fn encode_changes(changes: &[Change], out: &mut Vec<u8>) -> Result<()
                 put_str(out, key);
                 put_varint(out, labels.len() as u64);
                 for label in labels {
-                    put_str(out, label);
+                    names.put(out, label);
                 }
-                put_map(out, properties, 0)?;
+                put_map(out, properties, 0, names)?;
             }
             Change::CreateRel {
                 id,
@@ -72,30 +89,30 @@ pub(crate) fn encode_changes(changes: &[Change], out: &mut Vec<u8>) -> Result<()
                 put_u64(out, id.0);
                 put_u64(out, src.0);
                 put_u64(out, dst.0);
-                put_str(out, rel_type);
-                put_map(out, properties, 0)?;
+                names.put(out, rel_type);
+                put_map(out, properties, 0, names)?;
             }
             Change::SetNodeProperty { id, key, value } => {
                 out.push(C_SET_NODE_PROPERTY);
                 put_u64(out, id.0);
-                put_str(out, key);
+                names.put(out, key);
                 put_value(out, value, 0)?;
             }
             Change::SetRelProperty { id, key, value } => {
                 out.push(C_SET_REL_PROPERTY);
                 put_u64(out, id.0);
-                put_str(out, key);
+                names.put(out, key);
                 put_value(out, value, 0)?;
             }
             Change::AddLabel { id, label } => {
                 out.push(C_ADD_LABEL);
                 put_u64(out, id.0);
-                put_str(out, label);
+                names.put(out, label);
             }
             Change::RemoveLabel { id, label } => {
                 out.push(C_REMOVE_LABEL);
                 put_u64(out, id.0);
-                put_str(out, label);
+                names.put(out, label);
             }
             Change::DeleteRel { id } => {
                 out.push(C_DELETE_REL);
@@ -128,7 +145,12 @@ pub(crate) fn encode_changes(changes: &[Change], out: &mut Vec<u8>) -> Result<()
 
 /// Decodes a whole payload; the error says what was malformed.
 pub(crate) fn decode_changes(payload: &[u8]) -> Result<Vec<Change>, String> {
-    let mut r = Reader { buf: payload };
+    decode_changes_named(&mut Reader { buf: payload }, &Spelled)
+}
+
+/// [`decode_changes`] of the rest of `r`, the names read by `names`.
+fn decode_changes_named(r: &mut Reader<'_>, names: &impl NameIn) -> Result<Vec<Change>, String> {
+    let payload = r.buf;
     let count = r.varint()?;
     let mut changes = Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(payload.len()));
     for _ in 0..count {
@@ -140,39 +162,39 @@ pub(crate) fn decode_changes(payload: &[u8]) -> Result<Vec<Change>, String> {
                 let n = r.varint()?;
                 let mut labels = Vec::new();
                 for _ in 0..n {
-                    labels.push(r.string()?);
+                    labels.push(names.get(r)?);
                 }
                 Change::CreateNode {
                     id,
                     key,
                     labels,
-                    properties: r.map(0)?,
+                    properties: r.map(0, names)?,
                 }
             }
             C_CREATE_REL => Change::CreateRel {
                 id: RelId(r.u64()?),
                 src: NodeId(r.u64()?),
                 dst: NodeId(r.u64()?),
-                rel_type: r.string()?,
-                properties: r.map(0)?,
+                rel_type: names.get(r)?,
+                properties: r.map(0, names)?,
             },
             C_SET_NODE_PROPERTY => Change::SetNodeProperty {
                 id: NodeId(r.u64()?),
-                key: r.string()?,
+                key: names.get(r)?,
                 value: r.value(0)?,
             },
             C_SET_REL_PROPERTY => Change::SetRelProperty {
                 id: RelId(r.u64()?),
-                key: r.string()?,
+                key: names.get(r)?,
                 value: r.value(0)?,
             },
             C_ADD_LABEL => Change::AddLabel {
                 id: NodeId(r.u64()?),
-                label: r.string()?,
+                label: names.get(r)?,
             },
             C_REMOVE_LABEL => Change::RemoveLabel {
                 id: NodeId(r.u64()?),
-                label: r.string()?,
+                label: names.get(r)?,
             },
             C_DELETE_REL => Change::DeleteRel {
                 id: RelId(r.u64()?),
@@ -180,9 +202,9 @@ pub(crate) fn decode_changes(payload: &[u8]) -> Result<Vec<Change>, String> {
             C_DELETE_NODE => Change::DeleteNode {
                 id: NodeId(r.u64()?),
             },
-            C_CREATE_INDEX => Change::CreateIndex(schema::index(&mut r)?),
+            C_CREATE_INDEX => Change::CreateIndex(schema::index(r)?),
             C_DROP_INDEX => Change::DropIndex { name: r.string()? },
-            C_CREATE_CONSTRAINT => Change::CreateConstraint(schema::constraint(&mut r)?),
+            C_CREATE_CONSTRAINT => Change::CreateConstraint(schema::constraint(r)?),
             C_DROP_CONSTRAINT => Change::DropConstraint { name: r.string()? },
             other => return Err(format!("unknown change tag {other}")),
         });
@@ -214,14 +236,17 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     put_bytes(out, s.as_bytes());
 }
 
-fn put_map(
+/// A map: an entity's properties (`depth` 0, keys written by `names`) or
+/// a map value (keys spelled).
+fn put_map<'a>(
     out: &mut Vec<u8>,
-    map: &BTreeMap<String, Value>,
+    map: &'a BTreeMap<String, Value>,
     depth: usize,
+    names: &mut impl NameOut<'a>,
 ) -> Result<(), &'static str> {
     put_varint(out, map.len() as u64);
     for (k, v) in map {
-        put_str(out, k);
+        names.put(out, k);
         put_value(out, v, depth)?;
     }
     Ok(())
@@ -263,7 +288,7 @@ fn put_value(out: &mut Vec<u8>, value: &Value, depth: usize) -> Result<(), &'sta
         }
         Value::Map(map) => {
             out.push(V_MAP);
-            put_map(out, map, depth + 1)?;
+            put_map(out, map, depth + 1, &mut Spelled)?;
         }
         temporal if temporal.has_binary_form() => {
             let form = nereid_values::value_codec::encode(temporal).ok_or(temporal.type_name())?;
@@ -334,11 +359,15 @@ impl<'a> Reader<'a> {
         String::from_utf8(self.bytes()?).map_err(|_| "string is not UTF-8".to_string())
     }
 
-    fn map(&mut self, depth: usize) -> Result<BTreeMap<String, Value>, String> {
+    fn map(
+        &mut self,
+        depth: usize,
+        names: &impl NameIn,
+    ) -> Result<BTreeMap<String, Value>, String> {
         let n = self.len()?;
         let mut map = BTreeMap::new();
         for _ in 0..n {
-            let key = self.string()?;
+            let key = names.get(self)?;
             let value = self.value(depth)?;
             map.insert(key, value);
         }
@@ -368,7 +397,7 @@ impl<'a> Reader<'a> {
                 }
                 Value::List(items.into())
             }
-            V_MAP => Value::Map(self.map(depth + 1)?),
+            V_MAP => Value::Map(self.map(depth + 1, &Spelled)?),
             V_TEMPORAL => nereid_values::value_codec::decode(&self.bytes()?)
                 .ok_or("malformed temporal value")?,
             other => return Err(format!("unknown value tag {other}")),
@@ -406,7 +435,7 @@ mod tests {
         ]
     }
 
-    fn every_change() -> Vec<Change> {
+    pub(super) fn every_change() -> Vec<Change> {
         let props: BTreeMap<String, Value> = every_value()
             .into_iter()
             .enumerate()

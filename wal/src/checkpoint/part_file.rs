@@ -1,8 +1,10 @@
-//! One checkpoint partition file (format version 1), little-endian:
+//! One checkpoint partition file (format version 2), little-endian:
 //! ```text
 //! header: magic "NEREIDCK" (8) | version u32 | kind u8 | partition u32 | commit ts u64 | CRC32C of the previous 25 bytes u32
-//! chunk, repeated: body length u32 | CRC32C of the body u32 | body = a change list (the log's `codec`)
+//! chunk, repeated: body length u32 | CRC32C of the body u32 | body = a name table and a change list (`codec::encode_numbered_chunk`)
 //! ```
+//! Version 1 (still read) had the log's change list as a chunk's body,
+//! every name spelled in every change.
 //! Kind 1 holds `CreateNode`s of one REL_VP partition (partition 0's file
 //! starts with the schema: `CreateConstraint`s and `CreateIndex`es), kind 2
 //! the `CreateRel`s of one REL_E grid cell. Chunks hold up to [`CHUNK`] changes,
@@ -10,11 +12,13 @@
 //! The manifest also records every file's length and CRC32C, so truncation
 //! and damage anywhere are detected before anything is loaded.
 
-use crate::codec::{decode_changes, encode_changes};
+use crate::codec::{decode_changes, decode_numbered_chunk, encode_numbered_chunk};
 use nereid_storage::Change;
 
 pub(crate) const MAGIC: &[u8; 8] = b"NEREIDCK";
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
+/// The format before chunks had name tables.
+const VERSION_SPELLED: u32 = 1;
 const HEADER_LEN: usize = 29;
 /// Changes per chunk.
 pub(crate) const CHUNK: usize = 1024;
@@ -54,6 +58,7 @@ pub(crate) fn encode(
     let mut changes = changes.into_iter();
     let mut chunk = Vec::with_capacity(CHUNK);
     let mut body = Vec::new();
+    let mut scratch = Vec::new();
     let mut count = 0;
     loop {
         chunk.clear();
@@ -63,7 +68,7 @@ pub(crate) fn encode(
         }
         count += chunk.len() as u64;
         body.clear();
-        encode_changes(&chunk, &mut body)?;
+        encode_numbered_chunk(&chunk, &mut body, &mut scratch)?;
         let len = u32::try_from(body.len()).map_err(|_| "chunk too large")?;
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
@@ -92,11 +97,15 @@ pub(crate) fn decode(
         return Err("header checksum mismatch".into());
     }
     let version = le_u32(header, 8).unwrap_or(0);
-    if version != VERSION {
-        return Err(format!(
-            "format version {version}; this build reads {VERSION}"
-        ));
-    }
+    let decode_chunk = match version {
+        VERSION => decode_numbered_chunk,
+        VERSION_SPELLED => decode_changes,
+        _ => {
+            return Err(format!(
+                "format version {version}; this build reads {VERSION_SPELLED} and {VERSION}"
+            ))
+        }
+    };
     let found_kind = header[12];
     let found_part = le_u32(header, 13).unwrap_or(u32::MAX) as usize;
     let found_ts = u64::from_le_bytes(header[17..25].try_into().map_err(|_| "header")?);
@@ -118,7 +127,7 @@ pub(crate) fn decode(
         if crc32c::crc32c(body) != crc {
             return Err(format!("chunk checksum mismatch at byte {at}"));
         }
-        let changes = decode_changes(body).map_err(|e| format!("chunk at byte {at}: {e}"))?;
+        let changes = decode_chunk(body).map_err(|e| format!("chunk at byte {at}: {e}"))?;
         chunk(changes)?;
         at += 8 + len;
     }
@@ -174,5 +183,33 @@ mod tests {
             |_| Ok(())
         )
         .is_err());
+    }
+
+    #[test]
+    fn version_1_files_with_spelled_names_still_load() {
+        let changes = nodes(10);
+        let mut v1 = Vec::new();
+        v1.extend_from_slice(MAGIC);
+        v1.extend_from_slice(&VERSION_SPELLED.to_le_bytes());
+        v1.push(PartKind::Nodes as u8);
+        v1.extend_from_slice(&3u32.to_le_bytes());
+        v1.extend_from_slice(&77u64.to_le_bytes());
+        let crc = crc32c::crc32c(&v1);
+        v1.extend_from_slice(&crc.to_le_bytes());
+        let mut body = Vec::new();
+        crate::codec::encode_changes(&changes, &mut body).unwrap();
+        v1.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        v1.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
+        v1.extend_from_slice(&body);
+        let mut back = Vec::new();
+        decode(&v1, PartKind::Nodes, 3, 77, |c| {
+            back.extend(c);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(back, changes);
+        // The same changes in version 2 spell "L" and "i" once, not per node.
+        let (v2, _) = encode(PartKind::Nodes, 3, 77, changes).unwrap();
+        assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
     }
 }
