@@ -287,7 +287,10 @@ pub fn plan_with_parameters(
     let (reads, writes) = access(&root);
     let mut plan = PhysicalPlan {
         root,
-        slot_count: planning.slots.as_ref().map_or(lowered.slot_count, Cell::get),
+        slot_count: planning
+            .slots
+            .as_ref()
+            .map_or(lowered.slot_count, Cell::get),
         outputs: lowered.outputs,
         writes,
         reads,

@@ -84,16 +84,19 @@ fn share_reads(input: Op, mut predicate: Expr, catalog: &dyn Catalog) -> Op {
         layers.insert(lowest + 1, Layer::Project(vec![(slot, target.clone())]));
         predicate = substitute(predicate, &target, slot);
     }
-    let op = layers.into_iter().rev().fold(base, |input, layer| match layer {
-        Layer::Filter(predicate) => Op::Filter {
-            input: Box::new(input),
-            predicate,
-        },
-        Layer::Project(items) => Op::Project {
-            input: Box::new(input),
-            items,
-        },
-    });
+    let op = layers
+        .into_iter()
+        .rev()
+        .fold(base, |input, layer| match layer {
+            Layer::Filter(predicate) => Op::Filter {
+                input: Box::new(input),
+                predicate,
+            },
+            Layer::Project(items) => Op::Project {
+                input: Box::new(input),
+                items,
+            },
+        });
     Op::Filter {
         input: Box::new(op),
         predicate,
