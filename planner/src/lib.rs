@@ -52,7 +52,7 @@ pub use shortest_path::{ElementFilter, ShortestPathSpec};
 
 use nereid_cypher::ast::Statement;
 use nereid_values::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// What the planner may ask about the database: cardinality estimates and
 /// the procedures that exist.
@@ -112,6 +112,13 @@ pub trait Catalog {
     /// Notes that an estimate of `estimate` read parameter values through
     /// `probe` (kept with the plan by [`plan_with_parameters`]).
     fn note_probe(&self, _probe: ParameterProbe, _estimate: f64) {}
+    /// A slot past every slot of the plan being planned, for a rule that
+    /// computes a value once for several operators (set by
+    /// [`plan_with_parameters`], never by a database's catalog; `None`:
+    /// such rules leave the plan alone).
+    fn fresh_slot(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Parameter values by name (those of the run a plan is made or checked
@@ -126,6 +133,10 @@ struct Planning<'a, 'p> {
     hints: &'a [IndexHint],
     parameters: Parameters<'p>,
     probes: RefCell<Vec<PlannedProbe>>,
+    /// While planning: the plan's slot count, the slots the lowering
+    /// assigned plus those rules took through [`Catalog::fresh_slot`]
+    /// (`None` when no plan is being made).
+    slots: Option<Cell<usize>>,
 }
 
 impl Catalog for Planning<'_, '_> {
@@ -165,6 +176,12 @@ impl Catalog for Planning<'_, '_> {
             probes.push(PlannedProbe { probe, estimate });
         }
     }
+    fn fresh_slot(&self) -> Option<usize> {
+        let slots = self.slots.as_ref()?;
+        let slot = slots.get();
+        slots.set(slot + 1);
+        Some(slot)
+    }
 }
 
 /// `catalog` answering [`Catalog::parameter`] from `parameters`: what
@@ -178,6 +195,7 @@ pub fn with_parameters<'a>(
         hints: &[],
         parameters,
         probes: RefCell::new(Vec::new()),
+        slots: None,
     }
 }
 
@@ -262,13 +280,17 @@ pub fn plan_with_parameters(
         hints: &hints,
         parameters,
         probes: RefCell::new(Vec::new()),
+        slots: Some(Cell::new(lowered.slot_count)),
     };
     let mut root = rules::apply_all(lowered.plan, &planning);
     check_hints(&hints, &mut root)?;
     let (reads, writes) = access(&root);
     let mut plan = PhysicalPlan {
         root,
-        slot_count: lowered.slot_count,
+        slot_count: planning
+            .slots
+            .as_ref()
+            .map_or(lowered.slot_count, Cell::get),
         outputs: lowered.outputs,
         writes,
         reads,

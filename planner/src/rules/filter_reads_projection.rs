@@ -117,7 +117,7 @@ fn refilter(input: Op, predicates: Vec<Expr>) -> Op {
 /// operand that is always evaluated holds it (the left of `AND` / `OR`,
 /// either side of any other operator, the operand of `NOT`, negation and
 /// `IS NULL`).
-fn unconditional(e: &Expr, target: &Expr) -> bool {
+pub(super) fn unconditional(e: &Expr, target: &Expr) -> bool {
     if e == target {
         return true;
     }
@@ -137,7 +137,7 @@ fn unconditional(e: &Expr, target: &Expr) -> bool {
 /// `e` with each occurrence of `target` (through the operators
 /// [`unconditional`] looks through, both sides of `AND` / `OR` too) read
 /// from `slot` instead.
-fn substitute(e: Expr, target: &Expr, slot: Slot) -> Expr {
+pub(super) fn substitute(e: Expr, target: &Expr, slot: Slot) -> Expr {
     if &e == target {
         return Expr::Slot(slot);
     }

@@ -22,6 +22,7 @@ mod property_seek;
 mod rel_index_seek;
 mod rel_type_scan;
 mod reuse_invariant;
+mod shared_property_read;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
 
@@ -40,7 +41,9 @@ pub trait RewriteRule: Sync {
 /// The rules, in application order. The last, `choose_operators`, makes
 /// the choices the others leave open (which label index a scan reads, ...):
 /// the rules before it may meet and produce logical forms such as
-/// `Op::NodeScan`, and none runs after it but `reuse_invariant`, which
+/// `Op::NodeScan`, and none runs after it but `shared_property_read`
+/// (which puts a projection between filters, so it must not split the
+/// filters a scan is chosen from), `reuse_invariant`, which
 /// changes no operator (it marks parts of expressions worth evaluating
 /// once per run of rows) and would hide those parts from the other rules,
 /// and `parallel_gather`, which only marks where the executor may run
@@ -67,6 +70,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &project_after_top::ProjectAfterTop,
     &filter_reads_projection::FilterReadsProjection,
     &choose_operators::ChooseOperators,
+    &shared_property_read::SharedPropertyRead,
     &reuse_invariant::ReuseInvariant,
     &parallel_gather::ParallelGather,
 ];

@@ -14,13 +14,22 @@
 //!
 //! It fires only for a read-only plan (no writes, procedure calls, LOAD
 //! CSV or batched transactions anywhere), only when the catalog allows
-//! more than one query thread, and only when both the producer's rows and
-//! the chain's output rows are estimated large enough: a short OLTP query
-//! stays on one thread with no coordination.
+//! more than one query thread, and only when the producer's rows, the
+//! chain's output rows and the chain's work (the rows all its operators
+//! emit) are estimated large enough: a short OLTP query stays on one
+//! thread with no coordination.
+//!
+//! Why the work as well as the output: the estimate takes filters to keep
+//! every row, so a short chain of a label test and an expand (SNB IC4:
+//! 1,839 messages, 9,197 estimated rows out, 266 real) looked as large as
+//! the chains that gain, and ran slower on two threads than on one. The
+//! rows every working operator of the chain emits separate the two
+//! (benches/RESULTS.md, helper q24c).
 
 use super::RewriteRule;
+use crate::expr::Expr;
 use crate::plan::Op;
-use crate::row_estimate::Estimator;
+use crate::row_estimate::{work, Estimator};
 use crate::Catalog;
 
 pub(crate) struct ParallelGather;
@@ -31,6 +40,14 @@ const MIN_PRODUCER_ROWS: f64 = 16.0;
 /// hand-over of morsels (several milliseconds of serial work: an SNB IC chain does a few
 /// thousand rows per 10 ms).
 const MIN_CHAIN_ROWS: f64 = 5_000.0;
+/// Fewest estimated rows emitted by all the chain's operators together
+/// (an optional match counting its inner plan's work once per input row,
+/// a projection that only copies slots nothing): SNB IC4's chain (a label
+/// test and an expand over 2,412 estimated messages) is estimated at
+/// 11,600, the shortest chain that gains from a second thread (IC5's
+/// memberships, really 74,000 rows) at 25,000, the others (IC3, IC5's
+/// optional match, IC6, IC9, IC10, IC12) at 34,000 and far more.
+const MIN_CHAIN_WORK: f64 = 18_000.0;
 
 impl RewriteRule for ParallelGather {
     fn name(&self) -> &'static str {
@@ -134,7 +151,10 @@ fn gather_under(mut op: Op, workers: usize, catalog: &dyn Catalog) -> Op {
     let expands = streaming[..chain]
         .iter()
         .any(|o| !matches!(o, Op::Filter { .. } | Op::Project { .. }));
-    if !expands || estimator.rows(input) < MIN_CHAIN_ROWS {
+    if !expands
+        || estimator.rows(input) < MIN_CHAIN_ROWS
+        || chain_work(&streaming[..chain], &estimator, catalog) < MIN_CHAIN_WORK
+    {
         return op;
     }
     let slot = op.input_mut().expect("checked above");
@@ -145,4 +165,24 @@ fn gather_under(mut op: Op, workers: usize, catalog: &dyn Catalog) -> Op {
         chain,
     };
     op
+}
+
+/// The rows the chain's operators emit together, an optional match adding
+/// its inner plan's work once per row it receives (the inner plan is the
+/// bulk of such a chain, and its rows are not the optional match's own),
+/// and a projection that only copies slots counting nothing (it reads no
+/// store and evaluates nothing).
+fn chain_work(chain: &[&Op], estimator: &Estimator, catalog: &dyn Catalog) -> f64 {
+    chain
+        .iter()
+        .map(|op| match op {
+            Op::Optional { input, inner, .. } => {
+                estimator.rows(op) + estimator.rows(input) * work(inner, catalog)
+            }
+            Op::Project { items, .. } if items.iter().all(|(_, e)| matches!(e, Expr::Slot(_))) => {
+                0.0
+            }
+            _ => estimator.rows(op),
+        })
+        .sum()
 }
