@@ -408,7 +408,8 @@ mod tests {
     use super::*;
     use crate::ids::{TAG_E, TAG_VP};
 
-    const EDGE_KEYS: IndexKeys = IndexKeys {
+    /// Edges' index keys (vertex guis of 2 partitions per dimension).
+    pub(super) const EDGE_KEYS: IndexKeys = IndexKeys {
         s: KeyKind::Vertex { part_bits: 1 },
         o: KeyKind::Vertex { part_bits: 1 },
         sorted_s: true,

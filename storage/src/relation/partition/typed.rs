@@ -104,21 +104,26 @@ pub(super) fn narrow_to_types<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::adjacency::KeyKind;
     use crate::ids::{make_gui, TAG_E, TAG_VERT};
+    use crate::relation::tests::EDGE_KEYS;
     use crate::relation::zone::{Tuple, ZONE_TUPLES};
-    use crate::relation::{IndexKeys, Partition, Relation};
+    use crate::relation::{Partition, Relation};
     use crate::typed_value::TypedValue;
 
-    const EDGE_KEYS: IndexKeys = IndexKeys {
-        s: KeyKind::Vertex { part_bits: 1 },
-        o: KeyKind::Vertex { part_bits: 1 },
-        sorted_s: true,
-    };
     const TYPE_SETS: [&[u32]; 5] = [&[0], &[2], &[1, 3], &[0, 4], &[5]];
 
     fn vertex(n: u32) -> u64 {
         make_gui(TAG_VERT, 0, (n * 2) as u16)
+    }
+
+    /// The positions of the found tuples whose P is one of `types`, sorted.
+    fn positions_of<'a>(found: impl Iterator<Item = (u32, Tuple<'a>)>, types: &[u32]) -> Vec<u32> {
+        let mut positions: Vec<u32> = found
+            .filter(|(_, t)| types.contains(&t.p))
+            .map(|(i, _)| i)
+            .collect();
+        positions.sort_unstable();
+        positions
     }
 
     /// The typed reads list exactly the tuples of the wanted types that
@@ -128,30 +133,12 @@ mod tests {
         for types in TYPE_SETS {
             let mut expected: Vec<(u64, u32)> = Vec::new();
             for &key in keys {
-                let mut whole: Vec<u32> = part
-                    .by_subject(key)
-                    .filter(|(_, t)| types.contains(&t.p))
-                    .map(|(i, _)| i)
-                    .collect();
-                let mut typed: Vec<u32> = part
-                    .by_subject_of_types(key, types)
-                    .map(|(i, _)| i)
-                    .collect();
-                whole.sort_unstable();
-                typed.sort_unstable();
+                let whole = positions_of(part.by_subject(key), types);
+                let typed = positions_of(part.by_subject_of_types(key, types), types);
                 assert_eq!(typed, whole, "key {key} types {types:?}");
                 expected.extend(whole.iter().map(|&i| (key, i)));
-                let mut whole_in: Vec<u32> = part
-                    .by_object(key)
-                    .filter(|(_, t)| types.contains(&t.p))
-                    .map(|(i, _)| i)
-                    .collect();
-                let mut typed_in: Vec<u32> = part
-                    .by_object_of_types(key, types)
-                    .map(|(i, _)| i)
-                    .collect();
-                whole_in.sort_unstable();
-                typed_in.sort_unstable();
+                let whole_in = positions_of(part.by_object(key), types);
+                let typed_in = positions_of(part.by_object_of_types(key, types), types);
                 assert_eq!(typed_in, whole_in, "object {key} types {types:?}");
             }
             let mut batched: Vec<(u64, u32)> = Vec::new();
