@@ -237,7 +237,7 @@ impl<'a> Positions<'a> {
     }
 
     /// The first `n` positions and the rest.
-    fn split_at(self, n: usize) -> (Positions<'a>, Positions<'a>) {
+    pub(crate) fn split_at(self, n: usize) -> (Positions<'a>, Positions<'a>) {
         match self {
             Positions::List(list) => {
                 let (head, tail) = list.as_slice().split_at(n);

@@ -15,6 +15,7 @@ mod between;
 mod first_match;
 mod probe;
 mod scan;
+mod typed;
 mod value_scan;
 
 pub(crate) use scan::PartitionScan;
@@ -203,7 +204,7 @@ impl Partition {
         types: Option<&[u32]>,
         f: impl FnMut(u64, Tuple<'_>) -> bool,
     ) -> bool {
-        let lookup = |key| self.by_s.get(key, &self.zones);
+        let lookup = |key| self.by_s.get_sorted(key, &self.zones);
         let ahead = |key| self.by_s.prefetch(key);
         self.batched(lookup, ahead, keys, types, self.subject_is(), f)
     }
@@ -223,7 +224,7 @@ impl Partition {
         types: Option<&[u32]>,
         f: impl FnMut(u64, Tuple<'_>) -> bool,
     ) -> bool {
-        let lookup = |key| self.by_o.get(key);
+        let lookup = |key| (Positions::NONE, self.by_o.get(key));
         let ahead = |key| self.by_o.prefetch(key);
         let exact = |key, t: &Tuple<'_>| t.o.indexed_gui() == Some(key);
         self.batched(lookup, ahead, keys, types, exact, f)

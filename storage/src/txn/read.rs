@@ -403,7 +403,6 @@ impl Reader<'_> {
         let Some(type_ids) = self.type_ids(types) else {
             return Vec::new();
         };
-        let wanted = |p: u32| type_ids.is_empty() || type_ids.contains(&p);
         let p = self.store.partitions;
         let home = vertex_partition(node, p);
         let mut out = Vec::new();
@@ -412,11 +411,16 @@ impl Reader<'_> {
                 let Some(part) = self.store.e.read(home * p + column) else {
                     continue;
                 };
-                out.extend(
-                    part.by_subject(node)
-                        .filter(|(_, t)| wanted(t.p) && self.visible(t))
-                        .map(|(_, t)| (RelId(t.i), NodeId(t.o.payload))),
-                );
+                let listed = |(_, t): (u32, Tuple<'_>)| {
+                    self.visible(&t)
+                        .then_some((RelId(t.i), NodeId(t.o.payload)))
+                };
+                if type_ids.is_empty() {
+                    out.extend(part.by_subject(node).filter_map(listed));
+                } else {
+                    // Only the wanted types' stretch of a sorted list.
+                    out.extend(part.by_subject_of_types(node, &type_ids).filter_map(listed));
+                }
             }
         }
         if matches!(dir, Direction::Incoming | Direction::Both) {
@@ -424,16 +428,16 @@ impl Reader<'_> {
                 let Some(part) = self.store.e.read(row * p + home) else {
                     continue;
                 };
-                out.extend(
-                    part.by_object(node)
-                        .filter(|(_, t)| {
-                            // In `Both`, a self-loop was already listed as outgoing.
-                            !(dir == Direction::Both && t.s == node)
-                                && wanted(t.p)
-                                && self.visible(t)
-                        })
-                        .map(|(_, t)| (RelId(t.i), NodeId(t.s))),
-                );
+                let listed = |(_, t): (u32, Tuple<'_>)| {
+                    // In `Both`, a self-loop was already listed as outgoing.
+                    (!(dir == Direction::Both && t.s == node) && self.visible(&t))
+                        .then_some((RelId(t.i), NodeId(t.s)))
+                };
+                if type_ids.is_empty() {
+                    out.extend(part.by_object(node).filter_map(listed));
+                } else {
+                    out.extend(part.by_object_of_types(node, &type_ids).filter_map(listed));
+                }
             }
         }
         out

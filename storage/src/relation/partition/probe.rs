@@ -19,6 +19,7 @@
 //! queues, measured slower: the per-hit queue work cost more than the
 //! refills it saved.)
 
+use super::typed::narrow_to_types;
 use super::{type_allows, Partition};
 use crate::list_arena::Positions;
 use crate::relation::zone::{split, Tuple, Zone};
@@ -33,14 +34,15 @@ const ROWS_AHEAD: usize = 3;
 const SORT_FROM: usize = 256;
 
 impl Partition {
-    /// The tuples `lookup` lists under each of `keys` that pass `exact`
+    /// The tuples `lookup` lists under each of `keys` (a sorted prefix,
+    /// narrowed to `types` by `narrow_to_types`, and the rest) that pass `exact`
     /// (less those whose zone rules out `types`: see
     /// `zone_may_have_type`), through `f(key, tuple)` until it
     /// returns false; returns whether it ran to the end. `ahead(key)`
     /// prefetches what `lookup(key)` will read first (the index head).
     pub(super) fn batched<'a>(
         &'a self,
-        lookup: impl Fn(u64) -> Positions<'a>,
+        lookup: impl Fn(u64) -> (Positions<'a>, Positions<'a>),
         ahead: impl Fn(u64),
         keys: &[u64],
         types: Option<&[u32]>,
@@ -61,16 +63,23 @@ impl Partition {
         // Per hit: its key, zone (looked up once) and slot.
         let mut hits: Vec<(u64, &'a Zone, usize)> = Vec::new();
         for (b, batch) in keys.chunks(BATCH).enumerate() {
-            let lists: [Positions<'a>; BATCH] =
-                std::array::from_fn(|k| batch.get(k).map_or(Positions::NONE, |&key| lookup(key)));
-            for list in &lists {
-                list.prefetch();
+            let lists: [(Positions<'a>, Positions<'a>); BATCH] = std::array::from_fn(|k| {
+                batch
+                    .get(k)
+                    .map_or((Positions::NONE, Positions::NONE), |&key| lookup(key))
+            });
+            for (prefix, tail) in &lists {
+                prefix.prefetch();
+                tail.prefetch();
             }
             for &key in keys.iter().skip((b + 1) * BATCH).take(BATCH) {
                 ahead(key);
             }
+            // Read after the lookups: they cover every listed position.
+            let listed_zones = self.zones_now();
             hits.clear();
-            for (&key, list) in batch.iter().zip(lists) {
+            for (&key, (prefix, tail)) in batch.iter().zip(lists) {
+                let list = narrow_to_types(prefix, types, listed_zones).chain(tail);
                 for i in list.filter(|&i| i < len) {
                     let (z, slot) = split(i);
                     if type_allows(zones.types(z), types) {
