@@ -11,6 +11,10 @@
 use crate::csr_build::{build_direction, Pieces, Reversed};
 use rayon::prelude::*;
 
+/// One piece of an edge list as dense index pairs, and their weights
+/// (empty when there are none): what a view reads from one grid cell.
+pub type CellEdges = (Vec<(u32, u32)>, Vec<f64>);
+
 /// Which edges a kernel follows from a vertex.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
@@ -168,7 +172,7 @@ impl Graph {
     /// edge list with its weights, which are empty when there are none),
     /// freed as soon as the out-direction is built: the in-direction, built
     /// from that one, then reuses their memory rather than fresh pages.
-    pub fn from_cells(n: usize, cells: Vec<(Vec<(u32, u32)>, Vec<f64>)>, weighted: bool) -> Graph {
+    pub fn from_cells(n: usize, cells: Vec<CellEdges>, weighted: bool) -> Graph {
         let out = {
             let edges: Vec<&[(u32, u32)]> = cells.iter().map(|(e, _)| &e[..]).collect();
             let weights: Option<Vec<&[f64]>> =

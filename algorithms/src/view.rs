@@ -3,7 +3,7 @@
 //! position, and the edges among them (all types, or some) as a [`Graph`],
 //! with a numeric edge property as weights when asked.
 
-use crate::csr::Graph;
+use crate::csr::{CellEdges, Graph};
 use crate::error::AlgorithmError;
 use nereid_storage::apl::{CellProperty, EdgeMatch, EdgePattern, Endpoint, ModeChoice};
 use nereid_storage::{NodeIndex, Txn};
@@ -38,10 +38,6 @@ impl ViewSpec {
         }
     }
 }
-
-/// One grid cell's kept edges as dense index pairs, and their weights
-/// when the spec names a weight property (empty otherwise).
-type CellEdges = (Vec<(u32, u32)>, Vec<f64>);
 
 /// A graph built from one snapshot, and the nodes its indices stand for.
 #[derive(Debug)]
