@@ -1,7 +1,8 @@
 //! Rule `parallel_gather`: runs the streaming operators under an operator
 //! that drains its whole input (aggregation, DISTINCT, ORDER BY, Top) on
 //! several threads when the estimate says the work pays for them
-//! (docs/adr/0139-morsel-driven-parallel-segments.md).
+//! (docs/adr/0139-morsel-driven-parallel-segments.md; the work bar:
+//! docs/adr/0158-parallel-gather-needs-estimated-work.md).
 //!
 //! The chain is a run of expands, filters, projections and optional
 //! matches under that consumer, down to the deepest one whose input (the
