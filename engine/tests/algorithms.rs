@@ -19,6 +19,14 @@ fn rows(db: &Arc<Database>, query: &str) -> Vec<Vec<Value>> {
     rows
 }
 
+/// The error `query` ends with, whether it fails before or while running.
+fn failure(db: &Arc<Database>, query: &str) -> nereid_engine::DbError {
+    match db.run(None, query, Params::new()) {
+        Err(e) => e,
+        Ok(mut result) => result.pull(-1, &mut |_, _| {}).unwrap_err(),
+    }
+}
+
 fn open() -> (tempfile::TempDir, Arc<Database>) {
     let dir = tempfile::tempdir().unwrap();
     let db = Database::open(&DbConfig::new(dir.path().to_path_buf(), 2)).unwrap();
@@ -107,10 +115,7 @@ fn bad_options_fail_the_call_naming_the_option() {
         ("CALL neptune.algo.pageRank({dampingFactor: 'high'}) YIELD node RETURN node", "dampingFactor"),
     ];
     for (query, named) in cases {
-        let error = match db.run(None, query, Params::new()) {
-            Err(e) => e,
-            Ok(mut result) => result.pull(-1, &mut |_, _| {}).unwrap_err(),
-        };
+        let error = failure(&db, query);
         assert_eq!(
             error.status.code(),
             "Neo.ClientError.Procedure.ProcedureCallFailed",
@@ -182,10 +187,7 @@ fn unusable_weights_fail_the_call_saying_why() {
         let query = "MATCH (a {k: 'a'}) CALL neptune.algo.sssp.deltaStepping(a, \
                      {edgeWeightProperty: 'w', edgeWeightType: 'double'}) YIELD node, distance \
                      RETURN node.k, distance";
-        let error = match db.run(None, query, Params::new()) {
-            Err(e) => e,
-            Ok(mut result) => result.pull(-1, &mut |_, _| {}).unwrap_err(),
-        };
+        let error = failure(&db, query);
         assert_eq!(
             error.status.code(),
             "Neo.ClientError.Procedure.ProcedureCallFailed",
