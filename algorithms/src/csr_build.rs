@@ -102,6 +102,7 @@ pub(crate) struct Pieces<'a> {
     weights: Option<&'a [&'a [f64]]>,
     flip: bool,
     tasks: Vec<Task>,
+    total: usize,
 }
 
 impl<'a> Pieces<'a> {
@@ -117,13 +118,14 @@ impl<'a> Pieces<'a> {
             weights,
             flip,
             tasks,
+            total,
         }
     }
 }
 
 impl<W: Weight> EdgeSource<W> for Pieces<'_> {
     fn edge_count(&self) -> usize {
-        self.pieces.iter().map(|p| p.len()).sum()
+        self.total
     }
     fn weighted(&self) -> bool {
         self.weights.is_some()

@@ -9,7 +9,6 @@ use nereid_storage::apl::{CellProperty, EdgeMatch, EdgePattern, Endpoint, ModeCh
 use nereid_storage::{NodeIndex, Txn};
 use nereid_values::{NodeId, RelId, Value};
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// What a view holds; equal specs over one snapshot give equal views.
@@ -126,20 +125,27 @@ fn read_cell(
         edges: Vec::new(),
         weights: Vec::new(),
         failed: None,
+        last_src: None,
     };
-    let mut pending = VecDeque::with_capacity(LOOKAHEAD);
+    // The last `LOOKAHEAD` edges, by arrival number modulo `LOOKAHEAD`.
+    let mut held: [Option<EdgeMatch>; LOOKAHEAD] = [None; LOOKAHEAD];
+    let mut arrived = 0usize;
+    let mut last_src = None;
     apl.edges_in_cell(pattern, cell, ModeChoice::Auto, |m| {
-        index.prefetch(m.src);
-        index.prefetch(m.dst);
-        pending.push_back(m);
-        if pending.len() == LOOKAHEAD {
-            if let Some(m) = pending.pop_front() {
-                kept.keep(m);
-            }
+        // A cell lists a source's edges together when they were loaded
+        // together: its slot is loaded once for the run.
+        if last_src != Some(m.src) {
+            index.prefetch(m.src);
+            last_src = Some(m.src);
         }
+        index.prefetch(m.dst);
+        if let Some(due) = held[arrived % LOOKAHEAD].replace(m) {
+            kept.keep(due);
+        }
+        arrived += 1;
     });
-    for m in pending {
-        kept.keep(m);
+    for due in (arrived..arrived + LOOKAHEAD).filter_map(|i| held[i % LOOKAHEAD]) {
+        kept.keep(due);
     }
     match kept.failed {
         Some(e) => Err(e),
@@ -177,11 +183,21 @@ struct Kept<'a> {
     edges: Vec<(u32, u32)>,
     weights: Vec<f64>,
     failed: Option<AlgorithmError>,
+    /// The last source looked up, and its dense index: see [`read_cell`].
+    last_src: Option<(NodeId, Option<u32>)>,
 }
 
 impl Kept<'_> {
     fn keep(&mut self, m: EdgeMatch) {
-        let (Some(s), Some(d)) = (self.index.get(m.src), self.index.get(m.dst)) else {
+        let src = match self.last_src {
+            Some((node, s)) if node == m.src => s,
+            _ => {
+                let s = self.index.get(m.src);
+                self.last_src = Some((m.src, s));
+                s
+            }
+        };
+        let (Some(s), Some(d)) = (src, self.index.get(m.dst)) else {
             return;
         };
         self.edges.push((s, d));

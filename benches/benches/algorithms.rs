@@ -79,6 +79,21 @@ fn main() {
             v.graph().bytes() as f64 / v.graph().edge_count() as f64
         );
     }
+    // `NEREID_ALGO_VIEW_ROUNDS`: the plain view built again that many
+    // times (its memory recycled from the one before, so these figures
+    // leave out the first touch of fresh pages that the first build pays).
+    for _ in 0..env_or("NEREID_ALGO_VIEW_ROUNDS", 0usize) {
+        let (again, cpu) = run_with_threads(threads, || {
+            let cpu = process_cpu();
+            let again = GraphView::build(&txn, &ViewSpec::default()).expect("view");
+            (again, process_cpu() - cpu)
+        })
+        .expect("pool");
+        println!(
+            "view built again: {:.3} s (CPU {cpu:.2} s)",
+            again.build_time().as_secs_f64()
+        );
+    }
     compare_weight_reads(&txn, threads);
     println!("with both views: resident {}", resident(edge_count));
     let g = view.graph();
