@@ -107,11 +107,12 @@ impl Rows {
             Record::Relationship(rel) => {
                 let at = RowError::at(rel.line);
                 let (src, dst) = rel.end_numbers.ok_or_else(|| unnumbered(rel.line))?;
-                let src = self.vertex(txn, src).map_err(at)?;
-                let dst = self.vertex(txn, dst).map_err(at)?;
+                let (src, src_slot) = self.vertex(txn, src).map_err(at)?;
+                let (dst, dst_slot) = self.vertex(txn, dst).map_err(at)?;
+                let ends = [(src, src_slot), (dst, dst_slot)];
                 if !self
                     .edges
-                    .is_new(txn, src, dst, &rel.rel_type, &rel.properties)
+                    .is_new(txn, ends, &rel.rel_type, &rel.properties)
                 {
                     return Ok(());
                 }
@@ -139,7 +140,7 @@ impl Rows {
     /// transaction path.
     fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<(), RowError> {
         let number = node.number.ok_or_else(|| unnumbered(node.line))?;
-        match self.vertex(txn, number).map_err(RowError::at(node.line))? {
+        match self.vertex(txn, number).map_err(RowError::at(node.line))?.0 {
             BulkEnd::Loaded(at) => {
                 let merged = &mut self.nodes[at];
                 for label in node.labels {
@@ -159,13 +160,14 @@ impl Rows {
         Ok(())
     }
 
-    /// The vertex numbered `number`: what it resolved to when first met,
-    /// else (spelled from the dictionary once) the committed vertex of
-    /// that IRI or a new vertex of the load.
-    fn vertex(&mut self, txn: &Txn, number: u64) -> Result<BulkEnd, DbError> {
+    /// The vertex numbered `number`, and its slot in [`Ends`] (one number
+    /// per vertex, which the set of edges keys them by): what it resolved
+    /// to when first met, else (spelled from the dictionary once) the
+    /// committed vertex of that IRI or a new vertex of the load.
+    fn vertex(&mut self, txn: &Txn, number: u64) -> Result<(BulkEnd, u32), DbError> {
         let at = usize::try_from(number).map_err(|_| unspelled(number))?;
-        if let Some(end) = self.ends.get(at) {
-            return Ok(end);
+        if let Some(met) = self.ends.get(at) {
+            return Ok(met);
         }
         let iri = self.numbers.text(number).ok_or_else(|| unspelled(number))?;
         let key = owned_user_key(None, iri)?;
@@ -176,8 +178,8 @@ impl Rows {
                 BulkEnd::Loaded(self.nodes.len() - 1)
             }
         };
-        self.ends.set(at, end)?;
-        Ok(end)
+        let slot = self.ends.set(at, end)?;
+        Ok((end, slot))
     }
 }
 
@@ -219,17 +221,21 @@ struct Ends {
 const COMMITTED: u32 = 1 << 31;
 
 impl Ends {
-    fn get(&self, at: usize) -> Option<BulkEnd> {
-        match *self.slots.get(at)? {
-            0 => None,
-            slot if slot & COMMITTED != 0 => Some(BulkEnd::Existing(
-                self.committed[(slot & !COMMITTED) as usize],
-            )),
-            slot => Some(BulkEnd::Loaded(slot as usize - 1)),
-        }
+    /// The vertex of number `at`, if met, and its slot.
+    fn get(&self, at: usize) -> Option<(BulkEnd, u32)> {
+        let slot = *self.slots.get(at)?;
+        let end = match slot {
+            0 => return None,
+            slot if slot & COMMITTED != 0 => {
+                BulkEnd::Existing(self.committed[(slot & !COMMITTED) as usize])
+            }
+            slot => BulkEnd::Loaded(slot as usize - 1),
+        };
+        Some((end, slot))
     }
 
-    fn set(&mut self, at: usize, end: BulkEnd) -> Result<(), DbError> {
+    /// Records the vertex of number `at`; answers its slot.
+    fn set(&mut self, at: usize, end: BulkEnd) -> Result<u32, DbError> {
         let (index, flag) = match end {
             BulkEnd::Loaded(position) => (position + 1, 0),
             BulkEnd::Existing(node) => {
@@ -245,7 +251,7 @@ impl Ends {
             self.slots.resize(at + 1, 0);
         }
         self.slots[at] = index | flag;
-        Ok(())
+        Ok(index | flag)
     }
 }
 

@@ -53,11 +53,13 @@ pub(super) fn already_there(txn: &Txn, rel: &RelationshipRecord) -> Result<bool,
     ))
 }
 
-/// An edge of a load: its ends ([`end_key`]) and the number of its type
+/// An edge of a load: its ends' slots (the loader's four-byte number of
+/// each vertex it met, start in the high half) and the number of its type
 /// and named graph ([`EdgeKinds`]). Numbers, not names: the key is
-/// hashed and compared without reading a string, and takes 24 bytes
-/// instead of 48 (the set holds one key per edge of the load).
-type EdgeKey = (u64, u64, u32);
+/// hashed and compared without reading a string, and takes 16 bytes
+/// (the set holds one key per edge of the load; with 8-byte ends it took
+/// 24, and the set was the loader thread's largest table to grow).
+type EdgeKey = (u64, u32);
 
 /// The RDF edges of a bulk load so far, by resolved ends.
 #[derive(Default)]
@@ -67,16 +69,18 @@ pub(super) struct LoadEdges {
 }
 
 impl LoadEdges {
-    /// Whether the edge is new: neither an earlier edge of the load nor,
-    /// when both ends are committed vertices, an edge of the graph.
+    /// Whether the edge between `ends` (each a vertex and its slot, the
+    /// one number the loader gave it) is new: neither an earlier edge of
+    /// the load nor, when both ends are committed vertices, an edge of
+    /// the graph.
     pub(super) fn is_new(
         &mut self,
         txn: &Txn,
-        src: BulkEnd,
-        dst: BulkEnd,
+        ends: [(BulkEnd, u32); 2],
         rel_type: &Arc<str>,
         properties: &Properties,
     ) -> bool {
+        let [(src, src_slot), (dst, dst_slot)] = ends;
         let graph = graph_of(properties);
         if let (BulkEnd::Existing(s), BulkEnd::Existing(d)) = (src, dst) {
             if has_edge(txn, s, d, rel_type, graph) {
@@ -84,7 +88,8 @@ impl LoadEdges {
             }
         }
         let kind = self.kinds.number(rel_type, graph);
-        self.seen.insert((end_key(src), end_key(dst), kind))
+        let ends = u64::from(src_slot) << 32 | u64::from(dst_slot);
+        self.seen.insert((ends, kind))
     }
 }
 
@@ -121,14 +126,5 @@ impl EdgeKinds {
         };
         self.last = Some((rel_type.clone(), graph.map(Box::from), n));
         n
-    }
-}
-
-/// An end as one number: committed vertices by gui, the load's own by
-/// position with the top bit set (guis never use it).
-fn end_key(end: BulkEnd) -> u64 {
-    match end {
-        BulkEnd::Existing(n) => n.0,
-        BulkEnd::Loaded(at) => at as u64 | 1 << 63,
     }
 }
