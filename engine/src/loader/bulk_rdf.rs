@@ -61,24 +61,27 @@ pub(super) fn load(
         ..
     } = rows;
     drop((numbers, ends, edges));
-    let ready = Ready {
-        nodes: vec![nodes],
-        rels,
-    };
+    let ready = Ready { nodes, rels };
     commit.apply(tx, ready)
 }
 
-/// Relationship rows per batch of an RDF load's rows.
-const REL_BATCH: usize = 1 << 16;
+/// log2 of the rows per batch of an RDF load's rows.
+const BATCH_BITS: u32 = 16;
+
+/// Rows per batch of an RDF load's rows.
+const BATCH: usize = 1 << BATCH_BITS;
 
 /// The rows of an RDF load so far.
 struct Rows {
-    nodes: Vec<NodeRow>,
+    /// The vertex rows in batches of [`BATCH`] (a vertex's position is
+    /// its place in them as one sequence, as the commit reads them), for
+    /// the reason `rels` is.
+    nodes: Vec<Vec<NodeRow>>,
     /// The load's dictionary: the readers number every vertex by it.
     numbers: Arc<IriNumbers>,
     /// What each vertex number resolved to, once met.
     ends: Ends,
-    /// The relationship rows in batches of [`REL_BATCH`]: a batch is
+    /// The relationship rows in batches of [`BATCH`]: a batch is
     /// filled in the pages it was given, never grown (one vector of every
     /// row copied itself at each doubling, into fresh pages the kernel
     /// zeroes); the commit takes batches as the CSV path hands it files.
@@ -123,13 +126,7 @@ impl Rows {
                     rel_type: rel.rel_type,
                     properties: rel.properties,
                 };
-                match self.rels.last_mut() {
-                    Some(batch) if batch.len() < REL_BATCH => batch.push(row),
-                    // A small load grows its one batch; a large one is
-                    // given whole batches.
-                    Some(_) => self.rels.push(with_first(REL_BATCH, row)),
-                    None => self.rels.push(vec![row]),
-                }
+                push_batched(&mut self.rels, row);
                 Ok(())
             }
         }
@@ -142,7 +139,7 @@ impl Rows {
         let number = node.number.ok_or_else(|| unnumbered(node.line))?;
         match self.vertex(txn, number).map_err(RowError::at(node.line))?.0 {
             BulkEnd::Loaded(at) => {
-                let merged = &mut self.nodes[at];
+                let merged = &mut self.nodes[at >> BATCH_BITS][at & (BATCH - 1)];
                 for label in node.labels {
                     if !merged.labels.contains(&label) {
                         merged.labels.push(label);
@@ -174,8 +171,9 @@ impl Rows {
         let end = match txn.node_by_element_id(&key) {
             Some(committed) => BulkEnd::Existing(committed),
             None => {
-                self.nodes.push(NodeRow::vertex(key));
-                BulkEnd::Loaded(self.nodes.len() - 1)
+                let position = self.nodes.iter().map(Vec::len).sum::<usize>();
+                push_batched(&mut self.nodes, NodeRow::vertex(key));
+                BulkEnd::Loaded(position)
             }
         };
         let slot = self.ends.set(at, end)?;
@@ -183,11 +181,19 @@ impl Rows {
     }
 }
 
-/// A batch of `capacity` rows, `row` the first.
-fn with_first(capacity: usize, row: RelRow) -> Vec<RelRow> {
-    let mut batch = Vec::with_capacity(capacity);
-    batch.push(row);
-    batch
+/// Appends `row` to the last of `batches`, or to a new batch when it is
+/// full: a small load grows its one batch; a large one is given whole
+/// batches, each filled in the pages it was given.
+fn push_batched<T>(batches: &mut Vec<Vec<T>>, row: T) {
+    match batches.last_mut() {
+        Some(batch) if batch.len() < BATCH => batch.push(row),
+        Some(_) => {
+            let mut batch = Vec::with_capacity(BATCH);
+            batch.push(row);
+            batches.push(batch);
+        }
+        None => batches.push(vec![row]),
+    }
 }
 
 /// A record without a vertex number: not from a numbering reader.
