@@ -113,10 +113,7 @@ impl Rows {
                 let (src, src_slot) = self.vertex(txn, src).map_err(at)?;
                 let (dst, dst_slot) = self.vertex(txn, dst).map_err(at)?;
                 let ends = [(src, src_slot), (dst, dst_slot)];
-                if !self
-                    .edges
-                    .is_new(txn, ends, &rel.rel_type, &rel.properties)
-                {
+                if !self.edges.is_new(txn, ends, &rel.rel_type, &rel.properties) {
                     return Ok(());
                 }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);

@@ -204,12 +204,17 @@ mod tests {
         let mut model = HashSet::new();
         let mut state = 26u64;
         for _ in 0..20_000 {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             let r = state >> 33;
             let position = (r % 40) as usize;
             // One start in ten is committed (its slot flagged as `Ends` flags it).
             let (src, src_slot) = if r % 10 == 0 {
-                (BulkEnd::Existing(NodeId(position as u64)), 1 << 31 | position as u32)
+                (
+                    BulkEnd::Existing(NodeId(position as u64)),
+                    1 << 31 | position as u32,
+                )
             } else {
                 (BulkEnd::Loaded(position), position as u32 + 1)
             };

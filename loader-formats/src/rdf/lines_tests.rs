@@ -147,7 +147,9 @@ fn iris_are_named_ahead_of_their_statements_which_keep_their_order() {
             doc.push_str("<http://e/x> <http://e/p> \"esc\\\"aped\" .\n");
         }
         if i % 11 == 10 {
-            doc.push_str("<http://e/y> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://e/T> .\n");
+            doc.push_str(
+                "<http://e/y> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://e/T> .\n",
+            );
         }
     }
     let log = RefCell::new(Vec::new());
@@ -177,7 +179,11 @@ fn iris_are_named_ahead_of_their_statements_which_keep_their_order() {
     assert_eq!(at("ahead http://e/T".to_owned()), None);
     let named_s0 = log.iter().filter(|e| *e == "ahead http://e/s0").count();
     assert_eq!(named_s0, 1);
-    assert_eq!(at("ahead http://e/x".to_owned()), None, "a rewritten statement is added at once");
+    assert_eq!(
+        at("ahead http://e/x".to_owned()),
+        None,
+        "a rewritten statement is added at once"
+    );
 }
 
 proptest! {
