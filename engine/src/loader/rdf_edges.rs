@@ -210,7 +210,7 @@ mod tests {
             let r = state >> 33;
             let position = (r % 40) as usize;
             // One start in ten is committed (its slot flagged as `Ends` flags it).
-            let (src, src_slot) = if r % 10 == 0 {
+            let (src, src_slot) = if r.is_multiple_of(10) {
                 (
                     BulkEnd::Existing(NodeId(position as u64)),
                     1 << 31 | position as u32,
