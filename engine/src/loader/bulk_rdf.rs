@@ -61,24 +61,27 @@ pub(super) fn load(
         ..
     } = rows;
     drop((numbers, ends, edges));
-    let ready = Ready {
-        nodes: vec![nodes],
-        rels,
-    };
+    let ready = Ready { nodes, rels };
     commit.apply(tx, ready)
 }
 
-/// Relationship rows per batch of an RDF load's rows.
-const REL_BATCH: usize = 1 << 16;
+/// log2 of the rows per batch of an RDF load's rows.
+const BATCH_BITS: u32 = 16;
+
+/// Rows per batch of an RDF load's rows.
+const BATCH: usize = 1 << BATCH_BITS;
 
 /// The rows of an RDF load so far.
 struct Rows {
-    nodes: Vec<NodeRow>,
+    /// The vertex rows in batches of [`BATCH`] (a vertex's position is
+    /// its place in them as one sequence, as the commit reads them), for
+    /// the reason `rels` is.
+    nodes: Vec<Vec<NodeRow>>,
     /// The load's dictionary: the readers number every vertex by it.
     numbers: Arc<IriNumbers>,
     /// What each vertex number resolved to, once met.
     ends: Ends,
-    /// The relationship rows in batches of [`REL_BATCH`]: a batch is
+    /// The relationship rows in batches of [`BATCH`]: a batch is
     /// filled in the pages it was given, never grown (one vector of every
     /// row copied itself at each doubling, into fresh pages the kernel
     /// zeroes); the commit takes batches as the CSV path hands it files.
@@ -107,12 +110,10 @@ impl Rows {
             Record::Relationship(rel) => {
                 let at = RowError::at(rel.line);
                 let (src, dst) = rel.end_numbers.ok_or_else(|| unnumbered(rel.line))?;
-                let src = self.vertex(txn, src).map_err(at)?;
-                let dst = self.vertex(txn, dst).map_err(at)?;
-                if !self
-                    .edges
-                    .is_new(txn, src, dst, &rel.rel_type, &rel.properties)
-                {
+                let (src, src_slot) = self.vertex(txn, src).map_err(at)?;
+                let (dst, dst_slot) = self.vertex(txn, dst).map_err(at)?;
+                let ends = [(src, src_slot), (dst, dst_slot)];
+                if !self.edges.is_new(txn, ends, &rel.rel_type, &rel.properties) {
                     return Ok(());
                 }
                 Progress::add(&progress.property_values, rel.properties.len() as u64);
@@ -122,13 +123,7 @@ impl Rows {
                     rel_type: rel.rel_type,
                     properties: rel.properties,
                 };
-                match self.rels.last_mut() {
-                    Some(batch) if batch.len() < REL_BATCH => batch.push(row),
-                    // A small load grows its one batch; a large one is
-                    // given whole batches.
-                    Some(_) => self.rels.push(with_first(REL_BATCH, row)),
-                    None => self.rels.push(vec![row]),
-                }
+                push_batched(&mut self.rels, row);
                 Ok(())
             }
         }
@@ -139,9 +134,9 @@ impl Rows {
     /// transaction path.
     fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<(), RowError> {
         let number = node.number.ok_or_else(|| unnumbered(node.line))?;
-        match self.vertex(txn, number).map_err(RowError::at(node.line))? {
+        match self.vertex(txn, number).map_err(RowError::at(node.line))?.0 {
             BulkEnd::Loaded(at) => {
-                let merged = &mut self.nodes[at];
+                let merged = &mut self.nodes[at >> BATCH_BITS][at & (BATCH - 1)];
                 for label in node.labels {
                     if !merged.labels.contains(&label) {
                         merged.labels.push(label);
@@ -159,33 +154,43 @@ impl Rows {
         Ok(())
     }
 
-    /// The vertex numbered `number`: what it resolved to when first met,
-    /// else (spelled from the dictionary once) the committed vertex of
-    /// that IRI or a new vertex of the load.
-    fn vertex(&mut self, txn: &Txn, number: u64) -> Result<BulkEnd, DbError> {
+    /// The vertex numbered `number`, and its slot in [`Ends`] (one number
+    /// per vertex, which the set of edges keys them by): what it resolved
+    /// to when first met, else (spelled from the dictionary once) the
+    /// committed vertex of that IRI or a new vertex of the load.
+    fn vertex(&mut self, txn: &Txn, number: u64) -> Result<(BulkEnd, u32), DbError> {
         let at = usize::try_from(number).map_err(|_| unspelled(number))?;
-        if let Some(end) = self.ends.get(at) {
-            return Ok(end);
+        if let Some(met) = self.ends.get(at) {
+            return Ok(met);
         }
         let iri = self.numbers.text(number).ok_or_else(|| unspelled(number))?;
         let key = owned_user_key(None, iri)?;
         let end = match txn.node_by_element_id(&key) {
             Some(committed) => BulkEnd::Existing(committed),
             None => {
-                self.nodes.push(NodeRow::vertex(key));
-                BulkEnd::Loaded(self.nodes.len() - 1)
+                let position = self.nodes.iter().map(Vec::len).sum::<usize>();
+                push_batched(&mut self.nodes, NodeRow::vertex(key));
+                BulkEnd::Loaded(position)
             }
         };
-        self.ends.set(at, end)?;
-        Ok(end)
+        let slot = self.ends.set(at, end)?;
+        Ok((end, slot))
     }
 }
 
-/// A batch of `capacity` rows, `row` the first.
-fn with_first(capacity: usize, row: RelRow) -> Vec<RelRow> {
-    let mut batch = Vec::with_capacity(capacity);
-    batch.push(row);
-    batch
+/// Appends `row` to the last of `batches`, or to a new batch when it is
+/// full: a small load grows its one batch; a large one is given whole
+/// batches, each filled in the pages it was given.
+fn push_batched<T>(batches: &mut Vec<Vec<T>>, row: T) {
+    match batches.last_mut() {
+        Some(batch) if batch.len() < BATCH => batch.push(row),
+        Some(_) => {
+            let mut batch = Vec::with_capacity(BATCH);
+            batch.push(row);
+            batches.push(batch);
+        }
+        None => batches.push(vec![row]),
+    }
 }
 
 /// A record without a vertex number: not from a numbering reader.
@@ -219,17 +224,21 @@ struct Ends {
 const COMMITTED: u32 = 1 << 31;
 
 impl Ends {
-    fn get(&self, at: usize) -> Option<BulkEnd> {
-        match *self.slots.get(at)? {
-            0 => None,
-            slot if slot & COMMITTED != 0 => Some(BulkEnd::Existing(
-                self.committed[(slot & !COMMITTED) as usize],
-            )),
-            slot => Some(BulkEnd::Loaded(slot as usize - 1)),
-        }
+    /// The vertex of number `at`, if met, and its slot.
+    fn get(&self, at: usize) -> Option<(BulkEnd, u32)> {
+        let slot = *self.slots.get(at)?;
+        let end = match slot {
+            0 => return None,
+            slot if slot & COMMITTED != 0 => {
+                BulkEnd::Existing(self.committed[(slot & !COMMITTED) as usize])
+            }
+            slot => BulkEnd::Loaded(slot as usize - 1),
+        };
+        Some((end, slot))
     }
 
-    fn set(&mut self, at: usize, end: BulkEnd) -> Result<(), DbError> {
+    /// Records the vertex of number `at`; answers its slot.
+    fn set(&mut self, at: usize, end: BulkEnd) -> Result<u32, DbError> {
         let (index, flag) = match end {
             BulkEnd::Loaded(position) => (position + 1, 0),
             BulkEnd::Existing(node) => {
@@ -245,7 +254,7 @@ impl Ends {
             self.slots.resize(at + 1, 0);
         }
         self.slots[at] = index | flag;
-        Ok(())
+        Ok(index | flag)
     }
 }
 

@@ -15,6 +15,9 @@
 //! tag's validity, `rdf:langString`) stay with the numbered group, as for
 //! oxttl's lenient parse.
 
+use std::collections::VecDeque;
+
+use oxrdf::vocab::rdf;
 use oxrdf::{
     BlankNodeRef, GraphNameRef, LiteralRef, NamedNodeRef, NamedOrBlankNodeRef, QuadRef, TermRef,
 };
@@ -22,9 +25,31 @@ use oxrdf::{
 /// Calls `add` with each statement of `piece`, in order; false as soon as
 /// `piece` holds what this reader leaves to oxttl (or `add` answers
 /// false). N-Quads statements may name a graph when `quads`.
+#[cfg(test)]
 pub(super) fn each_statement(
     piece: &[u8],
     quads: bool,
+    add: impl FnMut(QuadRef<'_>) -> bool,
+) -> bool {
+    each_statement_ahead(piece, quads, |_| {}, add)
+}
+
+/// How many statements ahead of `add` their IRIs are named to `ahead`.
+const AHEAD: usize = 8;
+
+/// Calls `add` with each statement of `piece`, in order, as
+/// `each_statement` does (false as soon as the piece holds what this
+/// reader leaves to oxttl, or `add` answers false), naming to `ahead` the IRIs a statement's `add`
+/// will look up (its object IRI, and its subject when it is not the
+/// previous statement's) [`AHEAD`] statements before `add` takes it: the
+/// dictionary's probes are cache misses at random, and a hint that far
+/// ahead lets them overlap (docs/adr/0170-rdf-load-prefetch-and-reserved-rows.md).
+/// A statement whose literal had to be rewritten into the reader's buffers
+/// is not queued: the statements queued before it are added first.
+pub(super) fn each_statement_ahead(
+    piece: &[u8],
+    quads: bool,
+    mut ahead: impl FnMut(&str),
     mut add: impl FnMut(QuadRef<'_>) -> bool,
 ) -> bool {
     let Ok(text) = std::str::from_utf8(piece) else {
@@ -32,6 +57,8 @@ pub(super) fn each_statement(
     };
     let mut value = String::new();
     let mut tag = String::new();
+    let mut queued: VecDeque<Statement<'_>> = VecDeque::with_capacity(AHEAD + 1);
+    let mut last_subject = "";
     for line in text.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let mut at = Cursor { line, at: 0 };
@@ -42,11 +69,26 @@ pub(super) fn each_statement(
         let Some(statement) = at.statement(quads, &mut value, &mut tag) else {
             return false;
         };
-        if !at.is_end_or_comment() || !add(statement.quad(&value, &tag)) {
+        if !at.is_end_or_comment() {
             return false;
         }
+        if !statement.is_borrowed() {
+            let earlier = queued.drain(..).all(|queued| add(queued.quad("", "")));
+            if !earlier || !add(statement.quad(&value, &tag)) {
+                return false;
+            }
+            continue;
+        }
+        statement.name_ahead(&mut last_subject, &mut ahead);
+        queued.push_back(statement);
+        if queued.len() > AHEAD {
+            let first = queued.pop_front().map(|first| add(first.quad("", "")));
+            if first == Some(false) {
+                return false;
+            }
+        }
     }
-    true
+    queued.into_iter().all(|queued| add(queued.quad("", "")))
 }
 
 /// A statement's terms as read, the literal's value and tag aside (in the
@@ -70,6 +112,32 @@ enum Object<'a> {
 }
 
 impl<'a> Statement<'a> {
+    /// Whether every term is borrowed from the piece (none in the
+    /// reader's buffers).
+    fn is_borrowed(&self) -> bool {
+        match self.object {
+            Object::Node(_) => true,
+            Object::Literal { value, tag, .. } => value.is_some() && tag != Some(None),
+        }
+    }
+
+    /// Names to `ahead` the IRIs numbering this statement will look up:
+    /// its subject unless it is `last_subject` (the numbered group keeps
+    /// the last subject's number), and its object unless it is a label.
+    fn name_ahead(&self, last_subject: &mut &'a str, ahead: &mut impl FnMut(&str)) {
+        if let NamedOrBlankNodeRef::NamedNode(subject) = self.subject {
+            if subject.as_str() != *last_subject {
+                ahead(subject.as_str());
+                *last_subject = subject.as_str();
+            }
+        }
+        if let Object::Node(TermRef::NamedNode(object)) = self.object {
+            if self.predicate != rdf::TYPE {
+                ahead(object.as_str());
+            }
+        }
+    }
+
     fn quad<'b>(&self, value: &'b str, tag: &'b str) -> QuadRef<'b>
     where
         'a: 'b,

@@ -5,7 +5,9 @@ use oxrdf::Quad;
 use oxttl::{NQuadsParser, NTriplesParser};
 use proptest::prelude::*;
 
-use super::lines::each_statement;
+use std::cell::RefCell;
+
+use super::lines::{each_statement, each_statement_ahead};
 
 /// The quads of `doc` by the borrowing reader; `None` where it stops.
 fn borrowed(doc: &str, quads: bool) -> Option<Vec<Quad>> {
@@ -133,6 +135,55 @@ fn a_refusing_callback_stops_the_reading() {
         seen < 2
     }));
     assert_eq!(seen, 2);
+}
+
+#[test]
+fn iris_are_named_ahead_of_their_statements_which_keep_their_order() {
+    let mut doc = String::new();
+    for i in 0..40 {
+        let s = i / 3;
+        doc.push_str(&format!("<http://e/s{s}> <http://e/p> <http://e/o{i}> .\n"));
+        if i % 13 == 12 {
+            doc.push_str("<http://e/x> <http://e/p> \"esc\\\"aped\" .\n");
+        }
+        if i % 11 == 10 {
+            doc.push_str(
+                "<http://e/y> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://e/T> .\n",
+            );
+        }
+    }
+    let log = RefCell::new(Vec::new());
+    let mut read = Vec::new();
+    let whole = each_statement_ahead(
+        doc.as_bytes(),
+        false,
+        |iri| log.borrow_mut().push(format!("ahead {iri}")),
+        |quad| {
+            log.borrow_mut().push(format!("add {}", quad.object));
+            read.push(quad.into_owned());
+            true
+        },
+    );
+    assert!(whole);
+    assert_eq!(read, strict(&doc, false));
+    let log = log.into_inner();
+    let at = |entry: String| log.iter().position(|e| *e == entry);
+    for i in 0..40 {
+        let named = at(format!("ahead http://e/o{i}")).expect("every object IRI is named");
+        let added = at(format!("add <http://e/o{i}>")).unwrap();
+        assert!(named < added, "o{i}: {log:?}");
+    }
+    // The first statements wait until eight more are named; a label is not
+    // named, and a subject is named once per run of its statements.
+    assert_eq!(log.iter().position(|e| e.starts_with("add")), Some(9 + 3));
+    assert_eq!(at("ahead http://e/T".to_owned()), None);
+    let named_s0 = log.iter().filter(|e| *e == "ahead http://e/s0").count();
+    assert_eq!(named_s0, 1);
+    assert_eq!(
+        at("ahead http://e/x".to_owned()),
+        None,
+        "a rewritten statement is added at once"
+    );
 }
 
 proptest! {

@@ -92,9 +92,18 @@ impl Numbered {
         self
     }
 
-    /// Room for about `statements` more quads' records.
+    /// Room for about `statements` more quads' records: edges, and
+    /// subjects at a few statements each, so that neither the records nor
+    /// their index grow by copying themselves into fresh pages.
     pub(crate) fn reserve(&mut self, statements: usize) {
-        self.rels.reserve(statements / 2);
+        self.rels.reserve(statements);
+        self.nodes.reserve(statements / 4);
+        self.record_of.reserve(statements / 4);
+    }
+
+    /// The load's dictionary (for the reader's hints ahead of `add`).
+    pub(crate) fn numbers(&self) -> Arc<IriNumbers> {
+        Arc::clone(&self.numbers)
     }
 
     /// Adds one quad found on `line`. A checking group answers false,

@@ -369,7 +369,9 @@ fn parse_borrowed(piece: &[u8], quads: bool, grouping: &Grouping) -> Option<Grou
         return None;
     };
     numbered.reserve(piece.len() / LINE_BYTES);
-    lines::each_statement(piece, quads, |quad| numbered.add(quad, 0))
+    let numbers = numbered.numbers();
+    let ahead = |iri: &str| numbers.prefetch(iri);
+    lines::each_statement_ahead(piece, quads, ahead, |quad| numbered.add(quad, 0))
         .then_some(Group::Numbered(numbered))
 }
 
