@@ -145,6 +145,13 @@ impl<'t> Apl<'t> {
         self.reader.store.partitions * self.reader.store.partitions
     }
 
+    /// The tuple slots of grid cell `cell` (visible or not, of every
+    /// type): an upper bound of what [`Apl::edges_in_cell`] yields there,
+    /// for a caller that sizes its buffers once instead of growing them.
+    pub fn cell_slots(&self, cell: usize) -> usize {
+        self.reader.store.e.scan(cell).map_or(0, |scan| scan.len())
+    }
+
     /// [`Apl::edges`] kept to one cell of the partition grid (`cell < `
     /// [`Apl::cells`]), without a limit. The cells are disjoint and
     /// together hold every edge, so a caller that reads all of a large
