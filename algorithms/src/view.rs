@@ -127,7 +127,11 @@ fn read_cell(
             .as_deref()
             .map(|key| (key, apl.rel_property_in_cell_as(cell, key, LOOK_UP, usable))),
         edges: Vec::with_capacity(slots),
-        weights: Vec::with_capacity(if spec.weight_property.is_some() { slots } else { 0 }),
+        weights: Vec::with_capacity(if spec.weight_property.is_some() {
+            slots
+        } else {
+            0
+        }),
         failed: None,
         last_src: None,
     };
@@ -174,11 +178,30 @@ const LOOK_UP: f64 = -1.0;
 
 /// A property value as a weight slot: the weight, or [`LOOK_UP`].
 fn usable(value: Value) -> f64 {
-    match value {
-        Value::Int(i) if i >= 0 => i as f64,
-        Value::Float(f) if f >= 0.0 => f,
-        _ => LOOK_UP,
+    classify(Some(&value)).unwrap_or(LOOK_UP)
+}
+
+/// Why a property value is not a usable weight.
+enum Unusable {
+    Missing,
+    NotNumeric(&'static str),
+    Negative,
+}
+
+/// A weight from a property value: a number, neither negative nor NaN.
+/// The one rule both the cell's column ([`usable`]) and the error
+/// ([`weight_of`]) apply.
+fn classify(value: Option<&Value>) -> Result<f64, Unusable> {
+    let weight = match value {
+        Some(&Value::Int(i)) => i as f64,
+        Some(&Value::Float(f)) => f,
+        Some(other) => return Err(Unusable::NotNumeric(other.type_name())),
+        None => return Err(Unusable::Missing),
+    };
+    if weight.is_nan() || weight < 0.0 {
+        return Err(Unusable::Negative);
     }
+    Ok(weight)
 }
 
 /// What one cell's reader keeps: the edges among the view's nodes, as
@@ -228,28 +251,16 @@ impl Kept<'_> {
 
 /// One relationship's weight from its property value.
 fn weight_of(value: Option<&Value>, rel: RelId, key: &str) -> Result<f64, AlgorithmError> {
-    let weight = match value {
-        Some(&Value::Int(i)) => i as f64,
-        Some(&Value::Float(f)) => f,
-        Some(other) => {
-            return Err(AlgorithmError::WeightNotNumeric {
-                property: key.to_string(),
-                rel: rel.external(),
-                found: other.type_name().to_string(),
-            })
+    classify(value).map_err(|why| {
+        let (property, rel) = (key.to_string(), rel.external());
+        match why {
+            Unusable::NotNumeric(found) => AlgorithmError::WeightNotNumeric {
+                property,
+                rel,
+                found: found.to_string(),
+            },
+            Unusable::Missing => AlgorithmError::WeightMissing { property, rel },
+            Unusable::Negative => AlgorithmError::NegativeWeight { property, rel },
         }
-        None => {
-            return Err(AlgorithmError::WeightMissing {
-                property: key.to_string(),
-                rel: rel.external(),
-            })
-        }
-    };
-    if weight.is_nan() || weight < 0.0 {
-        return Err(AlgorithmError::NegativeWeight {
-            property: key.to_string(),
-            rel: rel.external(),
-        });
-    }
-    Ok(weight)
+    })
 }
