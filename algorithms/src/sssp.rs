@@ -16,12 +16,36 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The distance of every vertex from `source` (`f64::INFINITY` where no
-/// path leads); a predecessor on one shortest path (`u32::MAX` for the
-/// unreached and for the source).
+/// path leads). Parents are derived on request ([`ShortestPaths::parents`]):
+/// a pass over every edge that a caller wanting distances only (the
+/// kernels' most common call, and GAPBS's measure) does not pay.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShortestPaths {
     pub distance: Vec<f64>,
-    pub parent: Vec<u32>,
+    source: u32,
+    dir: Direction,
+}
+
+impl ShortestPaths {
+    /// For each reached vertex an in-neighbour (along the run's direction)
+    /// whose distance plus the edge's weight gives its own; `u32::MAX` for
+    /// the unreached and for the source. `graph` is the one the run read.
+    pub fn parents(&self, graph: &Graph) -> Vec<u32> {
+        let distance = &self.distance;
+        let back = self.dir.reverse();
+        (0..distance.len() as u32)
+            .into_par_iter()
+            .map(|v| {
+                if v == self.source || distance[v as usize].is_infinite() {
+                    return u32::MAX;
+                }
+                graph
+                    .weighted(v, back)
+                    .find(|&(u, w)| distance[u as usize] + w == distance[v as usize])
+                    .map_or(u32::MAX, |(u, _)| u)
+            })
+            .collect()
+    }
 }
 
 /// Delta-stepping: vertices wait in buckets of width `delta` by tentative
@@ -55,7 +79,7 @@ pub fn delta_stepping(
                 .push(v);
         }
     }
-    Ok(finish(graph, dir, source, dist))
+    Ok(finish(dir, source, dist))
 }
 
 /// Bellman-Ford restricted to the vertices whose distance changed in the
@@ -85,7 +109,7 @@ pub fn bellman_ford(
             .par_iter()
             .for_each(|&v| queued[v as usize].store(false, Ordering::Relaxed));
     }
-    Ok(finish(graph, dir, source, dist))
+    Ok(finish(dir, source, dist))
 }
 
 fn distances(n: usize, source: u32) -> Vec<AtomicU64> {
@@ -137,27 +161,17 @@ fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) ->
         .reduce(Vec::new, crate::concat)
 }
 
-/// Final distances, and for each reached vertex an in-neighbour whose
-/// distance plus the edge's weight gives its own.
-fn finish(graph: &Graph, dir: Direction, source: u32, dist: Vec<AtomicU64>) -> ShortestPaths {
+/// Final distances.
+fn finish(dir: Direction, source: u32, dist: Vec<AtomicU64>) -> ShortestPaths {
     let distance: Vec<f64> = dist
         .into_par_iter()
         .map(|d| f64::from_bits(d.into_inner()))
         .collect();
-    let back = dir.reverse();
-    let parent = (0..distance.len() as u32)
-        .into_par_iter()
-        .map(|v| {
-            if v == source || distance[v as usize].is_infinite() {
-                return u32::MAX;
-            }
-            graph
-                .weighted(v, back)
-                .find(|&(u, w)| distance[u as usize] + w == distance[v as usize])
-                .map_or(u32::MAX, |(u, _)| u)
-        })
-        .collect();
-    ShortestPaths { distance, parent }
+    ShortestPaths {
+        distance,
+        source,
+        dir,
+    }
 }
 
 /// The vertices of one shortest path from `source` to `target` (both
@@ -257,8 +271,9 @@ mod tests {
                         assert_eq!(sum, expected[step[1] as usize]);
                     }
                 }
+                let parents = paths.parents(&g);
                 for v in 0..n as usize {
-                    let p = paths.parent[v];
+                    let p = parents[v];
                     if p != u32::MAX {
                         assert!(g
                             .weighted(p, dir)

@@ -185,13 +185,17 @@ fn shortest(
                 continue;
             };
             let paths = kernel(view.graph(), start, direction, stop)?;
+            let parents = match report {
+                Report::Parent => paths.parents(view.graph()),
+                Report::Distance => Vec::new(),
+            };
             for (v, &d) in paths.distance.iter().enumerate() {
                 if d.is_finite() {
                     let last = match report {
                         Report::Distance => Value::Float(d),
                         // The source has no parent in the tree: it is its
                         // own, as in `bfs.parents`.
-                        Report::Parent => match paths.parent[v] {
+                        Report::Parent => match parents[v] {
                             u32::MAX if v == start as usize => Value::Node(source),
                             u32::MAX => Value::Null,
                             p => Value::Node(view.node(p)),
