@@ -116,3 +116,20 @@ def test_refused_in_an_explicit_transaction(server, driver):
         tx.close()
     assert failure.value.code == "Neo.DatabaseError.Transaction.TransactionStartFailed"
     assert single(driver, "MATCH (n) RETURN count(n)") == 0
+
+
+def test_an_ntriples_load_from_cypher_is_one_graph_with_its_iris(server, driver):
+    """Issue 26: `neptune.load` takes the RDF formats of POST /loader."""
+    write(import_dir(server), "people.nt",
+          "<http://example.org/ann> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+          "<http://example.org/Person> .\n"
+          "<http://example.org/ann> <http://example.org/name> \"Ann\" .\n"
+          "<http://example.org/ann> <http://example.org/knows> <http://example.org/bob> .\n")
+    records, _ = auto_commit(
+        driver,
+        "CALL neptune.load({source: 'file:///people.nt', format: 'ntriples', failOnError: true}) "
+        "YIELD state, errorCount RETURN state, errorCount")
+    assert (records[0]["state"], records[0]["errorCount"]) == ("LOAD_COMPLETED", 0)
+    assert single(driver, "PREFIX ex: <http://example.org/> "
+                          "MATCH (a:ex::Person)-[:ex::knows]->(b) WHERE id(a) = ex::ann "
+                          "RETURN a.ex::name + '>' + elementId(b)") == "Ann>http://example.org/bob"

@@ -106,7 +106,7 @@ impl Rows {
 
     fn add(&mut self, txn: &Txn, record: Record, progress: &Progress) -> Result<(), RowError> {
         match record {
-            Record::Node(node) => self.merge_node(txn, node),
+            Record::Node(node) => self.merge_node(txn, node, progress),
             Record::Relationship(rel) => {
                 let at = RowError::at(rel.line);
                 let (src, dst) = rel.end_numbers.ok_or_else(|| unnumbered(rel.line))?;
@@ -132,7 +132,12 @@ impl Rows {
     /// The labels and properties of a node record, merged into its
     /// vertex; a committed vertex they would add to sends the load to the
     /// transaction path.
-    fn merge_node(&mut self, txn: &Txn, node: NodeRecord) -> Result<(), RowError> {
+    fn merge_node(
+        &mut self,
+        txn: &Txn,
+        node: NodeRecord,
+        progress: &Progress,
+    ) -> Result<(), RowError> {
         let number = node.number.ok_or_else(|| unnumbered(node.line))?;
         match self.vertex(txn, number).map_err(RowError::at(node.line))?.0 {
             BulkEnd::Loaded(at) => {
@@ -142,6 +147,9 @@ impl Rows {
                         merged.labels.push(label);
                     }
                 }
+                // Counted as the transaction path counts them: a
+                // record's values, repeats included.
+                Progress::add(&progress.property_values, node.properties.len() as u64);
                 for (k, v) in node.properties {
                     add_value(&mut merged.properties, k, v);
                 }

@@ -91,6 +91,16 @@ fn rdf_then_csv_share_iris_and_are_found_by_iri() {
 }
 
 #[test]
+fn an_rdf_load_counts_its_literals_as_property_values() {
+    let (_dir, _db, loader, import) = setup();
+    let status = load(&loader, &import, "people.nt", PEOPLE, NT);
+    assert_eq!(status.state, LoadState::Completed, "{status:?}");
+    // One per property of a subject, as a CSV row counts them: Alice's
+    // name and birth date, Bob's two names as one list (they were 0).
+    assert_eq!(status.property_values, 3, "{status:?}");
+}
+
+#[test]
 fn rdf_adds_to_vertices_a_csv_created() {
     let (_dir, db, loader, import) = setup();
     let csv = ":ID,:LABEL,name:String\nhttp://example.org/alice,Employee,Alice\n";
