@@ -104,15 +104,8 @@ impl Evaluator<'_> {
             let started = env.memo.as_ref().map_or(0, |memo| memo.start());
             let arguments: Vec<usize> = missing.iter().map(|&i| rows[i]).collect();
             let mut ctx = nested_context(&env, plan, batch.slot_count() + 1);
-            let answers = run_batched(
-                plan,
-                projection,
-                exists,
-                batch,
-                &arguments,
-                reads,
-                &mut ctx,
-            )?;
+            let answers =
+                run_batched(plan, projection, exists, batch, &arguments, reads, &mut ctx)?;
             for (&i, answer) in missing.iter().zip(answers) {
                 if let (Some(memo), Some(answer)) = (&env.memo, &answer) {
                     if let Some(key) = keys[i].take() {

@@ -24,9 +24,9 @@
 //! by row, so a batch never costs much more than the per-row plans would.
 
 use super::pattern::run_once_rows;
+use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use crate::batch::Batch;
 use crate::operators::build_on_batch;
 use nereid_planner::{Expr, Op, Slot};
 use nereid_values::Value;

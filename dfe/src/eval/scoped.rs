@@ -75,8 +75,7 @@ impl Scratch {
             self.elements
                 .push_extended_slots(batch, row, &self.slots, &mut element);
         }
-        self.owners
-            .push((at, first..self.elements.physical_len()));
+        self.owners.push((at, first..self.elements.physical_len()));
     }
 
     fn is_full(&self) -> bool {
@@ -105,9 +104,16 @@ impl Evaluator<'_> {
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
         let body: Vec<&Expr> = predicate.into_iter().chain(projection).collect();
-        self.over_elements(var, list, &body, batch, rows, |this, elements, owners, out| {
-            this.comprehend(elements, owners, var, predicate, projection, out)
-        })
+        self.over_elements(
+            var,
+            list,
+            &body,
+            batch,
+            rows,
+            |this, elements, owners, out| {
+                this.comprehend(elements, owners, var, predicate, projection, out)
+            },
+        )
     }
 
     /// Gathers the elements of `list`'s value in each of `rows` into
@@ -188,14 +194,21 @@ impl Evaluator<'_> {
         batch: &Batch,
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
-        self.over_elements(var, list, &[predicate], batch, rows, |this, elements, owners, out| {
-            let all: Vec<usize> = (0..elements.physical_len()).collect();
-            let tests = this.eval(predicate, elements, &all)?;
-            for (at, range) in owners {
-                out[*at] = quantified(kind, &tests[range.clone()]);
-            }
-            Ok(())
-        })
+        self.over_elements(
+            var,
+            list,
+            &[predicate],
+            batch,
+            rows,
+            |this, elements, owners, out| {
+                let all: Vec<usize> = (0..elements.physical_len()).collect();
+                let tests = this.eval(predicate, elements, &all)?;
+                for (at, range) in owners {
+                    out[*at] = quantified(kind, &tests[range.clone()]);
+                }
+                Ok(())
+            },
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
