@@ -79,8 +79,11 @@ impl Evaluator<'_> {
             out.push(known);
             keys.push(key);
         }
-        // Rows asking what an earlier row asks are answered with its answer.
-        let mut first_asker: HashMap<&[Value], usize> = HashMap::new();
+        // Rows asking what an earlier row asks are answered with its answer
+        // (hashed with foldhash, sized up front: thousands of keys per call
+        // in IC10, where SipHash and rehashing showed in profiles).
+        let mut first_asker: HashMap<&[Value], usize, foldhash::fast::RandomState> =
+            HashMap::with_capacity_and_hasher(rows.len(), Default::default());
         let mut twin_of = vec![None; rows.len()];
         let mut missing = Vec::new();
         for (i, key) in keys.iter().enumerate() {
@@ -99,12 +102,10 @@ impl Evaluator<'_> {
         drop(first_asker);
         if missing.len() >= BATCHED_MIN_ROWS && batchable(plan, exists) {
             let started = env.memo.as_ref().map_or(0, |memo| memo.start());
-            let arguments = missing
-                .iter()
-                .map(|&i| batch.row_of(rows[i], reads))
-                .collect();
+            let arguments: Vec<usize> = missing.iter().map(|&i| rows[i]).collect();
             let mut ctx = nested_context(&env, plan, batch.slot_count() + 1);
-            let answers = run_batched(plan, projection, exists, arguments, &mut ctx)?;
+            let answers =
+                run_batched(plan, projection, exists, batch, &arguments, reads, &mut ctx)?;
             for (&i, answer) in missing.iter().zip(answers) {
                 if let (Some(memo), Some(answer)) = (&env.memo, &answer) {
                     if let Some(key) = keys[i].take() {

@@ -24,10 +24,11 @@
 //! by row, so a batch never costs much more than the per-row plans would.
 
 use super::pattern::run_once_rows;
+use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::{ExecError, ExecResult};
-use crate::operators::build_on_rows;
-use nereid_planner::{Expr, Op};
+use crate::operators::build_on_batch;
+use nereid_planner::{Expr, Op, Slot};
 use nereid_values::Value;
 
 /// Fewest rows to answer for which one batched run beats a run per row.
@@ -59,27 +60,35 @@ pub(super) fn batchable(plan: &Op, exists: bool) -> bool {
     }
 }
 
-/// The answer for each of `arguments` (rows one slot narrower than
-/// `ctx.slot_count`, whose last slot holds the position): as
-/// `run_once` gives it, or `None` when an `exists` batch stopped before
-/// reaching that argument.
+/// The answer for each of `arguments` (rows of `batch`, of which the
+/// nested plan reads `reads`; `ctx.slot_count` is one slot wider, for the
+/// position): as `run_once` gives it, or `None` when an `exists` batch
+/// stopped before reaching that argument.
+///
+/// The argument batch is built column by column from the read slots alone:
+/// an argument row as wide as the statement's would be allocated and
+/// written in full, nulls included, for each of thousands of arguments
+/// (IC10 asks its pattern for every post of every candidate).
 pub(super) fn run_batched(
     plan: &Op,
     projection: &Expr,
     exists: bool,
-    arguments: Vec<Vec<Value>>,
+    batch: &Batch,
+    arguments: &[usize],
+    reads: &[Slot],
     ctx: &mut ExecContext,
 ) -> ExecResult<Vec<Option<Value>>> {
     let origin = ctx.slot_count - 1;
     let count = arguments.len();
-    let rows = arguments
-        .into_iter()
-        .enumerate()
-        .map(|(position, mut row)| {
-            row.push(Value::Int(i64::try_from(position).unwrap_or(i64::MAX)));
-            row
-        });
-    let mut pipeline = build_on_rows(plan, ctx.slot_count, rows);
+    let mut rows = Batch::with_capacity(ctx.slot_count, count);
+    for (position, &row) in arguments.iter().enumerate() {
+        let mut at = [(
+            origin,
+            Value::Int(i64::try_from(position).unwrap_or(i64::MAX)),
+        )];
+        rows.push_extended_slots(batch, row, reads, &mut at);
+    }
+    let mut pipeline = build_on_batch(plan, rows);
     let mut matched = vec![false; count];
     let mut lists: Vec<Vec<Value>> = vec![Vec::new(); if exists { 0 } else { count }];
     let cap = count.saturating_mul(EXISTS_ROWS_PER_ARGUMENT);

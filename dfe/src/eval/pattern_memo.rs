@@ -52,7 +52,7 @@ pub struct PatternMemo {
 #[derive(Default)]
 struct Entries {
     /// (the nested plan's address, exists, the argument) → the answer.
-    answers: HashMap<(usize, bool, Vec<Value>), Value>,
+    answers: HashMap<(usize, bool, Vec<Value>), Value, foldhash::fast::RandomState>,
     bytes: usize,
 }
 

@@ -2,10 +2,10 @@
 //! predicates (all/any/none/single) and reduce.
 //!
 //! The planner gives each local variable its own slot. To evaluate the body
-//! for the elements of a row's list, the row is copied once per element
-//! into a scratch batch with the element in that slot (the lists of
-//! several rows share one scratch batch); the body is then evaluated
-//! vectorised over the scratch batch.
+//! for the elements of a row's list, the row's slots the body reads are
+//! copied once per element into a scratch batch with the element in that
+//! slot (the lists of several rows share one scratch batch); the body is
+//! then evaluated vectorised over the scratch batch.
 
 use super::Evaluator;
 use crate::batch::Batch;
@@ -37,47 +37,57 @@ type Owner = (usize, std::ops::Range<usize>);
 
 /// The elements of several rows' lists, each a copy of its row with the
 /// element in the local variable's slot, and which output row owns which.
+/// A copy holds only the slots the body reads (`slots`): the rest of a wide
+/// row (a nested plan's rows are as wide as the whole statement's, and may
+/// carry the very list being ranged over) would be copied once per element
+/// for nothing (SNB IC10 ranges over every post of each candidate).
 struct Scratch {
-    slot_count: usize,
     var: Slot,
-    rows: Vec<Vec<Value>>,
+    slots: Vec<usize>,
+    elements: Batch,
     owners: Vec<Owner>,
 }
 
 impl Scratch {
-    fn new(slot_count: usize, var: Slot) -> Self {
+    /// A scratch batch as wide as `batch`, whose copies keep the slots
+    /// read by `body` (the local variable is written, not copied).
+    fn new(batch: &Batch, var: Slot, body: &[&Expr]) -> Self {
+        let mut slots = Vec::new();
+        for expr in body {
+            nereid_planner::slots_of(expr, &mut slots);
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        slots.retain(|&slot| slot != var && slot < batch.slot_count());
         Scratch {
-            slot_count,
             var,
-            rows: Vec::new(),
+            slots,
+            elements: Batch::new(batch.slot_count()),
             owners: Vec::new(),
         }
     }
 
     /// Adds the elements of `batch`'s row `row`'s list, owned by output `at`.
     fn push(&mut self, at: usize, batch: &Batch, row: usize, items: Vec<Value>) {
-        let first = self.rows.len();
-        let base = batch.row(row);
-        self.rows.extend(items.into_iter().map(|item| {
-            let mut copy = base.clone();
-            if let Some(cell) = copy.get_mut(self.var) {
-                *cell = item;
-            }
-            copy
-        }));
-        self.owners.push((at, first..self.rows.len()));
+        let first = self.elements.physical_len();
+        for item in items {
+            let mut element = [(self.var, item)];
+            self.elements
+                .push_extended_slots(batch, row, &self.slots, &mut element);
+        }
+        self.owners.push((at, first..self.elements.physical_len()));
     }
 
     fn is_full(&self) -> bool {
-        self.rows.len() >= ELEMENTS_PER_SCRATCH
+        self.elements.physical_len() >= ELEMENTS_PER_SCRATCH
     }
 
     /// The gathered elements as one batch, and their owners; `self` is
     /// left empty.
     fn take(&mut self) -> (Batch, Vec<Owner>) {
-        let rows = std::mem::take(&mut self.rows);
+        let empty = Batch::new(self.elements.slot_count());
         (
-            Batch::from_rows(self.slot_count, rows),
+            std::mem::replace(&mut self.elements, empty),
             std::mem::take(&mut self.owners),
         )
     }
@@ -93,25 +103,35 @@ impl Evaluator<'_> {
         batch: &Batch,
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
-        self.over_elements(var, list, batch, rows, |this, elements, owners, out| {
-            this.comprehend(elements, owners, var, predicate, projection, out)
-        })
+        let body: Vec<&Expr> = predicate.into_iter().chain(projection).collect();
+        self.over_elements(
+            var,
+            list,
+            &body,
+            batch,
+            rows,
+            |this, elements, owners, out| {
+                this.comprehend(elements, owners, var, predicate, projection, out)
+            },
+        )
     }
 
     /// Gathers the elements of `list`'s value in each of `rows` into
-    /// scratch batches and hands each to `body`, which writes the answers
-    /// of the lists it owns into the output (left null for a null list).
+    /// scratch batches and hands each to `body`, which evaluates
+    /// `body_exprs` over them and writes the answers of the lists it owns
+    /// into the output (left null for a null list).
     fn over_elements(
         &mut self,
         var: Slot,
         list: &Expr,
+        body_exprs: &[&Expr],
         batch: &Batch,
         rows: &[usize],
         mut body: impl FnMut(&mut Self, &Batch, &[Owner], &mut [Value]) -> ExecResult<()>,
     ) -> ExecResult<Vec<Value>> {
         let lists = self.eval(list, batch, rows)?;
         let mut out = vec![Value::Null; rows.len()];
-        let mut scratch = Scratch::new(batch.slot_count(), var);
+        let mut scratch = Scratch::new(batch, var, body_exprs);
         for (at, (&row, list)) in rows.iter().zip(lists).enumerate() {
             if let Some(items) = as_list(list)? {
                 scratch.push(at, batch, row, items);
@@ -174,14 +194,21 @@ impl Evaluator<'_> {
         batch: &Batch,
         rows: &[usize],
     ) -> ExecResult<Vec<Value>> {
-        self.over_elements(var, list, batch, rows, |this, elements, owners, out| {
-            let all: Vec<usize> = (0..elements.physical_len()).collect();
-            let tests = this.eval(predicate, elements, &all)?;
-            for (at, range) in owners {
-                out[*at] = quantified(kind, &tests[range.clone()]);
-            }
-            Ok(())
-        })
+        self.over_elements(
+            var,
+            list,
+            &[predicate],
+            batch,
+            rows,
+            |this, elements, owners, out| {
+                let all: Vec<usize> = (0..elements.physical_len()).collect();
+                let tests = this.eval(predicate, elements, &all)?;
+                for (at, range) in owners {
+                    out[*at] = quantified(kind, &tests[range.clone()]);
+                }
+                Ok(())
+            },
+        )
     }
 
     #[allow(clippy::too_many_arguments)]

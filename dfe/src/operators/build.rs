@@ -186,14 +186,10 @@ pub(crate) fn build(op: &Op, id: usize, argument: Option<Vec<Value>>) -> Box<dyn
     build_on(op, id, &argument.map_or(Leaf::Nulls, Leaf::Row))
 }
 
-/// [`build`] over a batch of argument rows, each `slot_count` wide (a
-/// pattern expression's nested plan run for many rows at once).
-pub(crate) fn build_on_rows(
-    op: &Op,
-    slot_count: usize,
-    rows: impl IntoIterator<Item = Vec<Value>>,
-) -> Box<dyn Operator> {
-    build_on(op, 0, &Leaf::Batch(Batch::from_rows(slot_count, rows)))
+/// [`build`] over a batch of argument rows (a pattern expression's nested
+/// plan run for many rows at once).
+pub(crate) fn build_on_batch(op: &Op, arguments: Batch) -> Box<dyn Operator> {
+    build_on(op, 0, &Leaf::Batch(arguments))
 }
 
 /// [`build`] with what the `Argument` leaf emits, copied only into the

@@ -54,7 +54,7 @@ mod unwind;
 mod var_expand;
 mod writes;
 
-pub(crate) use build::{build, build_on_rows, calls_procedures, plan_stats};
+pub(crate) use build::{build, build_on_batch, calls_procedures, plan_stats};
 
 use crate::batch::Batch;
 use crate::context::ExecContext;

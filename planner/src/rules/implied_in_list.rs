@@ -8,6 +8,16 @@
 //! the variable, where `node_index_seek` turns it into a seek: without it the
 //! variable is scanned by label and the disjunction tested on every node.
 //!
+//! The implied predicates are placed above the original: `filter_pushdown`
+//! moves the filters of a stack down one after the other, bottom first, and
+//! each lands below those already pushed to the same operator, so the
+//! implied predicate ends up tested first where both land on the same
+//! operator. It is the cheaper test (one property and the branches' values
+//! against the original's every branch) and a necessary condition, so the
+//! original runs only on the rows it keeps: in IC14's comprehensions the
+//! far end's `b.id IN [...]` drops all but a few of the rows reached before
+//! the disjunction reads four properties on each.
+//!
 //! Exact because the implied predicate is true whenever the original is
 //! (some branch holds, so the property equals that branch's value) and a row
 //! the original drops is dropped anyway. The values must give the same answer
@@ -41,16 +51,13 @@ impl RewriteRule for ImpliedInList {
                     })
                     .flatten()
                     .collect();
-                let input = implied
+                let original = Op::Filter { input, predicate };
+                implied
                     .into_iter()
-                    .fold(*input, |input, predicate| Op::Filter {
+                    .fold(original, |input, predicate| Op::Filter {
                         input: Box::new(input),
                         predicate,
-                    });
-                Op::Filter {
-                    input: Box::new(input),
-                    predicate,
-                }
+                    })
             }
             other => other,
         })
