@@ -60,8 +60,7 @@ pub fn delta_stepping(
 ) -> Result<ShortestPaths, AlgorithmError> {
     let dist = distances(graph.vertex_count(), source);
     let bucket_of = |d: f64| (d / delta) as u64;
-    // Sparse: distances far beyond `delta` would make a dense list huge.
-    let mut buckets: BTreeMap<u64, Vec<u32>> = BTreeMap::from([(0, vec![source])]);
+    let mut buckets = Buckets::new(source);
     while let Some((current, waiting)) = buckets.pop_first() {
         stop.check()?;
         let frontier: Vec<u32> = waiting
@@ -73,13 +72,84 @@ pub fn delta_stepping(
         }
         // Relaxing can refill the current bucket: it comes back first.
         for (d, v) in relax(graph, dir, &frontier, &dist) {
-            buckets
-                .entry(bucket_of(d).max(current))
-                .or_default()
-                .push(v);
+            buckets.push(bucket_of(d).max(current), v);
         }
     }
     Ok(finish(dir, source, dist))
+}
+
+/// Buckets held densely within [`WINDOW`] of the lowest one a run has
+/// reached, sparsely past it: integer weights with a delta of 1 put
+/// nearly every relaxed vertex a few buckets ahead (a map lookup per
+/// vertex there was a large part of a run), while distances far beyond
+/// `delta` would make one dense list huge.
+struct Buckets {
+    /// Bucket `base + i` is `near[i]`.
+    base: u64,
+    near: std::collections::VecDeque<Vec<u32>>,
+    far: BTreeMap<u64, Vec<u32>>,
+}
+
+/// Buckets held densely ahead of the lowest one.
+const WINDOW: u64 = 1 << 10;
+
+impl Buckets {
+    fn new(source: u32) -> Buckets {
+        Buckets {
+            base: 0,
+            near: std::collections::VecDeque::from([vec![source]]),
+            far: BTreeMap::new(),
+        }
+    }
+
+    /// Files `v` under bucket `b` (never below the one last popped).
+    fn push(&mut self, b: u64, v: u32) {
+        debug_assert!(b >= self.base);
+        let i = b - self.base;
+        if i >= WINDOW {
+            self.far.entry(b).or_default().push(v);
+            return;
+        }
+        let i = i as usize;
+        if i >= self.near.len() {
+            self.near.resize_with(i + 1, Vec::new);
+        }
+        self.near[i].push(v);
+    }
+
+    /// The lowest non-empty bucket and its vertices. The bucket stays
+    /// the window's first (emptied) until the next call, so relaxing it
+    /// can file vertices under it again.
+    fn pop_first(&mut self) -> Option<(u64, Vec<u32>)> {
+        loop {
+            match self.near.front_mut() {
+                Some(front) if !front.is_empty() => {
+                    return Some((self.base, std::mem::take(front)));
+                }
+                Some(_) => {
+                    self.near.pop_front();
+                    self.base += 1;
+                    continue;
+                }
+                None => {}
+            }
+            // The window is empty: it moves to the next far bucket, taking
+            // every far bucket inside it along.
+            let (&first, _) = self.far.first_key_value()?;
+            self.base = first;
+            while let Some(entry) = self.far.first_entry() {
+                if *entry.key() - first >= WINDOW {
+                    break;
+                }
+                let (b, vertices) = entry.remove_entry();
+                let i = (b - first) as usize;
+                if i >= self.near.len() {
+                    self.near.resize_with(i + 1, Vec::new);
+                }
+                self.near[i] = vertices;
+            }
+        }
+    }
 }
 
 /// Bellman-Ford restricted to the vertices whose distance changed in the
@@ -247,8 +317,12 @@ mod tests {
         let g = crate::random_graph(n, 4000, 99);
         for dir in [Direction::Out, Direction::Both] {
             let expected = dijkstra(&g, 3, dir);
+            // Deltas of 0.001 and 0.01 put most buckets past the dense
+            // window (weights up to 27), 2.0 keeps them inside it.
             for paths in [
                 delta_stepping(&g, 3, dir, 2.0, Stop::NEVER).unwrap(),
+                delta_stepping(&g, 3, dir, 0.01, Stop::NEVER).unwrap(),
+                delta_stepping(&g, 3, dir, 0.001, Stop::NEVER).unwrap(),
                 bellman_ford(&g, 3, dir, Stop::NEVER).unwrap(),
             ] {
                 assert_eq!(paths.distance, expected);
