@@ -176,7 +176,7 @@ impl Rows {
         let end = match txn.node_by_element_id(&key) {
             Some(committed) => BulkEnd::Existing(committed),
             None => {
-                let position = self.nodes.iter().map(Vec::len).sum::<usize>();
+                let position = batched_len(&self.nodes);
                 push_batched(&mut self.nodes, NodeRow::vertex(key));
                 BulkEnd::Loaded(position)
             }
@@ -199,6 +199,14 @@ fn push_batched<T>(batches: &mut Vec<Vec<T>>, row: T) {
         }
         None => batches.push(vec![row]),
     }
+}
+
+/// The rows in `batches`, which [`push_batched`] filled: every batch but
+/// the last is full (asked once per new vertex: not a sum over batches).
+fn batched_len<T>(batches: &[Vec<T>]) -> usize {
+    batches
+        .split_last()
+        .map_or(0, |(last, full)| full.len() * BATCH + last.len())
 }
 
 /// A record without a vertex number: not from a numbering reader.
