@@ -110,11 +110,15 @@ impl Buckets {
             self.far.entry(b).or_default().push(v);
             return;
         }
-        let i = i as usize;
+        self.near_mut(i as usize).push(v);
+    }
+
+    /// Bucket `base + i`, the window grown to hold it (`i < WINDOW`).
+    fn near_mut(&mut self, i: usize) -> &mut Vec<u32> {
         if i >= self.near.len() {
             self.near.resize_with(i + 1, Vec::new);
         }
-        self.near[i].push(v);
+        &mut self.near[i]
     }
 
     /// The lowest non-empty bucket and its vertices. The bucket stays
@@ -142,11 +146,7 @@ impl Buckets {
                     break;
                 }
                 let (b, vertices) = entry.remove_entry();
-                let i = (b - first) as usize;
-                if i >= self.near.len() {
-                    self.near.resize_with(i + 1, Vec::new);
-                }
-                self.near[i] = vertices;
+                *self.near_mut((b - first) as usize) = vertices;
             }
         }
     }
