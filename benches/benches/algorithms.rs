@@ -15,6 +15,10 @@
 //! round also runs `benches/compare/networkit/kernels.py` on the same file,
 //! threads and sources: NetworKit's figures in a third column (its SSSP is
 //! Dijkstra, its triangle count the per-edge triangle scores).
+//! `NEREID_ALGO_KERNELS=paper` (or a full run) adds the Poseidon paper's
+//! EgoNet and approximate-closeness experiments (`algorithms_paper`).
+
+mod algorithms_paper;
 
 use nereid_algorithms::{
     bfs, delta_stepping, pagerank, run_with_threads, triangle_count, wcc, Direction, GraphView,
@@ -125,6 +129,9 @@ fn main() {
         only.as_ref()
             .is_none_or(|o| o.split(',').any(|k| k == kernel))
     };
+    if wanted("paper") {
+        algorithms_paper::run(&txn, &weighted, &view, &sources, threads);
+    }
     for round in 1..=rounds {
         let networkit = match only {
             None => networkit_means(&path, threads, &sources[..16]),
