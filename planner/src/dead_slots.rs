@@ -26,9 +26,10 @@
 //! into the enclosing operator's output or have them read by it, so their
 //! operators see the enclosing operator's set; the enclosing operator's
 //! input sees, besides, everything its nested plan names (its rows are the
-//! nested plan's arguments). The plans of pattern
-//! expressions (`Expr::PatternList`) are left as they are (their rows feed
-//! a projection evaluated by the expression, not the plan's operators).
+//! nested plan's arguments). The plan of a pattern expression
+//! (`Expr::PatternList`) is marked once, when it is lowered
+//! ([`mark_dead_slots_nested`]), from the slots its projection reads: its
+//! rows feed that projection, not an enclosing operator.
 
 use crate::expr::{Expr, Slot};
 use crate::plan::{CreateItem, ExpandSpec, Op, PhysicalPlan, SetItem, SortKey, VarExpandSpec};
@@ -49,6 +50,26 @@ pub(crate) fn mark_dead_slots(plan: &mut PhysicalPlan) {
         mark(&mut live, *slot);
     }
     mark_chain(&mut plan.root, live);
+}
+
+/// [`mark_dead_slots`] for the plan of a pattern expression, whose rows
+/// are read by nothing but `projection` (evaluated on each of them; the
+/// batched run's position slot lies past every slot the plan names, so it
+/// is never dead). Run once the plan is final: a rewrite after it could
+/// read a slot an expand below no longer carries.
+///
+/// Why: a pattern comprehension runs its plan once per outer row (or
+/// batch of them), and every candidate row of every hop copied each slot
+/// bound before it: the weight comprehensions of SNB IC14 copy the path
+/// relationship, both persons and every intermediate message into each of
+/// hundreds of candidate rows per relationship.
+pub(crate) fn mark_dead_slots_nested(plan: &mut Op, projection: &Expr) {
+    let mut named = Vec::new();
+    reads_of_plan(plan, &mut named);
+    reads_of_expr(projection, &mut named);
+    let mut live = vec![false; named.len()];
+    reads_of_expr(projection, &mut live);
+    mark_chain(plan, live);
 }
 
 /// Walks down one input chain from `op` with `live` the slots read above

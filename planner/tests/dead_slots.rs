@@ -241,3 +241,53 @@ fn a_plan_of_very_many_slots_copies_its_rows_whole() {
     assert!(lists.len() >= 299, "{}", lists.len());
     assert!(lists.iter().all(Vec::is_empty));
 }
+
+/// The plan and projection of the first pattern comprehension a `Project`
+/// of `op`'s chain computes.
+fn pattern_list(op: &Op) -> Option<(&Op, &Expr)> {
+    if let Op::Project { items, .. } = op {
+        for (_, expr) in items {
+            if let Expr::PatternList {
+                plan, projection, ..
+            } = expr
+            {
+                return Some((plan, projection));
+            }
+        }
+    }
+    op.input().and_then(pattern_list)
+}
+
+#[test]
+fn a_pattern_comprehension_s_expands_keep_only_what_its_projection_and_filters_read() {
+    let plan =
+        planned("MATCH (x) RETURN [(x)-[r]->(y)-[s]->(z)-[t]->(w) WHERE w.k = x.k | z.name] AS l");
+    let (nested, projection) = pattern_list(&plan.root).expect("a pattern comprehension");
+    let mut read = Vec::new();
+    nereid_planner::slots_of(projection, &mut read);
+    assert!(!read.is_empty());
+    let mut lists = Vec::new();
+    expands(nested, &mut lists);
+    assert_eq!(lists.len(), 3, "{lists:?}");
+    // What the projection reads reaches the top; the first hop's end `y`
+    // is read by nothing above the hop that leaves it (the relationships
+    // stay: the uniqueness filters above read them).
+    for dead in &lists {
+        assert!(read.iter().all(|s| !dead.contains(s)), "{lists:?}");
+    }
+    assert_eq!(lists[0].len(), 1, "{lists:?}");
+    assert_eq!(lists[0], lists[1], "{lists:?}");
+    assert!(lists[2].is_empty(), "{lists:?}");
+    // The filter above reads the outer node: no expand below drops it.
+    let mut filtered = Vec::new();
+    let mut current = Some(nested);
+    while let Some(op) = current {
+        if let Op::Filter { predicate, .. } = op {
+            nereid_planner::slots_of(predicate, &mut filtered);
+        }
+        current = op.input();
+    }
+    for dead in &lists {
+        assert!(filtered.iter().all(|s| !dead.contains(s)), "{lists:?}");
+    }
+}

@@ -86,12 +86,19 @@ impl<T: Clone + Footprint> NodeFacts<T> {
                 .map(|n| known.and_then(|k| k.get(n).cloned()))
                 .collect()
         };
-        let missing: Vec<NodeId> = nodes
-            .iter()
-            .zip(&found)
-            .filter(|(_, f)| f.is_none())
-            .map(|(&n, _)| n)
-            .collect();
+        // Each node missing once, however often the column asks for it (a
+        // batched nested plan asks for a node once per argument that walks
+        // it): a repeat is answered by the one read, and counts as a hit.
+        let mut first_ask: ByNode<usize> = ByNode::default();
+        let mut missing: Vec<NodeId> = Vec::new();
+        let mut asks: Vec<usize> = Vec::new();
+        for (&node, _) in nodes.iter().zip(&found).filter(|(_, f)| f.is_none()) {
+            let at = *first_ask.entry(node).or_insert_with(|| {
+                missing.push(node);
+                missing.len() - 1
+            });
+            asks.push(at);
+        }
         self.lookups
             .fetch_add(nodes.len() as u64, Ordering::Relaxed);
         self.hits
@@ -112,9 +119,9 @@ impl<T: Clone + Footprint> NodeFacts<T> {
                 }
             }
             drop(answers);
-            let mut read = read.into_iter();
+            let mut asks = asks.into_iter();
             for slot in found.iter_mut().filter(|f| f.is_none()) {
-                *slot = read.next();
+                *slot = asks.next().and_then(|at| read.get(at).cloned());
             }
         }
         found.into_iter().flatten().collect()
@@ -151,5 +158,20 @@ mod tests {
         // Another key has its own answers.
         let other = facts.column(&more, "name", |m| m.iter().map(|_| None).collect());
         assert_eq!(other, vec![None, None, None]);
+    }
+
+    #[test]
+    fn a_node_asked_twice_in_one_column_is_read_once_and_counts_as_a_hit() {
+        let facts: NodeFacts<bool> = NodeFacts::default();
+        let nodes: Vec<NodeId> = [7, 2, 7, 7, 9, 2].map(NodeId).to_vec();
+        let mut asked = Vec::new();
+        let answers = facts.column(&nodes, "Comment", |m| {
+            asked = m.to_vec();
+            m.iter().map(|n| n.0 != 9).collect()
+        });
+        assert_eq!(answers, vec![true, true, true, true, false, true]);
+        assert_eq!(asked, vec![NodeId(7), NodeId(2), NodeId(9)]);
+        assert_eq!(facts.lookups.load(Ordering::Relaxed), 6);
+        assert_eq!(facts.hits.load(Ordering::Relaxed), 3);
     }
 }

@@ -17,6 +17,7 @@
 
 use super::endpoints::endpoints;
 use super::expand_into_table::IntoTable;
+use super::expand_row_ranges::RowRanges;
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -43,8 +44,8 @@ pub(crate) struct Expand {
     spec: ExpandSpec,
     /// The relationships of the current batch's remaining start nodes,
     /// grouped by node in ascending id order; `None` while (or when) the
-    /// batch is read row by row.
-    batch_edges: Option<Arc<Vec<Neighbour>>>,
+    /// batch is read row by row; with where each row's lie in it.
+    batch_edges: Option<(Arc<Vec<Neighbour>>, RowRanges)>,
     /// Relationships found for the current batch's probed rows.
     probed: usize,
     /// With `into`: the table of an end many rows share.
@@ -78,13 +79,14 @@ impl Expand {
         {
             return Ok(());
         }
-        let starts: Vec<NodeId> = rest
+        let rows: Vec<Option<NodeId>> = rest
             .iter()
-            .filter_map(|&row| match batch.value(self.spec.from, row) {
+            .map(|&row| match batch.value(self.spec.from, row) {
                 Value::Node(id) => Some(*id),
                 _ => None,
             })
             .collect();
+        let starts: Vec<NodeId> = rows.iter().flatten().copied().collect();
         let (dir, types) = (self.spec.dir, &self.spec.types);
         let edges = match self
             .remembered
@@ -99,7 +101,8 @@ impl Expand {
         };
         ctx.memory
             .check(edges.len().saturating_mul(std::mem::size_of::<Neighbour>()))?;
-        self.batch_edges = Some(Arc::new(edges));
+        let ranges = RowRanges::new(position, &rows, &edges);
+        self.batch_edges = Some((Arc::new(edges), ranges));
         Ok(())
     }
 }
@@ -141,11 +144,17 @@ impl Expander for Expand {
                 (to_slot, Value::Node(other)),
             ]
         };
-        if let (Some(edges), None) = (&self.batch_edges, bound_to) {
-            let start = edges.partition_point(|&(node, _, _)| node.0 < from.0);
-            let len = edges[start..].partition_point(|&(node, _, _)| node == from);
+        if let (Some((edges, ranges)), None) = (&self.batch_edges, bound_to) {
+            let range = ranges.of(position).unwrap_or_else(|| {
+                let start = edges.partition_point(|&(node, _, _)| node.0 < from.0);
+                let len = edges[start..].partition_point(|&(node, _, _)| node == from);
+                start..start + len
+            });
+            debug_assert!(edges[range.clone()]
+                .iter()
+                .all(|&(node, _, _)| node == from));
             let edges = Arc::clone(edges);
-            return Ok(Box::new((start..start + len).map(move |i| {
+            return Ok(Box::new(range.map(move |i| {
                 let (_, rel, other) = edges[i];
                 extension((rel, other))
             })));

@@ -19,6 +19,7 @@ mod eager;
 mod endpoints;
 mod expand;
 mod expand_into_table;
+mod expand_row_ranges;
 mod filter;
 mod flat_map;
 mod gather;

@@ -63,7 +63,8 @@ pub(crate) fn lower_pattern_list(
     let catalog = NestedCatalog {
         procedures: scope.procedures(),
     };
-    let plan = crate::rules::apply_all(plan, &catalog);
+    let mut plan = crate::rules::apply_all(plan, &catalog);
+    crate::dead_slots::mark_dead_slots_nested(&mut plan, &projection);
     let reads = crate::dead_slots::nested_reads(&plan, &projection, &scope.all_slots());
     Ok(Expr::PatternList {
         plan: Box::new(plan),
