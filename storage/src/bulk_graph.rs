@@ -116,10 +116,15 @@ impl Store {
         // Taken by value: the rows are freed once staged, before the
         // appends and the durability hook (a checkpoint) need memory.
         let node_batches = nodes;
-        let views: Vec<KeyedNode<'_, K>> = node_batches
-            .iter()
-            .flat_map(|batch| batch.as_ref().iter().map(N::keyed))
-            .collect();
+        // Sized once: a flattened iterator does not know its length, and
+        // doubling this vector wrote (faulted in) twice its memory.
+        let mut views: Vec<KeyedNode<'_, K>> =
+            Vec::with_capacity(node_batches.iter().map(|b| b.as_ref().len()).sum());
+        views.extend(
+            node_batches
+                .iter()
+                .flat_map(|batch| batch.as_ref().iter().map(N::keyed)),
+        );
         let nodes = &views[..];
         let batches = rels;
         let rels = Batches::new(&batches);

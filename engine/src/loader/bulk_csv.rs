@@ -51,6 +51,12 @@ impl Read<'_> {
             |_| {},
         )?;
         let mut keys = IdIndex::default();
+        for file in &node_files {
+            if let Some(first) = file.rows.first() {
+                let (space, id) = first.split_key();
+                keys.reserve_like(space, id, file.rows.len());
+            }
+        }
         // Rows are counted across the files in order; the refused ones
         // (an id repeated within the load) are left out before the store
         // takes the rows, so the kept ones are the positions `keys` gives.

@@ -62,16 +62,31 @@ fn prefix_is(prefix: &str, space: Option<&str>, id: &str) -> bool {
 }
 
 impl<'a> IdIndex<'a> {
-    /// Records the vertex at `at` whose key is `prefix` + `id`; false
-    /// (nothing changed) when the load already has that key.
-    pub(super) fn insert(&mut self, prefix: &'a str, id: &'a str, at: usize) -> bool {
-        let space = match self.spaces.iter().position(|(p, _)| *p == prefix) {
+    /// The ids of the space whose keys start with `prefix`, added if new.
+    fn space_mut(&mut self, prefix: &'a str) -> &mut SpaceIds<'a> {
+        match self.spaces.iter().position(|(p, _)| *p == prefix) {
             Some(i) => &mut self.spaces[i].1,
             None => {
                 self.spaces.push((prefix, SpaceIds::default()));
                 &mut self.spaces.last_mut().expect("just pushed").1
             }
-        };
+        }
+    }
+
+    /// Makes room for `more` ids like `id` (a file's first) in the space
+    /// of `prefix`, so indexing a file whose rows are counted does not
+    /// regrow its table. A hint: only numeric ids have a table to size,
+    /// and a file that mixes spaces or forms reserved more than it uses.
+    pub(super) fn reserve_like(&mut self, prefix: &'a str, id: &str, more: usize) {
+        if canonical_number(id).is_some() {
+            self.space_mut(prefix).numbers.reserve(more);
+        }
+    }
+
+    /// Records the vertex at `at` whose key is `prefix` + `id`; false
+    /// (nothing changed) when the load already has that key.
+    pub(super) fn insert(&mut self, prefix: &'a str, id: &'a str, at: usize) -> bool {
+        let space = self.space_mut(prefix);
         match canonical_number(id) {
             Some(n) => space.numbers.insert(n, at),
             None => space.texts.try_insert_or_keep(id, at),

@@ -86,9 +86,23 @@ impl NumberTable {
         }
     }
 
+    /// Makes room for `more` ids without regrowing: a load knows each
+    /// node file's rows before it indexes them, and every doubling of a
+    /// table of megabytes writes (faults in, zeroes) a fresh one.
+    pub(super) fn reserve(&mut self, more: usize) {
+        let slots = ((self.len + more) * 2).next_power_of_two();
+        if slots > self.slots.len() {
+            self.resize(slots);
+        }
+    }
+
     fn grow(&mut self) {
-        let doubled = vec![(EMPTY, 0); self.slots.len() * 2];
-        let old = std::mem::replace(&mut self.slots, doubled);
+        self.resize(self.slots.len() * 2);
+    }
+
+    fn resize(&mut self, slots: usize) {
+        let resized = vec![(EMPTY, 0); slots];
+        let old = std::mem::replace(&mut self.slots, resized);
         self.len = 0;
         for (id, position) in old {
             if id != EMPTY {
@@ -123,5 +137,25 @@ mod tests {
         for absent in [1, 5, 7_000_000, 9_999_999_999_999_999_998] {
             assert_eq!(table.get(absent), map.get(&absent).copied());
         }
+    }
+
+    #[test]
+    fn a_reserved_table_keeps_its_ids_and_does_not_regrow() {
+        let mut table = NumberTable::default();
+        for id in 0..10u64 {
+            assert!(table.insert(id * 977, id as usize));
+        }
+        table.reserve(1000);
+        let slots = table.slots.len();
+        assert!(slots >= 2 * 1010, "{slots} slots");
+        for id in 10..1010u64 {
+            assert!(table.insert(id * 977, id as usize));
+        }
+        assert_eq!(table.slots.len(), slots);
+        for id in 0..1010u64 {
+            assert_eq!(table.get(id * 977), Some(id as usize));
+        }
+        assert!(!table.insert(977, 0));
+        assert_eq!(table.get(978), None);
     }
 }

@@ -230,7 +230,6 @@ impl Reader<'_> {
     /// Every visible property of `node` (the point-read path: the tuples
     /// off the S index into a small vector, then decoded into the map).
     pub(crate) fn node_properties(&self, node: u64) -> BTreeMap<String, Value> {
-        let mut properties = BTreeMap::new();
         // The tuples first, decoded after: decoding a string takes the
         // dictionary's lock, and a locked instruction would wait for the
         // loads of the tuples still in flight instead of letting all of
@@ -238,7 +237,7 @@ impl Reader<'_> {
         let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
         {
             let Some(part) = self.store.vp.read(self.vertex_part(node)) else {
-                return properties;
+                return BTreeMap::new();
             };
             found.extend(
                 part.by_subject(node)
@@ -246,13 +245,52 @@ impl Reader<'_> {
                     .map(|(_, t)| (t.p, t.encoded())),
             );
         }
+        self.decoded_properties(&mut found)
+    }
+
+    /// `node`'s visible labels (in the order they were added, as
+    /// [`Reader::node_labels`]) and properties (as
+    /// [`Reader::node_properties`]) from one pass over its tuples: a
+    /// checkpoint exports both of every node, and each was a probe of the
+    /// S index of its own.
+    pub(crate) fn node_labels_and_properties(
+        &self,
+        node: u64,
+    ) -> (Vec<String>, BTreeMap<String, Value>) {
+        let mut labels: Vec<u64> = Vec::new();
+        let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
+        if let Some(part) = self.store.vp.read(self.vertex_part(node)) {
+            for (_, t) in part.by_subject(node) {
+                if t.p == PRED_EXISTS || !self.visible(&t) {
+                    continue;
+                }
+                if t.p == PRED_LABEL {
+                    labels.push(t.o.payload);
+                } else {
+                    found.push((t.p, t.encoded()));
+                }
+            }
+        }
+        let labels = labels
+            .into_iter()
+            .filter_map(|gui| self.store.literals.resolve_str(gui))
+            .collect();
+        (labels, self.decoded_properties(&mut found))
+    }
+
+    /// The property map of `found` (key ids and stored values; reordered).
+    pub(crate) fn decoded_properties(
+        &self,
+        found: &mut [(u32, Encoded)],
+    ) -> BTreeMap<String, Value> {
+        let mut properties = BTreeMap::new();
         // Literal values last, their records fetched meanwhile: the map
         // work of the inline values overlaps those misses.
         found.sort_by_key(|(_, o)| o.hint != RecordHint::NONE);
-        for (_, o) in &found {
+        for (_, o) in found.iter() {
             self.store.literals.prefetch_hinted(o.hint);
         }
-        for (p, o) in found {
+        for &mut (p, o) in found {
             if let (Some(name), Some(value)) =
                 (self.store.keys.name(p), o.decode(&self.store.literals))
             {

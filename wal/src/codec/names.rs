@@ -38,20 +38,45 @@ impl NameIn for Spelled {
     }
 }
 
+/// Names a chunk's table finds by a scan before it keeps a map: a chunk
+/// of a loaded graph names a handful (a label and its keys, or a type),
+/// and hashing each name of each change with SipHash was ~3% of a bulk
+/// load's samples, more than comparing it against a few short names.
+const SCANNED_NAMES: usize = 16;
+
 /// The names of one chunk as it is encoded, numbered in first use order.
 #[derive(Default)]
 struct NameTable<'a> {
-    numbers: HashMap<&'a str, u64>,
     names: Vec<&'a str>,
+    /// Every name by number, once the table outgrows [`SCANNED_NAMES`].
+    numbers: HashMap<&'a str, u64, foldhash::fast::RandomState>,
+}
+
+impl<'a> NameTable<'a> {
+    fn number(&mut self, name: &'a str) -> u64 {
+        if self.names.len() <= SCANNED_NAMES {
+            if let Some(at) = self.names.iter().position(|n| *n == name) {
+                return at as u64;
+            }
+        } else if let Some(&number) = self.numbers.get(name) {
+            return number;
+        }
+        self.names.push(name);
+        if self.names.len() > SCANNED_NAMES {
+            if self.numbers.is_empty() {
+                let numbered = self.names.iter().enumerate();
+                self.numbers = numbered.map(|(at, &n)| (n, at as u64)).collect();
+            } else {
+                self.numbers.insert(name, self.names.len() as u64 - 1);
+            }
+        }
+        self.names.len() as u64 - 1
+    }
 }
 
 impl<'a> NameOut<'a> for NameTable<'a> {
     fn put(&mut self, out: &mut Vec<u8>, name: &'a str) {
-        let names = &mut self.names;
-        let number = *self.numbers.entry(name).or_insert_with(|| {
-            names.push(name);
-            names.len() as u64 - 1
-        });
+        let number = self.number(name);
         put_varint(out, number);
     }
 }
@@ -103,6 +128,21 @@ pub(crate) fn decode_numbered_chunk(chunk: &[u8]) -> Result<Vec<Change>, String>
 mod tests {
     use super::super::tests::every_change;
     use super::*;
+
+    #[test]
+    fn tables_past_the_scanned_names_number_each_name_once() {
+        let names: Vec<String> = (0..3 * SCANNED_NAMES).map(|i| format!("k{i}")).collect();
+        let mut table = NameTable::default();
+        for round in 0..3 {
+            for (at, name) in names.iter().enumerate().take((round + 1) * SCANNED_NAMES) {
+                assert_eq!(table.number(name), at as u64, "{name} in round {round}");
+            }
+        }
+        assert_eq!(
+            table.names,
+            names.iter().map(String::as_str).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn numbered_chunks_round_trip_and_spell_each_name_once() {
