@@ -19,6 +19,7 @@ mod eager;
 mod endpoints;
 mod expand;
 mod expand_into_table;
+mod far_end_in;
 mod filter;
 mod flat_map;
 mod gather;
