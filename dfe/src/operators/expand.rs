@@ -184,12 +184,17 @@ impl Expander for Expand {
                 let list = table.neighbours(from, || ctx.txn.expand(from, spec.dir, &spec.types));
                 self.probed += list.len();
                 return Ok(Box::new(
-                    (0..list.len()).map(move |i| list[i]).filter(admits).map(extension),
+                    (0..list.len())
+                        .map(move |i| list[i])
+                        .filter(admits)
+                        .map(extension),
                 ));
             }
             (None, None) => ctx.txn.expand(from, spec.dir, &spec.types),
         };
         self.probed += neighbours.len();
-        Ok(Box::new(neighbours.into_iter().filter(admits).map(extension)))
+        Ok(Box::new(
+            neighbours.into_iter().filter(admits).map(extension),
+        ))
     }
 }

@@ -10,7 +10,11 @@ use super::*;
 use nereid_planner::ExpandSpec;
 
 fn filtered_expand(lists: &Value, starts: &Value, dir: Direction, far_end: bool) -> Op {
-    let input = unwind(unwind(arg(), Expr::Literal(lists.clone()), 3), Expr::Literal(starts.clone()), 0);
+    let input = unwind(
+        unwind(arg(), Expr::Literal(lists.clone()), 3),
+        Expr::Literal(starts.clone()),
+        0,
+    );
     Op::Filter {
         input: Box::new(Op::Expand {
             input,
@@ -33,22 +37,42 @@ fn filtered_expand(lists: &Value, starts: &Value, dir: Direction, far_end: bool)
 fn the_pre_tested_expand_keeps_the_filters_rows_and_failures() {
     let (txn, nodes) = graph();
     let node = |i: usize| Value::Node(nodes[i]);
-    let starts: Vec<Value> = nodes.iter().map(|&n| Value::Node(n)).chain([Value::Null]).collect();
+    let starts: Vec<Value> = nodes
+        .iter()
+        .map(|&n| Value::Node(n))
+        .chain([Value::Null])
+        .collect();
     let starts = Value::List(starts.into());
-    let some: Vec<Value> = (0..nodes.len()).step_by(3).map(node).chain([Value::Null]).collect();
+    let some: Vec<Value> = (0..nodes.len())
+        .step_by(3)
+        .map(node)
+        .chain([Value::Null])
+        .collect();
     let odd = vec![node(5), Value::from("x"), node(5), Value::Int(3), node(8)];
     let everyone: Vec<Value> = (0..nodes.len()).map(node).collect();
     let lists = |items: Vec<Value>| Value::List(items.into());
     let cases = [
-        lists(vec![lists(some.clone()), lists(odd.clone()), lists(vec![]), Value::Null, lists(everyone)]),
+        lists(vec![
+            lists(some.clone()),
+            lists(odd.clone()),
+            lists(vec![]),
+            Value::Null,
+            lists(everyone),
+        ]),
         lists(vec![lists(odd), Value::Int(7)]),
         lists(vec![Value::Null, lists(some)]),
     ];
     let outputs = [("a", 0), ("r", 1), ("b", 2)];
     for dir in [Direction::Outgoing, Direction::Incoming, Direction::Both] {
         for case in &cases {
-            let plain = run(plan(filtered_expand(case, &starts, dir, false), 4, &outputs), &txn);
-            let tested = run(plan(filtered_expand(case, &starts, dir, true), 4, &outputs), &txn);
+            let plain = run(
+                plan(filtered_expand(case, &starts, dir, false), 4, &outputs),
+                &txn,
+            );
+            let tested = run(
+                plan(filtered_expand(case, &starts, dir, true), 4, &outputs),
+                &txn,
+            );
             match (plain, tested) {
                 (Ok(plain), Ok(tested)) => {
                     assert_eq!(tested, plain, "{dir:?} {case:?}");
@@ -61,8 +85,22 @@ fn the_pre_tested_expand_keeps_the_filters_rows_and_failures() {
         }
     }
     // The cases are not vacuous: the first keeps rows, the second fails.
-    let first = run(plan(filtered_expand(&cases[0], &starts, Direction::Both, true), 4, &outputs), &txn);
+    let first = run(
+        plan(
+            filtered_expand(&cases[0], &starts, Direction::Both, true),
+            4,
+            &outputs,
+        ),
+        &txn,
+    );
     assert!(!first.unwrap().is_empty());
-    let second = run(plan(filtered_expand(&cases[1], &starts, Direction::Both, true), 4, &outputs), &txn);
+    let second = run(
+        plan(
+            filtered_expand(&cases[1], &starts, Direction::Both, true),
+            4,
+            &outputs,
+        ),
+        &txn,
+    );
     assert!(second.is_err());
 }
