@@ -64,7 +64,7 @@ pub(crate) struct Expand {
 impl Expand {
     pub(crate) fn new(spec: ExpandSpec) -> Expand {
         Expand {
-            far_end: spec.far_end_in.clone().map(FarEndIn::new),
+            far_end: spec.far_end_in.as_deref().cloned().map(FarEndIn::new),
             spec,
             batch_edges: None,
             probed: 0,

@@ -31,7 +31,8 @@ pub struct ExpandSpec {
     /// other end must be in for its row to be built: the pre-test of a
     /// `to IN list` filter kept above the expand (rule `far_end_in`), so
     /// rows that filter would drop are never built. `None`: no pre-test.
-    pub far_end_in: Option<Expr>,
+    /// Boxed: rarely present, and every operator pays for the largest.
+    pub far_end_in: Option<Box<Expr>>,
 }
 
 impl ExpandSpec {

@@ -83,7 +83,9 @@ fn same_per_input_row(list: &Expr) -> bool {
 fn hand_to_expand(op: &mut Op, to: Slot, list: &Expr) {
     match op {
         Op::Filter { input, .. } => hand_to_expand(input, to, list),
-        Op::Expand { spec, .. } if fits(spec, to, list) => spec.far_end_in = Some(list.clone()),
+        Op::Expand { spec, .. } if fits(spec, to, list) => {
+            spec.far_end_in = Some(Box::new(list.clone()))
+        }
         _ => {}
     }
 }
