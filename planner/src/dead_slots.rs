@@ -197,9 +197,19 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
             }
         }
         Op::Expand {
-            spec: ExpandSpec { from, rel, to, .. },
+            spec:
+                ExpandSpec {
+                    from,
+                    rel,
+                    to,
+                    far_end_in,
+                    ..
+                },
             ..
-        } => [*from, *rel, *to].into_iter().for_each(|s| mark(live, s)),
+        } => {
+            [*from, *rel, *to].into_iter().for_each(|s| mark(live, s));
+            far_end_in.iter().for_each(|list| reads_of_expr(list, live));
+        }
         Op::VarExpand {
             spec:
                 VarExpandSpec {

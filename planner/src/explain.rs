@@ -370,8 +370,12 @@ fn pushed(slot: Slot, p: &PropertyPredicate) -> String {
 fn expand(spec: &ExpandSpec) -> String {
     let (l, r) = arrows(spec.dir);
     let kind = if spec.into { "ExpandInto" } else { "Expand" };
+    let far_end = match &spec.far_end_in {
+        Some(list) => format!(" far end In {}", expr(list)),
+        None => String::new(),
+    };
     format!(
-        "{kind} (${}){l}[${}{}]{r}(${})",
+        "{kind} (${}){l}[${}{}]{r}(${}){far_end}",
         spec.from,
         spec.rel,
         types_text(&spec.types),

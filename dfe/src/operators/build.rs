@@ -457,7 +457,7 @@ pub(crate) fn build_with_inputs(
             ),
         )),
         Op::VarExpand { input: i, spec } => {
-            Box::new(FlatMap::new(input(i), VarExpand { spec: spec.clone() }))
+            Box::new(FlatMap::new(input(i), VarExpand::new(spec.clone())))
         }
         Op::ShortestPath { input: i, spec } => {
             Box::new(FlatMap::new(input(i), ShortestPath::new((**spec).clone())))

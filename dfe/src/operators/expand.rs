@@ -14,10 +14,14 @@
 //! batches (a nested plan's argument row) and `into` (a binary search per
 //! row, or a lookup in the table of an end many rows share:
 //! `expand_into_table.rs`).
+//!
+//! With a far-end list (`ExpandSpec::far_end_in`), a neighbour not in the
+//! input row's list gets no row (`far_end_in.rs`).
 
 use super::endpoints::endpoints;
 use super::expand_into_table::IntoTable;
 use super::expand_row_ranges::RowRanges;
+use super::far_end_in::{Admitted, FarEndIn};
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
@@ -54,11 +58,14 @@ pub(crate) struct Expand {
     /// remembered relationships for this hop (`eval/adjacency_memo.rs`),
     /// looked up at the first batch; `None` until then and elsewhere.
     remembered: Option<Option<Arc<HopTable>>>,
+    /// The pre-test of the other end against a list, when the plan has one.
+    far_end: Option<FarEndIn>,
 }
 
 impl Expand {
     pub(crate) fn new(spec: ExpandSpec) -> Expand {
         Expand {
+            far_end: spec.far_end_in.as_deref().cloned().map(FarEndIn::new),
             spec,
             batch_edges: None,
             probed: 0,
@@ -108,7 +115,10 @@ impl Expand {
 }
 
 impl Expander for Expand {
-    fn start_batch(&mut self, _batch: &Batch, ctx: &mut ExecContext) -> ExecResult<()> {
+    fn start_batch(&mut self, batch: &Batch, ctx: &mut ExecContext) -> ExecResult<()> {
+        if let Some(far_end) = &mut self.far_end {
+            far_end.start_batch(batch, ctx)?;
+        }
         if self.remembered.is_none() {
             self.remembered = Some(match &ctx.memo {
                 Some(memo) if ctx.nested && !self.spec.into => {
@@ -137,7 +147,15 @@ impl Expander for Expand {
         let Some((from, bound_to)) = endpoints(batch, row, spec.from, spec.to, spec.into)? else {
             return Ok(Box::new(std::iter::empty()));
         };
+        let admitted = match &mut self.far_end {
+            Some(far_end) => far_end.admitted(position),
+            None => Admitted::All,
+        };
+        if matches!(admitted, Admitted::Nothing) {
+            return Ok(Box::new(std::iter::empty()));
+        }
         let (rel_slot, to_slot) = (spec.rel, spec.to);
+        let admits = move |&(_, other): &(_, NodeId)| admitted.admits(other);
         let extension = move |(rel, other)| {
             smallvec::smallvec![
                 (rel_slot, Value::Relationship(rel)),
@@ -154,10 +172,15 @@ impl Expander for Expand {
                 .iter()
                 .all(|&(node, _, _)| node == from));
             let edges = Arc::clone(edges);
-            return Ok(Box::new(range.map(move |i| {
-                let (_, rel, other) = edges[i];
-                extension((rel, other))
-            })));
+            return Ok(Box::new(
+                range
+                    .map(move |i| {
+                        let (_, rel, other) = edges[i];
+                        (rel, other)
+                    })
+                    .filter(admits)
+                    .map(extension),
+            ));
         }
         let remembered = self
             .remembered
@@ -169,11 +192,18 @@ impl Expander for Expand {
             (None, Some(table)) => {
                 let list = table.neighbours(from, || ctx.txn.expand(from, spec.dir, &spec.types));
                 self.probed += list.len();
-                return Ok(Box::new((0..list.len()).map(move |i| extension(list[i]))));
+                return Ok(Box::new(
+                    (0..list.len())
+                        .map(move |i| list[i])
+                        .filter(admits)
+                        .map(extension),
+                ));
             }
             (None, None) => ctx.txn.expand(from, spec.dir, &spec.types),
         };
         self.probed += neighbours.len();
-        Ok(Box::new(neighbours.into_iter().map(extension)))
+        Ok(Box::new(
+            neighbours.into_iter().filter(admits).map(extension),
+        ))
     }
 }

@@ -329,6 +329,7 @@ pub(crate) fn match_element(
                     types: rel.types.clone(),
                     into,
                     dead: Vec::new(),
+                    far_end_in: None,
                 },
             };
             if let Some(bound) = bound_rel {

@@ -27,6 +27,12 @@ pub struct ExpandSpec {
     /// reads them (filled in by the planner's dead-slot pass; empty copies
     /// every slot).
     pub dead: Vec<Slot>,
+    /// A list (a slot of the input row, a parameter or a literal) the
+    /// other end must be in for its row to be built: the pre-test of a
+    /// `to IN list` filter kept above the expand (rule `far_end_in`), so
+    /// rows that filter would drop are never built. `None`: no pre-test.
+    /// Boxed: rarely present, and every operator pays for the largest.
+    pub far_end_in: Option<Box<Expr>>,
 }
 
 impl ExpandSpec {

@@ -16,6 +16,7 @@ fn hop(from: usize, rel: usize, to: usize, dir: Direction, types: &[&str]) -> Ex
         types: labels(types),
         into: false,
         dead: Vec::new(),
+        far_end_in: None,
     }
 }
 

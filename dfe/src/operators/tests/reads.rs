@@ -84,6 +84,7 @@ fn expand_follows_direction_types_and_into() {
             types: labels(types),
             into,
             dead: Vec::new(),
+            far_end_in: None,
         },
     };
     let other_ends = |op: Op| {
@@ -120,6 +121,7 @@ fn expand_follows_direction_types_and_into() {
             types: vec![],
             into: false,
             dead: Vec::new(),
+            far_end_in: None,
         },
     };
     assert!(run(plan(from(Value::Null), 3, &[("r", 1)]), &txn)
@@ -506,5 +508,6 @@ fn knows_out() -> ExpandSpec {
         types: labels(&["KNOWS"]),
         into: false,
         dead: Vec::new(),
+        far_end_in: None,
     }
 }
