@@ -97,6 +97,9 @@ fn mark_chain(op: &mut Op, mut live: Vec<bool>) {
         if let Op::Expand { spec, .. } = current {
             spec.dead = unread(&live);
         }
+        if let Op::VarExpand { spec, .. } = current {
+            spec.rels_unread = !live.get(spec.rels).copied().unwrap_or(false);
+        }
         reads_of_op(current, &mut live);
         if let Some(nested) = current.nested_mut() {
             // The nested plan's rows go to this operator (or past it): what

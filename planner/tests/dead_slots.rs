@@ -291,3 +291,36 @@ fn a_pattern_comprehension_s_expands_keep_only_what_its_projection_and_filters_r
         assert!(filtered.iter().all(|s| !dead.contains(s)), "{lists:?}");
     }
 }
+
+/// `rels_unread` of the plan's one `VarExpand` (outside pattern expressions).
+fn var_expand_rels_unread(query: &str) -> bool {
+    let plan = planned(query);
+    let mut op = Some(&plan.root);
+    while let Some(current) = op {
+        if let Op::VarExpand { spec, .. } = current {
+            return spec.rels_unread;
+        }
+        op = current.input();
+    }
+    panic!("no VarExpand in {query}")
+}
+
+#[test]
+fn a_variable_length_expand_builds_relationship_lists_only_when_read() {
+    assert!(var_expand_rels_unread(
+        "MATCH (a:A)-[:T*1..3]->(b) RETURN b"
+    ));
+    assert!(!var_expand_rels_unread(
+        "MATCH (a:A)-[r:T*1..3]->(b) RETURN r"
+    ));
+    assert!(!var_expand_rels_unread(
+        "MATCH (a:A)-[r:T*1..3]->(b) WHERE size(r) > 1 RETURN b"
+    ));
+    assert!(!var_expand_rels_unread(
+        "MATCH p = (a:A)-[:T*1..3]->(b) RETURN length(p)"
+    ));
+    // Relationship uniqueness against a later hop reads the list.
+    assert!(!var_expand_rels_unread(
+        "MATCH (a:A)-[:T*1..3]->(b)-[:T]->(c) RETURN c"
+    ));
+}

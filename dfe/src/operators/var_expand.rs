@@ -1,8 +1,9 @@
 //! `VarExpand`: each input row extended with every path of `min..=max`
 //! relationships from the node in `from`, found depth-first. A path never
 //! uses a relationship twice (openCypher's relationship isomorphism); nodes
-//! may repeat. The relationship list goes into `rels`, the last node into
-//! `to`.
+//! may repeat. The relationship list goes into `rels` (left null when no
+//! operator above reads it: `VarExpandSpec::rels_unread`, so each path
+//! costs no list), the last node into `to`.
 //!
 //! In a read-only statement a node's relationships are read from the
 //! statement's adjacency memo (`eval/adjacency_memo.rs`) while it finds
@@ -46,6 +47,8 @@ struct Search<'a> {
     properties: &'a [(String, Value)],
     target: Option<NodeId>,
     remembered: Option<&'a HopTable>,
+    /// Whether each path's relationships are handed out (`rels` is read).
+    keep_rels: bool,
 }
 
 impl Search<'_> {
@@ -63,7 +66,12 @@ impl Search<'_> {
     fn walk(&self, node: NodeId, path: &mut Vec<RelId>, out: &mut Vec<(Vec<RelId>, NodeId)>) {
         let length = path.len() as u64;
         if length >= self.min && self.target.is_none_or(|t| t == node) {
-            out.push((path.clone(), node));
+            let rels = if self.keep_rels {
+                path.clone()
+            } else {
+                Vec::new()
+            };
+            out.push((rels, node));
         }
         if self.max.is_some_and(|max| length >= max) {
             return;
@@ -131,18 +139,18 @@ impl Expander for VarExpand {
             properties: &properties,
             target,
             remembered: remembered.as_deref(),
+            keep_rels: !spec.rels_unread,
         };
         let mut found = Vec::new();
         search.walk(start, &mut Vec::new(), &mut found);
-        let (rels_slot, to_slot) = (spec.rels, spec.to);
+        let (rels_slot, to_slot, keep_rels) = (spec.rels, spec.to, !spec.rels_unread);
         Ok(Box::new(found.into_iter().map(move |(rels, end)| {
-            smallvec::smallvec![
-                (
-                    rels_slot,
-                    Value::List(rels.into_iter().map(Value::Relationship).collect()),
-                ),
-                (to_slot, Value::Node(end)),
-            ]
+            let rels = if keep_rels {
+                Value::List(rels.into_iter().map(Value::Relationship).collect())
+            } else {
+                Value::Null
+            };
+            smallvec::smallvec![(rels_slot, rels), (to_slot, Value::Node(end))]
         })))
     }
 }

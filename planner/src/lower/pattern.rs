@@ -311,6 +311,7 @@ pub(crate) fn match_element(
                     max,
                     into,
                     properties: property_list(&rel.properties, st.scope)?,
+                    rels_unread: false,
                 },
             };
             // A bound list of relationships is matched by enumerating the paths and

@@ -78,6 +78,9 @@ pub struct VarExpandSpec {
     pub max: Option<u64>,
     pub into: bool,
     pub properties: Vec<(String, Expr)>,
+    /// No operator above reads `rels` (the planner's dead-slot pass): the
+    /// paths' relationship lists are not built, `rels` stays null.
+    pub rels_unread: bool,
 }
 
 impl VarExpandSpec {
