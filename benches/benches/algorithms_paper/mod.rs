@@ -5,7 +5,9 @@
 //! Both EgoNet variants must find the same egonets: the live one is a
 //! second, independent implementation of `neptune.algo.egonet`'s rule.
 
-use nereid_algorithms::{closeness, ego_hop, run_with_threads, Direction, EgoHop, GraphView, Stop};
+use nereid_algorithms::{
+    closeness, ego_hop, run_with_threads, sample_sources, Direction, EgoHop, GraphView, Stop,
+};
 use nereid_storage::Txn;
 use nereid_values::{Direction as Along, NodeId, Value};
 use rayon::prelude::*;
@@ -16,6 +18,8 @@ const EGOS: usize = 128;
 const PER_VERTEX: usize = 100;
 const HOPS: usize = 2;
 const CLOSENESS_SOURCES: usize = 2048;
+/// Any fixed seed: the same sources on every run.
+const CLOSENESS_SEED: u64 = 2048;
 
 /// What an egonet came to: its edge count and the sum of their weights
 /// (equal for both variants when they agree).
@@ -54,12 +58,8 @@ pub fn run(txn: &Txn, weighted: &GraphView, plain: &GraphView, egos: &[u32], thr
         );
     }
     let g = plain.graph();
-    let sources: Vec<u32> = (0..CLOSENESS_SOURCES)
-        .map(|i| {
-            egos[i % egos.len()].wrapping_add(i as u32 / egos.len() as u32)
-                % g.vertex_count() as u32
-        })
-        .collect();
+    // Drawn as `neptune.algo.closenessCentrality` draws its `numSources`.
+    let sources = sample_sources(g.vertex_count(), CLOSENESS_SOURCES, CLOSENESS_SEED);
     let (reach, seconds) = timed(threads, || {
         closeness(g, &sources, Direction::Out, Stop::NEVER).expect("closeness")
     });

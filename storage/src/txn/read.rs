@@ -608,14 +608,19 @@ impl Reader<'_> {
         o.decode(&self.store.literals)
     }
 
+    /// Every visible property of `rel`, decoded as a node's are (string
+    /// records prefetched before the map is built).
     pub(crate) fn rel_properties(&self, rel: u64) -> BTreeMap<String, Value> {
-        self.rel_tuples(rel, |_| true)
-            .into_iter()
-            .filter_map(|(_, p, o)| {
-                let name = self.store.keys.name(p)?;
-                Some((name.to_string(), o.decode(&self.store.literals)?))
-            })
-            .collect()
+        let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
+        self.each_rel_tuple(
+            rel,
+            |_| true,
+            |(_, p, o)| {
+                found.push((p, o));
+                true
+            },
+        );
+        self.decoded_properties(&mut found)
     }
 }
 
