@@ -9,6 +9,7 @@
 //! business.
 
 use crate::csr_build::{build_direction, Pieces, Reversed};
+use crate::weight_order::RowOrder;
 use rayon::prelude::*;
 
 /// One piece of an edge list as dense index pairs, and their weights
@@ -35,7 +36,8 @@ impl Direction {
 }
 
 /// One direction's adjacency: `targets[offsets[v]..offsets[v + 1]]` are
-/// the neighbours of `v`, sorted ascending (ties by weight).
+/// the neighbours of `v`, sorted ascending (ties by weight), or in the
+/// weight order its graph's [`Graph::row_order`] names.
 #[derive(Debug, Default)]
 pub struct Csr {
     pub(crate) offsets: Vec<usize>,
@@ -144,6 +146,7 @@ pub struct Graph {
     n: usize,
     out: Csr,
     inc: Csr,
+    order: RowOrder,
 }
 
 impl Graph {
@@ -165,7 +168,12 @@ impl Graph {
     pub fn from_pieces(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Graph {
         let out = out_direction(n, edges, weights);
         let inc = reversed(&out);
-        Graph { n, out, inc }
+        Graph {
+            n,
+            out,
+            inc,
+            order: RowOrder::Target,
+        }
     }
 
     /// [`Graph::from_pieces`] over pieces it owns (the view's cells: an
@@ -181,7 +189,25 @@ impl Graph {
         };
         drop(cells);
         let inc = reversed(&out);
-        Graph { n, out, inc }
+        Graph {
+            n,
+            out,
+            inc,
+            order: RowOrder::Target,
+        }
+    }
+
+    /// How the rows of both directions are ordered.
+    pub fn row_order(&self) -> RowOrder {
+        self.order
+    }
+
+    pub(crate) fn set_row_order(&mut self, order: RowOrder) {
+        self.order = order;
+    }
+
+    pub(crate) fn directions_mut(&mut self) -> (&mut Csr, &mut Csr) {
+        (&mut self.out, &mut self.inc)
     }
 
     pub fn vertex_count(&self) -> usize {

@@ -30,6 +30,7 @@ mod topk_sssp;
 mod triangles;
 mod view;
 mod wcc;
+mod weight_order;
 
 pub use bfs::{bfs, BfsTree, UNREACHED};
 pub use cache::ViewCache;
@@ -50,6 +51,7 @@ pub use topk_sssp::{top_k_sssp, Cost, TopKHops};
 pub use triangles::{local_clustering, triangle_count};
 pub use view::{GraphView, ViewSpec};
 pub use wcc::wcc;
+pub use weight_order::RowOrder;
 
 /// Joins the per-thread vectors of a parallel fold.
 fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {

@@ -5,6 +5,7 @@
 
 use crate::csr::{CellEdges, Graph};
 use crate::error::AlgorithmError;
+use crate::weight_order::RowOrder;
 use nereid_storage::apl::{CellProperty, EdgeMatch, EdgePattern, Endpoint, ModeChoice};
 use nereid_storage::{NodeIndex, Txn};
 use nereid_values::{NodeId, RelId, Value};
@@ -20,6 +21,9 @@ pub struct ViewSpec {
     pub vertex_label: Option<String>,
     /// The edge property read as each edge's weight.
     pub weight_property: Option<String>,
+    /// How rows are ordered (by weight only when weighted): the egonet's
+    /// weight-sorted view is a view of its own.
+    pub row_order: RowOrder,
 }
 
 impl ViewSpec {
@@ -34,6 +38,15 @@ impl ViewSpec {
             edge_labels,
             vertex_label,
             weight_property,
+            row_order: RowOrder::Target,
+        }
+    }
+
+    /// This spec with rows in `order`.
+    pub fn with_row_order(self, order: RowOrder) -> ViewSpec {
+        ViewSpec {
+            row_order: order,
+            ..self
         }
     }
 }
@@ -69,7 +82,8 @@ impl GraphView {
             .into_par_iter()
             .map(|cell| read_cell(txn, &pattern, &index, cell, spec))
             .collect::<Result<_, _>>()?;
-        let graph = Graph::from_cells(nodes.len(), per_cell, spec.weight_property.is_some());
+        let mut graph = Graph::from_cells(nodes.len(), per_cell, spec.weight_property.is_some());
+        graph.sort_rows(spec.row_order);
         Ok(GraphView {
             nodes,
             index,

@@ -15,7 +15,7 @@ use super::sources::source_nodes;
 use super::SOURCES_AND_CONFIG;
 use crate::error::ExecResult;
 use crate::procedures::Procedure;
-use nereid_algorithms::{ego_hop, Direction, EgoHop};
+use nereid_algorithms::{ego_hop, Direction, EgoHop, RowOrder};
 use nereid_storage::Txn;
 use nereid_values::{NodeId, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -123,7 +123,11 @@ fn egonets(name: &'static str, txn: &Txn, args: &[Value]) -> ExecResult<Vec<Ego>
         })
         .collect();
     for hop in &hops {
-        let spec = config.view_spec(Some(hop.weight.clone()))?;
+        // The weight-sorted view (Poseidon §7): each vertex's top `k` are
+        // the first `k` of its row.
+        let spec = config
+            .view_spec(Some(hop.weight.clone()))?
+            .with_row_order(RowOrder::by_weight(hop.hop.heaviest));
         let label = hop.label.as_deref();
         let egos = &mut egos;
         on_view(txn, &config, &spec, |view, stop| {
