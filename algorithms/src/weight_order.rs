@@ -74,7 +74,7 @@ fn sort_direction(csr: &mut Csr, order: RowOrder) {
 }
 
 /// Sorts each row `offsets` delimits, in parallel over runs of whole rows.
-fn sort_rows_of<W: Weight>(
+fn sort_rows_of<W: Packed>(
     offsets: &[usize],
     targets: &mut [u32],
     weights: &mut [W],
@@ -103,26 +103,36 @@ fn sort_rows_of<W: Weight>(
         rest_w = tail_w;
     }
     runs.into_par_iter()
-        .for_each_init(Vec::new, |pairs, (first, end, t, w)| {
+        .for_each_init(Buffers::default, |buffers, (first, end, t, w)| {
             let base = offsets[first];
             for row in first..end {
                 let range = offsets[row] - base..offsets[row + 1] - base;
-                sort_row(&mut t[range.clone()], &mut w[range], order, pairs);
+                sort_row(&mut t[range.clone()], &mut w[range], order, buffers);
             }
         });
 }
 
 /// One row's targets and weights sorted together into `order`, through
-/// `pairs` (a buffer reused across rows).
-fn sort_row<W: Weight>(
+/// `buffers` (reused across rows): as packed integer keys when the
+/// weights are single precision, by comparing pairs otherwise.
+fn sort_row<W: Packed>(
     targets: &mut [u32],
     weights: &mut [W],
     order: RowOrder,
-    pairs: &mut Vec<(u32, W)>,
+    buffers: &mut Buffers<W>,
 ) {
     if targets.len() < 2 {
         return;
     }
+    let keys = &mut buffers.keys;
+    if W::pack_row(targets, weights, order, keys) {
+        keys.sort_unstable();
+        for ((t, w), &key) in targets.iter_mut().zip(weights.iter_mut()).zip(&*keys) {
+            (*t, *w) = W::unpack_key(key, order);
+        }
+        return;
+    }
+    let pairs = &mut buffers.pairs;
     pairs.clear();
     pairs.extend(targets.iter().copied().zip(weights.iter().copied()));
     pairs.sort_unstable_by(|a, b| order.compare((a.0, a.1.widen()), (b.0, b.1.widen())));
@@ -130,6 +140,99 @@ fn sort_row<W: Weight>(
         *t = target;
         *w = weight;
     }
+}
+
+/// A weight width's packing of a row into integer keys (see [`pack`]).
+trait Packed: Weight {
+    /// Fills `keys` with the row's keys; false when this width does not
+    /// fit beside a target (the row is then sorted by comparing pairs).
+    fn pack_row(targets: &[u32], weights: &[Self], order: RowOrder, keys: &mut Vec<u64>) -> bool;
+    fn unpack_key(key: u64, order: RowOrder) -> (u32, Self);
+}
+
+impl Packed for f32 {
+    fn pack_row(targets: &[u32], weights: &[f32], order: RowOrder, keys: &mut Vec<u64>) -> bool {
+        keys.clear();
+        keys.extend(
+            targets
+                .iter()
+                .zip(weights)
+                .map(|(&t, &w)| pack(t, w, order)),
+        );
+        true
+    }
+    fn unpack_key(key: u64, order: RowOrder) -> (u32, f32) {
+        unpack(key, order)
+    }
+}
+
+impl Packed for f64 {
+    fn pack_row(_: &[u32], _: &[f64], _: RowOrder, _: &mut Vec<u64>) -> bool {
+        false
+    }
+    fn unpack_key(key: u64, order: RowOrder) -> (u32, f64) {
+        let (target, weight) = unpack(key, order);
+        (target, f64::from(weight))
+    }
+}
+
+/// A worker's buffers, reused from row to row.
+struct Buffers<W> {
+    /// Packed (weight, target) keys, for weights that fit beside a target.
+    keys: Vec<u64>,
+    pairs: Vec<(u32, W)>,
+}
+
+impl<W> Default for Buffers<W> {
+    fn default() -> Self {
+        Buffers {
+            keys: Vec::new(),
+            pairs: Vec::new(),
+        }
+    }
+}
+
+/// `w`'s bits mapped so that unsigned order is `f32::total_cmp`'s.
+fn ordered_bits(w: f32) -> u32 {
+    let bits = w.to_bits();
+    if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    }
+}
+
+/// The inverse of [`ordered_bits`].
+fn from_ordered_bits(bits: u32) -> f32 {
+    f32::from_bits(if bits >> 31 == 1 {
+        bits & !(1 << 31)
+    } else {
+        !bits
+    })
+}
+
+/// Row keys for a single-precision row: the weight's ordered bits (negated
+/// for heaviest first) above the target, so that sorting plain integers
+/// sorts the row (much cheaper than a comparator over float pairs).
+fn pack(target: u32, weight: f32, order: RowOrder) -> u64 {
+    let bits = ordered_bits(weight);
+    let bits = if order == RowOrder::HeaviestFirst {
+        !bits
+    } else {
+        bits
+    };
+    u64::from(bits) << 32 | u64::from(target)
+}
+
+/// The inverse of [`pack`].
+fn unpack(key: u64, order: RowOrder) -> (u32, f32) {
+    let bits = (key >> 32) as u32;
+    let bits = if order == RowOrder::HeaviestFirst {
+        !bits
+    } else {
+        bits
+    };
+    (key as u32, from_ordered_bits(bits))
 }
 
 #[cfg(test)]
@@ -182,5 +285,44 @@ mod tests {
             }
         }
         assert_eq!(g.edge_count(), edges.len());
+    }
+
+    #[test]
+    fn packed_keys_sort_as_the_order_compares_and_unpack_exactly() {
+        let weights = [
+            -3.5f32,
+            -0.0,
+            0.0,
+            1.0e-30,
+            2.5,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            7.0,
+        ];
+        for order in [RowOrder::HeaviestFirst, RowOrder::LightestFirst] {
+            let mut edges: Vec<(u32, f32)> = Vec::new();
+            for (i, &w) in weights.iter().enumerate() {
+                edges.push((i as u32 * 3 % 5, w));
+                edges.push((u32::MAX - i as u32, w));
+            }
+            let mut by_keys: Vec<u64> = edges.iter().map(|&(t, w)| pack(t, w, order)).collect();
+            by_keys.sort_unstable();
+            let by_keys: Vec<(u32, f32)> = by_keys.iter().map(|&k| unpack(k, order)).collect();
+            let mut by_compare = edges.clone();
+            by_compare.sort_by(|a, b| order.compare((a.0, f64::from(a.1)), (b.0, f64::from(b.1))));
+            let bits =
+                |v: &[(u32, f32)]| v.iter().map(|&(t, w)| (t, w.to_bits())).collect::<Vec<_>>();
+            assert_eq!(bits(&by_keys), bits(&by_compare), "{order:?}");
+        }
+    }
+
+    #[test]
+    fn double_precision_rows_are_sorted_by_comparing_pairs() {
+        let edges = [(0, 1), (0, 2), (0, 3)];
+        let weights = [0.1, 0.30000000000000004, 0.3];
+        let mut g = Graph::from_edges(4, &edges, Some(&weights));
+        g.sort_rows(RowOrder::HeaviestFirst);
+        let out: Vec<(u32, f64)> = g.weighted(0, Direction::Out).collect();
+        assert_eq!(out, [(2, 0.30000000000000004), (3, 0.3), (1, 0.1)]);
     }
 }
