@@ -147,6 +147,8 @@ pub struct Graph {
     out: Csr,
     inc: Csr,
     order: RowOrder,
+    /// [`Graph::heaviest_integer_weight`], found on first use.
+    heaviest_integer: std::sync::OnceLock<Option<u32>>,
 }
 
 impl Graph {
@@ -173,6 +175,7 @@ impl Graph {
             out,
             inc,
             order: RowOrder::Target,
+            heaviest_integer: std::sync::OnceLock::new(),
         }
     }
 
@@ -194,7 +197,21 @@ impl Graph {
             out,
             inc,
             order: RowOrder::Target,
+            heaviest_integer: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The largest weight when every weight is a non-negative integer
+    /// that a `u32` holds (`Some(0)` without edges); `None` otherwise or
+    /// without weights. Found once per graph, in parallel.
+    pub(crate) fn heaviest_integer_weight(&self) -> Option<u32> {
+        *self
+            .heaviest_integer
+            .get_or_init(|| match &self.out.weights {
+                WeightColumn::None => None,
+                WeightColumn::Single(w) => heaviest_integer(w),
+                WeightColumn::Double(w) => heaviest_integer(w),
+            })
     }
 
     /// How the rows of both directions are ordered.
@@ -281,6 +298,21 @@ impl Graph {
             Direction::Both => self.out.degree(v) + self.inc.degree(v),
         }
     }
+}
+
+/// The largest of `weights` when all are non-negative integers that a
+/// `u32` holds (0 when empty), else `None`.
+fn heaviest_integer<T: Copy + Into<f64> + Sync>(weights: &[T]) -> Option<u32> {
+    weights
+        .par_chunks(1 << 16)
+        .map(|chunk| {
+            chunk.iter().try_fold(0u32, |most, &w| {
+                let w: f64 = w.into();
+                (w >= 0.0 && w.fract() == 0.0 && w <= f64::from(u32::MAX))
+                    .then(|| most.max(w as u32))
+            })
+        })
+        .try_reduce(|| 0, |a, b| Some(a.max(b)))
 }
 
 /// Each vertex's distinct neighbours in `dir` other than itself, sorted:

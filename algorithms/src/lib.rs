@@ -25,6 +25,7 @@ mod pool;
 mod scc;
 mod similarity;
 mod sssp;
+mod sssp_distance;
 mod stop;
 mod topk_sssp;
 mod triangles;

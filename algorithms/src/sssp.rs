@@ -1,8 +1,8 @@
 //! Single-source shortest paths over non-negative weights: delta-stepping
 //! (Meyer and Sanders, 2003) and a frontier-driven Bellman-Ford, both
-//! label-correcting and parallel. A distance is an `f64` kept as its bits
-//! in an `AtomicU64`: for non-negative floats the bit patterns order as the
-//! numbers do, so `fetch_min` on the bits is a minimum on the distances.
+//! label-correcting and parallel. Tentative distances are atomic cells
+//! (`sssp_distance.rs`): 4-byte integers when the weights allow it exactly,
+//! `f64` bits otherwise.
 //!
 //! Both compute, for every vertex, the least sum along any path, each sum
 //! taken edge by edge from the source, so they agree bit for bit with
@@ -10,10 +10,11 @@
 
 use crate::csr::{Direction, Graph};
 use crate::error::AlgorithmError;
+use crate::sssp_distance::{fits_exact32, Distance, Exact32, Float64};
 use crate::stop::Stop;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The distance of every vertex from `source` (`f64::INFINITY` where no
 /// path leads). Parents are derived on request ([`ShortestPaths::parents`]):
@@ -58,14 +59,28 @@ pub fn delta_stepping(
     delta: f64,
     stop: Stop,
 ) -> Result<ShortestPaths, AlgorithmError> {
-    let dist = distances(graph.vertex_count(), source);
-    let bucket_of = |d: f64| (d / delta) as u64;
+    if fits_exact32(graph) {
+        delta_stepping_in::<Exact32>(graph, source, dir, delta, stop)
+    } else {
+        delta_stepping_in::<Float64>(graph, source, dir, delta, stop)
+    }
+}
+
+fn delta_stepping_in<D: Distance>(
+    graph: &Graph,
+    source: u32,
+    dir: Direction,
+    delta: f64,
+    stop: Stop,
+) -> Result<ShortestPaths, AlgorithmError> {
+    let dist = distances::<D>(graph.vertex_count(), source);
+    let bucket_of = |d: D::Value| (D::widen(d) / delta) as u64;
     let mut buckets = Buckets::new(source);
     while let Some((current, waiting)) = buckets.pop_first() {
         stop.check()?;
         let frontier: Vec<u32> = waiting
             .into_iter()
-            .filter(|&v| bucket_of(load(&dist, v)) == current)
+            .filter(|&v| bucket_of(dist[v as usize].get()) == current)
             .collect();
         if frontier.is_empty() {
             continue;
@@ -160,8 +175,21 @@ pub fn bellman_ford(
     dir: Direction,
     stop: Stop,
 ) -> Result<ShortestPaths, AlgorithmError> {
+    if fits_exact32(graph) {
+        bellman_ford_in::<Exact32>(graph, source, dir, stop)
+    } else {
+        bellman_ford_in::<Float64>(graph, source, dir, stop)
+    }
+}
+
+fn bellman_ford_in<D: Distance>(
+    graph: &Graph,
+    source: u32,
+    dir: Direction,
+    stop: Stop,
+) -> Result<ShortestPaths, AlgorithmError> {
     let n = graph.vertex_count();
-    let dist = distances(n, source);
+    let dist = distances::<D>(n, source);
     let queued: Vec<AtomicBool> = (0..n)
         .into_par_iter()
         .map(|_| AtomicBool::new(false))
@@ -182,17 +210,10 @@ pub fn bellman_ford(
     Ok(finish(dir, source, dist))
 }
 
-fn distances(n: usize, source: u32) -> Vec<AtomicU64> {
-    let dist: Vec<AtomicU64> = (0..n)
-        .into_par_iter()
-        .map(|_| AtomicU64::new(f64::INFINITY.to_bits()))
-        .collect();
-    dist[source as usize].store(0f64.to_bits(), Ordering::Relaxed);
+fn distances<D: Distance>(n: usize, source: u32) -> Vec<D> {
+    let dist: Vec<D> = (0..n).into_par_iter().map(|_| D::unreached()).collect();
+    dist[source as usize].set(D::ZERO);
     dist
-}
-
-fn load(dist: &[AtomicU64], v: u32) -> f64 {
-    f64::from_bits(dist[v as usize].load(Ordering::Relaxed))
 }
 
 /// Frontiers smaller than this are relaxed on the calling thread: with a
@@ -202,20 +223,25 @@ const SEQUENTIAL_BELOW: usize = 256;
 
 /// Relaxes every edge out of `frontier`; the vertices whose distance went
 /// down, with the distance they got.
-fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) -> Vec<(f64, u32)> {
-    let relax_from = |mut improved: Vec<(f64, u32)>, &u: &u32| {
-        let du = load(dist, u);
+fn relax<D: Distance>(
+    graph: &Graph,
+    dir: Direction,
+    frontier: &[u32],
+    dist: &[D],
+) -> Vec<(D::Value, u32)> {
+    let relax_from = |mut improved: Vec<(D::Value, u32)>, &u: &u32| {
+        let du = dist[u as usize].get();
         for (targets, weights) in graph.slices(u, dir) {
             weights.each(targets, |w, weight| {
-                let candidate = du + weight;
+                let candidate = D::add(du, weight);
                 // A plain load first: most edges do not improve their
                 // target, and a read costs far less than the locked
                 // read-modify-write the minimum takes.
-                if candidate >= load(dist, w) {
+                let cell = &dist[w as usize];
+                if candidate >= cell.get() {
                     return;
                 }
-                let before = dist[w as usize].fetch_min(candidate.to_bits(), Ordering::Relaxed);
-                if candidate.to_bits() < before {
+                if cell.lower(candidate) {
                     improved.push((candidate, w));
                 }
             });
@@ -232,11 +258,8 @@ fn relax(graph: &Graph, dir: Direction, frontier: &[u32], dist: &[AtomicU64]) ->
 }
 
 /// Final distances.
-fn finish(dir: Direction, source: u32, dist: Vec<AtomicU64>) -> ShortestPaths {
-    let distance: Vec<f64> = dist
-        .into_par_iter()
-        .map(|d| f64::from_bits(d.into_inner()))
-        .collect();
+fn finish<D: Distance>(dir: Direction, source: u32, dist: Vec<D>) -> ShortestPaths {
+    let distance: Vec<f64> = dist.into_par_iter().map(|d| D::widen(d.get())).collect();
     ShortestPaths {
         distance,
         source,
@@ -355,6 +378,47 @@ mod tests {
                                 && expected[p as usize] + wt == expected[v]));
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn integer_weights_give_the_distances_dijkstra_gives() {
+        // Integer weights (4-byte distances) and the same graph with one
+        // weight too heavy for them (the general cells): both exact.
+        let n = 400u32;
+        let g = crate::random_graph(n, 3000, 7);
+        let edges: Vec<(u32, u32)> = (0..n)
+            .flat_map(|v| g.out().neighbours(v).iter().map(move |&t| (v, t)))
+            .collect();
+        let mut weights: Vec<f64> = (0..n)
+            .flat_map(|v| g.out().weights(v).iter().collect::<Vec<_>>())
+            .map(f64::floor)
+            .collect();
+        for heavy in [false, true] {
+            if heavy {
+                weights[0] = 4.0e7;
+            }
+            let g = Graph::from_edges(n as usize, &edges, Some(&weights));
+            assert_eq!(crate::sssp_distance::fits_exact32(&g), !heavy);
+            for dir in [Direction::Out, Direction::In] {
+                let expected = dijkstra(&g, 5, dir);
+                assert_eq!(
+                    delta_stepping(&g, 5, dir, 1.0, Stop::NEVER)
+                        .unwrap()
+                        .distance,
+                    expected
+                );
+                assert_eq!(
+                    delta_stepping(&g, 5, dir, 16.0, Stop::NEVER)
+                        .unwrap()
+                        .distance,
+                    expected
+                );
+                assert_eq!(
+                    bellman_ford(&g, 5, dir, Stop::NEVER).unwrap().distance,
+                    expected
+                );
             }
         }
     }
