@@ -362,20 +362,25 @@ fn expand_into_agrees_with_expand_on_a_growing_hub() {
 /// `rel_property_column` (the batch read behind `r.key` over many rows)
 /// equals `rel_property` row by row: committed and own relationships,
 /// updated, removed and deleted properties, deleted relationships (whose
-/// property tuples go with them), repeats, unknown ids and keys.
+/// property tuples go with them), repeats, unknown ids and keys. The
+/// relationships join many node pairs, so the column's rows fall into many
+/// edge partitions (read one partition at a time, then put back in order).
 #[test]
 fn a_relationship_property_column_equals_the_point_reads_row_by_row() {
     let s = store();
     let setup = s.begin();
-    let a = setup.create_node(&labels(&["N"]), &props(&[])).unwrap();
-    let b = setup.create_node(&labels(&["N"]), &props(&[])).unwrap();
+    let nodes: Vec<_> = (0..24)
+        .map(|_| setup.create_node(&labels(&["N"]), &props(&[])).unwrap())
+        .collect();
+    let a = nodes[0];
     let rels: Vec<_> = (0..200i64)
         .map(|i| {
             let mut p = vec![("w", Value::Int(i))];
             if i % 4 == 0 {
                 p.push(("s", Value::String(format!("r{i}"))));
             }
-            let (src, dst) = if i % 2 == 0 { (a, b) } else { (b, a) };
+            let at = i as usize;
+            let (src, dst) = (nodes[at % 24], nodes[(at * 7 + 3) % 24]);
             setup.create_rel(src, dst, "T", &props(&p)).unwrap()
         })
         .collect();

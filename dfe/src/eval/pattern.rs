@@ -65,6 +65,12 @@ impl Evaluator<'_> {
             ));
         };
         let plan_id = plan as *const Op as usize;
+        // The memo, unless this plan's arguments rarely come back; the
+        // keys are still made, for the rows that ask what another asks.
+        let memo = env
+            .memo
+            .as_ref()
+            .filter(|memo| memo.worthwhile(plan_id, exists));
         let mut out: Vec<Option<Value>> = Vec::with_capacity(rows.len());
         let mut keys = Vec::with_capacity(rows.len());
         for &row in rows {
@@ -72,7 +78,7 @@ impl Evaluator<'_> {
                 .memo
                 .as_ref()
                 .and_then(|_| key_of(reads.iter().map(|&s| batch.value(s, row).clone()).collect()));
-            let known = match (&env.memo, &key) {
+            let known = match (memo, &key) {
                 (Some(memo), Some(key)) => memo.get(plan_id, exists, key),
                 _ => None,
             };
@@ -107,7 +113,7 @@ impl Evaluator<'_> {
             let answers =
                 run_batched(plan, projection, exists, batch, &arguments, reads, &mut ctx)?;
             for (&i, answer) in missing.iter().zip(answers) {
-                if let (Some(memo), Some(answer)) = (&env.memo, &answer) {
+                if let (Some(memo), Some(answer)) = (memo, &answer) {
                     if let Some(key) = keys[i].take() {
                         memo.put(plan_id, exists, key, answer, started);
                     }
@@ -135,7 +141,7 @@ impl Evaluator<'_> {
             if out[i].is_some() {
                 continue;
             }
-            let remembered = match (&env.memo, &keys[i]) {
+            let remembered = match (memo, &keys[i]) {
                 (Some(memo), Some(key)) if twin_of[i].is_some() => memo.get(plan_id, exists, key),
                 _ => None,
             };
@@ -146,7 +152,7 @@ impl Evaluator<'_> {
             let started = env.memo.as_ref().map_or(0, |memo| memo.start());
             let argument = batch.row_of(row, reads);
             let answer = run_once(plan, projection, exists, argument, &mut ctx)?;
-            if let (Some(memo), Some(key)) = (&env.memo, keys[i].take()) {
+            if let (Some(memo), Some(key)) = (memo, keys[i].take()) {
                 memo.put(plan_id, exists, key, &answer, started);
             }
             out[i] = Some(answer);

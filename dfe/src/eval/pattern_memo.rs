@@ -19,8 +19,15 @@
 //! Keys hold only values whose equality is identity (no floats, so `1` and
 //! `1.0`, equal in Cypher but projected differently, never share an entry).
 //! The memo stops growing past a byte budget; it only ever saves work.
+//!
+//! Nor is it consulted for a nested plan whose arguments do not come back:
+//! after a trial of lookups (as the adjacency memo's,
+//! `adjacency_memo::worthwhile`), a plan whose lookups rarely hit is run
+//! without the memo. IC10 asks its comprehension about each of thousands
+//! of posts once; a lookup (a copied key, a hash, a lock) and a kept answer
+//! per post were a tenth of its time and saved nothing.
 
-use super::adjacency_memo::AdjacencyMemo;
+use super::adjacency_memo::{worthwhile, AdjacencyMemo};
 use super::node_facts_memo::NodeFacts;
 use nereid_values::Value;
 use std::collections::HashMap;
@@ -54,6 +61,9 @@ struct Entries {
     /// (the nested plan's address, exists, the argument) → the answer.
     answers: HashMap<(usize, bool, Vec<Value>), Value, foldhash::fast::RandomState>,
     bytes: usize,
+    /// (the nested plan's address, exists) → its lookups and hits, for
+    /// [`PatternMemo::worthwhile`].
+    asked: HashMap<(usize, bool), (u64, u64), foldhash::fast::RandomState>,
 }
 
 /// The memo key of an argument, or `None` when some value's equality is
@@ -78,11 +88,29 @@ fn identity_equal(value: &Value) -> bool {
 
 impl PatternMemo {
     pub(super) fn get(&self, plan: usize, exists: bool, key: &[Value]) -> Option<Value> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         // The tuple key is owned; probing with a borrowed slice would need
         // a wrapper type for one lookup per row that is cheap beside the
         // nested plan it saves.
-        entries.answers.get(&(plan, exists, key.to_vec())).cloned()
+        let found = entries.answers.get(&(plan, exists, key.to_vec())).cloned();
+        let counts = entries.asked.entry((plan, exists)).or_default();
+        counts.0 += 1;
+        counts.1 += u64::from(found.is_some());
+        found
+    }
+
+    /// Whether the answers of `plan` (with `exists`) are worth looking up
+    /// and keeping: until its trial of lookups is over, or while enough of
+    /// them hit (`adjacency_memo::worthwhile`); when not, callers run the
+    /// plan for every argument.
+    pub(super) fn worthwhile(&self, plan: usize, exists: bool) -> bool {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let (lookups, hits) = entries
+            .asked
+            .get(&(plan, exists))
+            .copied()
+            .unwrap_or_default();
+        worthwhile(lookups, hits)
     }
 
     /// The mark to pass to [`PatternMemo::put`] once the answer about to
@@ -118,5 +146,44 @@ impl PatternMemo {
         }
         entries.bytes += size;
         entries.answers.insert((plan, exists, key), answer.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::adjacency_memo::TRIAL_LOOKUPS;
+
+    /// A plan whose arguments never come back is dropped from the memo
+    /// after its trial; one whose arguments do stays, and each plan (and
+    /// its `exists` form) is judged on its own lookups.
+    #[test]
+    fn a_plan_whose_lookups_never_hit_stops_being_remembered_after_its_trial() {
+        let memo = PatternMemo::default();
+        let (fresh, repeated) = (1usize, 2usize);
+        let started = memo.start();
+        for i in 0..TRIAL_LOOKUPS as i64 {
+            assert!(memo.worthwhile(fresh, false), "still on trial at {i}");
+            let key = vec![Value::Int(i)];
+            assert_eq!(memo.get(fresh, false, &key), None);
+            memo.put(fresh, false, key, &Value::Bool(true), started);
+
+            let key = vec![Value::Int(i % 4)];
+            if memo.get(repeated, false, &key).is_none() {
+                memo.put(repeated, false, key, &Value::Int(i % 4), started);
+            }
+        }
+        assert!(!memo.worthwhile(fresh, false));
+        assert!(memo.worthwhile(repeated, false));
+        assert!(
+            memo.worthwhile(fresh, true),
+            "the exists form has its own trial"
+        );
+        // What was kept is still the kept answer: dropping is not forgetting
+        // wrongly, and a later argument still gets the plan's own answer.
+        assert_eq!(
+            memo.get(repeated, false, &[Value::Int(3)]),
+            Some(Value::Int(3))
+        );
     }
 }

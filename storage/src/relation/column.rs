@@ -285,6 +285,14 @@ impl FlagColumn {
         }
     }
 
+    /// Prefetches the line holding `slot` (nothing to fetch when uniform).
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: usize) {
+        if let FlagColumn::PerSlot(flags) = self {
+            crate::prefetch::line(&flags[slot]);
+        }
+    }
+
     #[inline]
     pub(crate) fn try_set(&self, slot: usize, flag: u8) -> bool {
         match self {

@@ -605,8 +605,21 @@ impl Zone {
         self.o.prefetch(slot);
         self.p.prefetch(slot);
         self.local.prefetch(slot);
+        // The O's flags: per slot wherever a zone mixes kinds of value (a
+        // node's labels, integers and strings), and read by every tuple.
+        self.flag.prefetch(slot);
         if let Some(versions) = self.versions.get() {
             prefetch::line(&versions[slot]);
+        }
+    }
+
+    /// Prefetches the line of `slot`'s record hint, which only a read of
+    /// the stored value ([`Tuple::encoded`]) loads: for a property read,
+    /// not for a label test or an expand.
+    #[inline]
+    pub(crate) fn prefetch_hint(&self, slot: usize) {
+        if let Some(hints) = &self.hints {
+            prefetch::line(&hints[slot]);
         }
     }
 

@@ -5,7 +5,7 @@ use crate::dictionary::RecordHint;
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
 use crate::predicates::{PRED_EXISTS, PRED_LABEL};
-use crate::relation::{Partition, RelKind, Tuple, TupleRef};
+use crate::relation::{Partition, RelKind, Relation, Tuple, TupleRef};
 use crate::store::Store;
 use crate::typed_value::{Encoded, TypedValue, F_STRING};
 use nereid_values::{Direction, NodeId, RelId, Value};
@@ -138,51 +138,76 @@ impl Reader<'_> {
         let Some(gui) = self.store.literals.lookup(label.as_bytes()) else {
             return vec![false; nodes.len()];
         };
-        self.first_node_tuples(nodes, |t| self.is_visible_label(t, gui).then_some(()))
-            .into_iter()
-            .map(|found| found.is_some())
-            .collect()
+        self.first_node_tuples(nodes, false, |t| {
+            self.is_visible_label(t, gui).then_some(())
+        })
+        .into_iter()
+        .map(|found| found.is_some())
+        .collect()
     }
 
     /// For each of `nodes`, aligned with it, what `pick` returns for the
     /// first of the node's REL_VP tuples it returns something for (as
-    /// [`Reader::first_node_tuple`] finds it): the nodes grouped by
-    /// partition (a counting sort, each partition read once), each group
-    /// read through `Partition::first_by_subjects`, whose software
-    /// pipeline overlaps the misses of neighbouring nodes.
+    /// [`Reader::first_node_tuple`] finds it), through
+    /// [`Reader::first_tuples`] (`values`: `pick` reads stored values).
     fn first_node_tuples<T>(
         &self,
         nodes: &[u64],
-        mut pick: impl FnMut(&Tuple<'_>) -> Option<T>,
+        values: bool,
+        pick: impl FnMut(&Tuple<'_>) -> Option<T>,
     ) -> Vec<Option<T>> {
         let parts = self.store.partitions;
-        let mut starts = vec![0usize; parts + 1];
-        for &node in nodes {
-            starts[self.vertex_part(node) + 1] += 1;
+        let part_of = |node| Some(vertex_partition(node, parts));
+        self.first_tuples(&self.store.vp, nodes, values, part_of, pick)
+    }
+
+    /// For each of `keys` (subjects of `relation`), aligned with it, what
+    /// `pick` returns for the first of the key's tuples (S-index order) it
+    /// returns something for: the keys grouped by partition (`part_of`, a
+    /// counting sort; a key without a partition finds nothing), each
+    /// partition read once, each group read through
+    /// `Partition::first_by_subjects`, whose software pipeline overlaps the
+    /// misses of neighbouring keys. Nodes' labels and properties and
+    /// relationships' properties are read in columns this way (`values`:
+    /// `pick` reads the stored values, as `first_by_subjects` takes it).
+    fn first_tuples<T>(
+        &self,
+        relation: &Relation,
+        keys: &[u64],
+        values: bool,
+        part_of: impl Fn(u64) -> Option<usize>,
+        mut pick: impl FnMut(&Tuple<'_>) -> Option<T>,
+    ) -> Vec<Option<T>> {
+        let parts = relation.partitions();
+        // Slot `parts` collects the keys without a partition (never read).
+        let of = |key| part_of(key).filter(|&p| p < parts).unwrap_or(parts);
+        let mut starts = vec![0usize; parts + 2];
+        for &key in keys {
+            starts[of(key) + 1] += 1;
         }
-        for p in 0..parts {
+        for p in 0..=parts {
             starts[p + 1] += starts[p];
         }
-        // Per partition, its nodes and their places in `nodes`.
+        // Per partition, its keys and their places in `keys`.
         let mut next = starts.clone();
-        let mut grouped = vec![0u64; nodes.len()];
-        let mut places = vec![0usize; nodes.len()];
-        for (place, &node) in nodes.iter().enumerate() {
-            let p = self.vertex_part(node);
-            grouped[next[p]] = node;
+        let mut grouped = vec![0u64; keys.len()];
+        let mut places = vec![0usize; keys.len()];
+        for (place, &key) in keys.iter().enumerate() {
+            let p = of(key);
+            grouped[next[p]] = key;
             places[next[p]] = place;
             next[p] += 1;
         }
-        let mut found: Vec<Option<T>> = std::iter::repeat_with(|| None).take(nodes.len()).collect();
+        let mut found: Vec<Option<T>> = std::iter::repeat_with(|| None).take(keys.len()).collect();
         for part_no in 0..parts {
             let range = starts[part_no]..starts[part_no + 1];
             if range.is_empty() {
                 continue;
             }
-            let Some(part) = self.store.vp.read(part_no) else {
+            let Some(part) = relation.read(part_no) else {
                 continue;
             };
-            let picked = part.first_by_subjects(&grouped[range.clone()], &mut pick);
+            let picked = part.first_by_subjects(&grouped[range.clone()], values, &mut pick);
             for (&place, value) in places[range].iter().zip(picked) {
                 found[place] = value;
             }
@@ -219,7 +244,7 @@ impl Reader<'_> {
         let Some(key_id) = self.store.keys.lookup(key) else {
             return vec![None; nodes.len()];
         };
-        self.first_node_tuples(nodes, |t| {
+        self.first_node_tuples(nodes, true, |t| {
             (t.p == key_id && self.visible(t)).then(|| t.encoded())
         })
         .into_iter()
@@ -587,19 +612,29 @@ impl Reader<'_> {
     }
 
     /// [`Reader::rel_property`] of each of `rels`, aligned with it, the key
-    /// resolved once. Reads each relationship's property tuples only: a
-    /// relationship and its properties are created, and deleted, together,
-    /// so a visible property tuple means a visible relationship.
+    /// resolved once and the stored values found through the pipelined
+    /// probe ([`Reader::first_tuples`]; a filter on a relationship property
+    /// after an expand, e.g. SNB IC5's `membership.joinDate`, read them one
+    /// miss chain at a time). Reads each relationship's property tuples
+    /// only: a relationship and its properties are created, and deleted,
+    /// together, so a visible property tuple means a visible relationship.
     pub(crate) fn rel_property_column(&self, rels: &[u64], key: &str) -> Vec<Option<Value>> {
         let Some(key_id) = self.store.keys.lookup(key) else {
             return vec![None; rels.len()];
         };
-        rels.iter()
-            .map(|&rel| {
-                let (_, o) = self.rel_property_tuple(rel, key_id)?;
-                o.decode(&self.store.literals)
-            })
-            .collect()
+        // A relationship's properties are in the EP partition its SID
+        // names; a key that is not a relationship's SID finds nothing, as in
+        // `each_rel_tuple`.
+        let part_of = |rel| match crate::ids::split_sid(rel) {
+            Some((crate::ids::TAG_E, part_no, _)) => Some(part_no),
+            _ => None,
+        };
+        self.first_tuples(&self.store.ep, rels, true, part_of, |t| {
+            (t.p == key_id && self.visible(t)).then(|| t.encoded())
+        })
+        .into_iter()
+        .map(|found| found.and_then(|o| o.decode(&self.store.literals)))
+        .collect()
     }
 
     pub(crate) fn rel_property(&self, rel: u64, key: &str) -> Option<Value> {
