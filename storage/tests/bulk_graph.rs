@@ -135,3 +135,69 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     assert_eq!(count(&s), 2);
     assert!(s.begin().node_by_element_id("k2").is_some());
 }
+
+/// The edges of a graph load are reordered per cell (by type, source and
+/// target) before they are appended: every edge must still get the id
+/// that names its own ends, type and properties, in input order, across
+/// cells, chunks and batches, and expand to exactly its own edges.
+#[test]
+fn reordered_edges_keep_their_input_ids_ends_types_and_properties() {
+    let s = store();
+    let keys: Vec<String> = (0..300).map(|i| format!("(P){i}")).collect();
+    let nodes: Vec<KeyedNode<'_, &str>> = keys.iter().map(|k| keyed(k, &[])).collect();
+    let types = ["A", "B", "C"];
+    let mut seed = 7u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let props: Vec<[(&str, Value); 1]> = (0..5000).map(|i| [("i", Value::Int(i))]).collect();
+    let rels: Vec<GraphRel<&str, &[(&str, Value)]>> = props
+        .iter()
+        .map(|p| GraphRel {
+            src: BulkEnd::Loaded(next(300)),
+            dst: BulkEnd::Loaded(next(300)),
+            rel_type: types[next(3)],
+            properties: &p[..],
+        })
+        .collect();
+    let loaded = s
+        .bulk_load_graph(
+            vec![&nodes[..100], &nodes[100..]],
+            vec![&rels[..1234], &rels[1234..]],
+            |_| Ok::<(), ()>(()),
+        )
+        .unwrap()
+        .unwrap();
+    let t = s.begin();
+    let position = |end: BulkEnd| match end {
+        BulkEnd::Loaded(i) => loaded.nodes[i],
+        BulkEnd::Existing(id) => id,
+    };
+    for (i, rel) in rels.iter().enumerate() {
+        let id = loaded.rels[i];
+        let (src, dst, rel_type) = t.rel_endpoints(id).unwrap();
+        assert_eq!(
+            (src, dst, rel_type.as_str()),
+            (position(rel.src), position(rel.dst), rel.rel_type)
+        );
+        assert_eq!(t.rel_property(id, "i"), Some(Value::Int(i as i64)));
+    }
+    for &node in &loaded.nodes {
+        for rel_type in types {
+            let out = t.expand(node, Direction::Outgoing, &[rel_type.to_string()]);
+            let mut expected: Vec<_> = rels
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| position(r.src) == node && r.rel_type == rel_type)
+                .map(|(i, r)| (loaded.rels[i], position(r.dst)))
+                .collect();
+            let mut got = out;
+            got.sort();
+            expected.sort();
+            assert_eq!(got, expected);
+        }
+    }
+}
