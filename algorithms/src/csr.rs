@@ -170,13 +170,7 @@ impl Graph {
     pub fn from_pieces(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Graph {
         let out = out_direction(n, edges, weights);
         let inc = reversed(&out);
-        Graph {
-            n,
-            out,
-            inc,
-            order: RowOrder::Target,
-            heaviest_integer: std::sync::OnceLock::new(),
-        }
+        Graph::of_directions(n, out, inc)
     }
 
     /// [`Graph::from_pieces`] over pieces it owns (the view's cells: an
@@ -192,6 +186,11 @@ impl Graph {
         };
         drop(cells);
         let inc = reversed(&out);
+        Graph::of_directions(n, out, inc)
+    }
+
+    /// A graph of two built directions, rows by target.
+    fn of_directions(n: usize, out: Csr, inc: Csr) -> Graph {
         Graph {
             n,
             out,

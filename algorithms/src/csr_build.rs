@@ -460,12 +460,22 @@ fn sort_weighted_row<W: Weight>(targets: &mut [u32], weights: &mut [W], pairs: &
         .windows(2)
         .zip(weights.windows(2))
         .all(|(t, w)| in_order(&(t[0], w[0]), &(t[1], w[1])).is_le());
-    if sorted {
-        return;
+    if !sorted {
+        sort_row_pairs(targets, weights, pairs, in_order);
     }
+}
+
+/// Sorts one row's targets and weights together by `compare` over
+/// `(target, weight)` pairs, through `pairs` (a buffer reused across rows).
+pub(crate) fn sort_row_pairs<W: Weight>(
+    targets: &mut [u32],
+    weights: &mut [W],
+    pairs: &mut Vec<(u32, W)>,
+    compare: impl Fn(&(u32, W), &(u32, W)) -> std::cmp::Ordering,
+) {
     pairs.clear();
     pairs.extend(targets.iter().copied().zip(weights.iter().copied()));
-    pairs.sort_unstable_by(in_order);
+    pairs.sort_unstable_by(compare);
     for ((t, w), &(target, weight)) in targets.iter_mut().zip(weights.iter_mut()).zip(&*pairs) {
         *t = target;
         *w = weight;

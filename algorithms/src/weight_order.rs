@@ -10,7 +10,7 @@
 //! [`ViewSpec`]: crate::ViewSpec
 
 use crate::csr::{Csr, Graph, WeightColumn};
-use crate::csr_build::Weight;
+use crate::csr_build::{sort_row_pairs, Weight};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -132,14 +132,9 @@ fn sort_row<W: Packed>(
         }
         return;
     }
-    let pairs = &mut buffers.pairs;
-    pairs.clear();
-    pairs.extend(targets.iter().copied().zip(weights.iter().copied()));
-    pairs.sort_unstable_by(|a, b| order.compare((a.0, a.1.widen()), (b.0, b.1.widen())));
-    for ((t, w), &(target, weight)) in targets.iter_mut().zip(weights.iter_mut()).zip(&*pairs) {
-        *t = target;
-        *w = weight;
-    }
+    sort_row_pairs(targets, weights, &mut buffers.pairs, |a, b| {
+        order.compare((a.0, a.1.widen()), (b.0, b.1.widen()))
+    });
 }
 
 /// A weight width's packing of a row into integer keys (see [`pack`]).
