@@ -8,6 +8,17 @@
 //! (and of the dangling rank's spread) by a distribution over source
 //! vertices: `PR'(v) = ((1 - d) + d * D) * p(v) + d * sum(...)`, with
 //! `p` summing to 1. With `p(v) = 1 / n` it is the formula above.
+//!
+//! A run with a tolerance solves the same ranks in their linear-system
+//! form instead: because the dangling rank spreads by the same `p` as the
+//! random jump, the fixed point `x` of the formula is `y / |y|` for the `y`
+//! with `y = (1 - d) * p + d * P y` (`P` the transitions along edges, the
+//! dangling rank leaking out). Iterating that leaky form converges in far
+//! fewer passes on graphs with many dangling or isolated vertices (half of
+//! a Kronecker graph's at scale 22: 7 passes instead of ~15 to 1e-4),
+//! since the rank they hold no longer moves around the whole graph every
+//! pass. A run without one (Graphalytics' fixed iteration counts) keeps
+//! the formula's iterates exactly.
 
 use crate::csr::{Direction, Graph};
 use crate::error::AlgorithmError;
@@ -21,8 +32,8 @@ pub struct PageRankOptions {
     pub direction: Direction,
     pub damping: f64,
     pub iterations: u32,
-    /// Stop early once the ranks move less than this in total (L1);
-    /// 0 runs every iteration.
+    /// Stop early once the ranks move less than this in total (L1,
+    /// relative to their sum); 0 runs every iteration of the formula.
     pub tolerance: f64,
 }
 
@@ -95,18 +106,23 @@ fn power_iteration(
             k => 1.0 / k as f64,
         })
         .collect();
+    // The leaky linear-system form (module docs) when a tolerance bounds
+    // the run.
+    let leaky = options.tolerance > 0.0;
     let mut rank = vec![1.0 / nf; n];
     let mut next = vec![0.0; n];
     let mut share = vec![0f32; n];
     let mut next_share = vec![0f32; n];
     let mut dangling = contribute(&rank, &inverse_degree, &mut share);
+    let mut total = 1.0;
     for _ in 0..options.iterations {
         stop.check()?;
         // What the jump and the dangling vertices give each vertex, per
-        // unit of its jump probability.
-        let spread = (1.0 - d) + d * dangling;
+        // unit of its jump probability (the leaky form lets the dangling
+        // rank go).
+        let spread = (1.0 - d) + if leaky { 0.0 } else { d * dangling };
         let uniform = spread / nf;
-        let parts: Vec<(f64, f64)> = next
+        let parts: Vec<(f64, f64, f64)> = next
             .par_chunks_mut(CHUNK)
             .zip(next_share.par_chunks_mut(CHUNK))
             .zip(rank.par_chunks(CHUNK))
@@ -114,7 +130,7 @@ fn power_iteration(
             .enumerate()
             .map(|(c, (((next, next_share), rank), inverse_degree))| {
                 let first = c * CHUNK;
-                let (mut change, mut dangling) = (0.0, 0.0);
+                let (mut change, mut dangling, mut total) = (0.0, 0.0, 0.0);
                 for (i, (slot, out)) in next.iter_mut().zip(next_share).enumerate() {
                     let v = first + i;
                     let pulled = gather(rows.neighbours(v as u32), &share)
@@ -127,17 +143,24 @@ fn power_iteration(
                         dangling += r;
                     }
                     change += (r - rank[i]).abs();
+                    total += r;
                 }
-                (change, dangling)
+                (change, dangling, total)
             })
             .collect();
         std::mem::swap(&mut rank, &mut next);
         std::mem::swap(&mut share, &mut next_share);
-        dangling = parts.iter().map(|&(_, dangling)| dangling).sum();
-        let change: f64 = parts.iter().map(|&(change, _)| change).sum();
-        if change < options.tolerance {
+        dangling = parts.iter().map(|&(_, dangling, _)| dangling).sum();
+        let change: f64 = parts.iter().map(|&(change, _, _)| change).sum();
+        total = parts.iter().map(|&(_, _, total)| total).sum();
+        if change < options.tolerance * total {
             break;
         }
+    }
+    if leaky && total > 0.0 {
+        rank.par_iter_mut()
+            .with_min_len(CHUNK)
+            .for_each(|r| *r /= total);
     }
     Ok(rank)
 }
@@ -260,5 +283,74 @@ mod tests {
             &personalized_pagerank(&g, &options(), &all, Stop::NEVER).unwrap(),
             &plain,
         );
+    }
+
+    fn converged(graph: &Graph, tolerance: f64, iterations: u32) -> Vec<f64> {
+        let options = PageRankOptions {
+            iterations,
+            tolerance,
+            ..options()
+        };
+        pagerank(graph, &options, Stop::NEVER).unwrap()
+    }
+
+    fn l1(a: &[f64], b: &[f64]) -> f64 {
+        a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum()
+    }
+
+    /// Fewer edges than vertices: most vertices dangling, many isolated,
+    /// where the two forms' iterates differ most.
+    fn sparse_graph() -> Graph {
+        crate::random_graph(500, 400, 23)
+    }
+
+    #[test]
+    fn the_leaky_form_reaches_the_formulas_fixed_point() {
+        let g = sparse_graph();
+        let formula = converged(&g, 0.0, 400);
+        let leaky = converged(&g, 1e-12, 400);
+        assert!((leaky.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert_close(&leaky, &formula);
+        // Not the formula's own iterates: after 3 passes they differ.
+        assert!(l1(&converged(&g, 0.0, 3), &converged(&g, 1e-12, 3)) > 1e-3);
+    }
+
+    #[test]
+    fn personalised_leaky_ranks_reach_the_fixed_point() {
+        let g = sparse_graph();
+        let sources = [(3, 1.0), (250, 3.0)];
+        let run = |tolerance| {
+            let options = PageRankOptions {
+                iterations: 400,
+                tolerance,
+                ..options()
+            };
+            personalized_pagerank(&g, &options, &sources, Stop::NEVER).unwrap()
+        };
+        // Vertices the sources do not reach keep only what is left of the
+        // first pass's 1 / n, which each form decays for its own number of
+        // passes: compare in total (the shares' single precision allows
+        // ~1e-7), not vertex by vertex.
+        let (leaky, formula) = (run(1e-12), run(0.0));
+        assert!(l1(&leaky, &formula) < 1e-6, "{}", l1(&leaky, &formula));
+        assert!(
+            leaky[250] > leaky[3] && leaky[3] > 0.05,
+            "{} {}",
+            leaky[250],
+            leaky[3]
+        );
+    }
+
+    #[test]
+    fn a_tolerance_bounds_the_distance_to_the_fixed_point() {
+        let g = crate::random_graph(2000, 5000, 5);
+        let fixed = converged(&g, 0.0, 400);
+        for tolerance in [1e-3, 1e-4, 1e-6] {
+            let ranks = converged(&g, tolerance, 100);
+            // A pass contracts the error by the damping factor at least,
+            // so the error left is at most d / (1 - d) times the last move,
+            // twice that after normalising.
+            assert!(l1(&ranks, &fixed) <= 2.0 * 0.85 / 0.15 * tolerance);
+        }
     }
 }
