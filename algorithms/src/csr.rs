@@ -359,7 +359,7 @@ fn reversed(out: &Csr) -> Csr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::csr_build::BLOCK_ROWS;
+    use crate::csr_build::MIN_BLOCK_ROWS as BLOCK_ROWS;
 
     fn row_weights(csr: &Csr, v: u32) -> Vec<f64> {
         csr.weights(v).iter().collect()

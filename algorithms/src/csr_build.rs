@@ -4,7 +4,8 @@
 //!
 //! Three parallel passes, no atomic read-modify-write:
 //! 1. each task (a piece, a part of a long one, or a range of rows of the
-//!    other direction) counts its edges per block of [`BLOCK_ROWS`] rows;
+//!    other direction) counts its edges per block of rows (see
+//!    [`block_shift`]);
 //! 2. a prefix sum over (block, task) gives every task one run per block
 //!    in the *final* target array, and each task writes its edges' targets
 //!    (and weights) there, with the row inside the block beside them in a
@@ -24,10 +25,24 @@
 use crate::csr::{Csr, WeightColumn};
 use rayon::prelude::*;
 
-/// Rows per block: a block's rows are filled while its targets sit in a
-/// core's cache (4,096 rows of a Kronecker graph's average degree 30 hold
-/// ~0.5 MB), and a row inside a block fits in a `u16`.
-pub(crate) const BLOCK_ROWS: usize = 1 << 12;
+/// The fewest rows per block: a block's rows are filled while its targets
+/// sit in a core's cache (4,096 rows of a Kronecker graph's average degree
+/// 30 hold ~0.5 MB).
+pub(crate) const MIN_BLOCK_ROWS: usize = 1 << 12;
+
+/// The most blocks pass 2 writes to before blocks grow: each task keeps
+/// one output stream per block, and past a few hundred streams (1,024 at
+/// 4 M vertices in blocks of 4,096) the scatter spends its time in cache
+/// and TLB misses rather than in writing.
+const MAX_BLOCKS: usize = 256;
+
+/// log2 of the rows per block for `n` rows: [`MIN_BLOCK_ROWS`], doubled
+/// until at most [`MAX_BLOCKS`] blocks remain or a block reaches 65,536
+/// rows (a row inside a block must fit in a `u16`).
+pub(crate) fn block_shift(n: usize) -> u32 {
+    let wanted = n.div_ceil(MAX_BLOCKS).next_power_of_two();
+    wanted.clamp(MIN_BLOCK_ROWS, 1 << 16).trailing_zeros()
+}
 
 /// A weight as a direction stores it.
 pub(crate) trait Weight: Copy + Default + Send + Sync + 'static {
@@ -240,14 +255,20 @@ struct Runs<'a, W> {
 ///
 /// Panics if an endpoint is `>= n`.
 pub(crate) fn build_direction<W: Weight>(n: usize, source: &impl EdgeSource<W>) -> Csr {
+    build_in_blocks(n, source, block_shift(n))
+}
+
+/// [`build_direction`] in blocks of `1 << shift` rows.
+fn build_in_blocks<W: Weight>(n: usize, source: &impl EdgeSource<W>, shift: u32) -> Csr {
     let total = source.edge_count();
-    let blocks = n.div_ceil(BLOCK_ROWS);
+    let block_rows = 1usize << shift;
+    let blocks = n.div_ceil(block_rows);
     let tasks = source.tasks();
     let counts: Vec<Vec<u32>> = (0..tasks)
         .into_par_iter()
         .map(|t| {
             let mut count = vec![0u32; blocks];
-            source.each(t, |row, _, _| count[row as usize / BLOCK_ROWS] += 1);
+            source.each(t, |row, _, _| count[(row >> shift) as usize] += 1);
             count
         })
         .collect();
@@ -289,7 +310,7 @@ pub(crate) fn build_direction<W: Weight>(n: usize, source: &impl EdgeSource<W>) 
         block_bounds.push(at);
         runs.into_par_iter()
             .enumerate()
-            .for_each(|(t, mut run)| scatter(source, t, &mut run));
+            .for_each(|(t, mut run)| scatter(source, t, shift, &mut run));
     }
     let mut offsets = vec![0usize; n + 1];
     offsets[n] = total;
@@ -299,7 +320,7 @@ pub(crate) fn build_direction<W: Weight>(n: usize, source: &impl EdgeSource<W>) 
     };
     let sort = !source.rows_in_order();
     offsets[..n]
-        .par_chunks_mut(BLOCK_ROWS)
+        .par_chunks_mut(block_rows)
         .zip(split_rows(&mut targets, &block_bounds))
         .zip(split_rows(&mut rows, &block_bounds))
         .zip(weight_blocks)
@@ -343,13 +364,14 @@ fn tasks(pieces: &[&[(u32, u32)]], total: usize) -> Vec<Task> {
 
 /// Pass 2 for one task: each edge's target (and weight) into the next
 /// slot of its block's run, its row inside the block beside it.
-fn scatter<W: Weight>(source: &impl EdgeSource<W>, task: usize, run: &mut Runs<'_, W>) {
+fn scatter<W: Weight>(source: &impl EdgeSource<W>, task: usize, shift: u32, run: &mut Runs<'_, W>) {
     let mut next = vec![0usize; run.targets.len()];
+    let mask = (1u32 << shift) - 1;
     source.each(task, |row, target, weight| {
-        let b = row as usize / BLOCK_ROWS;
+        let b = (row >> shift) as usize;
         let at = next[b];
         run.targets[b][at] = target;
-        run.rows[b][at] = (row as usize % BLOCK_ROWS) as u16;
+        run.rows[b][at] = (row & mask) as u16;
         if let Some(runs) = &mut run.weights {
             runs[b][at] = weight;
         }
@@ -479,5 +501,63 @@ pub(crate) fn sort_row_pairs<W: Weight>(
     for ((t, w), &(target, weight)) in targets.iter_mut().zip(weights.iter_mut()).zip(&*pairs) {
         *t = target;
         *w = weight;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_grow_past_a_few_hundred() {
+        assert_eq!(block_shift(0), 12);
+        assert_eq!(block_shift(1 << 20), 12);
+        assert_eq!(block_shift((1 << 20) + 1), 13);
+        assert_eq!(block_shift(4_194_302), 14);
+        assert_eq!(block_shift(1 << 30), 16);
+    }
+
+    /// The same direction, row for row, whatever the block size: rows at
+    /// block edges, a hub, empty blocks, weights, both ways round.
+    #[test]
+    fn every_block_size_builds_the_same_direction() {
+        let n = 70_000u32;
+        let mut state = 3u64;
+        let mut next = move |below: u32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32 % below
+        };
+        let edges: Vec<(u32, u32)> = (0..200_000)
+            .map(|i| match i % 5 {
+                0 => (4095, next(n)),
+                1 => (next(n), 65_535),
+                2 => (next(1000) + 20_000, next(n)),
+                _ => (next(n), next(n)),
+            })
+            .collect();
+        let weights: Vec<f64> = (0..edges.len()).map(|_| f64::from(next(50))).collect();
+        let pieces = [&edges[..70_000], &edges[70_000..]];
+        let weight_pieces = [&weights[..70_000], &weights[70_000..]];
+        let same = |a: &Csr, b: &Csr| {
+            assert_eq!(a.offsets, b.offsets);
+            assert_eq!(a.targets, b.targets);
+            assert_eq!(f32::of(&a.weights), f32::of(&b.weights));
+        };
+        for flip in [false, true] {
+            let source = Pieces::new(&pieces, Some(&weight_pieces), flip);
+            let other_way = Pieces::new(&pieces, Some(&weight_pieces), !flip);
+            let first = build_in_blocks::<f32>(n as usize, &source, 12);
+            let transposed = build_in_blocks::<f32>(n as usize, &other_way, 12);
+            for shift in [13, 14, 16] {
+                same(&build_in_blocks::<f32>(n as usize, &source, shift), &first);
+                let reversed = Reversed::<f32>::new(&first);
+                same(
+                    &build_in_blocks::<f32>(n as usize, &reversed, shift),
+                    &transposed,
+                );
+            }
+        }
     }
 }
