@@ -130,6 +130,27 @@ def test_standalone_pagerank_equals_graphalytics(session, name):
         assert close(r["rank"], want[r["id"]], 1e-4), r
 
 
+@pytest.mark.parametrize("name", GRAPHS)
+def test_pagerank_to_a_tolerance_reaches_the_same_ranks(session, name):
+    # A tolerance switches to the linear-system form (ADR 0187): other iterates, same fixed point.
+    def ranks(**extra):
+        rows = session.run("CALL neptune.algo.pageRank($config) YIELD node, rank "
+                           "RETURN node.id AS id, rank", config=config(name, **extra)).data()
+        return {r["id"]: r["rank"] for r in rows}
+    fixed = ranks(numOfIterations=300)
+    bounded = ranks(numOfIterations=300, tolerance=1e-12)
+    assert bounded.keys() == fixed.keys()
+    assert sum(abs(bounded[v] - fixed[v]) for v in fixed) < 1e-6
+    assert abs(sum(bounded.values()) - 1.0) < 1e-9
+    # Two passes with a tolerance are not Graphalytics' two iterations where rank dangles (two
+    # vertices of the directed example have no edge out); walked both ways, the undirected example
+    # has no dangling vertex, and the two forms' iterates are the same.
+    early = ranks(numOfIterations=2, tolerance=1e-12)
+    want = expected(name, "PR")
+    differs = any(not close(early[v], want[v], 1e-4) for v in want)
+    assert differs == (name == "directed")
+
+
 def cdlp(vertices, edges, iterations):
     """Graphalytics' CDLP (both directions, ties to the smallest label) over labels `vertices`
     (vertex -> initial label)."""
