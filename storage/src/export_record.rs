@@ -160,3 +160,79 @@ impl Exported<'_> {
         }
     }
 }
+
+/// Label names by gui, for one export: its nodes name a few labels over
+/// and over, and resolving each node's labels in the dictionary (a gui
+/// lookup and a fresh `String` per label of every node) was a tenth of a
+/// bulk load's checkpoint samples.
+#[derive(Default)]
+pub(crate) struct LabelNames {
+    /// (gui, name) in first-met order; `None` for a gui with no name.
+    known: Vec<(u64, Option<String>)>,
+}
+
+/// Labels remembered: past these a label is resolved each time.
+const REMEMBERED_LABELS: usize = 64;
+
+impl LabelNames {
+    /// The names of `guis`, in order, leaving out guis with no name (as
+    /// [`crate::txn::Reader::node_labels`] does).
+    pub(crate) fn names(&mut self, store: &Store, guis: &[u64]) -> Vec<String> {
+        let mut out = Vec::with_capacity(guis.len());
+        for &gui in guis {
+            let name = match self.known.iter().find(|(g, _)| *g == gui) {
+                Some((_, name)) => name.clone(),
+                None => {
+                    let name = store.literals.resolve_str(gui);
+                    if self.known.len() < REMEMBERED_LABELS {
+                        self.known.push((gui, name.clone()));
+                    }
+                    name
+                }
+            };
+            out.extend(name);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::REMEMBERED_LABELS;
+    use crate::change::{Change, StoreConfig};
+    use crate::store::Store;
+    use crate::BulkNode;
+    use nereid_values::Value;
+
+    #[test]
+    fn labels_past_the_remembered_ones_are_named_as_a_reader_names_them() {
+        let store = Store::new(StoreConfig { partitions: 1 });
+        let names: Vec<String> = (0..REMEMBERED_LABELS + 10)
+            .map(|i| format!("L{i}"))
+            .collect();
+        let props = [("k", Value::Int(1))];
+        let label_sets: Vec<[&str; 2]> = names
+            .iter()
+            .map(|n| [n.as_str(), "Shared"])
+            .chain(names.iter().rev().map(|n| ["Shared", n.as_str()]))
+            .collect();
+        let bulk: Vec<BulkNode> = label_sets
+            .iter()
+            .map(|labels| BulkNode {
+                labels,
+                properties: &props,
+            })
+            .collect();
+        let ids = store.bulk_load_nodes(&bulk).unwrap();
+        let txn = store.begin();
+        let mut seen = 0;
+        for change in store.export_nodes(store.visible_ts(), 0) {
+            if let Change::CreateNode { id, labels, .. } = change {
+                assert_eq!(labels, txn.node_labels(id), "{id:?}");
+                assert_eq!(labels.len(), 2);
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, ids.len());
+    }
+}

@@ -16,7 +16,7 @@
 
 use crate::change::Change;
 use crate::error::{Result, StorageError};
-use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel};
+use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel, LabelNames};
 use crate::ids::split_sid;
 use crate::mvcc::View;
 use crate::predicates::PRED_EXISTS;
@@ -88,6 +88,7 @@ impl Store {
         } else {
             Vec::new()
         };
+        let mut label_names = LabelNames::default();
         schema
             .into_iter()
             .map(Exported::Change)
@@ -97,7 +98,7 @@ impl Store {
                 Some(Exported::Node(ExportedNode {
                     id: NodeId(node),
                     key,
-                    labels,
+                    labels: label_names.names(self, &labels),
                     properties: ExportedProperties::new(self, &mut found),
                 }))
             }))
