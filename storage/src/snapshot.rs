@@ -16,7 +16,7 @@
 
 use crate::change::Change;
 use crate::error::{Result, StorageError};
-use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel, LabelNames};
+use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel};
 use crate::ids::split_sid;
 use crate::mvcc::View;
 use crate::predicates::PRED_EXISTS;
@@ -88,7 +88,6 @@ impl Store {
         } else {
             Vec::new()
         };
-        let mut label_names = LabelNames::default();
         schema
             .into_iter()
             .map(Exported::Change)
@@ -98,7 +97,7 @@ impl Store {
                 Some(Exported::Node(ExportedNode {
                     id: NodeId(node),
                     key,
-                    labels: label_names.names(self, &labels),
+                    labels,
                     properties: ExportedProperties::new(self, &mut found),
                 }))
             }))

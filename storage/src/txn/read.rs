@@ -273,12 +273,12 @@ impl Reader<'_> {
         self.decoded_properties(&mut found)
     }
 
-    /// `node`'s visible labels (their guis, in the order they were added,
-    /// as [`Reader::node_labels`]) and properties as stored (key id, value,
+    /// `node`'s visible labels (in the order they were added, as
+    /// [`Reader::node_labels`]) and properties as stored (key id, value,
     /// undecoded; the tuples [`Reader::node_properties`] decodes) from one
     /// pass over its tuples: a checkpoint exports both of every node, and
     /// each was a probe of the S index of its own.
-    pub(crate) fn node_labels_and_stored(&self, node: u64) -> (Vec<u64>, Vec<(u32, Encoded)>) {
+    pub(crate) fn node_labels_and_stored(&self, node: u64) -> (Vec<String>, Vec<(u32, Encoded)>) {
         let mut labels: Vec<u64> = Vec::new();
         let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
         if let Some(part) = self.store.vp.read(self.vertex_part(node)) {
@@ -293,6 +293,10 @@ impl Reader<'_> {
                 }
             }
         }
+        let labels = labels
+            .into_iter()
+            .filter_map(|gui| self.store.literals.resolve_str(gui))
+            .collect();
         (labels, found)
     }
 
