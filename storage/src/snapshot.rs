@@ -16,14 +16,14 @@
 
 use crate::change::Change;
 use crate::error::{Result, StorageError};
+use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel};
 use crate::ids::split_sid;
 use crate::mvcc::View;
 use crate::predicates::PRED_EXISTS;
 use crate::store::Store;
 use crate::txn::{replay_changes, stamp_committed, Reader, TxnCore};
 use crate::typed_value::Encoded;
-use nereid_values::{NodeId, RelId, Value};
-use std::collections::BTreeMap;
+use nereid_values::{NodeId, RelId};
 use std::sync::atomic::Ordering;
 
 /// The id generators' positions, saved with a checkpoint so that ids are
@@ -49,17 +49,28 @@ impl Store {
     }
 
     /// The nodes of REL_VP partition `part` visible at `at`, as `CreateNode`s
-    /// (labels in the order they were added). Partition 0's export starts
-    /// with the schema ([`Store::export_schema`], as of now: a schema
-    /// change after `at` is also in the log after it, and replaying it
-    /// again changes nothing).
+    /// (labels in the order they were added): [`Store::export_node_records`]
+    /// as changes.
+    pub fn export_nodes(&self, at: u64, part: usize) -> impl Iterator<Item = Change> + '_ {
+        self.export_node_records(at, part)
+            .map(Exported::into_change)
+    }
+
+    /// The nodes of REL_VP partition `part` visible at `at`, as
+    /// [`Exported`] entities a checkpoint encodes without building changes.
+    /// Partition 0's export starts with the schema
+    /// ([`Store::export_schema`], as of now: a schema change after `at` is
+    /// also in the log after it, and replaying it again changes nothing).
     ///
     /// Lazy: only the partition's subjects are listed up front; each
-    /// change is built as it is asked for, so a checkpoint encodes a chunk
-    /// at a time instead of holding a whole partition's changes (their
-    /// property maps and strings, hundreds of megabytes on a large graph,
-    /// fresh memory at the moment a bulk load's peak is reached).
-    pub fn export_nodes(&self, at: u64, part: usize) -> impl Iterator<Item = Change> + '_ {
+    /// entity is read as it is asked for, so a checkpoint encodes a chunk
+    /// at a time instead of holding a whole partition's (fresh memory at
+    /// the moment a bulk load's peak is reached).
+    pub fn export_node_records(
+        &self,
+        at: u64,
+        part: usize,
+    ) -> impl Iterator<Item = Exported<'_>> + '_ {
         let reader = Reader {
             store: self,
             view: View::committed(at),
@@ -79,21 +90,32 @@ impl Store {
         };
         schema
             .into_iter()
+            .map(Exported::Change)
             .chain(nodes.into_iter().filter_map(move |node| {
                 let key = self.vertices.resolve_str(node)?;
-                let (labels, properties) = reader.node_labels_and_properties(node);
-                Some(Change::CreateNode {
+                let (labels, mut found) = reader.node_labels_and_stored(node);
+                Some(Exported::Node(ExportedNode {
                     id: NodeId(node),
                     key,
                     labels,
-                    properties,
-                })
+                    properties: ExportedProperties::new(self, &mut found),
+                }))
             }))
     }
 
     /// The relationships of REL_E grid cell `cell` visible at `at`, as
-    /// `CreateRel`s, built lazily as [`Store::export_nodes`]'s.
+    /// `CreateRel`s: [`Store::export_rel_records`] as changes.
     pub fn export_rels(&self, at: u64, cell: usize) -> impl Iterator<Item = Change> + '_ {
+        self.export_rel_records(at, cell).map(Exported::into_change)
+    }
+
+    /// The relationships of REL_E grid cell `cell` visible at `at`, read
+    /// lazily as [`Store::export_node_records`]'s.
+    pub fn export_rel_records(
+        &self,
+        at: u64,
+        cell: usize,
+    ) -> impl Iterator<Item = Exported<'_>> + '_ {
         let reader = Reader {
             store: self,
             view: View::committed(at),
@@ -110,17 +132,17 @@ impl Store {
         edges
             .into_iter()
             .filter_map(move |(sid, src, type_id, dst)| {
-                let properties = match &mut walk {
-                    Some(walk) => walk.properties(&reader, sid),
-                    None => reader.rel_properties(sid),
+                let mut found = match &mut walk {
+                    Some(walk) => walk.properties(sid),
+                    None => reader.rel_stored_properties(sid),
                 };
-                Some(Change::CreateRel {
+                Some(Exported::Rel(ExportedRel {
                     id: RelId(sid),
                     src: NodeId(src),
                     dst: NodeId(dst),
-                    rel_type: self.types.name(type_id)?.to_string(),
-                    properties,
-                })
+                    rel_type: self.types.name(type_id)?,
+                    properties: ExportedProperties::new(self, &mut found),
+                }))
             })
     }
 
@@ -217,8 +239,8 @@ impl PropertyWalk {
         in_order.then_some(PropertyWalk { tuples, next: 0 })
     }
 
-    /// The properties of `sid`, asked for in ascending order.
-    fn properties(&mut self, reader: &Reader<'_>, sid: u64) -> BTreeMap<String, Value> {
+    /// The stored properties of `sid`, asked for in ascending order.
+    fn properties(&mut self, sid: u64) -> Vec<(u32, Encoded)> {
         // Linear: the ids asked for and the tuples ascend together, so
         // the walk reads each tuple once over the whole cell.
         let id_at = |at: usize| self.tuples.get(at).map(|t| t.0);
@@ -229,11 +251,10 @@ impl PropertyWalk {
         while id_at(self.next) == Some(sid) {
             self.next += 1;
         }
-        let mut found: Vec<(u32, Encoded)> = self.tuples[from..self.next]
+        self.tuples[from..self.next]
             .iter()
             .map(|&(_, p, o)| (p, o))
-            .collect();
-        reader.decoded_properties(&mut found)
+            .collect()
     }
 }
 
@@ -241,7 +262,8 @@ impl PropertyWalk {
 mod tests {
     use super::*;
     use crate::change::StoreConfig;
-    use nereid_values::Direction;
+    use nereid_values::{Direction, Value};
+    use std::collections::BTreeMap;
     use std::sync::Arc;
 
     fn commit(store: &Arc<Store>, f: impl FnOnce(&crate::Txn)) {

@@ -29,10 +29,11 @@ const C_DROP_INDEX: u8 = 10;
 const C_CREATE_CONSTRAINT: u8 = 11;
 const C_DROP_CONSTRAINT: u8 = 12;
 
+mod export;
 mod names;
 mod schema;
 
-pub(crate) use names::{decode_numbered_chunk, encode_numbered_chunk};
+pub(crate) use names::{decode_numbered_chunk, encode_exported_chunk};
 use names::{NameIn, NameOut, Spelled};
 
 const V_NULL: u8 = 0;
@@ -62,82 +63,92 @@ fn encode_changes_named<'a>(
 ) -> Result<(), &'static str> {
     put_varint(out, changes.len() as u64);
     for change in changes {
-        match change {
-            Change::CreateNode {
-                id,
-                key,
-                labels,
-                properties,
-            } => {
-                out.push(C_CREATE_NODE);
-                put_u64(out, id.0);
-                put_str(out, key);
-                put_varint(out, labels.len() as u64);
-                for label in labels {
-                    names.put(out, label);
-                }
-                put_map(out, properties, 0, names)?;
-            }
-            Change::CreateRel {
-                id,
-                src,
-                dst,
-                rel_type,
-                properties,
-            } => {
-                out.push(C_CREATE_REL);
-                put_u64(out, id.0);
-                put_u64(out, src.0);
-                put_u64(out, dst.0);
-                names.put(out, rel_type);
-                put_map(out, properties, 0, names)?;
-            }
-            Change::SetNodeProperty { id, key, value } => {
-                out.push(C_SET_NODE_PROPERTY);
-                put_u64(out, id.0);
-                names.put(out, key);
-                put_value(out, value, 0)?;
-            }
-            Change::SetRelProperty { id, key, value } => {
-                out.push(C_SET_REL_PROPERTY);
-                put_u64(out, id.0);
-                names.put(out, key);
-                put_value(out, value, 0)?;
-            }
-            Change::AddLabel { id, label } => {
-                out.push(C_ADD_LABEL);
-                put_u64(out, id.0);
+        put_change(out, change, names)?;
+    }
+    Ok(())
+}
+
+/// One change of a list, its names written by `names`.
+fn put_change<'a>(
+    out: &mut Vec<u8>,
+    change: &'a Change,
+    names: &mut impl NameOut<'a>,
+) -> Result<(), &'static str> {
+    match change {
+        Change::CreateNode {
+            id,
+            key,
+            labels,
+            properties,
+        } => {
+            out.push(C_CREATE_NODE);
+            put_u64(out, id.0);
+            put_str(out, key);
+            put_varint(out, labels.len() as u64);
+            for label in labels {
                 names.put(out, label);
             }
-            Change::RemoveLabel { id, label } => {
-                out.push(C_REMOVE_LABEL);
-                put_u64(out, id.0);
-                names.put(out, label);
-            }
-            Change::DeleteRel { id } => {
-                out.push(C_DELETE_REL);
-                put_u64(out, id.0);
-            }
-            Change::DeleteNode { id } => {
-                out.push(C_DELETE_NODE);
-                put_u64(out, id.0);
-            }
-            Change::CreateIndex(def) => {
-                out.push(C_CREATE_INDEX);
-                schema::put_index(out, def);
-            }
-            Change::DropIndex { name } => {
-                out.push(C_DROP_INDEX);
-                put_str(out, name);
-            }
-            Change::CreateConstraint(def) => {
-                out.push(C_CREATE_CONSTRAINT);
-                schema::put_constraint(out, def);
-            }
-            Change::DropConstraint { name } => {
-                out.push(C_DROP_CONSTRAINT);
-                put_str(out, name);
-            }
+            put_map(out, properties, 0, names)?;
+        }
+        Change::CreateRel {
+            id,
+            src,
+            dst,
+            rel_type,
+            properties,
+        } => {
+            out.push(C_CREATE_REL);
+            put_u64(out, id.0);
+            put_u64(out, src.0);
+            put_u64(out, dst.0);
+            names.put(out, rel_type);
+            put_map(out, properties, 0, names)?;
+        }
+        Change::SetNodeProperty { id, key, value } => {
+            out.push(C_SET_NODE_PROPERTY);
+            put_u64(out, id.0);
+            names.put(out, key);
+            put_value(out, value, 0)?;
+        }
+        Change::SetRelProperty { id, key, value } => {
+            out.push(C_SET_REL_PROPERTY);
+            put_u64(out, id.0);
+            names.put(out, key);
+            put_value(out, value, 0)?;
+        }
+        Change::AddLabel { id, label } => {
+            out.push(C_ADD_LABEL);
+            put_u64(out, id.0);
+            names.put(out, label);
+        }
+        Change::RemoveLabel { id, label } => {
+            out.push(C_REMOVE_LABEL);
+            put_u64(out, id.0);
+            names.put(out, label);
+        }
+        Change::DeleteRel { id } => {
+            out.push(C_DELETE_REL);
+            put_u64(out, id.0);
+        }
+        Change::DeleteNode { id } => {
+            out.push(C_DELETE_NODE);
+            put_u64(out, id.0);
+        }
+        Change::CreateIndex(def) => {
+            out.push(C_CREATE_INDEX);
+            schema::put_index(out, def);
+        }
+        Change::DropIndex { name } => {
+            out.push(C_DROP_INDEX);
+            put_str(out, name);
+        }
+        Change::CreateConstraint(def) => {
+            out.push(C_CREATE_CONSTRAINT);
+            schema::put_constraint(out, def);
+        }
+        Change::DropConstraint { name } => {
+            out.push(C_DROP_CONSTRAINT);
+            put_str(out, name);
         }
     }
     Ok(())

@@ -274,14 +274,11 @@ impl Reader<'_> {
     }
 
     /// `node`'s visible labels (in the order they were added, as
-    /// [`Reader::node_labels`]) and properties (as
-    /// [`Reader::node_properties`]) from one pass over its tuples: a
-    /// checkpoint exports both of every node, and each was a probe of the
-    /// S index of its own.
-    pub(crate) fn node_labels_and_properties(
-        &self,
-        node: u64,
-    ) -> (Vec<String>, BTreeMap<String, Value>) {
+    /// [`Reader::node_labels`]) and properties as stored (key id, value,
+    /// undecoded; the tuples [`Reader::node_properties`] decodes) from one
+    /// pass over its tuples: a checkpoint exports both of every node, and
+    /// each was a probe of the S index of its own.
+    pub(crate) fn node_labels_and_stored(&self, node: u64) -> (Vec<String>, Vec<(u32, Encoded)>) {
         let mut labels: Vec<u64> = Vec::new();
         let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
         if let Some(part) = self.store.vp.read(self.vertex_part(node)) {
@@ -300,7 +297,7 @@ impl Reader<'_> {
             .into_iter()
             .filter_map(|gui| self.store.literals.resolve_str(gui))
             .collect();
-        (labels, self.decoded_properties(&mut found))
+        (labels, found)
     }
 
     /// The property map of `found` (key ids and stored values; reordered).
@@ -646,6 +643,12 @@ impl Reader<'_> {
     /// Every visible property of `rel`, decoded as a node's are (string
     /// records prefetched before the map is built).
     pub(crate) fn rel_properties(&self, rel: u64) -> BTreeMap<String, Value> {
+        let mut found = self.rel_stored_properties(rel);
+        self.decoded_properties(&mut found)
+    }
+
+    /// A relationship's properties as stored: (key id, value), undecoded.
+    pub(crate) fn rel_stored_properties(&self, rel: u64) -> Vec<(u32, Encoded)> {
         let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
         self.each_rel_tuple(
             rel,
@@ -655,7 +658,7 @@ impl Reader<'_> {
                 true
             },
         );
-        self.decoded_properties(&mut found)
+        found
     }
 }
 

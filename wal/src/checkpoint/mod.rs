@@ -189,12 +189,18 @@ pub fn take_checkpoint_to(
             (PartKind::Rels, i - node_parts)
         };
         let encoded = match kind {
-            PartKind::Nodes => {
-                part_file::encode(kind, part, commit_ts, store.export_nodes(commit_ts, part))
-            }
-            PartKind::Rels => {
-                part_file::encode(kind, part, commit_ts, store.export_rels(commit_ts, part))
-            }
+            PartKind::Nodes => part_file::encode(
+                kind,
+                part,
+                commit_ts,
+                store.export_node_records(commit_ts, part),
+            ),
+            PartKind::Rels => part_file::encode(
+                kind,
+                part,
+                commit_ts,
+                store.export_rel_records(commit_ts, part),
+            ),
         };
         let (bytes, count) = encoded.map_err(WalError::Unencodable)?;
         let name = kind.file_name(part);

@@ -1,7 +1,7 @@
 //! One checkpoint partition file (format version 2), little-endian:
 //! ```text
 //! header: magic "NEREIDCK" (8) | version u32 | kind u8 | partition u32 | commit ts u64 | CRC32C of the previous 25 bytes u32
-//! chunk, repeated: body length u32 | CRC32C of the body u32 | body = a name table and a change list (`codec::encode_numbered_chunk`)
+//! chunk, repeated: body length u32 | CRC32C of the body u32 | body = a name table and a change list (`codec::encode_exported_chunk`)
 //! ```
 //! Version 1 (still read) had the log's change list as a chunk's body,
 //! every name spelled in every change.
@@ -12,8 +12,8 @@
 //! The manifest also records every file's length and CRC32C, so truncation
 //! and damage anywhere are detected before anything is loaded.
 
-use crate::codec::{decode_changes, decode_numbered_chunk, encode_numbered_chunk};
-use nereid_storage::Change;
+use crate::codec::{decode_changes, decode_numbered_chunk, encode_exported_chunk};
+use nereid_storage::{Change, Exported};
 
 pub(crate) const MAGIC: &[u8; 8] = b"NEREIDCK";
 pub(crate) const VERSION: u32 = 2;
@@ -38,14 +38,15 @@ impl PartKind {
     }
 }
 
-/// Encodes a whole partition file from `changes`, taken [`CHUNK`] at a
-/// time (an export builds them lazily, so only one chunk's changes are
-/// ever held); answers the bytes and the number of changes.
-pub(crate) fn encode(
+/// Encodes a whole partition file from a store's exported entities,
+/// taken [`CHUNK`] at a time (an export reads them lazily, so only one
+/// chunk's are ever held); answers the bytes and the number of changes.
+/// Each entity is written as the `Change` it stands for.
+pub(crate) fn encode<'s>(
     kind: PartKind,
     partition: usize,
     commit_ts: u64,
-    changes: impl IntoIterator<Item = Change>,
+    changes: impl IntoIterator<Item = Exported<'s>>,
 ) -> Result<(Vec<u8>, u64), &'static str> {
     let mut out = Vec::with_capacity(HEADER_LEN);
     out.extend_from_slice(MAGIC);
@@ -68,7 +69,7 @@ pub(crate) fn encode(
         }
         count += chunk.len() as u64;
         body.clear();
-        encode_numbered_chunk(&chunk, &mut body, &mut scratch)?;
+        encode_exported_chunk(&chunk, &mut body, &mut scratch)?;
         let len = u32::try_from(body.len()).map_err(|_| "chunk too large")?;
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
@@ -154,7 +155,8 @@ mod tests {
     #[test]
     fn partition_files_round_trip_in_chunks_and_detect_damage() {
         let changes = nodes(2500);
-        let (bytes, count) = encode(PartKind::Nodes, 3, 77, changes.clone()).unwrap();
+        let exported = changes.iter().cloned().map(Exported::Change);
+        let (bytes, count) = encode(PartKind::Nodes, 3, 77, exported).unwrap();
         assert_eq!(count, 2500);
         let mut back = Vec::new();
         let mut chunks = 0;
@@ -209,7 +211,13 @@ mod tests {
         .unwrap();
         assert_eq!(back, changes);
         // The same changes in version 2 spell "L" and "i" once, not per node.
-        let (v2, _) = encode(PartKind::Nodes, 3, 77, changes).unwrap();
+        let (v2, _) = encode(
+            PartKind::Nodes,
+            3,
+            77,
+            changes.into_iter().map(Exported::Change),
+        )
+        .unwrap();
         assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
     }
 }

@@ -9,8 +9,9 @@
 //! A chunk: name count (varint) | each name (length-prefixed) | a change
 //! list of the codec whose names are varint numbers into the table.
 
-use super::{decode_changes_named, encode_changes_named, put_str, put_varint, Reader};
-use nereid_storage::Change;
+use super::export::encode_exported;
+use super::{decode_changes_named, put_str, put_varint, Reader};
+use nereid_storage::{Change, Exported};
 use std::collections::HashMap;
 
 /// How an encoder writes a name.
@@ -97,14 +98,41 @@ impl NameIn for Numbered {
 
 /// Appends one chunk of `changes` (its name table, then the changes) to
 /// `out`; `scratch` is reused between chunks for the changes' bytes.
+/// (A checkpoint writes [`encode_exported_chunk`]; this is its `Change`
+/// form, which the tests hold it to.)
+#[cfg(test)]
 pub(crate) fn encode_numbered_chunk(
     changes: &[Change],
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
 ) -> Result<(), &'static str> {
+    numbered_chunk(out, scratch, |list, table| {
+        super::encode_changes_named(changes, list, table)
+    })
+}
+
+/// [`encode_numbered_chunk`] of a store's exported entities: the bytes
+/// their `Change` form encodes to.
+pub(crate) fn encode_exported_chunk(
+    items: &[Exported<'_>],
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+) -> Result<(), &'static str> {
+    numbered_chunk(out, scratch, |list, table| {
+        encode_exported(items, list, table)
+    })
+}
+
+/// Appends a chunk: the table of the names `list` numbered while it
+/// wrote the change list into `scratch`, then that list.
+fn numbered_chunk<'a>(
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+    list: impl FnOnce(&mut Vec<u8>, &mut NameTable<'a>) -> Result<(), &'static str>,
+) -> Result<(), &'static str> {
     let mut table = NameTable::default();
     scratch.clear();
-    encode_changes_named(changes, scratch, &mut table)?;
+    list(scratch, &mut table)?;
     put_varint(out, table.names.len() as u64);
     for name in &table.names {
         put_str(out, name);
