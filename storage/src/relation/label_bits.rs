@@ -27,15 +27,20 @@
 //! A label's bits take one bit per dense number of the partition where
 //! pages were touched (SNB SF0.1: ~7 KB per label and partition).
 //!
+//! Readers take no lock and write no shared word (as everywhere in the
+//! relations): a partition's labels sit in a fixed table of once-set
+//! slots, filled in order, so a reader finds a label, or the first empty
+//! slot that proves it absent, by loads alone.
+//!
 //! Invariants: only the partition's writer (holding its write lock) sets
-//! bits and adds labels; readers are pinned (module `pinned`).
+//! bits and fills slots, a slot before its bits and both before the tuple;
+//! readers are pinned (module `pinned`).
 
 use crate::atomic_pages::AtomicPages;
 use crate::gui_map::dense_number;
 use crate::ids::TAG_VERT;
 use crate::pinned;
-use parking_lot::RwLock;
-use std::sync::Arc;
+use std::sync::OnceLock;
 
 /// Labels tracked per partition: a store with more labels than this keeps
 /// probing the rest (each label's bits cost up to one bit per vertex).
@@ -46,19 +51,23 @@ const PAGE_WORDS: usize = 512;
 
 type Bits = AtomicPages<u64, PAGE_WORDS>;
 
+/// One slot of a partition's label table: `(label gui, its bits)`, set once.
+type Slot = OnceLock<Box<(u64, Bits)>>;
+
 /// One partition's label bits (module docs).
 pub(crate) struct LabelBits {
     /// log2 of the relation's partition count: the low bits of a vertex's
     /// dense number name its partition, the rest number it within.
     part_bits: u32,
-    /// `(label gui, its bits)`, in the order labels were first stored.
-    labels: RwLock<Vec<(u64, Arc<Bits>)>>,
+    /// `MAX_LABELS` slots of `(label gui, its bits)`, filled in the order
+    /// labels were first stored.
+    labels: Box<[Slot]>,
 }
 
 /// A reader's hold on one label's bits in one partition.
-pub(crate) enum LabelView {
+pub(crate) enum LabelView<'a> {
     /// The label is tracked: its bits.
-    Tracked(Arc<Bits>),
+    Tracked(&'a Bits),
     /// Never stored in this partition while tracking had room: no vertex
     /// of the partition has it, in any version.
     Absent,
@@ -70,7 +79,7 @@ impl LabelBits {
     pub(crate) fn new(partitions: usize) -> Self {
         LabelBits {
             part_bits: partitions.trailing_zeros(),
-            labels: RwLock::new(Vec::new()),
+            labels: (0..MAX_LABELS).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -89,11 +98,12 @@ impl LabelBits {
             LabelView::Tracked(bits) => bits,
             LabelView::Untracked => return,
             LabelView::Absent => {
-                // `view` said absent, so the table has room (only this
-                // writer adds to it).
-                let bits = Arc::new(Bits::new(0));
-                self.labels.write().push((label, Arc::clone(&bits)));
-                bits
+                // `view` said absent: the first empty slot is this
+                // writer's to fill (no one else fills slots).
+                let Some(slot) = self.labels.iter().find(|slot| slot.get().is_none()) else {
+                    return;
+                };
+                &slot.get_or_init(|| Box::new((label, Bits::new(0)))).1
             }
         };
         let Some(local) = self.local(node) else {
@@ -105,19 +115,21 @@ impl LabelBits {
     }
 
     /// A reader's hold on the bits of `label` (a literal gui).
-    pub(crate) fn view(&self, label: u64) -> LabelView {
-        let labels = self.labels.read();
-        match labels.iter().position(|(l, _)| *l == label) {
-            Some(at) => LabelView::Tracked(Arc::clone(&labels[at].1)),
-            None if labels.len() >= MAX_LABELS => LabelView::Untracked,
-            None => LabelView::Absent,
+    pub(crate) fn view(&self, label: u64) -> LabelView<'_> {
+        for slot in self.labels.iter() {
+            match slot.get() {
+                Some(entry) if entry.0 == label => return LabelView::Tracked(&entry.1),
+                Some(_) => {}
+                None => return LabelView::Absent,
+            }
         }
+        LabelView::Untracked
     }
 
     /// Whether `node` may carry the label `view` was taken for: `false`
     /// proves no version of such a tuple exists. The caller is pinned.
     #[inline]
-    pub(crate) fn may_have(&self, view: &LabelView, node: u64) -> bool {
+    pub(crate) fn may_have(&self, view: &LabelView<'_>, node: u64) -> bool {
         match view {
             LabelView::Untracked => true,
             LabelView::Absent => false,
@@ -132,11 +144,12 @@ impl LabelBits {
 
     /// Bytes of the bits (memory accounting).
     pub(crate) fn bytes(&self) -> usize {
-        self.labels
-            .read()
-            .iter()
-            .map(|(_, bits)| bits.bytes())
-            .sum()
+        let slots = self.labels.len() * size_of::<Slot>();
+        let labels = self.labels.iter().filter_map(OnceLock::get);
+        slots
+            + labels
+                .map(|entry| size_of::<(u64, Bits)>() + entry.1.bytes())
+                .sum::<usize>()
     }
 }
 

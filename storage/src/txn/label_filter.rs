@@ -27,7 +27,7 @@ impl Reader<'_> {
     pub(crate) fn label_candidates(&self, nodes: &[u64], label_gui: u64) -> (Vec<u64>, Vec<usize>) {
         let parts = self.store.partitions;
         let vp = &self.store.vp;
-        let mut views: Vec<Option<LabelView>> = (0..parts).map(|_| None).collect();
+        let mut views: Vec<Option<LabelView<'_>>> = (0..parts).map(|_| None).collect();
         let (mut kept, mut places) = (Vec::new(), Vec::new());
         let _pin = epoch::pin();
         for (place, &node) in nodes.iter().enumerate() {
