@@ -135,19 +135,24 @@ impl Reader<'_> {
 
     /// [`Reader::node_has_label`] of each of `nodes`, aligned with it: the
     /// label resolved once, the nodes the label bits rule out answered
-    /// without a probe ([`Reader::label_candidates`]) and the rest read
-    /// through the pipelined probe ([`Reader::first_node_tuples`]), for a
-    /// filter testing a label on a batch of rows, e.g. after an expand.
+    /// without a probe ([`Reader::sampled_label_candidates`]: unless a
+    /// sample shows they rule out few) and the rest read through the
+    /// pipelined probe ([`Reader::first_node_tuples`]), for a filter
+    /// testing a label on a batch of rows, e.g. after an expand.
     pub(crate) fn node_has_label_column(&self, nodes: &[u64], label: &str) -> Vec<bool> {
-        let mut out = vec![false; nodes.len()];
         let Some(gui) = self.store.literals.lookup(label.as_bytes()) else {
-            return out;
+            return vec![false; nodes.len()];
         };
-        let (candidates, places) = self.label_candidates(nodes, gui);
-        let found = self.first_node_tuples(&candidates, false, |t| {
-            self.is_visible_label(t, gui).then_some(())
-        });
-        for (place, found) in places.into_iter().zip(found) {
+        let probe = |nodes: &[u64]| {
+            self.first_node_tuples(nodes, false, |t| {
+                self.is_visible_label(t, gui).then_some(())
+            })
+        };
+        let Some((candidates, places)) = self.sampled_label_candidates(nodes, gui) else {
+            return probe(nodes).into_iter().map(|f| f.is_some()).collect();
+        };
+        let mut out = vec![false; nodes.len()];
+        for (place, found) in places.into_iter().zip(probe(&candidates)) {
             out[place] = found.is_some();
         }
         out
