@@ -37,7 +37,13 @@ impl Reader<'_> {
         nodes: &[u64],
         label_gui: u64,
     ) -> Option<(Vec<u64>, Vec<usize>)> {
-        let step = (nodes.len() / LABEL_SAMPLE).max(1);
+        if nodes.len() <= LABEL_SAMPLE {
+            // The sample is the column (a nested plan's few rows): its
+            // candidates are the answer, tested once.
+            let found = self.label_candidates(nodes, label_gui);
+            return (found.0.len() * 8 < nodes.len() * 7).then_some(found);
+        }
+        let step = nodes.len() / LABEL_SAMPLE;
         let sample: Vec<u64> = nodes
             .iter()
             .step_by(step)
@@ -130,6 +136,14 @@ mod tests {
             .iter()
             .all(|&c| c));
         assert!(reader.sampled_label_candidates(&[], gui("Rare")).is_none());
+        // A short column is its own sample.
+        let short = &nodes[..20];
+        assert!(reader
+            .sampled_label_candidates(short, gui("Common"))
+            .is_none());
+        let (kept, places) = reader.sampled_label_candidates(short, gui("Rare")).unwrap();
+        assert_eq!(places, [0, 5, 10, 15]);
+        assert_eq!(kept, [nodes[0], nodes[5], nodes[10], nodes[15]]);
         // Rare nodes first, then the rest (an expand lists a node's
         // neighbours in load order): the first 64 would all pass, the
         // spread sample still sees the whole.
