@@ -22,12 +22,14 @@
 //! would go to.
 
 mod column;
+mod label_bits;
 mod partition;
 mod select;
 mod subject_index;
 mod zone;
 mod zones;
 
+pub(crate) use label_bits::{LabelBits, LabelView};
 use partition::PartitionWriter;
 use partition::Stamping;
 pub(crate) use partition::{Partition, PartitionScan};
@@ -37,8 +39,9 @@ pub(crate) use zone::Tuple;
 use crate::adjacency::KeyKind;
 use crate::dictionary::RecordHint;
 use crate::error::{Result, StorageError};
-use crate::ids::{make_sid, split_sid, LOCAL_BITS};
+use crate::ids::{make_sid, split_sid, LOCAL_BITS, TAG_VP};
 use crate::pinned;
+use crate::predicates::PRED_LABEL;
 use crate::read_mostly::{ReadGuard, ReadMostly, WriteGuard};
 use crate::typed_value::{Encoded, TypedValue};
 use crossbeam::epoch::{self, Guard};
@@ -113,6 +116,9 @@ pub(crate) struct Relation {
     parts: Vec<Partition>,
     /// Each partition's writer state, behind the partition's lock.
     writers: Vec<ReadMostly<PartitionWriter>>,
+    /// REL_VP only: each partition's label bits (module `label_bits`),
+    /// set by the partition's writer before it stores a label tuple.
+    labels: Vec<LabelBits>,
 }
 
 /// A partition for a reader: pinned for as long as the view lives, so
@@ -163,10 +169,17 @@ impl Relation {
             .map(|part| Partition::new(make_sid(tag, part, 0), keys))
             .map(|(partition, writer)| (partition, ReadMostly::new(writer)))
             .unzip();
+        let labels = match tag {
+            TAG_VP => (0..partitions)
+                .map(|_| LabelBits::new(partitions))
+                .collect(),
+            _ => Vec::new(),
+        };
         Relation {
             tag,
             parts,
             writers,
+            labels,
         }
     }
 
@@ -195,12 +208,35 @@ impl Relation {
     }
 
     /// Bytes of `(zones, indexes)` over every partition
-    /// ([`Partition::bytes`]), each read pinned and without its lock.
+    /// ([`Partition::bytes`]), each read pinned and without its lock; the
+    /// label bits count as indexes.
     pub(crate) fn bytes(&self) -> (usize, usize) {
+        let labels: usize = self.labels.iter().map(LabelBits::bytes).sum();
         (0..self.parts.len())
             .filter_map(|part| self.read(part))
             .map(|view| view.bytes())
-            .fold((0, 0), |(z, i), (zones, indexes)| (z + zones, i + indexes))
+            .fold((0, labels), |(z, i), (zones, indexes)| {
+                (z + zones, i + indexes)
+            })
+    }
+
+    /// The label bits of partition `part` (REL_VP; `None` for another
+    /// relation or an out-of-range number). Read them pinned, e.g. beside
+    /// a [`PartitionView`] of the same partition.
+    #[inline]
+    pub(crate) fn label_bits(&self, part: usize) -> Option<&LabelBits> {
+        self.labels.get(part)
+    }
+
+    /// Enters a tuple about to be stored in `part` into the partition's
+    /// label bits when it is a label tuple (writer only).
+    #[inline]
+    fn note_label(&self, part: usize, s: u64, p: u32, o: &Encoded) {
+        if p == PRED_LABEL {
+            if let Some(bits) = self.labels.get(part) {
+                bits.record(s, o.o.payload);
+            }
+        }
     }
 
     /// Scan access to one partition's zones, without its lock (`None` for
@@ -279,7 +315,9 @@ impl Relation {
                 make_sid(self.tag, part, local)
             }
         };
-        let index = partition.push(&mut writer, s, p, o.into(), sid, Stamping::Versioned(begin))?;
+        let o = o.into();
+        self.note_label(part, s, p, &o);
+        let index = partition.push(&mut writer, s, p, o, sid, Stamping::Versioned(begin))?;
         unlock(writer);
         Ok((index, sid))
     }
@@ -373,14 +411,9 @@ impl Relation {
                 }
                 let sid = make_sid(self.tag, part, local);
                 local += 1;
-                partition.push(
-                    &mut writer,
-                    t.s,
-                    t.p,
-                    t.encoded(),
-                    sid,
-                    Stamping::Bulk(begin),
-                )?;
+                let o = t.encoded();
+                self.note_label(part, t.s, t.p, &o);
+                partition.push(&mut writer, t.s, t.p, o, sid, Stamping::Bulk(begin))?;
             }
             unlock(writer);
         }

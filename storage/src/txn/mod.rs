@@ -11,6 +11,7 @@ mod counts;
 mod fresh_wait;
 mod fulltext_query;
 mod index_ends;
+mod label_filter;
 mod properties;
 mod read;
 mod read_batches;

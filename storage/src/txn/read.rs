@@ -114,6 +114,9 @@ impl Reader<'_> {
     }
 
     pub(crate) fn label_tuple(&self, node: u64, label_gui: u64) -> Option<TupleRef> {
+        if !self.may_have_label(node, label_gui) {
+            return None;
+        }
         self.first_node_tuple(node, |p, o| is_label(p, o, label_gui))
             .map(|(at, _, _)| at)
     }
@@ -131,19 +134,28 @@ impl Reader<'_> {
     }
 
     /// [`Reader::node_has_label`] of each of `nodes`, aligned with it: the
-    /// label resolved once and the nodes read through the pipelined probe
-    /// ([`Reader::first_node_tuples`]), for a filter testing a label on a
-    /// batch of rows, e.g. after an expand.
+    /// label resolved once, the nodes the label bits rule out answered
+    /// without a probe ([`Reader::sampled_label_candidates`]: unless a
+    /// sample shows they rule out few) and the rest read through the
+    /// pipelined probe ([`Reader::first_node_tuples`]), for a filter
+    /// testing a label on a batch of rows, e.g. after an expand.
     pub(crate) fn node_has_label_column(&self, nodes: &[u64], label: &str) -> Vec<bool> {
         let Some(gui) = self.store.literals.lookup(label.as_bytes()) else {
             return vec![false; nodes.len()];
         };
-        self.first_node_tuples(nodes, false, |t| {
-            self.is_visible_label(t, gui).then_some(())
-        })
-        .into_iter()
-        .map(|found| found.is_some())
-        .collect()
+        let probe = |nodes: &[u64]| {
+            self.first_node_tuples(nodes, false, |t| {
+                self.is_visible_label(t, gui).then_some(())
+            })
+        };
+        let Some((candidates, places)) = self.sampled_label_candidates(nodes, gui) else {
+            return probe(nodes).into_iter().map(|f| f.is_some()).collect();
+        };
+        let mut out = vec![false; nodes.len()];
+        for (place, found) in places.into_iter().zip(probe(&candidates)) {
+            out[place] = found.is_some();
+        }
+        out
     }
 
     /// For each of `nodes`, aligned with it, what `pick` returns for the
