@@ -68,6 +68,39 @@ fn encode_changes_named<'a>(
     Ok(())
 }
 
+/// A `CreateNode` record up to its properties: the `Change` form and the
+/// checkpoint's export (`codec/export.rs`) write the same bytes.
+fn put_node_head<'a>(
+    out: &mut Vec<u8>,
+    id: u64,
+    key: &str,
+    labels: &'a [String],
+    names: &mut impl NameOut<'a>,
+) {
+    out.push(C_CREATE_NODE);
+    put_u64(out, id);
+    put_str(out, key);
+    put_varint(out, labels.len() as u64);
+    for label in labels {
+        names.put(out, label);
+    }
+}
+
+/// A `CreateRel` record up to its properties (`[id, src, dst]`), as
+/// [`put_node_head`] for nodes.
+fn put_rel_head<'a>(
+    out: &mut Vec<u8>,
+    [id, src, dst]: [u64; 3],
+    rel_type: &'a str,
+    names: &mut impl NameOut<'a>,
+) {
+    out.push(C_CREATE_REL);
+    put_u64(out, id);
+    put_u64(out, src);
+    put_u64(out, dst);
+    names.put(out, rel_type);
+}
+
 /// One change of a list, its names written by `names`.
 fn put_change<'a>(
     out: &mut Vec<u8>,
@@ -81,13 +114,7 @@ fn put_change<'a>(
             labels,
             properties,
         } => {
-            out.push(C_CREATE_NODE);
-            put_u64(out, id.0);
-            put_str(out, key);
-            put_varint(out, labels.len() as u64);
-            for label in labels {
-                names.put(out, label);
-            }
+            put_node_head(out, id.0, key, labels, names);
             put_map(out, properties, 0, names)?;
         }
         Change::CreateRel {
@@ -97,11 +124,7 @@ fn put_change<'a>(
             rel_type,
             properties,
         } => {
-            out.push(C_CREATE_REL);
-            put_u64(out, id.0);
-            put_u64(out, src.0);
-            put_u64(out, dst.0);
-            names.put(out, rel_type);
+            put_rel_head(out, [id.0, src.0, dst.0], rel_type, names);
             put_map(out, properties, 0, names)?;
         }
         Change::SetNodeProperty { id, key, value } => {

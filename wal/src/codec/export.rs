@@ -6,9 +6,7 @@
 //! built for an entity (ADR 0185); what recovery decodes is unchanged.
 
 use super::names::NameOut;
-use super::{
-    put_change, put_str, put_u64, put_value, put_varint, C_CREATE_NODE, C_CREATE_REL, V_STRING,
-};
+use super::{put_change, put_node_head, put_rel_head, put_str, put_value, put_varint, V_STRING};
 use nereid_storage::{Exported, ExportedProperties, ValueRef};
 
 /// Appends `items` as a change list, names written by `names`.
@@ -25,21 +23,11 @@ pub(super) fn encode_exported<'a>(
         match item {
             Exported::Change(change) => put_change(out, change, names)?,
             Exported::Node(node) => {
-                out.push(C_CREATE_NODE);
-                put_u64(out, node.id.0);
-                put_str(out, &node.key);
-                put_varint(out, node.labels.len() as u64);
-                for label in &node.labels {
-                    names.put(out, label);
-                }
+                put_node_head(out, node.id.0, &node.key, &node.labels, names);
                 put_properties(out, &node.properties, names, &mut props)?;
             }
             Exported::Rel(rel) => {
-                out.push(C_CREATE_REL);
-                put_u64(out, rel.id.0);
-                put_u64(out, rel.src.0);
-                put_u64(out, rel.dst.0);
-                names.put(out, rel.rel_type);
+                put_rel_head(out, [rel.id.0, rel.src.0, rel.dst.0], rel.rel_type, names);
                 put_properties(out, &rel.properties, names, &mut props)?;
             }
         }
