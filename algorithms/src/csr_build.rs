@@ -380,24 +380,13 @@ fn scatter<W: Weight>(source: &impl EdgeSource<W>, task: usize, shift: u32, run:
 }
 
 /// A worker's buffers for pass 3, reused from block to block.
+#[derive(Default)]
 struct Scratch<W> {
     starts: Vec<usize>,
     cursor: Vec<usize>,
     targets: Vec<u32>,
     weights: Vec<W>,
     pairs: Vec<(u32, W)>,
-}
-
-impl<W> Default for Scratch<W> {
-    fn default() -> Self {
-        Scratch {
-            starts: Vec::new(),
-            cursor: Vec::new(),
-            targets: Vec::new(),
-            weights: Vec::new(),
-            pairs: Vec::new(),
-        }
-    }
 }
 
 impl<W: Weight> Scratch<W> {

@@ -172,19 +172,11 @@ impl Packed for f64 {
 }
 
 /// A worker's buffers, reused from row to row.
+#[derive(Default)]
 struct Buffers<W> {
     /// Packed (weight, target) keys, for weights that fit beside a target.
     keys: Vec<u64>,
     pairs: Vec<(u32, W)>,
-}
-
-impl<W> Default for Buffers<W> {
-    fn default() -> Self {
-        Buffers {
-            keys: Vec::new(),
-            pairs: Vec::new(),
-        }
-    }
 }
 
 /// `w`'s bits mapped so that unsigned order is `f32::total_cmp`'s.
