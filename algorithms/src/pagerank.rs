@@ -15,7 +15,7 @@
 //! with `y = (1 - d) * p + d * P y` (`P` the transitions along edges, the
 //! dangling rank leaking out). Iterating that leaky form converges in far
 //! fewer passes on graphs with many dangling or isolated vertices (half of
-//! a Kronecker graph's at scale 22: 7 passes instead of ~15 to 1e-4),
+//! a Kronecker graph's at scale 22: ~8 passes' time instead of ~15 to 1e-4),
 //! since the rank they hold no longer moves around the whole graph every
 //! pass. A run without one (Graphalytics' fixed iteration counts) keeps
 //! the formula's iterates exactly.
