@@ -8,7 +8,7 @@
 //! over that numbering answers with one. Guis outside the layout still map
 //! exactly (the map's overflow table).
 
-use crate::gui_map::GuiMap;
+use crate::gui_map::{dense_number, GuiMap};
 use crate::ids::TAG_VERT;
 use nereid_values::NodeId;
 
@@ -16,25 +16,70 @@ use nereid_values::NodeId;
 #[derive(Clone, Debug)]
 pub struct NodeIndex {
     /// Position + 1 (0: not in the list).
-    positions: GuiMap,
+    positions: Positions,
 }
+
+/// Where positions are kept: one flat array over the dense numbering when
+/// every node has a dense number and the numbers are not too sparse (a
+/// lookup is one read of one array, which huge pages cover with a few TLB
+/// entries), the paged map otherwise (a lookup first reads its page's
+/// pointer: a second dependent read, and 16 KiB pages scattered over the
+/// heap, a TLB miss on most of a view's random lookups).
+#[derive(Clone, Debug)]
+enum Positions {
+    Flat(Vec<u32>),
+    Paged(GuiMap),
+}
+
+/// A flat array is used while it has at most this many slots per node
+/// (plus a page): vertex guis number densely, with holes where a hash
+/// bucket has fewer vertices than the fullest, so a dictionary's vertices
+/// fill most slots.
+const MOST_SLOTS_PER_NODE: usize = 4;
 
 impl NodeIndex {
     /// Maps each node of `nodes` to its position. Panics beyond `u32::MAX - 1`
     /// nodes (a view numbers its nodes as `u32`).
     pub fn new(nodes: &[NodeId]) -> NodeIndex {
-        let mut positions = GuiMap::new(TAG_VERT);
-        for (i, node) in nodes.iter().enumerate() {
-            let position = u32::try_from(i + 1).expect("at most u32::MAX - 1 nodes");
-            positions.set(node.0, position);
-        }
+        let position = |i: usize| u32::try_from(i + 1).expect("at most u32::MAX - 1 nodes");
+        let slots = nodes
+            .iter()
+            .try_fold(0usize, |most, node| {
+                dense_number(TAG_VERT, node.0).map(|d| most.max(d + 1))
+            })
+            .filter(|&slots| slots <= nodes.len() * MOST_SLOTS_PER_NODE + (1 << 12));
+        let positions = match slots {
+            Some(slots) => {
+                let mut flat = vec![0u32; slots];
+                for (i, node) in nodes.iter().enumerate() {
+                    if let Some(d) = dense_number(TAG_VERT, node.0) {
+                        flat[d] = position(i);
+                    }
+                }
+                Positions::Flat(flat)
+            }
+            None => {
+                let mut paged = GuiMap::new(TAG_VERT);
+                for (i, node) in nodes.iter().enumerate() {
+                    paged.set(node.0, position(i));
+                }
+                Positions::Paged(paged)
+            }
+        };
         NodeIndex { positions }
     }
 
     /// The position of `node`, if the list holds it.
     #[inline]
     pub fn get(&self, node: NodeId) -> Option<u32> {
-        self.positions.get(node.0).checked_sub(1)
+        let slot = match &self.positions {
+            Positions::Flat(flat) => dense_number(TAG_VERT, node.0)
+                .and_then(|d| flat.get(d))
+                .copied()
+                .unwrap_or(0),
+            Positions::Paged(paged) => paged.get(node.0),
+        };
+        slot.checked_sub(1)
     }
 
     /// Starts loading the slot of `node` into the cache: a caller mapping
@@ -42,12 +87,22 @@ impl NodeIndex {
     /// a few ends ahead, so the lookups do not wait for memory one by one.
     #[inline]
     pub fn prefetch(&self, node: NodeId) {
-        self.positions.prefetch(node.0);
+        match &self.positions {
+            Positions::Flat(flat) => {
+                if let Some(slot) = dense_number(TAG_VERT, node.0).and_then(|d| flat.get(d)) {
+                    crate::prefetch::line(slot);
+                }
+            }
+            Positions::Paged(paged) => paged.prefetch(node.0),
+        }
     }
 
     /// Memory the index holds.
     pub fn bytes(&self) -> usize {
-        self.positions.bytes()
+        match &self.positions {
+            Positions::Flat(flat) => flat.capacity() * size_of::<u32>(),
+            Positions::Paged(paged) => paged.bytes(),
+        }
     }
 }
 
@@ -71,5 +126,29 @@ mod tests {
         assert_eq!(index.get(NodeId(make_gui(TAG_VERT, 0, 8))), None);
         assert_eq!(index.get(NodeId(make_gui(TAG_VERT, 3, 0xfffe))), None);
         assert_eq!(index.get(NodeId(0)), None);
+    }
+
+    /// A dictionary's vertices (dense numbers, a few holes) take the flat
+    /// array; nodes past its end, in its holes or of another tag are absent.
+    #[test]
+    fn dense_nodes_map_through_one_flat_array() {
+        let nodes: Vec<NodeId> = (0..2u32)
+            .flat_map(|counter| (0..=u16::MAX).step_by(3).map(move |h| (counter, h)))
+            .map(|(counter, hash)| NodeId(make_gui(TAG_VERT, counter, hash)))
+            .collect();
+        let index = NodeIndex::new(&nodes);
+        assert!(matches!(index.positions, Positions::Flat(_)));
+        for (i, &node) in nodes.iter().enumerate() {
+            assert_eq!(index.get(node), Some(i as u32));
+        }
+        for stranger in [
+            make_gui(TAG_VERT, 0, 1),
+            make_gui(TAG_VERT, 2, 0),
+            make_gui(TAG_VERT, 1 << 20, 0),
+            make_gui(crate::ids::TAG_LIT, 0, 0),
+            0,
+        ] {
+            assert_eq!(index.get(NodeId(stranger)), None);
+        }
     }
 }
