@@ -70,9 +70,7 @@ impl GraphView {
     /// the thread count, so the view is the same for every run.
     pub fn build(txn: &Txn, spec: &ViewSpec) -> Result<GraphView, AlgorithmError> {
         let started = Instant::now();
-        let mut nodes = txn.scan_nodes(spec.vertex_label.as_deref());
-        nodes.par_sort_unstable();
-        let index = NodeIndex::new(&nodes);
+        let (nodes, index) = NodeIndex::ascending(txn.scan_nodes(spec.vertex_label.as_deref()));
         let pattern = EdgePattern {
             src: Endpoint::Any,
             types: &spec.edge_labels,

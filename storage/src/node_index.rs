@@ -9,7 +9,7 @@
 //! exactly (the map's overflow table).
 
 use crate::gui_map::{dense_number, GuiMap};
-use crate::ids::TAG_VERT;
+use crate::ids::{vertex_gui_from_external, TAG_VERT};
 use nereid_values::NodeId;
 
 /// The position of each node of a list, by node id.
@@ -34,21 +34,14 @@ enum Positions {
 /// A flat array is used while it has at most this many slots per node
 /// (plus a page): vertex guis number densely, with holes where a hash
 /// bucket has fewer vertices than the fullest, so a dictionary's vertices
-/// fill most slots.
-const MOST_SLOTS_PER_NODE: usize = 4;
+/// fill most slots, and a view of one label in eight still takes it.
+const MOST_SLOTS_PER_NODE: usize = 8;
 
 impl NodeIndex {
     /// Maps each node of `nodes` to its position. Panics beyond `u32::MAX - 1`
     /// nodes (a view numbers its nodes as `u32`).
     pub fn new(nodes: &[NodeId]) -> NodeIndex {
-        let position = |i: usize| u32::try_from(i + 1).expect("at most u32::MAX - 1 nodes");
-        let slots = nodes
-            .iter()
-            .try_fold(0usize, |most, node| {
-                dense_number(TAG_VERT, node.0).map(|d| most.max(d + 1))
-            })
-            .filter(|&slots| slots <= nodes.len() * MOST_SLOTS_PER_NODE + (1 << 12));
-        let positions = match slots {
+        let positions = match flat_slots(nodes) {
             Some(slots) => {
                 let mut flat = vec![0u32; slots];
                 for (i, node) in nodes.iter().enumerate() {
@@ -67,6 +60,42 @@ impl NodeIndex {
             }
         };
         NodeIndex { positions }
+    }
+
+    /// `nodes` in ascending order without repeats, and the index of that
+    /// list: what a view numbers its nodes by. When the flat array is
+    /// taken, ascending node order is ascending dense number (a gui is its
+    /// tag above its dense number), so the order comes from marking each
+    /// node in a bitmap and reading the bitmap back: two linear passes
+    /// where a sort of millions of ids costs tens of milliseconds.
+    pub fn ascending(mut nodes: Vec<NodeId>) -> (Vec<NodeId>, NodeIndex) {
+        let Some(slots) = flat_slots(&nodes) else {
+            nodes.sort_unstable();
+            nodes.dedup();
+            let index = NodeIndex::new(&nodes);
+            return (nodes, index);
+        };
+        let mut present = vec![0u64; slots.div_ceil(64)];
+        for node in &nodes {
+            if let Some(d) = dense_number(TAG_VERT, node.0) {
+                present[d / 64] |= 1 << (d % 64);
+            }
+        }
+        let mut flat = vec![0u32; slots];
+        nodes.clear();
+        for (w, &word) in present.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let d = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                nodes.push(NodeId(vertex_gui_from_external(d as u64)));
+                flat[d] = position(nodes.len() - 1);
+            }
+        }
+        let index = NodeIndex {
+            positions: Positions::Flat(flat),
+        };
+        (nodes, index)
     }
 
     /// The position of `node`, if the list holds it.
@@ -106,6 +135,23 @@ impl NodeIndex {
     }
 }
 
+/// Slots of the flat array for `nodes` (one past the largest dense
+/// number), when every node has a dense number and they are not too
+/// sparse.
+fn flat_slots(nodes: &[NodeId]) -> Option<usize> {
+    nodes
+        .iter()
+        .try_fold(0usize, |most, node| {
+            dense_number(TAG_VERT, node.0).map(|d| most.max(d + 1))
+        })
+        .filter(|&slots| slots <= nodes.len() * MOST_SLOTS_PER_NODE + (1 << 12))
+}
+
+/// The value a list position is stored as (0 means absent).
+fn position(i: usize) -> u32 {
+    u32::try_from(i + 1).expect("at most u32::MAX - 1 nodes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +172,9 @@ mod tests {
         assert_eq!(index.get(NodeId(make_gui(TAG_VERT, 0, 8))), None);
         assert_eq!(index.get(NodeId(make_gui(TAG_VERT, 3, 0xfffe))), None);
         assert_eq!(index.get(NodeId(0)), None);
+        let (ascending, _) =
+            NodeIndex::ascending(vec![nodes[3], nodes[1], nodes[0], nodes[2], nodes[1]]);
+        assert_eq!(ascending, nodes);
     }
 
     /// A dictionary's vertices (dense numbers, a few holes) take the flat
@@ -140,6 +189,16 @@ mod tests {
         assert!(matches!(index.positions, Positions::Flat(_)));
         for (i, &node) in nodes.iter().enumerate() {
             assert_eq!(index.get(node), Some(i as u32));
+        }
+        let mut shuffled = nodes.clone();
+        shuffled.reverse();
+        shuffled.swap(3, 77);
+        shuffled.push(nodes[5]);
+        let (ascending, again) = NodeIndex::ascending(shuffled);
+        assert!(matches!(again.positions, Positions::Flat(_)));
+        assert_eq!(ascending, nodes);
+        for (i, &node) in nodes.iter().enumerate() {
+            assert_eq!(again.get(node), Some(i as u32));
         }
         for stranger in [
             make_gui(TAG_VERT, 0, 1),
