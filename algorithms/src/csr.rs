@@ -8,7 +8,7 @@
 //! what they stand for (store nodes, Graphalytics ids) is the caller's
 //! business.
 
-use crate::csr_build::{build_direction, Pieces, Reversed};
+use crate::csr_build::{build_direction, Pieces, Reversed, Rows};
 use crate::weight_order::RowOrder;
 use rayon::prelude::*;
 
@@ -168,7 +168,7 @@ impl Graph {
     /// in single precision when every one of them is a single-precision
     /// value (integers up to 2^24, halves, ...), else in double.
     pub fn from_pieces(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Graph {
-        let out = out_direction(n, edges, weights);
+        let out = out_direction(n, edges, weights, Rows::ByTarget);
         let inc = reversed(&out);
         Graph::of_directions(n, out, inc)
     }
@@ -177,16 +177,27 @@ impl Graph {
     /// edge list with its weights, which are empty when there are none),
     /// freed as soon as the out-direction is built: the in-direction, built
     /// from that one, then reuses their memory rather than fresh pages.
-    pub fn from_cells(n: usize, cells: Vec<CellEdges>, weighted: bool) -> Graph {
+    /// Rows end in `order`; a weight order sorts each out-row once, by
+    /// weight (not by target first: the weight order's ties are broken by
+    /// target, so the first sort would be undone).
+    pub fn from_cells(n: usize, cells: Vec<CellEdges>, weighted: bool, order: RowOrder) -> Graph {
+        let by_weight = weighted && order != RowOrder::Target;
         let out = {
             let edges: Vec<&[(u32, u32)]> = cells.iter().map(|(e, _)| &e[..]).collect();
             let weights: Option<Vec<&[f64]>> =
                 weighted.then(|| cells.iter().map(|(_, w)| &w[..]).collect());
-            out_direction(n, &edges, weights.as_deref())
+            let rows = if by_weight {
+                Rows::LeftForLater
+            } else {
+                Rows::ByTarget
+            };
+            out_direction(n, &edges, weights.as_deref(), rows)
         };
         drop(cells);
         let inc = reversed(&out);
-        Graph::of_directions(n, out, inc)
+        let mut graph = Graph::of_directions(n, out, inc);
+        graph.sort_rows(order);
+        graph
     }
 
     /// A graph of two built directions, rows by target.
@@ -330,7 +341,7 @@ pub fn distinct_neighbours(graph: &Graph, dir: Direction) -> Vec<Vec<u32>> {
 
 /// The out-direction of edges in pieces, weights in single precision when
 /// every one of them is a single-precision value.
-fn out_direction(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) -> Csr {
+fn out_direction(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>, rows: Rows) -> Csr {
     assert!(weights.is_none_or(
         |w| w.len() == edges.len() && w.iter().zip(edges).all(|(w, e)| w.len() == e.len())
     ));
@@ -339,7 +350,7 @@ fn out_direction(n: usize, edges: &[&[(u32, u32)]], weights: Option<&[&[f64]]>) 
             .par_iter()
             .all(|w| w.iter().all(|&w| f64::from(w as f32) == w))
     });
-    let pieces = Pieces::new(edges, weights, false);
+    let pieces = Pieces::new(edges, weights, false, rows);
     match (weights, single) {
         (None, _) | (Some(_), true) => build_direction::<f32>(n, &pieces),
         (Some(_), false) => build_direction::<f64>(n, &pieces),
@@ -433,7 +444,7 @@ mod tests {
                 .zip(&weight_pieces)
                 .map(|(e, w)| (e.to_vec(), w.to_vec()))
                 .collect();
-            let owned = Graph::from_cells(n, cells, true);
+            let owned = Graph::from_cells(n, cells, true, RowOrder::Target);
             for (csr, flip) in [
                 (g.out(), false),
                 (g.inc(), true),
@@ -463,6 +474,48 @@ mod tests {
                 assert_eq!(plain.inc().neighbours(v), g.inc().neighbours(v));
                 assert_eq!(cut.inc().neighbours(v), g.inc().neighbours(v));
                 assert_eq!(row_weights(cut.inc(), v), row_weights(g.inc(), v));
+            }
+        }
+    }
+
+    /// A weight-ordered view sorts its out-rows once, by weight; the rows
+    /// are those of a target-ordered build sorted again.
+    #[test]
+    fn weight_ordered_cells_match_a_target_build_sorted_again() {
+        let n = 300u32;
+        let mut state = 5u64;
+        let mut next = move |below: u32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32 % below
+        };
+        let cells: Vec<CellEdges> = (0..5)
+            .map(|_| {
+                let edges: Vec<(u32, u32)> = (0..2_000)
+                    .map(|i| {
+                        if i % 7 == 0 {
+                            (3, next(n))
+                        } else {
+                            (next(n), next(n))
+                        }
+                    })
+                    .collect();
+                let weights = edges.iter().map(|_| f64::from(next(6)) / 2.0).collect();
+                (edges, weights)
+            })
+            .collect();
+        for order in [RowOrder::HeaviestFirst, RowOrder::LightestFirst] {
+            let once = Graph::from_cells(n as usize, cells.clone(), true, order);
+            let mut twice = Graph::from_cells(n as usize, cells.clone(), true, RowOrder::Target);
+            twice.sort_rows(order);
+            assert_eq!(once.row_order(), order);
+            for (a, b) in [(once.out(), twice.out()), (once.inc(), twice.inc())] {
+                assert_eq!(a.offsets, b.offsets);
+                assert_eq!(a.targets, b.targets);
+                for v in 0..n {
+                    assert_eq!(row_weights(a, v), row_weights(b, v));
+                }
             }
         }
     }

@@ -100,7 +100,8 @@ pub(crate) trait EdgeSource<W>: Sync {
     /// Calls `visit(row, target, weight)` for each edge of task `task`
     /// (weight `W::default()` when unweighted), in order.
     fn each(&self, task: usize, visit: impl FnMut(u32, u32, W));
-    /// Whether every row comes out sorted without a sort.
+    /// Whether the build leaves each row in the order its edges come:
+    /// they come sorted, or the caller sorts the rows in another order.
     fn rows_in_order(&self) -> bool;
 }
 
@@ -111,11 +112,21 @@ struct Task {
     end: usize,
 }
 
+/// How the build leaves the rows of edges in pieces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Rows {
+    /// Sorted by (target, weight).
+    ByTarget,
+    /// As the edges come: the caller sorts them in another order.
+    LeftForLater,
+}
+
 /// Edges in pieces, by source (or by target when `flip`).
 pub(crate) struct Pieces<'a> {
     pieces: &'a [&'a [(u32, u32)]],
     weights: Option<&'a [&'a [f64]]>,
     flip: bool,
+    rows: Rows,
     tasks: Vec<Task>,
     total: usize,
 }
@@ -125,6 +136,7 @@ impl<'a> Pieces<'a> {
         pieces: &'a [&'a [(u32, u32)]],
         weights: Option<&'a [&'a [f64]]>,
         flip: bool,
+        rows: Rows,
     ) -> Self {
         let total = pieces.iter().map(|p| p.len()).sum();
         let tasks = tasks(pieces, total);
@@ -132,6 +144,7 @@ impl<'a> Pieces<'a> {
             pieces,
             weights,
             flip,
+            rows,
             tasks,
             total,
         }
@@ -169,7 +182,7 @@ impl<W: Weight> EdgeSource<W> for Pieces<'_> {
         }
     }
     fn rows_in_order(&self) -> bool {
-        false
+        self.rows == Rows::LeftForLater
     }
 }
 
@@ -535,8 +548,8 @@ mod tests {
             assert_eq!(f32::of(&a.weights), f32::of(&b.weights));
         };
         for flip in [false, true] {
-            let source = Pieces::new(&pieces, Some(&weight_pieces), flip);
-            let other_way = Pieces::new(&pieces, Some(&weight_pieces), !flip);
+            let source = Pieces::new(&pieces, Some(&weight_pieces), flip, Rows::ByTarget);
+            let other_way = Pieces::new(&pieces, Some(&weight_pieces), !flip, Rows::ByTarget);
             let first = build_in_blocks::<f32>(n as usize, &source, 12);
             let transposed = build_in_blocks::<f32>(n as usize, &other_way, 12);
             for shift in [13, 14, 16] {

@@ -80,8 +80,8 @@ impl GraphView {
             .into_par_iter()
             .map(|cell| read_cell(txn, &pattern, &index, cell, spec))
             .collect::<Result<_, _>>()?;
-        let mut graph = Graph::from_cells(nodes.len(), per_cell, spec.weight_property.is_some());
-        graph.sort_rows(spec.row_order);
+        let weighted = spec.weight_property.is_some();
+        let graph = Graph::from_cells(nodes.len(), per_cell, weighted, spec.row_order);
         Ok(GraphView {
             nodes,
             index,
