@@ -416,13 +416,8 @@ mod tests {
     #[test]
     fn blocked_build_matches_a_sort_of_the_edge_list() {
         let n = 3 * BLOCK_ROWS + 5;
-        let mut state = 7u64;
-        let mut next = move |below: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) as usize % below) as u32
-        };
+        let mut seeded = crate::seeded_below(7);
+        let mut next = move |below: usize| seeded(below as u32);
         let edges: Vec<(u32, u32)> = (0..300_000)
             .map(|i| match i % 7 {
                 0 => (5, next(n)),
@@ -483,13 +478,7 @@ mod tests {
     #[test]
     fn weight_ordered_cells_match_a_target_build_sorted_again() {
         let n = 300u32;
-        let mut state = 5u64;
-        let mut next = move |below: u32| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32 % below
-        };
+        let mut next = crate::seeded_below(5);
         let cells: Vec<CellEdges> = (0..5)
             .map(|_| {
                 let edges: Vec<(u32, u32)> = (0..2_000)

@@ -582,13 +582,9 @@ mod tests {
     #[test]
     fn radix_sorted_rows_match_a_comparison_sort() {
         let (mut other, mut counts) = (Vec::new(), Vec::new());
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 32) as u32
-        };
+        let mut seeded = crate::seeded_below(7);
+        // 31 random bits and a random top bit.
+        let mut next = move || seeded(u32::MAX) | (seeded(2) << 31);
         for (len, bits) in [
             (0, 1),
             (1, 1),
@@ -629,13 +625,7 @@ mod tests {
     #[test]
     fn every_block_size_builds_the_same_direction() {
         let n = 70_000u32;
-        let mut state = 3u64;
-        let mut next = move |below: u32| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as u32 % below
-        };
+        let mut next = crate::seeded_below(3);
         let edges: Vec<(u32, u32)> = (0..200_000)
             .map(|i| match i % 5 {
                 0 => (4095, next(n)),

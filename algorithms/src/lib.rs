@@ -64,14 +64,21 @@ fn concat<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
 /// `[0, 27)`, from a fixed seed: the kernels' model tests run on it.
 #[cfg(test)]
 fn random_graph(n: u32, m: usize, seed: u64) -> Graph {
+    let mut next = seeded_below(seed);
+    let edges: Vec<(u32, u32)> = (0..m).map(|_| (next(n), next(n))).collect();
+    let weights: Vec<f64> = (0..m).map(|_| next(1000) as f64 / 37.0).collect();
+    Graph::from_edges(n as usize, &edges, Some(&weights))
+}
+
+/// Numbers below the bound each call gives, from a fixed seed (the high
+/// bits of a 64-bit linear congruential generator): tests' inputs.
+#[cfg(test)]
+fn seeded_below(seed: u64) -> impl FnMut(u32) -> u32 {
     let mut state = seed;
-    let mut next = move || {
+    move |below| {
         state = state
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        (state >> 33) as u32
-    };
-    let edges: Vec<(u32, u32)> = (0..m).map(|_| (next() % n, next() % n)).collect();
-    let weights: Vec<f64> = (0..m).map(|_| (next() % 1000) as f64 / 37.0).collect();
-    Graph::from_edges(n as usize, &edges, Some(&weights))
+        (state >> 33) as u32 % below
+    }
 }
