@@ -332,9 +332,10 @@ fn build_in_blocks<W: Weight>(n: usize, source: &impl EdgeSource<W>, shift: u32)
         Some(w) => split_rows(w, &block_bounds).into_iter().map(Some).collect(),
         None => (0..blocks).map(|_| None).collect(),
     };
-    let sort = !source.rows_in_order();
-    // Bits a target needs: targets are below `n`.
-    let target_bits = usize::BITS - n.saturating_sub(1).leading_zeros();
+    // Rows are sorted unless they come in order; a sort is told the bits
+    // a target needs (targets are below `n`).
+    let sort =
+        (!source.rows_in_order()).then_some(usize::BITS - n.saturating_sub(1).leading_zeros());
     offsets[..n]
         .par_chunks_mut(block_rows)
         .zip(split_rows(&mut targets, &block_bounds))
@@ -344,8 +345,7 @@ fn build_in_blocks<W: Weight>(n: usize, source: &impl EdgeSource<W>, shift: u32)
         .for_each_init(
             Scratch::default,
             |scratch, (b, (((offsets, targets), rows), weights))| {
-                let order = sort.then_some(target_bits);
-                scratch.fill(block_bounds[b], offsets, targets, rows, weights, order);
+                scratch.fill(block_bounds[b], offsets, targets, rows, weights, sort);
             },
         );
     drop(rows);
