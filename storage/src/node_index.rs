@@ -8,7 +8,7 @@
 //! over that numbering answers with one. Guis outside the layout still map
 //! exactly (the map's overflow table).
 
-use crate::gui_map::{dense_number, GuiMap};
+use crate::gui_map::{dense_number, GuiMap, PAGE_SLOTS};
 use crate::ids::{vertex_gui_from_external, TAG_VERT};
 use nereid_values::NodeId;
 
@@ -102,10 +102,7 @@ impl NodeIndex {
     #[inline]
     pub fn get(&self, node: NodeId) -> Option<u32> {
         let slot = match &self.positions {
-            Positions::Flat(flat) => dense_number(TAG_VERT, node.0)
-                .and_then(|d| flat.get(d))
-                .copied()
-                .unwrap_or(0),
+            Positions::Flat(flat) => flat_slot(flat, node).copied().unwrap_or(0),
             Positions::Paged(paged) => paged.get(node.0),
         };
         slot.checked_sub(1)
@@ -118,7 +115,7 @@ impl NodeIndex {
     pub fn prefetch(&self, node: NodeId) {
         match &self.positions {
             Positions::Flat(flat) => {
-                if let Some(slot) = dense_number(TAG_VERT, node.0).and_then(|d| flat.get(d)) {
+                if let Some(slot) = flat_slot(flat, node) {
                     crate::prefetch::line(slot);
                 }
             }
@@ -144,7 +141,13 @@ fn flat_slots(nodes: &[NodeId]) -> Option<usize> {
         .try_fold(0usize, |most, node| {
             dense_number(TAG_VERT, node.0).map(|d| most.max(d + 1))
         })
-        .filter(|&slots| slots <= nodes.len() * MOST_SLOTS_PER_NODE + (1 << 12))
+        .filter(|&slots| slots <= nodes.len() * MOST_SLOTS_PER_NODE + PAGE_SLOTS)
+}
+
+/// `node`'s slot in a flat array, if it has one.
+#[inline]
+fn flat_slot(flat: &[u32], node: NodeId) -> Option<&u32> {
+    dense_number(TAG_VERT, node.0).and_then(|d| flat.get(d))
 }
 
 /// The value a list position is stored as (0 means absent).
