@@ -157,10 +157,12 @@ pub(super) async fn serve_accepted<B, S>(
     );
     // `Some` while unauthenticated: when the connection is closed.
     let mut auth_deadline = Some(accepted + timeout);
+    // A request read ahead of the one being handled: the PULL behind a RUN.
+    let mut peeked: Option<Incoming> = None;
     loop {
         // Flush only when nothing else is queued: pipelined requests get
         // their replies in one write.
-        let next = match incoming.try_recv() {
+        let next = match peeked.take().map_or_else(|| incoming.try_recv(), Ok) {
             Ok(item) => Some(item),
             Err(mpsc::error::TryRecvError::Empty) => {
                 if session.has_output() && session.flush(&mut writer).await.is_err() {
@@ -193,6 +195,15 @@ pub(super) async fn serve_accepted<B, S>(
             None => break,
             Some(Incoming::Request(request, _budget, _charge)) => {
                 attempt = request.is_auth_attempt(negotiated.version);
+                if matches!(request, Request::Run { .. }) {
+                    // Drivers send RUN and PULL together: the session may
+                    // then run the query and pull its first records in one
+                    // pool job.
+                    peeked = incoming.try_recv().ok();
+                    if let Some(Incoming::Request(Request::Pull { n, qid: -1 }, ..)) = &peeked {
+                        session.expect_pull(*n);
+                    }
+                }
                 let handled = session.handle(request, &mut writer);
                 // An unauthenticated client cannot stretch its deadline by
                 // a login that waits for the hashing budget.

@@ -13,6 +13,7 @@ mod auth;
 mod database;
 mod metadata;
 mod run;
+mod stopper;
 mod stream;
 mod timeout;
 mod tx;
@@ -123,6 +124,9 @@ struct OpenStream<R> {
     results: R,
     /// Whether a record was sent (the result's GQL status).
     had_record: bool,
+    /// The first slice, when the RUN's job pulled it ahead for the PULL
+    /// queued behind it (`stream::opened`).
+    first: Option<stream::FirstSlice>,
 }
 
 /// Flush the output buffer once it holds this much.
@@ -165,6 +169,10 @@ pub struct Session<B: Backend> {
     statement_database: &'static str,
     /// Whether that transaction is in read access mode (`mode: "r"`).
     read_only: bool,
+    /// The `n` of a PULL (of the latest result) that the connection has
+    /// already read behind the request it hands over next; see
+    /// [`Session::expect_pull`].
+    pull_ahead: Option<i64>,
 }
 
 /// How the connection's reader reaches a session busy with a request: it
@@ -226,6 +234,7 @@ impl<B: Backend> Session<B> {
             username: String::new(),
             statement_database: database::DATABASES[0],
             read_only: false,
+            pull_ahead: None,
         }
     }
 
@@ -243,12 +252,21 @@ impl<B: Backend> Session<B> {
         !self.out.is_empty()
     }
 
+    /// Tells the session that the request handed over next is followed by
+    /// a PULL of `n` records of the latest result, already read: a RUN
+    /// then pulls its first slice in its own pool job (`stream::opened`).
+    /// It holds for that one request only.
+    pub fn expect_pull(&mut self, n: i64) {
+        self.pull_ahead = Some(n);
+    }
+
     /// Handles one request, appending the reply to the output buffer (and
     /// flushing it to `w` while streaming records).
     pub async fn handle<W>(&mut self, request: Request, w: &mut W) -> Result<Flow, SessionError>
     where
         W: AsyncWrite + Unpin + Send,
     {
+        let ahead = self.pull_ahead.take();
         match request {
             Request::Goodbye => {
                 self.state = State::Defunct;
@@ -271,11 +289,11 @@ impl<B: Backend> Session<B> {
             State::Defunct => return Ok(Flow::Close),
             _ => {}
         }
-        let outcome = self.dispatch(request, w).await;
+        let outcome = self.dispatch(request, ahead, w).await;
         self.conclude(outcome)
     }
 
-    async fn dispatch<W>(&mut self, request: Request, w: &mut W) -> Handled
+    async fn dispatch<W>(&mut self, request: Request, ahead: Option<i64>, w: &mut W) -> Handled
     where
         W: AsyncWrite + Unpin + Send,
     {
@@ -294,7 +312,7 @@ impl<B: Backend> Session<B> {
                     params,
                     extra,
                 },
-            ) => self.run(query, params, &extra).await,
+            ) => self.run(query, params, &extra, ahead, w).await,
             (Ready, Request::Begin { extra }) => self.begin(&extra).await,
             (Streaming | TxStreaming, Request::Pull { n, qid }) => {
                 self.pull(n, qid, false, w).await

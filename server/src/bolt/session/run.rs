@@ -1,21 +1,33 @@
 //! RUN: auto-commit in READY, or inside an explicit transaction.
 
-use super::{Handled, OpenStream, Session, State};
-use crate::bolt::backend::{Backend, ResultStream};
+use super::stopper::Stopper;
+use super::stream::opened;
+use super::{Handled, Session, State};
+use crate::bolt::backend::Backend;
 use crate::bolt::failure::Failure;
+use crate::bolt::pool::Lane;
 use crate::bolt::request::RunParams;
 use nereid_engine::{DbError, Params};
 use nereid_errors::Status;
 use nereid_packstream::{PackMap, PackValue};
+use std::sync::Arc;
 use std::time::Instant;
+use tokio::io::AsyncWrite;
 
 impl<B: Backend> Session<B> {
-    pub(super) async fn run(
+    /// `ahead`: the `n` of the PULL queued right behind this RUN, whose
+    /// first slice the RUN's job then pulls too (`stream::opened`).
+    pub(super) async fn run<W>(
         &mut self,
         query: String,
         params: RunParams,
         extra: &PackMap,
-    ) -> Handled {
+        ahead: Option<i64>,
+        w: &mut W,
+    ) -> Handled
+    where
+        W: AsyncWrite + Unpin + Send,
+    {
         let in_tx = matches!(self.state, State::TxReady | State::TxStreaming);
         let started = Instant::now();
         // Inside a transaction BEGIN carried the metadata.
@@ -46,37 +58,40 @@ impl<B: Backend> Session<B> {
         let backend = self.ctx.backend.clone();
         let client = self.client();
 
-        let (results, fields) = if in_tx {
+        let format = self.format;
+        let stopper = Arc::new(Stopper::default());
+        let job_stopper = stopper.clone();
+        let mut keep_alive = self.keep_alive();
+        let mut interrupted = false;
+        let (mut open, fields) = if in_tx {
             let tx = self.tx.take().ok_or_else(|| {
                 Failure::new(
                     Status::General,
                     "the transaction was lost to an internal error",
                 )
             })?;
+            let job = self.ctx.pool.submit_in(Lane::Fresh, move || {
+                let outcome = decode_params(&params, &*backend)
+                    .and_then(|params| {
+                        backend.run(Some(&tx), &query, params, deadline, metadata, &client)
+                    })
+                    .map(|results| opened(results, ahead, format, &job_stopper));
+                (tx, outcome)
+            });
             let (tx, outcome) = self
-                .ctx
-                .pool
-                .run(move || {
-                    let outcome = decode_params(&params, &*backend)
-                        .and_then(|params| {
-                            backend.run(Some(&tx), &query, params, deadline, metadata, &client)
-                        })
-                        .map(with_fields);
-                    (tx, outcome)
-                })
+                .await_job(job, &stopper, &mut interrupted, &mut keep_alive, w)
                 .await?;
             self.tx = Some(tx);
             outcome.map_err(Failure::from)?
         } else {
-            self.ctx
-                .pool
-                .run(move || {
-                    decode_params(&params, &*backend)
-                        .and_then(|params| {
-                            backend.run(None, &query, params, deadline, metadata, &client)
-                        })
-                        .map(with_fields)
-                })
+            let job = self.ctx.pool.submit_in(Lane::Fresh, move || {
+                decode_params(&params, &*backend)
+                    .and_then(|params| {
+                        backend.run(None, &query, params, deadline, metadata, &client)
+                    })
+                    .map(|results| opened(results, ahead, format, &job_stopper))
+            });
+            self.await_job(job, &stopper, &mut interrupted, &mut keep_alive, w)
                 .await?
                 .map_err(Failure::from)?
         };
@@ -90,19 +105,12 @@ impl<B: Backend> Session<B> {
             let qid = self.next_qid;
             self.next_qid += 1;
             self.last_qid = qid;
-            self.streams.push(OpenStream {
-                qid,
-                results,
-                had_record: false,
-            });
+            open.qid = qid;
+            self.streams.push(open);
             meta.insert("qid", qid);
             self.state = State::TxStreaming;
         } else {
-            self.streams.push(OpenStream {
-                qid: 0,
-                results,
-                had_record: false,
-            });
+            self.streams.push(open);
             if extra
                 .get("db")
                 .is_none_or(|db| matches!(db, PackValue::Null))
@@ -113,12 +121,6 @@ impl<B: Backend> Session<B> {
         }
         self.success(meta)
     }
-}
-
-/// Reads the field names on the pool thread, next to the database call.
-fn with_fields<R: ResultStream>(results: R) -> (R, Vec<String>) {
-    let fields = results.fields().to_vec();
-    (results, fields)
 }
 
 /// Decodes RUN's parameters on the pool thread, straight into values and

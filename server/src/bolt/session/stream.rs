@@ -21,11 +21,12 @@ use nereid_engine::{DbError, Summary};
 use nereid_errors::Status;
 use nereid_packstream::encode::MAX_ENCODE_DEPTH;
 use nereid_packstream::{EncodeError, PackMap, PackValue, StructFormat};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use super::stopper::Stopper;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWrite;
-use tokio::time::MissedTickBehavior;
+use tokio::sync::oneshot;
+use tokio::time::{Interval, MissedTickBehavior};
 
 /// An empty chunk: Bolt's keep-alive between messages.
 const NOOP: [u8; 2] = [0, 0];
@@ -48,13 +49,47 @@ enum SliceEnd {
     Paused { rows: i64, out_of_time: bool },
 }
 
-/// What a slice job hands back.
-struct SliceOutcome<R> {
-    open: OpenStream<R>,
+/// What a slice job hands back (its stream travels beside it).
+pub(super) struct Slice {
     bytes: Vec<u8>,
     result: Result<SliceEnd, DbError>,
     summary: Option<Summary>,
     encode_error: Option<EncodeError>,
+}
+
+/// A result's first slice, pulled by its RUN's own pool job for the PULL
+/// of `n` rows that was queued right behind the RUN (see [`opened`]).
+pub(super) struct FirstSlice {
+    n: i64,
+    slice: Slice,
+}
+
+/// A RUN's result as an open stream, on the pool beside the database call:
+/// its field names read and, when a PULL of `n` rows waits right behind the
+/// RUN (`ahead`: drivers send RUN and PULL together), its first slice
+/// pulled in the same job. A short query then costs one hand-off to the
+/// pool and back instead of two (each a thread wake-up on either side).
+/// The slice is answered when the PULL is handled, exactly as if that PULL
+/// had pulled it; a RESET or departed client stops it through `stopper`.
+pub(super) fn opened<R: ResultStream>(
+    results: R,
+    ahead: Option<i64>,
+    format: StructFormat,
+    stopper: &Stopper,
+) -> (OpenStream<R>, Vec<String>) {
+    let fields = results.fields().to_vec();
+    let mut open = OpenStream {
+        qid: 0,
+        results,
+        had_record: false,
+        first: None,
+    };
+    let stopped = stopper.publish(open.results.cancel_handle());
+    if let (Some(n), false) = (ahead, stopped) {
+        let slice = pull_slice(&mut open, n, false, format);
+        open.first = Some(FirstSlice { n, slice });
+    }
+    (open, fields)
 }
 
 impl<B: Backend> Session<B> {
@@ -64,54 +99,43 @@ impl<B: Backend> Session<B> {
     {
         let index = self.stream_index(qid)?;
         let mut open = self.streams.remove(index);
-        let cancel = open.results.cancel_handle();
+        let mut first = open.first.take();
+        if first.as_ref().is_some_and(|f| discard || f.n != n) {
+            // The connection pulls ahead only for the PULL it has queued
+            // next, which is this one.
+            self.ctx.pool.dispose(open);
+            return Err(Failure::new(
+                Status::General,
+                "internal error: the result's first slice was pulled for another request",
+            )
+            .into());
+        }
+        let stopper = Stopper::of(open.results.cancel_handle());
         let format = self.format;
         let started = Instant::now();
         let mut remaining = n;
         let mut lane = Lane::Fresh;
-        let reset_signal = self.reset_signal.clone();
-        let mut keep_alive = tokio::time::interval(self.ctx.config.noop_interval);
-        keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        keep_alive.reset();
+        let mut keep_alive = self.keep_alive();
         let mut interrupted = false;
         let (result, summary) = loop {
-            let mut job = self
-                .ctx
-                .pool
-                .submit_in(lane, move || pull_slice(open, remaining, discard, format));
-            let outcome = loop {
-                tokio::select! {
-                    outcome = &mut job => break outcome,
-                    _ = reset_signal.notified(), if !interrupted => {
-                        // A RESET behind this PULL, or the client left.
-                        if self.pending_resets.load(Ordering::Acquire) > 0
-                            || self.client_left.load(Ordering::Acquire)
-                        {
-                            interrupted = true;
-                            stop(&cancel);
-                        }
-                    }
-                    _ = keep_alive.tick() => {
-                        // Busy without output: tell the client we are alive
-                        // (between whole messages, so the NOOP is well placed).
-                        self.out.extend_from_slice(&NOOP);
-                        if let Err(e) = self.flush(w).await {
-                            stop(&cancel);
-                            return Err(e.into());
-                        }
-                    }
+            let (back, slice) = match first.take() {
+                Some(first) => (open, first.slice),
+                None => {
+                    let job = self.ctx.pool.submit_in(lane, move || {
+                        let slice = pull_slice(&mut open, remaining, discard, format);
+                        (open, slice)
+                    });
+                    self.await_job(job, &stopper, &mut interrupted, &mut keep_alive, w)
+                        .await?
                 }
             };
-            let SliceOutcome {
-                open: back,
+            open = back;
+            let Slice {
                 bytes,
                 result,
                 summary,
                 encode_error,
-            } = outcome
-                .unwrap_or(Err(PoolError::Closed))
-                .inspect_err(|_| stop(&cancel))?;
-            open = back;
+            } = slice;
             if let Some(e) = encode_error {
                 self.ctx.pool.dispose(open);
                 return Err(
@@ -121,7 +145,7 @@ impl<B: Backend> Session<B> {
             self.out.extend_from_slice(&bytes);
             if let Err(e) = self.flush_if_large(w).await {
                 // The client stopped reading or left: stop the query.
-                stop(&cancel);
+                stopper.stop();
                 self.ctx.pool.dispose(open);
                 return Err(e.into());
             }
@@ -175,6 +199,59 @@ impl<B: Backend> Session<B> {
             Err(e) => {
                 self.ctx.pool.dispose(open);
                 Err(HandlerError::Failure(Failure::from(e)))
+            }
+        }
+    }
+
+    /// The timer of the NOOPs sent while a job runs without output; its
+    /// first tick one interval from now.
+    pub(super) fn keep_alive(&self) -> Interval {
+        let mut keep_alive = tokio::time::interval(self.ctx.config.noop_interval);
+        keep_alive.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        keep_alive.reset();
+        keep_alive
+    }
+
+    /// Waits for a pool job of this session's query. Meanwhile a RESET
+    /// queued behind it or a departed client stops the query (`stopper`;
+    /// `interrupted` then tells the caller), and a job that runs long gets
+    /// a NOOP each `keep_alive` tick so that the client knows the server
+    /// is alive (between whole messages: the buffer holds only those).
+    pub(super) async fn await_job<T, W>(
+        &mut self,
+        mut job: oneshot::Receiver<Result<T, PoolError>>,
+        stopper: &Stopper,
+        interrupted: &mut bool,
+        keep_alive: &mut Interval,
+        w: &mut W,
+    ) -> Result<T, HandlerError>
+    where
+        W: AsyncWrite + Unpin + Send,
+    {
+        let reset_signal = self.reset_signal.clone();
+        loop {
+            tokio::select! {
+                outcome = &mut job => {
+                    return outcome.unwrap_or(Err(PoolError::Closed)).map_err(|e| {
+                        stopper.stop();
+                        e.into()
+                    });
+                }
+                _ = reset_signal.notified(), if !*interrupted => {
+                    if self.pending_resets.load(Ordering::Acquire) > 0
+                        || self.client_left.load(Ordering::Acquire)
+                    {
+                        *interrupted = true;
+                        stopper.stop();
+                    }
+                }
+                _ = keep_alive.tick() => {
+                    self.out.extend_from_slice(&NOOP);
+                    if let Err(e) = self.flush(w).await {
+                        stopper.stop();
+                        return Err(e.into());
+                    }
+                }
             }
         }
     }
@@ -388,13 +465,6 @@ fn hyphenated(name: &str) -> String {
     out
 }
 
-/// Stops the query at its next batch (no-op for results without one).
-fn stop(cancel: &Option<Arc<AtomicBool>>) {
-    if let Some(cancel) = cancel {
-        cancel.store(true, Ordering::Relaxed);
-    }
-}
-
 /// What a PULL stopped by a RESET reports (the client sees IGNORED).
 fn interrupted_error() -> DbError {
     DbError {
@@ -407,11 +477,11 @@ fn interrupted_error() -> DbError {
 /// when negative) in chunks, encoding records, until the PULL is answered
 /// or the slice's time or bytes run out.
 fn pull_slice<R: ResultStream>(
-    mut open: OpenStream<R>,
+    open: &mut OpenStream<R>,
     remaining: i64,
     discard: bool,
     format: StructFormat,
-) -> SliceOutcome<R> {
+) -> Slice {
     let started = Instant::now();
     let mut writer = RecordWriter::default();
     let mut bytes = Vec::new();
@@ -452,8 +522,7 @@ fn pull_slice<R: ResultStream>(
     };
     let summary =
         matches!(result, Ok(SliceEnd::Done { has_more: false })).then(|| open.results.summary());
-    SliceOutcome {
-        open,
+    Slice {
         bytes,
         result,
         summary,

@@ -72,6 +72,9 @@ pub struct FakeResults {
     write: bool,
     auto_commit: bool,
     slow: bool,
+    /// Produces nothing until stopped (`BLOCKED`): a long sort or
+    /// aggregation before the first row.
+    blocked: bool,
     fail_on_pull: bool,
     /// Fails when the row with this index is due (after those before it).
     fail_at: Option<i64>,
@@ -127,6 +130,7 @@ impl Backend for FakeBackend {
             write: false,
             auto_commit: tx.is_none(),
             slow: false,
+            blocked: false,
             fail_on_pull: false,
             fail_at: None,
             notifications: Vec::new(),
@@ -171,6 +175,7 @@ impl Backend for FakeBackend {
                 results.write = true;
             }
             ("SLOW", _) => results.slow = true,
+            ("BLOCKED", _) => results.blocked = true,
             ("ENDLESS", _) => {
                 results.fields = vec!["x".into()];
                 results.total = i64::MAX;
@@ -238,6 +243,15 @@ impl ResultStream for FakeResults {
                 status: Status::ArithmeticError,
                 message: "/ by zero".into(),
             });
+        }
+        while self.blocked {
+            if self.cancel.load(Ordering::Relaxed) {
+                return Err(DbError {
+                    status: Status::General,
+                    message: "terminated".into(),
+                });
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
         if self.slow {
             self.slow_started.fetch_add(1, Ordering::SeqCst);

@@ -211,6 +211,37 @@ async fn reset_interrupts_a_running_pull() {
     summary.success();
 }
 
+/// RESET behind a RUN and PULL sent together stops a query that has not
+/// produced its first row (the RUN's job is pulling it): the RUN is
+/// answered, the PULL IGNORED and the RESET SUCCESS, and the session works
+/// again. Without the stop the RUN would never be answered.
+#[tokio::test]
+async fn reset_stops_a_query_blocked_before_its_first_row() {
+    let ctx = context(FakeBackend::new(), 1);
+    let mut client = connect(&ctx, 5, 4).await;
+    client.login(true).await;
+    client.send(&[run("BLOCKED"), pull(-1)]).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    client.send(&[reset()]).await;
+    let replies = tokio::time::timeout(Duration::from_secs(20), async {
+        vec![
+            client.recv().await,
+            client.recv().await,
+            client.recv().await,
+        ]
+    })
+    .await
+    .expect("the RESET must stop the query");
+    assert!(matches!(replies[0], Reply::Success(_)), "{replies:?}");
+    assert_eq!(replies[1], Reply::Ignored);
+    assert_eq!(replies[2], Reply::Success(PackMap::new()));
+    client.send(&[run("RETURN 1"), pull(-1)]).await;
+    client.recv().await.success();
+    let (records, summary) = client.records().await;
+    assert_eq!(records.len(), 1);
+    summary.success();
+}
+
 /// A query busy without output sends NOOP chunks between messages.
 #[tokio::test]
 async fn busy_queries_send_noops() {
@@ -221,10 +252,24 @@ async fn busy_queries_send_noops() {
         crate::bolt::BoltContext::new(backend, crate::bolt::ExecPool::new(1).unwrap(), config);
     let mut client = connect(&ctx, 5, 4).await;
     client.login(true).await;
-    // SLOW spends a second before its one row.
+    // SLOW spends a second before its one row. With the PULL sent beside
+    // the RUN, the RUN's job pulls that row, so the NOOPs come before the
+    // RUN's SUCCESS.
     client.send(&[run("SLOW"), pull(-1)]).await;
-    client.recv().await.success();
     let mut header = [0u8; 2];
+    tokio::io::AsyncReadExt::read_exact(&mut client.io, &mut header)
+        .await
+        .unwrap();
+    assert_eq!(header, [0, 0], "a NOOP comes before the RUN's reply");
+    client.recv().await.success();
+    let (records, summary) = client.records().await;
+    assert_eq!(records.len(), 1);
+    summary.success();
+    // A PULL sent on its own pulls the row itself: the NOOPs come after
+    // the RUN's SUCCESS.
+    client.send(&[run("SLOW")]).await;
+    client.recv().await.success();
+    client.send(&[pull(-1)]).await;
     tokio::io::AsyncReadExt::read_exact(&mut client.io, &mut header)
         .await
         .unwrap();
