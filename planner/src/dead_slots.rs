@@ -206,12 +206,14 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
                     rel,
                     to,
                     far_end_in,
+                    far_end_adjacent,
                     ..
                 },
             ..
         } => {
             [*from, *rel, *to].into_iter().for_each(|s| mark(live, s));
             far_end_in.iter().for_each(|list| reads_of_expr(list, live));
+            far_end_adjacent.iter().for_each(|a| mark(live, a.node));
         }
         Op::VarExpand {
             spec:

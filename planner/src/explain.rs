@@ -374,8 +374,15 @@ fn expand(spec: &ExpandSpec) -> String {
         Some(list) => format!(" far end In {}", expr(list)),
         None => String::new(),
     };
+    let adjacent = match &spec.far_end_adjacent {
+        Some(a) => {
+            let (l, r) = arrows(a.dir);
+            format!(" far end {l}[{}]{r}(${})", types_text(&a.types), a.node)
+        }
+        None => String::new(),
+    };
     format!(
-        "{kind} (${}){l}[${}{}]{r}(${}){far_end}",
+        "{kind} (${}){l}[${}{}]{r}(${}){far_end}{adjacent}",
         spec.from,
         spec.rel,
         types_text(&spec.types),

@@ -43,8 +43,8 @@ pub use nereid_functions::{AggregateFunction, ScalarFunction};
 pub use nereid_functions::{SpatialFunction, TemporalFunction, TemporalKind, VectorFunction};
 pub use parameter_probe::{probes_fit, ParameterProbe, PlannedProbe, ProbeValue};
 pub use plan::{
-    Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op, OwnedPlan,
-    PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
+    AdjacentTo, Aggregate, CreateItem, ExpandSpec, HashJoinSpec, LoadCsvSpec, OnError, Op,
+    OwnedPlan, PhysicalPlan, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,
     TransactionBatches, VarExpandSpec,
 };
 pub use procedure_signature::{ProcedureField, ProcedureSignature, ProcedureType};

@@ -16,11 +16,14 @@
 //! `expand_into_table.rs`).
 //!
 //! With a far-end list (`ExpandSpec::far_end_in`), a neighbour not in the
-//! input row's list gets no row (`far_end_in.rs`).
+//! input row's list gets no row (`far_end_in.rs`); with a far-end node
+//! (`ExpandSpec::far_end_adjacent`), nor does one without a relationship
+//! to it (`far_end_adjacent.rs`).
 
 use super::endpoints::endpoints;
 use super::expand_into_table::IntoTable;
 use super::expand_row_ranges::RowRanges;
+use super::far_end_adjacent::FarEndAdjacent;
 use super::far_end_in::{Admitted, FarEndIn};
 use super::flat_map::{Expander, Extensions};
 use crate::batch::Batch;
@@ -60,12 +63,19 @@ pub(crate) struct Expand {
     remembered: Option<Option<Arc<HopTable>>>,
     /// The pre-test of the other end against a list, when the plan has one.
     far_end: Option<FarEndIn>,
+    /// The pre-test of the other end against a node, when the plan has one.
+    adjacent: Option<FarEndAdjacent>,
 }
 
 impl Expand {
     pub(crate) fn new(spec: ExpandSpec) -> Expand {
         Expand {
             far_end: spec.far_end_in.as_deref().cloned().map(FarEndIn::new),
+            adjacent: spec
+                .far_end_adjacent
+                .as_deref()
+                .cloned()
+                .map(FarEndAdjacent::new),
             spec,
             batch_edges: None,
             probed: 0,
@@ -127,6 +137,9 @@ impl Expander for Expand {
                 _ => None,
             });
         }
+        if let Some(adjacent) = &mut self.adjacent {
+            adjacent.start_batch(ctx);
+        }
         self.batch_edges = None;
         self.probed = 0;
         self.into_table.start_batch(ctx);
@@ -151,11 +164,16 @@ impl Expander for Expand {
             Some(far_end) => far_end.admitted(position),
             None => Admitted::All,
         };
-        if matches!(admitted, Admitted::Nothing) {
+        let adjacent = match &mut self.adjacent {
+            Some(adjacent) => adjacent.admitted(batch, row, ctx)?,
+            None => Admitted::All,
+        };
+        if matches!(admitted, Admitted::Nothing) || matches!(adjacent, Admitted::Nothing) {
             return Ok(Box::new(std::iter::empty()));
         }
         let (rel_slot, to_slot) = (spec.rel, spec.to);
-        let admits = move |&(_, other): &(_, NodeId)| admitted.admits(other);
+        let admits =
+            move |&(_, other): &(_, NodeId)| admitted.admits(other) && adjacent.admits(other);
         let extension = move |(rel, other)| {
             smallvec::smallvec![
                 (rel_slot, Value::Relationship(rel)),
@@ -171,6 +189,9 @@ impl Expander for Expand {
             debug_assert!(edges[range.clone()]
                 .iter()
                 .all(|&(node, _, _)| node == from));
+            if let Some(adjacent) = &mut self.adjacent {
+                adjacent.reached(range.len());
+            }
             let edges = Arc::clone(edges);
             return Ok(Box::new(
                 range
@@ -192,6 +213,9 @@ impl Expander for Expand {
             (None, Some(table)) => {
                 let list = table.neighbours(from, || ctx.txn.expand(from, spec.dir, &spec.types));
                 self.probed += list.len();
+                if let Some(adjacent) = &mut self.adjacent {
+                    adjacent.reached(list.len());
+                }
                 return Ok(Box::new(
                     (0..list.len())
                         .map(move |i| list[i])
@@ -202,6 +226,9 @@ impl Expander for Expand {
             (None, None) => ctx.txn.expand(from, spec.dir, &spec.types),
         };
         self.probed += neighbours.len();
+        if let Some(adjacent) = &mut self.adjacent {
+            adjacent.reached(neighbours.len());
+        }
         Ok(Box::new(
             neighbours.into_iter().filter(admits).map(extension),
         ))

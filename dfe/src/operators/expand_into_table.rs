@@ -22,7 +22,7 @@ use nereid_planner::ExpandSpec;
 use nereid_values::{NodeId, RelId};
 
 /// Consecutive rows with the same end after which its table is read.
-const BUILD_AFTER: usize = 32;
+pub(crate) const BUILD_AFTER: usize = 32;
 
 #[derive(Default)]
 pub(crate) struct IntoTable {

@@ -20,6 +20,7 @@ mod endpoints;
 mod expand;
 mod expand_into_table;
 mod expand_row_ranges;
+mod far_end_adjacent;
 mod far_end_in;
 mod filter;
 mod flat_map;

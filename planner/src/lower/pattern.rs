@@ -331,6 +331,7 @@ pub(crate) fn match_element(
                     into,
                     dead: Vec::new(),
                     far_end_in: None,
+                    far_end_adjacent: None,
                 },
             };
             if let Some(bound) = bound_rel {

@@ -33,6 +33,21 @@ pub struct ExpandSpec {
     /// rows that filter would drop are never built. `None`: no pre-test.
     /// Boxed: rarely present, and every operator pays for the largest.
     pub far_end_in: Option<Box<Expr>>,
+    /// A node the other end must have a relationship with for its row to
+    /// be built: the pre-test of an `ExpandInto` from the other end kept
+    /// directly above the expand (rule `far_end_adjacent`), so rows it
+    /// would drop are never built. `None`: no pre-test. Boxed as
+    /// `far_end_in` is.
+    pub far_end_adjacent: Option<Box<AdjacentTo>>,
+}
+
+/// Relationships of one of `types` (any when empty) in `dir`, seen from an
+/// expand's other end, to the node in slot `node` of the input row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdjacentTo {
+    pub node: Slot,
+    pub dir: Direction,
+    pub types: Vec<String>,
 }
 
 impl ExpandSpec {

@@ -29,7 +29,7 @@ mod items;
 mod tree;
 
 pub use batches::{LoadCsvSpec, OnError, TransactionBatches};
-pub use expand::{ExpandSpec, VarExpandSpec};
+pub use expand::{AdjacentTo, ExpandSpec, VarExpandSpec};
 pub use hash_join::HashJoinSpec;
 pub use items::{
     Aggregate, CreateItem, PropertyPredicate, PropertyTest, RelTypeName, SetItem, SortKey,

@@ -89,11 +89,12 @@ fn walk(plan: Op, known: &Known) -> Op {
         Op::Expand { input, spec } if !spec.into => {
             match into_known(*input, spec, filters, known) {
                 Ok(rewritten) => return walk_children(rewritten, &recurse),
-                Err((input, spec, filters)) => {
+                Err(unchanged) => {
+                    let (input, spec, filters) = *unchanged;
                     return wrap_filters(
                         walk_children(Op::Expand { input, spec }, &recurse),
                         filters,
-                    )
+                    );
                 }
             }
         }
@@ -102,7 +103,8 @@ fn walk(plan: Op, known: &Known) -> Op {
     wrap_filters(walk_children(core, &recurse), filters)
 }
 
-type Unchanged = (Box<Op>, ExpandSpec, Vec<Expr>);
+/// Boxed: the parts are large and the rewrite usually applies.
+type Unchanged = Box<(Box<Op>, ExpandSpec, Vec<Expr>)>;
 
 /// The rewrite of `Filter*(filters) Expand(spec) input`, or its parts back.
 fn into_known(
@@ -148,7 +150,7 @@ fn into_known(
         ) > MAX_KNOWN
         || !reaches_binding(&input, &reads)
     {
-        return Err((Box::new(input), spec, filters));
+        return Err(Box::new((Box::new(input), spec, filters)));
     }
     let kept: Vec<Expr> = filters
         .into_iter()

@@ -5,6 +5,7 @@
 mod choose_operators;
 mod count_from_store;
 mod expand_into_known;
+mod far_end_adjacent;
 mod far_end_in;
 mod filter_pushdown;
 mod filter_reads_projection;
@@ -44,9 +45,10 @@ pub trait RewriteRule: Sync {
 /// the rules before it may meet and produce logical forms such as
 /// `Op::NodeScan`, and none runs after it but `shared_property_read`
 /// (which puts a projection between filters, so it must not split the
-/// filters a scan is chosen from), `far_end_in` (which marks an expand
-/// of the final join order with the list a filter above tests its other
-/// end against), `reuse_invariant`, which
+/// filters a scan is chosen from), `far_end_in` and `far_end_adjacent`
+/// (which mark an expand of the final join order with the list a filter
+/// above tests its other end against, or the node an `ExpandInto` above
+/// tests it against), `reuse_invariant`, which
 /// changes no operator (it marks parts of expressions worth evaluating
 /// once per run of rows) and would hide those parts from the other rules,
 /// and `parallel_gather`, which only marks where the executor may run
@@ -75,6 +77,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &choose_operators::ChooseOperators,
     &shared_property_read::SharedPropertyRead,
     &far_end_in::FarEndIn,
+    &far_end_adjacent::FarEndAdjacent,
     &reuse_invariant::ReuseInvariant,
     &parallel_gather::ParallelGather,
 ];

@@ -27,6 +27,7 @@ fn filtered_expand(lists: &Value, starts: &Value, dir: Direction, far_end: bool)
                 into: false,
                 dead: Vec::new(),
                 far_end_in: far_end.then(|| Box::new(slot(3))),
+                far_end_adjacent: None,
             },
         }),
         predicate: bin(BinaryOp::In, slot(2), slot(3)),

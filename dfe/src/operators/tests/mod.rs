@@ -1,6 +1,7 @@
 //! Operator tests on a real in-memory store, with plans built by hand.
 
 mod expand_batched;
+mod far_end_adjacent;
 mod far_end_in;
 mod hash_join;
 mod laziness;

@@ -17,6 +17,7 @@ fn hop(from: usize, rel: usize, to: usize, dir: Direction, types: &[&str]) -> Ex
         into: false,
         dead: Vec::new(),
         far_end_in: None,
+        far_end_adjacent: None,
     }
 }
 

@@ -85,6 +85,7 @@ fn expand_follows_direction_types_and_into() {
             into,
             dead: Vec::new(),
             far_end_in: None,
+            far_end_adjacent: None,
         },
     };
     let other_ends = |op: Op| {
@@ -122,6 +123,7 @@ fn expand_follows_direction_types_and_into() {
             into: false,
             dead: Vec::new(),
             far_end_in: None,
+            far_end_adjacent: None,
         },
     };
     assert!(run(plan(from(Value::Null), 3, &[("r", 1)]), &txn)
@@ -509,5 +511,6 @@ fn knows_out() -> ExpandSpec {
         into: false,
         dead: Vec::new(),
         far_end_in: None,
+        far_end_adjacent: None,
     }
 }

@@ -10,6 +10,7 @@
 //! A RESET or a client that leaves sets the query's cancel flag, which
 //! every operator checks before each batch.
 
+use super::stopper::Stopper;
 use super::{Handled, HandlerError, OpenStream, Session, State};
 use crate::bolt::backend::{Backend, ResultStream};
 use crate::bolt::failure::Failure;
@@ -21,7 +22,6 @@ use nereid_engine::{DbError, Summary};
 use nereid_errors::Status;
 use nereid_packstream::encode::MAX_ENCODE_DEPTH;
 use nereid_packstream::{EncodeError, PackMap, PackValue, StructFormat};
-use super::stopper::Stopper;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWrite;

@@ -244,14 +244,14 @@ impl ResultStream for FakeResults {
                 message: "/ by zero".into(),
             });
         }
-        while self.blocked {
-            if self.cancel.load(Ordering::Relaxed) {
-                return Err(DbError {
-                    status: Status::General,
-                    message: "terminated".into(),
-                });
+        if self.blocked {
+            while !self.cancel.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
             }
-            std::thread::sleep(Duration::from_millis(1));
+            return Err(DbError {
+                status: Status::General,
+                message: "terminated".into(),
+            });
         }
         if self.slow {
             self.slow_started.fetch_add(1, Ordering::SeqCst);
