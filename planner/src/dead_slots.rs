@@ -252,9 +252,12 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
         }
         Op::Distinct { slots, .. } => slots.iter().for_each(|s| mark(live, *s)),
         Op::Sort { keys, .. } => sort_keys(keys, live),
-        Op::Top { keys, limit, .. } => {
+        Op::Top {
+            keys, limit, admit, ..
+        } => {
             sort_keys(keys, live);
             reads_of_expr(limit, live);
+            admit.iter().for_each(|a| reads_of_expr(a, live));
         }
         Op::Skip { count, .. } | Op::Limit { count, .. } => reads_of_expr(count, live),
         Op::Optional { nullable, .. } => nullable.iter().for_each(|s| mark(live, *s)),

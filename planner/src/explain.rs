@@ -269,7 +269,14 @@ fn describe(op: &Op) -> String {
         }
         Op::Distinct { slots, .. } => format!("Distinct {}", slot_list(slots)),
         Op::Sort { keys, .. } => format!("Sort {}", sort_keys(keys)),
-        Op::Top { keys, limit, .. } => format!("Top {} limit {}", sort_keys(keys), expr(limit)),
+        Op::Top {
+            keys, limit, admit, ..
+        } => {
+            let admit = admit
+                .as_ref()
+                .map_or(String::new(), |a| format!(" admitting {}", expr(a)));
+            format!("Top {} limit {}{admit}", sort_keys(keys), expr(limit))
+        }
         Op::Skip { count, .. } => format!("Skip {}", expr(count)),
         Op::Limit { count, .. } => format!("Limit {}", expr(count)),
         Op::Unwind { expr: e, out, .. } => format!("Unwind {} AS ${out}", expr(e)),

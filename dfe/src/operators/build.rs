@@ -361,7 +361,14 @@ pub(crate) fn build_with_inputs(
             input: i,
             keys,
             limit,
-        } => Box::new(Top::new(input(i), keys.clone(), limit.clone(), writes(i))),
+            admit,
+        } => Box::new(Top::new(
+            input(i),
+            keys.clone(),
+            limit.clone(),
+            admit.as_deref().cloned(),
+            writes(i),
+        )),
         Op::Skip { input: i, count } => Box::new(Skip::new(input(i), count.clone())),
         Op::Limit { input: i, count } => Box::new(Limit::new(input(i), count.clone(), writes(i))),
         Op::Unwind {

@@ -239,11 +239,14 @@ pub enum Op {
         input: Box<Op>,
         keys: Vec<SortKey>,
     },
-    /// Sort, keeping only the first `limit` rows.
+    /// Sort, keeping only the first `limit` rows. With `admit`, only rows
+    /// for which it is true are kept, and it is evaluated only for rows
+    /// that could enter the kept set (rule `top_admits_filter`).
     Top {
         input: Box<Op>,
         keys: Vec<SortKey>,
         limit: Expr,
+        admit: Option<Box<Expr>>,
     },
     /// `count` evaluates to a non-negative integer without reading rows.
     Skip {

@@ -39,6 +39,7 @@ impl RewriteRule for IndexOrder {
                 mut input,
                 keys,
                 limit,
+                admit: None,
             } => {
                 if read_in_order(&mut input, &keys, Some(&limit)) {
                     Op::Limit {
@@ -46,7 +47,12 @@ impl RewriteRule for IndexOrder {
                         count: limit,
                     }
                 } else {
-                    Op::Top { input, keys, limit }
+                    Op::Top {
+                        input,
+                        keys,
+                        limit,
+                        admit: None,
+                    }
                 }
             }
             Op::Sort { mut input, keys } => {

@@ -27,6 +27,7 @@ mod reuse_invariant;
 mod shared_property_read;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
+mod top_admits_filter;
 
 use crate::expr::{Expr, Slot};
 use crate::plan::Op;
@@ -45,7 +46,9 @@ pub trait RewriteRule: Sync {
 /// the rules before it may meet and produce logical forms such as
 /// `Op::NodeScan`, and none runs after it but `shared_property_read`
 /// (which puts a projection between filters, so it must not split the
-/// filters a scan is chosen from), `far_end_in` and `far_end_adjacent`
+/// filters a scan is chosen from), `top_admits_filter` (which moves the
+/// filters under a `Top` into it, so it must not take a filter a scan is
+/// chosen from), `far_end_in` and `far_end_adjacent`
 /// (which mark an expand of the final join order with the list a filter
 /// above tests its other end against, or the node an `ExpandInto` above
 /// tests it against), `reuse_invariant`, which
@@ -75,6 +78,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &project_after_top::ProjectAfterTop,
     &filter_reads_projection::FilterReadsProjection,
     &choose_operators::ChooseOperators,
+    &top_admits_filter::TopAdmitsFilter,
     &shared_property_read::SharedPropertyRead,
     &far_end_in::FarEndIn,
     &far_end_adjacent::FarEndAdjacent,

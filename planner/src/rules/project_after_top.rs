@@ -31,7 +31,12 @@ impl RewriteRule for ProjectAfterTop {
 
     fn rewrite(&self, plan: Op, _catalog: &dyn Catalog) -> Op {
         transform_up(plan, &|op| match op {
-            Op::Top { input, keys, limit } => match *input {
+            Op::Top {
+                input,
+                keys,
+                limit,
+                admit: None,
+            } => match *input {
                 Op::Project { input, items } => {
                     let keys = later_keys_read_in_place(keys, &items);
                     let mut key_reads = Vec::new();
@@ -41,6 +46,7 @@ impl RewriteRule for ProjectAfterTop {
                         input: Box::new(project(*input, now)),
                         keys,
                         limit,
+                        admit: None,
                     };
                     project(top, later)
                 }
@@ -48,6 +54,7 @@ impl RewriteRule for ProjectAfterTop {
                     input: Box::new(other),
                     keys,
                     limit,
+                    admit: None,
                 },
             },
             other => other,

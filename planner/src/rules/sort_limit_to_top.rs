@@ -19,6 +19,7 @@ impl RewriteRule for SortLimitToTop {
                     input,
                     keys,
                     limit: count,
+                    admit: None,
                 },
                 other => Op::Limit {
                     input: Box::new(other),

@@ -7,6 +7,7 @@ mod hash_join;
 mod laziness;
 mod optional_batched;
 mod reads;
+mod top_admit;
 mod writes;
 
 use crate::{Cursor, ExecError, Params, BATCH_SIZE};

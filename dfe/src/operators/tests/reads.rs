@@ -343,6 +343,7 @@ fn sort_is_stable_and_descending_puts_nulls_first_and_top_agrees() {
                 input,
                 keys,
                 limit: lit(n),
+                admit: None,
             },
         };
         let root = Op::Project {
