@@ -85,7 +85,12 @@ fn take_filters(op: Op) -> (Op, Vec<Expr>) {
 /// expand, looked for through filters and projections.
 fn node_slots(op: &Op) -> Vec<Slot> {
     match op {
-        Op::Filter { input, .. } | Op::Project { input, .. } => node_slots(input),
+        Op::Filter { input, .. } => node_slots(input),
+        Op::Project { input, items } => {
+            let mut nodes = node_slots(input);
+            nodes.retain(|s| items.iter().all(|(assigned, _)| assigned != s));
+            nodes
+        }
         Op::Expand { spec, .. } => vec![spec.from, spec.to],
         _ => Vec::new(),
     }
