@@ -6,7 +6,7 @@
 //! evaluator can run over any snapshot that answers these questions.
 
 use nereid_storage::Txn;
-use nereid_values::{EntityResolver, NodeId, RelId, Value};
+use nereid_values::{Direction, EntityResolver, NodeId, RelId, Value};
 use std::collections::BTreeMap;
 
 /// Entity reads from one consistent snapshot. Entities that are not visible
@@ -48,9 +48,16 @@ pub trait GraphRead {
     /// The type of a relationship, even one this transaction deleted: unlike its
     /// properties, openCypher keeps a deleted relationship's type readable (`type(r)`).
     fn rel_type(&self, id: RelId) -> Option<String>;
+    /// How many visible relationships of `id` go in `dir` with one of
+    /// `types` (any, when empty): as many as an expand from `id` lists, a
+    /// self-loop once also in `Both`.
+    fn degree(&self, id: NodeId, dir: Direction, types: &[String]) -> u64;
 }
 
 impl GraphRead for Txn {
+    fn degree(&self, id: NodeId, dir: Direction, types: &[String]) -> u64 {
+        Txn::degree(self, id, dir, types)
+    }
     fn node_labels(&self, id: NodeId) -> Vec<String> {
         Txn::node_labels(self, id)
     }

@@ -678,6 +678,10 @@ fn expr_level(e: &Expr) -> String {
                 format!("[{} | {}]", chain.join(" <- "), expr(projection))
             }
         }
+        Expr::Degree { node, dir, types } => {
+            let (l, r) = arrows(*dir);
+            format!("Degree(({}){l}[{}]{r}())", expr(node), types_text(types))
+        }
         Expr::Path(parts) => {
             let p: Vec<String> = parts.iter().map(expr).collect();
             format!("path({})", p.join(", "))

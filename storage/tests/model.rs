@@ -228,7 +228,39 @@ fn observe(txn: &Txn) -> Model {
                 .insert(r, (rel.start, rel.end, rel.rel_type, rel.properties));
         }
     }
+    assert_degrees(txn, &m);
     m
+}
+
+/// `Txn::degree` against the graph `observe` read back (so with the
+/// transaction's own writes, or a snapshot's older view): by direction and
+/// types, a self-loop once in `Both`, as the expand lists them.
+fn assert_degrees(txn: &Txn, m: &Model) {
+    let type_sets: [&[&str]; 4] = [&[], &["T0"], &["T0", "T1"], &["T9"]];
+    for &n in m.nodes.keys() {
+        for dir in [Direction::Outgoing, Direction::Incoming, Direction::Both] {
+            for set in type_sets {
+                let types: Vec<String> = set.iter().map(|t| t.to_string()).collect();
+                let expected = m
+                    .rels
+                    .values()
+                    .filter(|(start, end, ty, _)| {
+                        let touches = match dir {
+                            Direction::Outgoing => *start == n,
+                            Direction::Incoming => *end == n,
+                            Direction::Both => *start == n || *end == n,
+                        };
+                        touches && (types.is_empty() || types.contains(ty))
+                    })
+                    .count();
+                assert_eq!(
+                    txn.degree(n, dir, &types),
+                    expected as u64,
+                    "{n:?} {dir:?} {types:?}"
+                );
+            }
+        }
+    }
 }
 
 proptest! {

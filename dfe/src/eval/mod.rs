@@ -12,6 +12,7 @@ mod arithmetic;
 mod budgeted;
 pub(crate) mod compare;
 mod conversions;
+mod degree;
 pub(crate) mod dynamic_names;
 mod functions;
 mod logic;
@@ -309,6 +310,7 @@ impl<'a> Evaluator<'a> {
                 reads,
             } => self.eval_pattern_list(plan, projection, *exists, reads, batch, rows),
             Expr::Reused { expr, reads } => self.eval_reused(expr, reads, batch, rows),
+            Expr::Degree { node, dir, types } => self.eval_degree(node, *dir, types, batch, rows),
             Expr::MapProjection {
                 base,
                 all_properties,

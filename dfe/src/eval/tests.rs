@@ -8,6 +8,9 @@ use nereid_values::{NodeId, RelId};
 struct EmptyGraph;
 
 impl GraphRead for EmptyGraph {
+    fn degree(&self, _: NodeId, _: nereid_values::Direction, _: &[String]) -> u64 {
+        0
+    }
     fn node_labels(&self, _: NodeId) -> Vec<String> {
         Vec::new()
     }

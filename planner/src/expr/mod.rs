@@ -12,7 +12,7 @@ pub use slots::slots_of;
 
 use crate::plan::Op;
 use nereid_functions::ScalarFunction;
-use nereid_values::Value;
+use nereid_values::{Direction, Value};
 
 /// Index of a column in every row of a query.
 pub type Slot = usize;
@@ -100,6 +100,18 @@ pub enum Expr {
         projection: Box<Expr>,
         exists: bool,
         reads: Vec<Slot>,
+    },
+    /// How many relationships a one-hop pattern from `node` has, by
+    /// direction and types (empty: any), with nothing asked of the far end
+    /// or the relationship: `COUNT { (n)-[:T]->() }` and the size of such
+    /// a pattern comprehension (`lower/degree.rs`), read from the
+    /// adjacency without building a row per relationship. A null `node`
+    /// counts 0 (the pattern it replaces has no match); a non-node is the
+    /// expand's type error.
+    Degree {
+        node: Box<Expr>,
+        dir: Direction,
+        types: Vec<String>,
     },
     /// `[x IN list WHERE predicate | projection]`; `var` is the slot the
     /// element is bound to while evaluating `predicate` and `projection`.

@@ -74,6 +74,7 @@ fn slots_of_level(expr: &Expr, out: &mut Vec<Slot>) {
         }
         Map(items) => items.iter().for_each(|(_, e)| slots_of(e, out)),
         PatternList { reads, .. } => out.extend(reads.iter().copied()),
+        Degree { node, .. } => slots_of(node, out),
         Reused { reads, .. } => out.extend(reads.iter().copied()),
         Binary { lhs, rhs, .. } => {
             slots_of(lhs, out);

@@ -339,10 +339,11 @@ fn lower_call(
             at,
         ));
     }
-    Ok(Expr::Function {
-        func,
-        args: lower_all(args, scope, aggs)?,
-    })
+    let mut args = lower_all(args, scope, aggs)?;
+    if func == ScalarFunction::Size && args.len() == 1 {
+        return Ok(super::degree::size_of(args.remove(0)));
+    }
+    Ok(Expr::Function { func, args })
 }
 
 /// `linenumber()` / `file()`: the current `LOAD CSV` row's slot, or null

@@ -5,6 +5,7 @@
 //! projected names.
 
 mod call_subquery;
+mod degree;
 mod expr;
 mod hints;
 mod label_test;

@@ -5,14 +5,14 @@
 //! its own variables get fresh slots from the shared allocator), carried by
 //! the same `Expr::PatternList` that pattern expressions use: the executor
 //! runs it once per row. EXISTS asks whether it has a row (stopping at the
-//! first); COUNT is the size of the list of its rows.
+//! first); COUNT is the size of the list of its rows (a one-hop body's
+//! count is the node's degree: `degree.rs`).
 
 use super::procedure_snapshot::NestedCatalog;
 use super::scope::Scope;
 use crate::error::PlanError;
 use crate::expr::Expr;
 use nereid_cypher::ast::{Query, SubqueryKind};
-use nereid_functions::ScalarFunction;
 use nereid_values::Value;
 
 pub(crate) fn lower_subquery(
@@ -38,14 +38,11 @@ pub(crate) fn lower_subquery(
             exists: true,
             reads,
         },
-        SubqueryKind::Count => Expr::Function {
-            func: ScalarFunction::Size,
-            args: vec![Expr::PatternList {
-                plan,
-                projection: Box::new(Expr::Literal(Value::Null)),
-                exists: false,
-                reads,
-            }],
-        },
+        SubqueryKind::Count => super::degree::size_of(Expr::PatternList {
+            plan,
+            projection: Box::new(Expr::Literal(Value::Null)),
+            exists: false,
+            reads,
+        }),
     })
 }

@@ -271,6 +271,12 @@ impl Txn {
     pub fn expand(&self, id: NodeId, dir: Direction, types: &[String]) -> Vec<(RelId, NodeId)> {
         self.reader().expand(id.0, dir, types)
     }
+    /// How many relationships [`Txn::expand`] lists for the same arguments
+    /// (the node's degree by type and direction, a self-loop once in
+    /// `Both`), counted without listing them.
+    pub fn degree(&self, id: NodeId, dir: Direction, types: &[String]) -> u64 {
+        self.reader().degree(id.0, dir, types)
+    }
     /// [`Txn::expand`] of each of `ids` (a batch of rows' start nodes),
     /// read set-at-a-time through the APL: `(node, relationship, other)`
     /// grouped by node in ascending id order, each node once (see

@@ -472,26 +472,53 @@ impl Reader<'_> {
         dir: Direction,
         types: &[String],
     ) -> Vec<(RelId, NodeId)> {
+        let mut out = Vec::new();
+        self.each_relationship(node, dir, types, |rel, other| out.push((rel, other)));
+        out
+    }
+
+    /// How many relationships [`Reader::expand`] would list for the same
+    /// arguments, counted in place: the same visibility test on the same
+    /// tuples (so the snapshot's and the transaction's own writes count as
+    /// the expand would see them), without building the list. A count of a
+    /// node's relationships (`COUNT { (n)-[:T]->() }`) needs nothing else.
+    pub(crate) fn degree(&self, node: u64, dir: Direction, types: &[String]) -> u64 {
+        let mut count = 0u64;
+        self.each_relationship(node, dir, types, |_, _| count += 1);
+        count
+    }
+
+    /// Feeds each visible relationship of `node` in `dir` (of `types`, when
+    /// named) to `sink` as `(relationship, other end)`; a self-loop once,
+    /// also in `Both`.
+    fn each_relationship(
+        &self,
+        node: u64,
+        dir: Direction,
+        types: &[String],
+        mut sink: impl FnMut(RelId, NodeId),
+    ) {
         let Some(type_ids) = self.type_ids(types) else {
-            return Vec::new();
+            return;
         };
         let p = self.store.partitions;
         let home = vertex_partition(node, p);
-        let mut out = Vec::new();
         if matches!(dir, Direction::Outgoing | Direction::Both) {
             for column in 0..p {
                 let Some(part) = self.store.e.read(home * p + column) else {
                     continue;
                 };
-                let listed = |(_, t): (u32, Tuple<'_>)| {
-                    self.visible(&t)
-                        .then_some((RelId(t.i), NodeId(t.o.payload)))
+                let mut listed = |(_, t): (u32, Tuple<'_>)| {
+                    if self.visible(&t) {
+                        sink(RelId(t.i), NodeId(t.o.payload));
+                    }
                 };
                 if type_ids.is_empty() {
-                    out.extend(part.by_subject(node).filter_map(listed));
+                    part.by_subject(node).for_each(&mut listed);
                 } else {
                     // Only the wanted types' stretch of a sorted list.
-                    out.extend(part.by_subject_of_types(node, &type_ids).filter_map(listed));
+                    part.by_subject_of_types(node, &type_ids)
+                        .for_each(&mut listed);
                 }
             }
         }
@@ -500,19 +527,20 @@ impl Reader<'_> {
                 let Some(part) = self.store.e.read(row * p + home) else {
                     continue;
                 };
-                let listed = |(_, t): (u32, Tuple<'_>)| {
+                let mut listed = |(_, t): (u32, Tuple<'_>)| {
                     // In `Both`, a self-loop was already listed as outgoing.
-                    (!(dir == Direction::Both && t.s == node) && self.visible(&t))
-                        .then_some((RelId(t.i), NodeId(t.s)))
+                    if !(dir == Direction::Both && t.s == node) && self.visible(&t) {
+                        sink(RelId(t.i), NodeId(t.s));
+                    }
                 };
                 if type_ids.is_empty() {
-                    out.extend(part.by_object(node).filter_map(listed));
+                    part.by_object(node).for_each(&mut listed);
                 } else {
-                    out.extend(part.by_object_of_types(node, &type_ids).filter_map(listed));
+                    part.by_object_of_types(node, &type_ids)
+                        .for_each(&mut listed);
                 }
             }
         }
-        out
     }
 
     /// The ids of the named relationship types, each once (empty for no
