@@ -17,6 +17,7 @@ mod label_scan;
 mod min_max_from_index;
 mod node_index_seek;
 mod node_property_scan;
+mod or_to_union;
 mod parallel_gather;
 mod project_after_top;
 mod property_seek;
@@ -58,6 +59,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &join_order::JoinOrder,
+    &or_to_union::OrToUnion,
     &expand_into_known::ExpandIntoKnown,
     &hash_join::HashJoin,
     &id_seek::IdSeek,
