@@ -222,28 +222,8 @@ impl Start {
         );
         // From `b`: q(b), walked back; then `a`'s own filters and p(a) not
         // true; the filters on `b` alone move under the walk.
-        let mut b_labels: Vec<String> = Vec::new();
-        let mut on_b = vec![q];
-        let mut still_above = Vec::new();
-        for filter in self.above {
-            match filter {
-                Expr::HasLabels { expr, labels } if *expr == Expr::Slot(b) => {
-                    for l in labels {
-                        if !b_labels.contains(&l) {
-                            b_labels.push(l);
-                        }
-                    }
-                }
-                f if reads_only(&f, b) => on_b.push(f),
-                f => still_above.push(f),
-            }
-        }
-        let scan_b = Op::NodeScan {
-            input: Box::new(Op::Argument),
-            out: b,
-            labels: b_labels,
-        };
-        let walked_back = self.hop.reversed().over(wrap(scan_b, on_b));
+        let (scan_b, still_above) = super::scan_of_end(self.above, b, Op::Argument, vec![q]);
+        let walked_back = self.hop.reversed().over(scan_b);
         let mut after = Vec::new();
         if !self.a_labels.is_empty() {
             after.push(Expr::HasLabels {
