@@ -407,8 +407,9 @@ fn var_expand(spec: &VarExpandSpec) -> String {
     } else {
         "VarExpand"
     };
+    let backwards = if spec.backwards { " backwards" } else { "" };
     format!(
-        "{kind} (${}){l}[${}{}*{}..{max}{}]{r}(${})",
+        "{kind} (${}){l}[${}{}*{}..{max}{}]{r}(${}){backwards}",
         spec.from,
         spec.rels,
         types_text(&spec.types),

@@ -144,8 +144,14 @@ impl Expander for VarExpand {
         let mut found = Vec::new();
         search.walk(start, &mut Vec::new(), &mut found);
         let (rels_slot, to_slot, keep_rels) = (spec.rels, spec.to, !spec.rels_unread);
-        Ok(Box::new(found.into_iter().map(move |(rels, end)| {
+        let backwards = spec.backwards;
+        Ok(Box::new(found.into_iter().map(move |(mut rels, end)| {
             let rels = if keep_rels {
+                // Walked from the end written last: the list in the
+                // written order is the walk's, last relationship first.
+                if backwards {
+                    rels.reverse();
+                }
                 Value::List(rels.into_iter().map(Value::Relationship).collect())
             } else {
                 Value::Null

@@ -312,6 +312,7 @@ pub(crate) fn match_element(
                     into,
                     properties: property_list(&rel.properties, st.scope)?,
                     rels_unread: false,
+                    backwards: false,
                 },
             };
             // A bound list of relationships is matched by enumerating the paths and

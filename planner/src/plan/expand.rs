@@ -96,9 +96,33 @@ pub struct VarExpandSpec {
     /// No operator above reads `rels` (the planner's dead-slot pass): the
     /// paths' relationship lists are not built, `rels` stays null.
     pub rels_unread: bool,
+    /// The pattern was written from the other end (`to` is the end the
+    /// pattern names first): the walk from `from` finds each path last
+    /// relationship first, so its list is reversed before it is bound, and
+    /// `rels` holds the relationships in the written order (rule
+    /// `or_to_union` walks a hop from its seekable end, [`Self::reversed`]).
+    pub backwards: bool,
 }
 
 impl VarExpandSpec {
+    /// The same paths walked from their other end: `from` and `to`
+    /// swapped, the direction reversed, `backwards` flipped (so the
+    /// relationship lists keep the written order). The paths are the same
+    /// set: a path of `min..=max` distinct relationships read in the other
+    /// direction is one of `min..=max` distinct relationships from the
+    /// other end, zero-length paths included. Only for a walk whose
+    /// `properties` read neither end (the new start is bound before the
+    /// old one is), which the caller checks.
+    pub fn reversed(self) -> VarExpandSpec {
+        VarExpandSpec {
+            from: self.to,
+            to: self.from,
+            dir: self.dir.reversed(),
+            backwards: !self.backwards,
+            ..self
+        }
+    }
+
     /// The slots the expand binds.
     pub fn bound_here(&self) -> Vec<Slot> {
         if self.into {

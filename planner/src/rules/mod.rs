@@ -18,6 +18,7 @@ mod label_scan;
 mod min_max_from_index;
 mod node_index_seek;
 mod node_property_scan;
+mod or_to_union;
 mod parallel_gather;
 mod project_after_top;
 mod property_seek;
@@ -63,6 +64,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &join_order::JoinOrder,
+    &or_to_union::OrToUnion,
     &expand_into_known::ExpandIntoKnown,
     &hash_join::HashJoin,
     &id_seek::IdSeek,
@@ -172,6 +174,40 @@ pub(crate) fn wrap_filters(plan: Op, filters: Vec<Expr>) -> Op {
             input: Box::new(input),
             predicate,
         })
+}
+/// A walk turned around to start from its far end `b`: the filters above
+/// it split into the scan of `b` (its labels, and `first` followed by
+/// every filter that reads `b` alone, which now run under the walk) and
+/// the filters that must stay above it. Shared by the rules that reverse
+/// a first hop (`start_from_smaller_end`, `or_to_union`).
+pub(crate) fn scan_of_end(
+    above: Vec<Expr>,
+    b: Slot,
+    base: Op,
+    first: Vec<Expr>,
+) -> (Op, Vec<Expr>) {
+    let mut labels: Vec<String> = Vec::new();
+    let mut on_b = first;
+    let mut still_above = Vec::new();
+    for filter in above {
+        match filter {
+            Expr::HasLabels { expr, labels: ls } if *expr == Expr::Slot(b) => {
+                for l in ls {
+                    if !labels.contains(&l) {
+                        labels.push(l);
+                    }
+                }
+            }
+            f if reads_only(&f, b) => on_b.push(f),
+            f => still_above.push(f),
+        }
+    }
+    let scan = Op::NodeScan {
+        input: Box::new(base),
+        out: b,
+        labels,
+    };
+    (wrap_filters(scan, on_b), still_above)
 }
 
 /// True when `e` reads `slot` and no other slot (a filter on one node).

@@ -142,29 +142,9 @@ impl Hop {
     /// Starting from `b`.
     fn flipped(self) -> Op {
         let (a, b) = (self.spec.from, self.spec.to);
-        let mut b_labels: Vec<String> = Vec::new();
-        let mut on_b = Vec::new();
-        let mut still_above = Vec::new();
-        for filter in self.above {
-            match filter {
-                Expr::HasLabels { expr, labels } if *expr == Expr::Slot(b) => {
-                    for l in labels {
-                        if !b_labels.contains(&l) {
-                            b_labels.push(l);
-                        }
-                    }
-                }
-                f if reads_only(&f, b) => on_b.push(f),
-                f => still_above.push(f),
-            }
-        }
-        let scan = Op::NodeScan {
-            input: Box::new(self.base),
-            out: b,
-            labels: b_labels,
-        };
+        let (scan, still_above) = super::scan_of_end(self.above, b, self.base, Vec::new());
         let expand = Op::Expand {
-            input: Box::new(wrap(scan, on_b)),
+            input: Box::new(scan),
             spec: self.spec.reversed(),
         };
         let mut on_a = Vec::new();
