@@ -14,11 +14,14 @@
 //! ([`Store::pin_snapshot`]) for the whole export, so that garbage
 //! collection keeps every version `T` can read.
 
+mod node_walk;
+
 use crate::change::Change;
 use crate::error::{Result, StorageError};
 use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel};
 use crate::ids::split_sid;
 use crate::mvcc::View;
+use node_walk::NodeListing;
 use crate::predicates::PRED_EXISTS;
 use crate::store::Store;
 use crate::txn::{replay_changes, stamp_committed, Reader, TxnCore};
@@ -75,14 +78,8 @@ impl Store {
             store: self,
             view: View::committed(at),
         };
-        let nodes: Vec<u64> = match self.vp.read(part) {
-            Some(p) => p
-                .scan()
-                .filter(|(_, t)| t.p == PRED_EXISTS && t.visible(&View::committed(at)))
-                .map(|(_, t)| t.s)
-                .collect(),
-            None => Vec::new(),
-        };
+        let mut listing = NodeListing::read(self, part, at);
+        let nodes = std::mem::take(&mut listing.nodes);
         let schema = if part == 0 {
             self.export_schema()
         } else {
@@ -91,9 +88,9 @@ impl Store {
         schema
             .into_iter()
             .map(Exported::Change)
-            .chain(nodes.into_iter().filter_map(move |node| {
+            .chain(nodes.into_iter().filter_map(move |(node, from)| {
                 let key = self.vertices.resolve_str(node)?;
-                let (labels, mut found) = reader.node_labels_and_stored(node);
+                let (labels, mut found) = listing.labels_and_stored(&reader, part, (node, from));
                 Some(Exported::Node(ExportedNode {
                     id: NodeId(node),
                     key,
