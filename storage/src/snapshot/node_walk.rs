@@ -4,12 +4,18 @@
 //! A bulk load appends each node's tuples together (exists, labels,
 //! properties), node after node; a checkpoint then exported every node by
 //! an S-index probe of its own, a random read per node that was ~9% of a
-//! load's checkpoint (benches/RESULTS.md, session 33). When the
-//! partition's visible tuples ascend by subject and no slot was ever
-//! reused, a node's visible tuples are one run of slots, in the order the
-//! probe lists them (insertion order), so the run starting where the
-//! listing saw the node's first visible tuple is exactly what the probe
-//! would read. Otherwise the export probes, as before.
+//! load's checkpoint (benches/RESULTS.md, session 33).
+//!
+//! Vertex ids carry hash bits, so subjects do not ascend along the slots;
+//! what the walk needs is that each node's visible tuples are one run of
+//! slots. A node has at most one visible exists tuple (MVCC), and it is
+//! its first tuple; so when every run of visible tuples of one subject
+//! opens with an exists tuple, no subject has two runs. When, moreover,
+//! no slot was ever reused, slot order is insertion order, the order the
+//! probe lists a node's tuples in: the run starting where the listing saw
+//! the node's exists tuple is exactly what the probe would read.
+//! Otherwise (a property or label added after other nodes were written, a
+//! reused slot) the export probes per node, as before (ADR 0193).
 
 use crate::mvcc::View;
 use crate::predicates::PRED_EXISTS;
@@ -38,7 +44,7 @@ impl NodeListing {
             };
         };
         let mut nodes = Vec::new();
-        let mut ascending = true;
+        let mut runs_open_with_exists = true;
         let mut run: Option<(u64, u32)> = None;
         for (index, t) in partition.scan() {
             if !t.visible(&view) {
@@ -46,8 +52,8 @@ impl NodeListing {
             }
             let from = match run {
                 Some((s, from)) if s == t.s => from,
-                previous => {
-                    ascending &= previous.is_none_or(|(s, _)| s < t.s);
+                _ => {
+                    runs_open_with_exists &= t.p == PRED_EXISTS;
                     run = Some((t.s, index));
                     index
                 }
@@ -59,7 +65,7 @@ impl NodeListing {
         // Read after the scan: a slot reused before `at` (the only reuse
         // that can hold a visible tuple) set the flag before its tuple was
         // written.
-        let walkable = ascending && !partition.reused_slots();
+        let walkable = runs_open_with_exists && !partition.reused_slots();
         NodeListing { nodes, walkable }
     }
 
