@@ -409,6 +409,23 @@ impl Dictionary {
         form_of(&self.arena, record).map(f)
     }
 
+    /// Starts loading the gui map's slot of `gui` (first of the two misses
+    /// of a lookup by gui; [`Dictionary::prefetch_form`] is the second).
+    pub(crate) fn prefetch_gui(&self, gui: u64) {
+        self.slots.prefetch(gui);
+    }
+
+    /// Starts loading the header line of `gui`'s record, when its slot is
+    /// linked (best read after [`Dictionary::prefetch_gui`] had time).
+    pub(crate) fn prefetch_form(&self, gui: u64) {
+        if let Some(at) = self
+            .find_gui(gui)
+            .and_then(|r| self.arena.address(r as usize * UNIT))
+        {
+            crate::prefetch::line(at);
+        }
+    }
+
     /// Starts loading the header line of the record `hint` names (a
     /// reader that will decode the value after other work).
     pub(crate) fn prefetch_hinted(&self, hint: RecordHint) {

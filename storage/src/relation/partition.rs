@@ -32,7 +32,7 @@ use crate::list_arena::Positions;
 use crate::mvcc::{is_commit_ts, NONE};
 use crate::pinned;
 use crate::typed_value::{Encoded, TypedValue};
-use std::sync::atomic::{fence, Ordering};
+use std::sync::atomic::{fence, AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// What readers of a partition use (module docs).
@@ -44,6 +44,10 @@ pub(crate) struct Partition {
     by_s: SubjectIndex,
     by_o: AdjacencyIndex,
     by_i: StatementIndex,
+    /// Set (before the tuple is written) when an insert first takes a slot
+    /// from the free list: until then slot order is insertion order, which
+    /// a checkpoint's walk of the partition relies on (`snapshot::node_walk`).
+    reused_slots: AtomicBool,
 }
 
 /// What only a partition's writer uses, behind its lock.
@@ -122,6 +126,7 @@ impl Partition {
             by_s: SubjectIndex::new(keys.s, keys.sorted_s),
             by_o: AdjacencyIndex::new(keys.o),
             by_i: StatementIndex::default(),
+            reused_slots: AtomicBool::new(false),
         };
         let writer = PartitionWriter {
             zones,
@@ -165,6 +170,13 @@ impl Partition {
         let zones = self.zones_now();
         (start..zones.len())
             .filter_map(move |index| self.tuple_in(zones, index).map(|t| (index, t)))
+    }
+
+    /// Whether an insert ever reused a freed slot: while not, a scan
+    /// meets each subject's tuples in insertion order (the order
+    /// [`Partition::by_subject`] lists them in).
+    pub(crate) fn reused_slots(&self) -> bool {
+        self.reused_slots.load(Ordering::Acquire)
     }
 
     /// The zones, for a [`PartitionScan`].
@@ -264,6 +276,9 @@ impl Partition {
             return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
         let reused = w.free.pop();
+        if reused.is_some() {
+            self.reused_slots.store(true, Ordering::Release);
+        }
         let index = reused.unwrap_or(w.zones.len());
         let (z, slot) = split(index);
         if z == w.zones.count() {

@@ -291,18 +291,30 @@ impl Reader<'_> {
     /// pass over its tuples: a checkpoint exports both of every node, and
     /// each was a probe of the S index of its own.
     pub(crate) fn node_labels_and_stored(&self, node: u64) -> (Vec<String>, Vec<(u32, Encoded)>) {
+        match self.store.vp.read(self.vertex_part(node)) {
+            Some(part) => self.labels_and_stored(part.by_subject(node).map(|(_, t)| t)),
+            None => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// [`Reader::node_labels_and_stored`] of a node's REL_VP `tuples`
+    /// (all of them, in insertion order; the invisible ones are skipped),
+    /// however the caller found them: by an S-index probe, or by a
+    /// checkpoint's walk of the partition (module `snapshot::node_walk`).
+    pub(crate) fn labels_and_stored<'t>(
+        &self,
+        tuples: impl Iterator<Item = Tuple<'t>>,
+    ) -> (Vec<String>, Vec<(u32, Encoded)>) {
         let mut labels: Vec<u64> = Vec::new();
         let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
-        if let Some(part) = self.store.vp.read(self.vertex_part(node)) {
-            for (_, t) in part.by_subject(node) {
-                if t.p == PRED_EXISTS || !self.visible(&t) {
-                    continue;
-                }
-                if t.p == PRED_LABEL {
-                    labels.push(t.o.payload);
-                } else {
-                    found.push((t.p, t.encoded()));
-                }
+        for t in tuples {
+            if t.p == PRED_EXISTS || !self.visible(&t) {
+                continue;
+            }
+            if t.p == PRED_LABEL {
+                labels.push(t.o.payload);
+            } else {
+                found.push((t.p, t.encoded()));
             }
         }
         let labels = labels
