@@ -41,8 +41,8 @@ const EXISTS_ROWS_PER_ARGUMENT: usize = 64;
 /// `Argument` of operators that turn each input row into zero or more rows
 /// extending it, in input order, copying the slots they do not write
 /// (filters, projections, unwinds, and the scans, seeks and expands, which
-/// the executor runs as flat maps over their input); for `exists`, without
-/// a variable-length expand.
+/// the executor runs as flat maps over their input), or a union of such
+/// chains; for `exists`, without a variable-length expand or a union.
 pub(super) fn batchable(plan: &Op, exists: bool) -> bool {
     let mut current = plan;
     loop {
@@ -51,6 +51,13 @@ pub(super) fn batchable(plan: &Op, exists: bool) -> bool {
             Op::Filter { .. } | Op::Project { .. } | Op::Unwind { .. } => true,
             Op::VarExpand { .. } => !exists,
             Op::ShortestPath { .. } => false,
+            // Each part runs over the whole batch, one after the other:
+            // an argument's rows come from both, so they are not together,
+            // which a list gathered by position does not mind and an
+            // `exists` batch (stopping at a position reached) does.
+            Op::Union { input, other } => {
+                return !exists && batchable(input, exists) && batchable(other, exists)
+            }
             other => other.matches_entities(),
         };
         match current.input() {

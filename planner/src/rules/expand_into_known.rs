@@ -41,8 +41,8 @@ use super::{peel_filters, walk_children, wrap_filters, RewriteRule};
 use crate::cardinality::node_frontier;
 use crate::expr::{slots_of, Expr, Slot};
 use crate::id_predicate::seekable;
-use crate::index_predicate::{choose, condition};
-use crate::index_query::{allowed_for, IndexDescriptor, IndexEntity, IndexHint};
+use crate::index_predicate::condition;
+use crate::index_query::{IndexDescriptor, IndexEntity, IndexHint};
 use crate::plan::{ExpandSpec, Op};
 use crate::Catalog;
 
@@ -204,18 +204,10 @@ fn movable(filter: &Expr, t: Slot, rel: Slot) -> bool {
     value_is_plain && on_t
 }
 
-/// Whether a seek serves `conditions` on `t`: an id predicate, or an
-/// index over one of `labels` that answers them.
+/// Whether a seek serves `conditions` on `t` ([`super::seek_serves`]).
 fn served(conditions: &[Expr], t: Slot, labels: &[String], known: &Known) -> bool {
-    if conditions
-        .iter()
-        .any(|c| seekable(c).is_some_and(|(slot, _)| slot == t))
-    {
-        return true;
-    }
-    let found: Vec<_> = conditions.iter().map(|c| condition(c, t, &[t])).collect();
-    let allowed = allowed_for(known.indexes, known.hints, t);
-    choose(&allowed, IndexEntity::Node, labels, &found).is_some()
+    let conditions: Vec<&Expr> = conditions.iter().collect();
+    super::seek_serves(known.indexes, known.hints, &conditions, t, labels)
 }
 
 /// Operators the seek may sink below: per input row they emit rows that

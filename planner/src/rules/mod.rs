@@ -29,6 +29,7 @@ mod shared_property_read;
 mod sort_limit_to_top;
 mod start_from_smaller_end;
 mod top_admits_filter;
+mod walk_from_lighter_end;
 
 use crate::expr::{Expr, Slot};
 use crate::plan::Op;
@@ -65,6 +66,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &start_from_smaller_end::StartFromSmallerEnd,
     &join_order::JoinOrder,
     &or_to_union::OrToUnion,
+    &walk_from_lighter_end::WalkFromLighterEnd,
     &expand_into_known::ExpandIntoKnown,
     &hash_join::HashJoin,
     &id_seek::IdSeek,
@@ -208,6 +210,31 @@ pub(crate) fn scan_of_end(
         labels,
     };
     (wrap_filters(scan, on_b), still_above)
+}
+
+/// Whether a seek serves `conditions` on `end`: an id predicate, or an
+/// index over one of `labels` (among `indexes`, as the hints allow) that
+/// answers them.
+pub(crate) fn seek_serves(
+    indexes: &[crate::index_query::IndexDescriptor],
+    hints: &[crate::index_query::IndexHint],
+    conditions: &[&Expr],
+    end: Slot,
+    labels: &[String],
+) -> bool {
+    use crate::index_query::{allowed_for, IndexEntity};
+    if conditions
+        .iter()
+        .any(|c| crate::id_predicate::seekable(c).is_some_and(|(slot, _)| slot == end))
+    {
+        return true;
+    }
+    let found: Vec<_> = conditions
+        .iter()
+        .map(|c| crate::index_predicate::condition(c, end, &[end]))
+        .collect();
+    let allowed = allowed_for(indexes, hints, end);
+    crate::index_predicate::choose(&allowed, IndexEntity::Node, labels, &found).is_some()
 }
 
 /// True when `e` reads `slot` and no other slot (a filter on one node).
