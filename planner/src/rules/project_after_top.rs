@@ -65,8 +65,8 @@ impl RewriteRule for ProjectAfterTop {
 type Items = Vec<(Slot, Expr)>;
 
 /// `keys` with each key after the first that is the slot of an item
-/// reading a property of a slot (and read by no other key) replaced by
-/// that read. Nothing changes when the items read each other's slots.
+/// reading a property of a slot (and read by no other key), or a function
+/// of such slots, replaced by that read (that function of the reads). Nothing changes when the items read each other's slots.
 fn later_keys_read_in_place(keys: Vec<SortKey>, items: &Items) -> Vec<SortKey> {
     if reads_own(items) {
         return keys;
@@ -80,24 +80,48 @@ fn later_keys_read_in_place(keys: Vec<SortKey>, items: &Items) -> Vec<SortKey> {
     keys.iter()
         .enumerate()
         .map(|(i, key)| {
-            let Expr::Slot(slot) = key.expr else {
-                return key.clone();
+            let read_elsewhere = |slot: Slot| {
+                all_reads
+                    .iter()
+                    .enumerate()
+                    .any(|(j, reads)| j != i && reads.contains(&slot))
             };
-            let read_elsewhere = all_reads
-                .iter()
-                .enumerate()
-                .any(|(j, reads)| j != i && reads.contains(&slot));
-            let item = items.iter().find(|(s, _)| *s == slot).map(|(_, e)| e);
-            match item {
-                Some(e @ Expr::Property { expr, .. })
-                    if i > 0 && !read_elsewhere && matches!(**expr, Expr::Slot(_)) =>
-                {
-                    SortKey {
-                        expr: e.clone(),
-                        ..key.clone()
+            let read_in_place = |slot: Slot| {
+                let item = items.iter().find(|(s, _)| *s == slot).map(|(_, e)| e);
+                match item {
+                    Some(e @ Expr::Property { expr, .. })
+                        if i > 0 && !read_elsewhere(slot) && matches!(**expr, Expr::Slot(_)) =>
+                    {
+                        Some(e.clone())
                     }
+                    _ => None,
                 }
-                _ => key.clone(),
+            };
+            let expr = match &key.expr {
+                Expr::Slot(slot) => read_in_place(*slot),
+                // A function of such items (`toInteger(m.id)`, IC2 and
+                // IC9's tie-breaker): the same function of the reads.
+                Expr::Function { func, args } => {
+                    let mut changed = false;
+                    let args = args
+                        .iter()
+                        .map(|arg| match arg {
+                            Expr::Slot(slot) => read_in_place(*slot)
+                                .inspect(|_| changed = true)
+                                .unwrap_or_else(|| arg.clone()),
+                            other => other.clone(),
+                        })
+                        .collect();
+                    changed.then(|| Expr::Function { func: *func, args })
+                }
+                _ => None,
+            };
+            match expr {
+                Some(expr) => SortKey {
+                    expr,
+                    ..key.clone()
+                },
+                None => key.clone(),
             }
         })
         .collect()
