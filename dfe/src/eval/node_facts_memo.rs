@@ -1,5 +1,5 @@
-//! Label tests and property values remembered per node for one read-only
-//! statement, for the expressions of its nested plans.
+//! Label tests, property values and degrees remembered per node for one
+//! read-only statement, for the expressions of its nested plans.
 //!
 //! Why: with the adjacency memo (`adjacency_memo.rs`) a nested plan that
 //! walks nodes an earlier argument walked no longer reads the store for
@@ -48,6 +48,12 @@ pub(crate) trait Footprint {
 }
 
 impl Footprint for bool {
+    fn bytes(&self) -> usize {
+        0
+    }
+}
+
+impl Footprint for u64 {
     fn bytes(&self) -> usize {
         0
     }

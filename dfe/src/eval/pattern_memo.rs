@@ -54,6 +54,11 @@ pub struct PatternMemo {
     /// expressions (`node_facts_memo.rs`).
     pub(crate) labels: NodeFacts<bool>,
     pub(crate) properties: NodeFacts<Option<Value>>,
+    /// Nodes' degrees by direction and types (`Expr::Degree`, which rule
+    /// `walk_from_lighter_end` asks of the same two ends in both branches
+    /// and IC14 of the same persons for every path relationship: a count
+    /// over every relationship of the node each time).
+    pub(crate) degrees: NodeFacts<u64>,
 }
 
 #[derive(Default)]
