@@ -234,7 +234,8 @@ fn observe(txn: &Txn) -> Model {
 
 /// `Txn::degree` against the graph `observe` read back (so with the
 /// transaction's own writes, or a snapshot's older view): by direction and
-/// types, a self-loop once in `Both`, as the expand lists them.
+/// types, a self-loop once in `Both`, as the expand lists them; and
+/// `Txn::degree_bound` at least as large.
 fn assert_degrees(txn: &Txn, m: &Model) {
     let type_sets: [&[&str]; 4] = [&[], &["T0"], &["T0", "T1"], &["T9"]];
     for &n in m.nodes.keys() {
@@ -257,6 +258,12 @@ fn assert_degrees(txn: &Txn, m: &Model) {
                     txn.degree(n, dir, &types),
                     expected as u64,
                     "{n:?} {dir:?} {types:?}"
+                );
+                // The bound read from list lengths never falls short.
+                assert!(
+                    txn.degree_bound(n, dir) >= expected as u64,
+                    "{n:?} {dir:?}: bound {} below {expected}",
+                    txn.degree_bound(n, dir)
                 );
             }
         }

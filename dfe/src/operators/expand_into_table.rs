@@ -9,7 +9,14 @@
 //! for a popular tag) answers each row with a lookup in memory, and
 //! reading it costs less than the first few dozen store probes.
 //!
-//! When: after [`BUILD_AFTER`] consecutive rows with the same end. The
+//! When: after [`BUILD_AFTER`] consecutive rows with the same end, and
+//! once the rows that asked are enough to pay for reading the table: at
+//! most [`ENTRIES_PER_ROW`] of the end's relationships (an upper bound read
+//! from its adjacency lists' lengths, `Txn::degree_bound`) per row so far.
+//! An end with tens of thousands of relationships of which the rows reach
+//! a few (SNB IC11's country, `IS_LOCATED_IN` from every message located
+//! in it, asked by ~1,500 companies) is then probed row by row instead of
+//! read whole for every query. The
 //! table is kept across batches only in a statement that writes nothing
 //! (the one that may remember pattern answers: `ExecContext::memo`), whose
 //! snapshot cannot change under it; otherwise it lives for one batch. A
@@ -24,6 +31,11 @@ use nereid_values::{NodeId, RelId};
 /// Consecutive rows with the same end after which its table is read.
 pub(crate) const BUILD_AFTER: usize = 32;
 
+/// Most table entries read per row that asked for the end: a probe of
+/// the store per row costs a binary search in the start's adjacency, about
+/// what reading and sorting this many table entries costs.
+const ENTRIES_PER_ROW: u64 = 4;
+
 #[derive(Default)]
 pub(crate) struct IntoTable {
     /// The end the current run of rows asks for, and how many asked.
@@ -31,6 +43,8 @@ pub(crate) struct IntoTable {
     repeats: usize,
     /// `(other end, relationship)` of `end`'s relationships, by other end.
     table: Option<Vec<(NodeId, RelId)>>,
+    /// The bound of `end`'s relationships, once asked.
+    bound: Option<u64>,
 }
 
 impl IntoTable {
@@ -58,7 +72,7 @@ impl IntoTable {
             };
         }
         self.repeats += 1;
-        if self.table.is_none() && self.repeats > BUILD_AFTER {
+        if self.table.is_none() && self.repeats > BUILD_AFTER && self.pays(to, spec, ctx) {
             let mut table: Vec<(NodeId, RelId)> = ctx
                 .txn
                 .expand(to, spec.dir.reversed(), &spec.types)
@@ -84,5 +98,14 @@ impl IntoTable {
             }
             _ => Ok(ctx.txn.expand_into(from, to, spec.dir, &spec.types)),
         }
+    }
+
+    /// Whether the rows that asked for `to` so far pay for reading its
+    /// table (its bound read once per end).
+    fn pays(&mut self, to: NodeId, spec: &ExpandSpec, ctx: &ExecContext) -> bool {
+        let bound = *self
+            .bound
+            .get_or_insert_with(|| ctx.txn.degree_bound(to, spec.dir.reversed()));
+        (self.repeats as u64).saturating_mul(ENTRIES_PER_ROW) >= bound
     }
 }

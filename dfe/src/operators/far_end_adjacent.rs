@@ -8,8 +8,10 @@
 //! neighbours it would find nothing for.
 //!
 //! Until [`BUILD_AFTER`] consecutive rows asked about one node, or their
-//! start nodes had [`BUILD_AFTER_REACHED`] relationships, every neighbour
-//! is admitted: a node few rows ask about may have more relationships than
+//! start nodes had [`BUILD_AFTER_REACHED`] relationships, and those
+//! relationships number at least a [`SET_ENTRIES_PER_REACHED`]th of the
+//! node's (an upper bound read from its adjacency lists' lengths,
+//! `Txn::degree_bound`), every neighbour is admitted: a node few rows ask about may have more relationships than
 //! those rows reach (and rows of many relationships each, IC6's friends
 //! with hundreds of posts, reach the second bound first). A null node
 //! admits nothing (the
@@ -31,6 +33,13 @@ use std::sync::Arc;
 /// set is read.
 const BUILD_AFTER_REACHED: usize = 1024;
 
+/// Most set entries read per relationship reached so far: a neighbour the
+/// set leaves out saves its row and the tests above it, about what reading
+/// this many entries costs. A node with tens of thousands of
+/// relationships of which the rows reach a few hundred (SNB IC11's
+/// country, known by name, under every friend's employers) is not read.
+const SET_ENTRIES_PER_REACHED: u64 = 4;
+
 pub(crate) struct FarEndAdjacent {
     test: AdjacentTo,
     /// The node the current run of rows asks about, how many asked, and
@@ -40,6 +49,8 @@ pub(crate) struct FarEndAdjacent {
     reached: usize,
     /// The other ends of `node`'s relationships, sorted, once read.
     set: Option<Arc<Vec<u64>>>,
+    /// The bound of `node`'s relationships, once asked.
+    bound: Option<u64>,
 }
 
 impl FarEndAdjacent {
@@ -50,6 +61,7 @@ impl FarEndAdjacent {
             repeats: 0,
             reached: 0,
             set: None,
+            bound: None,
         }
     }
 
@@ -66,6 +78,16 @@ impl FarEndAdjacent {
         self.repeats = 0;
         self.reached = 0;
         self.set = None;
+        self.bound = None;
+    }
+
+    /// Whether the relationships reached so far pay for reading the set
+    /// of `id` (its bound read once per node).
+    fn pays(&mut self, id: NodeId, ctx: &ExecContext) -> bool {
+        let bound = *self
+            .bound
+            .get_or_insert_with(|| ctx.txn.degree_bound(id, self.test.dir.reversed()));
+        (self.reached as u64).saturating_mul(SET_ENTRIES_PER_REACHED) >= bound
     }
 
     /// Notes that the row last asked about had `relationships` (before the
@@ -91,7 +113,7 @@ impl FarEndAdjacent {
         }
         self.repeats += 1;
         let worth_it = self.repeats > BUILD_AFTER || self.reached >= BUILD_AFTER_REACHED;
-        if self.set.is_none() && worth_it {
+        if self.set.is_none() && worth_it && self.pays(id, ctx) {
             let mut ids: Vec<u64> = ctx
                 .txn
                 .expand(id, self.test.dir.reversed(), &self.test.types)

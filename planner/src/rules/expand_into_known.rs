@@ -32,7 +32,8 @@
 //! would never have produced changes nothing); the rest stay above. The
 //! rewrite happens only when the value is bound by a row (a literal or a
 //! parameter leaves the node to the rules choosing where a pattern
-//! starts), an index or id seek serves the conditions and the estimate
+//! starts, except over the rows of an earlier part of the query: ADR
+//! 0198), an index or id seek serves the conditions and the estimate
 //! names at most [`MAX_KNOWN`] nodes, and not when the chain
 //! reaches an `Argument` (the values are then bound outside the plan: a
 //! seek per argument row would also end an `Optional`'s batching).
@@ -139,8 +140,14 @@ fn into_known(
     }
     reads.retain(|s| *s != t);
     // A value that no row binds (literals, parameters) leaves the node
-    // to the rules that choose where a pattern starts.
-    if reads.is_empty()
+    // to the rules that choose where a pattern starts, unless the rows
+    // come from an earlier part of the query (see `after_query_part`).
+    let placed = if reads.is_empty() {
+        after_query_part(&input)
+    } else {
+        reaches_binding(&input, &reads)
+    };
+    if !placed
         || !served(&conditions, t, &labels, known)
         || node_frontier(
             known.catalog,
@@ -148,7 +155,6 @@ fn into_known(
             &labels,
             &conditions.iter().collect::<Vec<_>>(),
         ) > MAX_KNOWN
-        || !reaches_binding(&input, &reads)
     {
         return Err(Box::new((Box::new(input), spec, filters)));
     }
@@ -233,14 +239,40 @@ fn passes(op: &Op, reads: &[Slot]) -> bool {
 /// Whether the chain under the expand stops (at the operator binding one
 /// of `reads`, or one the seek may not sink below) before an `Argument`.
 fn reaches_binding(op: &Op, reads: &[Slot]) -> bool {
+    chain_end(op, reads).is_some_and(|end| !matches!(end, Op::Argument))
+}
+
+/// The first operator of `op`'s input chain that [`passes`] refuses;
+/// `None` when the chain ends at a leaf that passes.
+fn chain_end<'a>(op: &'a Op, reads: &[Slot]) -> Option<&'a Op> {
     let mut current = op;
     while passes(current, reads) {
-        match current.input() {
-            Some(input) => current = input,
-            None => return false,
-        }
+        current = current.input()?;
     }
-    !matches!(current, Op::Argument)
+    Some(current)
+}
+
+/// Whether the chain under the expand, for a seek whose values no row
+/// binds, stops at an operator that ends an earlier part of the query
+/// (`WITH DISTINCT`, an aggregation, an ordering or a row limit): the
+/// pattern then starts from the rows that part produced (SNB IC11's
+/// friends, `(company)-[:IS_LOCATED_IN]->(:Country {name: $countryName})`
+/// after `WITH DISTINCT friend`), where the seek is made once per query
+/// (dfe `node_index_seek.rs`) and each row probes the known node. Over a
+/// scan or a seek of the same part, the rules that choose where a pattern
+/// starts already weighed starting from the node, and the plan stays.
+fn after_query_part(op: &Op) -> bool {
+    chain_end(op, &[]).is_some_and(|end| {
+        matches!(
+            end,
+            Op::Distinct { .. }
+                | Op::Aggregate { .. }
+                | Op::Sort { .. }
+                | Op::Top { .. }
+                | Op::Limit { .. }
+                | Op::Skip { .. }
+        )
+    })
 }
 
 /// `op` with `seek` placed above the first operator of its input chain

@@ -21,6 +21,7 @@ mod node_property_scan;
 mod or_to_union;
 mod parallel_gather;
 mod project_after_top;
+mod projection_shared_read;
 mod property_seek;
 mod rel_index_seek;
 mod rel_type_scan;
@@ -84,6 +85,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &choose_operators::ChooseOperators,
     &top_admits_filter::TopAdmitsFilter,
     &shared_property_read::SharedPropertyRead,
+    &projection_shared_read::ProjectionSharedRead,
     &far_end_in::FarEndIn,
     &far_end_adjacent::FarEndAdjacent,
     &reuse_invariant::ReuseInvariant,

@@ -203,6 +203,12 @@ impl Partition {
         self.by_o.get(o).len()
     }
 
+    /// How many tuples the S index lists under `s` (an upper bound of what
+    /// [`Partition::by_subject`] yields; no tuple is read).
+    pub(crate) fn subject_list_len(&self, s: u64) -> usize {
+        self.by_s.get(s, &self.zones).len()
+    }
+
     /// The tuples listed under each of `keys` in the S index, key by key
     /// (each key's in insertion order; many keys are visited in ascending
     /// order, not the given one), through `f(key, tuple)` until it returns

@@ -277,6 +277,13 @@ impl Txn {
     pub fn degree(&self, id: NodeId, dir: Direction, types: &[String]) -> u64 {
         self.reader().degree(id.0, dir, types)
     }
+    /// At least as many as [`Txn::expand`] of `id` in `dir` lists for any
+    /// types, read from the lengths of its adjacency lists without reading
+    /// a relationship (deleted ones not yet collected count too): what a
+    /// read of all of them would cost, cheaply.
+    pub fn degree_bound(&self, id: NodeId, dir: Direction) -> u64 {
+        self.reader().degree_bound(id.0, dir)
+    }
     /// [`Txn::expand`] of each of `ids` (a batch of rows' start nodes),
     /// read set-at-a-time through the APL: `(node, relationship, other)`
     /// grouped by node in ascending id order, each node once (see

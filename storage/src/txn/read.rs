@@ -500,6 +500,29 @@ impl Reader<'_> {
         count
     }
 
+    /// An upper bound of how many relationships of `node` in `dir` (of any
+    /// type) [`Reader::expand`] could list: the lengths of the node's
+    /// adjacency lists in its grid cells, read without a tuple. A caller
+    /// weighing a read of all of them against other work needs no more.
+    pub(crate) fn degree_bound(&self, node: u64, dir: Direction) -> u64 {
+        let p = self.store.partitions;
+        let home = vertex_partition(node, p);
+        let mut bound = 0usize;
+        for other in 0..p {
+            if matches!(dir, Direction::Outgoing | Direction::Both) {
+                if let Some(part) = self.store.e.read(home * p + other) {
+                    bound += part.subject_list_len(node);
+                }
+            }
+            if matches!(dir, Direction::Incoming | Direction::Both) {
+                if let Some(part) = self.store.e.read(other * p + home) {
+                    bound += part.object_list_len(node);
+                }
+            }
+        }
+        bound as u64
+    }
+
     /// Feeds each visible relationship of `node` in `dir` (of `types`, when
     /// named) to `sink` as `(relationship, other end)`; a self-loop once,
     /// also in `Both`.
