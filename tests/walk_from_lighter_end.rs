@@ -123,24 +123,19 @@ fn union_rows(db: &Arc<Database>, q: &str) -> Option<(u64, u64)> {
     Some((profile.operators[first].rows, profile.operators[other].rows))
 }
 
-/// `pinned` is planned as the union, `written` is not, and their rows are
-/// the same multiset.
+/// `written` is not planned as the union, and its rows are the same
+/// multiset as `pinned`'s; whether `pinned` was (the rule leaves a chain
+/// whose two ends' average walks differ past its skew to the written plan).
 fn same_rows_as_written(
     db: &Arc<Database>,
     pinned: &str,
     written: &str,
-) -> Result<(), TestCaseError> {
+) -> Result<bool, TestCaseError> {
     let plan = format!("{:?}", explained(db, pinned).plan);
-    prop_assert!(
-        plan.contains("Union"),
-        "not rewritten: {}\n{}",
-        pinned,
-        plan
-    );
     let unsplit = format!("{:?}", explained(db, written).plan);
     prop_assert!(!unsplit.contains("Union"), "{}", written);
     prop_assert_eq!(rows(db, pinned), rows(db, written), "{}", pinned);
-    Ok(())
+    Ok(plan.contains("Union"))
 }
 
 #[test]
@@ -161,8 +156,9 @@ fn walks_from_either_end_return_the_written_plans_rows() {
             rows(&db, "CALL db.awaitIndexes(60)");
             let pinned = matched(&case, &format!("b.id = {}", case.y));
             let written = matched(&case, &format!("coalesce(b.id = {}, false)", case.y));
-            same_rows_as_written(&db, &pinned, &written)?;
-            rewritten_plans.set(rewritten_plans.get() + 1);
+            if same_rows_as_written(&db, &pinned, &written)? {
+                rewritten_plans.set(rewritten_plans.get() + 1);
+            }
             if let Some((first, other)) = union_rows(&db, &pinned) {
                 from_a.set(from_a.get() + usize::from(first > 0));
                 from_b.set(from_b.get() + usize::from(other > 0));
@@ -185,17 +181,19 @@ fn walks_from_either_end_return_the_written_plans_rows() {
             };
             let pinned = summed(pair(&|v| format!("b.id = {v}")));
             let written = summed(pair(&|v| format!("coalesce(b.id = {v}, false)")));
-            same_rows_as_written(&db, &pinned, &written)
+            let rewritten = same_rows_as_written(&db, &pinned, &written)?;
+            rewritten_plans.set(rewritten_plans.get() + usize::from(rewritten));
+            Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
-        "{} plans rewritten; union parts with rows: from a {}, from b {}",
+        "{} plans rewritten (of 192); union parts with rows: from a {}, from b {}",
         rewritten_plans.get(),
         from_a.get(),
         from_b.get()
     );
     assert!(
-        from_a.get() > 0 && from_b.get() > 0,
+        rewritten_plans.get() > 0 && from_a.get() > 0 && from_b.get() > 0,
         "both walks must have produced rows in some cases (from a {}, from b {})",
         from_a.get(),
         from_b.get()

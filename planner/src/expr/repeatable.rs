@@ -14,6 +14,7 @@ pub(crate) fn repeatable(e: &Expr) -> bool {
         Expr::Literal(_) | Expr::Param(_) | Expr::Slot(_) => true,
         Expr::Property { expr, .. } => repeatable(expr),
         Expr::List(items) => items.iter().all(repeatable),
+        Expr::Map(entries) => entries.iter().all(|(_, v)| repeatable(v)),
         Expr::Negate(e) => repeatable(e),
         Expr::Binary { op, lhs, rhs } => {
             matches!(
@@ -26,9 +27,21 @@ pub(crate) fn repeatable(e: &Expr) -> bool {
             ) && repeatable(lhs)
                 && repeatable(rhs)
         }
-        Expr::Function { func, args } => deterministic(*func) && args.iter().all(repeatable),
+        Expr::Function { func, args } => {
+            (deterministic(*func) || constructs_from(*func, args)) && args.iter().all(repeatable)
+        }
         _ => false,
     })
+}
+
+/// A temporal value built from a given value (`datetime({epochMillis: x})`,
+/// `date(s)`): without an argument the same functions read the clock.
+fn constructs_from(func: ScalarFunction, args: &[Expr]) -> bool {
+    use nereid_functions::TemporalFunction;
+    matches!(
+        func,
+        ScalarFunction::Temporal(TemporalFunction::Construct(_))
+    ) && args.len() == 1
 }
 
 /// Functions whose value depends only on their arguments (a short list on

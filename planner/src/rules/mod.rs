@@ -9,6 +9,7 @@ mod far_end_adjacent;
 mod far_end_in;
 mod filter_pushdown;
 mod filter_reads_projection;
+mod filtered_items_before_expand;
 mod hash_join;
 mod id_seek;
 mod implied_in_list;
@@ -63,6 +64,7 @@ pub trait RewriteRule: Sync {
 pub static RULES: &[&dyn RewriteRule] = &[
     &implied_in_list::ImpliedInList,
     &filter_pushdown::FilterPushdown,
+    &filtered_items_before_expand::FilteredItemsBeforeExpand,
     &label_scan::LabelIntoScan,
     &start_from_smaller_end::StartFromSmallerEnd,
     &join_order::JoinOrder,

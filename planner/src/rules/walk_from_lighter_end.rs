@@ -28,6 +28,11 @@
 //! * otherwise: the hops reversed from `b`, the first one into `a`, each
 //!   filter of the chain placed after the hop that binds what it reads.
 //!
+//! Only where the two walks' average costs (the first hop's average
+//! fan-out times the weight below) are within [`MAX_SKEW`] of each other:
+//! past that, statistics name the cheaper end, and reading the heavy end's
+//! degree (a count over its relationships) would cost what walking it does.
+//!
 //! `ka` and `kb` weigh a first-hop row by the rows the hops after it are
 //! expected to add (`1 + f2 + f2*f3 + ...` from the types' average
 //! fan-outs in each walk's direction). Each pair passes exactly one branch
@@ -69,6 +74,10 @@ impl RewriteRule for WalkFromLighterEnd {
 /// Most nodes each end may be estimated to name: every pair of them is a
 /// walk of its own, so the rule is for ends a value pins, not for scans.
 const MAX_KNOWN: f64 = 4.0;
+
+/// Largest ratio of the two walks' average costs for which the choice is
+/// left to run time: past it, statistics alone name the cheaper end.
+const MAX_SKEW: f64 = 4.0;
 
 struct Seeks<'a> {
     catalog: &'a dyn Catalog,
@@ -154,12 +163,20 @@ impl Chain {
         }
         let forward: Vec<&ExpandSpec> = hops.clone();
         let backward: Vec<&ExpandSpec> = hops.iter().rev().copied().collect();
-        Some(Chain {
-            a,
-            b,
-            ka: weight(seeks.catalog, &forward, false),
-            kb: weight(seeks.catalog, &backward, true),
-        })
+        let ka = weight(seeks.catalog, &forward, false);
+        let kb = weight(seeks.catalog, &backward, true);
+        // Where the ends' average first hops already tell the walks apart,
+        // the written plan stands (the start is chosen by the rules that
+        // order a pattern): reading the heavy end's degree would cost about
+        // what walking it does.
+        let first = hops[0];
+        let last = hops[hops.len() - 1];
+        let from_a = ka * fan_out(seeks.catalog, &first.types, first.dir).unwrap_or(1.0);
+        let from_b = kb * fan_out(seeks.catalog, &last.types, last.dir.reversed()).unwrap_or(1.0);
+        if from_a.max(from_b) > MAX_SKEW * from_a.min(from_b).max(f64::MIN_POSITIVE) {
+            return None;
+        }
+        Some(Chain { a, b, ka, kb })
     }
 
     /// Takes the plan apart and builds the union.
