@@ -84,16 +84,15 @@ fn sink(plan: Op) -> Op {
             return wrap_filters(project, above);
         }
     };
-    let Some((moved, kept, with, rest)) = split(&items, &above, &under, &expand, &expand_binds)
-    else {
+    let Some((moved, with)) = split(&items, &above, &under, &expand, &expand_binds) else {
         let project = Op::Project {
             input: Box::new(wrap_filters(expand, under)),
             items,
         };
         return wrap_filters(project, above);
     };
-    let (moved_items, kept_items) = partition(items, &moved, &kept);
-    let (moved_filters, rest_filters) = partition_filters(above, &with, &rest);
+    let (moved_items, kept_items) = split_at_positions(items, &moved);
+    let (moved_filters, rest_filters) = split_at_positions(above, &with);
     let expand = match expand {
         Op::Expand { input, spec } => Op::Expand {
             input: Box::new(lowered(*input, moved_items, moved_filters)),
@@ -127,16 +126,15 @@ fn lowered(below: Op, items: Items, filters: Vec<Expr>) -> Op {
     nereid_stack::deeper(|| sink(wrap_filters(project, filters)))
 }
 
-/// Positions of (moved items, kept items, moved filters, other filters),
-/// or `None` when no filter moves.
-#[allow(clippy::type_complexity)]
+/// Positions of (moved items, moved filters), or `None` when no filter
+/// moves.
 fn split(
     items: &Items,
     above: &[Expr],
     under: &[Expr],
     expand: &Op,
     expand_binds: &[Slot],
-) -> Option<(Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>)> {
+) -> Option<(Vec<usize>, Vec<usize>)> {
     if projection_reads_own(items) {
         return None;
     }
@@ -149,27 +147,31 @@ fn split(
     let mut crossed_reads: Vec<Slot> = under.iter().flat_map(reads).collect();
     crossed_reads.extend(expand_reads(expand));
     let written: Vec<Slot> = items.iter().map(|(s, _)| *s).collect();
-    let (moved, kept): (Vec<usize>, Vec<usize>) = (0..items.len()).partition(|&i| {
-        let (slot, e) = &items[i];
-        repeatable(e)
-            && !crossed_reads.contains(slot)
-            && !expand_binds.contains(slot)
-            && reads(e).iter().all(|s| !expand_binds.contains(s))
-    });
+    let moved: Vec<usize> = (0..items.len())
+        .filter(|&i| {
+            let (slot, e) = &items[i];
+            repeatable(e)
+                && !crossed_reads.contains(slot)
+                && !expand_binds.contains(slot)
+                && reads(e).iter().all(|s| !expand_binds.contains(s))
+        })
+        .collect();
     let moved_slots: Vec<Slot> = moved.iter().map(|&i| items[i].0).collect();
-    let (with, rest): (Vec<usize>, Vec<usize>) = (0..above.len()).partition(|&i| {
-        let r = reads(&above[i]);
-        r.iter().any(|s| moved_slots.contains(s))
-            && r.iter().all(|s| {
-                moved_slots.contains(s) || (!written.contains(s) && !expand_binds.contains(s))
-            })
-    });
+    let with: Vec<usize> = (0..above.len())
+        .filter(|&i| {
+            let r = reads(&above[i]);
+            r.iter().any(|s| moved_slots.contains(s))
+                && r.iter().all(|s| {
+                    moved_slots.contains(s) || (!written.contains(s) && !expand_binds.contains(s))
+                })
+        })
+        .collect();
     // A filter only drops rows, so the ones that move may leave others
     // above them (each keeps its relative order on its side).
     if with.is_empty() {
         return None;
     }
-    Some((moved, kept, with, rest))
+    Some((moved, with))
 }
 
 /// What an expand reads of its input row: its start (and a variable-length
@@ -197,33 +199,16 @@ fn expand_reads(expand: &Op) -> Vec<Slot> {
     }
 }
 
-fn partition(items: Items, moved: &[usize], kept: &[usize]) -> (Items, Items) {
-    debug_assert_eq!(moved.len() + kept.len(), items.len());
-    let mut m = Vec::new();
-    let mut k = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
-        if moved.contains(&i) {
-            m.push(item);
+/// (the elements at `chosen`, the others), each in its order.
+fn split_at_positions<T>(all: Vec<T>, chosen: &[usize]) -> (Vec<T>, Vec<T>) {
+    let mut picked = Vec::new();
+    let mut others = Vec::new();
+    for (i, element) in all.into_iter().enumerate() {
+        if chosen.contains(&i) {
+            picked.push(element);
         } else {
-            k.push(item);
+            others.push(element);
         }
     }
-    (m, k)
-}
-
-fn partition_filters(
-    filters: Vec<Expr>,
-    with: &[usize],
-    _rest: &[usize],
-) -> (Vec<Expr>, Vec<Expr>) {
-    let mut w = Vec::new();
-    let mut r = Vec::new();
-    for (i, f) in filters.into_iter().enumerate() {
-        if with.contains(&i) {
-            w.push(f);
-        } else {
-            r.push(f);
-        }
-    }
-    (w, r)
+    (picked, others)
 }
