@@ -44,8 +44,11 @@ const SET_AT_A_TIME_MIN: usize = 16;
 const PROBE_ROWS: usize = 8;
 
 /// Most relationships per probed row for which the rest of the batch is read
-/// set-at-a-time.
-const SET_AT_A_TIME_MAX_FAN_OUT: usize = 8;
+/// set-at-a-time. 32, not 8: rows of ~10 relationships (SNB IC5's forums'
+/// posts) paid a store call per row for nothing; the rows that lost
+/// set-at-a-time (IC6's persons' ~260 messages each) stay far above it
+/// (docs/adr/0196-ic5-keeps-the-forward-walk-set-at-a-time-up-to-32.md).
+const SET_AT_A_TIME_MAX_FAN_OUT: usize = 32;
 
 pub(crate) struct Expand {
     spec: ExpandSpec,

@@ -11,6 +11,12 @@ use nereid_values::RelId;
 /// edges, self-loops, two types, a deleted relationship, and start rows
 /// with repeated nodes and nulls.
 pub(super) fn graph() -> (Arc<Txn>, Vec<NodeId>) {
+    graph_with_strides(&[1, 7])
+}
+
+/// The same multigraph with one relationship per node and stride in
+/// `strides` (`graph` has two: a few relationships per node).
+fn graph_with_strides(strides: &[usize]) -> (Arc<Txn>, Vec<NodeId>) {
     let store = Store::new(StoreConfig::default());
     let setup = store.begin();
     let nodes: Vec<NodeId> = (0..40)
@@ -22,7 +28,7 @@ pub(super) fn graph() -> (Arc<Txn>, Vec<NodeId>) {
         .collect();
     let mut deleted: Option<RelId> = None;
     for i in 0..nodes.len() {
-        for k in [1usize, 7] {
+        for &k in strides {
             let (a, b) = (nodes[i], nodes[(i * k + 3) % nodes.len()]);
             let t = if (i + k) % 3 == 0 { "A" } else { "B" };
             let r = setup.create_rel(a, b, t, &BTreeMap::new()).unwrap();
@@ -51,7 +57,27 @@ pub(super) fn graph() -> (Arc<Txn>, Vec<NodeId>) {
 
 #[test]
 fn set_at_a_time_expand_equals_row_by_row() {
+    // 57 rows of at most a few relationships each: after the first rows,
+    // the batch is read set-at-a-time.
     let (txn, nodes) = graph();
+    assert_expand_equals_row_by_row(&txn, &nodes);
+}
+
+#[test]
+fn set_at_a_time_expand_of_denser_rows_equals_row_by_row() {
+    // ~10-25 relationships per row (12 out and 12 in per node, fewer or
+    // more by type and direction): the fan-outs (SNB IC5's forums, ~10
+    // posts each) that were read row by row before the limit went from 8
+    // to 32 per probed row and are now read set-at-a-time.
+    let strides: Vec<usize> = (1..=12).map(|k| 2 * k + 1).collect();
+    let (txn, nodes) = graph_with_strides(&strides);
+    assert_expand_equals_row_by_row(&txn, &nodes);
+}
+
+/// `Expand` over every node, some again and a null, in each direction and
+/// for several type lists, gives each row's relationships as `Txn::expand`
+/// lists them, rows in input order.
+fn assert_expand_equals_row_by_row(txn: &Arc<Txn>, nodes: &[NodeId]) {
     // Rows: every node, then some again, and nulls among them.
     let mut starts: Vec<Value> = nodes.iter().map(|&n| Value::Node(n)).collect();
     starts.extend([Value::Null, Value::Node(nodes[5]), Value::Node(nodes[0])]);
@@ -73,7 +99,7 @@ fn set_at_a_time_expand_equals_row_by_row() {
                     far_end_adjacent: None,
                 },
             };
-            let rows = run(plan(root, 3, &[("a", 0), ("r", 1), ("b", 2)]), &txn).unwrap();
+            let rows = run(plan(root, 3, &[("a", 0), ("r", 1), ("b", 2)]), txn).unwrap();
             let expected: Vec<Vec<Value>> = starts
                 .iter()
                 .filter_map(|v| match v {
@@ -88,8 +114,6 @@ fn set_at_a_time_expand_equals_row_by_row() {
                         })
                 })
                 .collect();
-            // 57 rows of at most a few relationships each: after the first
-            // rows, the batch is read set-at-a-time.
             assert_eq!(rows, expected, "{dir:?} {t:?}");
         }
     }
