@@ -1,7 +1,10 @@
 //! Bulk-load input parsing (issue #25): one generated openCypher CSV node
 //! file and one relationship file of 1M rows each, parsed from memory into
 //! records (`loader/parse_opencypher_nodes_1m`: 5 property values a row;
-//! `loader/parse_opencypher_relationships_1m`: 2). Throughput is reported in
+//! `loader/parse_opencypher_relationships_1m`: 2; `..._decimal_ends`: the
+//! same file read as the bulk path reads it, ends in canonical decimal as
+//! numbers, docs/adr/0200-relationship-ends-as-decimal-numbers.md).
+//! Throughput is reported in
 //! rows; property values per second = rows/s × values per row. The issue's
 //! end-to-end target is 3M property values/s on two cores, so the parser
 //! alone must be far above it.
@@ -55,9 +58,12 @@ fn relationships() -> Vec<u8> {
     )
 }
 
-fn parse_all(bytes: &[u8]) -> usize {
-    let reader =
+fn parse_all(bytes: &[u8], decimal_ends: bool) -> usize {
+    let mut reader =
         Reader::new("bench.csv", bytes, Format::OpenCypher, &Options::default()).expect("header");
+    if decimal_ends {
+        reader = reader.decimal_ends();
+    }
     let mut values = 0;
     for record in reader {
         values += match record.expect("row") {
@@ -74,11 +80,14 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ROWS as u64));
     let nodes = nodes();
     group.bench_function("parse_opencypher_nodes_1m", |b| {
-        b.iter(|| parse_all(&nodes))
+        b.iter(|| parse_all(&nodes, false))
     });
     let relationships = relationships();
     group.bench_function("parse_opencypher_relationships_1m", |b| {
-        b.iter(|| parse_all(&relationships))
+        b.iter(|| parse_all(&relationships, false))
+    });
+    group.bench_function("parse_opencypher_relationships_1m_decimal_ends", |b| {
+        b.iter(|| parse_all(&relationships, true))
     });
     group.finish();
 }

@@ -22,6 +22,7 @@
 //! transactions, `failOnError`) is the loader's business.
 
 mod compression;
+mod decimal;
 mod error;
 mod header;
 mod plain;
@@ -32,6 +33,7 @@ mod split;
 mod temporal;
 mod value_type;
 
+pub use decimal::canonical_decimal;
 pub use error::Error;
 pub use header::{Cardinality, FileKind, Header, PropertyColumn};
 pub use plain::PlainRecords;

@@ -66,6 +66,9 @@ pub struct Reader<'a> {
     /// The header's fields as written, for error messages.
     header_names: Vec<String>,
     names: Names,
+    /// Whether relationship ends in canonical decimal come as numbers
+    /// ([`Reader::decimal_ends`]).
+    decimal_ends: bool,
     done: bool,
 }
 
@@ -144,8 +147,18 @@ impl<'a> Reader<'a> {
                 map: HashMap::new(),
                 last: None,
             },
+            decimal_ends: false,
             done: false,
         })
+    }
+
+    /// Makes relationship ends whose ids are in canonical decimal come as
+    /// numbers (`RelationshipRecord::decimal_ends`), their texts left
+    /// empty: a loader that looks ids up by number then costs no string
+    /// per end (docs/adr/0200-relationship-ends-as-decimal-numbers.md).
+    pub fn decimal_ends(mut self) -> Self {
+        self.decimal_ends = true;
+        self
     }
 
     pub fn header(&self) -> &Header {
@@ -176,6 +189,7 @@ impl<'a> Reader<'a> {
         let mut id_space = None;
         let mut labels = Vec::new();
         let mut ends: [Option<(String, Option<Arc<str>>)>; 2] = [None, None];
+        let mut decimal_ends = [None, None];
         let mut rel_type = None;
         let mut properties = Vec::with_capacity(self.header.properties().len());
         let relationships = self.header.kind() == FileKind::Relationships;
@@ -203,8 +217,14 @@ impl<'a> Reader<'a> {
                     if bytes.is_empty() {
                         return Err(errors.missing(field, i));
                     }
-                    let text = utf8(bytes).map_err(|e| fail(e, "id"))?;
                     let end = usize::from(matches!(column, Column::End(_)));
+                    let number = self.decimal_ends.then(|| crate::canonical_decimal(bytes));
+                    if let Some(Some(n)) = number {
+                        decimal_ends[end] = Some(n);
+                        ends[end] = Some((String::new(), space.clone()));
+                        continue;
+                    }
+                    let text = utf8(bytes).map_err(|e| fail(e, "id"))?;
                     ends[end] = Some((text.to_owned(), space.clone()));
                 }
                 Column::Label => {
@@ -254,6 +274,7 @@ impl<'a> Reader<'a> {
                 properties,
                 line,
                 end_numbers: None,
+                decimal_ends,
             }))
         } else {
             if labels.is_empty() && self.format == Format::NeptuneCsv {

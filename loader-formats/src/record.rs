@@ -39,6 +39,12 @@ pub struct RelationshipRecord {
     /// numbering RDF reader, which then leaves `start` and `end` empty (no
     /// copy of two IRIs per edge). `None` from every other reader.
     pub end_numbers: Option<(u64, u64)>,
+    /// The start's and the end's id as numbers, each when it is one in
+    /// canonical decimal ([`crate::canonical_decimal`]), from a CSV reader
+    /// asked for them (`Reader::decimal_ends`), which then leaves that
+    /// end's text (`start` or `end`) empty: no string per end for the ids
+    /// most files use. `[None, None]` from every other reader.
+    pub decimal_ends: [Option<u64>; 2],
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -66,13 +66,16 @@ pub(crate) fn run(
     Progress::add(&progress.bytes_total, sizes.sum());
     let fail_on_error = request.fail_on_error;
     let bytes = &progress.bytes;
-    let open = |numbers| match source::open_all(
+    // The bulk path opens the files with `bulk` (its RDF dictionary, CSV
+    // ends as numbers); the transaction path, which spells every end, without.
+    let open = |numbers, bulk| match source::open_all(
         files,
         request.format,
         scope,
         bytes,
         fail_on_error,
         numbers,
+        bulk,
     ) {
         Ok(inputs) => Ok(inputs),
         Err(failed) => {
@@ -86,12 +89,12 @@ pub(crate) fn run(
     // The bulk path numbers an RDF load's vertices by one dictionary
     // (docs/adr/0155-rdf-records-numbered-by-a-shared-dictionary.md).
     let numbers = merge.then(|| Arc::new(nereid_loader_formats::IriNumbers::new()));
-    let inputs = open(numbers.clone())?;
+    let inputs = open(numbers.clone(), true)?;
     match super::bulk::run(db, inputs, fail_on_error, numbers, progress, cancel)? {
         super::bulk::Outcome::Applied => return Ok(()),
         super::bulk::Outcome::AddsToCommitted => progress.restart(),
     }
-    let inputs = open(None)?;
+    let inputs = open(None, false)?;
     let started = Instant::now();
     let tx = db.begin();
     let files = inputs.into_iter().map(|input| (input.name, input.reader));

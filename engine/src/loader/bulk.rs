@@ -210,14 +210,29 @@ pub(super) trait LoadKeys {
     /// Asks for the memory a later `position` of the same id will read
     /// (a hint: nothing by default).
     fn prefetch(&self, _space: Option<&str>, _id: &str) {}
+
+    /// [`LoadKeys::position`] of the id that is `n` in canonical decimal
+    /// (`nereid_loader_formats::canonical_decimal`).
+    fn position_of_number(&self, space: Option<&str>, n: u64) -> Option<usize>;
+
+    /// [`LoadKeys::prefetch`] of the id that is `n` in canonical decimal.
+    fn prefetch_number(&self, _space: Option<&str>, _n: u64) {}
 }
 
 impl<K: LoadKeys> Ends<'_, K> {
     /// Asks for what resolving `rel`'s ends will read, a few rows before
     /// [`Ends::resolve`] does (docs/adr/0154-load-rows-freed-once-staged.md).
     pub(super) fn prefetch(self, rel: &RelationshipRecord) {
-        self.keys.prefetch(rel.start_space.as_deref(), &rel.start);
-        self.keys.prefetch(rel.end_space.as_deref(), &rel.end);
+        let [start, end] = rel.decimal_ends;
+        for (space, text, number) in [
+            (&rel.start_space, &rel.start, start),
+            (&rel.end_space, &rel.end, end),
+        ] {
+            match number {
+                Some(n) => self.keys.prefetch_number(space.as_deref(), n),
+                None => self.keys.prefetch(space.as_deref(), text),
+            }
+        }
     }
 
     /// `rel` with its ends resolved (`scratch` holds the key looked up).
@@ -227,8 +242,9 @@ impl<K: LoadKeys> Ends<'_, K> {
         scratch: &mut String,
     ) -> Result<RelRow, RowError> {
         let at = RowError::at(rel.line);
-        let src = self.end(rel.start_space.as_deref(), &rel.start, scratch);
-        let dst = self.end(rel.end_space.as_deref(), &rel.end, scratch);
+        let [start, end] = rel.decimal_ends;
+        let src = self.end(rel.start_space.as_deref(), &rel.start, start, scratch);
+        let dst = self.end(rel.end_space.as_deref(), &rel.end, end, scratch);
         Ok(RelRow {
             src: src.map_err(at)?,
             dst: dst.map_err(at)?,
@@ -237,10 +253,33 @@ impl<K: LoadKeys> Ends<'_, K> {
         })
     }
 
-    fn end(self, space: Option<&str>, id: &str, key: &mut String) -> Result<BulkEnd, DbError> {
-        if let Some(at) = self.keys.position(space, id, key) {
-            return Ok(BulkEnd::Loaded(at));
-        }
+    /// The end `id` of `space`, or the id that is `number` in canonical
+    /// decimal (a reader's `decimal_ends`, `id` then empty): found by its
+    /// number among the load's own nodes, spelled only to look for a
+    /// committed one.
+    fn end(
+        self,
+        space: Option<&str>,
+        id: &str,
+        number: Option<u64>,
+        key: &mut String,
+    ) -> Result<BulkEnd, DbError> {
+        let spelled;
+        let id = match number {
+            Some(n) => {
+                if let Some(at) = self.keys.position_of_number(space, n) {
+                    return Ok(BulkEnd::Loaded(at));
+                }
+                spelled = n.to_string();
+                &spelled
+            }
+            None => {
+                if let Some(at) = self.keys.position(space, id, key) {
+                    return Ok(BulkEnd::Loaded(at));
+                }
+                id
+            }
+        };
         user_key_into(space, id, key)?;
         super::apply::endpoint_by_key(self.txn, key, space, id).map(BulkEnd::Existing)
     }

@@ -13,6 +13,8 @@
 
 use std::collections::HashMap;
 
+use nereid_loader_formats::canonical_decimal;
+
 use super::bulk::{Fast, LoadKeys};
 use super::number_table::NumberTable;
 
@@ -35,16 +37,7 @@ pub(super) struct IdIndex<'a> {
 /// leading zero, fits 64 bits): such ids and their numbers correspond one
 /// to one, so a lookup by number finds exactly the vertex of that text.
 fn canonical_number(id: &str) -> Option<u64> {
-    let bytes = id.as_bytes();
-    let canonical = !bytes.is_empty()
-        && bytes.len() <= 19
-        && bytes.iter().all(u8::is_ascii_digit)
-        && (bytes[0] != b'0' || bytes.len() == 1);
-    if canonical {
-        id.parse().ok()
-    } else {
-        None
-    }
+    canonical_decimal(id.as_bytes())
 }
 
 /// Whether `prefix` is the key prefix `user_key` gives `id` of `space`.
@@ -113,7 +106,19 @@ impl LoadKeys for IdIndex<'_> {
     }
 
     fn prefetch(&self, space: Option<&str>, id: &str) {
-        if let (Some(ids), Some(n)) = (self.space(space, id), canonical_number(id)) {
+        if let Some(n) = canonical_number(id) {
+            self.prefetch_number(space, n);
+        }
+    }
+
+    /// A number's spelling never opens with `(`, so its space is found as
+    /// that of any such id (the empty one stands for them all).
+    fn position_of_number(&self, space: Option<&str>, n: u64) -> Option<usize> {
+        self.space(space, "")?.numbers.get(n)
+    }
+
+    fn prefetch_number(&self, space: Option<&str>, n: u64) {
+        if let Some(ids) = self.space(space, "") {
             ids.numbers.prefetch(n);
         }
     }
@@ -140,16 +145,6 @@ impl<K: std::hash::Hash + Eq> InsertOrKeep<K> for HashMap<K, usize, Fast> {
 mod tests {
     use super::super::user_id::user_key;
     use super::*;
-
-    #[test]
-    fn numbers_are_only_canonical_decimals() {
-        assert_eq!(canonical_number("0"), Some(0));
-        assert_eq!(canonical_number("933"), Some(933));
-        assert_eq!(canonical_number("18446744073709551615"), None);
-        for text in ["", "007", "+1", "-1", "1.0", " 1", "1e3", "٣"] {
-            assert_eq!(canonical_number(text), None, "{text:?}");
-        }
-    }
 
     /// Every (space, id) pair finds the vertex whose spelled key is its
     /// own, and no other: the index answers as the map of keys did.
@@ -180,6 +175,9 @@ mod tests {
         let mut scratch = String::new();
         for (at, (space, id)) in pairs.iter().enumerate() {
             assert_eq!(index.position(*space, id, &mut scratch), Some(at));
+            if let Some(n) = canonical_number(id) {
+                assert_eq!(index.position_of_number(*space, n), Some(at), "{id}");
+            }
         }
         for (space, id) in [
             (None, "2"),
@@ -188,6 +186,9 @@ mod tests {
             (None, "(R)1"),
         ] {
             assert_eq!(index.position(space, id, &mut scratch), None);
+        }
+        for (space, n) in [(None, 2), (Some("P"), 2), (Some("R"), 1), (Some(""), 2)] {
+            assert_eq!(index.position_of_number(space, n), None);
         }
     }
 }

@@ -192,6 +192,9 @@ pub(crate) struct Input {
 /// it is parsed (`RdfReader::streamed`): an error fails the whole load,
 /// so the records yielded before it are never applied. With `numbers`,
 /// RDF records are numbered by that dictionary (`RdfReader::numbered`).
+/// With `decimal_ends` (the bulk path, which looks such ids up by number),
+/// CSV relationship ends in canonical decimal come as numbers
+/// (`Reader::decimal_ends`).
 pub(crate) fn open_all(
     files: &[InputFile],
     format: InputFormat,
@@ -199,6 +202,7 @@ pub(crate) fn open_all(
     bytes: &Arc<AtomicU64>,
     fail_on_error: bool,
     numbers: Option<Arc<IriNumbers>>,
+    decimal_ends: bool,
 ) -> Result<Vec<Input>, Box<(String, Error)>> {
     let mut inputs = Vec::with_capacity(files.len());
     for input in files {
@@ -220,6 +224,7 @@ pub(crate) fn open_all(
             bytes: bytes.clone(),
             streamed: fail_on_error,
             numbers: numbers.clone(),
+            decimal_ends,
         };
         inputs.push(Input {
             name,
@@ -247,6 +252,7 @@ struct Opener {
     bytes: Arc<AtomicU64>,
     streamed: bool,
     numbers: Option<Arc<IriNumbers>>,
+    decimal_ends: bool,
 }
 
 impl Opener {
@@ -258,7 +264,11 @@ impl Opener {
         };
         Ok(match self.format {
             InputFormat::Csv(csv) => {
-                Box::new(Reader::new(&self.name, counted, csv, &Options::default())?)
+                let reader = Reader::new(&self.name, counted, csv, &Options::default())?;
+                match self.decimal_ends {
+                    true => Box::new(reader.decimal_ends()),
+                    false => Box::new(reader),
+                }
             }
             InputFormat::Rdf(syntax) => {
                 let mut reader = RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?;
@@ -326,7 +336,16 @@ mod tests {
         let people = write("people.csv", ":ID,name\n1,Ann\n2,Bob\n");
         let bytes = Arc::default();
         let format = InputFormat::Csv(Format::OpenCypher);
-        let inputs = open_all(&[knows.clone(), people], format, "b", &bytes, true, None).unwrap();
+        let inputs = open_all(
+            &[knows.clone(), people],
+            format,
+            "b",
+            &bytes,
+            true,
+            None,
+            false,
+        )
+        .unwrap();
         // Headers were read (node files first), no record yet.
         let order: Vec<bool> = inputs.iter().map(|i| i.nodes_only).collect();
         assert_eq!(order, [true, false]);

@@ -242,6 +242,13 @@ fn relationship_files_resolved_in_parallel_report_each_bad_row() {
         .map(|e| (e.file.ends_with("a.csv"), e.line))
         .collect();
     assert_eq!(places, [(true, 3), (false, 3)]);
+    // Ends read as numbers (ADR 0200) are named by their ids when missing.
+    let messages: Vec<&str> = status.errors.iter().map(|e| e.message.as_str()).collect();
+    assert!(
+        messages[0].contains("no node with id `9` in id space `Person`")
+            && messages[1].contains("no node with id `7` in id space `Person`"),
+        "{messages:?}"
+    );
     assert_eq!(count(&db, "MATCH ()-[r:R]->() RETURN count(r)"), 3);
     // With failOnError the first bad row in file order ends the load.
     let again = import.join("h");

@@ -153,6 +153,7 @@ impl Grouped {
             properties,
             line,
             end_numbers: None,
+            decimal_ends: [None, None],
         });
     }
 

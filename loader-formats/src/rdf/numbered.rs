@@ -272,6 +272,7 @@ impl Numbered {
             properties,
             line,
             end_numbers: Some((s, o)),
+            decimal_ends: [None, None],
         });
     }
 
