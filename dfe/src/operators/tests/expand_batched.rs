@@ -71,6 +71,7 @@ fn set_at_a_time_expand_equals_row_by_row() {
                     dead: Vec::new(),
                     far_end_in: None,
                     far_end_adjacent: None,
+                    far_end_where: None,
                 },
             };
             let rows = run(plan(root, 3, &[("a", 0), ("r", 1), ("b", 2)]), &txn).unwrap();

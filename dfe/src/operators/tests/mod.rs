@@ -3,6 +3,7 @@
 mod expand_batched;
 mod far_end_adjacent;
 mod far_end_in;
+mod far_end_where;
 mod hash_join;
 mod laziness;
 mod optional_batched;

@@ -18,6 +18,7 @@ fn hop(from: usize, rel: usize, to: usize, dir: Direction, types: &[&str]) -> Ex
         dead: Vec::new(),
         far_end_in: None,
         far_end_adjacent: None,
+        far_end_where: None,
     }
 }
 
