@@ -34,12 +34,7 @@ pub(super) fn graph() -> (Arc<Txn>, Vec<NodeId>) {
                 .unwrap();
         }
     }
-    let ticket = setup
-        .commit(|_, _| Ok::<(), ()>(()))
-        .ok()
-        .flatten()
-        .expect("commit");
-    ticket.publish();
+    publish(&setup);
     let txn = Arc::new(store.begin());
     txn.delete_rel(deleted.unwrap()).unwrap();
     txn.create_rel(nodes[2], nodes[5], "A", &BTreeMap::new())

@@ -37,17 +37,12 @@ fn graph() -> (Arc<Txn>, Vec<NodeId>) {
                 .unwrap();
         }
     }
-    let ticket = setup
-        .commit(|_, _| Ok::<(), ()>(()))
-        .ok()
-        .flatten()
-        .expect("commit");
-    ticket.publish();
+    publish(&setup);
     (Arc::new(store.begin()), nodes)
 }
 
 /// `lo <= x.v AND x.v < hi` as two filters over a projection `$4 = $2.v`
-/// over the expand, or `x.v = lo` directly.
+/// over the expand.
 fn filtered_expand(starts: &Value, lo: &Value, hi: &Value, dir: Direction, pre: bool) -> Op {
     let input = unwind(arg(), Expr::Literal(starts.clone()), 0);
     let tests = [
@@ -69,16 +64,8 @@ fn filtered_expand(starts: &Value, lo: &Value, hi: &Value, dir: Direction, pre: 
     let expand = Op::Expand {
         input,
         spec: ExpandSpec {
-            from: 0,
-            rel: 1,
-            to: 2,
-            dir,
-            types: labels(&["A"]),
-            into: false,
-            dead: Vec::new(),
-            far_end_in: None,
-            far_end_adjacent: None,
             far_end_where: pre.then(|| Box::new(tests.to_vec())),
+            ..hop(0, 1, 2, dir, &["A"])
         },
     };
     let projected = Op::Project {
