@@ -32,7 +32,9 @@
 //! rows feed that projection, not an enclosing operator.
 
 use crate::expr::{Expr, Slot};
-use crate::plan::{CreateItem, ExpandSpec, Op, PhysicalPlan, SetItem, SortKey, VarExpandSpec};
+use crate::plan::{
+    CreateItem, ExpandSpec, Op, PhysicalPlan, PropertyTest, SetItem, SortKey, VarExpandSpec,
+};
 
 /// Fills the `dead` list of every `Unwind` of `plan` (outside pattern
 /// expressions) with the slots its list expression reads and nothing above
@@ -207,6 +209,7 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
                     to,
                     far_end_in,
                     far_end_adjacent,
+                    far_end_where,
                     ..
                 },
             ..
@@ -214,6 +217,11 @@ fn reads_of_op(op: &Op, live: &mut Vec<bool>) {
             [*from, *rel, *to].into_iter().for_each(|s| mark(live, s));
             far_end_in.iter().for_each(|list| reads_of_expr(list, live));
             far_end_adjacent.iter().for_each(|a| mark(live, a.node));
+            for p in far_end_where.iter().flat_map(|tests| tests.iter()) {
+                if let PropertyTest::Compare { value, .. } = &p.test {
+                    reads_of_expr(value, live);
+                }
+            }
         }
         Op::VarExpand {
             spec:

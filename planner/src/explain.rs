@@ -388,8 +388,14 @@ fn expand(spec: &ExpandSpec) -> String {
         }
         None => String::new(),
     };
+    let tested: String = spec
+        .far_end_where
+        .iter()
+        .flat_map(|tests| tests.iter())
+        .map(|p| format!(" far end{}", pushed(spec.to, p)))
+        .collect();
     format!(
-        "{kind} (${}){l}[${}{}]{r}(${}){far_end}{adjacent}",
+        "{kind} (${}){l}[${}{}]{r}(${}){far_end}{adjacent}{tested}",
         spec.from,
         spec.rel,
         types_text(&spec.types),

@@ -18,21 +18,25 @@
 //! With a far-end list (`ExpandSpec::far_end_in`), a neighbour not in the
 //! input row's list gets no row (`far_end_in.rs`); with a far-end node
 //! (`ExpandSpec::far_end_adjacent`), nor does one without a relationship
-//! to it (`far_end_adjacent.rs`).
+//! to it (`far_end_adjacent.rs`); with far-end comparisons
+//! (`ExpandSpec::far_end_where`), nor does one whose stored property
+//! fails one (`far_end_where.rs`).
 
 use super::endpoints::endpoints;
 use super::expand_into_table::IntoTable;
 use super::expand_row_ranges::RowRanges;
 use super::far_end_adjacent::FarEndAdjacent;
 use super::far_end_in::{Admitted, FarEndIn};
-use super::flat_map::{Expander, Extensions};
+use super::far_end_where::{FarEndWhere, WhereTests};
+use super::flat_map::{Expander, Extension, Extensions};
 use crate::batch::Batch;
 use crate::context::ExecContext;
 use crate::error::ExecResult;
 use crate::eval::adjacency_memo::HopTable;
 use nereid_planner::ExpandSpec;
 use nereid_storage::apl::Neighbour;
-use nereid_values::{NodeId, Value};
+use nereid_storage::Txn;
+use nereid_values::{NodeId, RelId, Value};
 use std::sync::Arc;
 
 /// Fewest remaining start nodes in a batch for which one set-at-a-time
@@ -68,6 +72,8 @@ pub(crate) struct Expand {
     far_end: Option<FarEndIn>,
     /// The pre-test of the other end against a node, when the plan has one.
     adjacent: Option<FarEndAdjacent>,
+    /// The pre-test of the other end's properties, when the plan has one.
+    tested: Option<FarEndWhere>,
 }
 
 impl Expand {
@@ -79,6 +85,7 @@ impl Expand {
                 .as_deref()
                 .cloned()
                 .map(FarEndAdjacent::new),
+            tested: spec.far_end_where.as_deref().cloned().map(FarEndWhere::new),
             spec,
             batch_edges: None,
             probed: 0,
@@ -174,6 +181,13 @@ impl Expander for Expand {
         if matches!(admitted, Admitted::Nothing) || matches!(adjacent, Admitted::Nothing) {
             return Ok(Box::new(std::iter::empty()));
         }
+        let tested = match &mut self.tested {
+            Some(tested) => tested
+                .tests(batch, row, ctx)
+                .map(|tests| (tests, Arc::clone(&ctx.txn))),
+            None => None,
+        };
+        let spec = &self.spec;
         let (rel_slot, to_slot) = (spec.rel, spec.to);
         let admits =
             move |&(_, other): &(_, NodeId)| admitted.admits(other) && adjacent.admits(other);
@@ -196,15 +210,13 @@ impl Expander for Expand {
                 adjacent.reached(range.len());
             }
             let edges = Arc::clone(edges);
-            return Ok(Box::new(
-                range
-                    .map(move |i| {
-                        let (_, rel, other) = edges[i];
-                        (rel, other)
-                    })
-                    .filter(admits)
-                    .map(extension),
-            ));
+            let pairs = range
+                .map(move |i| {
+                    let (_, rel, other) = edges[i];
+                    (rel, other)
+                })
+                .filter(admits);
+            return Ok(rows(pairs, tested, extension));
         }
         let remembered = self
             .remembered
@@ -219,12 +231,8 @@ impl Expander for Expand {
                 if let Some(adjacent) = &mut self.adjacent {
                     adjacent.reached(list.len());
                 }
-                return Ok(Box::new(
-                    (0..list.len())
-                        .map(move |i| list[i])
-                        .filter(admits)
-                        .map(extension),
-                ));
+                let pairs = (0..list.len()).map(move |i| list[i]).filter(admits);
+                return Ok(rows(pairs, tested, extension));
             }
             (None, None) => ctx.txn.expand(from, spec.dir, &spec.types),
         };
@@ -232,8 +240,30 @@ impl Expander for Expand {
         if let Some(adjacent) = &mut self.adjacent {
             adjacent.reached(neighbours.len());
         }
-        Ok(Box::new(
-            neighbours.into_iter().filter(admits).map(extension),
+        Ok(rows(
+            neighbours.into_iter().filter(admits),
+            tested,
+            extension,
         ))
+    }
+}
+
+/// The output rows of `pairs`, after the far-end comparisons when the
+/// plan has them (the neighbours' values read as one column per key, so
+/// their probes overlap, where the rows' projection would read them one
+/// batch at a time).
+fn rows<I, E>(pairs: I, tested: Option<(WhereTests, Arc<Txn>)>, extension: E) -> Extensions
+where
+    I: Iterator<Item = (RelId, NodeId)> + Send + 'static,
+    E: Fn((RelId, NodeId)) -> Extension + Send + 'static,
+{
+    match tested {
+        None => Box::new(pairs.map(extension)),
+        Some((tests, txn)) => Box::new(
+            tests
+                .retain(&txn, pairs.collect())
+                .into_iter()
+                .map(extension),
+        ),
     }
 }

@@ -22,6 +22,7 @@ mod expand_into_table;
 mod expand_row_ranges;
 mod far_end_adjacent;
 mod far_end_in;
+mod far_end_where;
 mod filter;
 mod flat_map;
 mod gather;

@@ -56,7 +56,7 @@ fn decided_in_store(op: BinaryOp, constant: &Value) -> Option<ValueTest> {
 }
 
 /// `stored <op> constant` is `true` (the only outcome a filter keeps).
-fn is_true(op: BinaryOp, stored: &Value, constant: &Value) -> bool {
+pub(crate) fn is_true(op: BinaryOp, stored: &Value, constant: &Value) -> bool {
     let outcome = match op {
         BinaryOp::Equal => compare::equal(stored, constant),
         BinaryOp::NotEqual => compare::not_equal(stored, constant),

@@ -333,6 +333,7 @@ pub(crate) fn match_element(
                     dead: Vec::new(),
                     far_end_in: None,
                     far_end_adjacent: None,
+                    far_end_where: None,
                 },
             };
             if let Some(bound) = bound_rel {

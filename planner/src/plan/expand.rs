@@ -6,6 +6,7 @@
 //! expand is no larger than its sibling operators that carry an
 //! expression, and rules destructure the fields in patterns.
 
+use super::PropertyPredicate;
 use crate::expr::{Expr, Slot};
 use nereid_values::Direction;
 
@@ -39,6 +40,12 @@ pub struct ExpandSpec {
     /// would drop are never built. `None`: no pre-test. Boxed as
     /// `far_end_in` is.
     pub far_end_adjacent: Option<Box<AdjacentTo>>,
+    /// Comparisons of a property of the other end with a literal or
+    /// parameter that must all be `true` for its row to be built: the
+    /// pre-test of filters kept above the expand (rule `far_end_where`),
+    /// so rows they would drop are never built. `None`: no pre-test.
+    /// Boxed as `far_end_in` is.
+    pub far_end_where: Option<Box<Vec<PropertyPredicate>>>,
 }
 
 /// Relationships of one of `types` (any when empty) in `dir`, seen from an

@@ -104,6 +104,7 @@ mod tests {
             dead: Vec::new(),
             far_end_in: None,
             far_end_adjacent: None,
+            far_end_where: None,
         }
     }
 

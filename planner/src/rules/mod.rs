@@ -7,6 +7,7 @@ mod count_from_store;
 mod expand_into_known;
 mod far_end_adjacent;
 mod far_end_in;
+mod far_end_where;
 mod filter_pushdown;
 mod filter_reads_projection;
 mod filtered_items_before_expand;
@@ -52,10 +53,11 @@ pub trait RewriteRule: Sync {
 /// (which puts a projection between filters, so it must not split the
 /// filters a scan is chosen from), `top_admits_filter` (which moves the
 /// filters under a `Top` into it, so it must not take a filter a scan is
-/// chosen from), `far_end_in` and `far_end_adjacent`
+/// chosen from), `far_end_in`, `far_end_adjacent` and `far_end_where`
 /// (which mark an expand of the final join order with the list a filter
-/// above tests its other end against, or the node an `ExpandInto` above
-/// tests it against), `reuse_invariant`, which
+/// above tests its other end against, the node an `ExpandInto` above
+/// tests it against, or the property comparisons filters above test it
+/// with), `reuse_invariant`, which
 /// changes no operator (it marks parts of expressions worth evaluating
 /// once per run of rows) and would hide those parts from the other rules,
 /// and `parallel_gather`, which only marks where the executor may run
@@ -90,6 +92,7 @@ pub static RULES: &[&dyn RewriteRule] = &[
     &projection_shared_read::ProjectionSharedRead,
     &far_end_in::FarEndIn,
     &far_end_adjacent::FarEndAdjacent,
+    &far_end_where::FarEndWhere,
     &reuse_invariant::ReuseInvariant,
     &parallel_gather::ParallelGather,
 ];

@@ -40,12 +40,7 @@ fn graph_with_strides(strides: &[usize]) -> (Arc<Txn>, Vec<NodeId>) {
                 .unwrap();
         }
     }
-    let ticket = setup
-        .commit(|_, _| Ok::<(), ()>(()))
-        .ok()
-        .flatten()
-        .expect("commit");
-    ticket.publish();
+    publish(&setup);
     let txn = Arc::new(store.begin());
     txn.delete_rel(deleted.unwrap()).unwrap();
     txn.create_rel(nodes[2], nodes[5], "A", &BTreeMap::new())
@@ -97,6 +92,7 @@ fn assert_expand_equals_row_by_row(txn: &Arc<Txn>, nodes: &[NodeId]) {
                     dead: Vec::new(),
                     far_end_in: None,
                     far_end_adjacent: None,
+                    far_end_where: None,
                 },
             };
             let rows = run(plan(root, 3, &[("a", 0), ("r", 1), ("b", 2)]), txn).unwrap();

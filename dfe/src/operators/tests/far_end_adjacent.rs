@@ -45,6 +45,7 @@ fn tested_pair(
         dead: Vec::new(),
         far_end_in: None,
         far_end_adjacent: None,
+        far_end_where: None,
     };
     Op::Expand {
         input: Box::new(Op::Expand {

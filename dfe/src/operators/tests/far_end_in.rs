@@ -28,6 +28,7 @@ fn filtered_expand(lists: &Value, starts: &Value, dir: Direction, far_end: bool)
                 dead: Vec::new(),
                 far_end_in: far_end.then(|| Box::new(slot(3))),
                 far_end_adjacent: None,
+                far_end_where: None,
             },
         }),
         predicate: bin(BinaryOp::In, slot(2), slot(3)),

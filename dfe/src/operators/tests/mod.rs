@@ -3,6 +3,7 @@
 mod expand_batched;
 mod far_end_adjacent;
 mod far_end_in;
+mod far_end_where;
 mod hash_join;
 mod laziness;
 mod optional_batched;
@@ -135,4 +136,36 @@ pub(super) fn people(txn: &Txn) -> Vec<NodeId> {
     txn.create_rel(ids[0], city, "LIVES_IN", &BTreeMap::new())
         .unwrap();
     ids
+}
+
+/// One hop of `types` that binds its other end, without pre-tests.
+pub(super) fn hop(
+    from: usize,
+    rel: usize,
+    to: usize,
+    dir: Direction,
+    types: &[&str],
+) -> nereid_planner::ExpandSpec {
+    nereid_planner::ExpandSpec {
+        from,
+        rel,
+        to,
+        dir,
+        types: labels(types),
+        into: false,
+        dead: Vec::new(),
+        far_end_in: None,
+        far_end_adjacent: None,
+        far_end_where: None,
+    }
+}
+
+/// Commits `setup` (the graph a test reads) and makes it visible.
+pub(super) fn publish(setup: &Txn) {
+    let ticket = setup
+        .commit(|_, _| Ok::<(), ()>(()))
+        .ok()
+        .flatten()
+        .expect("commit");
+    ticket.publish();
 }

@@ -5,21 +5,6 @@
 
 use super::expand_batched::graph;
 use super::*;
-use nereid_planner::ExpandSpec;
-
-fn hop(from: usize, rel: usize, to: usize, dir: Direction, types: &[&str]) -> ExpandSpec {
-    ExpandSpec {
-        from,
-        rel,
-        to,
-        dir,
-        types: labels(types),
-        into: false,
-        dead: Vec::new(),
-        far_end_in: None,
-        far_end_adjacent: None,
-    }
-}
 
 #[test]
 fn batched_optional_equals_row_by_row() {

@@ -86,6 +86,7 @@ fn expand_follows_direction_types_and_into() {
             dead: Vec::new(),
             far_end_in: None,
             far_end_adjacent: None,
+            far_end_where: None,
         },
     };
     let other_ends = |op: Op| {
@@ -124,6 +125,7 @@ fn expand_follows_direction_types_and_into() {
             dead: Vec::new(),
             far_end_in: None,
             far_end_adjacent: None,
+            far_end_where: None,
         },
     };
     assert!(run(plan(from(Value::Null), 3, &[("r", 1)]), &txn)
@@ -513,5 +515,6 @@ fn knows_out() -> ExpandSpec {
         dead: Vec::new(),
         far_end_in: None,
         far_end_adjacent: None,
+        far_end_where: None,
     }
 }
