@@ -18,7 +18,7 @@ use nereid_engine::Database;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::sync::Arc;
-use support::{explained, fresh_database, sorted_rows};
+use support::{create_graph, explained, fresh_database, sorted_rows};
 
 /// One hop of a pattern: from the node at `parent` (an earlier node) to a
 /// new node, of type `R` or `S`, outgoing or incoming.
@@ -88,18 +88,12 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn create_query(case: &Case) -> String {
-    let mut parts: Vec<String> = case
+    let nodes = case
         .nodes
         .iter()
         .enumerate()
-        .map(|(i, (label, k))| format!("(n{i}:{label} {{id: {i}, k: {k}}})"))
-        .collect();
-    parts.extend(
-        case.edges
-            .iter()
-            .map(|(s, t, rel_type)| format!("(n{s})-[:{rel_type}]->(n{t})")),
-    );
-    format!("CREATE {}", parts.join(", "))
+        .map(|(i, (label, k))| format!(":{label} {{id: {i}, k: {k}}}"));
+    create_graph(nodes, &case.edges)
 }
 
 fn node_text(case: &Case, i: usize) -> String {

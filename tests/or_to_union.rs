@@ -15,7 +15,7 @@ mod support;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use support::{explained, fresh_database, sorted_rows};
+use support::{create_graph, explained, fresh_database, sorted_rows};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -55,21 +55,15 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn create_query(case: &Case) -> String {
-    let mut parts: Vec<String> = case
+    let nodes = case
         .nodes
         .iter()
         .enumerate()
         .map(|(i, (label, name))| match name {
-            Some(name) => format!("(n{i}:{label} {{id: {i}, name: 'n{name}'}})"),
-            None => format!("(n{i}:{label} {{id: {i}}})"),
-        })
-        .collect();
-    parts.extend(
-        case.edges
-            .iter()
-            .map(|(s, t, rel_type)| format!("(n{s})-[:{rel_type}]->(n{t})")),
-    );
-    format!("CREATE {}", parts.join(", "))
+            Some(name) => format!(":{label} {{id: {i}, name: 'n{name}'}}"),
+            None => format!(":{label} {{id: {i}}}"),
+        });
+    create_graph(nodes, &case.edges)
 }
 
 /// The query, its hop filtered by `filter` (given the disjunction).

@@ -19,7 +19,7 @@ use nereid_engine::{Database, Params};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::sync::Arc;
-use support::{explained, fresh_database, sorted_rows};
+use support::{create_graph, explained, fresh_database, sorted_rows};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -50,18 +50,12 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn create_query(case: &Case) -> String {
-    let mut parts: Vec<String> = case
+    let nodes = case
         .nodes
         .iter()
         .enumerate()
-        .map(|(i, a)| format!("(n{i}:{} {{id: {i}}})", if *a { "A" } else { "M" }))
-        .collect();
-    parts.extend(
-        case.edges
-            .iter()
-            .map(|(s, t, rel_type)| format!("(n{s})-[:{rel_type}]->(n{t})")),
-    );
-    format!("CREATE {}", parts.join(", "))
+        .map(|(i, a)| format!(":{} {{id: {i}}}", if *a { "A" } else { "M" }));
+    create_graph(nodes, &case.edges)
 }
 
 /// The chain from `a` to `b` with its middle nodes `m0`, `m1`.

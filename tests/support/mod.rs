@@ -35,3 +35,26 @@ pub fn explained(db: &Arc<Database>, query: &str) -> Summary {
     result.pull(-1, &mut |_, _| {}).expect("EXPLAIN pulls");
     result.summary()
 }
+
+/// A `CREATE` of nodes `n0`, `n1`, ... (each given as what follows its
+/// variable in the pattern: labels and properties) and the relationships
+/// `(source, target, type)` between them: the random graphs of the
+/// differential tests. Not every test target including this module builds
+/// one.
+#[allow(dead_code)]
+pub fn create_graph(
+    nodes: impl IntoIterator<Item = String>,
+    edges: &[(usize, usize, &str)],
+) -> String {
+    let mut parts: Vec<String> = nodes
+        .into_iter()
+        .enumerate()
+        .map(|(i, node)| format!("(n{i}{node})"))
+        .collect();
+    parts.extend(
+        edges
+            .iter()
+            .map(|(s, t, rel_type)| format!("(n{s})-[:{rel_type}]->(n{t})")),
+    );
+    format!("CREATE {}", parts.join(", "))
+}

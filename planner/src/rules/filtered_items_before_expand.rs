@@ -73,18 +73,12 @@ fn sink(plan: Op) -> Op {
     let Op::Project { input, items } = core else {
         return wrap_filters(core, above);
     };
-    let (under, expand) = peel_filters(*input);
-    let expand_binds = match &expand {
-        Op::Expand { .. } | Op::VarExpand { .. } => expand.bound_here(),
-        _ => {
-            let project = Op::Project {
-                input: Box::new(wrap_filters(expand, under)),
-                items,
-            };
-            return wrap_filters(project, above);
-        }
-    };
-    let Some((moved, with)) = split(&items, &above, &under, &expand, &expand_binds) else {
+    let (under, mut expand) = peel_filters(*input);
+    let fans_out = matches!(expand, Op::Expand { .. } | Op::VarExpand { .. });
+    let found = fans_out
+        .then(|| split(&items, &above, &under, &expand, &expand.bound_here()))
+        .flatten();
+    let Some((moved, with)) = found else {
         let project = Op::Project {
             input: Box::new(wrap_filters(expand, under)),
             items,
@@ -93,17 +87,10 @@ fn sink(plan: Op) -> Op {
     };
     let (moved_items, kept_items) = split_at_positions(items, &moved);
     let (moved_filters, rest_filters) = split_at_positions(above, &with);
-    let expand = match expand {
-        Op::Expand { input, spec } => Op::Expand {
-            input: Box::new(lowered(*input, moved_items, moved_filters)),
-            spec,
-        },
-        Op::VarExpand { input, spec } => Op::VarExpand {
-            input: Box::new(lowered(*input, moved_items, moved_filters)),
-            spec,
-        },
-        other => other,
-    };
+    if let Some(input) = expand.input_mut() {
+        let below = std::mem::replace(input, Op::Argument);
+        *input = lowered(below, moved_items, moved_filters);
+    }
     let upper = wrap_filters(expand, under);
     let upper = if kept_items.is_empty() {
         upper

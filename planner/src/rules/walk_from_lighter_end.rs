@@ -213,19 +213,13 @@ impl Chain {
             chain_slots(&specs)
         };
         let top = std::mem::take(&mut hops.last_mut().expect("two hops").1);
-        let mut b_labels = Vec::new();
+        let b_labels = labels_of(&top.iter().collect::<Vec<_>>(), b);
         let mut on_b = Vec::new();
         let mut on_pair = Vec::new();
         let mut still_above = Vec::new();
         for f in top {
             match f {
-                Expr::HasLabels { expr, labels } if *expr == Expr::Slot(b) => {
-                    for l in labels {
-                        if !b_labels.contains(&l) {
-                            b_labels.push(l);
-                        }
-                    }
-                }
+                Expr::HasLabels { ref expr, .. } if **expr == Expr::Slot(b) => {}
                 f if on_end(&f, b, &chain) => on_b.push(f),
                 f if on_pair_only(&f, a, b, &chain) => on_pair.push(f),
                 f => still_above.push(f),
