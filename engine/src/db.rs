@@ -482,12 +482,12 @@ impl Database {
         rels: Vec<R>,
     ) -> Result<GraphLoaded, DbError>
     where
-        K: AsRef<str>,
+        K: AsRef<str> + Sync,
         N: GraphNode<K>,
         B: AsRef<[N]>,
-        T: AsRef<str>,
-        P: AsRef<[(K, Value)]>,
-        R: AsRef<[GraphRel<T, P>]>,
+        T: AsRef<str> + Sync,
+        P: AsRef<[(K, Value)]> + Sync,
+        R: AsRef<[GraphRel<T, P>]> + Sync,
     {
         let started = Instant::now();
         let outcome = self

@@ -13,7 +13,7 @@
 //!   consecutive commit timestamps must not mix it with logged commits.
 
 use crate::counts::{count_keys, CountKey};
-use crate::dictionary::DictWriter;
+use crate::dictionary::{DictError, DictWriter, Interned};
 use crate::error::{Result, StorageError};
 use crate::ids::{edge_cell, vertex_partition};
 use crate::mvcc::View;
@@ -161,12 +161,14 @@ impl Store {
                 if let Some(later) = chunk.get(k + INTERN_AHEAD) {
                     prefetch_strings(&literals, later.properties);
                 }
-                names.properties(self, &mut literals, node.properties, &mut encoded)?;
+                let intern = &mut |form: &[u8]| literals.intern(form);
+                names.properties(self, intern, node.properties, &mut encoded)?;
                 let batch = &mut per_part[vertex_partition(gui, self.partitions)];
                 batch.push(Staged::new(gui, PRED_EXISTS, TypedValue::NONE));
                 let labels_from = batch.len();
                 for (position, label) in node.labels.iter().enumerate() {
-                    let label = names.label(&mut literals, position, label.as_ref())?;
+                    let intern = &mut |form: &[u8]| literals.intern(form);
+                    let label = names.label(intern, position, label.as_ref())?;
                     let label = TypedValue::string_gui(label);
                     if !batch[labels_from..].iter().any(|t| t.o() == label) {
                         batch.push(Staged::new(gui, PRED_LABEL, label));
@@ -197,24 +199,104 @@ impl Store {
         Ok(())
     }
 
-    /// Stages the `count` edges `rel(0..count)` by grid cell; fails
-    /// (staging nothing) when `rel` does. The edges are asked for a chunk
-    /// at a time, outside the dictionary writer, so a caller whose rows
-    /// name their ends otherwise (a graph load's positions) builds no
-    /// second copy of them all, and checks the ends that need it there
-    /// (with [`EndCheck`]: random reads of the vertex partitions under
-    /// the writer would lengthen its hold).
+    /// Appends a graph load's staged vertices and edges at `commit_ts`,
+    /// the two on separate threads: they fill different relations (and
+    /// feed the statistics of each on a third and fourth thread), and were
+    /// a third of a load's time with one core idle (benches/RESULTS.md,
+    /// session 37). Every relation's room is checked before either starts,
+    /// so a load that does not fit appends nothing; returns the edges' ids
+    /// in input order (the caller holds the commit mutex and publishes).
+    pub(crate) fn append_graph(
+        &self,
+        nodes: &StagedNodes,
+        rels: StagedRels,
+        commit_ts: u64,
+    ) -> Result<Vec<RelId>> {
+        check_room(&self.vp, &nodes.per_part)?;
+        rels.check_room(self)?;
+        std::thread::scope(|scope| {
+            let appended = scope.spawn(|| self.append_nodes(nodes, commit_ts));
+            let rel_ids = self.append_rels(rels, commit_ts);
+            let appended = appended
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            appended.and(rel_ids)
+        })
+    }
+
+    /// Stages the `count` edges `rel(0..count)` by grid cell, each cell
+    /// ordered ([`cluster_by_type_source_and_target`]); fails (staging
+    /// nothing) when `rel` does. The edges are asked for a chunk at a time,
+    /// outside the dictionary writer, so a caller whose rows name their
+    /// ends otherwise (a graph load's positions) builds no second copy of
+    /// them all, and checks the ends that need it there (with
+    /// [`EndCheck`]: random reads of the vertex partitions under the writer
+    /// would lengthen its hold).
     pub(crate) fn stage_rels<'r, K: AsRef<str> + 'r>(
         &self,
         count: usize,
+        rel: impl FnMut(usize) -> Result<BulkRel<'r, K>>,
+    ) -> Result<StagedRels> {
+        let mut staged = self.stage_rel_range(0..count, rel)?;
+        cluster_by_type_source_and_target(
+            &mut staged.edges,
+            &mut staged.edge_props,
+            &mut staged.origin,
+        );
+        Ok(staged)
+    }
+
+    /// [`Store::stage_rels`] on `threads` threads: each stages a range of
+    /// the edges (its own `rel`, from `rels()`), then each orders a share
+    /// of the cells, their ranges' edges put together in input order. A
+    /// graph load's edge staging and ordering were a tenth of its time on
+    /// one thread with the other core idle (benches/RESULTS.md, session 37).
+    pub(crate) fn stage_rels_in_parallel<'r, K, F>(
+        &self,
+        count: usize,
+        threads: usize,
+        rels: impl Fn() -> F + Sync,
+    ) -> Result<StagedRels>
+    where
+        K: AsRef<str> + 'r,
+        F: FnMut(usize) -> Result<BulkRel<'r, K>>,
+    {
+        let threads = threads.clamp(1, count.div_ceil(BULK_CHUNK).max(1));
+        let per_thread = count.div_ceil(threads).next_multiple_of(BULK_CHUNK);
+        let ranges: Vec<std::ops::Range<usize>> = (0..threads)
+            .map(|t| (t * per_thread).min(count)..((t + 1) * per_thread).min(count))
+            .collect();
+        let stage = |range: std::ops::Range<usize>| self.stage_rel_range(range, rels());
+        let stage = &stage;
+        let parts: Vec<Result<StagedRels>> = std::thread::scope(|scope| {
+            let others: Vec<_> = ranges[1..]
+                .iter()
+                .map(|range| scope.spawn(move || stage(range.clone())))
+                .collect();
+            let mut parts = vec![stage(ranges[0].clone())];
+            parts.extend(others.into_iter().map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }));
+            parts
+        });
+        let parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
+        Ok(StagedRels::merge_ordered(parts, count, threads))
+    }
+
+    /// Stages the edges `rel(range)` by grid cell, in input order.
+    fn stage_rel_range<'r, K: AsRef<str> + 'r>(
+        &self,
+        range: std::ops::Range<usize>,
         mut rel: impl FnMut(usize) -> Result<BulkRel<'r, K>>,
     ) -> Result<StagedRels> {
         let mut names = NameCache::default();
         let cells = self.e.partitions();
+        let count = range.len();
         // Edges spread uniformly over cells, as vertices over partitions.
         let share = count / cells + count / cells / 8 + 64;
         let first_props = if count > 0 {
-            rel(0)?.properties.len()
+            rel(range.start)?.properties.len()
         } else {
             0
         };
@@ -227,14 +309,21 @@ impl Store {
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
         let mut types: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
         let mut chunk = Vec::with_capacity(BULK_CHUNK.min(count));
-        for first in (0..count).step_by(BULK_CHUNK) {
+        for first in range.clone().step_by(BULK_CHUNK) {
             chunk.clear();
-            for i in first..(first + BULK_CHUNK).min(count) {
+            for i in first..(first + BULK_CHUNK).min(range.end) {
                 chunk.push(rel(i)?);
             }
-            let mut literals = self.literals.writer();
+            // Taken at the chunk's first string value only: edges mostly
+            // carry numbers and dates, and the staging threads share it.
+            let mut literals = None;
+            let mut intern = |form: &[u8]| {
+                literals
+                    .get_or_insert_with(|| self.literals.writer())
+                    .intern(form)
+            };
             for (n, rel) in (first..).zip(&chunk) {
-                names.properties(self, &mut literals, rel.properties, &mut encoded)?;
+                names.properties(self, &mut intern, rel.properties, &mut encoded)?;
                 let type_id = *types
                     .entry(rel.rel_type)
                     .or_insert_with(|| self.types.intern(rel.rel_type));
@@ -257,20 +346,16 @@ impl Store {
         })
     }
 
-    /// Orders each cell's staged edges ([`cluster_by_type_source_and_target`])
-    /// and appends them and their properties at `commit_ts`; returns their
-    /// ids in input order (the caller holds the commit mutex).
+    /// Appends each cell's staged (ordered) edges and their properties at
+    /// `commit_ts`; returns their ids in input order (the caller holds the
+    /// commit mutex).
     pub(crate) fn append_rels(&self, staged: StagedRels, commit_ts: u64) -> Result<Vec<RelId>> {
         let StagedRels {
-            mut edges,
-            mut edge_props,
-            mut origin,
+            edges,
+            edge_props,
+            origin,
             count,
         } = staged;
-        // Ordered here, not when staged: a graph load has freed its rows
-        // by now, so the sort's scratch reuses their memory instead of
-        // adding to the peak.
-        cluster_by_type_source_and_target(&mut edges, &mut edge_props, &mut origin);
         check_room(&self.e, &edges)?;
         let (firsts, props) = self.with_statistics(RelKind::E, &edges, || {
             let firsts = append_all(&self.e, &edges, commit_ts)?;
@@ -323,6 +408,20 @@ impl Store {
     }
 }
 
+impl StagedRels {
+    /// Fails when the edges or their properties do not fit their cells
+    /// (before anything is appended: `append_rels` checks again as it goes).
+    fn check_room(&self, store: &Store) -> Result<()> {
+        check_room(&store.e, &self.edges)?;
+        for (cell, props) in self.edge_props.iter().enumerate() {
+            if !store.ep.has_room(cell, props.len()) {
+                return Err(StorageError::CapacityExceeded("tuples per partition"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Checks that edge ends are nodes, each distinct end asked of `exists`
 /// once (a load's edges name the same vertices many times).
 pub(crate) struct EndCheck<F> {
@@ -371,30 +470,102 @@ fn cluster_by_type_source_and_target(
     origin: &mut [Vec<usize>],
 ) {
     for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
-        let mut keyed: Vec<SortKey> = cell
-            .iter()
-            .enumerate()
-            .map(|(at, t)| SortKey {
-                s: t.s,
-                o: t.o().payload,
-                p: t.p,
-                at: at as u32,
-            })
-            .collect();
-        keyed.sort_unstable_by_key(|k| (k.p, k.s, k.o, k.at));
-        let order: Vec<usize> = keyed.iter().map(|k| k.at as usize).collect();
-        drop(keyed);
-        let mut rank = vec![0; cell.len()];
-        for (new, &old) in order.iter().enumerate() {
-            rank[old] = new;
-        }
-        *cell = order.iter().map(|&i| cell[i]).collect();
-        *origin = order.iter().map(|&i| origin[i]).collect();
-        for prop in props.iter_mut() {
-            prop.0 = rank[prop.0];
-        }
-        props.sort_by_key(|prop| prop.0);
+        order_cell(cell, props, origin);
     }
+}
+
+/// Orders one cell's edges as [`cluster_by_type_source_and_target`] says.
+fn order_cell(cell: &mut Batch, props: &mut [(usize, u32, Encoded)], origin: &mut Vec<usize>) {
+    let mut keyed: Vec<SortKey> = cell
+        .iter()
+        .enumerate()
+        .map(|(at, t)| SortKey {
+            s: t.s,
+            o: t.o().payload,
+            p: t.p,
+            at: at as u32,
+        })
+        .collect();
+    keyed.sort_unstable_by_key(|k| (k.p, k.s, k.o, k.at));
+    let order: Vec<usize> = keyed.iter().map(|k| k.at as usize).collect();
+    drop(keyed);
+    let mut rank = vec![0; cell.len()];
+    for (new, &old) in order.iter().enumerate() {
+        rank[old] = new;
+    }
+    *cell = order.iter().map(|&i| cell[i]).collect();
+    *origin = order.iter().map(|&i| origin[i]).collect();
+    for prop in props.iter_mut() {
+        prop.0 = rank[prop.0];
+    }
+    props.sort_by_key(|prop| prop.0);
+}
+
+/// One cell's staged edges, their properties (by position in the cell)
+/// and their input positions.
+type Cell = (Batch, Vec<(usize, u32, Encoded)>, Vec<usize>);
+
+impl StagedRels {
+    /// Puts ranges of edges staged apart (each in input order, `parts` in
+    /// the ranges' order) together cell by cell, and orders every cell,
+    /// the cells shared among `threads` threads.
+    fn merge_ordered(parts: Vec<StagedRels>, count: usize, threads: usize) -> StagedRels {
+        let cells = parts.first().map_or(0, |p| p.edges.len());
+        let mut pieces: Vec<Vec<Cell>> = (0..cells)
+            .map(|_| Vec::with_capacity(parts.len()))
+            .collect();
+        for part in parts {
+            let cells = part.edges.into_iter().zip(part.edge_props).zip(part.origin);
+            for (at, ((edges, props), origin)) in cells.enumerate() {
+                pieces[at].push((edges, props, origin));
+            }
+        }
+        let share = cells.div_ceil(threads.max(1)).max(1);
+        let mut groups: Vec<Vec<Vec<Cell>>> = Vec::new();
+        while !pieces.is_empty() {
+            let rest = pieces.split_off(share.min(pieces.len()));
+            groups.push(std::mem::replace(&mut pieces, rest));
+        }
+        let merge =
+            |group: Vec<Vec<Cell>>| -> Vec<Cell> { group.into_iter().map(merge_cell).collect() };
+        let merged: Vec<Vec<Cell>> = std::thread::scope(|scope| {
+            let mut groups = groups.into_iter();
+            let first = groups.next();
+            let others: Vec<_> = groups.map(|g| scope.spawn(move || merge(g))).collect();
+            let mut merged = vec![first.map(merge).unwrap_or_default()];
+            merged.extend(others.into_iter().map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }));
+            merged
+        });
+        let mut staged = StagedRels {
+            edges: Vec::with_capacity(cells),
+            edge_props: Vec::with_capacity(cells),
+            origin: Vec::with_capacity(cells),
+            count,
+        };
+        for (edges, props, origin) in merged.into_iter().flatten() {
+            staged.edges.push(edges);
+            staged.edge_props.push(props);
+            staged.origin.push(origin);
+        }
+        staged
+    }
+}
+
+/// One cell's pieces (from consecutive ranges of edges) as one ordered cell.
+fn merge_cell(pieces: Vec<Cell>) -> Cell {
+    let mut pieces = pieces.into_iter();
+    let (mut edges, mut props, mut origin) = pieces.next().unwrap_or_default();
+    for (more_edges, more_props, more_origin) in pieces {
+        let offset = edges.len();
+        props.extend(more_props.into_iter().map(|(at, p, o)| (at + offset, p, o)));
+        edges.extend_from_slice(&more_edges);
+        origin.extend_from_slice(&more_origin);
+    }
+    order_cell(&mut edges, &mut props, &mut origin);
+    (edges, props, origin)
 }
 
 /// An edge's sort key beside its position in its cell: the sort moves
@@ -528,6 +699,12 @@ fn add_label_count(deltas: &mut Deltas, (label, n): (u64, i64)) {
 
 /// Interned ids of the label and key names of one load (most loads repeat
 /// a handful of names millions of times).
+/// Interns a literal's form (a held dictionary writer, or one taken on
+/// first use).
+trait Intern: FnMut(&[u8]) -> std::result::Result<Interned, DictError> {}
+
+impl<F: FnMut(&[u8]) -> std::result::Result<Interned, DictError>> Intern for F {}
+
 #[derive(Default)]
 struct NameCache {
     labels: Names<u64>,
@@ -586,9 +763,9 @@ impl<T: Copy> Names<T> {
 }
 
 impl NameCache {
-    fn label(&mut self, literals: &mut DictWriter<'_>, position: usize, name: &str) -> Result<u64> {
+    fn label(&mut self, intern: &mut impl Intern, position: usize, name: &str) -> Result<u64> {
         self.labels.id(position, name, || {
-            Ok(literals.intern(name.as_bytes()).map_err(dict_error)?.gui)
+            Ok(intern(name.as_bytes()).map_err(dict_error)?.gui)
         })
     }
 
@@ -603,7 +780,7 @@ impl NameCache {
     fn properties<K: AsRef<str>>(
         &mut self,
         store: &Store,
-        literals: &mut DictWriter<'_>,
+        intern: &mut impl Intern,
         properties: &[(K, Value)],
         out: &mut Vec<(u32, Encoded)>,
     ) -> Result<()> {
@@ -613,7 +790,7 @@ impl NameCache {
                 continue;
             }
             let key = self.key(store, position, name.as_ref());
-            let o = TypedValue::encode_with(value, &mut |form| literals.intern(form))?;
+            let o = TypedValue::encode_with(value, intern)?;
             // A repeated key keeps its last value, as in a map literal.
             match out.iter_mut().find(|(k, _)| *k == key) {
                 Some(slot) => slot.1 = o,

@@ -201,3 +201,58 @@ fn reordered_edges_keep_their_input_ids_ends_types_and_properties() {
         }
     }
 }
+
+/// A load of several chunks of keys and edges is staged on more than one
+/// thread (keys interned beside the properties' encoding, edges in
+/// ranges): a refusal found late, by any of them, still loads nothing,
+/// and a load that passes counts every vertex and edge once.
+#[test]
+fn refusals_found_by_any_staging_thread_load_nothing() {
+    let s = store();
+    let hook = |_| Ok::<(), ()>(());
+    let count = |s: &std::sync::Arc<nereid_storage::Store>| {
+        let t = s.begin();
+        let nodes = t.scan_nodes(None).len() as u64;
+        (nodes, t.count_nodes(None), t.count_rels(None))
+    };
+    let keys: Vec<String> = (0..3000).map(|i| format!("v{i}")).collect();
+    let mut nodes: Vec<KeyedNode<'_, &str>> = keys.iter().map(|k| keyed(k, &[])).collect();
+    // A repeat in the third chunk of keys.
+    nodes[2500] = keyed("v17", &[]);
+    let repeated = s.bulk_load_graph(vec![&nodes[..]], no_rels(), hook);
+    assert!(matches!(
+        repeated,
+        Err(StorageError::ConstraintViolation(_))
+    ));
+    assert_eq!(count(&s), (0, 0, 0));
+    nodes[2500] = keyed(&keys[2500], &[]);
+    let since = [("since", Value::Int(1))];
+    let mut rels: Vec<GraphRel<&str, &[(&str, Value)]>> = (0..5000)
+        .map(|i| GraphRel {
+            src: BulkEnd::Loaded(i % 3000),
+            dst: BulkEnd::Loaded((i * 7) % 3000),
+            rel_type: if i % 2 == 0 { "A" } else { "B" },
+            properties: &since[..],
+        })
+        .collect();
+    // A missing end in the last range of edges.
+    rels[4900].dst = BulkEnd::Loaded(3000);
+    let missing = s.bulk_load_graph(vec![&nodes[..]], vec![&rels[..]], hook);
+    assert!(matches!(missing, Err(StorageError::EntityNotFound(_))));
+    assert_eq!(count(&s), (0, 0, 0));
+    rels[4900].dst = BulkEnd::Loaded(0);
+    let loaded = s
+        .bulk_load_graph(vec![&nodes[..]], vec![&rels[..]], hook)
+        .unwrap()
+        .unwrap();
+    assert_eq!(count(&s), (3000, 3000, 5000));
+    let t = s.begin();
+    assert_eq!(t.node_by_element_id("v2999"), Some(loaded.nodes[2999]));
+    assert_eq!(
+        t.rel_property(loaded.rels[4999], "since"),
+        Some(Value::Int(1))
+    );
+    let (src, dst, rel_type) = t.rel_endpoints(loaded.rels[4900]).unwrap();
+    assert_eq!((src, dst), (loaded.nodes[1900], loaded.nodes[0]));
+    assert_eq!(rel_type, "A");
+}
