@@ -15,9 +15,8 @@
 use crate::counts::{count_keys, CountKey};
 use crate::dictionary::{DictError, DictWriter, Interned};
 use crate::error::{Result, StorageError};
-use crate::ids::{edge_cell, vertex_partition};
+use crate::ids::edge_cell;
 use crate::mvcc::View;
-use crate::predicates::{PRED_EXISTS, PRED_LABEL};
 use crate::relation::{RelKind, Relation, Staged};
 use crate::store::Store;
 use crate::txn::Reader;
@@ -57,7 +56,7 @@ pub(crate) const INTERN_AHEAD: usize = 8;
 
 /// Prefetches the literal dictionary's slots for the string values among
 /// `properties` (other values are inline or rare).
-fn prefetch_strings<K>(literals: &DictWriter<'_>, properties: &[(K, Value)]) {
+pub(crate) fn prefetch_strings<K>(literals: &DictWriter<'_>, properties: &[(K, Value)]) {
     for (_, value) in properties {
         if let Value::String(s) = value {
             literals.prefetch(s.as_bytes());
@@ -70,9 +69,9 @@ pub(crate) type Batch = Vec<Staged>;
 
 /// The vertices of a load, staged per partition and not yet appended.
 pub(crate) struct StagedNodes {
-    per_part: Vec<Batch>,
+    pub(crate) per_part: Vec<Batch>,
     pub(crate) ids: Vec<NodeId>,
-    deltas: Deltas,
+    pub(crate) deltas: Deltas,
 }
 
 /// The edges of a load, staged per grid cell and not yet appended.
@@ -130,62 +129,6 @@ impl Store {
         drop(last);
         self.after_bulk();
         Ok(ids)
-    }
-
-    /// Stages `nodes` by partition; `guis(store, first, n)` gives the
-    /// vertex ids of `nodes[first..first + n]` (fresh or keyed).
-    pub(crate) fn stage_nodes<K: AsRef<str>>(
-        &self,
-        nodes: &[BulkNode<'_, K>],
-        mut guis: impl FnMut(&Store, usize, usize) -> Result<Vec<u64>>,
-    ) -> Result<StagedNodes> {
-        let mut names = NameCache::default();
-        let parts = self.vp.partitions();
-        // Vertices spread uniformly over partitions (their hash bits pick
-        // it): reserving a little above the even share saves the batches
-        // regrowing (copying) a few hundred megabytes on a large load.
-        let tuples: usize = nodes
-            .iter()
-            .map(|n| 1 + n.labels.len() + n.properties.len())
-            .sum();
-        let share = tuples / parts + tuples / parts / 8 + 1024;
-        let mut per_part: Vec<Batch> = (0..parts).map(|_| Vec::with_capacity(share)).collect();
-        let mut ids = Vec::with_capacity(nodes.len());
-        let mut deltas = Deltas::default();
-        let mut label_runs = LabelRuns::default();
-        let mut encoded: Vec<(u32, Encoded)> = Vec::new();
-        for (first, chunk) in (0..).step_by(BULK_CHUNK).zip(nodes.chunks(BULK_CHUNK)) {
-            let guis = guis(self, first, chunk.len())?;
-            let mut literals = self.literals.writer();
-            for ((k, node), gui) in chunk.iter().enumerate().zip(guis) {
-                if let Some(later) = chunk.get(k + INTERN_AHEAD) {
-                    prefetch_strings(&literals, later.properties);
-                }
-                let intern = &mut |form: &[u8]| literals.intern(form);
-                names.properties(self, intern, node.properties, &mut encoded)?;
-                let batch = &mut per_part[vertex_partition(gui, self.partitions)];
-                batch.push(Staged::new(gui, PRED_EXISTS, TypedValue::NONE));
-                let labels_from = batch.len();
-                for (position, label) in node.labels.iter().enumerate() {
-                    let intern = &mut |form: &[u8]| literals.intern(form);
-                    let label = names.label(intern, position, label.as_ref())?;
-                    let label = TypedValue::string_gui(label);
-                    if !batch[labels_from..].iter().any(|t| t.o() == label) {
-                        batch.push(Staged::new(gui, PRED_LABEL, label));
-                        label_runs.count(position, label.payload, &mut deltas);
-                    }
-                }
-                batch.extend(encoded.iter().map(|&(p, o)| Staged::new(gui, p, o)));
-                ids.push(NodeId(gui));
-            }
-        }
-        label_runs.flush(&mut deltas);
-        *deltas.entry(CountKey::Nodes).or_insert(0) += nodes.len() as i64;
-        Ok(StagedNodes {
-            per_part,
-            ids,
-            deltas,
-        })
     }
 
     /// Appends staged vertices at `commit_ts` (the caller holds the commit
@@ -620,6 +563,9 @@ fn check_room(relation: &Relation, batches: &[Batch]) -> Result<()> {
     Ok(())
 }
 
+/// Count deltas of a load, by key.
+pub(crate) type Deltas = HashMap<CountKey, i64, foldhash::fast::RandomState>;
+
 /// Tuples fed to the statistics per call: bounds how long a bulk load
 /// holds the statistics' lock at a time, and the memory of one update (a
 /// vertex touched in several chunks is simply regrouped several times).
@@ -662,51 +608,16 @@ impl Store {
     }
 }
 
-/// Label counts of a load, kept per position in a row's labels while the
-/// label there repeats (most rows of a load carry the same labels) and
-/// added to the count deltas when it changes: no map update per vertex.
-#[derive(Default)]
-struct LabelRuns(Vec<(u64, i64)>);
-
-type Deltas = HashMap<CountKey, i64, foldhash::fast::RandomState>;
-
-impl LabelRuns {
-    fn count(&mut self, position: usize, label: u64, deltas: &mut Deltas) {
-        if position >= self.0.len() {
-            self.0.resize(position + 1, (0, 0));
-        }
-        let run = &mut self.0[position];
-        if run.0 != label {
-            add_label_count(deltas, *run);
-            *run = (label, 0);
-        }
-        run.1 += 1;
-    }
-
-    fn flush(&mut self, deltas: &mut Deltas) {
-        for run in self.0.drain(..) {
-            add_label_count(deltas, run);
-        }
-    }
-}
-
-/// Adds a run's `(label, count)` to the count deltas.
-fn add_label_count(deltas: &mut Deltas, (label, n): (u64, i64)) {
-    if n != 0 {
-        *deltas.entry(CountKey::Label(label)).or_insert(0) += n;
-    }
-}
-
-/// Interned ids of the label and key names of one load (most loads repeat
-/// a handful of names millions of times).
 /// Interns a literal's form (a held dictionary writer, or one taken on
 /// first use).
-trait Intern: FnMut(&[u8]) -> std::result::Result<Interned, DictError> {}
+pub(crate) trait Intern: FnMut(&[u8]) -> std::result::Result<Interned, DictError> {}
 
 impl<F: FnMut(&[u8]) -> std::result::Result<Interned, DictError>> Intern for F {}
 
+/// Interned ids of the label and key names of one load (most loads repeat
+/// a handful of names millions of times).
 #[derive(Default)]
-struct NameCache {
+pub(crate) struct NameCache {
     labels: Names<u64>,
     keys: Names<u32>,
 }
@@ -763,7 +674,12 @@ impl<T: Copy> Names<T> {
 }
 
 impl NameCache {
-    fn label(&mut self, intern: &mut impl Intern, position: usize, name: &str) -> Result<u64> {
+    pub(crate) fn label(
+        &mut self,
+        intern: &mut impl Intern,
+        position: usize,
+        name: &str,
+    ) -> Result<u64> {
         self.labels.id(position, name, || {
             Ok(intern(name.as_bytes()).map_err(dict_error)?.gui)
         })
@@ -777,7 +693,7 @@ impl NameCache {
     }
 
     /// Encodes `properties` into `out` (cleared first), by key id.
-    fn properties<K: AsRef<str>>(
+    pub(crate) fn properties<K: AsRef<str>>(
         &mut self,
         store: &Store,
         intern: &mut impl Intern,

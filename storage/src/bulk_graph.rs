@@ -90,9 +90,6 @@ type LoadedGuis = HashSet<u64, foldhash::fast::RandomState>;
 /// useful bound; more only add memory for their pieces of each cell).
 const STAGING_THREADS: usize = 2;
 
-/// Chunks of keys the keying thread may intern ahead of the staging.
-const KEYS_AHEAD: usize = 4;
-
 /// How long a load waits for the commits before it to become durable (a
 /// log that stopped accepting them makes it wait in vain).
 const EARLIER_COMMITS_WAIT: Duration = Duration::from_secs(60);
@@ -241,50 +238,20 @@ impl Store {
         Ok(())
     }
 
-    /// Stages the vertices of a graph load on two threads: a second one
-    /// interns their keys (the vertex dictionary, a chunk at a time) while
-    /// this one encodes their labels and properties (the literal
-    /// dictionary) and stages each chunk once its keys arrive. The two
-    /// dictionaries have separate writers, and the two halves were a
-    /// quarter of a load's time with one core idle (benches/RESULTS.md,
-    /// session 37). Returns the staged vertices and the set of their guis.
+    /// Stages the vertices of a graph load (`stage_nodes`, its keys
+    /// interned on the placing thread); returns them and the set of their
+    /// guis.
     fn stage_keyed_nodes<K: AsRef<str> + Sync>(
         &self,
         nodes: &[KeyedNode<'_, K>],
         contents: &[BulkNode<'_, K>],
         reader: &Reader<'_>,
     ) -> Result<(StagedNodes, LoadedGuis)> {
-        let (keys_out, keys_in) = std::sync::mpsc::sync_channel::<Result<Vec<u64>>>(KEYS_AHEAD);
-        std::thread::scope(|scope| {
-            let keyer = scope.spawn(move || {
-                let mut loaded =
-                    LoadedGuis::with_capacity_and_hasher(nodes.len(), Default::default());
-                for chunk in nodes.chunks(BULK_CHUNK) {
-                    let guis = self.keyed_vertices(chunk, reader, &mut loaded);
-                    let failed = guis.is_err();
-                    // The stager has stopped (it failed): so does this.
-                    if keys_out.send(guis).is_err() || failed {
-                        break;
-                    }
-                }
-                loaded
-            });
-            // Owned by the closure, so the channel closes when staging ends
-            // (even early), which stops the keying thread. It closes from
-            // the other side only if that thread panicked, which the join
-            // below raises again.
-            let staged = self.stage_nodes(contents, move |_, _, _| {
-                keys_in.recv().unwrap_or_else(|_| {
-                    Err(StorageError::Replay(
-                        "the keying thread of a load panicked".into(),
-                    ))
-                })
-            });
-            let loaded = keyer
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            Ok((staged?, loaded))
-        })
+        let mut loaded = LoadedGuis::with_capacity_and_hasher(nodes.len(), Default::default());
+        let staged = self.stage_nodes(contents, |store, first, n| {
+            store.keyed_vertices(&nodes[first..first + n], reader, &mut loaded)
+        })?;
+        Ok((staged, loaded))
     }
 
     /// The guis of `nodes`' keys, interned in REL_VERT under one writer. A

@@ -30,6 +30,7 @@ pub mod apl;
 mod atomic_pages;
 mod bulk;
 mod bulk_graph;
+mod bulk_nodes;
 mod change;
 mod counts;
 mod dictionary;

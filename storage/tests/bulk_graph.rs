@@ -225,7 +225,20 @@ fn refusals_found_by_any_staging_thread_load_nothing() {
         Err(StorageError::ConstraintViolation(_))
     ));
     assert_eq!(count(&s), (0, 0, 0));
+    // A value the store cannot hold, in the second chunk of encodings.
+    let unstorable = [("m", Value::Map(Default::default()))];
     nodes[2500] = keyed(&keys[2500], &[]);
+    nodes[1500] = keyed(&keys[1500], &unstorable);
+    let refused = s.bulk_load_graph(vec![&nodes[..]], no_rels(), hook);
+    assert!(matches!(refused, Err(StorageError::UnstorableValue(_))));
+    assert_eq!(count(&s), (0, 0, 0));
+    // Both in one chunk: the keys' error is the load's (a chunk's keys
+    // come first, as on one thread).
+    nodes[1600] = keyed("v17", &[]);
+    let both = s.bulk_load_graph(vec![&nodes[..]], no_rels(), hook);
+    assert!(matches!(both, Err(StorageError::ConstraintViolation(_))));
+    nodes[1500] = keyed(&keys[1500], &[]);
+    nodes[1600] = keyed(&keys[1600], &[]);
     let since = [("since", Value::Int(1))];
     let mut rels: Vec<GraphRel<&str, &[(&str, Value)]>> = (0..5000)
         .map(|i| GraphRel {
