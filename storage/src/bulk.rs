@@ -158,7 +158,9 @@ impl Store {
         check_room(&self.vp, &nodes.per_part)?;
         rels.check_room(self)?;
         std::thread::scope(|scope| {
-            let appended = scope.spawn(|| self.append_nodes(nodes, commit_ts));
+            let appended = spawn_named(scope, "bulk-append-vp", || {
+                self.append_nodes(nodes, commit_ts)
+            });
             let rel_ids = self.append_rels(rels, commit_ts);
             let appended = appended
                 .join()
@@ -214,7 +216,7 @@ impl Store {
         let parts: Vec<Result<StagedRels>> = std::thread::scope(|scope| {
             let others: Vec<_> = ranges[1..]
                 .iter()
-                .map(|range| scope.spawn(move || stage(range.clone())))
+                .map(|range| spawn_named(scope, "bulk-stage-e", move || stage(range.clone())))
                 .collect();
             let mut parts = vec![stage(ranges[0].clone())];
             parts.extend(others.into_iter().map(|t| {
@@ -474,7 +476,9 @@ impl StagedRels {
         let merged: Vec<Vec<Cell>> = std::thread::scope(|scope| {
             let mut groups = groups.into_iter();
             let first = groups.next();
-            let others: Vec<_> = groups.map(|g| scope.spawn(move || merge(g))).collect();
+            let others: Vec<_> = groups
+                .map(|g| spawn_named(scope, "bulk-order-e", move || merge(g)))
+                .collect();
             let mut merged = vec![first.map(merge).unwrap_or_default()];
             merged.extend(others.into_iter().map(|t| {
                 t.join()
@@ -563,6 +567,20 @@ fn check_room(relation: &Relation, batches: &[Batch]) -> Result<()> {
     Ok(())
 }
 
+/// Spawns `f` on a scoped thread called `name` (profiles and debuggers
+/// tell a bulk load's threads apart by it). Fails only as
+/// `Scope::spawn` does, when the system has no thread to give.
+pub(crate) fn spawn_named<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: &str,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn_scoped(scope, f)
+        .expect("failed to spawn thread")
+}
+
 /// Count deltas of a load, by key.
 pub(crate) type Deltas = HashMap<CountKey, i64, foldhash::fast::RandomState>;
 
@@ -602,7 +620,12 @@ impl Store {
         append: impl FnOnce() -> Result<T>,
     ) -> Result<T> {
         std::thread::scope(|scope| {
-            scope.spawn(|| self.bulk_statistics(kind, batches));
+            let name = match kind {
+                RelKind::Vp => "bulk-stats-vp",
+                RelKind::E => "bulk-stats-e",
+                RelKind::Ep => "bulk-stats-ep",
+            };
+            spawn_named(scope, name, || self.bulk_statistics(kind, batches));
             append()
         })
     }

@@ -9,7 +9,8 @@
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use crate::bulk::{
-    prefetch_strings, Batch, BulkNode, Deltas, NameCache, StagedNodes, BULK_CHUNK, INTERN_AHEAD,
+    prefetch_strings, spawn_named, Batch, BulkNode, Deltas, NameCache, StagedNodes, BULK_CHUNK,
+    INTERN_AHEAD,
 };
 use crate::counts::CountKey;
 use crate::error::{Result, StorageError};
@@ -57,7 +58,9 @@ impl Store {
     ) -> Result<StagedNodes> {
         let (outbox, inbox) = sync_channel(CHUNKS_AHEAD);
         let (encoded, placed) = std::thread::scope(|scope| {
-            let placer = scope.spawn(move || self.place_nodes(nodes, guis, inbox));
+            let placer = spawn_named(scope, "bulk-place-vp", move || {
+                self.place_nodes(nodes, guis, inbox)
+            });
             let encoded = self.encode_nodes(nodes, outbox);
             let placed = placer
                 .join()

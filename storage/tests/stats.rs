@@ -363,3 +363,52 @@ fn a_rebuild_concurrent_with_commits_misses_none_of_them() {
     assert_eq!(s.characteristic_sets(), model(&s));
     assert_eq!(s.estimate_relationships(Some("SELF")), 200);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// A graph load feeds its vertices' and edges' statistics in bulk, on
+    /// threads of their own beside the appends: the sets equal the ones
+    /// recomputed from the loaded graph and the store's own rebuild,
+    /// whatever the edges' order and spread over cells.
+    #[test]
+    fn a_graph_load_keeps_the_characteristic_sets_of_the_graph(
+        vertices in proptest::collection::vec((any::<bool>(), any::<bool>()), 1..80),
+        edges in proptest::collection::vec((any::<usize>(), any::<usize>(), 0u8..3), 0..400),
+    ) {
+        use nereid_storage::{BulkEnd, GraphRel, KeyedNode};
+        let s = store();
+        let keys: Vec<String> = (0..vertices.len()).map(|i| format!("k{i}")).collect();
+        let named = [("name", Value::Int(1))];
+        let nodes: Vec<KeyedNode<'_, &str>> = vertices
+            .iter()
+            .zip(&keys)
+            .map(|(&(labelled, with_name), key)| KeyedNode {
+                key,
+                node: BulkNode {
+                    labels: if labelled { &["L"] } else { &[] },
+                    properties: if with_name { &named } else { &[] },
+                },
+            })
+            .collect();
+        let types = ["T0", "T1", "T2"];
+        let rels: Vec<GraphRel<&str, &[(&str, Value)]>> = edges
+            .iter()
+            .map(|&(src, dst, ty)| GraphRel {
+                src: BulkEnd::Loaded(src % vertices.len()),
+                dst: BulkEnd::Loaded(dst % vertices.len()),
+                rel_type: types[ty as usize],
+                properties: &[][..],
+            })
+            .collect();
+        s.bulk_load_graph(vec![&nodes[..]], vec![&rels[..]], |_| Ok::<(), ()>(()))
+            .unwrap()
+            .unwrap();
+        let expected = model(&s);
+        prop_assert_eq!(&s.characteristic_sets(), &expected);
+        let counts = edge_counts(&s);
+        s.rebuild_statistics();
+        prop_assert_eq!(&s.characteristic_sets(), &expected);
+        prop_assert_eq!(edge_counts(&s), counts);
+    }
+}
