@@ -484,7 +484,7 @@ impl Database {
     where
         K: AsRef<str> + Sync,
         N: GraphNode<K>,
-        B: AsRef<[N]>,
+        B: AsRef<[N]> + Send,
         T: AsRef<str> + Sync,
         P: AsRef<[(K, Value)]> + Sync,
         R: AsRef<[GraphRel<T, P>]> + Sync,

@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::bulk::{BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK};
+use crate::bulk::{spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK};
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
 use crate::schema::EntityKind;
@@ -115,7 +115,7 @@ impl Store {
     where
         K: AsRef<str> + Sync,
         N: GraphNode<K>,
-        B: AsRef<[N]>,
+        B: AsRef<[N]> + Send,
         T: AsRef<str> + Sync,
         P: AsRef<[(K, nereid_values::Value)]> + Sync,
         R: AsRef<[GraphRel<T, P>]> + Sync,
@@ -169,11 +169,13 @@ impl Store {
         self.vertices.reserve(nodes.len(), 0);
         let (mut staged_nodes, loaded) = self.stage_keyed_nodes(nodes, &contents, &reader)?;
         drop(contents);
-        // The vertex rows are staged: freed now, so the edges' staging
-        // takes their memory instead of fresh pages (the load's peak).
+        // The vertex rows are staged: freed now, on a thread of their own
+        // beside the edges' staging (a few hundred thousand rows of small
+        // allocations, most made by the loader's parse workers), so the
+        // staging takes their memory instead of fresh pages.
         drop(views);
-        drop(node_batches);
-        let staged_rels = {
+        let staged_rels = std::thread::scope(|scope| {
+            spawn_named(scope, "bulk-free-rows", move || drop(node_batches));
             let ids = &staged_nodes.ids;
             let loaded = &loaded;
             let reader = &reader;
@@ -203,8 +205,8 @@ impl Store {
                     })
                 }
             };
-            self.stage_rels_in_parallel(rels.len, STAGING_THREADS, staging)?
-        };
+            self.stage_rels_in_parallel(rels.len, STAGING_THREADS, staging)
+        })?;
         drop(batches);
         drop(loaded);
         let rel_ids = self.append_graph(&staged_nodes, staged_rels, commit_ts)?;
