@@ -20,6 +20,7 @@ mod bulk;
 mod bulk_csv;
 mod bulk_rdf;
 mod export;
+mod fan_out;
 mod history;
 mod id_index;
 mod jobs;

@@ -1,5 +1,5 @@
-//! Reading a load's CSV files in parallel: each worker takes the next
-//! unread file and parses it whole, turning each record at once into the
+//! Reading a load's CSV files in parallel: each worker takes the largest
+//! unread file (`fan_out.rs`) and parses it whole, turning each record at once into the
 //! row the store takes (`prepare`: a node's id spelled as its vertex key,
 //! a relationship's ends resolved, its strings dropped), so parsing,
 //! decompressing and resolving run on every core, and the store's bulk
@@ -17,12 +17,11 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
 
 use nereid_loader_formats::Record;
-use parking_lot::Mutex;
 
 use super::apply::{report, Ended, Failure, RowError};
+use super::fan_out::fan_out;
 use super::progress::Progress;
 use super::source::Input;
 
@@ -33,6 +32,14 @@ pub(crate) struct Parsed<T> {
     pub(crate) name: String,
     pub(crate) rows: Vec<T>,
     pub(crate) failures: Vec<(usize, Failure)>,
+    /// The property values of its rows, counted as they were made (a
+    /// later pass over a file's rows reads them from memory again).
+    pub(crate) values: usize,
+}
+
+/// A prepared row: how many property values it loads.
+pub(crate) trait Row {
+    fn values(&self) -> usize;
 }
 
 /// Rows between checks of the cancel flag.
@@ -75,62 +82,68 @@ pub(crate) fn parse_all<T, P>(
     ahead: impl Fn(&Record) + Sync,
 ) -> Result<Vec<Parsed<T>>, Ended>
 where
-    T: Send,
+    T: Row + Send,
     P: FnMut(Record) -> Result<T, RowError>,
 {
-    let count = inputs.len();
-    let queue: Mutex<VecDeque<(usize, Input)>> =
-        Mutex::new(inputs.into_iter().enumerate().collect());
-    let done: Mutex<Vec<Option<Parsed<T>>>> = Mutex::new((0..count).map(|_| None).collect());
-    let work = || {
+    let ahead = &ahead;
+    let worker = || {
         let mut prepare = preparer();
-        loop {
-            let Some((at, Input { name, reader, .. })) = queue.lock().pop_front() else {
-                return;
-            };
-            let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name));
-            let mut failures = Vec::new();
-            let mut reader = reader.fuse();
-            let mut pending = VecDeque::with_capacity(READ_AHEAD);
-            for n in 0.. {
-                while pending.len() < READ_AHEAD {
-                    let Some(item) = reader.next() else { break };
-                    if let Ok(record) = &item {
-                        ahead(record);
-                    }
-                    pending.push_back(item);
-                }
-                let Some(item) = pending.pop_front() else {
-                    break;
-                };
-                if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                let row = item
-                    .map_err(Failure::Read)
-                    .and_then(|record| prepare(record).map_err(Failure::Row));
-                match row {
-                    Ok(row) => rows.push(row),
-                    Err(failure) => failures.push((rows.len(), failure)),
-                }
-            }
-            done.lock()[at] = Some(Parsed {
-                name,
-                rows,
-                failures,
-            });
-        }
+        move |input: Input| parse_one(input, cancel, &mut prepare, ahead)
     };
-    thread::scope(|scope| {
-        for _ in 1..threads.clamp(1, count.max(1)) {
-            scope.spawn(work);
-        }
-        work();
-    });
+    let parsed = fan_out(inputs, threads, |input| input.size, worker);
     if cancel.load(Ordering::Relaxed) {
         return Err(Ended::Cancelled);
     }
-    Ok(done.into_inner().into_iter().flatten().collect())
+    Ok(parsed)
+}
+
+/// One file's rows and failures; `None` when the load was cancelled.
+fn parse_one<T, P>(
+    Input { name, reader, .. }: Input,
+    cancel: &AtomicBool,
+    prepare: &mut P,
+    ahead: impl Fn(&Record),
+) -> Option<Parsed<T>>
+where
+    T: Row,
+    P: FnMut(Record) -> Result<T, RowError>,
+{
+    let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name));
+    let mut failures = Vec::new();
+    let mut values = 0;
+    let mut reader = reader.fuse();
+    let mut pending = VecDeque::with_capacity(READ_AHEAD);
+    for n in 0.. {
+        while pending.len() < READ_AHEAD {
+            let Some(item) = reader.next() else { break };
+            if let Ok(record) = &item {
+                ahead(record);
+            }
+            pending.push_back(item);
+        }
+        let Some(item) = pending.pop_front() else {
+            break;
+        };
+        if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let row = item
+            .map_err(Failure::Read)
+            .and_then(|record| prepare(record).map_err(Failure::Row));
+        match row {
+            Ok(row) => {
+                values += row.values();
+                rows.push(row);
+            }
+            Err(failure) => failures.push((rows.len(), failure)),
+        }
+    }
+    Some(Parsed {
+        name,
+        rows,
+        failures,
+        values,
+    })
 }
 
 /// Hands every row of `files` in order to `visit`, and reports the files'

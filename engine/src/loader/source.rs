@@ -172,6 +172,9 @@ pub(crate) struct Input {
     pub(crate) reader: Records,
     /// Whether its records are nodes only (CSV node files go first).
     pub(crate) nodes_only: bool,
+    /// Its size in bytes, as listed: the larger inputs are read first
+    /// (`fan_out.rs`).
+    pub(crate) size: u64,
 }
 
 /// Checks every file and orders them node files first (each group by
@@ -230,6 +233,7 @@ pub(crate) fn open_all(
             name,
             reader: Box::new(Deferred::Closed(opener)),
             nodes_only,
+            size: input.size(),
         });
     }
     inputs.sort_by_key(|input| !input.nodes_only);
