@@ -36,6 +36,8 @@ mod user_id;
 #[cfg(test)]
 mod mode_tests;
 #[cfg(test)]
+mod pieces_tests;
+#[cfg(test)]
 mod rdf_set_tests;
 #[cfg(test)]
 mod rdf_tests;

@@ -23,7 +23,7 @@ use nereid_loader_formats::Record;
 use super::apply::{report, Ended, Failure, RowError};
 use super::fan_out::fan_out;
 use super::progress::Progress;
-use super::source::Input;
+use super::source::{Input, Piece};
 
 /// One file's prepared rows in file order, and its failures, each after
 /// the number of rows that came before it (a broken stream ends the file
@@ -35,6 +35,13 @@ pub(crate) struct Parsed<T> {
     /// The property values of its rows, counted as they were made (a
     /// later pass over a file's rows reads them from memory again).
     pub(crate) values: usize,
+    /// The piece of its file it holds, if the file was read in pieces.
+    piece: Option<Piece>,
+    /// The lines of its file before its first (a piece's rows and errors
+    /// count lines from the piece's first until [`stitch`] learns it).
+    pub(crate) line_shift: u64,
+    /// Whether it is the last of its file's pieces kept (or a whole file).
+    ends_file: bool,
 }
 
 /// A prepared row: how many property values it loads.
@@ -57,15 +64,15 @@ const ROW_BYTES: u64 = 16;
 /// Address space reserved at most per file for its rows.
 const RESERVE_BYTES: usize = 256 << 20;
 
-/// Rows to reserve for an uncompressed file: doubling a vector of a few
+/// Rows to reserve for an uncompressed file (or piece) of `size` bytes: doubling a vector of a few
 /// hundred megabytes writes (faults in, zeroes) it all again, while
 /// address space reserved but never written costs no memory. Bounded, so
 /// a huge file regrows instead; compressed files grow as they are read.
-fn rows_to_reserve<T>(name: &str) -> usize {
+fn rows_to_reserve<T>(name: &str, size: u64) -> usize {
     if !name.ends_with(".csv") {
         return 0;
     }
-    let rows = std::fs::metadata(name).map_or(0, |m| m.len() / ROW_BYTES) as usize;
+    let rows = (size / ROW_BYTES) as usize;
     rows.min(RESERVE_BYTES / std::mem::size_of::<T>().max(1))
 }
 
@@ -94,12 +101,50 @@ where
     if cancel.load(Ordering::Relaxed) {
         return Err(Ended::Cancelled);
     }
-    Ok(parsed)
+    Ok(stitch(parsed))
+}
+
+/// Keeps of a file read in pieces the pieces that began at a row, as the
+/// reader of the piece before each found (`nereid_loader_formats::Reached`;
+/// the others' rows are the ones that reader read on), and moves each
+/// kept piece's lines on by the lines before it. Whole files pass as
+/// they are.
+fn stitch<T>(parsed: Vec<Parsed<T>>) -> Vec<Parsed<T>> {
+    let mut kept: Vec<Parsed<T>> = Vec::with_capacity(parsed.len());
+    // The start of the next piece to keep, and the lines before it.
+    let mut next: Option<(u64, u64)> = None;
+    for mut file in parsed {
+        let Some(piece) = &file.piece else {
+            kept.push(file);
+            continue;
+        };
+        if piece.index > 0 {
+            match next {
+                Some((start, lines)) if start == piece.start => file.line_shift = lines,
+                // Its start lay inside a row of the piece before.
+                _ => continue,
+            }
+        }
+        let reached = piece.reached.get();
+        next = reached.map(|r| (r.offset, file.line_shift + r.line - 1));
+        file.ends_file = reached.is_none();
+        for (_, failure) in &mut file.failures {
+            failure.shift_lines(file.line_shift);
+        }
+        kept.push(file);
+    }
+    kept
 }
 
 /// One file's rows and failures; `None` when the load was cancelled.
 fn parse_one<T, P>(
-    Input { name, reader, .. }: Input,
+    Input {
+        name,
+        reader,
+        size,
+        piece,
+        ..
+    }: Input,
     cancel: &AtomicBool,
     prepare: &mut P,
     ahead: impl Fn(&Record),
@@ -108,7 +153,7 @@ where
     T: Row,
     P: FnMut(Record) -> Result<T, RowError>,
 {
-    let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name));
+    let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name, size));
     let mut failures = Vec::new();
     let mut values = 0;
     let mut reader = reader.fuse();
@@ -143,6 +188,9 @@ where
         rows,
         failures,
         values,
+        piece,
+        line_shift: 0,
+        ends_file: true,
     })
 }
 
@@ -172,13 +220,14 @@ pub(crate) fn walk<'a, T>(
                 return Err(Ended::Cancelled);
             }
             if let Err(refused) = visit(row) {
-                report(&file.name, &Failure::Row(refused), fail_on_error, progress)?;
+                let refused = Failure::Row(refused.shifted(file.line_shift));
+                report(&file.name, &refused, fail_on_error, progress)?;
             }
         }
         report_before(file.rows.len())?;
         let items = file.rows.len() + file.failures.len();
         Progress::add(&progress.records, items as u64);
-        Progress::add(&progress.files_done, 1);
+        Progress::add(&progress.files_done, u64::from(file.ends_file));
     }
     Ok(())
 }
