@@ -54,11 +54,13 @@ impl Read<'_> {
         )?;
         // Each file indexed by a worker, the indexes joined in file order
         // (docs/adr/0204-node-files-indexed-apart-then-joined.md).
+        // (A file read in pieces is indexed whole: joining its pieces
+        // would insert all but the first's ids again on this thread.)
         let parts = fan_out(
-            node_files.iter().collect(),
+            node_files.chunk_by(|a, b| a.name == b.name).collect(),
             self.threads,
-            |file| file.rows.len() as u64,
-            || |file: &Parsed<NodeRow>| Some(index_file(&file.rows)),
+            |pieces| pieces.iter().map(|p| p.rows.len() as u64).sum(),
+            || |pieces: &[Parsed<NodeRow>]| Some(index_file(pieces)),
         );
         let keys = IdIndex::join(parts);
         let mut values = node_files.iter().map(|file| file.values).sum::<usize>();
@@ -116,12 +118,14 @@ impl Read<'_> {
 }
 
 /// A node file's own id index (positions from its first row, a repeated
-/// id refused).
-fn index_file(rows: &[NodeRow]) -> IdIndex<'_> {
+/// id refused), from its pieces' rows in order.
+fn index_file(pieces: &[Parsed<NodeRow>]) -> IdIndex<'_> {
     let mut index = IdIndex::default();
-    if let Some(first) = rows.first() {
+    let mut rows = pieces.iter().flat_map(|piece| &piece.rows).peekable();
+    if let Some(first) = rows.peek() {
         let (space, id) = first.split_key();
-        index.reserve_like(space, id, rows.len());
+        let count = pieces.iter().map(|piece| piece.rows.len()).sum();
+        index.reserve_like(space, id, count);
     }
     for row in rows {
         let (space, id) = row.split_key();

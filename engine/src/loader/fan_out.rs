@@ -1,5 +1,5 @@
 //! Work items of a load run on a few threads, the heaviest first, their
-//! results kept in the items' order (docs/adr/0203-load-read-scheduled-by-weight.md).
+//! results kept in the items' order (docs/adr/0203-load-read-in-pieces-largest-first.md).
 //!
 //! Why the heaviest first: a load's files differ in size by three orders
 //! of magnitude (SNB: 1.6 KB to 18 MB), and with files taken in name
