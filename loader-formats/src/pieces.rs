@@ -59,6 +59,7 @@ impl<'a> Reader<'a> {
             header_names: self.header_names,
             names: Names::new(),
             decimal_ends: self.decimal_ends,
+            spaces_apart: self.spaces_apart,
             done: false,
             piece: Some(PieceEnd {
                 origin: start,

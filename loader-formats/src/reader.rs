@@ -79,6 +79,9 @@ pub struct Reader<'a> {
     /// Whether relationship ends in canonical decimal come as numbers
     /// ([`Reader::decimal_ends`]).
     pub(crate) decimal_ends: bool,
+    /// Whether relationship ends come without their id spaces
+    /// ([`Reader::end_spaces_apart`]).
+    pub(crate) spaces_apart: bool,
     pub(crate) done: bool,
     /// Where a reader of part of a file stops (`pieces.rs`).
     pub(crate) piece: Option<PieceEnd>,
@@ -157,6 +160,7 @@ impl<'a> Reader<'a> {
             header_names,
             names: Names::new(),
             decimal_ends: false,
+            spaces_apart: false,
             done: false,
             piece: None,
         })
@@ -168,6 +172,15 @@ impl<'a> Reader<'a> {
     /// per end (docs/adr/0200-relationship-ends-as-decimal-numbers.md).
     pub fn decimal_ends(mut self) -> Self {
         self.decimal_ends = true;
+        self
+    }
+
+    /// Makes relationship records leave `start_space` and `end_space`
+    /// empty: every row's are the header's ([`Header::end_spaces`]), and
+    /// a loader that takes them from there once per file saves two
+    /// shared-pointer count updates per row, each a locked instruction.
+    pub fn end_spaces_apart(mut self) -> Self {
+        self.spaces_apart = true;
         self
     }
 
@@ -233,14 +246,18 @@ impl<'a> Reader<'a> {
                         return Err(errors.missing(field, i));
                     }
                     let end = usize::from(matches!(column, Column::End(_)));
+                    let space = match self.spaces_apart {
+                        true => None,
+                        false => space.clone(),
+                    };
                     let number = self.decimal_ends.then(|| crate::canonical_decimal(bytes));
                     if let Some(Some(n)) = number {
                         decimal_ends[end] = Some(n);
-                        ends[end] = Some((String::new(), space.clone()));
+                        ends[end] = Some((String::new(), space));
                         continue;
                     }
                     let text = utf8(bytes).map_err(|e| fail(e, "id"))?;
-                    ends[end] = Some((text.to_owned(), space.clone()));
+                    ends[end] = Some((text.to_owned(), space));
                 }
                 Column::Label => {
                     for label in bytes.split(|&b| b == self.array_delimiter) {

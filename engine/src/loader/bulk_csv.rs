@@ -49,8 +49,8 @@ impl Read<'_> {
             node_files,
             self.threads,
             self.cancel,
-            || |record| node_row(txn, record),
-            |_| {},
+            || |record, _: &_| node_row(txn, record),
+            |_, _| {},
         )?;
         // Each file indexed by a worker, the indexes joined in file order
         // (docs/adr/0204-node-files-indexed-apart-then-joined.md).
@@ -87,14 +87,14 @@ impl Read<'_> {
             self.cancel,
             || {
                 let mut scratch = String::new();
-                move |record| match record {
-                    Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
+                move |record, spaces: &_| match record {
+                    Record::Relationship(rel) => ends.resolve(rel, spaces, &mut scratch),
                     Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
                 }
             },
-            |record| {
+            |record, spaces| {
                 if let Record::Relationship(rel) = record {
-                    ends.prefetch(rel);
+                    ends.prefetch(rel, spaces);
                 }
             },
         )?;

@@ -23,7 +23,7 @@ use nereid_loader_formats::Record;
 use super::apply::{report, Ended, Failure, RowError};
 use super::fan_out::fan_out;
 use super::progress::Progress;
-use super::source::{Input, Piece};
+use super::source::{EndSpaces, Input, Piece};
 
 /// One file's prepared rows in file order, and its failures, each after
 /// the number of rows that came before it (a broken stream ends the file
@@ -78,19 +78,20 @@ fn rows_to_reserve<T>(name: &str, size: u64) -> usize {
 
 /// Parses `inputs` on up to `threads` threads, each record turned into
 /// a row by the worker's own `preparer()` (so it can keep scratch
-/// buffers); the result keeps the inputs' order. `ahead` sees each record
-/// [`READ_AHEAD`] records before it is prepared (to prefetch what
-/// preparing it will read: a relationship's ends in the load's id index).
+/// buffers), which is also handed its file's [`EndSpaces`]; the result
+/// keeps the inputs' order. `ahead` sees each record [`READ_AHEAD`]
+/// records before it is prepared (to prefetch what preparing it will
+/// read: a relationship's ends in the load's id index).
 pub(crate) fn parse_all<T, P>(
     inputs: Vec<Input>,
     threads: usize,
     cancel: &AtomicBool,
     preparer: impl Fn() -> P + Sync,
-    ahead: impl Fn(&Record) + Sync,
+    ahead: impl Fn(&Record, &EndSpaces) + Sync,
 ) -> Result<Vec<Parsed<T>>, Ended>
 where
     T: Row + Send,
-    P: FnMut(Record) -> Result<T, RowError>,
+    P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
 {
     let ahead = &ahead;
     let worker = || {
@@ -143,15 +144,16 @@ fn parse_one<T, P>(
         reader,
         size,
         piece,
+        end_spaces,
         ..
     }: Input,
     cancel: &AtomicBool,
     prepare: &mut P,
-    ahead: impl Fn(&Record),
+    ahead: impl Fn(&Record, &EndSpaces),
 ) -> Option<Parsed<T>>
 where
     T: Row,
-    P: FnMut(Record) -> Result<T, RowError>,
+    P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
 {
     let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name, size));
     let mut failures = Vec::new();
@@ -162,7 +164,7 @@ where
         while pending.len() < READ_AHEAD {
             let Some(item) = reader.next() else { break };
             if let Ok(record) = &item {
-                ahead(record);
+                ahead(record, &end_spaces);
             }
             pending.push_back(item);
         }
@@ -174,7 +176,7 @@ where
         }
         let row = item
             .map_err(Failure::Read)
-            .and_then(|record| prepare(record).map_err(Failure::Row));
+            .and_then(|record| prepare(record, &end_spaces).map_err(Failure::Row));
         match row {
             Ok(row) => {
                 values += row.values();

@@ -13,7 +13,7 @@ use nereid_loader_formats::{Format, InputFormat, Record};
 
 use super::apply::{Failure, RowError};
 use super::parse::{parse_all, Parsed, Row};
-use super::source::{open_all, Bulk, InputFile};
+use super::source::{open_all, Bulk, EndSpaces, InputFile};
 
 /// A record as compared: its line moved on by its piece's lines before
 /// it, and everything else it holds.
@@ -25,7 +25,7 @@ impl Row for Seen {
     }
 }
 
-fn seen(record: Record) -> Result<Seen, RowError> {
+fn seen(record: Record, _: &EndSpaces) -> Result<Seen, RowError> {
     Ok(Seen(format!("{record:?}")))
 }
 
@@ -78,7 +78,7 @@ fn read(path: &std::path::Path, piece_bytes: Option<u64>) -> (usize, Vec<String>
     };
     let inputs = open_all(&[file], format, "b", &bytes, false, None, Some(bulk)).unwrap();
     let pieces = inputs.len();
-    let parsed = match parse_all(inputs, 2, &AtomicBool::new(false), || seen, |_| {}) {
+    let parsed = match parse_all(inputs, 2, &AtomicBool::new(false), || seen, |_, _| {}) {
         Ok(parsed) => parsed,
         Err(_) => panic!("not cancelled"),
     };

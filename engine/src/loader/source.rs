@@ -233,7 +233,14 @@ pub(crate) struct Input {
     pub(crate) size: u64,
     /// Which piece of its file it is, if the file is read in pieces.
     pub(crate) piece: Option<Piece>,
+    /// A bulk-path CSV relationship file's: its records come without
+    /// them (`Reader::end_spaces_apart`).
+    pub(crate) end_spaces: EndSpaces,
 }
+
+/// The id spaces of a relationship file's start and end columns, the
+/// same for all its rows (`nereid_loader_formats::Header::end_spaces`).
+pub(crate) type EndSpaces = [Option<Arc<str>>; 2];
 
 /// Checks every file and orders them node files first (each group by
 /// name), so relationships find endpoints created by the same load. An
@@ -255,7 +262,8 @@ pub(crate) struct Input {
 /// RDF records are numbered by that dictionary (`RdfReader::numbered`).
 /// With `bulk` (the bulk path, which looks such ids up by number),
 /// CSV relationship ends in canonical decimal come as numbers
-/// (`Reader::decimal_ends`), and an uncompressed local CSV file larger
+/// (`Reader::decimal_ends`) and without their id spaces, kept once in
+/// [`Input::end_spaces`] (`Reader::end_spaces_apart`), and an uncompressed local CSV file larger
 /// than its `piece_bytes` is read in pieces, one input each, in order (its
 /// rows put together again by `parse::stitch`).
 pub(crate) fn open_all(
@@ -274,6 +282,7 @@ pub(crate) fn open_all(
         let failed = |e| Box::new((name.clone(), e));
         let size = input.size();
         let mut pieces = Vec::new();
+        let mut end_spaces = EndSpaces::default();
         let nodes_only = match format {
             InputFormat::Csv(csv) => {
                 let file = input.open().map_err(|source| failed(io(&name, source)))?;
@@ -281,6 +290,9 @@ pub(crate) fn open_all(
                 if let Some(bulk) = bulk.filter(|_| !header.is_compressed()) {
                     pieces = piece_starts_of(input, size, bulk.piece_bytes)
                         .map_err(|e| failed(io(&name, e)))?;
+                }
+                if decimal_ends {
+                    end_spaces = header.header().end_spaces();
                 }
                 header.header().kind() == FileKind::Nodes
             }
@@ -306,6 +318,7 @@ pub(crate) fn open_all(
                 nodes_only,
                 size,
                 piece: None,
+                end_spaces,
             });
             continue;
         }
@@ -328,6 +341,7 @@ pub(crate) fn open_all(
                 nodes_only,
                 size: end - start,
                 piece: Some(piece),
+                end_spaces: end_spaces.clone(),
             });
         }
     }
@@ -397,7 +411,7 @@ impl Opener {
                     reader = reader.stop_at(&read.later, read.piece.reached.clone());
                 }
                 match self.decimal_ends {
-                    true => Box::new(reader.decimal_ends()),
+                    true => Box::new(reader.decimal_ends().end_spaces_apart()),
                     false => Box::new(reader),
                 }
             }
