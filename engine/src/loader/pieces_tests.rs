@@ -75,6 +75,7 @@ fn read(path: &std::path::Path, piece_bytes: Option<u64>) -> (usize, Vec<String>
     let file = InputFile::Local(path.to_path_buf());
     let bulk = Bulk {
         piece_bytes: piece_bytes.unwrap_or(u64::MAX),
+        workers: 1,
     };
     let inputs = open_all(&[file], format, "b", &bytes, false, None, Some(bulk)).unwrap();
     let pieces = inputs.len();

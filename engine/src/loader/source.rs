@@ -179,10 +179,13 @@ impl Read for Counted {
 }
 
 /// Bytes of an uncompressed local CSV file per piece read by one parse
-/// worker (`nereid_loader_formats::piece_starts`): files of SNB SF0.1
-/// run to 18 MB, and two cores share them evenly only when the last
-/// items left are small (docs/adr/0203-load-read-in-pieces-largest-first.md).
-const PIECE_BYTES: u64 = 4 << 20;
+/// worker at most (`nereid_loader_formats::piece_starts`): a file larger
+/// than this is cut into a multiple of the workers' number of pieces, so
+/// its pieces alone share the cores evenly. Files of SNB SF0.1 run to
+/// 18 MB; every piece costs a row vector (and its last huge page) and a
+/// header read, so smaller pieces only add to that
+/// (docs/adr/0203-load-read-in-pieces-largest-first.md).
+const PIECE_BYTES: u64 = 8 << 20;
 
 /// One piece of a file read in pieces: where it starts, and (filled by
 /// its reader) where the reader stopped, which tells whether the next
@@ -196,16 +199,20 @@ pub(crate) struct Piece {
 }
 
 /// How the bulk path reads CSV files: relationship ends in canonical
-/// decimal as numbers, and files larger than `piece_bytes` in pieces.
+/// decimal as numbers, and files larger than `piece_bytes` in pieces, as
+/// many as a multiple of `workers`.
 #[derive(Clone, Copy)]
 pub(crate) struct Bulk {
     pub(crate) piece_bytes: u64,
+    pub(crate) workers: u64,
 }
 
 impl Default for Bulk {
     fn default() -> Self {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         Bulk {
             piece_bytes: PIECE_BYTES,
+            workers: workers as u64,
         }
     }
 }
@@ -288,8 +295,8 @@ pub(crate) fn open_all(
                 let file = input.open().map_err(|source| failed(io(&name, source)))?;
                 let header = Reader::new(&name, file, csv, &Options::default()).map_err(failed)?;
                 if let Some(bulk) = bulk.filter(|_| !header.is_compressed()) {
-                    pieces = piece_starts_of(input, size, bulk.piece_bytes)
-                        .map_err(|e| failed(io(&name, e)))?;
+                    pieces =
+                        piece_starts_of(input, size, bulk).map_err(|e| failed(io(&name, e)))?;
                 }
                 if decimal_ends {
                     end_spaces = header.header().end_spaces();
@@ -351,15 +358,16 @@ pub(crate) fn open_all(
 
 /// The starts of the pieces after the first of a local file of `size`
 /// bytes large enough to be read in pieces; none otherwise.
-fn piece_starts_of(input: &InputFile, size: u64, piece_bytes: u64) -> std::io::Result<Vec<u64>> {
+fn piece_starts_of(input: &InputFile, size: u64, bulk: Bulk) -> std::io::Result<Vec<u64>> {
     let InputFile::Local(path) = input else {
         return Ok(Vec::new());
     };
-    let pieces = size.div_ceil(piece_bytes.max(1));
+    let pieces = size.div_ceil(bulk.piece_bytes.max(1));
     if pieces < 2 {
         return Ok(Vec::new());
     }
-    piece_starts(&File::open(path)?, size, pieces)
+    let workers = bulk.workers.max(1);
+    piece_starts(&File::open(path)?, size, pieces.div_ceil(workers) * workers)
 }
 
 fn io(name: &str, source: std::io::Error) -> Error {
