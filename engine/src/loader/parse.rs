@@ -1,6 +1,7 @@
 //! Reading a load's CSV files in parallel: each worker takes the largest
-//! unread file (`fan_out.rs`) and parses it whole, turning each record at once into the
-//! row the store takes (`prepare`: a node's id spelled as its vertex key,
+//! unread input (`fan_out.rs`), a file or a piece of a large one, and
+//! parses it whole, turning each record at once into the row the store
+//! takes (`prepare`: a node's id spelled as its vertex key,
 //! a relationship's ends resolved, its strings dropped), so parsing,
 //! decompressing and resolving run on every core, and the store's bulk
 //! path takes each file's rows where the worker put them, in file order
@@ -11,9 +12,10 @@
 //! larger than a row) and no second copy on the way in; the few failures
 //! keep their place by the number of rows before them, so they are
 //! reported in file order as before (docs/adr/0127-rows-staged-in-place.md).
-//! Files are the unit of parallelism, which suits loads of many files
-//! (SNB has one per label and type); on a VM, every fresh page a load
-//! touches costs more than the parsing (benches/RESULTS.md).
+//! Files are the unit of parallelism, cut into pieces only when large
+//! (docs/adr/0203-load-read-in-pieces-largest-first.md): every piece is
+//! a row vector more, and on a VM every fresh page a load touches costs
+//! more than the parsing (benches/RESULTS.md).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
