@@ -2,8 +2,10 @@
 //! file and one relationship file of 1M rows each, parsed from memory into
 //! records (`loader/parse_opencypher_nodes_1m`: 5 property values a row;
 //! `loader/parse_opencypher_relationships_1m`: 2; `..._decimal_ends`: the
-//! same file read as the bulk path reads it, ends in canonical decimal as
-//! numbers, docs/adr/0200-relationship-ends-as-decimal-numbers.md).
+//! same file with ends in canonical decimal as numbers,
+//! docs/adr/0200-relationship-ends-as-decimal-numbers.md; `..._bulk`: as
+//! the bulk path reads it, also without the ends' id spaces per record,
+//! `Reader::end_spaces_apart`).
 //! Throughput is reported in
 //! rows; property values per second = rows/s × values per row. The issue's
 //! end-to-end target is 3M property values/s on two cores, so the parser
@@ -58,11 +60,14 @@ fn relationships() -> Vec<u8> {
     )
 }
 
-fn parse_all(bytes: &[u8], decimal_ends: bool) -> usize {
+fn parse_all(bytes: &[u8], decimal_ends: bool, spaces_apart: bool) -> usize {
     let mut reader =
         Reader::new("bench.csv", bytes, Format::OpenCypher, &Options::default()).expect("header");
     if decimal_ends {
         reader = reader.decimal_ends();
+    }
+    if spaces_apart {
+        reader = reader.end_spaces_apart();
     }
     let mut values = 0;
     for record in reader {
@@ -80,14 +85,17 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ROWS as u64));
     let nodes = nodes();
     group.bench_function("parse_opencypher_nodes_1m", |b| {
-        b.iter(|| parse_all(&nodes, false))
+        b.iter(|| parse_all(&nodes, false, false))
     });
     let relationships = relationships();
     group.bench_function("parse_opencypher_relationships_1m", |b| {
-        b.iter(|| parse_all(&relationships, false))
+        b.iter(|| parse_all(&relationships, false, false))
     });
     group.bench_function("parse_opencypher_relationships_1m_decimal_ends", |b| {
-        b.iter(|| parse_all(&relationships, true))
+        b.iter(|| parse_all(&relationships, true, false))
+    });
+    group.bench_function("parse_opencypher_relationships_1m_bulk", |b| {
+        b.iter(|| parse_all(&relationships, true, true))
     });
     group.finish();
 }

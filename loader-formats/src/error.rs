@@ -113,6 +113,26 @@ impl Error {
         )
     }
 
+    /// The same error with its line moved on by `by`: an error of a reader
+    /// of part of a file counts lines from the part's first
+    /// ([`crate::Reader::rows_from`]) until the lines before it are known.
+    pub fn shift_lines(&mut self, by: u64) {
+        match self {
+            Error::Io { .. } | Error::NoHeader { .. } => {}
+            Error::Truncated { line, .. }
+            | Error::MissingColumn { line, .. }
+            | Error::UnterminatedQuote { line, .. }
+            | Error::TextAfterQuote { line, .. }
+            | Error::FieldCount { line, .. }
+            | Error::BadValue { line, .. }
+            | Error::BadUtf8 { line, .. }
+            | Error::MissingValue { line, .. }
+            | Error::UnknownType { line, .. }
+            | Error::BadHeader { line, .. }
+            | Error::RdfSyntax { line, .. } => *line += by,
+        }
+    }
+
     /// `(line, column)` where the error was found, when it has a place.
     pub fn location(&self) -> Option<(u64, u64)> {
         match self {

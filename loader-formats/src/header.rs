@@ -67,6 +67,20 @@ impl Header {
     pub fn properties(&self) -> &[PropertyColumn] {
         &self.properties
     }
+
+    /// The id spaces of a relationship file's start and end columns
+    /// (`None`: the global space, or no such column).
+    pub fn end_spaces(&self) -> [Option<Arc<str>>; 2] {
+        let mut spaces = [None, None];
+        for column in &self.columns {
+            match column {
+                Column::Start(space) => spaces[0] = space.clone(),
+                Column::End(space) => spaces[1] = space.clone(),
+                _ => {}
+            }
+        }
+        spaces
+    }
 }
 
 /// A header problem, placed by the caller (which knows line and columns).

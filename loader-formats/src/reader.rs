@@ -15,6 +15,7 @@ use nereid_values::Value;
 
 use crate::compression::{decoder, Compression};
 use crate::header::{self, Column, FileKind, Header, HeaderError};
+use crate::pieces::PieceEnd;
 use crate::record::{NodeRecord, Record, RelationshipRecord};
 use crate::split::{Field, SplitError, Splitter};
 use crate::value_type::{FieldError, ValueType};
@@ -25,9 +26,18 @@ use crate::{Error, Format, Options};
 /// it without limit (past the bound names are simply allocated).
 /// The last name found is checked first: a file's type (or label) column
 /// usually holds one value, which then costs a comparison, not a hash.
-struct Names {
+pub(crate) struct Names {
     map: HashMap<Box<[u8]>, Arc<str>>,
     last: Option<(Box<[u8]>, Arc<str>)>,
+}
+
+impl Names {
+    pub(crate) fn new() -> Names {
+        Names {
+            map: HashMap::new(),
+            last: None,
+        }
+    }
 }
 
 const MAX_NAMES: usize = 4096;
@@ -57,19 +67,24 @@ impl Names {
 
 /// Reads one file of one format. Iterate it for records.
 pub struct Reader<'a> {
-    file: String,
-    splitter: Splitter<Box<dyn Read + Send + 'a>>,
-    compressed: bool,
-    format: Format,
-    array_delimiter: u8,
-    header: Header,
+    pub(crate) file: String,
+    pub(crate) splitter: Splitter<Box<dyn Read + Send + 'a>>,
+    pub(crate) compressed: bool,
+    pub(crate) format: Format,
+    pub(crate) array_delimiter: u8,
+    pub(crate) header: Header,
     /// The header's fields as written, for error messages.
-    header_names: Vec<String>,
-    names: Names,
+    pub(crate) header_names: Vec<String>,
+    pub(crate) names: Names,
     /// Whether relationship ends in canonical decimal come as numbers
     /// ([`Reader::decimal_ends`]).
-    decimal_ends: bool,
-    done: bool,
+    pub(crate) decimal_ends: bool,
+    /// Whether relationship ends come without their id spaces
+    /// ([`Reader::end_spaces_apart`]).
+    pub(crate) spaces_apart: bool,
+    pub(crate) done: bool,
+    /// Where a reader of part of a file stops (`pieces.rs`).
+    pub(crate) piece: Option<PieceEnd>,
 }
 
 impl Reader<'static> {
@@ -143,12 +158,11 @@ impl<'a> Reader<'a> {
             array_delimiter: options.array_delimiter,
             header,
             header_names,
-            names: Names {
-                map: HashMap::new(),
-                last: None,
-            },
+            names: Names::new(),
             decimal_ends: false,
+            spaces_apart: false,
             done: false,
+            piece: None,
         })
     }
 
@@ -161,8 +175,22 @@ impl<'a> Reader<'a> {
         self
     }
 
+    /// Makes relationship records leave `start_space` and `end_space`
+    /// empty: every row's are the header's ([`Header::end_spaces`]), and
+    /// a loader that takes them from there once per file saves two
+    /// shared-pointer count updates per row, each a locked instruction.
+    pub fn end_spaces_apart(mut self) -> Self {
+        self.spaces_apart = true;
+        self
+    }
+
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// Whether the file is read through a decompressor.
+    pub fn is_compressed(&self) -> bool {
+        self.compressed
     }
 
     /// Converts the row the splitter holds.
@@ -218,14 +246,18 @@ impl<'a> Reader<'a> {
                         return Err(errors.missing(field, i));
                     }
                     let end = usize::from(matches!(column, Column::End(_)));
+                    let space = match self.spaces_apart {
+                        true => None,
+                        false => space.clone(),
+                    };
                     let number = self.decimal_ends.then(|| crate::canonical_decimal(bytes));
                     if let Some(Some(n)) = number {
                         decimal_ends[end] = Some(n);
-                        ends[end] = Some((String::new(), space.clone()));
+                        ends[end] = Some((String::new(), space));
                         continue;
                     }
                     let text = utf8(bytes).map_err(|e| fail(e, "id"))?;
-                    ends[end] = Some((text.to_owned(), space.clone()));
+                    ends[end] = Some((text.to_owned(), space));
                 }
                 Column::Label => {
                     for label in bytes.split(|&b| b == self.array_delimiter) {
@@ -394,7 +426,8 @@ impl Iterator for Reader<'_> {
     type Item = Result<Record, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
+        if self.done || self.stops_here() {
+            self.done = true;
             return None;
         }
         match self.splitter.next_row() {

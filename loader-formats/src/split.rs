@@ -72,6 +72,20 @@ impl<R: Read> Splitter<R> {
         self.line
     }
 
+    pub fn delimiter(&self) -> u8 {
+        self.delimiter
+    }
+
+    pub fn quote(&self) -> u8 {
+        self.quote
+    }
+
+    /// The stream offset of the next byte to read: between rows, where
+    /// the next row begins (before any blank lines it skips).
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
     /// The bytes of field `i` of the current row.
     pub fn field(&self, i: usize) -> &[u8] {
         let start = if i == 0 { 0 } else { self.fields[i - 1].end };

@@ -116,3 +116,40 @@ proptest! {
         same_as_plain(&csv);
     }
 }
+
+/// A reader asked for its ends' spaces apart (`Reader::end_spaces_apart`)
+/// leaves them out of every record, and its header names them: put back,
+/// the records are the plain reader's.
+#[test]
+fn end_spaces_apart_are_the_headers() {
+    let csv = ":START_ID(Person),:END_ID,:TYPE,w:Int\n1,(x)2,KNOWS,3\n4,5,KNOWS,x\n6,7,LIKES,8\n";
+    let open = || {
+        Reader::new(
+            "r.csv",
+            csv.as_bytes(),
+            Format::OpenCypher,
+            &Options::default(),
+        )
+    };
+    let spaces = open().unwrap().header().end_spaces();
+    assert_eq!(spaces, [Some("Person".into()), None]);
+    let plain: Vec<String> = open().unwrap().map(|r| format!("{r:?}")).collect();
+    let apart: Vec<String> = open()
+        .unwrap()
+        .end_spaces_apart()
+        .map(|r| {
+            let r = r.map(|record| match record {
+                Record::Relationship(mut rel) => {
+                    assert_eq!((&rel.start_space, &rel.end_space), (&None, &None));
+                    rel.start_space = spaces[0].clone();
+                    rel.end_space = spaces[1].clone();
+                    Record::Relationship(rel)
+                }
+                Record::Node(node) => panic!("{node:?}"),
+            });
+            format!("{r:?}")
+        })
+        .collect();
+    assert_eq!(apart, plain);
+    assert_eq!(plain.len(), 3);
+}

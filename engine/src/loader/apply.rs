@@ -49,6 +49,12 @@ impl RowError {
             error,
         }
     }
+
+    /// The same error `by` lines further on (see [`Failure::shift_lines`]).
+    pub(crate) fn shifted(mut self, by: u64) -> RowError {
+        self.line += by;
+        self
+    }
 }
 
 /// Runs `request` (its source already resolved to `files`) to the end;
@@ -68,14 +74,14 @@ pub(crate) fn run(
     let bytes = &progress.bytes;
     // The bulk path opens the files with `bulk` (its RDF dictionary, CSV
     // ends as numbers); the transaction path, which spells every end, without.
-    let open = |numbers, bulk| match source::open_all(
+    let open = |numbers, bulk: bool| match source::open_all(
         files,
         request.format,
         scope,
         bytes,
         fail_on_error,
         numbers,
-        bulk,
+        bulk.then(source::Bulk::default),
     ) {
         Ok(inputs) => Ok(inputs),
         Err(failed) => {
@@ -158,6 +164,17 @@ where
 pub(crate) enum Failure {
     Read(nereid_loader_formats::Error),
     Row(RowError),
+}
+
+impl Failure {
+    /// Moves its line on by `by`: a piece of a file counts lines from its
+    /// own first until the lines before it are known (`parse::stitch`).
+    pub(crate) fn shift_lines(&mut self, by: u64) {
+        match self {
+            Failure::Read(e) => e.shift_lines(by),
+            Failure::Row(row) => row.line += by,
+        }
+    }
 }
 
 /// Reports a failed item of file `name`: it ends the load

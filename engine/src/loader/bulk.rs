@@ -18,7 +18,7 @@ use nereid_values::Value;
 
 use super::apply::{Ended, RowError};
 use super::progress::Progress;
-use super::source::Input;
+use super::source::{EndSpaces, Input};
 use super::user_id::{owned_user_key, user_key_into};
 use crate::db::{Database, DbError, Transaction};
 
@@ -219,32 +219,43 @@ pub(super) trait LoadKeys {
     fn prefetch_number(&self, _space: Option<&str>, _n: u64) {}
 }
 
+/// The id spaces of `rel`'s ends: its own, else its file's (a bulk-path
+/// reader leaves them out of each record, `Reader::end_spaces_apart`).
+fn spaces<'a>(rel: &'a RelationshipRecord, file: &'a EndSpaces) -> [Option<&'a str>; 2] {
+    [
+        rel.start_space.as_deref().or(file[0].as_deref()),
+        rel.end_space.as_deref().or(file[1].as_deref()),
+    ]
+}
+
 impl<K: LoadKeys> Ends<'_, K> {
     /// Asks for what resolving `rel`'s ends will read, a few rows before
     /// [`Ends::resolve`] does (docs/adr/0154-load-rows-freed-once-staged.md).
-    pub(super) fn prefetch(self, rel: &RelationshipRecord) {
+    pub(super) fn prefetch(self, rel: &RelationshipRecord, file: &EndSpaces) {
         let [start, end] = rel.decimal_ends;
-        for (space, text, number) in [
-            (&rel.start_space, &rel.start, start),
-            (&rel.end_space, &rel.end, end),
-        ] {
+        let [start_space, end_space] = spaces(rel, file);
+        for (space, text, number) in [(start_space, &rel.start, start), (end_space, &rel.end, end)]
+        {
             match number {
-                Some(n) => self.keys.prefetch_number(space.as_deref(), n),
-                None => self.keys.prefetch(space.as_deref(), text),
+                Some(n) => self.keys.prefetch_number(space, n),
+                None => self.keys.prefetch(space, text),
             }
         }
     }
 
-    /// `rel` with its ends resolved (`scratch` holds the key looked up).
+    /// `rel` (of a file whose ends' spaces are `file`) with its ends
+    /// resolved (`scratch` holds the key looked up).
     pub(super) fn resolve(
         self,
         rel: RelationshipRecord,
+        file: &EndSpaces,
         scratch: &mut String,
     ) -> Result<RelRow, RowError> {
         let at = RowError::at(rel.line);
         let [start, end] = rel.decimal_ends;
-        let src = self.end(rel.start_space.as_deref(), &rel.start, start, scratch);
-        let dst = self.end(rel.end_space.as_deref(), &rel.end, end, scratch);
+        let [start_space, end_space] = spaces(&rel, file);
+        let src = self.end(start_space, &rel.start, start, scratch);
+        let dst = self.end(end_space, &rel.end, end, scratch);
         Ok(RelRow {
             src: src.map_err(at)?,
             dst: dst.map_err(at)?,

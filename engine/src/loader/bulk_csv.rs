@@ -1,7 +1,8 @@
 //! CSV files through the bulk path (docs/adr/0127-rows-staged-in-place.md):
 //! the node files parsed in parallel into node rows (each id spelled as
 //! its vertex key and checked against the committed graph by the worker),
-//! their ids checked for repeats on this thread (`id_index.rs`), then the relationship
+//! each file's ids indexed by a worker and the indexes joined, repeats
+//! refused in file order (`id_index.rs`), then the relationship
 //! files parsed in parallel with their ends resolved by the workers
 //! (against the load's own nodes, then the committed graph). The store
 //! takes every file's rows where its worker put them, by value, and frees
@@ -17,8 +18,9 @@ use nereid_storage::Txn;
 
 use super::apply::{Ended, RowError};
 use super::bulk::{Commit, Ends, NodeRow, Outcome, Ready, RelRow};
+use super::fan_out::fan_out;
 use super::id_index::IdIndex;
-use super::parse::{parse_all, walk, Parsed};
+use super::parse::{parse_all, walk, Parsed, Row};
 use super::progress::Progress;
 use super::source::Input;
 use crate::db::{DbError, Transaction};
@@ -47,32 +49,34 @@ impl Read<'_> {
             node_files,
             self.threads,
             self.cancel,
-            || |record| node_row(txn, record),
-            |_| {},
+            || |record, _: &_| node_row(txn, record),
+            |_, _| {},
         )?;
-        let mut keys = IdIndex::default();
-        for file in &node_files {
-            if let Some(first) = file.rows.first() {
-                let (space, id) = first.split_key();
-                keys.reserve_like(space, id, file.rows.len());
-            }
-        }
+        // Each file indexed by a worker, the indexes joined in file order
+        // (docs/adr/0204-node-files-indexed-apart-then-joined.md).
+        // (A file read in pieces is indexed whole: joining its pieces
+        // would insert all but the first's ids again on this thread.)
+        let parts = fan_out(
+            node_files.chunk_by(|a, b| a.name == b.name).collect(),
+            self.threads,
+            |pieces| pieces.iter().map(|p| p.rows.len() as u64).sum(),
+            || |pieces: &[Parsed<NodeRow>]| Some(index_file(pieces)),
+        );
+        let keys = IdIndex::join(parts);
+        let mut values = node_files.iter().map(|file| file.values).sum::<usize>();
         // Rows are counted across the files in order; the refused ones
-        // (an id repeated within the load) are left out before the store
-        // takes the rows, so the kept ones are the positions `keys` gives.
-        let mut kept = 0;
+        // (an id repeated within the load) are reported in their places
+        // and left out before the store takes the rows, so the kept ones
+        // are the positions `keys` gives.
+        let refused = keys.refused().to_vec();
+        let mut next_refused = refused.iter().copied().peekable();
         let mut seen = 0;
-        let mut refused = Vec::new();
-        let mut values = 0;
         self.walk(&node_files, |row: &NodeRow| {
             seen += 1;
-            let (space, id) = row.split_key();
-            if !keys.insert(space, id, kept) {
-                refused.push(seen - 1);
+            if next_refused.next_if_eq(&(seen - 1)).is_some() {
+                values -= row.properties.len();
                 return Err(row.taken());
             }
-            kept += 1;
-            values += row.properties.len();
             Ok(())
         })?;
         Progress::add(&self.progress.property_values, values as u64);
@@ -83,24 +87,21 @@ impl Read<'_> {
             self.cancel,
             || {
                 let mut scratch = String::new();
-                move |record| match record {
-                    Record::Relationship(rel) => ends.resolve(rel, &mut scratch),
+                move |record, spaces: &_| match record {
+                    Record::Relationship(rel) => ends.resolve(rel, spaces, &mut scratch),
                     Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
                 }
             },
-            |record| {
+            |record, spaces| {
                 if let Record::Relationship(rel) = record {
-                    ends.prefetch(rel);
+                    ends.prefetch(rel, spaces);
                 }
             },
         )?;
         drop(keys);
         leave_out(&mut node_files, &refused);
-        let mut values = 0;
-        self.walk(&rel_files, |row: &RelRow| {
-            values += row.properties.len();
-            Ok(())
-        })?;
+        self.walk(&rel_files, |_| Ok(()))?;
+        let values = rel_files.iter().map(|file| file.values).sum::<usize>();
         Progress::add(&self.progress.property_values, values as u64);
         let nodes = node_files.into_iter().map(|f| f.rows).collect();
         let rels = rel_files.into_iter().map(|f| f.rows).collect();
@@ -113,6 +114,35 @@ impl Read<'_> {
         visit: impl FnMut(&'a T) -> Result<(), RowError>,
     ) -> Result<(), Ended> {
         walk(files, self.fail_on_error, self.progress, self.cancel, visit)
+    }
+}
+
+/// A node file's own id index (positions from its first row, a repeated
+/// id refused), from its pieces' rows in order.
+fn index_file(pieces: &[Parsed<NodeRow>]) -> IdIndex<'_> {
+    let mut index = IdIndex::default();
+    let mut rows = pieces.iter().flat_map(|piece| &piece.rows).peekable();
+    if let Some(first) = rows.peek() {
+        let (space, id) = first.split_key();
+        let count = pieces.iter().map(|piece| piece.rows.len()).sum();
+        index.reserve_like(space, id, count);
+    }
+    for row in rows {
+        let (space, id) = row.split_key();
+        index.push(space, id);
+    }
+    index
+}
+
+impl Row for NodeRow {
+    fn values(&self) -> usize {
+        self.properties.len()
+    }
+}
+
+impl Row for RelRow {
+    fn values(&self) -> usize {
+        self.properties.len()
     }
 }
 

@@ -20,6 +20,7 @@ mod bulk;
 mod bulk_csv;
 mod bulk_rdf;
 mod export;
+mod fan_out;
 mod history;
 mod id_index;
 mod jobs;
@@ -34,6 +35,8 @@ mod user_id;
 
 #[cfg(test)]
 mod mode_tests;
+#[cfg(test)]
+mod pieces_tests;
 #[cfg(test)]
 mod rdf_set_tests;
 #[cfg(test)]

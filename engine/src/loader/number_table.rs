@@ -86,6 +86,16 @@ impl NumberTable {
         }
     }
 
+    /// The ids recorded.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The recorded ids and their positions, in no order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        self.slots.iter().copied().filter(|(id, _)| *id != EMPTY)
+    }
+
     /// Makes room for `more` ids without regrowing: a load knows each
     /// node file's rows before it indexes them, and every doubling of a
     /// table of megabytes writes (faults in, zeroes) a fresh one.

@@ -1,6 +1,7 @@
-//! Reading a load's CSV files in parallel: each worker takes the next
-//! unread file and parses it whole, turning each record at once into the
-//! row the store takes (`prepare`: a node's id spelled as its vertex key,
+//! Reading a load's CSV files in parallel: each worker takes the largest
+//! unread input (`fan_out.rs`), a file or a piece of a large one, and
+//! parses it whole, turning each record at once into the row the store
+//! takes (`prepare`: a node's id spelled as its vertex key,
 //! a relationship's ends resolved, its strings dropped), so parsing,
 //! decompressing and resolving run on every core, and the store's bulk
 //! path takes each file's rows where the worker put them, in file order
@@ -11,20 +12,20 @@
 //! larger than a row) and no second copy on the way in; the few failures
 //! keep their place by the number of rows before them, so they are
 //! reported in file order as before (docs/adr/0127-rows-staged-in-place.md).
-//! Files are the unit of parallelism, which suits loads of many files
-//! (SNB has one per label and type); on a VM, every fresh page a load
-//! touches costs more than the parsing (benches/RESULTS.md).
+//! Files are the unit of parallelism, cut into pieces only when large
+//! (docs/adr/0203-load-read-in-pieces-largest-first.md): every piece is
+//! a row vector more, and on a VM every fresh page a load touches costs
+//! more than the parsing (benches/RESULTS.md).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
 
 use nereid_loader_formats::Record;
-use parking_lot::Mutex;
 
 use super::apply::{report, Ended, Failure, RowError};
+use super::fan_out::fan_out;
 use super::progress::Progress;
-use super::source::Input;
+use super::source::{EndSpaces, Input, Piece};
 
 /// One file's prepared rows in file order, and its failures, each after
 /// the number of rows that came before it (a broken stream ends the file
@@ -33,6 +34,21 @@ pub(crate) struct Parsed<T> {
     pub(crate) name: String,
     pub(crate) rows: Vec<T>,
     pub(crate) failures: Vec<(usize, Failure)>,
+    /// The property values of its rows, counted as they were made (a
+    /// later pass over a file's rows reads them from memory again).
+    pub(crate) values: usize,
+    /// The piece of its file it holds, if the file was read in pieces.
+    piece: Option<Piece>,
+    /// The lines of its file before its first (a piece's rows and errors
+    /// count lines from the piece's first until [`stitch`] learns it).
+    pub(crate) line_shift: u64,
+    /// Whether it is the last of its file's pieces kept (or a whole file).
+    ends_file: bool,
+}
+
+/// A prepared row: how many property values it loads.
+pub(crate) trait Row {
+    fn values(&self) -> usize;
 }
 
 /// Rows between checks of the cancel flag.
@@ -50,87 +66,136 @@ const ROW_BYTES: u64 = 16;
 /// Address space reserved at most per file for its rows.
 const RESERVE_BYTES: usize = 256 << 20;
 
-/// Rows to reserve for an uncompressed file: doubling a vector of a few
+/// Rows to reserve for an uncompressed file (or piece) of `size` bytes: doubling a vector of a few
 /// hundred megabytes writes (faults in, zeroes) it all again, while
 /// address space reserved but never written costs no memory. Bounded, so
 /// a huge file regrows instead; compressed files grow as they are read.
-fn rows_to_reserve<T>(name: &str) -> usize {
+fn rows_to_reserve<T>(name: &str, size: u64) -> usize {
     if !name.ends_with(".csv") {
         return 0;
     }
-    let rows = std::fs::metadata(name).map_or(0, |m| m.len() / ROW_BYTES) as usize;
+    let rows = (size / ROW_BYTES) as usize;
     rows.min(RESERVE_BYTES / std::mem::size_of::<T>().max(1))
 }
 
 /// Parses `inputs` on up to `threads` threads, each record turned into
 /// a row by the worker's own `preparer()` (so it can keep scratch
-/// buffers); the result keeps the inputs' order. `ahead` sees each record
-/// [`READ_AHEAD`] records before it is prepared (to prefetch what
-/// preparing it will read: a relationship's ends in the load's id index).
+/// buffers), which is also handed its file's [`EndSpaces`]; the result
+/// keeps the inputs' order. `ahead` sees each record [`READ_AHEAD`]
+/// records before it is prepared (to prefetch what preparing it will
+/// read: a relationship's ends in the load's id index).
 pub(crate) fn parse_all<T, P>(
     inputs: Vec<Input>,
     threads: usize,
     cancel: &AtomicBool,
     preparer: impl Fn() -> P + Sync,
-    ahead: impl Fn(&Record) + Sync,
+    ahead: impl Fn(&Record, &EndSpaces) + Sync,
 ) -> Result<Vec<Parsed<T>>, Ended>
 where
-    T: Send,
-    P: FnMut(Record) -> Result<T, RowError>,
+    T: Row + Send,
+    P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
 {
-    let count = inputs.len();
-    let queue: Mutex<VecDeque<(usize, Input)>> =
-        Mutex::new(inputs.into_iter().enumerate().collect());
-    let done: Mutex<Vec<Option<Parsed<T>>>> = Mutex::new((0..count).map(|_| None).collect());
-    let work = || {
+    let ahead = &ahead;
+    let worker = || {
         let mut prepare = preparer();
-        loop {
-            let Some((at, Input { name, reader, .. })) = queue.lock().pop_front() else {
-                return;
-            };
-            let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name));
-            let mut failures = Vec::new();
-            let mut reader = reader.fuse();
-            let mut pending = VecDeque::with_capacity(READ_AHEAD);
-            for n in 0.. {
-                while pending.len() < READ_AHEAD {
-                    let Some(item) = reader.next() else { break };
-                    if let Ok(record) = &item {
-                        ahead(record);
-                    }
-                    pending.push_back(item);
-                }
-                let Some(item) = pending.pop_front() else {
-                    break;
-                };
-                if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                let row = item
-                    .map_err(Failure::Read)
-                    .and_then(|record| prepare(record).map_err(Failure::Row));
-                match row {
-                    Ok(row) => rows.push(row),
-                    Err(failure) => failures.push((rows.len(), failure)),
-                }
-            }
-            done.lock()[at] = Some(Parsed {
-                name,
-                rows,
-                failures,
-            });
-        }
+        move |input: Input| parse_one(input, cancel, &mut prepare, ahead)
     };
-    thread::scope(|scope| {
-        for _ in 1..threads.clamp(1, count.max(1)) {
-            scope.spawn(work);
-        }
-        work();
-    });
+    let parsed = fan_out(inputs, threads, |input| input.size, worker);
     if cancel.load(Ordering::Relaxed) {
         return Err(Ended::Cancelled);
     }
-    Ok(done.into_inner().into_iter().flatten().collect())
+    Ok(stitch(parsed))
+}
+
+/// Keeps of a file read in pieces the pieces that began at a row, as the
+/// reader of the piece before each found (`nereid_loader_formats::Reached`;
+/// the others' rows are the ones that reader read on), and moves each
+/// kept piece's lines on by the lines before it. Whole files pass as
+/// they are.
+fn stitch<T>(parsed: Vec<Parsed<T>>) -> Vec<Parsed<T>> {
+    let mut kept: Vec<Parsed<T>> = Vec::with_capacity(parsed.len());
+    // The start of the next piece to keep, and the lines before it.
+    let mut next: Option<(u64, u64)> = None;
+    for mut file in parsed {
+        let Some(piece) = &file.piece else {
+            kept.push(file);
+            continue;
+        };
+        if piece.index > 0 {
+            match next {
+                Some((start, lines)) if start == piece.start => file.line_shift = lines,
+                // Its start lay inside a row of the piece before.
+                _ => continue,
+            }
+        }
+        let reached = piece.reached.get();
+        next = reached.map(|r| (r.offset, file.line_shift + r.line - 1));
+        file.ends_file = reached.is_none();
+        for (_, failure) in &mut file.failures {
+            failure.shift_lines(file.line_shift);
+        }
+        kept.push(file);
+    }
+    kept
+}
+
+/// One file's rows and failures; `None` when the load was cancelled.
+fn parse_one<T, P>(
+    Input {
+        name,
+        reader,
+        size,
+        piece,
+        end_spaces,
+        ..
+    }: Input,
+    cancel: &AtomicBool,
+    prepare: &mut P,
+    ahead: impl Fn(&Record, &EndSpaces),
+) -> Option<Parsed<T>>
+where
+    T: Row,
+    P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
+{
+    let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name, size));
+    let mut failures = Vec::new();
+    let mut values = 0;
+    let mut reader = reader.fuse();
+    let mut pending = VecDeque::with_capacity(READ_AHEAD);
+    for n in 0.. {
+        while pending.len() < READ_AHEAD {
+            let Some(item) = reader.next() else { break };
+            if let Ok(record) = &item {
+                ahead(record, &end_spaces);
+            }
+            pending.push_back(item);
+        }
+        let Some(item) = pending.pop_front() else {
+            break;
+        };
+        if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let row = item
+            .map_err(Failure::Read)
+            .and_then(|record| prepare(record, &end_spaces).map_err(Failure::Row));
+        match row {
+            Ok(row) => {
+                values += row.values();
+                rows.push(row);
+            }
+            Err(failure) => failures.push((rows.len(), failure)),
+        }
+    }
+    Some(Parsed {
+        name,
+        rows,
+        failures,
+        values,
+        piece,
+        line_shift: 0,
+        ends_file: true,
+    })
 }
 
 /// Hands every row of `files` in order to `visit`, and reports the files'
@@ -159,13 +224,14 @@ pub(crate) fn walk<'a, T>(
                 return Err(Ended::Cancelled);
             }
             if let Err(refused) = visit(row) {
-                report(&file.name, &Failure::Row(refused), fail_on_error, progress)?;
+                let refused = Failure::Row(refused.shifted(file.line_shift));
+                report(&file.name, &refused, fail_on_error, progress)?;
             }
         }
         report_before(file.rows.len())?;
         let items = file.rows.len() + file.failures.len();
         Progress::add(&progress.records, items as u64);
-        Progress::add(&progress.files_done, 1);
+        Progress::add(&progress.files_done, u64::from(file.ends_file));
     }
     Ok(())
 }

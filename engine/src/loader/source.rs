@@ -5,14 +5,15 @@
 //! `s3_source.rs` and opened here like files.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use nereid_errors::Status;
 use nereid_loader_formats::{
-    Error, FileKind, InputFormat, IriNumbers, Options, RdfReader, Reader, Record,
+    piece_starts, Error, FileKind, InputFormat, IriNumbers, Options, RdfReader, Reached, Reader,
+    Record,
 };
 
 use nereid_wal::{ObjectStore, S3Store};
@@ -146,20 +147,82 @@ impl InputFile {
             InputFile::Object { store, key, .. } => Box::new(store.reader(key)),
         })
     }
+
+    /// Its bytes from `offset` on (a local file's: only those are read in
+    /// pieces).
+    fn open_at(&self, offset: u64) -> std::io::Result<Box<dyn Read + Send>> {
+        let InputFile::Local(path) = self else {
+            return Err(std::io::Error::other("only a local file is read in pieces"));
+        };
+        let mut file = File::open(path)?;
+        file.seek(SeekFrom::Start(offset))?;
+        Ok(Box::new(file))
+    }
 }
 
-/// A file's bytes, counted into the load's progress as they are read.
+/// A file's bytes, counted into the load's progress as they are read,
+/// up to `left` (a piece's reader reads a little past its piece's end).
 struct Counted {
     file: Box<dyn Read + Send>,
     bytes: Arc<AtomicU64>,
+    left: u64,
 }
 
 impl Read for Counted {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.file.read(buf)?;
-        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        let counted = self.left.min(n as u64);
+        self.left -= counted;
+        self.bytes.fetch_add(counted, Ordering::Relaxed);
         Ok(n)
     }
+}
+
+/// Bytes of an uncompressed local CSV file per piece read by one parse
+/// worker at most (`nereid_loader_formats::piece_starts`): a file larger
+/// than this is cut into a multiple of the workers' number of pieces, so
+/// its pieces alone share the cores evenly. Files of SNB SF0.1 run to
+/// 18 MB; every piece costs a row vector (and its last huge page) and a
+/// header read, so smaller pieces only add to that
+/// (docs/adr/0203-load-read-in-pieces-largest-first.md).
+const PIECE_BYTES: u64 = 8 << 20;
+
+/// One piece of a file read in pieces: where it starts, and (filled by
+/// its reader) where the reader stopped, which tells whether the next
+/// piece began at a row and on which line (`parse::stitch`).
+#[derive(Clone)]
+pub(crate) struct Piece {
+    /// Its place among the file's pieces (0 reads the header).
+    pub(crate) index: usize,
+    pub(crate) start: u64,
+    pub(crate) reached: Arc<OnceLock<Reached>>,
+}
+
+/// How the bulk path reads CSV files: relationship ends in canonical
+/// decimal as numbers, and files larger than `piece_bytes` in pieces, as
+/// many as a multiple of `workers`.
+#[derive(Clone, Copy)]
+pub(crate) struct Bulk {
+    pub(crate) piece_bytes: u64,
+    pub(crate) workers: u64,
+}
+
+impl Default for Bulk {
+    fn default() -> Self {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Bulk {
+            piece_bytes: PIECE_BYTES,
+            workers: workers as u64,
+        }
+    }
+}
+
+/// What a piece's reader needs beyond its [`Piece`]: the later pieces'
+/// starts, and the bytes it counts.
+struct PieceRead {
+    piece: Piece,
+    later: Vec<u64>,
+    len: u64,
 }
 
 /// The records of one input file.
@@ -172,7 +235,19 @@ pub(crate) struct Input {
     pub(crate) reader: Records,
     /// Whether its records are nodes only (CSV node files go first).
     pub(crate) nodes_only: bool,
+    /// Its size in bytes, as listed (a piece's, of a file read in
+    /// pieces): the larger inputs are read first (`fan_out.rs`).
+    pub(crate) size: u64,
+    /// Which piece of its file it is, if the file is read in pieces.
+    pub(crate) piece: Option<Piece>,
+    /// A bulk-path CSV relationship file's: its records come without
+    /// them (`Reader::end_spaces_apart`).
+    pub(crate) end_spaces: EndSpaces,
 }
+
+/// The id spaces of a relationship file's start and end columns, the
+/// same for all its rows (`nereid_loader_formats::Header::end_spaces`).
+pub(crate) type EndSpaces = [Option<Arc<str>>; 2];
 
 /// Checks every file and orders them node files first (each group by
 /// name), so relationships find endpoints created by the same load. An
@@ -192,9 +267,12 @@ pub(crate) struct Input {
 /// it is parsed (`RdfReader::streamed`): an error fails the whole load,
 /// so the records yielded before it are never applied. With `numbers`,
 /// RDF records are numbered by that dictionary (`RdfReader::numbered`).
-/// With `decimal_ends` (the bulk path, which looks such ids up by number),
+/// With `bulk` (the bulk path, which looks such ids up by number),
 /// CSV relationship ends in canonical decimal come as numbers
-/// (`Reader::decimal_ends`).
+/// (`Reader::decimal_ends`) and without their id spaces, kept once in
+/// [`Input::end_spaces`] (`Reader::end_spaces_apart`), and an uncompressed local CSV file larger
+/// than its `piece_bytes` is read in pieces, one input each, in order (its
+/// rows put together again by `parse::stitch`).
 pub(crate) fn open_all(
     files: &[InputFile],
     format: InputFormat,
@@ -202,38 +280,94 @@ pub(crate) fn open_all(
     bytes: &Arc<AtomicU64>,
     fail_on_error: bool,
     numbers: Option<Arc<IriNumbers>>,
-    decimal_ends: bool,
+    bulk: Option<Bulk>,
 ) -> Result<Vec<Input>, Box<(String, Error)>> {
+    let decimal_ends = bulk.is_some();
     let mut inputs = Vec::with_capacity(files.len());
     for input in files {
         let name = input.name();
         let failed = |e| Box::new((name.clone(), e));
+        let size = input.size();
+        let mut pieces = Vec::new();
+        let mut end_spaces = EndSpaces::default();
         let nodes_only = match format {
             InputFormat::Csv(csv) => {
                 let file = input.open().map_err(|source| failed(io(&name, source)))?;
                 let header = Reader::new(&name, file, csv, &Options::default()).map_err(failed)?;
+                if let Some(bulk) = bulk.filter(|_| !header.is_compressed()) {
+                    pieces =
+                        piece_starts_of(input, size, bulk).map_err(|e| failed(io(&name, e)))?;
+                }
+                if decimal_ends {
+                    end_spaces = header.header().end_spaces();
+                }
                 header.header().kind() == FileKind::Nodes
             }
             InputFormat::Rdf(_) => false,
         };
-        let opener = Opener {
-            input: input.clone(),
-            name: name.clone(),
-            format,
-            blank_scope: blank_scope.to_owned(),
-            bytes: bytes.clone(),
-            streamed: fail_on_error,
-            numbers: numbers.clone(),
-            decimal_ends,
+        let opener = |piece| {
+            Box::new(Deferred::Closed(Opener {
+                input: input.clone(),
+                name: name.clone(),
+                format,
+                blank_scope: blank_scope.to_owned(),
+                bytes: bytes.clone(),
+                streamed: fail_on_error,
+                numbers: numbers.clone(),
+                decimal_ends,
+                piece,
+            }))
         };
-        inputs.push(Input {
-            name,
-            reader: Box::new(Deferred::Closed(opener)),
-            nodes_only,
-        });
+        if pieces.is_empty() {
+            inputs.push(Input {
+                reader: opener(None),
+                name,
+                nodes_only,
+                size,
+                piece: None,
+                end_spaces,
+            });
+            continue;
+        }
+        let starts: Vec<u64> = std::iter::once(0).chain(pieces).collect();
+        for (index, &start) in starts.iter().enumerate() {
+            let end = starts.get(index + 1).copied().unwrap_or(size);
+            let piece = Piece {
+                index,
+                start,
+                reached: Arc::default(),
+            };
+            let read = PieceRead {
+                piece: piece.clone(),
+                later: starts[index + 1..].to_vec(),
+                len: end - start,
+            };
+            inputs.push(Input {
+                name: name.clone(),
+                reader: opener(Some(read)),
+                nodes_only,
+                size: end - start,
+                piece: Some(piece),
+                end_spaces: end_spaces.clone(),
+            });
+        }
     }
     inputs.sort_by_key(|input| !input.nodes_only);
     Ok(inputs)
+}
+
+/// The starts of the pieces after the first of a local file of `size`
+/// bytes large enough to be read in pieces; none otherwise.
+fn piece_starts_of(input: &InputFile, size: u64, bulk: Bulk) -> std::io::Result<Vec<u64>> {
+    let InputFile::Local(path) = input else {
+        return Ok(Vec::new());
+    };
+    let pieces = size.div_ceil(bulk.piece_bytes.max(1));
+    if pieces < 2 {
+        return Ok(Vec::new());
+    }
+    let workers = bulk.workers.max(1);
+    piece_starts(&File::open(path)?, size, pieces.div_ceil(workers) * workers)
 }
 
 fn io(name: &str, source: std::io::Error) -> Error {
@@ -253,20 +387,39 @@ struct Opener {
     streamed: bool,
     numbers: Option<Arc<IriNumbers>>,
     decimal_ends: bool,
+    /// Which piece of the file it reads, if the file is read in pieces.
+    piece: Option<PieceRead>,
 }
 
 impl Opener {
     fn open(self) -> Result<Records, Error> {
-        let file = self.input.open().map_err(|e| io(&self.name, e))?;
+        let opened = match &self.piece {
+            // A later piece's reader reads the header, then its own bytes.
+            Some(read) if read.piece.start > 0 => self.input.open_at(read.piece.start),
+            _ => self.input.open(),
+        };
+        let file = opened.map_err(|e| io(&self.name, e))?;
         let counted = Counted {
             file,
             bytes: self.bytes,
+            left: self.piece.as_ref().map_or(u64::MAX, |read| read.len),
         };
         Ok(match self.format {
             InputFormat::Csv(csv) => {
-                let reader = Reader::new(&self.name, counted, csv, &Options::default())?;
+                let options = Options::default();
+                let mut reader = match &self.piece {
+                    Some(read) if read.piece.start > 0 => {
+                        let head = self.input.open().map_err(|e| io(&self.name, e))?;
+                        Reader::new(&self.name, head, csv, &options)?
+                            .rows_from(counted, read.piece.start)
+                    }
+                    _ => Reader::new(&self.name, counted, csv, &options)?,
+                };
+                if let Some(read) = &self.piece {
+                    reader = reader.stop_at(&read.later, read.piece.reached.clone());
+                }
                 match self.decimal_ends {
-                    true => Box::new(reader.decimal_ends()),
+                    true => Box::new(reader.decimal_ends().end_spaces_apart()),
                     false => Box::new(reader),
                 }
             }
@@ -343,7 +496,7 @@ mod tests {
             &bytes,
             true,
             None,
-            false,
+            None,
         )
         .unwrap();
         // Headers were read (node files first), no record yet.

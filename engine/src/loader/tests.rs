@@ -152,6 +152,16 @@ fn a_refused_node_row_shifts_no_relationship_end() {
         .unwrap();
     assert_eq!(status.state, LoadState::Completed, "{status:?}");
     assert_eq!(status.error_count, 3, "{status:?}");
+    let lines: Vec<(u64, bool)> = status
+        .errors
+        .iter()
+        .map(|e| (e.line, e.file.ends_with("c.csv")))
+        .collect();
+    assert_eq!(lines, [(2, false), (4, false), (2, true)], "{status:?}");
+    assert_eq!(
+        status.property_values, 5,
+        "the refused rows' values are not counted"
+    );
     assert_eq!(count(&db, "MATCH (n:Person) RETURN sum(n.age)"), 211);
     let pairs = "MATCH (a)-[:KNOWS]->(b) RETURN sum(a.age * 1000 + b.age)";
     assert_eq!(
