@@ -17,10 +17,11 @@
 use super::characteristic::Member;
 use foldhash::fast::FixedState;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// What one vertex has right now.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Profile {
     /// Existence tuples: 1 for a live vertex (may dip during a batch, and
     /// stays at or below 0 for a vertex seen only through stray members).
@@ -53,6 +54,26 @@ impl Profile {
     /// The characteristic set the profile belongs to (its members).
     pub(crate) fn set_key(&self) -> Vec<Member> {
         self.members.iter().map(|(m, _)| *m).collect()
+    }
+}
+
+/// One word per member (its kind, id and multiplicity folded together;
+/// equal profiles hash equal, which is all a hash owes `Eq`): the derived
+/// hash wrote three, and a load interns a profile per vertex and per run
+/// of a source's edges, millions of them (the hashing was an eighth of a
+/// graph load's edge statistics).
+impl Hash for Profile {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_i64(self.live);
+        state.write_usize(self.members.len());
+        for &(member, n) in &self.members {
+            let (kind, id) = match member {
+                Member::Label(gui) => (1u64, gui),
+                Member::Key(key) => (2, u64::from(key)),
+                Member::OutType(ty) => (3, u64::from(ty)),
+            };
+            state.write_u64(id ^ (kind << 62) ^ (n as u64).rotate_left(32));
+        }
     }
 }
 

@@ -58,7 +58,6 @@ pub(crate) fn encode<'s>(
     out.extend_from_slice(&crc.to_le_bytes());
     let mut changes = changes.into_iter();
     let mut chunk = Vec::with_capacity(CHUNK);
-    let mut body = Vec::new();
     let mut scratch = Vec::new();
     let mut count = 0;
     loop {
@@ -68,12 +67,17 @@ pub(crate) fn encode<'s>(
             return Ok((out, count));
         }
         count += chunk.len() as u64;
-        body.clear();
-        encode_exported_chunk(&chunk, &mut body, &mut scratch)?;
+        // The chunk is encoded in place behind room for its length and
+        // checksum, filled in after: a body encoded apart was copied once
+        // more (every byte of a bulk load's checkpoint).
+        let at = out.len();
+        out.extend_from_slice(&[0; 8]);
+        encode_exported_chunk(&chunk, &mut out, &mut scratch)?;
+        let body = &out[at + 8..];
         let len = u32::try_from(body.len()).map_err(|_| "chunk too large")?;
-        out.extend_from_slice(&len.to_le_bytes());
-        out.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
-        out.extend_from_slice(&body);
+        let crc = crc32c::crc32c(body);
+        out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+        out[at + 4..at + 8].copy_from_slice(&crc.to_le_bytes());
     }
 }
 

@@ -56,7 +56,13 @@ struct NameTable<'a> {
 impl<'a> NameTable<'a> {
     fn number(&mut self, name: &'a str) -> u64 {
         if self.names.len() <= SCANNED_NAMES {
-            if let Some(at) = self.names.iter().position(|n| *n == name) {
+            // Key and type names come from the store's name tables, the
+            // same string each time: the address finds them without
+            // comparing bytes (labels are spelled per entity).
+            let at = (self.names.iter())
+                .position(|n| std::ptr::eq(*n, name))
+                .or_else(|| self.names.iter().position(|n| *n == name));
+            if let Some(at) = at {
                 return at as u64;
             }
         } else if let Some(&number) = self.numbers.get(name) {
