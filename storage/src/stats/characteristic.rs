@@ -181,28 +181,34 @@ impl CharacteristicSets {
     /// The batch's working copy of `vertex`'s profile (settling the
     /// previous vertex when this is another one).
     fn pending<'b>(&mut self, vertex: u64, batch: &'b mut Batch) -> &'b mut Profile {
-        let pending = match batch.current.take() {
-            Some(same) if same.vertex == vertex => same,
-            previous => {
-                if let Some(previous) = previous {
-                    self.settle(previous, batch);
-                }
-                let old = self.vertices.get(vertex);
-                let mut members = std::mem::take(&mut batch.spare);
-                members.clear();
-                let mut live = 0;
-                if let Some(profile) = self.profiles.get(old) {
-                    members.extend_from_slice(&profile.members);
-                    live = profile.live;
-                }
-                Pending {
+        // The same vertex as the tuple before (a vertex's tuples come
+        // together): its working copy stays where it is, not moved out and
+        // back per tuple.
+        if !batch.current.as_ref().is_some_and(|p| p.vertex == vertex) {
+            if let Some(previous) = batch.current.take() {
+                self.settle(previous, batch);
+            }
+            let old = self.vertices.get(vertex);
+            let mut members = std::mem::take(&mut batch.spare);
+            members.clear();
+            let mut live = 0;
+            if let Some(profile) = self.profiles.get(old) {
+                members.extend_from_slice(&profile.members);
+                live = profile.live;
+            }
+            return &mut batch
+                .current
+                .insert(Pending {
                     vertex,
                     old,
                     profile: Profile { live, members },
-                }
-            }
-        };
-        &mut batch.current.insert(pending).profile
+                })
+                .profile;
+        }
+        match &mut batch.current {
+            Some(same) => &mut same.profile,
+            None => unreachable!("the vertex's working copy was just found"),
+        }
     }
 
     /// Gives `pending.vertex` its new profile id and records the move.
