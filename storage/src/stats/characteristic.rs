@@ -184,7 +184,7 @@ impl CharacteristicSets {
         // The same vertex as the tuple before (a vertex's tuples come
         // together): its working copy stays where it is, not moved out and
         // back per tuple.
-        if !batch.current.as_ref().is_some_and(|p| p.vertex == vertex) {
+        if batch.current.as_ref().is_none_or(|p| p.vertex != vertex) {
             if let Some(previous) = batch.current.take() {
                 self.settle(previous, batch);
             }
