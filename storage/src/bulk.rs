@@ -15,7 +15,6 @@
 use crate::counts::{count_keys, CountKey};
 use crate::dictionary::{DictError, DictWriter, Interned};
 use crate::error::{Result, StorageError};
-use crate::ids::edge_cell;
 use crate::mvcc::View;
 use crate::relation::{RelKind, Relation, Staged};
 use crate::store::Store;
@@ -76,10 +75,10 @@ pub(crate) struct StagedNodes {
 
 /// The edges of a load, staged per grid cell and not yet appended.
 pub(crate) struct StagedRels {
-    edges: Vec<Batch>,
-    edge_props: Vec<Vec<(usize, u32, Encoded)>>,
-    origin: Vec<Vec<usize>>,
-    count: usize,
+    pub(crate) edges: Vec<Batch>,
+    pub(crate) edge_props: Vec<Vec<(usize, u32, Encoded)>>,
+    pub(crate) origin: Vec<Vec<usize>>,
+    pub(crate) count: usize,
 }
 
 impl Store {
@@ -166,128 +165,6 @@ impl Store {
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             appended.and(rel_ids)
-        })
-    }
-
-    /// Stages the `count` edges `rel(0..count)` by grid cell, each cell
-    /// ordered ([`cluster_by_type_source_and_target`]); fails (staging
-    /// nothing) when `rel` does. The edges are asked for a chunk at a time,
-    /// outside the dictionary writer, so a caller whose rows name their
-    /// ends otherwise (a graph load's positions) builds no second copy of
-    /// them all, and checks the ends that need it there (with
-    /// [`EndCheck`]: random reads of the vertex partitions under the writer
-    /// would lengthen its hold).
-    pub(crate) fn stage_rels<'r, K: AsRef<str> + 'r>(
-        &self,
-        count: usize,
-        rel: impl FnMut(usize) -> Result<BulkRel<'r, K>>,
-    ) -> Result<StagedRels> {
-        let mut staged = self.stage_rel_range(0..count, rel)?;
-        cluster_by_type_source_and_target(
-            &mut staged.edges,
-            &mut staged.edge_props,
-            &mut staged.origin,
-        );
-        Ok(staged)
-    }
-
-    /// [`Store::stage_rels`] on `threads` threads: each stages a range of
-    /// the edges (its own `rel`, from `rels()`), then each orders a share
-    /// of the cells, their ranges' edges put together in input order. A
-    /// graph load's edge staging and ordering were a tenth of its time on
-    /// one thread with the other core idle (benches/RESULTS.md, session 37).
-    pub(crate) fn stage_rels_in_parallel<'r, K, F>(
-        &self,
-        count: usize,
-        threads: usize,
-        rels: impl Fn() -> F + Sync,
-    ) -> Result<StagedRels>
-    where
-        K: AsRef<str> + 'r,
-        F: FnMut(usize) -> Result<BulkRel<'r, K>>,
-    {
-        let threads = threads.clamp(1, count.div_ceil(BULK_CHUNK).max(1));
-        let per_thread = count.div_ceil(threads).next_multiple_of(BULK_CHUNK);
-        let ranges: Vec<std::ops::Range<usize>> = (0..threads)
-            .map(|t| (t * per_thread).min(count)..((t + 1) * per_thread).min(count))
-            .collect();
-        let stage = |range: std::ops::Range<usize>| self.stage_rel_range(range, rels());
-        let stage = &stage;
-        let parts: Vec<Result<StagedRels>> = std::thread::scope(|scope| {
-            let others: Vec<_> = ranges[1..]
-                .iter()
-                .map(|range| spawn_named(scope, "bulk-stage-e", move || stage(range.clone())))
-                .collect();
-            let mut parts = vec![stage(ranges[0].clone())];
-            parts.extend(others.into_iter().map(|t| {
-                t.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            }));
-            parts
-        });
-        let parts = parts.into_iter().collect::<Result<Vec<_>>>()?;
-        Ok(StagedRels::merge_ordered(parts, count, threads))
-    }
-
-    /// Stages the edges `rel(range)` by grid cell, in input order.
-    fn stage_rel_range<'r, K: AsRef<str> + 'r>(
-        &self,
-        range: std::ops::Range<usize>,
-        mut rel: impl FnMut(usize) -> Result<BulkRel<'r, K>>,
-    ) -> Result<StagedRels> {
-        let mut names = NameCache::default();
-        let cells = self.e.partitions();
-        let count = range.len();
-        // Edges spread uniformly over cells, as vertices over partitions.
-        let share = count / cells + count / cells / 8 + 64;
-        let first_props = if count > 0 {
-            rel(range.start)?.properties.len()
-        } else {
-            0
-        };
-        let props_share = share * first_props;
-        let mut edges: Vec<Batch> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
-        let mut edge_props: Vec<Vec<(usize, u32, Encoded)>> = (0..cells)
-            .map(|_| Vec::with_capacity(props_share))
-            .collect();
-        let mut origin: Vec<Vec<usize>> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
-        let mut encoded: Vec<(u32, Encoded)> = Vec::new();
-        let mut types: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
-        let mut chunk = Vec::with_capacity(BULK_CHUNK.min(count));
-        for first in range.clone().step_by(BULK_CHUNK) {
-            chunk.clear();
-            for i in first..(first + BULK_CHUNK).min(range.end) {
-                chunk.push(rel(i)?);
-            }
-            // Taken at the chunk's first string value only: edges mostly
-            // carry numbers and dates, and the staging threads share it.
-            let mut literals = None;
-            let mut intern = |form: &[u8]| {
-                literals
-                    .get_or_insert_with(|| self.literals.writer())
-                    .intern(form)
-            };
-            for (n, rel) in (first..).zip(&chunk) {
-                names.properties(self, &mut intern, rel.properties, &mut encoded)?;
-                let type_id = *types
-                    .entry(rel.rel_type)
-                    .or_insert_with(|| self.types.intern(rel.rel_type));
-                let cell = edge_cell(rel.src.0, rel.dst.0, self.partitions);
-                let position = edges[cell].len();
-                edges[cell].push(Staged::new(
-                    rel.src.0,
-                    type_id,
-                    TypedValue::vertex(rel.dst.0),
-                ));
-                origin[cell].push(n);
-                edge_props[cell].extend(encoded.iter().map(|&(p, o)| (position, p, o)));
-            }
-        }
-        Ok(StagedRels {
-            edges,
-            edge_props,
-            origin,
-            count,
         })
     }
 
@@ -394,139 +271,6 @@ impl<F: Fn(u64) -> bool> EndCheck<F> {
             )))
         }
     }
-}
-
-/// Orders each cell's edges by (type, source, target), carrying their properties
-/// and input positions along. Type first: a load's edges of one type fill
-/// whole zones, whose P column is then uniform, so a relation scan for
-/// another type drops them unread (module `relation::select`), as a store
-/// with one relation per edge type would. Source second: a vertex's edges
-/// of one type in a cell lie in consecutive slots, so an expansion through
-/// the S index reads each column's run for the vertex with one or two
-/// cache misses instead of one per edge (the adjacency a CSR layout gives,
-/// without giving up the slots' stability). Target third: the run is then
-/// sorted by (type, target), the order the S index keeps its lists' sorted
-/// prefixes in, so every list of the load is sorted throughout at no cost
-/// and a lookup of the edges between two vertices is a binary search. Equal
-/// keys keep input order.
-fn cluster_by_type_source_and_target(
-    edges: &mut [Batch],
-    edge_props: &mut [Vec<(usize, u32, Encoded)>],
-    origin: &mut [Vec<usize>],
-) {
-    for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
-        order_cell(cell, props, origin);
-    }
-}
-
-/// Orders one cell's edges as [`cluster_by_type_source_and_target`] says.
-fn order_cell(cell: &mut Batch, props: &mut [(usize, u32, Encoded)], origin: &mut Vec<usize>) {
-    let mut keyed: Vec<SortKey> = cell
-        .iter()
-        .enumerate()
-        .map(|(at, t)| SortKey {
-            s: t.s,
-            o: t.o().payload,
-            p: t.p,
-            at: at as u32,
-        })
-        .collect();
-    keyed.sort_unstable_by_key(|k| (k.p, k.s, k.o, k.at));
-    let order: Vec<usize> = keyed.iter().map(|k| k.at as usize).collect();
-    drop(keyed);
-    let mut rank = vec![0; cell.len()];
-    for (new, &old) in order.iter().enumerate() {
-        rank[old] = new;
-    }
-    *cell = order.iter().map(|&i| cell[i]).collect();
-    *origin = order.iter().map(|&i| origin[i]).collect();
-    for prop in props.iter_mut() {
-        prop.0 = rank[prop.0];
-    }
-    props.sort_by_key(|prop| prop.0);
-}
-
-/// One cell's staged edges, their properties (by position in the cell)
-/// and their input positions.
-type Cell = (Batch, Vec<(usize, u32, Encoded)>, Vec<usize>);
-
-impl StagedRels {
-    /// Puts ranges of edges staged apart (each in input order, `parts` in
-    /// the ranges' order) together cell by cell, and orders every cell,
-    /// the cells shared among `threads` threads.
-    fn merge_ordered(parts: Vec<StagedRels>, count: usize, threads: usize) -> StagedRels {
-        let cells = parts.first().map_or(0, |p| p.edges.len());
-        let mut pieces: Vec<Vec<Cell>> = (0..cells)
-            .map(|_| Vec::with_capacity(parts.len()))
-            .collect();
-        for part in parts {
-            let cells = part.edges.into_iter().zip(part.edge_props).zip(part.origin);
-            for (at, ((edges, props), origin)) in cells.enumerate() {
-                pieces[at].push((edges, props, origin));
-            }
-        }
-        let share = cells.div_ceil(threads.max(1)).max(1);
-        let mut groups: Vec<Vec<Vec<Cell>>> = Vec::new();
-        while !pieces.is_empty() {
-            let rest = pieces.split_off(share.min(pieces.len()));
-            groups.push(std::mem::replace(&mut pieces, rest));
-        }
-        let merge =
-            |group: Vec<Vec<Cell>>| -> Vec<Cell> { group.into_iter().map(merge_cell).collect() };
-        let merged: Vec<Vec<Cell>> = std::thread::scope(|scope| {
-            let mut groups = groups.into_iter();
-            let first = groups.next();
-            let others: Vec<_> = groups
-                .map(|g| spawn_named(scope, "bulk-order-e", move || merge(g)))
-                .collect();
-            let mut merged = vec![first.map(merge).unwrap_or_default()];
-            merged.extend(others.into_iter().map(|t| {
-                t.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            }));
-            merged
-        });
-        let mut staged = StagedRels {
-            edges: Vec::with_capacity(cells),
-            edge_props: Vec::with_capacity(cells),
-            origin: Vec::with_capacity(cells),
-            count,
-        };
-        for (edges, props, origin) in merged.into_iter().flatten() {
-            staged.edges.push(edges);
-            staged.edge_props.push(props);
-            staged.origin.push(origin);
-        }
-        staged
-    }
-}
-
-/// One cell's pieces (from consecutive ranges of edges) as one ordered cell.
-fn merge_cell(pieces: Vec<Cell>) -> Cell {
-    let mut pieces = pieces.into_iter();
-    let (mut edges, mut props, mut origin) = pieces.next().unwrap_or_default();
-    for (more_edges, more_props, more_origin) in pieces {
-        let offset = edges.len();
-        props.extend(more_props.into_iter().map(|(at, p, o)| (at + offset, p, o)));
-        edges.extend_from_slice(&more_edges);
-        origin.extend_from_slice(&more_origin);
-    }
-    order_cell(&mut edges, &mut props, &mut origin);
-    (edges, props, origin)
-}
-
-/// An edge's sort key beside its position in its cell: the sort moves
-/// these (24 bytes) instead of comparing positions through the cell, which
-/// read each key at a random place (a cache miss per comparison on a
-/// large cell). The position breaks ties, so the unstable sort keeps input
-/// order. A cell's positions fit in `u32`: a partition holds no more
-/// tuples (`Relation::has_room` refuses the append otherwise).
-#[derive(Clone, Copy)]
-struct SortKey {
-    s: u64,
-    o: u64,
-    p: u32,
-    at: u32,
 }
 
 /// The count deltas of appended edges, added up per type first: each

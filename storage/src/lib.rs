@@ -29,6 +29,7 @@ mod adjacency;
 pub mod apl;
 mod atomic_pages;
 mod bulk;
+mod bulk_edges;
 mod bulk_graph;
 mod bulk_nodes;
 mod change;
