@@ -20,8 +20,8 @@ impl Store {
     /// outside the dictionary writer, so a caller whose rows name their
     /// ends otherwise (a graph load's positions) builds no second copy of
     /// them all, and checks the ends that need it there (with
-    /// [`EndCheck`]: random reads of the vertex partitions under the writer
-    /// would lengthen its hold).
+    /// [`EndCheck`](crate::bulk::EndCheck): random reads of the vertex
+    /// partitions under the writer would lengthen its hold).
     pub(crate) fn stage_rels<'r, K: AsRef<str> + 'r>(
         &self,
         count: usize,
