@@ -235,12 +235,7 @@ impl StagedRels {
     /// (before anything is appended: `append_rels` checks again as it goes).
     fn check_room(&self, store: &Store) -> Result<()> {
         check_room(&store.e, &self.edges)?;
-        for (cell, props) in self.edge_props.iter().enumerate() {
-            if !store.ep.has_room(cell, props.len()) {
-                return Err(StorageError::CapacityExceeded("tuples per partition"));
-            }
-        }
-        Ok(())
+        check_room_for(&store.ep, self.edge_props.iter().map(Vec::len))
     }
 }
 
@@ -303,8 +298,14 @@ fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<
 
 /// Fails when some partition of `relation` has no room for its batch.
 fn check_room(relation: &Relation, batches: &[Batch]) -> Result<()> {
-    for (part, batch) in batches.iter().enumerate() {
-        if !relation.has_room(part, batch.len()) {
+    check_room_for(relation, batches.iter().map(Vec::len))
+}
+
+/// Fails when some partition of `relation` has no room for its count of
+/// `counts` (one per partition, in order).
+fn check_room_for(relation: &Relation, counts: impl IntoIterator<Item = usize>) -> Result<()> {
+    for (part, count) in counts.into_iter().enumerate() {
+        if !relation.has_room(part, count) {
             return Err(StorageError::CapacityExceeded("tuples per partition"));
         }
     }
