@@ -161,30 +161,65 @@ fn cluster_by_type_source_and_target(
 }
 
 /// Orders one cell's edges as [`cluster_by_type_source_and_target`] says.
-fn order_cell(cell: &mut Batch, props: &mut [(usize, u32, Encoded)], origin: &mut Vec<usize>) {
-    let mut keyed: Vec<SortKey> = cell
+/// The properties come in position order (as staged), so each edge's are
+/// one run, moved whole to the edge's new position.
+fn order_cell(cell: &mut Batch, props: &mut Vec<(usize, u32, Encoded)>, origin: &mut Vec<usize>) {
+    let order = cell_order(cell);
+    *cell = order.iter().map(|&i| cell[i as usize]).collect();
+    *origin = order.iter().map(|&i| origin[i as usize]).collect();
+    if props.is_empty() {
+        return;
+    }
+    // `first[i]..first[i + 1]`: the properties of the edge at position i.
+    let mut first = vec![0usize; cell.len() + 1];
+    for prop in props.iter() {
+        first[prop.0 + 1] += 1;
+    }
+    for i in 1..first.len() {
+        first[i] += first[i - 1];
+    }
+    let mut moved = Vec::with_capacity(props.len());
+    for (new, &old) in order.iter().enumerate() {
+        let old = old as usize;
+        moved.extend(
+            props[first[old]..first[old + 1]]
+                .iter()
+                .map(|&(_, p, o)| (new, p, o)),
+        );
+    }
+    *props = moved;
+}
+
+/// The positions of `cell`'s edges in (type, source, target, position)
+/// order. Sorted as one `u128` per edge, (type, source, position), which
+/// compares in two words and moves 16 bytes; the runs of equal type and
+/// source (a vertex's edges of one type: a handful) are then put in target
+/// order, the position breaking ties. This sort was most of the edges'
+/// ordering time when it compared (type, source, target, position)
+/// tuples field by field (benches/RESULTS.md, session 38). A cell's
+/// positions fit in `u32`: a partition holds no more tuples
+/// (`Relation::has_room` refuses the append otherwise).
+fn cell_order(cell: &Batch) -> Vec<u32> {
+    let mut keys: Vec<u128> = cell
         .iter()
         .enumerate()
-        .map(|(at, t)| SortKey {
-            s: t.s,
-            o: t.o().payload,
-            p: t.p,
-            at: at as u32,
-        })
+        .map(|(at, t)| (u128::from(t.p) << 96) | (u128::from(t.s) << 32) | at as u128)
         .collect();
-    keyed.sort_unstable_by_key(|k| (k.p, k.s, k.o, k.at));
-    let order: Vec<usize> = keyed.iter().map(|k| k.at as usize).collect();
-    drop(keyed);
-    let mut rank = vec![0; cell.len()];
-    for (new, &old) in order.iter().enumerate() {
-        rank[old] = new;
+    keys.sort_unstable();
+    let mut order: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
+    let mut start = 0;
+    while start < keys.len() {
+        let run = keys[start] >> 32;
+        let mut end = start + 1;
+        while keys.get(end).is_some_and(|&k| k >> 32 == run) {
+            end += 1;
+        }
+        if end - start > 1 {
+            order[start..end].sort_unstable_by_key(|&at| (cell[at as usize].o().payload, at));
+        }
+        start = end;
     }
-    *cell = order.iter().map(|&i| cell[i]).collect();
-    *origin = order.iter().map(|&i| origin[i]).collect();
-    for prop in props.iter_mut() {
-        prop.0 = rank[prop.0];
-    }
-    props.sort_by_key(|prop| prop.0);
+    order
 }
 
 /// One cell's staged edges, their properties (by position in the cell)
@@ -256,16 +291,55 @@ fn merge_cell(pieces: Vec<Cell>) -> Cell {
     (edges, props, origin)
 }
 
-/// An edge's sort key beside its position in its cell: the sort moves
-/// these (24 bytes) instead of comparing positions through the cell, which
-/// read each key at a random place (a cache miss per comparison on a
-/// large cell). The position breaks ties, so the unstable sort keeps input
-/// order. A cell's positions fit in `u32`: a partition holds no more
-/// tuples (`Relation::has_room` refuses the append otherwise).
-#[derive(Clone, Copy)]
-struct SortKey {
-    s: u64,
-    o: u64,
-    p: u32,
-    at: u32,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A cell of edges `(type, source, target)` and, per edge, how many
+    /// properties it carries: few distinct values, so that runs of equal
+    /// type and source, and equal whole keys, are common.
+    fn cells() -> impl Strategy<Value = Vec<(u32, u64, u64, usize)>> {
+        prop::collection::vec((0u32..3, 0u64..6, 0u64..4, 0usize..3), 0..200)
+    }
+
+    proptest! {
+        /// The cell comes out as a stable sort by (type, source, target)
+        /// puts it, each edge with its input position and its properties
+        /// (in their order) at its new position.
+        #[test]
+        fn a_cell_is_ordered_as_a_stable_sort_by_type_source_and_target(edges in cells()) {
+            let mut cell: Batch = edges
+                .iter()
+                .map(|&(p, s, o, _)| Staged::new(s, p, TypedValue::vertex(o)))
+                .collect();
+            let mut origin: Vec<usize> = (0..edges.len()).map(|i| 1000 + i).collect();
+            let mut props: Vec<(usize, u32, Encoded)> = Vec::new();
+            for (at, &(_, _, _, n)) in edges.iter().enumerate() {
+                for k in 0..n {
+                    props.push((at, k as u32, TypedValue::vertex((at * 10 + k) as u64).into()));
+                }
+            }
+            let mut expected: Vec<usize> = (0..edges.len()).collect();
+            expected.sort_by_key(|&i| (edges[i].0, edges[i].1, edges[i].2));
+
+            order_cell(&mut cell, &mut props, &mut origin);
+
+            let keys: Vec<(u32, u64, u64)> =
+                cell.iter().map(|t| (t.p, t.s, t.o().payload)).collect();
+            let want: Vec<(u32, u64, u64)> =
+                expected.iter().map(|&i| (edges[i].0, edges[i].1, edges[i].2)).collect();
+            prop_assert_eq!(keys, want);
+            prop_assert_eq!(origin, expected.iter().map(|&i| 1000 + i).collect::<Vec<_>>());
+            let mut want_props = Vec::new();
+            for (new, &old) in expected.iter().enumerate() {
+                for k in 0..edges[old].3 {
+                    want_props.push((new, k as u32, (old * 10 + k) as u64));
+                }
+            }
+            let got_props: Vec<(usize, u32, u64)> =
+                props.iter().map(|&(at, p, o)| (at, p, o.o.payload)).collect();
+            prop_assert_eq!(got_props, want_props);
+        }
+    }
 }
