@@ -10,7 +10,9 @@
 //!
 //! Names (labels, relationship types, the keys of an entity's property
 //! map) are spelled in place in the log's records; a checkpoint chunk
-//! numbers them in a table of its own instead (module `names`).
+//! numbers them in a table of its own instead, and writes the ids of its
+//! `CreateNode`/`CreateRel` records as differences from the record before
+//! (module `names`).
 
 use nereid_storage::Change;
 use nereid_values::{NodeId, RelId, Value};
@@ -33,8 +35,10 @@ mod export;
 mod names;
 mod schema;
 
-pub(crate) use names::{decode_numbered_chunk, encode_exported_chunk};
-use names::{NameIn, NameOut, Spelled};
+#[cfg(test)]
+pub(crate) use names::encode_numbered_chunk;
+pub(crate) use names::{decode_numbered_chunk, encode_exported_chunk, ChunkIds};
+use names::{IdField, NameIn, NameOut, Spelled};
 
 const V_NULL: u8 = 0;
 const V_FALSE: u8 = 1;
@@ -78,7 +82,7 @@ fn put_node_head<'a>(
     names: &mut impl NameOut<'a>,
 ) {
     out.push(C_CREATE_NODE);
-    put_u64(out, id);
+    names.put_id(out, IdField::Node, id);
     put_str(out, key);
     put_varint(out, labels.len() as u64);
     for label in labels {
@@ -95,9 +99,9 @@ fn put_rel_head<'a>(
     names: &mut impl NameOut<'a>,
 ) {
     out.push(C_CREATE_REL);
-    put_u64(out, id);
-    put_u64(out, src);
-    put_u64(out, dst);
+    names.put_id(out, IdField::Rel, id);
+    names.put_id(out, IdField::Src, src);
+    names.put_id(out, IdField::Dst, dst);
     names.put(out, rel_type);
 }
 
@@ -191,7 +195,7 @@ fn decode_changes_named(r: &mut Reader<'_>, names: &impl NameIn) -> Result<Vec<C
         let tag = r.byte()?;
         changes.push(match tag {
             C_CREATE_NODE => {
-                let id = NodeId(r.u64()?);
+                let id = NodeId(names.get_id(r, IdField::Node)?);
                 let key = r.string()?;
                 let n = r.varint()?;
                 let mut labels = Vec::new();
@@ -206,9 +210,9 @@ fn decode_changes_named(r: &mut Reader<'_>, names: &impl NameIn) -> Result<Vec<C
                 }
             }
             C_CREATE_REL => Change::CreateRel {
-                id: RelId(r.u64()?),
-                src: NodeId(r.u64()?),
-                dst: NodeId(r.u64()?),
+                id: RelId(names.get_id(r, IdField::Rel)?),
+                src: NodeId(names.get_id(r, IdField::Src)?),
+                dst: NodeId(names.get_id(r, IdField::Dst)?),
                 rel_type: names.get(r)?,
                 properties: r.map(0, names)?,
             },

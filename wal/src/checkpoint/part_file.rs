@@ -1,10 +1,12 @@
-//! One checkpoint partition file (format version 2), little-endian:
+//! One checkpoint partition file (format version 3), little-endian:
 //! ```text
 //! header: magic "NEREIDCK" (8) | version u32 | kind u8 | partition u32 | commit ts u64 | CRC32C of the previous 25 bytes u32
 //! chunk, repeated: body length u32 | CRC32C of the body u32 | body = a name table and a change list (`codec::encode_exported_chunk`)
 //! ```
-//! Version 1 (still read) had the log's change list as a chunk's body,
-//! every name spelled in every change.
+//! Version 2 (still read) wrote the ids of a chunk's records in 8 bytes
+//! each, version 3 as differences from the record before (module
+//! `codec::names`). Version 1 (still read) had the log's change list as a
+//! chunk's body, every name spelled in every change.
 //! Kind 1 holds `CreateNode`s of one REL_VP partition (partition 0's file
 //! starts with the schema: `CreateConstraint`s and `CreateIndex`es), kind 2
 //! the `CreateRel`s of one REL_E grid cell. Chunks hold up to [`CHUNK`] changes,
@@ -12,11 +14,13 @@
 //! The manifest also records every file's length and CRC32C, so truncation
 //! and damage anywhere are detected before anything is loaded.
 
-use crate::codec::{decode_changes, decode_numbered_chunk, encode_exported_chunk};
+use crate::codec::{decode_changes, decode_numbered_chunk, encode_exported_chunk, ChunkIds};
 use nereid_storage::{Change, Exported};
 
 pub(crate) const MAGIC: &[u8; 8] = b"NEREIDCK";
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
+/// The format before chunks differenced their records' ids.
+const VERSION_FIXED_IDS: u32 = 2;
 /// The format before chunks had name tables.
 const VERSION_SPELLED: u32 = 1;
 const HEADER_LEN: usize = 29;
@@ -102,15 +106,16 @@ pub(crate) fn decode(
         return Err("header checksum mismatch".into());
     }
     let version = le_u32(header, 8).unwrap_or(0);
-    let decode_chunk = match version {
-        VERSION => decode_numbered_chunk,
-        VERSION_SPELLED => decode_changes,
-        _ => {
-            return Err(format!(
-                "format version {version}; this build reads {VERSION_SPELLED} and {VERSION}"
-            ))
-        }
+    let decode_chunk = |body: &[u8]| match version {
+        VERSION => decode_numbered_chunk(body, ChunkIds::Differenced),
+        VERSION_FIXED_IDS => decode_numbered_chunk(body, ChunkIds::Fixed),
+        _ => decode_changes(body),
     };
+    if ![VERSION, VERSION_FIXED_IDS, VERSION_SPELLED].contains(&version) {
+        return Err(format!(
+            "format version {version}; this build reads {VERSION_SPELLED} to {VERSION}"
+        ));
+    }
     let found_kind = header[12];
     let found_part = le_u32(header, 13).unwrap_or(u32::MAX) as usize;
     let found_ts = u64::from_le_bytes(header[17..25].try_into().map_err(|_| "header")?);
@@ -191,37 +196,58 @@ mod tests {
         .is_err());
     }
 
-    #[test]
-    fn version_1_files_with_spelled_names_still_load() {
-        let changes = nodes(10);
-        let mut v1 = Vec::new();
-        v1.extend_from_slice(MAGIC);
-        v1.extend_from_slice(&VERSION_SPELLED.to_le_bytes());
-        v1.push(PartKind::Nodes as u8);
-        v1.extend_from_slice(&3u32.to_le_bytes());
-        v1.extend_from_slice(&77u64.to_le_bytes());
-        let crc = crc32c::crc32c(&v1);
-        v1.extend_from_slice(&crc.to_le_bytes());
-        let mut body = Vec::new();
-        crate::codec::encode_changes(&changes, &mut body).unwrap();
-        v1.extend_from_slice(&(body.len() as u32).to_le_bytes());
-        v1.extend_from_slice(&crc32c::crc32c(&body).to_le_bytes());
-        v1.extend_from_slice(&body);
+    /// A one-chunk file of format `version` around `body`.
+    fn file_of(version: u32, body: &[u8]) -> Vec<u8> {
+        let mut file = Vec::new();
+        file.extend_from_slice(MAGIC);
+        file.extend_from_slice(&version.to_le_bytes());
+        file.push(PartKind::Nodes as u8);
+        file.extend_from_slice(&3u32.to_le_bytes());
+        file.extend_from_slice(&77u64.to_le_bytes());
+        let crc = crc32c::crc32c(&file);
+        file.extend_from_slice(&crc.to_le_bytes());
+        file.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        file.extend_from_slice(&crc32c::crc32c(body).to_le_bytes());
+        file.extend_from_slice(body);
+        file
+    }
+
+    fn decoded(file: &[u8]) -> Vec<Change> {
         let mut back = Vec::new();
-        decode(&v1, PartKind::Nodes, 3, 77, |c| {
+        decode(file, PartKind::Nodes, 3, 77, |c| {
             back.extend(c);
             Ok(())
         })
         .unwrap();
-        assert_eq!(back, changes);
-        // The same changes in version 2 spell "L" and "i" once, not per node.
-        let (v2, _) = encode(
+        back
+    }
+
+    #[test]
+    fn files_of_earlier_versions_still_load() {
+        let changes = nodes(10);
+        let (current, _) = encode(
             PartKind::Nodes,
             3,
             77,
-            changes.into_iter().map(Exported::Change),
+            changes.iter().cloned().map(Exported::Change),
         )
         .unwrap();
-        assert!(v2.len() < v1.len(), "{} vs {}", v2.len(), v1.len());
+        assert_eq!(decoded(&current), changes);
+        // Version 2: names numbered, ids in 8 bytes.
+        let (mut v2_body, mut scratch) = (Vec::new(), Vec::new());
+        crate::codec::encode_numbered_chunk(&changes, ChunkIds::Fixed, &mut v2_body, &mut scratch)
+            .unwrap();
+        let v2 = file_of(VERSION_FIXED_IDS, &v2_body);
+        assert_eq!(decoded(&v2), changes);
+        // Version 1: the log's change list, names spelled in every change.
+        let mut v1_body = Vec::new();
+        crate::codec::encode_changes(&changes, &mut v1_body).unwrap();
+        let v1 = file_of(VERSION_SPELLED, &v1_body);
+        assert_eq!(decoded(&v1), changes);
+        // Each version smaller than the one before.
+        assert!(current.len() < v2.len() && v2.len() < v1.len());
+        // A version this build does not know is refused.
+        let v4 = file_of(VERSION + 1, &v2_body);
+        assert!(decode(&v4, PartKind::Nodes, 3, 77, |_| Ok(())).is_err());
     }
 }

@@ -63,7 +63,7 @@ fn put_properties<'a>(
 #[cfg(test)]
 mod tests {
     use super::super::names::{
-        decode_numbered_chunk, encode_exported_chunk, encode_numbered_chunk,
+        decode_numbered_chunk, encode_exported_chunk, encode_numbered_chunk, ChunkIds,
     };
     use nereid_storage::{BulkNode, BulkRel, Change, Exported, Store, StoreConfig, Txn};
     use nereid_values::Value;
@@ -94,9 +94,12 @@ mod tests {
             };
             let (mut a, mut b, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
             encode_exported_chunk(&records, &mut a, &mut scratch).unwrap();
-            encode_numbered_chunk(&changes, &mut b, &mut scratch).unwrap();
+            encode_numbered_chunk(&changes, ChunkIds::Differenced, &mut b, &mut scratch).unwrap();
             assert_eq!(a, b, "nodes {nodes}, partition {part}");
-            assert_eq!(decode_numbered_chunk(&a).unwrap(), changes);
+            assert_eq!(
+                decode_numbered_chunk(&a, ChunkIds::Differenced).unwrap(),
+                changes
+            );
             let with_props = |c: &Change| match c {
                 Change::CreateNode { properties, .. } | Change::CreateRel { properties, .. } => {
                     !properties.is_empty()

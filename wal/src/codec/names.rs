@@ -8,20 +8,76 @@
 //!
 //! A chunk: name count (varint) | each name (length-prefixed) | a change
 //! list of the codec whose names are varint numbers into the table.
+//!
+//! Since checkpoint format 3, a chunk also writes the ids of its
+//! `CreateNode` and `CreateRel` records (node id; relationship id, source,
+//! target) as zigzag varints of the difference from the same field of
+//! the chunk's record before (0 before the first), where the log writes 8
+//! bytes each: an export lists a cell's relationships with consecutive
+//! ids, sources ascending per type and targets ascending per source, so
+//! most differences take one to three bytes. A relationship record of
+//! SNB SF0.1 was 28 bytes, 25 of them its head; the checkpoint is what a
+//! bulk load writes to be durable, the disk's time at 10x scale
+//! (benches/RESULTS.md, session 38).
 
 use super::export::encode_exported;
-use super::{decode_changes_named, put_str, put_varint, Reader};
+use super::{decode_changes_named, put_str, put_u64, put_varint, Reader};
 use nereid_storage::{Change, Exported};
+use std::cell::Cell;
 use std::collections::HashMap;
 
-/// How an encoder writes a name.
-pub(super) trait NameOut<'a> {
-    fn put(&mut self, out: &mut Vec<u8>, name: &'a str);
+/// An id field of an entity record's head, each differenced against its
+/// own kind in a chunk.
+#[derive(Clone, Copy)]
+pub(super) enum IdField {
+    Node = 0,
+    Rel = 1,
+    Src = 2,
+    Dst = 3,
 }
 
-/// How a decoder reads a name back.
+/// How an encoder writes a name, and an entity head's ids.
+pub(super) trait NameOut<'a> {
+    fn put(&mut self, out: &mut Vec<u8>, name: &'a str);
+
+    /// An id of a `CreateNode`/`CreateRel` head: 8 bytes unless the
+    /// chunk differences them.
+    fn put_id(&mut self, out: &mut Vec<u8>, _field: IdField, id: u64) {
+        put_u64(out, id);
+    }
+}
+
+/// How a decoder reads a name back, and an entity head's ids.
 pub(super) trait NameIn {
     fn get(&self, r: &mut Reader<'_>) -> Result<String, String>;
+
+    fn get_id(&self, r: &mut Reader<'_>, _field: IdField) -> Result<u64, String> {
+        r.u64()
+    }
+}
+
+/// The ids a chunk's records write as differences: the last of each
+/// [`IdField`].
+#[derive(Default)]
+struct LastIds([u64; 4]);
+
+impl LastIds {
+    /// `id` as the zigzag difference from the field's last id.
+    fn put(&mut self, out: &mut Vec<u8>, field: IdField, id: u64) {
+        let last = std::mem::replace(&mut self.0[field as usize], id);
+        let delta = id.wrapping_sub(last) as i64;
+        put_varint(out, ((delta << 1) ^ (delta >> 63)) as u64);
+    }
+
+    /// The id whose difference from the field's last id is the next
+    /// zigzag varint of `r`.
+    fn get(&mut self, r: &mut Reader<'_>, field: IdField) -> Result<u64, String> {
+        let zigzag = r.varint()?;
+        let delta = (zigzag >> 1) as i64 ^ -((zigzag & 1) as i64);
+        let id = self.0[field as usize].wrapping_add(delta as u64);
+        self.0[field as usize] = id;
+        Ok(id)
+    }
 }
 
 /// Names spelled in place (the log's records, and map values' keys).
@@ -45,12 +101,15 @@ impl NameIn for Spelled {
 /// load's samples, more than comparing it against a few short names.
 const SCANNED_NAMES: usize = 16;
 
-/// The names of one chunk as it is encoded, numbered in first use order.
+/// The names of one chunk as it is encoded, numbered in first use order,
+/// and its records' last ids.
 #[derive(Default)]
 struct NameTable<'a> {
     names: Vec<&'a str>,
     /// Every name by number, once the table outgrows [`SCANNED_NAMES`].
     numbers: HashMap<&'a str, u64, foldhash::fast::RandomState>,
+    /// `None`: ids in 8 bytes (format 2, which the tests still write).
+    ids: Option<LastIds>,
 }
 
 impl<'a> NameTable<'a> {
@@ -86,20 +145,51 @@ impl<'a> NameOut<'a> for NameTable<'a> {
         let number = self.number(name);
         put_varint(out, number);
     }
+
+    fn put_id(&mut self, out: &mut Vec<u8>, field: IdField, id: u64) {
+        match &mut self.ids {
+            Some(ids) => ids.put(out, field, id),
+            None => put_u64(out, id),
+        }
+    }
 }
 
-/// The names of one chunk as it is decoded.
-struct Numbered(Vec<String>);
+/// The names of one chunk as it is decoded, and its records' last ids
+/// (`None`: ids in 8 bytes, format 2).
+struct Numbered {
+    names: Vec<String>,
+    ids: Option<Cell<LastIds>>,
+}
 
 impl NameIn for Numbered {
     fn get(&self, r: &mut Reader<'_>) -> Result<String, String> {
         let number = r.varint()?;
         usize::try_from(number)
             .ok()
-            .and_then(|at| self.0.get(at))
+            .and_then(|at| self.names.get(at))
             .cloned()
-            .ok_or_else(|| format!("name number {number} of a table of {}", self.0.len()))
+            .ok_or_else(|| format!("name number {number} of a table of {}", self.names.len()))
     }
+
+    fn get_id(&self, r: &mut Reader<'_>, field: IdField) -> Result<u64, String> {
+        match &self.ids {
+            Some(cell) => {
+                let mut ids = cell.take();
+                let id = ids.get(r, field);
+                cell.set(ids);
+                id
+            }
+            None => r.u64(),
+        }
+    }
+}
+
+/// How a chunk writes its records' ids: differenced (format 3) or in 8
+/// bytes (format 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChunkIds {
+    Differenced,
+    Fixed,
 }
 
 /// Appends one chunk of `changes` (its name table, then the changes) to
@@ -109,10 +199,11 @@ impl NameIn for Numbered {
 #[cfg(test)]
 pub(crate) fn encode_numbered_chunk(
     changes: &[Change],
+    ids: ChunkIds,
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
 ) -> Result<(), &'static str> {
-    numbered_chunk(out, scratch, |list, table| {
+    numbered_chunk(out, scratch, ids, |list, table| {
         super::encode_changes_named(changes, list, table)
     })
 }
@@ -124,7 +215,7 @@ pub(crate) fn encode_exported_chunk(
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
 ) -> Result<(), &'static str> {
-    numbered_chunk(out, scratch, |list, table| {
+    numbered_chunk(out, scratch, ChunkIds::Differenced, |list, table| {
         encode_exported(items, list, table)
     })
 }
@@ -134,9 +225,13 @@ pub(crate) fn encode_exported_chunk(
 fn numbered_chunk<'a>(
     out: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
+    ids: ChunkIds,
     list: impl FnOnce(&mut Vec<u8>, &mut NameTable<'a>) -> Result<(), &'static str>,
 ) -> Result<(), &'static str> {
-    let mut table = NameTable::default();
+    let mut table = NameTable {
+        ids: (ids == ChunkIds::Differenced).then(LastIds::default),
+        ..NameTable::default()
+    };
     scratch.clear();
     list(scratch, &mut table)?;
     put_varint(out, table.names.len() as u64);
@@ -147,15 +242,16 @@ fn numbered_chunk<'a>(
     Ok(())
 }
 
-/// Decodes a chunk written by [`encode_numbered_chunk`].
-pub(crate) fn decode_numbered_chunk(chunk: &[u8]) -> Result<Vec<Change>, String> {
+/// Decodes a chunk written by [`encode_numbered_chunk`] with `ids`.
+pub(crate) fn decode_numbered_chunk(chunk: &[u8], ids: ChunkIds) -> Result<Vec<Change>, String> {
     let mut r = Reader { buf: chunk };
     let count = r.len()?;
     let mut names = Vec::with_capacity(count);
     for _ in 0..count {
         names.push(r.string()?);
     }
-    decode_changes_named(&mut r, &Numbered(names))
+    let ids = (ids == ChunkIds::Differenced).then(Cell::default);
+    decode_changes_named(&mut r, &Numbered { names, ids })
 }
 
 #[cfg(test)]
@@ -182,8 +278,11 @@ mod tests {
     fn numbered_chunks_round_trip_and_spell_each_name_once() {
         let changes = every_change();
         let (mut chunk, mut scratch) = (Vec::new(), Vec::new());
-        encode_numbered_chunk(&changes, &mut chunk, &mut scratch).unwrap();
-        assert_eq!(decode_numbered_chunk(&chunk).unwrap(), changes);
+        encode_numbered_chunk(&changes, ChunkIds::Fixed, &mut chunk, &mut scratch).unwrap();
+        assert_eq!(
+            decode_numbered_chunk(&chunk, ChunkIds::Fixed).unwrap(),
+            changes
+        );
         // "k" names the property of 36 SetNode/RelProperty changes: once.
         assert_eq!(chunk.windows(2).filter(|w| w == b"\x01k").count(), 1);
         let mut spelled = Vec::new();
@@ -193,25 +292,73 @@ mod tests {
 
     #[test]
     fn malformed_numbered_chunks_are_errors_not_panics() {
-        let (mut chunk, mut scratch) = (Vec::new(), Vec::new());
-        encode_numbered_chunk(&every_change(), &mut chunk, &mut scratch).unwrap();
-        for cut in 0..chunk.len() {
-            assert!(
-                decode_numbered_chunk(&chunk[..cut]).is_err(),
-                "cut at {cut}"
-            );
+        for ids in [ChunkIds::Fixed, ChunkIds::Differenced] {
+            let (mut chunk, mut scratch) = (Vec::new(), Vec::new());
+            encode_numbered_chunk(&every_change(), ids, &mut chunk, &mut scratch).unwrap();
+            for cut in 0..chunk.len() {
+                assert!(
+                    decode_numbered_chunk(&chunk[..cut], ids).is_err(),
+                    "cut at {cut} ({ids:?})"
+                );
+            }
         }
+
         // An `AddLabel` (tag 5, node 0) naming name 0: of a table of one
         // name it is "L", of an empty table an error.
         let label_0 = [1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         let of_l = [&[1, 1, b'L'][..], &label_0].concat();
         assert_eq!(
-            decode_numbered_chunk(&of_l).unwrap(),
+            decode_numbered_chunk(&of_l, ChunkIds::Fixed).unwrap(),
             vec![Change::AddLabel {
                 id: nereid_values::NodeId(0),
                 label: "L".into()
             }]
         );
-        assert!(decode_numbered_chunk(&[&[0][..], &label_0].concat()).is_err());
+        assert!(decode_numbered_chunk(&[&[0][..], &label_0].concat(), ChunkIds::Fixed).is_err());
+    }
+
+    /// Records of a loaded cell: consecutive ids, sources ascending,
+    /// targets anywhere (some below the record before, some far above),
+    /// and ids at the ends of the range, where a difference wraps.
+    fn rels(n: u64) -> Vec<Change> {
+        let node =
+            |i: u64| nereid_values::NodeId((3 << 60) | (i * 7919 % 50_000) << 16 | (i % 65_536));
+        (0..n)
+            .map(|i| Change::CreateRel {
+                id: nereid_values::RelId((2 << 60) | (5 << 32) | i),
+                src: node(i / 3),
+                dst: match i % 5 {
+                    0 => nereid_values::NodeId(u64::MAX - i),
+                    1 => nereid_values::NodeId(i),
+                    _ => node(i * 13 + 1),
+                },
+                rel_type: if i % 4 == 0 { "A" } else { "B" }.to_string(),
+                properties: Default::default(),
+            })
+            .chain((0..n).map(|i| Change::CreateNode {
+                id: node(i * 3),
+                key: format!("k{i}"),
+                labels: vec!["L".into()],
+                properties: Default::default(),
+            }))
+            .collect()
+    }
+
+    #[test]
+    fn differenced_ids_round_trip_and_take_fewer_bytes() {
+        let changes = [rels(500), every_change()].concat();
+        let mut sizes = Vec::new();
+        for ids in [ChunkIds::Fixed, ChunkIds::Differenced] {
+            let (mut chunk, mut scratch) = (Vec::new(), Vec::new());
+            encode_numbered_chunk(&changes, ids, &mut chunk, &mut scratch).unwrap();
+            assert_eq!(
+                decode_numbered_chunk(&chunk, ids).unwrap(),
+                changes,
+                "{ids:?}"
+            );
+            sizes.push(chunk.len());
+        }
+        // Mostly small differences: well under two thirds of the bytes.
+        assert!(sizes[1] * 3 < sizes[0] * 2, "{sizes:?}");
     }
 }
