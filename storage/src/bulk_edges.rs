@@ -97,7 +97,7 @@ impl Store {
             .collect();
         let mut origin: Vec<Vec<usize>> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
-        let mut types: HashMap<&str, u32, foldhash::fast::RandomState> = HashMap::default();
+        let mut types = TypeIds::default();
         let mut chunk = Vec::with_capacity(BULK_CHUNK.min(count));
         for first in range.clone().step_by(BULK_CHUNK) {
             chunk.clear();
@@ -114,9 +114,7 @@ impl Store {
             };
             for (n, rel) in (first..).zip(&chunk) {
                 names.properties(self, &mut intern, rel.properties, &mut encoded)?;
-                let type_id = *types
-                    .entry(rel.rel_type)
-                    .or_insert_with(|| self.types.intern(rel.rel_type));
+                let type_id = types.id(rel.rel_type, |name| self.types.intern(name));
                 let cell = edge_cell(rel.src.0, rel.dst.0, self.partitions);
                 let position = edges[cell].len();
                 edges[cell].push(Staged::new(
@@ -134,6 +132,29 @@ impl Store {
             origin,
             count,
         })
+    }
+}
+
+/// Relationship type ids by name for one staging thread. Edges come file
+/// by file, so a type repeats for long runs: the last one is compared
+/// first, and only a change of type hashes the name (hashing it per
+/// edge was ~1% of a load's samples, benches/RESULTS.md, session 38).
+#[derive(Default)]
+struct TypeIds<'r> {
+    last: Option<(&'r str, u32)>,
+    by_name: HashMap<&'r str, u32, foldhash::fast::RandomState>,
+}
+
+impl<'r> TypeIds<'r> {
+    fn id(&mut self, name: &'r str, intern: impl FnOnce(&str) -> u32) -> u32 {
+        if let Some((last, id)) = self.last {
+            if last == name {
+                return id;
+            }
+        }
+        let id = *self.by_name.entry(name).or_insert_with(|| intern(name));
+        self.last = Some((name, id));
+        id
     }
 }
 

@@ -19,6 +19,7 @@
 //! the first append.
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::bulk::{spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK};
@@ -83,8 +84,50 @@ pub struct GraphLoaded {
     pub rels: Vec<RelId>,
 }
 
-/// The guis of a load's own vertices.
-type LoadedGuis = HashSet<u64, foldhash::fast::RandomState>;
+/// The guis of a load's own vertices: a list, and a set of them built
+/// only when first needed, by a key the vertex dictionary already held (a
+/// repeat within the load, or a key reused from a deleted node or a failed
+/// load) or by a check of an edge's end that names a committed vertex. A
+/// key the dictionary registers during the load is new to it by
+/// construction, so a load of fresh keys builds no set: inserting each of
+/// its vertices into one was a random write per vertex into a table of
+/// them all (a cache miss each at 10x scale; benches/RESULTS.md, session
+/// 38).
+struct LoadedGuis {
+    guis: Vec<u64>,
+    set: OnceLock<HashSet<u64, foldhash::fast::RandomState>>,
+}
+
+impl LoadedGuis {
+    fn with_capacity(n: usize) -> Self {
+        LoadedGuis {
+            guis: Vec::with_capacity(n),
+            set: OnceLock::new(),
+        }
+    }
+
+    /// Adds `gui`, whose key the vertex dictionary registered just now
+    /// when `fresh`; false (adding nothing) when the load already has it.
+    fn insert(&mut self, gui: u64, fresh: bool) -> bool {
+        if !fresh {
+            let guis = &self.guis;
+            self.set.get_or_init(|| guis.iter().copied().collect());
+        }
+        if let Some(set) = self.set.get_mut() {
+            if !set.insert(gui) {
+                return false;
+            }
+        }
+        self.guis.push(gui);
+        true
+    }
+
+    fn contains(&self, gui: u64) -> bool {
+        self.set
+            .get_or_init(|| self.guis.iter().copied().collect())
+            .contains(&gui)
+    }
+}
 
 /// Threads that stage a graph load's edges (the machine's cores are the
 /// useful bound; more only add memory for their pieces of each cell).
@@ -186,7 +229,7 @@ impl Store {
             // loader looked them up in an older snapshot).
             let staging = || {
                 let mut existing =
-                    EndCheck::new(move |node| loaded.contains(&node) || reader.node_exists(node));
+                    EndCheck::new(move |node| loaded.contains(node) || reader.node_exists(node));
                 move |i: usize| -> Result<BulkRel<'_, K>> {
                     let rel = rels.get(i);
                     let mut end = |end: BulkEnd| -> Result<NodeId> {
@@ -249,7 +292,7 @@ impl Store {
         contents: &[BulkNode<'_, K>],
         reader: &Reader<'_>,
     ) -> Result<(StagedNodes, LoadedGuis)> {
-        let mut loaded = LoadedGuis::with_capacity_and_hasher(nodes.len(), Default::default());
+        let mut loaded = LoadedGuis::with_capacity(nodes.len());
         let staged = self.stage_nodes(contents, |store, first, n| {
             store.keyed_vertices(&nodes[first..first + n], reader, &mut loaded)
         })?;
@@ -271,7 +314,7 @@ impl Store {
         for node in nodes {
             let interned = vertices.intern(node.key.as_bytes()).map_err(dict_error)?;
             let taken = !interned.fresh && reader.node_exists(interned.gui);
-            if taken || !loaded.insert(interned.gui) {
+            if taken || !loaded.insert(interned.gui, interned.fresh) {
                 return Err(StorageError::ConstraintViolation(format!(
                     "a node with id `{}` already exists",
                     node.key

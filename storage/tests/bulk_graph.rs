@@ -128,6 +128,22 @@ fn taken_or_repeated_keys_and_missing_ends_load_nothing() {
     let deleted = s.bulk_load_graph(vec![[keyed("k5", &[])]], vec![&to_deleted[..]], hook);
     assert!(matches!(deleted, Err(StorageError::EntityNotFound(_))));
     assert_eq!(count(&s), 1);
+    // Repeats are found whether the repeated key is new to the
+    // dictionary or left there by a failed load ("k3"), and whether the
+    // first sighting came before or after a reused key ("k6", "k3").
+    for keys in [
+        &["k3", "k3"][..],
+        &["k6", "k3", "k6"],
+        &["k7", "k8", "k7", "k3"],
+    ] {
+        let batch: Vec<_> = keys.iter().map(|k| keyed(k, &[])).collect();
+        let repeated = s.bulk_load_graph(vec![batch], no_rels(), hook);
+        assert!(
+            matches!(repeated, Err(StorageError::ConstraintViolation(_))),
+            "{keys:?}"
+        );
+    }
+    assert_eq!(count(&s), 1);
     // A key a failed load interned is free for the next one.
     s.bulk_load_graph(vec![[keyed("k2", &[])]], no_rels(), hook)
         .unwrap()
