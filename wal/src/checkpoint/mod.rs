@@ -202,17 +202,17 @@ pub fn take_checkpoint_to(
                 store.export_rel_records(commit_ts, part),
             ),
         };
-        let (bytes, count) = encoded.map_err(WalError::Unencodable)?;
+        let encoded = encoded.map_err(WalError::Unencodable)?;
         let name = kind.file_name(part);
         // Started, not finished: the device writes this file while the
         // next partitions are encoded; all are finished below.
-        let pending = target.put_started(&key(commit_ts, &name), &bytes)?;
+        let pending = target.put_started(&key(commit_ts, &name), &encoded.bytes)?;
         let entry = FileEntry {
             name,
-            len: bytes.len() as u64,
-            crc: crc32c::crc32c(&bytes),
+            len: encoded.bytes.len() as u64,
+            crc: encoded.crc,
         };
-        Ok((entry, count, pending))
+        Ok((entry, encoded.count, pending))
     };
     let written = run_parallel(node_parts + rel_parts, write_part)?;
     let nodes = written[..node_parts].iter().map(|(_, n, _)| n).sum();

@@ -23,7 +23,7 @@ pub(super) fn encode_exported<'a>(
         match item {
             Exported::Change(change) => put_change(out, change, names)?,
             Exported::Node(node) => {
-                put_node_head(out, node.id.0, &node.key, &node.labels, names);
+                put_node_head(out, node.id.0, node.key, node.labels.iter().copied(), names);
                 put_properties(out, &node.properties, names, &mut props)?;
             }
             Exported::Rel(rel) => {
