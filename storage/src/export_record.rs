@@ -62,8 +62,6 @@ pub struct ExportedProperties<'a> {
     /// (key's place in name order, key name, stored value), stably
     /// sorted by name.
     entries: Vec<(u32, &'a str, Encoded)>,
-    /// How many keys the entries name.
-    keys: usize,
 }
 
 /// Every property key's place in ascending name order, taken once per
@@ -154,20 +152,7 @@ impl<'a> ExportedProperties<'a> {
         } else {
             entries.sort_by(|a, b| a.1.cmp(b.1));
         }
-        let runs = entries.windows(2).filter(|w| !same_key(&w[0], &w[1]));
-        let keys = runs.count() + usize::from(!entries.is_empty());
-        ExportedProperties {
-            store,
-            entries,
-            keys,
-        }
-    }
-
-    /// How many properties [`ExportedProperties::each`] calls its `f`
-    /// with when every value decodes (the number of keys): an encoder
-    /// writes it before the properties, and again only when fewer came.
-    pub fn keys(&self) -> usize {
-        self.keys
+        ExportedProperties { store, entries }
     }
 
     /// Calls `f` with each property (name, value) in ascending name, one

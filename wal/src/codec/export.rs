@@ -16,7 +16,8 @@ pub(super) fn encode_exported<'a>(
     names: &mut impl NameOut<'a>,
 ) -> Result<(), &'static str> {
     put_varint(out, items.len() as u64);
-    // An entity's property bytes, when a value does not decode.
+    // An entity's property bytes, before their count is known (a value
+    // that does not decode is left out, as the map left it out).
     let mut props = Vec::new();
     for item in items {
         match item {
@@ -42,45 +43,20 @@ fn put_properties<'a>(
     names: &mut impl NameOut<'a>,
     props: &mut Vec<u8>,
 ) -> Result<(), &'static str> {
-    put_counted(out, properties.keys(), props, |out| {
-        properties.each(|name, value| {
-            names.put(out, name);
-            match value {
-                ValueRef::Str(s) => {
-                    out.push(V_STRING);
-                    put_bytes(out, s);
-                    Ok(())
-                }
-                ValueRef::Value(v) => put_value(out, &v, 0),
+    props.clear();
+    let count = properties.each(|name, value| {
+        names.put(props, name);
+        match value {
+            ValueRef::Str(s) => {
+                props.push(V_STRING);
+                put_bytes(props, s);
+                Ok(())
             }
-        })
-    })
-}
-
-/// Writes a count and the items `write` appends, answering how many:
-/// the count is written first as `expected` (an entity's keys) and the
-/// items straight behind it; only when fewer were written (a value that
-/// does not decode is left out, as the map left it out) are they moved
-/// behind the right count, through `aside`. Every property byte went
-/// through a scratch buffer before, to learn the count first (a copy of
-/// every string value of a checkpoint).
-fn put_counted(
-    out: &mut Vec<u8>,
-    expected: usize,
-    aside: &mut Vec<u8>,
-    write: impl FnOnce(&mut Vec<u8>) -> Result<usize, &'static str>,
-) -> Result<(), &'static str> {
-    let at = out.len();
-    put_varint(out, expected as u64);
-    let items_at = out.len();
-    let written = write(out)?;
-    if written != expected {
-        aside.clear();
-        aside.extend_from_slice(&out[items_at..]);
-        out.truncate(at);
-        put_varint(out, written as u64);
-        out.extend_from_slice(aside);
-    }
+            ValueRef::Value(v) => put_value(props, &v, 0),
+        }
+    })?;
+    put_varint(out, count as u64);
+    out.extend_from_slice(props);
     Ok(())
 }
 
@@ -131,26 +107,6 @@ mod tests {
             *counted += changes.iter().filter(|c| with_props(c)).count();
         }
         counts
-    }
-
-    #[test]
-    fn a_count_expected_but_not_reached_is_written_again_before_the_items() {
-        let mut aside = Vec::new();
-        for (expected, written) in [(3, 3), (3, 2), (0, 0), (200, 199), (200, 3), (130, 127)] {
-            let mut out = vec![0xee];
-            super::put_counted(&mut out, expected, &mut aside, |out| {
-                out.extend((0..written).map(|i| i as u8));
-                Ok(written)
-            })
-            .unwrap();
-            let mut want = vec![0xee];
-            super::put_varint(&mut want, written as u64);
-            want.extend((0..written).map(|i| i as u8));
-            assert_eq!(out, want, "expected {expected}, written {written}");
-        }
-        let mut out = Vec::new();
-        let failed = super::put_counted(&mut out, 1, &mut aside, |_| Err("no"));
-        assert_eq!(failed, Err("no"));
     }
 
     #[test]
