@@ -70,32 +70,36 @@ pub struct ExportedProperties<'a> {
 /// bulk load's checkpoint). Names are unique per key, so ordering by
 /// place is ordering by name, and a stable sort keeps the same order
 /// among entries of one key.
-pub(crate) struct KeyOrder {
-    /// Indexed by key id: its place, or `u32::MAX` for an id that names
-    /// no key (the reserved ones).
-    places: Vec<u32>,
+pub(crate) struct KeyOrder<'a> {
+    /// Indexed by key id: its place and its name (the name looked up once
+    /// per export, not per property), `None` for an id that names no key
+    /// (the reserved ones).
+    keys: Vec<Option<(u32, &'a str)>>,
 }
 
-impl KeyOrder {
+impl<'a> KeyOrder<'a> {
     /// The order of the keys `store` has now.
-    pub(crate) fn of(store: &Store) -> Self {
-        let mut named: Vec<(u32, &str)> = store.keys.names().collect();
+    pub(crate) fn of(store: &'a Store) -> Self {
+        let mut named: Vec<(u32, &'a str)> = store.keys.names().collect();
         named.sort_unstable_by(|a, b| a.1.cmp(b.1));
         let ids = named.iter().map(|&(id, _)| id as usize + 1);
-        let mut places = vec![u32::MAX; ids.max().unwrap_or(0)];
-        for (place, &(id, _)) in named.iter().enumerate() {
-            places[id as usize] = place as u32;
+        let mut keys = vec![None; ids.max().unwrap_or(0)];
+        for (place, &(id, name)) in named.iter().enumerate() {
+            keys[id as usize] = Some((place as u32, name));
         }
-        KeyOrder { places }
+        KeyOrder { keys }
     }
 
-    /// The place of key `id`, `None` for a key named after the order was
-    /// taken (the export then compares names).
+    /// The place and name of key `id`, `None` for a key named after the
+    /// order was taken (the export then compares names).
+    fn get(&self, id: u32) -> Option<(u32, &'a str)> {
+        self.keys.get(id as usize).copied().flatten()
+    }
+
+    /// The place of key `id` (tests).
+    #[cfg(test)]
     fn place(&self, id: u32) -> Option<u32> {
-        self.places
-            .get(id as usize)
-            .copied()
-            .filter(|&p| p != u32::MAX)
+        self.get(id).map(|(place, _)| place)
     }
 }
 
@@ -125,7 +129,7 @@ impl<'a> ExportedProperties<'a> {
     /// The properties of `found` (key ids and stored values), in the
     /// order and with the choice of [`crate::txn::Reader`]'s property map;
     /// `order` is the keys' (taken at or after `found`'s keys were named).
-    pub(crate) fn new(store: &'a Store, found: &[(u32, Encoded)], order: &KeyOrder) -> Self {
+    pub(crate) fn new(store: &'a Store, found: &[(u32, Encoded)], order: &KeyOrder<'a>) -> Self {
         // The map's insertion order: inline values first, then those with
         // a record (fetched meanwhile), each in stored order, so a later
         // entry of the same name wins as it did in the map.
@@ -139,10 +143,12 @@ impl<'a> ExportedProperties<'a> {
                 if hinted {
                     store.literals.prefetch_hinted(o.hint);
                 }
-                if let Some(name) = store.keys.name(p) {
-                    let place = order.place(p);
-                    all_placed &= place.is_some();
-                    entries.push((place.unwrap_or(u32::MAX), name, o));
+                let key = order.get(p).or_else(|| {
+                    all_placed = false;
+                    Some((u32::MAX, store.keys.name(p)?))
+                });
+                if let Some((place, name)) = key {
+                    entries.push((place, name, o));
                 }
             }
         }
