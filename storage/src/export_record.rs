@@ -33,8 +33,8 @@ pub enum Exported<'a> {
 
 /// A node: its id, key, labels in the order they were added, properties.
 /// The key and the labels are the dictionaries' own bytes (a `String` for
-/// each of them, per node, was a fifth of the export's allocations); the
-/// labels are held inline up to two (a vector of its own per node before).
+/// each of them and a vector of labels were three of the six allocations
+/// per node); the labels are held inline up to two.
 pub struct ExportedNode<'a> {
     pub id: NodeId,
     pub key: &'a str,
