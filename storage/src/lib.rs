@@ -69,7 +69,9 @@ pub use bulk::{BulkNode, BulkRel};
 pub use bulk_graph::{BulkEnd, GraphLoaded, GraphNode, GraphRel, KeyedNode};
 pub use change::{Change, StoreConfig, WriteStats};
 pub use error::{Result, StorageError};
-pub use export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel, ValueRef};
+pub use export_record::{
+    Exported, ExportedNode, ExportedProperties, ExportedRel, Labels, ValueRef,
+};
 pub use gc::SnapshotPin;
 pub use lock_wait::WaitLimits;
 pub use memory::MemoryUsage;

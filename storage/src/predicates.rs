@@ -193,6 +193,13 @@ impl PredicateTable {
         Some(self.first_id + entry as u32)
     }
 
+    /// Every name published so far with its id, in id order, without
+    /// taking a lock (names are dense from the first id on and readable
+    /// before they count as interned).
+    pub(crate) fn names(&self) -> impl Iterator<Item = (u32, &str)> {
+        (0..).map_while(|entry| Some((self.first_id + entry as u32, self.names.get(entry)?)))
+    }
+
     /// The name of `id`, without taking a lock.
     pub(crate) fn name(&self, id: u32) -> Option<&str> {
         let index = id.checked_sub(self.first_id)? as usize;
@@ -222,6 +229,7 @@ mod tests {
         assert_eq!(t.lookup("x"), None);
         assert_eq!(t.name(3), Some("age"));
         assert_eq!(t.name(PRED_LABEL), None);
+        assert_eq!(t.names().collect::<Vec<_>>(), [(2, "name"), (3, "age")]);
     }
 
     #[test]

@@ -18,7 +18,9 @@ mod node_walk;
 
 use crate::change::Change;
 use crate::error::{Result, StorageError};
-use crate::export_record::{Exported, ExportedNode, ExportedProperties, ExportedRel};
+use crate::export_record::{
+    Exported, ExportedNode, ExportedProperties, ExportedRel, KeyOrder, Labels,
+};
 use crate::ids::split_sid;
 use crate::mvcc::View;
 use crate::store::Store;
@@ -88,6 +90,9 @@ impl Store {
         } else {
             Vec::new()
         };
+        // A node's stored properties, reused from node to node.
+        let mut found = Vec::new();
+        let order = KeyOrder::of(self);
         schema
             .into_iter()
             .map(Exported::Change)
@@ -101,13 +106,15 @@ impl Store {
                     self.vertices.prefetch_form(ahead);
                 }
                 let (node, from) = nodes[i];
-                let key = self.vertices.resolve_str(node)?;
-                let (labels, mut found) = listing.labels_and_stored(&reader, part, (node, from));
+                let key = self.vertices.str_of(node)?;
+                let mut labels = Labels::new();
+                found.clear();
+                listing.labels_and_stored(&reader, part, (node, from), &mut labels, &mut found);
                 Some(Exported::Node(ExportedNode {
                     id: NodeId(node),
                     key,
                     labels,
-                    properties: ExportedProperties::new(self, &mut found),
+                    properties: ExportedProperties::new(self, &found, &order),
                 }))
             }))
     }
@@ -138,19 +145,24 @@ impl Store {
             None => Vec::new(),
         };
         let mut walk = PropertyWalk::read(self, at, cell, &edges);
+        let order = KeyOrder::of(self);
         edges
             .into_iter()
             .filter_map(move |(sid, src, type_id, dst)| {
-                let mut found = match &mut walk {
+                let probed;
+                let found = match &mut walk {
                     Some(walk) => walk.properties(sid),
-                    None => reader.rel_stored_properties(sid),
+                    None => {
+                        probed = reader.rel_stored_properties(sid);
+                        &probed[..]
+                    }
                 };
                 Some(Exported::Rel(ExportedRel {
                     id: RelId(sid),
                     src: NodeId(src),
                     dst: NodeId(dst),
                     rel_type: self.types.name(type_id)?,
-                    properties: ExportedProperties::new(self, &mut found),
+                    properties: ExportedProperties::new(self, found, &order),
                 }))
             })
     }
@@ -220,8 +232,12 @@ impl Store {
 /// a bulk load's millions of relationships, whose cells and property
 /// tuples are appended in id order.
 struct PropertyWalk {
-    /// The partition's visible property tuples: (relationship, key, value).
-    tuples: Vec<(u64, u32, Encoded)>,
+    /// The relationship of each of the partition's visible property
+    /// tuples, in slot order.
+    subjects: Vec<u64>,
+    /// Each of those tuples' key and value (beside `subjects`, so a
+    /// relationship's run is handed out as a slice, not copied).
+    stored: Vec<(u32, Encoded)>,
     next: usize,
 }
 
@@ -237,22 +253,26 @@ impl PropertyWalk {
             return None;
         }
         let view = View::committed(at);
-        let tuples: Vec<(u64, u32, Encoded)> = store
-            .ep
-            .read(cell)?
-            .scan()
-            .filter(|(_, t)| t.visible(&view))
-            .map(|(_, t)| (t.s, t.p, t.encoded()))
-            .collect();
-        let in_order = tuples.windows(2).all(|w| w[0].0 <= w[1].0);
-        in_order.then_some(PropertyWalk { tuples, next: 0 })
+        let (mut subjects, mut stored) = (Vec::new(), Vec::new());
+        for (_, t) in store.ep.read(cell)?.scan() {
+            if t.visible(&view) {
+                subjects.push(t.s);
+                stored.push((t.p, t.encoded()));
+            }
+        }
+        let in_order = subjects.windows(2).all(|w| w[0] <= w[1]);
+        in_order.then_some(PropertyWalk {
+            subjects,
+            stored,
+            next: 0,
+        })
     }
 
     /// The stored properties of `sid`, asked for in ascending order.
-    fn properties(&mut self, sid: u64) -> Vec<(u32, Encoded)> {
+    fn properties(&mut self, sid: u64) -> &[(u32, Encoded)] {
         // Linear: the ids asked for and the tuples ascend together, so
         // the walk reads each tuple once over the whole cell.
-        let id_at = |at: usize| self.tuples.get(at).map(|t| t.0);
+        let id_at = |at: usize| self.subjects.get(at).copied();
         while id_at(self.next).is_some_and(|id| id < sid) {
             self.next += 1;
         }
@@ -260,10 +280,7 @@ impl PropertyWalk {
         while id_at(self.next) == Some(sid) {
             self.next += 1;
         }
-        self.tuples[from..self.next]
-            .iter()
-            .map(|&(_, p, o)| (p, o))
-            .collect()
+        &self.stored[from..self.next]
     }
 }
 
@@ -346,14 +363,17 @@ mod tests {
             let listing = NodeListing::read(store, part, at);
             walked += usize::from(listing.walkable());
             for &(node, from) in &listing.nodes {
+                // Into buffers that already hold another node's: appended.
+                let (mut labels, mut found) = (vec!["before"], Vec::new());
+                listing.labels_and_stored(&reader, part, (node, from), &mut labels, &mut found);
                 // `Encoded` has no `PartialEq`: its Debug form shows the
                 // value's O and record hint alike.
+                let (probed_labels, probed) = reader.node_labels_and_stored(node);
+                assert_eq!(labels[0], "before");
+                assert_eq!(labels[1..], probed_labels, "node {node} at {at}");
                 assert_eq!(
-                    format!(
-                        "{:?}",
-                        listing.labels_and_stored(&reader, part, (node, from))
-                    ),
-                    format!("{:?}", reader.node_labels_and_stored(node)),
+                    format!("{found:?}"),
+                    format!("{probed:?}"),
                     "node {node} at {at}"
                 );
             }

@@ -78,7 +78,7 @@ fn put_node_head<'a>(
     out: &mut Vec<u8>,
     id: u64,
     key: &str,
-    labels: &'a [String],
+    labels: impl ExactSizeIterator<Item = &'a str>,
     names: &mut impl NameOut<'a>,
 ) {
     out.push(C_CREATE_NODE);
@@ -118,7 +118,7 @@ fn put_change<'a>(
             labels,
             properties,
         } => {
-            put_node_head(out, id.0, key, labels, names);
+            put_node_head(out, id.0, key, labels.iter().map(String::as_str), names);
             put_map(out, properties, 0, names)?;
         }
         Change::CreateRel {

@@ -74,7 +74,7 @@ pub use checkpoint::{
 pub use error::WalError;
 pub use faults::DiskFaults;
 pub use metrics::LogMetrics;
-pub use object_store::{LocalDir, ObjectStore, PendingPut};
+pub use object_store::{LocalDir, ObjectStore, PendingPut, StreamedPut};
 #[cfg(feature = "s3")]
 pub use object_store::{S3Location, S3Reader, S3Store};
 pub use shipping::{

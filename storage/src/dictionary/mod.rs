@@ -401,11 +401,25 @@ impl Dictionary {
         hint: RecordHint,
         f: impl FnOnce(&[u8]) -> T,
     ) -> Option<T> {
+        self.form_hinted(gui, hint).map(f)
+    }
+
+    /// The lexical form of a gui as [`Dictionary::with_form_hinted`] finds
+    /// it, borrowed: the arena's published bytes are never moved or freed
+    /// before the dictionary (module `arena`), so a checkpoint's export
+    /// hands them to its encoder instead of copying each into a `String`.
+    pub(crate) fn form_hinted(&self, gui: u64, hint: RecordHint) -> Option<&[u8]> {
         if let Some(form) = hint.record().and_then(|r| hinted_form(&self.arena, r, gui)) {
-            return Some(f(form));
+            return Some(form);
         }
         let record = self.find_gui(gui)?;
-        form_of(&self.arena, record).map(f)
+        form_of(&self.arena, record)
+    }
+
+    /// The lexical form of a gui when it is UTF-8 text, borrowed
+    /// ([`Dictionary::form_hinted`]).
+    pub(crate) fn str_of(&self, gui: u64) -> Option<&str> {
+        std::str::from_utf8(self.form_hinted(gui, RecordHint::NONE)?).ok()
     }
 
     /// Starts loading the gui map's slot of `gui` (first of the two misses

@@ -70,26 +70,29 @@ impl NodeListing {
     }
 
     /// `node`'s labels and stored properties as
-    /// [`Reader::node_labels_and_stored`] gives them, read from the run of
+    /// [`Reader::node_labels_and_stored`] gives them (appended to the
+    /// buffers, labels borrowed from the store), read from the run of
     /// slots at `from` when the partition is walkable.
-    pub(super) fn labels_and_stored(
+    pub(super) fn labels_and_stored<'a>(
         &self,
-        reader: &Reader<'_>,
+        reader: &Reader<'a>,
         part: usize,
         (node, from): (u64, u32),
-    ) -> (Vec<String>, Vec<(u32, Encoded)>) {
+        labels: &mut impl Extend<&'a str>,
+        found: &mut Vec<(u32, Encoded)>,
+    ) {
         if !self.walkable {
-            return reader.node_labels_and_stored(node);
+            return reader.node_labels_and_stored_into(node, labels, found);
         }
         let Some(partition) = reader.store.vp.read(part) else {
-            return (Vec::new(), Vec::new());
+            return;
         };
         let run = partition
             .scan_from(from)
             .map(|(_, t)| t)
             .filter(|t| t.visible(&reader.view))
             .take_while(|t| t.s == node);
-        reader.labels_and_stored(run)
+        reader.labels_and_stored_into(run, labels, found);
     }
 
     /// Whether the export walks the partition (tests).

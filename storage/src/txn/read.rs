@@ -289,7 +289,10 @@ impl Reader<'_> {
     /// [`Reader::node_labels`]) and properties as stored (key id, value,
     /// undecoded; the tuples [`Reader::node_properties`] decodes) from one
     /// pass over its tuples: a checkpoint exports both of every node, and
-    /// each was a probe of the S index of its own.
+    /// each was a probe of the S index of its own. (The export reads into
+    /// reused buffers, [`Reader::node_labels_and_stored_into`]; the tests
+    /// hold its walk to this.)
+    #[cfg(test)]
     pub(crate) fn node_labels_and_stored(&self, node: u64) -> (Vec<String>, Vec<(u32, Encoded)>) {
         match self.store.vp.read(self.vertex_part(node)) {
             Some(part) => self.labels_and_stored(part.by_subject(node).map(|(_, t)| t)),
@@ -301,29 +304,58 @@ impl Reader<'_> {
     /// (all of them, in insertion order; the invisible ones are skipped),
     /// however the caller found them: by an S-index probe, or by a
     /// checkpoint's walk of the partition (module `snapshot::node_walk`).
+    #[cfg(test)]
     pub(crate) fn labels_and_stored<'t>(
         &self,
         tuples: impl Iterator<Item = Tuple<'t>>,
     ) -> (Vec<String>, Vec<(u32, Encoded)>) {
-        let mut labels: Vec<u64> = Vec::new();
-        let mut found: Vec<(u32, Encoded)> = Vec::with_capacity(8);
+        let (mut labels, mut found) = (Vec::new(), Vec::with_capacity(8));
+        self.labels_and_stored_into(tuples, &mut labels, &mut found);
+        (labels.into_iter().map(str::to_owned).collect(), found)
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// [`Reader::labels_and_stored`] appended to `labels` (borrowed from
+    /// the store's dictionary) and `found`: a checkpoint's export reuses
+    /// both buffers from node to node instead of allocating a vector and
+    /// a `String` per label for each of a loaded graph's nodes.
+    pub(crate) fn labels_and_stored_into<'t>(
+        &self,
+        tuples: impl Iterator<Item = Tuple<'t>>,
+        labels: &mut impl Extend<&'a str>,
+        found: &mut Vec<(u32, Encoded)>,
+    ) {
+        let store: &'a Store = self.store;
         for t in tuples {
             if t.p == PRED_EXISTS || !self.visible(&t) {
                 continue;
             }
             if t.p == PRED_LABEL {
-                labels.push(t.o.payload);
+                labels.extend(store.literals.str_of(t.o.payload));
             } else {
                 found.push((t.p, t.encoded()));
             }
         }
-        let labels = labels
-            .into_iter()
-            .filter_map(|gui| self.store.literals.resolve_str(gui))
-            .collect();
-        (labels, found)
     }
 
+    /// [`Reader::node_labels_and_stored`] into buffers, as
+    /// [`Reader::labels_and_stored_into`].
+    pub(crate) fn node_labels_and_stored_into(
+        &self,
+        node: u64,
+        labels: &mut impl Extend<&'a str>,
+        found: &mut Vec<(u32, Encoded)>,
+    ) {
+        let store: &'a Store = self.store;
+        if let Some(part) = store.vp.read(self.vertex_part(node)) {
+            let tuples = part.by_subject(node).map(|(_, t)| t);
+            self.labels_and_stored_into(tuples, labels, found);
+        }
+    }
+}
+
+impl Reader<'_> {
     /// The property map of `found` (key ids and stored values; reordered).
     pub(crate) fn decoded_properties(
         &self,

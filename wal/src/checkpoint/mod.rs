@@ -188,31 +188,35 @@ pub fn take_checkpoint_to(
         } else {
             (PartKind::Rels, i - node_parts)
         };
-        let encoded = match kind {
-            PartKind::Nodes => part_file::encode(
+        let name = kind.file_name(part);
+        // Written as it is encoded, started, not finished: the device
+        // writes this file while the next partitions are encoded; all are
+        // finished below.
+        let mut put = target.put_streamed(&key(commit_ts, &name))?;
+        let write = |bytes: &[u8]| put.write(bytes);
+        let written = match kind {
+            PartKind::Nodes => part_file::encode_to(
                 kind,
                 part,
                 commit_ts,
                 store.export_node_records(commit_ts, part),
+                write,
             ),
-            PartKind::Rels => part_file::encode(
+            PartKind::Rels => part_file::encode_to(
                 kind,
                 part,
                 commit_ts,
                 store.export_rel_records(commit_ts, part),
+                write,
             ),
-        };
-        let (bytes, count) = encoded.map_err(WalError::Unencodable)?;
-        let name = kind.file_name(part);
-        // Started, not finished: the device writes this file while the
-        // next partitions are encoded; all are finished below.
-        let pending = target.put_started(&key(commit_ts, &name), &bytes)?;
+        }?;
+        let pending = put.written()?;
         let entry = FileEntry {
             name,
-            len: bytes.len() as u64,
-            crc: crc32c::crc32c(&bytes),
+            len: written.len,
+            crc: written.crc,
         };
-        Ok((entry, count, pending))
+        Ok((entry, written.count, pending))
     };
     let written = run_parallel(node_parts + rel_parts, write_part)?;
     let nodes = written[..node_parts].iter().map(|(_, n, _)| n).sum();

@@ -6,7 +6,7 @@
 //! built for an entity (ADR 0185); what recovery decodes is unchanged.
 
 use super::names::NameOut;
-use super::{put_change, put_node_head, put_rel_head, put_str, put_value, put_varint, V_STRING};
+use super::{put_bytes, put_change, put_node_head, put_rel_head, put_value, put_varint, V_STRING};
 use nereid_storage::{Exported, ExportedProperties, ValueRef};
 
 /// Appends `items` as a change list, names written by `names`.
@@ -23,7 +23,7 @@ pub(super) fn encode_exported<'a>(
         match item {
             Exported::Change(change) => put_change(out, change, names)?,
             Exported::Node(node) => {
-                put_node_head(out, node.id.0, &node.key, &node.labels, names);
+                put_node_head(out, node.id.0, node.key, node.labels.iter().copied(), names);
                 put_properties(out, &node.properties, names, &mut props)?;
             }
             Exported::Rel(rel) => {
@@ -49,7 +49,7 @@ fn put_properties<'a>(
         match value {
             ValueRef::Str(s) => {
                 props.push(V_STRING);
-                put_str(props, s);
+                put_bytes(props, s);
                 Ok(())
             }
             ValueRef::Value(v) => put_value(props, &v, 0),

@@ -1,6 +1,6 @@
 //! [`ObjectStore`] over a local directory: keys are paths under the root.
 
-use super::{ObjectStore, PendingPut};
+use super::{ObjectStore, PendingPut, StreamedPut};
 use crate::error::WalError;
 use crate::recovery::sync_dir;
 use std::fs::File;
@@ -125,6 +125,42 @@ fn interrupted_writes(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), WalErr
     Ok(())
 }
 
+impl LocalDir {
+    /// A put of `key` into its temporary file, nothing written yet.
+    fn start_put(&self, key: &str) -> Result<LocalPut, WalError> {
+        let path = self.path(key);
+        let parent = path.parent().unwrap_or(&self.root).to_path_buf();
+        let created = !parent.exists();
+        std::fs::create_dir_all(&parent)?;
+        let mut tmp_name = path.clone().into_os_string();
+        tmp_name.push(TMP_SUFFIX);
+        let tmp = PathBuf::from(tmp_name);
+        Ok(LocalPut {
+            file: Some(File::create(&tmp)?),
+            tmp,
+            path,
+            parent,
+            created,
+        })
+    }
+}
+
+impl StreamedPut for LocalPut {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), WalError> {
+        if let Some(file) = self.file.as_mut() {
+            file.write_all(bytes)?;
+        }
+        Ok(())
+    }
+
+    fn written(self: Box<Self>) -> Result<Box<dyn PendingPut>, WalError> {
+        if let Some(file) = self.file.as_ref() {
+            start_writeback(file);
+        }
+        Ok(self)
+    }
+}
+
 impl ObjectStore for LocalDir {
     fn put(&self, key: &str, bytes: &[u8]) -> Result<(), WalError> {
         self.put_started(key, bytes)?.finish()
@@ -134,26 +170,14 @@ impl ObjectStore for LocalDir {
     /// back; [`PendingPut::finish`] fsyncs it (by then mostly written),
     /// renames it into place and fsyncs the directory.
     fn put_started(&self, key: &str, bytes: &[u8]) -> Result<Box<dyn PendingPut>, WalError> {
-        let path = self.path(key);
-        let parent = path.parent().unwrap_or(&self.root).to_path_buf();
-        let created = !parent.exists();
-        std::fs::create_dir_all(&parent)?;
-        let mut tmp_name = path.clone().into_os_string();
-        tmp_name.push(TMP_SUFFIX);
-        let tmp = PathBuf::from(tmp_name);
-        let mut pending = LocalPut {
-            file: Some(File::create(&tmp)?),
-            tmp,
-            path,
-            parent,
-            created,
-        };
-        if let Some(file) = pending.file.as_mut() {
-            // An error drops `pending`, which removes the partial file.
-            file.write_all(bytes)?;
-            start_writeback(file);
-        }
-        Ok(Box::new(pending))
+        let mut pending = Box::new(self.start_put(key)?);
+        // An error drops `pending`, which removes the partial file.
+        pending.write(bytes)?;
+        pending.written()
+    }
+
+    fn put_streamed<'s>(&'s self, key: &str) -> Result<Box<dyn StreamedPut + 's>, WalError> {
+        Ok(Box::new(self.start_put(key)?))
     }
 
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, WalError> {
@@ -264,6 +288,35 @@ mod tests {
         assert_eq!(store.get("c/kept").unwrap().as_deref(), Some(&b"two"[..]));
         // The dropped put left no temporary file behind.
         assert_eq!(store.remove_interrupted_writes().unwrap(), 0);
+    }
+
+    #[test]
+    fn a_streamed_put_is_its_pieces_once_finished_and_nothing_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalDir::new(dir.path().join("root"));
+        store.put("d/kept", b"old").unwrap();
+        let mut kept = store.put_streamed("d/kept").unwrap();
+        let mut dropped = store.put_streamed("d/dropped").unwrap();
+        for piece in [&b"one "[..], b"", b"two"] {
+            kept.write(piece).unwrap();
+            dropped.write(piece).unwrap();
+        }
+        let kept = kept.written().unwrap();
+        let dropped = dropped.written().unwrap();
+        assert_eq!(store.get("d/kept").unwrap().as_deref(), Some(&b"old"[..]));
+        kept.finish().unwrap();
+        drop(dropped);
+        assert_eq!(store.list("d/").unwrap(), vec!["d/kept"]);
+        assert_eq!(
+            store.get("d/kept").unwrap().as_deref(),
+            Some(&b"one two"[..])
+        );
+        // Dropped while still being written: nothing left either.
+        let mut unwritten = store.put_streamed("d/unwritten").unwrap();
+        unwritten.write(b"half").unwrap();
+        drop(unwritten);
+        assert_eq!(store.remove_interrupted_writes().unwrap(), 0);
+        assert_eq!(store.list("d/").unwrap(), vec!["d/kept"]);
     }
 
     #[test]
