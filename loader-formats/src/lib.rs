@@ -32,6 +32,8 @@ mod reader;
 mod record;
 mod split;
 mod temporal;
+#[cfg(test)]
+mod test_random;
 mod value_type;
 
 pub use decimal::canonical_decimal;

@@ -5,17 +5,29 @@
 //! buffers have grown to the widest row. Scanning uses `memchr` to jump to
 //! the next delimiter, quote or line break. Line numbers count physical
 //! lines, so a field with embedded newlines moves the count on.
+//!
+//! Why a second way for plain fields: most rows of a load are a whole line
+//! in the buffer with no quote and no carriage return, and most of the
+//! rest begin with a few plain fields. Those fields are copied at once,
+//! delimiters included, and found by one scan for the delimiter; field by
+//! field each was a copy (a `memmove` call), a three-byte scan and a peek,
+//! the largest cost of the splitter in a load's profile
+//! (benches/RESULTS.md, session 38). The first quote or carriage return
+//! hands the rest of the row to the field-by-field path at the start of
+//! its field. Both ways give the same fields, places and errors (a test
+//! compares them).
 
 use std::io::{self, Read};
 
-use memchr::{memchr2, memchr3};
+use memchr::{memchr2, memchr3, memchr_iter, memrchr};
 
 const BUFFER: usize = 256 * 1024;
 
 /// Where one field of the current row lies.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Field {
-    /// End of the field's bytes in [`Splitter::row`] (start = previous end).
+    /// The field's bytes in [`Splitter::row`].
+    pub start: usize,
     pub end: usize,
     /// The field was written in quotes (`""` is an empty string, not absent).
     pub quoted: bool,
@@ -51,9 +63,15 @@ pub(crate) struct Splitter<R> {
 
 impl<R: Read> Splitter<R> {
     pub fn new(input: R, delimiter: u8, quote: u8) -> Self {
+        Self::with_buffer(input, delimiter, quote, BUFFER)
+    }
+
+    /// A splitter reading `buffer` bytes at a time (tests use a few, so
+    /// that few lines lie whole in the buffer).
+    fn with_buffer(input: R, delimiter: u8, quote: u8, buffer: usize) -> Self {
         Splitter {
             input,
-            buf: vec![0; BUFFER].into_boxed_slice(),
+            buf: vec![0; buffer.max(1)].into_boxed_slice(),
             pos: 0,
             end: 0,
             base: 0,
@@ -88,8 +106,8 @@ impl<R: Read> Splitter<R> {
 
     /// The bytes of field `i` of the current row.
     pub fn field(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.fields[i - 1].end };
-        &self.row[start..self.fields[i].end]
+        let field = self.fields[i];
+        &self.row[field.start..field.end]
     }
 
     /// Makes at least one unread byte available; false at the end of input.
@@ -166,7 +184,14 @@ impl<R: Read> Splitter<R> {
                 Some(_) => break,
             }
         }
+        if self.row.is_empty() {
+            if self.plain_prefix(line, column) {
+                return Ok(true);
+            }
+            column = self.column();
+        }
         loop {
+            let start = self.row.len();
             let first = if self.row.is_empty() || !self.fields.is_empty() {
                 self.peek()?
             } else {
@@ -179,6 +204,7 @@ impl<R: Read> Splitter<R> {
                 (false, self.plain_field()?)
             };
             self.fields.push(Field {
+                start,
                 end: self.row.len(),
                 quoted,
                 line,
@@ -190,6 +216,50 @@ impl<R: Read> Splitter<R> {
             line = self.line;
             column = self.column();
         }
+    }
+
+    /// Reads at once the fields of the row at `pos` (on `line`, from
+    /// `column`) that lie in the buffer before its first quote, carriage
+    /// return or line break: each ends at a delimiter (or that line break),
+    /// as [`Splitter::plain_field`] would find. True when that was the
+    /// whole row (a line break came first); otherwise `pos` is left at the
+    /// start of the first field not read, for the field-by-field path.
+    fn plain_prefix(&mut self, line: u64, column: u64) -> bool {
+        let delimiter = self.delimiter;
+        if delimiter == self.quote || matches!(delimiter, b'\n' | b'\r') {
+            return false;
+        }
+        let rest = &self.buf[self.pos..self.end];
+        let stop = memchr3(self.quote, b'\r', b'\n', rest);
+        let whole = stop.is_some_and(|at| rest[at] == b'\n');
+        let len = match (whole, stop) {
+            (true, Some(at)) => at,
+            // Only the fields before the last delimiter ahead of the stop.
+            _ => match memrchr(delimiter, &rest[..stop.unwrap_or(rest.len())]) {
+                Some(at) => at + 1,
+                None => return false,
+            },
+        };
+        let text = &rest[..len];
+        let from = self.row.len();
+        self.row.extend_from_slice(text);
+        let mut start = 0;
+        let last = whole.then_some(len);
+        for end in memchr_iter(delimiter, text).chain(last) {
+            self.fields.push(Field {
+                start: from + start,
+                end: from + end,
+                quoted: false,
+                line,
+                column: column + start as u64,
+            });
+            start = end + 1;
+        }
+        self.pos += len;
+        if whole {
+            self.newline();
+        }
+        whole
     }
 
     /// Reads an unquoted field up to its delimiter; true if another field
@@ -327,6 +397,73 @@ mod tests {
             );
         }
         out
+    }
+
+    /// Every row, error and offset of `text` split with `buffer` bytes
+    /// at a time, up to an error that ends the stream.
+    fn split_all(text: &[u8], buffer: usize) -> Vec<String> {
+        let mut s = Splitter::with_buffer(text, b',', b'"', buffer);
+        let mut out = Vec::new();
+        loop {
+            match s.next_row() {
+                Ok(false) => return out,
+                Ok(true) => {
+                    let fields: Vec<_> = (0..s.fields.len())
+                        .map(|i| {
+                            let f = s.fields[i];
+                            (s.field(i).to_vec(), f.quoted, f.line, f.column)
+                        })
+                        .collect();
+                    out.push(format!("{fields:?} then {}:{}", s.offset(), s.line()));
+                }
+                Err(e) => {
+                    out.push(format!("{e:?} then {}:{}", s.offset(), s.line()));
+                    if !matches!(e, SplitError::TextAfterQuote { .. }) {
+                        return out;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plain fields read at once (a line in the buffer without a quote or
+    /// a carriage return, or the fields before one) split exactly as field
+    /// by field: random texts of plain and quoted fields, blank lines, CRLF, lone CRs, quotes inside unquoted
+    /// fields, text after a closing quote, a missing last line break, read
+    /// with a buffer of one byte (never a whole line) and with larger ones.
+    #[test]
+    fn plain_fields_read_at_once_split_as_field_by_field() {
+        let mut next = crate::test_random::below(0x2545_f491_4f6c_dd1d);
+        let pieces: [&[u8]; 10] = [
+            b"a",
+            b"bc",
+            b",",
+            b",",
+            b"\n",
+            b"\n",
+            b"\"q,\"\"x\"",
+            b"\r\n",
+            b"\r",
+            b"d\"e",
+        ];
+        let mut whole = 0;
+        for _ in 0..3000 {
+            let mut text = Vec::new();
+            for _ in 0..next(40) {
+                // Mostly plain rows, so that many lines are read whole.
+                let piece = match next(10) < 7 {
+                    true => pieces[next(6) as usize],
+                    false => pieces[next(pieces.len() as u64) as usize],
+                };
+                text.extend_from_slice(piece);
+            }
+            let expected = split_all(&text, 1);
+            for buffer in [2, 5, 64, BUFFER] {
+                assert_eq!(split_all(&text, buffer), expected, "{text:?} by {buffer}");
+            }
+            whole += usize::from(text.contains(&b'\n') && !text.contains(&b'"'));
+        }
+        assert!(whole > 100, "too few texts had plain lines: {whole}");
     }
 
     #[test]

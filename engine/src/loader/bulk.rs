@@ -211,21 +211,49 @@ pub(super) trait LoadKeys {
     /// (a hint: nothing by default).
     fn prefetch(&self, _space: Option<&str>, _id: &str) {}
 
-    /// [`LoadKeys::position`] of the id that is `n` in canonical decimal
-    /// (`nereid_loader_formats::canonical_decimal`).
-    fn position_of_number(&self, space: Option<&str>, n: u64) -> Option<usize>;
+    /// Where the load's vertices of `space` whose ids are numbers in
+    /// canonical decimal are kept (`None`: the load has none there), for
+    /// [`LoadKeys::position_at`]: a file's ends look their spaces up once.
+    fn number_slot(&self, space: Option<&str>) -> Option<usize>;
 
-    /// [`LoadKeys::prefetch`] of the id that is `n` in canonical decimal.
-    fn prefetch_number(&self, _space: Option<&str>, _n: u64) {}
+    /// [`LoadKeys::position`] of the id that is `n` in canonical decimal
+    /// (`nereid_loader_formats::canonical_decimal`) in the space at `slot`.
+    fn position_at(&self, slot: usize, n: u64) -> Option<usize>;
+
+    /// [`LoadKeys::prefetch`] of the id that is `n` in canonical decimal
+    /// in the space at `slot`.
+    fn prefetch_at(&self, _slot: usize, _n: u64) {}
+
+    /// [`LoadKeys::position`] of the id that is `n` in canonical decimal.
+    fn position_of_number(&self, space: Option<&str>, n: u64) -> Option<usize> {
+        self.position_at(self.number_slot(space)?, n)
+    }
 }
 
 /// The id spaces of `rel`'s ends: its own, else its file's (a bulk-path
-/// reader leaves them out of each record, `Reader::end_spaces_apart`).
-fn spaces<'a>(rel: &'a RelationshipRecord, file: &'a EndSpaces) -> [Option<&'a str>; 2] {
-    [
-        rel.start_space.as_deref().or(file[0].as_deref()),
-        rel.end_space.as_deref().or(file[1].as_deref()),
-    ]
+/// reader leaves them out of each record, `Reader::end_spaces_apart`),
+/// each with its slot in the load's keys when it is its file's and the
+/// loader found that ([`EndSpaces::slots`]).
+fn spaces<'a>(rel: &'a RelationshipRecord, file: &'a EndSpaces) -> [EndSpace<'a>; 2] {
+    let own = [&rel.start_space, &rel.end_space];
+    std::array::from_fn(|i| match own[i] {
+        Some(space) => EndSpace {
+            name: Some(space),
+            slot: None,
+        },
+        None => EndSpace {
+            name: file.names[i].as_deref(),
+            slot: file.slots.map(|slots| slots[i]),
+        },
+    })
+}
+
+/// An end's id space: its name, and where the load keeps its numbered
+/// vertices if known (`Some(None)`: the load has none there).
+#[derive(Clone, Copy)]
+struct EndSpace<'a> {
+    name: Option<&'a str>,
+    slot: Option<Option<usize>>,
 }
 
 impl<K: LoadKeys> Ends<'_, K> {
@@ -236,9 +264,15 @@ impl<K: LoadKeys> Ends<'_, K> {
         let [start_space, end_space] = spaces(rel, file);
         for (space, text, number) in [(start_space, &rel.start, start), (end_space, &rel.end, end)]
         {
-            match number {
-                Some(n) => self.keys.prefetch_number(space, n),
-                None => self.keys.prefetch(space, text),
+            let slot = match space.slot {
+                Some(slot) => slot,
+                None if number.is_some() => self.keys.number_slot(space.name),
+                None => None,
+            };
+            match (number, slot) {
+                (Some(n), Some(slot)) => self.keys.prefetch_at(slot, n),
+                (Some(_), None) => {}
+                (None, _) => self.keys.prefetch(space.name, text),
             }
         }
     }
@@ -270,15 +304,20 @@ impl<K: LoadKeys> Ends<'_, K> {
     /// committed one.
     fn end(
         self,
-        space: Option<&str>,
+        space: EndSpace<'_>,
         id: &str,
         number: Option<u64>,
         key: &mut String,
     ) -> Result<BulkEnd, DbError> {
         let spelled;
+        let EndSpace { name: space, slot } = space;
         let id = match number {
             Some(n) => {
-                if let Some(at) = self.keys.position_of_number(space, n) {
+                let found = match slot {
+                    Some(slot) => slot.and_then(|slot| self.keys.position_at(slot, n)),
+                    None => self.keys.position_of_number(space, n),
+                };
+                if let Some(at) = found {
                     return Ok(BulkEnd::Loaded(at));
                 }
                 spelled = n.to_string();

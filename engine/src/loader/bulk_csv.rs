@@ -17,7 +17,7 @@ use nereid_loader_formats::Record;
 use nereid_storage::Txn;
 
 use super::apply::{Ended, RowError};
-use super::bulk::{Commit, Ends, NodeRow, Outcome, Ready, RelRow};
+use super::bulk::{Commit, Ends, LoadKeys, NodeRow, Outcome, Ready, RelRow};
 use super::fan_out::fan_out;
 use super::id_index::IdIndex;
 use super::parse::{parse_all, walk, Parsed, Row};
@@ -43,14 +43,18 @@ impl Read<'_> {
         commit: &Commit<'_>,
     ) -> Result<Outcome, Ended> {
         let txn = tx.store_txn();
-        let (node_files, others): (Vec<Input>, Vec<Input>) =
+        let (node_files, mut others): (Vec<Input>, Vec<Input>) =
             inputs.into_iter().partition(|input| input.nodes_only);
+        // With no committed node in the snapshot no id can be taken: the
+        // rows are not looked up one by one (each a read lock of the
+        // vertex dictionary, shared by the workers, and a probe).
+        let committed = (txn.count_nodes(None) > 0).then_some(txn);
         let mut node_files = parse_all(
             node_files,
             self.threads,
             self.cancel,
-            || |record, _: &_| node_row(txn, record),
-            |_, _| {},
+            || |record, _: &_| node_row(committed, record),
+            None,
         )?;
         // Each file indexed by a worker, the indexes joined in file order
         // (docs/adr/0204-node-files-indexed-apart-then-joined.md).
@@ -80,6 +84,12 @@ impl Read<'_> {
             Ok(())
         })?;
         Progress::add(&self.progress.property_values, values as u64);
+        // Each relationship file's end spaces looked up in the index once,
+        // not by name for every end.
+        for input in &mut others {
+            let names = &input.end_spaces.names;
+            input.end_spaces.slots = Some(names.each_ref().map(|n| keys.number_slot(n.as_deref())));
+        }
         let ends = Ends { keys: &keys, txn };
         let rel_files = parse_all(
             others,
@@ -92,11 +102,11 @@ impl Read<'_> {
                     Record::Node(node) => Err(misplaced(node.line, "node", "relationship")),
                 }
             },
-            |record, spaces| {
+            Some(&|record, spaces| {
                 if let Record::Relationship(rel) = record {
                     ends.prefetch(rel, spaces);
                 }
-            },
+            }),
         )?;
         drop(keys);
         leave_out(&mut node_files, &refused);
@@ -163,15 +173,16 @@ fn leave_out<T>(files: &mut [Parsed<T>], refused: &[usize]) {
     }
 }
 
-/// A node file's record as a node row, refused when a committed node has
-/// its id (the store checks again under its commit lock).
-fn node_row(txn: &Txn, record: Record) -> Result<NodeRow, RowError> {
+/// A node file's record as a node row, refused when a committed node of
+/// `committed` (none when `None`) has its id (the store checks again
+/// under its commit lock).
+fn node_row(committed: Option<&Txn>, record: Record) -> Result<NodeRow, RowError> {
     let node = match record {
         Record::Node(node) => node,
         Record::Relationship(rel) => return Err(misplaced(rel.line, "relationship", "node")),
     };
     let row = NodeRow::new(node)?;
-    if txn.node_by_element_id(&row.key).is_some() {
+    if committed.is_some_and(|txn| txn.node_by_element_id(&row.key).is_some()) {
         return Err(row.taken());
     }
     Ok(row)

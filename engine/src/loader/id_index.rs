@@ -187,19 +187,27 @@ impl LoadKeys for IdIndex<'_> {
 
     fn prefetch(&self, space: Option<&str>, id: &str) {
         if let Some(n) = canonical_number(id) {
-            self.prefetch_number(space, n);
+            if let Some(slot) = self.number_slot(space) {
+                self.prefetch_at(slot, n);
+            }
         }
     }
 
     /// A number's spelling never opens with `(`, so its space is found as
     /// that of any such id (the empty one stands for them all).
-    fn position_of_number(&self, space: Option<&str>, n: u64) -> Option<usize> {
-        let ids = self.space(space, "")?;
+    fn number_slot(&self, space: Option<&str>) -> Option<usize> {
+        self.spaces
+            .iter()
+            .position(|(prefix, _)| prefix_is(prefix, space, ""))
+    }
+
+    fn position_at(&self, slot: usize, n: u64) -> Option<usize> {
+        let ids = &self.spaces.get(slot)?.1;
         Some(self.kept(ids, ids.numbers.get(n)?))
     }
 
-    fn prefetch_number(&self, space: Option<&str>, n: u64) {
-        if let Some(ids) = self.space(space, "") {
+    fn prefetch_at(&self, slot: usize, n: u64) {
+        if let Some((_, ids)) = self.spaces.get(slot) {
             ids.numbers.prefetch(n);
         }
     }
@@ -271,6 +279,8 @@ mod tests {
             assert_eq!(index.position(*space, id, &mut scratch), Some(at));
             if let Some(n) = canonical_number(id) {
                 assert_eq!(index.position_of_number(*space, n), Some(at), "{id}");
+                let slot = index.number_slot(*space).unwrap();
+                assert_eq!(index.position_at(slot, n), Some(at), "{id}");
             }
         }
         for (space, id) in [

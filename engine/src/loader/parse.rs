@@ -81,21 +81,21 @@ fn rows_to_reserve<T>(name: &str, size: u64) -> usize {
 /// Parses `inputs` on up to `threads` threads, each record turned into
 /// a row by the worker's own `preparer()` (so it can keep scratch
 /// buffers), which is also handed its file's [`EndSpaces`]; the result
-/// keeps the inputs' order. `ahead` sees each record [`READ_AHEAD`]
-/// records before it is prepared (to prefetch what preparing it will
-/// read: a relationship's ends in the load's id index).
+/// keeps the inputs' order. `ahead`, if given, sees each record
+/// [`READ_AHEAD`] records before it is prepared (to prefetch what
+/// preparing it will read: a relationship's ends in the load's id index);
+/// without it each record is prepared as soon as it is read.
 pub(crate) fn parse_all<T, P>(
     inputs: Vec<Input>,
     threads: usize,
     cancel: &AtomicBool,
     preparer: impl Fn() -> P + Sync,
-    ahead: impl Fn(&Record, &EndSpaces) + Sync,
+    ahead: Option<&Ahead<'_>>,
 ) -> Result<Vec<Parsed<T>>, Ended>
 where
     T: Row + Send,
     P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
 {
-    let ahead = &ahead;
     let worker = || {
         let mut prepare = preparer();
         move |input: Input| parse_one(input, cancel, &mut prepare, ahead)
@@ -139,7 +139,14 @@ fn stitch<T>(parsed: Vec<Parsed<T>>) -> Vec<Parsed<T>> {
     kept
 }
 
+/// What sees a record a few records before it is prepared.
+pub(crate) type Ahead<'a> = dyn Fn(&Record, &EndSpaces) + Sync + 'a;
+
 /// One file's rows and failures; `None` when the load was cancelled.
+///
+/// Why two loops: a record is ~200 bytes, and each pass through the
+/// read-ahead queue moves it twice more; only the files that prefetch
+/// need the queue (benches/RESULTS.md, session 38).
 fn parse_one<T, P>(
     Input {
         name,
@@ -151,7 +158,7 @@ fn parse_one<T, P>(
     }: Input,
     cancel: &AtomicBool,
     prepare: &mut P,
-    ahead: impl Fn(&Record, &EndSpaces),
+    ahead: Option<&Ahead<'_>>,
 ) -> Option<Parsed<T>>
 where
     T: Row,
@@ -160,31 +167,49 @@ where
     let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name, size));
     let mut failures = Vec::new();
     let mut values = 0;
-    let mut reader = reader.fuse();
-    let mut pending = VecDeque::with_capacity(READ_AHEAD);
-    for n in 0.. {
-        while pending.len() < READ_AHEAD {
-            let Some(item) = reader.next() else { break };
-            if let Ok(record) = &item {
-                ahead(record, &end_spaces);
-            }
-            pending.push_back(item);
+    let mut take = |n: usize, item: Result<Record, nereid_loader_formats::Error>| {
+        if n.is_multiple_of(CANCEL_EVERY) && cancel.load(Ordering::Relaxed) {
+            return false;
         }
-        let Some(item) = pending.pop_front() else {
-            break;
+        let row = match item {
+            Ok(record) => prepare(record, &end_spaces).map_err(Failure::Row),
+            Err(e) => Err(Failure::Read(e)),
         };
-        if n % CANCEL_EVERY == 0 && cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let row = item
-            .map_err(Failure::Read)
-            .and_then(|record| prepare(record, &end_spaces).map_err(Failure::Row));
         match row {
             Ok(row) => {
                 values += row.values();
                 rows.push(row);
             }
             Err(failure) => failures.push((rows.len(), failure)),
+        }
+        true
+    };
+    let mut reader = reader;
+    match ahead {
+        None => {
+            for (n, item) in reader.enumerate() {
+                if !take(n, item) {
+                    return None;
+                }
+            }
+        }
+        Some(ahead) => {
+            let mut pending = VecDeque::with_capacity(READ_AHEAD);
+            for n in 0.. {
+                while pending.len() < READ_AHEAD {
+                    let Some(item) = reader.next() else { break };
+                    if let Ok(record) = &item {
+                        ahead(record, &end_spaces);
+                    }
+                    pending.push_back(item);
+                }
+                let Some(item) = pending.pop_front() else {
+                    break;
+                };
+                if !take(n, item) {
+                    return None;
+                }
+            }
         }
     }
     Some(Parsed {

@@ -79,7 +79,7 @@ fn read(path: &std::path::Path, piece_bytes: Option<u64>) -> (usize, Vec<String>
     };
     let inputs = open_all(&[file], format, "b", &bytes, false, None, Some(bulk)).unwrap();
     let pieces = inputs.len();
-    let parsed = match parse_all(inputs, 2, &AtomicBool::new(false), || seen, |_, _| {}) {
+    let parsed = match parse_all(inputs, 2, &AtomicBool::new(false), || seen, None) {
         Ok(parsed) => parsed,
         Err(_) => panic!("not cancelled"),
     };

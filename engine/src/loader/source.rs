@@ -232,7 +232,7 @@ pub(crate) type Records = Box<dyn Iterator<Item = Result<Record, Error>> + Send>
 pub(crate) struct Input {
     pub(crate) name: String,
     /// Opens the file when first pulled (see [`open_all`]).
-    pub(crate) reader: Records,
+    pub(crate) reader: Deferred,
     /// Whether its records are nodes only (CSV node files go first).
     pub(crate) nodes_only: bool,
     /// Its size in bytes, as listed (a piece's, of a file read in
@@ -247,7 +247,15 @@ pub(crate) struct Input {
 
 /// The id spaces of a relationship file's start and end columns, the
 /// same for all its rows (`nereid_loader_formats::Header::end_spaces`).
-pub(crate) type EndSpaces = [Option<Arc<str>>; 2];
+#[derive(Clone, Default)]
+pub(crate) struct EndSpaces {
+    pub(crate) names: [Option<Arc<str>>; 2],
+    /// Where the load's id index keeps each space's numbered vertices
+    /// (`LoadKeys::number_slot`; `None` inside: the load has none there),
+    /// once the loader looked them up: once per file instead of a scan of
+    /// the spaces by name per end (benches/RESULTS.md, session 38).
+    pub(crate) slots: Option<[Option<usize>; 2]>,
+}
 
 /// Checks every file and orders them node files first (each group by
 /// name), so relationships find endpoints created by the same load. An
@@ -299,14 +307,14 @@ pub(crate) fn open_all(
                         piece_starts_of(input, size, bulk).map_err(|e| failed(io(&name, e)))?;
                 }
                 if decimal_ends {
-                    end_spaces = header.header().end_spaces();
+                    end_spaces.names = header.header().end_spaces();
                 }
                 header.header().kind() == FileKind::Nodes
             }
             InputFormat::Rdf(_) => false,
         };
         let opener = |piece| {
-            Box::new(Deferred::Closed(Opener {
+            Deferred::Closed(Box::new(Opener {
                 input: input.clone(),
                 name: name.clone(),
                 format,
@@ -378,7 +386,7 @@ fn io(name: &str, source: std::io::Error) -> Error {
 }
 
 /// What opening one input's records takes.
-struct Opener {
+pub(crate) struct Opener {
     input: InputFile,
     name: String,
     format: InputFormat,
@@ -392,7 +400,7 @@ struct Opener {
 }
 
 impl Opener {
-    fn open(self) -> Result<Records, Error> {
+    fn open(self) -> Result<Opened, Error> {
         let opened = match &self.piece {
             // A later piece's reader reads the header, then its own bytes.
             Some(read) if read.piece.start > 0 => self.input.open_at(read.piece.start),
@@ -418,20 +426,20 @@ impl Opener {
                 if let Some(read) = &self.piece {
                     reader = reader.stop_at(&read.later, read.piece.reached.clone());
                 }
-                match self.decimal_ends {
-                    true => Box::new(reader.decimal_ends().end_spaces_apart()),
-                    false => Box::new(reader),
-                }
+                Opened::Csv(Box::new(match self.decimal_ends {
+                    true => reader.decimal_ends().end_spaces_apart(),
+                    false => reader,
+                }))
             }
             InputFormat::Rdf(syntax) => {
                 let mut reader = RdfReader::new(&self.name, counted, syntax, &self.blank_scope)?;
                 if let Some(numbers) = self.numbers {
                     reader = reader.numbered(numbers);
                 }
-                match self.streamed {
+                Opened::Rdf(match self.streamed {
                     true => Box::new(reader.streamed()),
                     false => Box::new(reader),
-                }
+                })
             }
         })
     }
@@ -439,38 +447,54 @@ impl Opener {
 
 /// An input's records, its file opened when they are first pulled; a file
 /// that cannot be opened then yields its error as its only item.
-enum Deferred {
-    Closed(Opener),
-    Open(Records),
+///
+/// Why a CSV reader is held as itself, not as an iterator object: a
+/// record is ~200 bytes, and each layer of dynamic dispatch between the
+/// reader and the parse worker returned it through one more slot, a copy
+/// per layer per row (the workers' profile had these moves at ~4.5% of
+/// the read phase; benches/RESULTS.md, session 38).
+pub(crate) enum Deferred {
+    Closed(Box<Opener>),
+    Open(Opened),
     Done,
+}
+
+/// An opened input's reader.
+pub(crate) enum Opened {
+    Csv(Box<Reader<'static>>),
+    Rdf(Records),
 }
 
 impl Iterator for Deferred {
     type Item = Result<Record, Error>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if matches!(self, Deferred::Closed(_)) {
-            let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
-                return None;
-            };
-            match opener.open() {
-                Ok(records) => *self = Deferred::Open(records),
-                Err(e) => return Some(Err(e)),
-            }
-        }
-        match self {
-            Deferred::Open(records) => {
-                let next = records.next();
-                if next.is_none() {
-                    // Closes the file as soon as it is read.
-                    *self = Deferred::Done;
+        let next = match self {
+            Deferred::Open(Opened::Csv(reader)) => reader.next(),
+            Deferred::Open(Opened::Rdf(records)) => records.next(),
+            Deferred::Done => return None,
+            Deferred::Closed(_) => {
+                let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
+                    return None;
+                };
+                match opener.open() {
+                    Ok(opened) => *self = Deferred::Open(opened),
+                    Err(e) => return Some(Err(e)),
                 }
-                next
+                return self.next();
             }
-            _ => None,
+        };
+        if next.is_none() {
+            // Closes the file as soon as it is read.
+            *self = Deferred::Done;
         }
+        next
     }
 }
+
+/// After its `None` a `Deferred` is `Done` and yields nothing more.
+impl std::iter::FusedIterator for Deferred {}
 
 #[cfg(test)]
 mod tests {
