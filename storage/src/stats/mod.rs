@@ -198,8 +198,12 @@ impl StatsCell {
     }
 
     /// Applies the insertion of `tuples` (`(S, P, O)` of `kind`: a bulk
-    /// load's batch) as one batch, without staging them as deltas.
-    pub(crate) fn apply_inserted(&self, kind: RelKind, tuples: &[Staged]) {
+    /// load's batch, `delta` 1) as one batch, without staging them as
+    /// deltas; `delta` -1 takes back an insertion applied before its load
+    /// committed, for a load that failed after it (the sets and counts
+    /// return exactly; the sketches keep the values, counted as
+    /// forgotten, as for any deletion).
+    pub(crate) fn apply_bulk(&self, kind: RelKind, tuples: &[Staged], delta: i64) {
         if tuples.is_empty() {
             return;
         }
@@ -210,7 +214,7 @@ impl StatsCell {
                 s: t.s,
                 p: t.p,
                 o: t.o(),
-                delta: 1,
+                delta,
             }
         };
         let mut state = self.state.lock();
