@@ -135,23 +135,16 @@ impl Store {
     pub(crate) fn append_nodes(&self, staged: &StagedNodes, commit_ts: u64) -> Result<()> {
         check_room(&self.vp, &staged.per_part)?;
         self.with_statistics(RelKind::Vp, &staged.per_part, || {
-            self.append_nodes_fed(staged, commit_ts)
-        })
-    }
-
-    /// [`Store::append_nodes`] of vertices whose statistics were fed
-    /// already.
-    fn append_nodes_fed(&self, staged: &StagedNodes, commit_ts: u64) -> Result<()> {
-        append_all(&self.vp, &staged.per_part, commit_ts)?;
+            append_all(&self.vp, &staged.per_part, commit_ts)
+        })?;
         self.apply_counts(commit_ts, staged.deltas.clone());
         Ok(())
     }
 
     /// Appends a graph load's staged vertices and edges at `commit_ts`,
     /// the two on separate threads: they fill different relations (and
-    /// the edges feed their statistics on a third thread; the vertices'
-    /// were fed while the edges were staged, module `bulk_graph`), and
-    /// were a third of a load's time with one core idle (benches/RESULTS.md,
+    /// feed the statistics of each on a third and fourth thread), and were
+    /// a third of a load's time with one core idle (benches/RESULTS.md,
     /// session 37). Every relation's room is checked before either starts,
     /// so a load that does not fit appends nothing; returns the edges' ids
     /// in input order (the caller holds the commit mutex and publishes).
@@ -165,7 +158,7 @@ impl Store {
         rels.check_room(self)?;
         std::thread::scope(|scope| {
             let appended = spawn_named(scope, "bulk-append-vp", || {
-                self.append_nodes_fed(nodes, commit_ts)
+                self.append_nodes(nodes, commit_ts)
             });
             let rel_ids = self.append_rels(rels, commit_ts);
             let appended = appended
@@ -347,21 +340,10 @@ impl Store {
     ///
     /// Runs on a second thread while `append` runs on this one
     /// ([`Store::with_statistics`]).
-    pub(crate) fn bulk_statistics(&self, kind: RelKind, batches: &[Batch]) {
-        self.bulk_statistics_by(kind, batches, 1);
-    }
-
-    /// Takes back [`Store::bulk_statistics`] of `batches`, fed before
-    /// their load failed (module `bulk_graph` feeds the vertices' while
-    /// the edges are staged).
-    pub(crate) fn undo_bulk_statistics(&self, kind: RelKind, batches: &[Batch]) {
-        self.bulk_statistics_by(kind, batches, -1);
-    }
-
-    fn bulk_statistics_by(&self, kind: RelKind, batches: &[Batch], delta: i64) {
+    fn bulk_statistics(&self, kind: RelKind, batches: &[Batch]) {
         for batch in batches {
             for chunk in batch.chunks(STATS_CHUNK) {
-                self.stats.apply_bulk(kind, chunk, delta);
+                self.stats.apply_inserted(kind, chunk);
             }
         }
     }

@@ -25,7 +25,6 @@ use std::time::{Duration, Instant};
 use crate::bulk::{spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK};
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
-use crate::relation::RelKind;
 use crate::schema::EntityKind;
 use crate::store::Store;
 use crate::txn::{Loaded, Reader};
@@ -220,15 +219,6 @@ impl Store {
         drop(views);
         let staged_rels = std::thread::scope(|scope| {
             spawn_named(scope, "bulk-free-rows", move || drop(node_batches));
-            // The vertices' statistics, fed now, beside the edges' staging
-            // (taken back below if the load fails): fed beside their
-            // appends, they waited for the edges' statistics, which hold
-            // the same lock, and were the last thread of the appends with
-            // the other core idle (benches/RESULTS.md, session 38).
-            let per_part = &staged_nodes.per_part;
-            spawn_named(scope, "bulk-stats-vp", move || {
-                self.bulk_statistics(RelKind::Vp, per_part)
-            });
             let ids = &staged_nodes.ids;
             let loaded = &loaded;
             let reader = &reader;
@@ -259,18 +249,10 @@ impl Store {
                 }
             };
             self.stage_rels_in_parallel(rels.len, STAGING_THREADS, staging)
-        });
+        })?;
         drop(batches);
         drop(loaded);
-        let appended =
-            staged_rels.and_then(|staged| self.append_graph(&staged_nodes, staged, commit_ts));
-        let rel_ids = match appended {
-            Ok(ids) => ids,
-            Err(e) => {
-                self.undo_bulk_statistics(RelKind::Vp, &staged_nodes.per_part);
-                return Err(e);
-            }
-        };
+        let rel_ids = self.append_graph(&staged_nodes, staged_rels, commit_ts)?;
         let node_ids = std::mem::take(&mut staged_nodes.ids);
         drop(staged_nodes);
         *last = commit_ts;

@@ -198,12 +198,8 @@ impl StatsCell {
     }
 
     /// Applies the insertion of `tuples` (`(S, P, O)` of `kind`: a bulk
-    /// load's batch, `delta` 1) as one batch, without staging them as
-    /// deltas; `delta` -1 takes back an insertion applied before its load
-    /// committed, for a load that failed after it (the sets and counts
-    /// return exactly; the sketches keep the values, counted as
-    /// forgotten, as for any deletion).
-    pub(crate) fn apply_bulk(&self, kind: RelKind, tuples: &[Staged], delta: i64) {
+    /// load's batch) as one batch, without staging them as deltas.
+    pub(crate) fn apply_inserted(&self, kind: RelKind, tuples: &[Staged]) {
         if tuples.is_empty() {
             return;
         }
@@ -214,7 +210,7 @@ impl StatsCell {
                 s: t.s,
                 p: t.p,
                 o: t.o(),
-                delta,
+                delta: 1,
             }
         };
         let mut state = self.state.lock();
