@@ -401,6 +401,22 @@ proptest! {
                 properties: &[][..],
             })
             .collect();
+        // The same load with one end missing fails (found while the
+        // edges are staged) and leaves the statistics as they were.
+        let dangling = [GraphRel {
+            src: BulkEnd::Loaded(0),
+            dst: BulkEnd::Loaded(vertices.len() + 5),
+            rel_type: "T0",
+            properties: &[][..],
+        }];
+        let failed = s.bulk_load_graph(
+            vec![&nodes[..]],
+            vec![&rels[..], &dangling[..]],
+            |_| Ok::<(), ()>(()),
+        );
+        prop_assert!(failed.is_err());
+        prop_assert_eq!(s.characteristic_sets(), model(&s));
+        prop_assert!(s.characteristic_sets().is_empty());
         s.bulk_load_graph(vec![&nodes[..]], vec![&rels[..]], |_| Ok::<(), ()>(()))
             .unwrap()
             .unwrap();
