@@ -115,36 +115,6 @@ impl Statistics {
         self.sets.finish(batch);
     }
 
-    /// [`Statistics::apply_from`] of inserted edges (a bulk load's), by
-    /// runs of one source and type: a cell's edges come ordered by (type,
-    /// source, target), so a source's edges of a type are consecutive, and
-    /// a run bumps the source's profile once by its length and adds the
-    /// source to the type's sketch once (a sketch counts a value once
-    /// however often it is added). Per edge, this was most of the edges'
-    /// statistics thread, the last thread of a graph load's appends
-    /// (benches/RESULTS.md, session 38).
-    fn apply_edge_runs(&mut self, edges: &[Staged]) {
-        let mut batch = Batch::default();
-        let mut at = 0;
-        while at < edges.len() {
-            let (s, p) = (edges[at].s, edges[at].p);
-            if let Some(ahead) = edges.get(at + PROFILE_AHEAD) {
-                self.sets.prefetch(ahead.s);
-            }
-            let run = edges[at..]
-                .iter()
-                .take_while(|t| t.s == s && t.p == p)
-                .count();
-            self.sets
-                .bump(s, Member::OutType(p), run as i64, &mut batch);
-            self.staleness.count(run as i64);
-            let targets = edges[at..at + run].iter().map(|t| t.o().payload);
-            self.sketches.edges_from(p, s, targets);
-            at += run;
-        }
-        self.sets.finish(batch);
-    }
-
     fn apply_one(&mut self, d: TupleDelta, batch: &mut Batch) {
         match d.kind {
             RelKind::Vp => match d.p {
@@ -247,10 +217,7 @@ impl StatsCell {
         if let Some(journal) = &mut state.journal {
             journal.extend((0..tuples.len()).map(delta));
         }
-        match kind {
-            RelKind::E => state.current.apply_edge_runs(tuples),
-            RelKind::Vp | RelKind::Ep => state.current.apply_from(tuples.len(), delta),
-        }
+        state.current.apply_from(tuples.len(), delta);
         self.publish_bytes(&state.current);
     }
 

@@ -125,35 +125,16 @@ impl Sketches {
             .update(sketched(value));
     }
 
-    /// Relationships of `type_id` from `src` to each of `targets` were
-    /// inserted: [`Sketches::edge`] of each, the source added once.
-    pub(crate) fn edges_from(
-        &mut self,
-        type_id: u32,
-        src: u64,
-        targets: impl Iterator<Item = u64>,
-    ) {
-        let entry = self.edge_type(type_id);
-        entry.sources.update(src);
-        for dst in targets {
-            entry.count += 1;
-            entry.targets.update(dst);
-        }
-    }
-
-    fn edge_type(&mut self, type_id: u32) -> &mut EdgeTypeSketch {
-        self.edge_types
+    /// A relationship of `type_id` from `src` to `dst` was inserted
+    /// (`delta` 1) or deleted (-1).
+    pub(crate) fn edge(&mut self, type_id: u32, src: u64, dst: u64, delta: i64) {
+        let entry = self
+            .edge_types
             .get_or_insert_with(type_id, || EdgeTypeSketch {
                 count: 0,
                 sources: new_sketch(),
                 targets: new_sketch(),
-            })
-    }
-
-    /// A relationship of `type_id` from `src` to `dst` was inserted
-    /// (`delta` 1) or deleted (-1).
-    pub(crate) fn edge(&mut self, type_id: u32, src: u64, dst: u64, delta: i64) {
-        let entry = self.edge_type(type_id);
+            });
         entry.count += delta;
         if delta > 0 {
             entry.sources.update(src);
