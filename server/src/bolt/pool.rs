@@ -155,6 +155,7 @@ fn spawn_substitute(queues: Arc<Queues>) -> std::io::Result<()> {
         workers.idle.fetch_add(1, Ordering::AcqRel);
         let job = next_job_within(&queues.fresh, &queues.long, SUBSTITUTE_CHECK);
         workers.idle.fetch_sub(1, Ordering::AcqRel);
+        ensure_fresh_worker(&queues.fresh, workers);
         match job {
             Ok(job) => return Some(job),
             Err(RecvTimeoutError::Timeout) => continue,
@@ -186,6 +187,7 @@ impl ExecPool {
                 counts.idle.fetch_add(1, Ordering::AcqRel);
                 let job = next_job(&fresh_queue, &long_queue);
                 counts.idle.fetch_sub(1, Ordering::AcqRel);
+                ensure_fresh_worker(&fresh_queue, &counts);
                 job
             })?;
         }
@@ -200,37 +202,7 @@ impl ExecPool {
     /// Starts an extra worker for fresh work when more fresh jobs wait than
     /// workers are idle (and fewer than [`MAX_EXTRA_WORKERS`] run).
     fn ensure_fresh_worker(&self) {
-        let counts = &self.workers;
-        if self.fresh_queue.len() <= counts.idle.load(Ordering::Acquire) {
-            return;
-        }
-        let claimed = counts
-            .extra
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < MAX_EXTRA_WORKERS).then_some(n + 1)
-            });
-        if claimed.is_err() {
-            return;
-        }
-        let queue = self.fresh_queue.clone();
-        let counts = Arc::clone(&self.workers);
-        let hook: Arc<dyn nereid_blocking::Pool> = Arc::new(FreePlace(Arc::clone(&counts)));
-        let started = spawn_worker("nereid-exec-extra".into(), Some(hook), move || {
-            counts.idle.fetch_add(1, Ordering::AcqRel);
-            let job = queue.recv_timeout(EXTRA_IDLE_EXIT);
-            counts.idle.fetch_sub(1, Ordering::AcqRel);
-            match job {
-                Ok(job) => Some(job),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                    counts.extra.fetch_sub(1, Ordering::AcqRel);
-                    None
-                }
-            }
-        });
-        if let Err(e) = started {
-            self.workers.extra.fetch_sub(1, Ordering::AcqRel);
-            tracing::warn!("cannot start an execution thread: {e}");
-        }
+        ensure_fresh_worker(&self.fresh_queue, &self.workers);
     }
 
     /// Queues `f` now in the fresh lane; the receiver yields its result
@@ -289,6 +261,52 @@ impl ExecPool {
     /// may release storage resources, which is database work.
     pub fn dispose<T: Send + 'static>(&self, value: T) {
         drop(self.submit(move || drop(value)));
+    }
+}
+
+/// Starts an extra worker for fresh work when more fresh jobs wait in
+/// `queue` than workers are idle (and fewer than [`MAX_EXTRA_WORKERS`]
+/// run). Called by whoever changes either side: a submitter after queueing
+/// fresh work, and a base worker or substitute after taking a job — a
+/// worker still counts as idle between taking a job and saying so, and a
+/// fresh job queued in that moment, seen by its submitter beside an
+/// "idle" worker that had in fact just taken long work, waited behind that
+/// work (a flaky pool test, session 38). Whichever of the two looks last
+/// sees the worker busy.
+fn ensure_fresh_worker(queue: &Receiver<Job>, counts: &Arc<Workers>) {
+    // Each side changed one count and reads the other: without a full
+    // fence both reads could see the old values.
+    std::sync::atomic::fence(Ordering::SeqCst);
+    if queue.len() <= counts.idle.load(Ordering::Acquire) {
+        return;
+    }
+    let claimed = counts
+        .extra
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < MAX_EXTRA_WORKERS).then_some(n + 1)
+        });
+    if claimed.is_err() {
+        return;
+    }
+    let queue = queue.clone();
+    let counts = Arc::clone(counts);
+    let hook: Arc<dyn nereid_blocking::Pool> = Arc::new(FreePlace(Arc::clone(&counts)));
+    let extra = Arc::clone(&counts);
+    let started = spawn_worker("nereid-exec-extra".into(), Some(hook), move || {
+        extra.idle.fetch_add(1, Ordering::AcqRel);
+        let job = queue.recv_timeout(EXTRA_IDLE_EXIT);
+        extra.idle.fetch_sub(1, Ordering::AcqRel);
+        match job {
+            Ok(job) => Some(job),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                extra.extra.fetch_sub(1, Ordering::AcqRel);
+                None
+            }
+        }
+    });
+    if let Err(e) = started {
+        counts.extra.fetch_sub(1, Ordering::AcqRel);
+        tracing::warn!("cannot start an execution thread: {e}");
     }
 }
 
