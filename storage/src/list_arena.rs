@@ -704,12 +704,16 @@ impl ListArena {
         self.used.load(Relaxed) > 3 * self.payload() + MIN_COMPACTION
     }
 
-    /// True when holes and spare room exceed a quarter of the live
-    /// entries: worth a compaction after a bulk load (a small load into a
-    /// big tight arena leaves little slack, so it does not pay O(arena)).
+    /// True when holes and spare room exceed the live entries: worth a
+    /// compaction after a bulk load (a small load into a big tight arena
+    /// leaves little slack, so it does not pay O(arena)). At a quarter,
+    /// the lists a load had grown by doubling were compacted after every
+    /// partition's batch, ~2.4% of a graph load's CPU for a few MB of
+    /// list memory (SNB SF0.1's RSS after the load did not move;
+    /// benches/RESULTS.md, session 38).
     pub(crate) fn has_slack(&self) -> bool {
         let payload = self.payload();
-        self.capacity.load(Relaxed) > payload + payload / 4 + MIN_COMPACTION
+        self.capacity.load(Relaxed) > 2 * payload + MIN_COMPACTION
     }
 }
 
