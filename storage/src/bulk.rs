@@ -23,6 +23,10 @@ use crate::typed_value::{dict_error, Encoded, TypedValue};
 use nereid_values::{NodeId, RelId, Value};
 use std::collections::HashMap;
 
+/// Threads that stage a load's edges (the machine's cores are the
+/// useful bound; more only add memory for their pieces of each cell).
+pub(crate) const STAGING_THREADS: usize = 2;
+
 /// One vertex of a bulk load. Null property values are skipped. `K` is
 /// how names are held (`&str`, or the `Arc<str>` a file reader shares
 /// between rows), so a loader passes its records without copying names.
@@ -92,6 +96,7 @@ impl Store {
         self.vertices
             .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
         let staged = self.stage_nodes(nodes, |store, _, n| store.fresh_vertices(n))?;
+        check_room(&self.vp, &staged.per_part)?;
         self.append_nodes(&staged, commit_ts)?;
         *last = commit_ts;
         self.publish(commit_ts);
@@ -111,17 +116,21 @@ impl Store {
             store: self,
             view: View::committed(*last),
         };
-        let mut ends = EndCheck::new(|node| reader.node_exists(node));
-        let rel = |i: usize| -> Result<BulkRel<'_>> {
-            let rel = &rels[i];
-            Ok(BulkRel {
-                src: ends.check(rel.src)?,
-                dst: ends.check(rel.dst)?,
-                rel_type: rel.rel_type,
-                properties: rel.properties,
-            })
+        // Each staging thread asks its own end check (they repeat ends).
+        let rel = || {
+            let mut ends = EndCheck::new(|node| reader.node_exists(node));
+            move |i: usize| -> Result<BulkRel<'_>> {
+                let rel = &rels[i];
+                Ok(BulkRel {
+                    src: ends.check(rel.src)?,
+                    dst: ends.check(rel.dst)?,
+                    rel_type: rel.rel_type,
+                    properties: rel.properties,
+                })
+            }
         };
-        let staged = self.stage_rels(rels.len(), rel)?;
+        let staged = self.stage_rels(rels.len(), STAGING_THREADS, rel)?;
+        staged.check_room(self)?;
         let ids = self.append_rels(staged, commit_ts)?;
         *last = commit_ts;
         self.publish(commit_ts);
@@ -131,9 +140,8 @@ impl Store {
     }
 
     /// Appends staged vertices at `commit_ts` (the caller holds the commit
-    /// mutex and publishes).
+    /// mutex, has checked their room with [`check_room`] and publishes).
     pub(crate) fn append_nodes(&self, staged: &StagedNodes, commit_ts: u64) -> Result<()> {
-        check_room(&self.vp, &staged.per_part)?;
         self.with_statistics(RelKind::Vp, &staged.per_part, || {
             append_all(&self.vp, &staged.per_part, commit_ts)
         })?;
@@ -170,7 +178,8 @@ impl Store {
 
     /// Appends each cell's staged (ordered) edges and their properties at
     /// `commit_ts`; returns their ids in input order (the caller holds the
-    /// commit mutex).
+    /// commit mutex and has checked their room with
+    /// [`StagedRels::check_room`]).
     pub(crate) fn append_rels(&self, staged: StagedRels, commit_ts: u64) -> Result<Vec<RelId>> {
         let StagedRels {
             edges,
@@ -178,7 +187,6 @@ impl Store {
             origin,
             count,
         } = staged;
-        check_room(&self.e, &edges)?;
         let (firsts, props) = self.with_statistics(RelKind::E, &edges, || {
             let firsts = append_all(&self.e, &edges, commit_ts)?;
             let props: Vec<Batch> = edge_props
@@ -191,7 +199,6 @@ impl Store {
                         .collect()
                 })
                 .collect();
-            check_room(&self.ep, &props)?;
             Ok::<_, StorageError>((firsts, props))
         })?;
         self.with_statistics(RelKind::Ep, &props, || {
@@ -232,7 +239,8 @@ impl Store {
 
 impl StagedRels {
     /// Fails when the edges or their properties do not fit their cells
-    /// (before anything is appended: `append_rels` checks again as it goes).
+    /// (before anything is appended: the one check of their room; each
+    /// partition's append still refuses a batch past its capacity).
     fn check_room(&self, store: &Store) -> Result<()> {
         check_room(&store.e, &self.edges)?;
         check_room_for(&store.ep, self.edge_props.iter().map(Vec::len))
@@ -285,10 +293,10 @@ fn edge_counts(edges: &[Batch]) -> Deltas {
 
 /// Appends each partition's batch; returns per partition the SID of its
 /// batch's first tuple (the others follow it, see
-/// `Relation::insert_committed_batch`). Checks every partition's capacity
-/// first so that a failure appends nothing.
+/// `Relation::insert_committed_batch`). The caller has checked every
+/// partition's room ([`check_room`]) before the first append of the
+/// commit, so that a load that does not fit appends nothing.
 fn append_all(relation: &Relation, batches: &[Batch], commit_ts: u64) -> Result<Vec<u64>> {
-    check_room(relation, batches)?;
     batches
         .iter()
         .enumerate()
@@ -394,7 +402,7 @@ pub(crate) struct NameCache {
 /// name seen there. Rows of one load mostly list their names in the same
 /// order, so a name equal to its position's last one (a short comparison)
 /// needs no hashing; another one goes through the map.
-struct Names<T> {
+pub(crate) struct Names<T> {
     by_name: HashMap<String, T, foldhash::fast::RandomState>,
     recent: Vec<(String, T)>,
 }
@@ -411,7 +419,7 @@ impl<T> Default for Names<T> {
 impl<T: Copy> Names<T> {
     /// The id of `name` at `position` of a row, interned by `intern` the
     /// first time the load meets the name.
-    fn id<E>(
+    pub(crate) fn id<E>(
         &mut self,
         position: usize,
         name: &str,

@@ -4,9 +4,7 @@
 //! the ranges in input order and ordered by (type, source, target), the
 //! cells shared among the threads (docs/adr/0206-a-graph-load-staged-and-appended-on-two-threads.md).
 
-use std::collections::HashMap;
-
-use crate::bulk::{spawn_named, Batch, BulkRel, NameCache, StagedRels, BULK_CHUNK};
+use crate::bulk::{spawn_named, Batch, BulkRel, NameCache, Names, StagedRels, BULK_CHUNK};
 use crate::error::Result;
 use crate::ids::edge_cell;
 use crate::relation::Staged;
@@ -14,34 +12,20 @@ use crate::store::Store;
 use crate::typed_value::{Encoded, TypedValue};
 
 impl Store {
-    /// Stages the `count` edges `rel(0..count)` by grid cell, each cell
-    /// ordered ([`cluster_by_type_source_and_target`]); fails (staging
-    /// nothing) when `rel` does. The edges are asked for a chunk at a time,
-    /// outside the dictionary writer, so a caller whose rows name their
-    /// ends otherwise (a graph load's positions) builds no second copy of
-    /// them all, and checks the ends that need it there (with
-    /// [`EndCheck`](crate::bulk::EndCheck): random reads of the vertex
-    /// partitions under the writer would lengthen its hold).
-    pub(crate) fn stage_rels<'r, K: AsRef<str> + 'r>(
-        &self,
-        count: usize,
-        rel: impl FnMut(usize) -> Result<BulkRel<'r, K>>,
-    ) -> Result<StagedRels> {
-        let mut staged = self.stage_rel_range(0..count, rel)?;
-        cluster_by_type_source_and_target(
-            &mut staged.edges,
-            &mut staged.edge_props,
-            &mut staged.origin,
-        );
-        Ok(staged)
-    }
-
-    /// [`Store::stage_rels`] on `threads` threads: each stages a range of
-    /// the edges (its own `rel`, from `rels()`), then each orders a share
-    /// of the cells, their ranges' edges put together in input order. A
-    /// graph load's edge staging and ordering were a tenth of its time on
-    /// one thread with the other core idle (benches/RESULTS.md, session 37).
-    pub(crate) fn stage_rels_in_parallel<'r, K, F>(
+    /// Stages the `count` edges by grid cell, each cell ordered
+    /// ([`order_cell`]), on `threads` threads: each
+    /// stages a range of the edges (its own `rel`, from `rels()`), then
+    /// each orders a share of the cells, their ranges' edges put together
+    /// in input order. Fails (staging nothing) when a `rel` does. The
+    /// edges are asked for a chunk at a time, outside the dictionary
+    /// writer, so a caller whose rows name their ends otherwise (a graph
+    /// load's positions) builds no second copy of them all, and checks the
+    /// ends that need it there (with [`EndCheck`](crate::bulk::EndCheck):
+    /// random reads of the vertex partitions under the writer would
+    /// lengthen its hold). A graph load's edge staging and ordering were a
+    /// tenth of its time on one thread with the other core idle
+    /// (benches/RESULTS.md, session 37).
+    pub(crate) fn stage_rels<'r, K, F>(
         &self,
         count: usize,
         threads: usize,
@@ -97,7 +81,11 @@ impl Store {
             .collect();
         let mut origin: Vec<Vec<usize>> = (0..cells).map(|_| Vec::with_capacity(share)).collect();
         let mut encoded: Vec<(u32, Encoded)> = Vec::new();
-        let mut types = TypeIds::default();
+        // Edges come file by file, so a type repeats for long runs: as a
+        // name at one position of a row, it is compared with the last one
+        // and hashed only when it changes (hashing it per edge was ~1% of
+        // a load's samples, benches/RESULTS.md, session 38).
+        let mut types = Names::<u32>::default();
         let mut chunk = Vec::with_capacity(BULK_CHUNK.min(count));
         for first in range.clone().step_by(BULK_CHUNK) {
             chunk.clear();
@@ -114,7 +102,11 @@ impl Store {
             };
             for (n, rel) in (first..).zip(&chunk) {
                 names.properties(self, &mut intern, rel.properties, &mut encoded)?;
-                let type_id = types.id(rel.rel_type, |name| self.types.intern(name));
+                let type_id = types
+                    .id(0, rel.rel_type, || {
+                        Ok::<_, std::convert::Infallible>(self.types.intern(rel.rel_type))
+                    })
+                    .unwrap_or_else(|never| match never {});
                 let cell = edge_cell(rel.src.0, rel.dst.0, self.partitions);
                 let position = edges[cell].len();
                 edges[cell].push(Staged::new(
@@ -135,31 +127,8 @@ impl Store {
     }
 }
 
-/// Relationship type ids by name for one staging thread. Edges come file
-/// by file, so a type repeats for long runs: the last one is compared
-/// first, and only a change of type hashes the name (hashing it per
-/// edge was ~1% of a load's samples, benches/RESULTS.md, session 38).
-#[derive(Default)]
-struct TypeIds<'r> {
-    last: Option<(&'r str, u32)>,
-    by_name: HashMap<&'r str, u32, foldhash::fast::RandomState>,
-}
-
-impl<'r> TypeIds<'r> {
-    fn id(&mut self, name: &'r str, intern: impl FnOnce(&str) -> u32) -> u32 {
-        if let Some((last, id)) = self.last {
-            if last == name {
-                return id;
-            }
-        }
-        let id = *self.by_name.entry(name).or_insert_with(|| intern(name));
-        self.last = Some((name, id));
-        id
-    }
-}
-
-/// Orders each cell's edges by (type, source, target), carrying their properties
-/// and input positions along. Type first: a load's edges of one type fill
+/// Orders one cell's edges by (type, source, target), carrying their
+/// properties and input positions along. Type first: a load's edges of one type fill
 /// whole zones, whose P column is then uniform, so a relation scan for
 /// another type drops them unread (module `relation::select`), as a store
 /// with one relation per edge type would. Source second: a vertex's edges
@@ -171,17 +140,6 @@ impl<'r> TypeIds<'r> {
 /// prefixes in, so every list of the load is sorted throughout at no cost
 /// and a lookup of the edges between two vertices is a binary search. Equal
 /// keys keep input order.
-fn cluster_by_type_source_and_target(
-    edges: &mut [Batch],
-    edge_props: &mut [Vec<(usize, u32, Encoded)>],
-    origin: &mut [Vec<usize>],
-) {
-    for ((cell, props), origin) in edges.iter_mut().zip(edge_props).zip(origin) {
-        order_cell(cell, props, origin);
-    }
-}
-
-/// Orders one cell's edges as [`cluster_by_type_source_and_target`] says.
 /// The properties come in position order (as staged), so each edge's are
 /// one run, moved whole to the edge's new position.
 fn order_cell(cell: &mut Batch, props: &mut Vec<(usize, u32, Encoded)>, origin: &mut Vec<usize>) {

@@ -22,7 +22,9 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::bulk::{spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK};
+use crate::bulk::{
+    spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK, STAGING_THREADS,
+};
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
 use crate::schema::EntityKind;
@@ -128,10 +130,6 @@ impl LoadedGuis {
             .contains(&gui)
     }
 }
-
-/// Threads that stage a graph load's edges (the machine's cores are the
-/// useful bound; more only add memory for their pieces of each cell).
-const STAGING_THREADS: usize = 2;
 
 /// How long a load waits for the commits before it to become durable (a
 /// log that stopped accepting them makes it wait in vain).
@@ -248,7 +246,7 @@ impl Store {
                     })
                 }
             };
-            self.stage_rels_in_parallel(rels.len, STAGING_THREADS, staging)
+            self.stage_rels(rels.len, STAGING_THREADS, staging)
         })?;
         drop(batches);
         drop(loaded);
