@@ -22,6 +22,7 @@ use crate::txn::Reader;
 use crate::typed_value::{dict_error, Encoded, TypedValue};
 use nereid_values::{NodeId, RelId, Value};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Threads that stage a load's edges (the machine's cores are the
 /// useful bound; more only add memory for their pieces of each cell).
@@ -72,7 +73,9 @@ pub(crate) type Batch = Vec<Staged>;
 
 /// The vertices of a load, staged per partition and not yet appended.
 pub(crate) struct StagedNodes {
-    pub(crate) per_part: Vec<Batch>,
+    /// Shared with the statistics' feed, which may finish after the
+    /// appends (the last holder frees them).
+    pub(crate) per_part: Arc<Vec<Batch>>,
     pub(crate) ids: Vec<NodeId>,
     pub(crate) deltas: Deltas,
 }
@@ -97,7 +100,7 @@ impl Store {
             .reserve(nodes.len(), self.vertex_key_len(nodes.len()));
         let staged = self.stage_nodes(nodes, |store, _, n| store.fresh_vertices(n))?;
         check_room(&self.vp, &staged.per_part)?;
-        self.append_nodes(&staged, commit_ts)?;
+        std::thread::scope(|scope| self.append_nodes(&staged, commit_ts, &StatsFeed { scope }))?;
         *last = commit_ts;
         self.publish(commit_ts);
         drop(last);
@@ -131,7 +134,8 @@ impl Store {
         };
         let staged = self.stage_rels(rels.len(), STAGING_THREADS, rel)?;
         staged.check_room(self)?;
-        let ids = self.append_rels(staged, commit_ts)?;
+        let ids =
+            std::thread::scope(|scope| self.append_rels(staged, commit_ts, &StatsFeed { scope }))?;
         *last = commit_ts;
         self.publish(commit_ts);
         drop(last);
@@ -139,12 +143,17 @@ impl Store {
         Ok(ids)
     }
 
-    /// Appends staged vertices at `commit_ts` (the caller holds the commit
-    /// mutex, has checked their room with [`check_room`] and publishes).
-    pub(crate) fn append_nodes(&self, staged: &StagedNodes, commit_ts: u64) -> Result<()> {
-        self.with_statistics(RelKind::Vp, &staged.per_part, || {
-            append_all(&self.vp, &staged.per_part, commit_ts)
-        })?;
+    /// Appends staged vertices at `commit_ts`, their statistics fed by
+    /// `feed` (the caller holds the commit mutex, has checked their room
+    /// with [`check_room`] and publishes).
+    pub(crate) fn append_nodes<'scope>(
+        &'scope self,
+        staged: &StagedNodes,
+        commit_ts: u64,
+        feed: &StatsFeed<'scope, '_>,
+    ) -> Result<()> {
+        feed.feed(self, RelKind::Vp, Arc::clone(&staged.per_part));
+        append_all(&self.vp, &staged.per_part, commit_ts)?;
         self.apply_counts(commit_ts, staged.deltas.clone());
         Ok(())
     }
@@ -156,19 +165,20 @@ impl Store {
     /// session 37). Every relation's room is checked before either starts,
     /// so a load that does not fit appends nothing; returns the edges' ids
     /// in input order (the caller holds the commit mutex and publishes).
-    pub(crate) fn append_graph(
-        &self,
+    pub(crate) fn append_graph<'scope>(
+        &'scope self,
         nodes: &StagedNodes,
         rels: StagedRels,
         commit_ts: u64,
+        feed: &StatsFeed<'scope, '_>,
     ) -> Result<Vec<RelId>> {
         check_room(&self.vp, &nodes.per_part)?;
         rels.check_room(self)?;
         std::thread::scope(|scope| {
             let appended = spawn_named(scope, "bulk-append-vp", || {
-                self.append_nodes(nodes, commit_ts)
+                self.append_nodes(nodes, commit_ts, feed)
             });
-            let rel_ids = self.append_rels(rels, commit_ts);
+            let rel_ids = self.append_rels(rels, commit_ts, feed);
             let appended = appended
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -179,31 +189,35 @@ impl Store {
     /// Appends each cell's staged (ordered) edges and their properties at
     /// `commit_ts`; returns their ids in input order (the caller holds the
     /// commit mutex and has checked their room with
-    /// [`StagedRels::check_room`]).
-    pub(crate) fn append_rels(&self, staged: StagedRels, commit_ts: u64) -> Result<Vec<RelId>> {
+    /// [`StagedRels::check_room`]); their statistics are fed by `feed`.
+    pub(crate) fn append_rels<'scope>(
+        &'scope self,
+        staged: StagedRels,
+        commit_ts: u64,
+        feed: &StatsFeed<'scope, '_>,
+    ) -> Result<Vec<RelId>> {
         let StagedRels {
             edges,
             edge_props,
             origin,
             count,
         } = staged;
-        let (firsts, props) = self.with_statistics(RelKind::E, &edges, || {
-            let firsts = append_all(&self.e, &edges, commit_ts)?;
-            let props: Vec<Batch> = edge_props
-                .into_iter()
-                .zip(&firsts)
-                .map(|(props, &first)| {
-                    props
-                        .into_iter()
-                        .map(|(position, p, o)| Staged::new(first + position as u64, p, o))
-                        .collect()
-                })
-                .collect();
-            Ok::<_, StorageError>((firsts, props))
-        })?;
-        self.with_statistics(RelKind::Ep, &props, || {
-            append_all(&self.ep, &props, commit_ts)
-        })?;
+        let edges = Arc::new(edges);
+        feed.feed(self, RelKind::E, Arc::clone(&edges));
+        let firsts = append_all(&self.e, &edges, commit_ts)?;
+        let props: Vec<Batch> = edge_props
+            .into_iter()
+            .zip(&firsts)
+            .map(|(props, &first)| {
+                props
+                    .into_iter()
+                    .map(|(position, p, o)| Staged::new(first + position as u64, p, o))
+                    .collect()
+            })
+            .collect();
+        let props = Arc::new(props);
+        feed.feed(self, RelKind::Ep, Arc::clone(&props));
+        append_all(&self.ep, &props, commit_ts)?;
         self.apply_counts(commit_ts, edge_counts(&edges));
         let mut ids = vec![RelId(0); count];
         for (&first, cell_origin) in firsts.iter().zip(&origin) {
@@ -355,32 +369,37 @@ impl Store {
             }
         }
     }
+}
 
-    /// Runs `append` (the appends of `batches`, or work around them) on
-    /// this thread while a second one feeds `batches` to the statistics:
-    /// both only read the batches, and with the appends they were a single
-    /// thread's work under the commit mutex (about a fifth of a bulk
-    /// commit's time on SNB, benches/RESULTS.md). Callers check the
-    /// partitions' room first ([`check_room`]), the one failure that left
-    /// nothing appended, as the statistics are fed either way. The
-    /// statistics thread allocates only its own small sets and sketches,
-    /// so the tuples' pages stay in this thread's heap (more threads
-    /// appending raised the peak RSS: benches/RESULTS.md).
-    fn with_statistics<T>(
-        &self,
-        kind: RelKind,
-        batches: &[Batch],
-        append: impl FnOnce() -> Result<T>,
-    ) -> Result<T> {
-        std::thread::scope(|scope| {
-            let name = match kind {
-                RelKind::Vp => "bulk-stats-vp",
-                RelKind::E => "bulk-stats-e",
-                RelKind::Ep => "bulk-stats-ep",
-            };
-            spawn_named(scope, name, || self.bulk_statistics(kind, batches));
-            append()
-        })
+/// Feeds a bulk commit's batches to the statistics, each kind on a thread
+/// of its own beside the appends of the same batches, which they only
+/// read (with the appends they were a single thread's work under the
+/// commit mutex: about a fifth of a bulk commit's time on SNB,
+/// benches/RESULTS.md). The threads belong to the caller's scope, which
+/// joins them before the commit mutex is released: a graph load closes
+/// it after its checkpoint, so the statistics' tail runs beside the
+/// checkpoint instead of before it (docs/adr/0212). Callers check the
+/// partitions' room first ([`check_room`]), the one failure that left
+/// nothing appended, as the statistics are fed either way. A statistics
+/// thread allocates only its own small sets and sketches, so the tuples'
+/// pages stay in the appending thread's heap (more threads appending
+/// raised the peak RSS: benches/RESULTS.md).
+pub(crate) struct StatsFeed<'scope, 'env> {
+    pub(crate) scope: &'scope std::thread::Scope<'scope, 'env>,
+}
+
+impl<'scope> StatsFeed<'scope, '_> {
+    /// Feeds `batches` of `kind` to `store`'s statistics on a new thread
+    /// (which frees them if the appends are done with them first).
+    fn feed(&self, store: &'scope Store, kind: RelKind, batches: Arc<Vec<Batch>>) {
+        let name = match kind {
+            RelKind::Vp => "bulk-stats-vp",
+            RelKind::E => "bulk-stats-e",
+            RelKind::Ep => "bulk-stats-ep",
+        };
+        spawn_named(self.scope, name, move || {
+            store.bulk_statistics(kind, &batches)
+        });
     }
 }
 
@@ -477,12 +496,22 @@ impl NameCache {
         out: &mut Vec<(u32, Encoded)>,
     ) -> Result<()> {
         out.clear();
+        // The keys met so far, for ids below 64 (most loads name fewer
+        // keys): a key not in it is new to the row with no search of
+        // `out`, which was quadratic in the row's width.
+        let mut seen = 0u64;
         for (position, (name, value)) in properties.iter().enumerate() {
             if value.is_null() {
                 continue;
             }
             let key = self.key(store, position, name.as_ref());
             let o = TypedValue::encode_with(value, intern)?;
+            let bit = 1u64.checked_shl(key).unwrap_or(0);
+            if bit != 0 && seen & bit == 0 {
+                seen |= bit;
+                out.push((key, o));
+                continue;
+            }
             // A repeated key keeps its last value, as in a map literal.
             match out.iter_mut().find(|(k, _)| *k == key) {
                 Some(slot) => slot.1 = o,

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::bulk::{
-    spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, BULK_CHUNK, STAGING_THREADS,
+    spawn_named, BulkNode, BulkRel, EndCheck, StagedNodes, StatsFeed, BULK_CHUNK, STAGING_THREADS,
 };
 use crate::error::{Result, StorageError};
 use crate::mvcc::View;
@@ -250,12 +250,23 @@ impl Store {
         })?;
         drop(batches);
         drop(loaded);
-        let rel_ids = self.append_graph(&staged_nodes, staged_rels, commit_ts)?;
-        let node_ids = std::mem::take(&mut staged_nodes.ids);
-        drop(staged_nodes);
-        *last = commit_ts;
-        self.publish(commit_ts);
-        let outcome = durable(commit_ts);
+        // The statistics' threads are joined at the scope's end, after the
+        // durability hook: their tail (the edges' statistics outlast the
+        // appends) runs beside the checkpoint, which does not read them,
+        // and the commit mutex, held throughout, keeps every other commit
+        // (and a statistics rebuild) out until they are complete
+        // (docs/adr/0212). Readers may plan with the statistics of before
+        // the load meanwhile.
+        let (rel_ids, node_ids, outcome) = std::thread::scope(|scope| {
+            let feed = StatsFeed { scope };
+            let rel_ids = self.append_graph(&staged_nodes, staged_rels, commit_ts, &feed)?;
+            let node_ids = std::mem::take(&mut staged_nodes.ids);
+            drop(staged_nodes);
+            *last = commit_ts;
+            self.publish(commit_ts);
+            let outcome = durable(commit_ts);
+            Ok::<_, StorageError>((rel_ids, node_ids, outcome))
+        })?;
         drop(last);
         self.after_bulk();
         Ok(outcome.map(|()| GraphLoaded {

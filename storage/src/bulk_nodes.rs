@@ -69,7 +69,7 @@ impl Store {
         });
         match (placed, encoded) {
             (Ok((per_part, ids)), Ok(deltas)) => Ok(StagedNodes {
-                per_part,
+                per_part: std::sync::Arc::new(per_part),
                 ids,
                 deltas,
             }),

@@ -90,6 +90,11 @@ pub(crate) struct EdgeTypeSketch {
     pub(crate) count: i64,
     pub(crate) sources: HllSketch,
     pub(crate) targets: HllSketch,
+    /// The source last added to `sources`: a vertex's edges of one type
+    /// mostly come together (a bulk load's cells are ordered by type and
+    /// source), and adding a value again leaves a sketch as it was, so a
+    /// repeat is not hashed again.
+    last_source: Option<u64>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -134,10 +139,14 @@ impl Sketches {
                 count: 0,
                 sources: new_sketch(),
                 targets: new_sketch(),
+                last_source: None,
             });
         entry.count += delta;
         if delta > 0 {
-            entry.sources.update(src);
+            if entry.last_source != Some(src) {
+                entry.sources.update(src);
+                entry.last_source = Some(src);
+            }
             entry.targets.update(dst);
         }
     }
