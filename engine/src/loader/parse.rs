@@ -146,7 +146,10 @@ pub(crate) type Ahead<'a> = dyn Fn(&Record, &EndSpaces) + Sync + 'a;
 ///
 /// Why two loops: a record is ~200 bytes, and each pass through the
 /// read-ahead queue moves it twice more; only the files that prefetch
-/// need the queue (benches/RESULTS.md, session 38).
+/// need the queue (benches/RESULTS.md, session 38). Why a CSV file's
+/// reader is iterated as itself ([`super::source::Deferred::csv`]): each
+/// layer between the reader and [`Rows::take`] copied every record once
+/// more (session 39).
 fn parse_one<T, P>(
     Input {
         name,
@@ -164,64 +167,110 @@ where
     T: Row,
     P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
 {
-    let mut rows = Vec::with_capacity(rows_to_reserve::<T>(&name, size));
-    let mut failures = Vec::new();
-    let mut values = 0;
-    let mut take = |n: usize, item: Result<Record, nereid_loader_formats::Error>| {
-        if n.is_multiple_of(CANCEL_EVERY) && cancel.load(Ordering::Relaxed) {
-            return false;
-        }
-        let row = match item {
-            Ok(record) => prepare(record, &end_spaces).map_err(Failure::Row),
-            Err(e) => Err(Failure::Read(e)),
-        };
-        match row {
-            Ok(row) => {
-                values += row.values();
-                rows.push(row);
-            }
-            Err(failure) => failures.push((rows.len(), failure)),
-        }
-        true
+    let mut rows = Rows {
+        rows: Vec::with_capacity(rows_to_reserve::<T>(&name, size)),
+        failures: Vec::new(),
+        values: 0,
+        cancel,
+        prepare,
+        end_spaces: &end_spaces,
     };
     let mut reader = reader;
-    match ahead {
-        None => {
-            for (n, item) in reader.enumerate() {
-                if !take(n, item) {
-                    return None;
-                }
-            }
-        }
-        Some(ahead) => {
-            let mut pending = VecDeque::with_capacity(READ_AHEAD);
-            for n in 0.. {
-                while pending.len() < READ_AHEAD {
-                    let Some(item) = reader.next() else { break };
-                    if let Ok(record) = &item {
-                        ahead(record, &end_spaces);
-                    }
-                    pending.push_back(item);
-                }
-                let Some(item) = pending.pop_front() else {
-                    break;
-                };
-                if !take(n, item) {
-                    return None;
-                }
-            }
-        }
-    }
-    Some(Parsed {
+    let read = match reader.csv() {
+        Some(csv) => rows.read(csv, ahead),
+        None => rows.read(&mut reader, ahead),
+    };
+    read.then_some(Parsed {
         name,
-        rows,
-        failures,
-        values,
+        rows: rows.rows,
+        failures: rows.failures,
+        values: rows.values,
         piece,
         line_shift: 0,
         ends_file: true,
     })
 }
+
+/// What a worker has made of a file's records so far.
+struct Rows<'a, T, P> {
+    rows: Vec<T>,
+    failures: Vec<(usize, Failure)>,
+    values: usize,
+    cancel: &'a AtomicBool,
+    prepare: &'a mut P,
+    end_spaces: &'a EndSpaces,
+}
+
+impl<T, P> Rows<'_, T, P>
+where
+    T: Row,
+    P: FnMut(Record, &EndSpaces) -> Result<T, RowError>,
+{
+    /// Takes every record of `records`, each seen by `ahead` (if given)
+    /// [`READ_AHEAD`] records before it is prepared; false when the load
+    /// was cancelled.
+    fn read(
+        &mut self,
+        records: &mut impl Iterator<Item = ReadItem>,
+        ahead: Option<&Ahead<'_>>,
+    ) -> bool {
+        match ahead {
+            None => {
+                // Not `enumerate`: its pairs were one more copy of each
+                // record.
+                for n in 0.. {
+                    let Some(item) = records.next() else { break };
+                    if !self.take(n, item) {
+                        return false;
+                    }
+                }
+            }
+            Some(ahead) => {
+                let mut pending = VecDeque::with_capacity(READ_AHEAD);
+                for n in 0.. {
+                    while pending.len() < READ_AHEAD {
+                        let Some(item) = records.next() else { break };
+                        if let Ok(record) = &item {
+                            ahead(record, self.end_spaces);
+                        }
+                        pending.push_back(item);
+                    }
+                    let Some(item) = pending.pop_front() else {
+                        break;
+                    };
+                    if !self.take(n, item) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Prepares record number `n` into a row (or a failure); false when
+    /// the load was cancelled.
+    #[inline(always)]
+    fn take(&mut self, n: usize, item: ReadItem) -> bool {
+        if n.is_multiple_of(CANCEL_EVERY) && self.cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        let row = match item {
+            Ok(record) => (self.prepare)(record, self.end_spaces).map_err(Failure::Row),
+            Err(e) => Err(Failure::Read(e)),
+        };
+        match row {
+            Ok(row) => {
+                self.values += row.values();
+                self.rows.push(row);
+            }
+            Err(failure) => self.failures.push((self.rows.len(), failure)),
+        }
+        true
+    }
+}
+
+/// What a reader yields.
+type ReadItem = Result<Record, nereid_loader_formats::Error>;
 
 /// Hands every row of `files` in order to `visit`, and reports the files'
 /// failures in their places with the load's error policy

@@ -456,6 +456,8 @@ impl Opener {
 pub(crate) enum Deferred {
     Closed(Box<Opener>),
     Open(Opened),
+    /// Its file could not be opened: the error is its only item.
+    Failed(Box<Error>),
     Done,
 }
 
@@ -474,6 +476,12 @@ impl Iterator for Deferred {
             Deferred::Open(Opened::Csv(reader)) => reader.next(),
             Deferred::Open(Opened::Rdf(records)) => records.next(),
             Deferred::Done => return None,
+            Deferred::Failed(_) => {
+                let Deferred::Failed(e) = std::mem::replace(self, Deferred::Done) else {
+                    return None;
+                };
+                return Some(Err(*e));
+            }
             Deferred::Closed(_) => {
                 let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
                     return None;
@@ -495,6 +503,29 @@ impl Iterator for Deferred {
 
 /// After its `None` a `Deferred` is `Done` and yields nothing more.
 impl std::iter::FusedIterator for Deferred {}
+
+impl Deferred {
+    /// Its CSV reader, the file opened now if it was not yet (a file that
+    /// cannot be opened then yields its error as its only item). Why a
+    /// worker iterates the reader itself: a record (~200 bytes) pulled
+    /// through this enum's `next` was copied once more per row (a
+    /// `memcpy` call each; benches/RESULTS.md, session 39).
+    pub(crate) fn csv(&mut self) -> Option<&mut Reader<'static>> {
+        if let Deferred::Closed(_) = self {
+            let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
+                return None;
+            };
+            *self = match opener.open() {
+                Ok(opened) => Deferred::Open(opened),
+                Err(e) => Deferred::Failed(Box::new(e)),
+            };
+        }
+        match self {
+            Deferred::Open(Opened::Csv(reader)) => Some(reader),
+            _ => None,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -538,7 +569,12 @@ mod tests {
         assert_eq!(people.len(), 2);
         assert!(people.iter().all(Result::is_ok));
         assert!(bytes.load(Ordering::Relaxed) > 0);
-        let knows: Vec<_> = inputs.next().unwrap().reader.collect();
+        // Asked for its reader, the gone file has none, and yields its
+        // error once, as when iterated.
+        let mut reader = inputs.next().unwrap().reader;
+        assert!(reader.csv().is_none());
+        let knows: Vec<_> = reader.by_ref().collect();
+        assert!(reader.next().is_none());
         assert!(
             matches!(knows.as_slice(), [Err(Error::Io { source, .. })] if source.kind() == std::io::ErrorKind::NotFound),
             "{:?}",
@@ -547,5 +583,28 @@ mod tests {
                 .map(|r| r.as_ref().err().map(ToString::to_string))
                 .collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_csv_reader_taken_out_reads_the_same_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("people.csv");
+        std::fs::write(&path, ":ID,name\n1,Ann\n2,Bob\n").unwrap();
+        let bytes = Arc::default();
+        let format = InputFormat::Csv(Format::OpenCypher);
+        let open = || {
+            let files = [InputFile::Local(path.clone())];
+            let mut inputs = open_all(&files, format, "b", &bytes, true, None, None).unwrap();
+            inputs.remove(0).reader
+        };
+        let iterated: Vec<_> = open().map(Result::unwrap).collect();
+        let mut deferred = open();
+        let taken: Vec<_> = deferred
+            .csv()
+            .expect("a CSV file's reader")
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(taken, iterated);
+        assert_eq!(taken.len(), 2);
     }
 }
