@@ -220,26 +220,30 @@ impl StagedRels {
                 pieces[at].push((edges, props, origin));
             }
         }
-        let share = cells.div_ceil(threads.max(1)).max(1);
-        let mut groups: Vec<Vec<Vec<Cell>>> = Vec::new();
-        while !pieces.is_empty() {
-            let rest = pieces.split_off(share.min(pieces.len()));
-            groups.push(std::mem::replace(&mut pieces, rest));
-        }
-        let merge =
-            |group: Vec<Vec<Cell>>| -> Vec<Cell> { group.into_iter().map(merge_cell).collect() };
-        let merged: Vec<Vec<Cell>> = std::thread::scope(|scope| {
-            let mut groups = groups.into_iter();
-            let first = groups.next();
-            let others: Vec<_> = groups
-                .map(|g| spawn_named(scope, "bulk-order-e", move || merge(g)))
-                .collect();
-            let mut merged = vec![first.map(merge).unwrap_or_default()];
-            merged.extend(others.into_iter().map(|t| {
-                t.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            }));
-            merged
+        // Cells taken one at a time, the largest first (cells differ in
+        // size: halves of them per thread left one thread ordering alone
+        // at the end, with the free core idle).
+        let mut queue: Vec<(usize, usize, Vec<Cell>)> = pieces
+            .into_iter()
+            .enumerate()
+            .map(|(at, pieces)| (pieces.iter().map(|p| p.0.len()).sum(), at, pieces))
+            .collect();
+        queue.sort_unstable_by_key(|&(edges, at, _)| (edges, std::cmp::Reverse(at)));
+        let queue = parking_lot::Mutex::new(queue);
+        let merged: parking_lot::Mutex<Vec<Option<Cell>>> =
+            parking_lot::Mutex::new((0..cells).map(|_| None).collect());
+        let run = || loop {
+            let Some((_, at, pieces)) = queue.lock().pop() else {
+                return;
+            };
+            let cell = merge_cell(pieces);
+            merged.lock()[at] = Some(cell);
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads.clamp(1, cells.max(1)) {
+                spawn_named(scope, "bulk-order-e", run);
+            }
+            run();
         });
         let mut staged = StagedRels {
             edges: Vec::with_capacity(cells),
@@ -247,7 +251,7 @@ impl StagedRels {
             origin: Vec::with_capacity(cells),
             count,
         };
-        for (edges, props, origin) in merged.into_iter().flatten() {
+        for (edges, props, origin) in merged.into_inner().into_iter().flatten() {
             staged.edges.push(edges);
             staged.edge_props.push(props);
             staged.origin.push(origin);
