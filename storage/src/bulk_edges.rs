@@ -223,35 +223,19 @@ impl StagedRels {
         // Cells taken one at a time, the largest first (cells differ in
         // size: halves of them per thread left one thread ordering alone
         // at the end, with the free core idle).
-        let mut queue: Vec<(usize, usize, Vec<Cell>)> = pieces
-            .into_iter()
-            .enumerate()
-            .map(|(at, pieces)| (pieces.iter().map(|p| p.0.len()).sum(), at, pieces))
-            .collect();
-        queue.sort_unstable_by_key(|&(edges, at, _)| (edges, std::cmp::Reverse(at)));
-        let queue = parking_lot::Mutex::new(queue);
-        let merged: parking_lot::Mutex<Vec<Option<Cell>>> =
-            parking_lot::Mutex::new((0..cells).map(|_| None).collect());
-        let run = || loop {
-            let Some((_, at, pieces)) = queue.lock().pop() else {
-                return;
-            };
-            let cell = merge_cell(pieces);
-            merged.lock()[at] = Some(cell);
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..threads.clamp(1, cells.max(1)) {
-                spawn_named(scope, "bulk-order-e", run);
-            }
-            run();
-        });
+        let merged = nereid_fan_out::fan_out(
+            pieces,
+            threads,
+            |pieces| pieces.iter().map(|p| p.0.len() as u64).sum(),
+            || |pieces| Some(merge_cell(pieces)),
+        );
         let mut staged = StagedRels {
             edges: Vec::with_capacity(cells),
             edge_props: Vec::with_capacity(cells),
             origin: Vec::with_capacity(cells),
             count,
         };
-        for (edges, props, origin) in merged.into_inner().into_iter().flatten() {
+        for (edges, props, origin) in merged {
             staged.edges.push(edges);
             staged.edge_props.push(props);
             staged.origin.push(origin);

@@ -13,12 +13,12 @@
 use std::sync::atomic::AtomicBool;
 
 use nereid_errors::Status;
+use nereid_fan_out::fan_out;
 use nereid_loader_formats::Record;
 use nereid_storage::Txn;
 
 use super::apply::{Ended, RowError};
 use super::bulk::{Commit, Ends, LoadKeys, NodeRow, Outcome, Ready, RelRow};
-use super::fan_out::fan_out;
 use super::id_index::IdIndex;
 use super::parse::{parse_all, walk, Parsed, Row};
 use super::progress::Progress;

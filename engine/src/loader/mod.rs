@@ -20,7 +20,6 @@ mod bulk;
 mod bulk_csv;
 mod bulk_rdf;
 mod export;
-mod fan_out;
 mod history;
 mod id_index;
 mod jobs;

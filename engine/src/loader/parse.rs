@@ -1,5 +1,5 @@
 //! Reading a load's CSV files in parallel: each worker takes the largest
-//! unread input (`fan_out.rs`), a file or a piece of a large one, and
+//! unread input (`nereid_fan_out`), a file or a piece of a large one, and
 //! parses it whole, turning each record at once into the row the store
 //! takes (`prepare`: a node's id spelled as its vertex key,
 //! a relationship's ends resolved, its strings dropped), so parsing,
@@ -20,10 +20,10 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use nereid_fan_out::fan_out;
 use nereid_loader_formats::Record;
 
 use super::apply::{report, Ended, Failure, RowError};
-use super::fan_out::fan_out;
 use super::progress::Progress;
 use super::source::{EndSpaces, Input, Piece};
 

@@ -236,7 +236,7 @@ pub(crate) struct Input {
     /// Whether its records are nodes only (CSV node files go first).
     pub(crate) nodes_only: bool,
     /// Its size in bytes, as listed (a piece's, of a file read in
-    /// pieces): the larger inputs are read first (`fan_out.rs`).
+    /// pieces): the larger inputs are read first (`nereid_fan_out`).
     pub(crate) size: u64,
     /// Which piece of its file it is, if the file is read in pieces.
     pub(crate) piece: Option<Piece>,

@@ -1,5 +1,8 @@
-//! Work items of a load run on a few threads, the heaviest first, their
-//! results kept in the items' order (docs/adr/0203-load-read-in-pieces-largest-first.md).
+//! Work items run on a few threads, the heaviest first, their results
+//! kept in the items' order: a bulk load's files or pieces of them
+//! (docs/adr/0203-load-read-in-pieces-largest-first.md), and its edge
+//! cells as they are ordered (storage's bulk path). Shared by the engine
+//! and the store, which does not depend on the engine.
 //!
 //! Why the heaviest first: a load's files differ in size by three orders
 //! of magnitude (SNB: 1.6 KB to 18 MB), and with files taken in name
@@ -17,7 +20,7 @@ use parking_lot::Mutex;
 /// (this one included), items of larger `weight` first; the results come
 /// in the items' order. A `None` from `work` (cancelled) leaves that
 /// result out.
-pub(crate) fn fan_out<I, O, W>(
+pub fn fan_out<I, O, W>(
     items: Vec<I>,
     threads: usize,
     weight: impl Fn(&I) -> u64,
