@@ -112,8 +112,7 @@ impl LoadedGuis {
     /// when `fresh`; false (adding nothing) when the load already has it.
     fn insert(&mut self, gui: u64, fresh: bool) -> bool {
         if !fresh {
-            let guis = &self.guis;
-            self.set.get_or_init(|| guis.iter().copied().collect());
+            self.set();
         }
         if let Some(set) = self.set.get_mut() {
             if !set.insert(gui) {
@@ -125,9 +124,12 @@ impl LoadedGuis {
     }
 
     fn contains(&self, gui: u64) -> bool {
-        self.set
-            .get_or_init(|| self.guis.iter().copied().collect())
-            .contains(&gui)
+        self.set().contains(&gui)
+    }
+
+    /// The set of the guis, built from the list the first time.
+    fn set(&self) -> &HashSet<u64, foldhash::fast::RandomState> {
+        self.set.get_or_init(|| self.guis.iter().copied().collect())
     }
 }
 
