@@ -483,13 +483,7 @@ impl Iterator for Deferred {
                 return Some(Err(*e));
             }
             Deferred::Closed(_) => {
-                let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
-                    return None;
-                };
-                match opener.open() {
-                    Ok(opened) => *self = Deferred::Open(opened),
-                    Err(e) => return Some(Err(e)),
-                }
+                self.open_now();
                 return self.next();
             }
         };
@@ -511,18 +505,24 @@ impl Deferred {
     /// through this enum's `next` was copied once more per row (a
     /// `memcpy` call each; benches/RESULTS.md, session 39).
     pub(crate) fn csv(&mut self) -> Option<&mut Reader<'static>> {
+        self.open_now();
+        match self {
+            Deferred::Open(Opened::Csv(reader)) => Some(reader),
+            _ => None,
+        }
+    }
+
+    /// Opens a closed input's file: open, or failed with the error it
+    /// yields next.
+    fn open_now(&mut self) {
         if let Deferred::Closed(_) = self {
             let Deferred::Closed(opener) = std::mem::replace(self, Deferred::Done) else {
-                return None;
+                return;
             };
             *self = match opener.open() {
                 Ok(opened) => Deferred::Open(opened),
                 Err(e) => Deferred::Failed(Box::new(e)),
             };
-        }
-        match self {
-            Deferred::Open(Opened::Csv(reader)) => Some(reader),
-            _ => None,
         }
     }
 }
